@@ -1,0 +1,146 @@
+import { Problem } from "@fleet/contracts";
+import { and, apiKeys, type Database, eq, memberships, runners, tenants, users } from "@fleet/db";
+import { invalidationTags, type Principal, type TenantPrincipal } from "./principal.ts";
+import type { PrincipalCache } from "./principal-cache.ts";
+import type { SessionSigner } from "./sessions.ts";
+import { RUNNER_TOKEN_PREFIX, sha256Hex, TENANT_KEY_PREFIX } from "./tokens.ts";
+
+const LAST_USED_INTERVAL_MS = 60_000;
+
+function invalid(): Problem {
+  return new Problem("UZ-AUTH-002", { detail: "The credential is not valid." });
+}
+
+/** Turns a bearer credential into a principal, from the in-process cache when it can. */
+export class Authenticator {
+  /** When each key's last_used_at was last written by this instance. */
+  private readonly lastUsedWrites = new Map<string, number>();
+
+  constructor(
+    private readonly db: Database,
+    private readonly cache: PrincipalCache,
+    private readonly sessions: SessionSigner,
+    private readonly onBackgroundError: (error: unknown) => void,
+  ) {}
+
+  async authenticate(token: string, now: number): Promise<Principal> {
+    const cacheKey = sha256Hex(token);
+    let resolved = this.cache.get(cacheKey, now);
+    if (resolved === undefined) {
+      resolved = await this.resolve(token, cacheKey, now);
+    }
+    if (resolved instanceof Problem) throw resolved;
+    if (resolved.class === "api_key") this.touchKey(resolved.apiKeyId!, now);
+    return resolved;
+  }
+
+  private async resolve(token: string, hash: string, now: number): Promise<Principal | Problem> {
+    if (token.startsWith(TENANT_KEY_PREFIX)) return this.resolveApiKey(hash, now);
+    if (token.startsWith(RUNNER_TOKEN_PREFIX)) return this.resolveRunner(hash, now);
+    if (token.split(".").length === 3) return this.resolveSession(token, hash, now);
+    return invalid();
+  }
+
+  private async resolveApiKey(hash: string, now: number): Promise<Principal | Problem> {
+    const [row] = await this.db
+      .select({
+        keyId: apiKeys.id,
+        revokedAt: apiKeys.revokedAt,
+        tenantId: apiKeys.tenantId,
+        tenantName: tenants.name,
+        userId: users.id,
+        email: users.email,
+        displayName: users.displayName,
+        scopes: memberships.scopes,
+      })
+      .from(apiKeys)
+      .innerJoin(tenants, eq(tenants.id, apiKeys.tenantId))
+      .innerJoin(users, eq(users.id, apiKeys.createdBy))
+      .leftJoin(
+        memberships,
+        and(eq(memberships.tenantId, apiKeys.tenantId), eq(memberships.userId, apiKeys.createdBy)),
+      )
+      .where(eq(apiKeys.keyHash, hash));
+    if (row === undefined) return invalid();
+    const tags = [`key:${row.keyId}`, `user:${row.userId}`, `tenant:${row.tenantId}`];
+    if (row.revokedAt !== null) {
+      const refusal = new Problem("UZ-APIKEY-004", { detail: "This API key was revoked." });
+      this.cache.set(hash, refusal, tags, now);
+      return refusal;
+    }
+    if (row.scopes === null) return invalid(); // its creator left the tenant
+    const principal: TenantPrincipal = {
+      class: "api_key",
+      credential: "tenant_api_key",
+      userId: row.userId,
+      email: row.email,
+      displayName: row.displayName,
+      tenantId: row.tenantId,
+      tenantName: row.tenantName,
+      scopes: row.scopes,
+      apiKeyId: row.keyId,
+    };
+    this.cache.set(hash, principal, tags, now);
+    return principal;
+  }
+
+  private async resolveRunner(hash: string, now: number): Promise<Principal | Problem> {
+    const [row] = await this.db
+      .select({ id: runners.id, revokedAt: runners.revokedAt })
+      .from(runners)
+      .where(eq(runners.tokenHash, hash));
+    if (row === undefined || row.revokedAt !== null) return invalid();
+    const principal: Principal = { class: "runner", runnerId: row.id };
+    this.cache.set(hash, principal, invalidationTags(principal), now);
+    return principal;
+  }
+
+  private async resolveSession(token: string, hash: string, now: number): Promise<Principal | Problem> {
+    const claims = await this.sessions.verify(token, now);
+    if (claims === null) return invalid();
+    const maxAge = claims.expiresAt - now;
+    if (claims.kind === "operator") {
+      const principal: Principal = { class: "operator", subject: claims.sub, scopes: claims.scopes };
+      this.cache.set(hash, principal, [], now, maxAge);
+      return principal;
+    }
+    const [row] = await this.db
+      .select({
+        tenantName: tenants.name,
+        email: users.email,
+        displayName: users.displayName,
+        scopes: memberships.scopes,
+      })
+      .from(memberships)
+      .innerJoin(tenants, eq(tenants.id, memberships.tenantId))
+      .innerJoin(users, eq(users.id, memberships.userId))
+      .where(and(eq(memberships.tenantId, claims.tenantId!), eq(memberships.userId, claims.sub)));
+    if (row === undefined) return invalid();
+    const principal: TenantPrincipal = {
+      class: "session",
+      credential: claims.kind === "cli" ? "cli_credential" : "session_token",
+      userId: claims.sub,
+      email: row.email,
+      displayName: row.displayName,
+      tenantId: claims.tenantId!,
+      tenantName: row.tenantName,
+      // A session acts with the member's current scopes, narrowed to those the token was issued for.
+      scopes: row.scopes.filter((scope) => claims.scopes.includes(scope)),
+      apiKeyId: null,
+    };
+    this.cache.set(hash, principal, invalidationTags(principal), now, maxAge);
+    return principal;
+  }
+
+  /** Records a key's use at most once a minute per instance, off the request's path. */
+  private touchKey(keyId: string, now: number): void {
+    const last = this.lastUsedWrites.get(keyId) ?? 0;
+    if (now - last < LAST_USED_INTERVAL_MS) return;
+    this.lastUsedWrites.set(keyId, now);
+    this.db
+      .update(apiKeys)
+      .set({ lastUsedAt: now })
+      .where(eq(apiKeys.id, keyId))
+      .then(undefined, this.onBackgroundError);
+  }
+}

@@ -1,0 +1,79 @@
+import type { Problem } from "@fleet/contracts";
+import type { DatabaseHandle } from "@fleet/db";
+import type { Principal } from "./principal.ts";
+
+export const AUTH_CHANNEL = "fleet_auth";
+
+interface Entry {
+  /** A principal, or the refusal the credential earned (a revoked key stays refused). */
+  value: Principal | Problem;
+  tags: string[];
+  expiresAt: number;
+}
+
+/**
+ * Credentials resolved to principals, kept in process so an authenticated read costs no database round
+ * trip. Every change that affects a principal (revoking a key, changing or removing a membership)
+ * publishes a NOTIFY on `fleet_auth` inside its transaction; every instance LISTENs and drops the matching
+ * entries, so a revoked key is refused at once everywhere. While the LISTEN connection is down the cache
+ * is bypassed, and it is emptied when the subscription comes back.
+ */
+export class PrincipalCache {
+  private readonly entries = new Map<string, Entry>();
+  private live = false;
+  private unlisten: (() => Promise<void>) | null = null;
+
+  constructor(
+    private readonly ttlMs = 60_000,
+    private readonly maxEntries = 100_000,
+  ) {}
+
+  async start(handle: DatabaseHandle): Promise<void> {
+    this.unlisten = await handle.listen(
+      AUTH_CHANNEL,
+      (payload) => this.invalidate(payload),
+      () => {
+        this.entries.clear();
+        this.live = true;
+      },
+    );
+  }
+
+  async stop(): Promise<void> {
+    this.live = false;
+    this.entries.clear();
+    await this.unlisten?.();
+  }
+
+  get(key: string, now: number): Principal | Problem | undefined {
+    if (!this.live) return undefined;
+    const entry = this.entries.get(key);
+    if (entry === undefined) return undefined;
+    if (entry.expiresAt <= now) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    return entry.value;
+  }
+
+  set(key: string, value: Principal | Problem, tags: string[], now: number, maxAgeMs = this.ttlMs): void {
+    if (!this.live) return;
+    if (this.entries.size >= this.maxEntries) this.entries.clear();
+    this.entries.set(key, { value, tags, expiresAt: now + Math.min(maxAgeMs, this.ttlMs) });
+  }
+
+  /** Drops every entry carrying the tag (`key:<id>`, `user:<id>`, `tenant:<id>`, `runner:<id>`, `*`). */
+  invalidate(tag: string): void {
+    if (tag === "*") {
+      this.entries.clear();
+      return;
+    }
+    for (const [key, entry] of this.entries) if (entry.tags.includes(tag)) this.entries.delete(key);
+  }
+
+  /** Marks the subscription lost: serve from the database until it is back. */
+  suspend(): void {
+    this.live = false;
+    this.entries.clear();
+  }
+}

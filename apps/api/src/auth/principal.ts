@@ -1,0 +1,54 @@
+import type { CredentialClass } from "@fleet/contracts";
+
+/** A person acting in a tenant, through a session token or a tenant API key they created. */
+export interface TenantPrincipal {
+  class: "session" | "api_key";
+  /** What users/me reports as `credential`. */
+  credential: "session_token" | "cli_credential" | "tenant_api_key";
+  userId: string;
+  email: string;
+  displayName: string | null;
+  tenantId: string;
+  tenantName: string;
+  /** Scopes in force for this request: the membership's current scopes (narrowed by a session's claim). */
+  scopes: string[];
+  /** Set for tenant API keys. */
+  apiKeyId: string | null;
+}
+
+export interface RunnerPrincipal {
+  class: "runner";
+  runnerId: string;
+}
+
+export interface OperatorPrincipal {
+  class: "operator";
+  subject: string;
+  scopes: string[];
+}
+
+export type Principal = TenantPrincipal | RunnerPrincipal | OperatorPrincipal;
+
+export function principalClass(principal: Principal): CredentialClass {
+  return principal.class;
+}
+
+export function principalScopes(principal: Principal): readonly string[] {
+  return principal.class === "runner" ? [] : principal.scopes;
+}
+
+/** Tags a cached principal is dropped by when the thing they name changes. */
+export function invalidationTags(principal: Principal): string[] {
+  switch (principal.class) {
+    case "runner":
+      return [`runner:${principal.runnerId}`];
+    case "operator":
+      return [];
+    default:
+      return [
+        `tenant:${principal.tenantId}`,
+        `user:${principal.userId}`,
+        ...(principal.apiKeyId ? [`key:${principal.apiKeyId}`] : []),
+      ];
+  }
+}

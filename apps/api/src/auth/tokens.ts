@@ -1,0 +1,20 @@
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+
+export const TENANT_KEY_PREFIX = "agt_t";
+export const RUNNER_TOKEN_PREFIX = "agt_r";
+
+/** A new secret with its prefix: 256 random bits, base64url. */
+export function mintSecret(prefix: string): string {
+  return `${prefix}${randomBytes(32).toString("base64url")}`;
+}
+
+export function sha256Hex(value: string): string {
+  return createHash("sha256").update(value).digest("hex");
+}
+
+/** Compares two strings in time independent of where they differ. */
+export function constantTimeEqual(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}

@@ -1,0 +1,72 @@
+import { z } from "zod";
+
+/**
+ * The one place configuration is read. Defaults run the embedded setup: PGlite under ./.data/pglite,
+ * the API on :8080, the console on :3000.
+ */
+const schema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default("127.0.0.1"),
+  CONSOLE_PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  DATABASE_URL: z
+    .string()
+    .default("pglite://./.data/pglite")
+    .refine(
+      (v) => /^(postgres(ql)?|pglite):\/\/./.test(v),
+      "must be postgres://…, pglite://<dir> or pglite://memory",
+    ),
+  /** Where error codes are documented; each problem's docs_uri is `${DOCS_URL}#<code>`. */
+  DOCS_URL: z.url().optional(),
+  /** Base URL the API is reached at; defaults to http://localhost:${PORT}. */
+  PUBLIC_URL: z.url().optional(),
+  /** Base URL of the console, used in sign-in links; defaults to http://localhost:${CONSOLE_PORT}. */
+  CONSOLE_URL: z.url().optional(),
+  /** HMAC key for session tokens (at least 32 characters); generated once and kept in the database when unset. */
+  SESSION_SIGNING_KEY: z.string().min(32, "must be at least 32 characters").optional(),
+  SESSION_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(3600),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** Dev mode allows the `dev_none` sandbox tier. */
+  FLEET_DEV_MODE: z.stringbool().default(false),
+});
+
+export type Env = z.infer<typeof schema>;
+
+export interface Config {
+  port: number;
+  host: string;
+  consolePort: number;
+  databaseUrl: string;
+  publicUrl: string;
+  consoleUrl: string;
+  docsUrl: string;
+  sessionSigningKey: string | undefined;
+  sessionTtlSeconds: number;
+  logLevel: Env["LOG_LEVEL"];
+  devMode: boolean;
+}
+
+export class ConfigError extends Error {}
+
+/** Reads and validates configuration; a bad value throws one line naming the variable. */
+export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
+  const parsed = schema.safeParse(source);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ConfigError(`invalid configuration: ${String(issue.path[0])} ${issue.message}`);
+  }
+  const env = parsed.data;
+  const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, "");
+  return {
+    port: env.PORT,
+    host: env.HOST,
+    consolePort: env.CONSOLE_PORT,
+    databaseUrl: env.DATABASE_URL,
+    publicUrl,
+    consoleUrl: (env.CONSOLE_URL ?? `http://localhost:${env.CONSOLE_PORT}`).replace(/\/$/, ""),
+    docsUrl: env.DOCS_URL ?? `${publicUrl}/docs/errors`,
+    sessionSigningKey: env.SESSION_SIGNING_KEY,
+    sessionTtlSeconds: env.SESSION_TTL_SECONDS,
+    logLevel: env.LOG_LEVEL,
+    devMode: env.FLEET_DEV_MODE,
+  };
+}

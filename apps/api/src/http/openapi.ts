@@ -1,0 +1,141 @@
+import {
+  type CredentialClass,
+  errorRegistry,
+  type Operation,
+  operations,
+  problemSchema,
+} from "@fleet/contracts";
+import { z } from "zod";
+
+type JsonSchema = Record<string, unknown>;
+
+const securitySchemes: Record<CredentialClass, { name: string; description: string }> = {
+  session: {
+    name: "sessionToken",
+    description: "Session token (JWT) from a sign-in link or `fleetctl session`.",
+  },
+  api_key: {
+    name: "tenantApiKey",
+    description: "Tenant API key: `agt_t` followed by 43 base64url characters.",
+  },
+  runner: { name: "runnerToken", description: "Runner token: `agt_r…`, minted at enrolment." },
+  operator: { name: "operatorToken", description: "Operator session token carrying operator scopes." },
+};
+
+/** Converts a zod schema, hoisting named subschemas into `components.schemas`. */
+function convert(
+  schema: z.ZodType,
+  io: "input" | "output",
+  components: Record<string, JsonSchema>,
+): JsonSchema {
+  const json = z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" }) as JsonSchema;
+  const text = JSON.stringify(json).replaceAll('"#/$defs/', '"#/components/schemas/');
+  const {
+    $schema: _schema,
+    $defs,
+    ...rest
+  } = JSON.parse(text) as JsonSchema & { $defs?: Record<string, JsonSchema> };
+  for (const [name, def] of Object.entries($defs ?? {})) components[name] = def;
+  return rest;
+}
+
+function errorStatuses(op: Operation): number[] {
+  const statuses = new Set([400, 500]);
+  if (op.credentials.length > 0) [401, 403].forEach((s) => statuses.add(s));
+  if (op.scope === null && op.credentials.length > 0) statuses.delete(403);
+  if (op.path.includes("{")) statuses.add(404);
+  if (Object.keys(op.body).length > 0) [413, 415].forEach((s) => statuses.add(s));
+  if (op.method !== "GET") statuses.add(409);
+  return [...statuses].sort();
+}
+
+const statusText: Record<number, string> = {
+  400: "The request could not be read (UZ-REQ-001, UZ-REQ-002).",
+  401: "No credential, or one this route does not accept.",
+  403: "The credential lacks the required scope (UZ-AUTH-022).",
+  404: "No such resource, or none the caller may see.",
+  409: "Conflict with the current state; current_state says which.",
+  413: "The body is over the route's ceiling (UZ-REQ-006).",
+  415: "The body is not application/json (UZ-REQ-003).",
+  500: "The service failed to answer (UZ-INTERNAL-001).",
+};
+
+/** The OpenAPI 3.1 document of the `/v1` surface, built from the contracts alone. */
+export function buildOpenApiDocument(serverUrl: string): JsonSchema {
+  const components: Record<string, JsonSchema> = {};
+  const paths: Record<string, Record<string, unknown>> = {};
+  components.Problem = convert(problemSchema, "output", components);
+  for (const op of Object.values(operations) as Operation[]) {
+    const parameters = [
+      ...Object.entries(op.params).map(([name, schema]) => ({
+        name,
+        in: "path",
+        required: true,
+        schema: convert(schema, "input", components),
+      })),
+      ...Object.entries(op.query).map(([name, schema]) => ({
+        name,
+        in: "query",
+        required: !schema.safeParse(undefined).success,
+        schema: convert(schema, "input", components),
+      })),
+    ];
+    const responses: Record<string, unknown> = {
+      [op.successStatus]:
+        op.successStatus === 204
+          ? { description: "Done; no content." }
+          : {
+              description: "Success.",
+              content: { "application/json": { schema: convert(op.output, "output", components) } },
+            },
+    };
+    for (const status of errorStatuses(op)) {
+      responses[status] = {
+        description: statusText[status],
+        content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } },
+      };
+    }
+    const operation: Record<string, unknown> = {
+      operationId: op.id,
+      summary: op.summary,
+      ...(op.description ? { description: op.description } : {}),
+      tags: op.tags,
+      ...(op.deprecated ? { deprecated: true } : {}),
+      security: op.credentials.map((c) => ({ [securitySchemes[c].name]: [] })),
+      ...(op.scope ? { "x-required-scope": op.scope } : {}),
+      ...(parameters.length > 0 ? { parameters } : {}),
+      ...(Object.keys(op.body).length > 0
+        ? {
+            requestBody: {
+              required: true,
+              content: {
+                "application/json": { schema: convert(z.strictObject(op.body), "input", components) },
+              },
+            },
+          }
+        : {}),
+      responses,
+    };
+    paths[op.path] ??= {};
+    paths[op.path]![op.method.toLowerCase()] = operation;
+  }
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Fleet Control Plane API",
+      version: "1.0.0",
+      description: `Errors are application/problem+json; the codes: ${Object.keys(errorRegistry).length} in the registry, listed at /docs/errors.`,
+    },
+    servers: [{ url: serverUrl }],
+    paths,
+    components: {
+      schemas: components,
+      securitySchemes: Object.fromEntries(
+        Object.values(securitySchemes).map(({ name, description }) => [
+          name,
+          { type: "http", scheme: "bearer", description },
+        ]),
+      ),
+    },
+  };
+}

@@ -1,0 +1,14 @@
+import { router } from "../trpc.ts";
+import { apiKeysRouter } from "./api-keys/router.ts";
+import { authRouter } from "./auth/router.ts";
+import { usersRouter } from "./users/router.ts";
+import { workspacesRouter } from "./workspaces/router.ts";
+
+export const appRouter = router({
+  apiKeys: apiKeysRouter,
+  auth: authRouter,
+  users: usersRouter,
+  workspaces: workspacesRouter,
+});
+
+export type AppRouter = typeof appRouter;

@@ -1,0 +1,168 @@
+import { Problem } from "@fleet/contracts";
+import type { DatabaseHandle } from "@fleet/db";
+import { fastifyTRPCPlugin } from "@trpc/server/adapters/fastify";
+import Fastify, { type FastifyInstance, type FastifyRequest } from "fastify";
+import { Authenticator } from "./auth/authenticate.ts";
+import { PrincipalCache } from "./auth/principal-cache.ts";
+import { SessionSigner } from "./auth/sessions.ts";
+import type { Config } from "./env.ts";
+import { registerDocs } from "./http/docs.ts";
+import { buildOpenApiDocument } from "./http/openapi.ts";
+import { toProblem } from "./http/problem.ts";
+import { DEFAULT_BODY_LIMIT, registerRestRoutes } from "./http/rest.ts";
+import { newId } from "./ids.ts";
+import { appRouter } from "./router/root.ts";
+import type { ServiceContext } from "./services/context.ts";
+import type { Credential, RequestContext } from "./trpc.ts";
+
+export const SESSION_COOKIE = "fleet_session";
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export interface App {
+  app: FastifyInstance;
+  services: ServiceContext;
+  close(): Promise<void>;
+}
+
+function bearer(request: FastifyRequest): Credential | null {
+  const header = request.headers.authorization;
+  if (header === undefined) return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  // A malformed Authorization header is a credential that does not verify, not an absent one.
+  return { token: match?.[1] ?? "", source: "header" };
+}
+
+function sessionCookie(request: FastifyRequest): Credential | null {
+  const cookies = request.headers.cookie;
+  if (cookies === undefined) return null;
+  for (const part of cookies.split(";")) {
+    const [name, ...value] = part.trim().split("=");
+    if (name === SESSION_COOKIE) return { token: decodeURIComponent(value.join("=")), source: "cookie" };
+  }
+  return null;
+}
+
+/** Builds the API on an open database: the `/v1` REST surface, `/trpc` for the console, docs and health. */
+export async function createApp(
+  config: Config,
+  database: DatabaseHandle,
+  options: { logger?: boolean } = {},
+): Promise<App> {
+  const now = () => Date.now();
+  const sessions = await SessionSigner.create(database.db, config.sessionSigningKey, now());
+  const services: ServiceContext = { db: database.db, config, sessions, now };
+  const app = Fastify({
+    logger:
+      options.logger === false
+        ? false
+        : {
+            level: config.logLevel,
+            redact: {
+              paths: ["req.headers.authorization", "req.headers.cookie", "*.key", "*.token"],
+              censor: "[redacted]",
+            },
+          },
+    disableRequestLogging: true,
+    requestIdHeader: false,
+    genReqId: (request) => {
+      const incoming = request.headers["x-request-id"];
+      return typeof incoming === "string" && REQUEST_ID.test(incoming) ? incoming : newId();
+    },
+    bodyLimit: DEFAULT_BODY_LIMIT,
+    routerOptions: { maxParamLength: 256 },
+    http: { maxHeaderSize: 16 * 1024 },
+  });
+  const cache = new PrincipalCache();
+  await cache.start(database);
+  const authenticator = new Authenticator(database.db, cache, sessions, (error) =>
+    app.log.error({ err: error }, "background write failed"),
+  );
+
+  app.removeContentTypeParser("text/plain");
+  app.addHook("onRequest", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+  });
+  app.addHook("onResponse", async (request, reply) => {
+    request.log.info(
+      {
+        method: request.method,
+        route: request.routeOptions.url ?? request.url.split("?")[0],
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime),
+      },
+      "request",
+    );
+  });
+
+  const contextFor =
+    (cookie: boolean) =>
+    (request: FastifyRequest): RequestContext => ({
+      requestId: request.id,
+      services,
+      authenticator,
+      credential: bearer(request) ?? (cookie ? sessionCookie(request) : null),
+      csrfHeader: request.headers["x-fleet-csrf"] === "1",
+      logError: (error) => request.log.error({ err: error }, "request failed"),
+    });
+
+  app.setErrorHandler((error, request, reply) => {
+    const problem = toProblem(error, (cause) => request.log.error({ err: cause }, "request failed"));
+    return reply
+      .code(problem.status)
+      .headers(problem.headers)
+      .type("application/problem+json")
+      .send(problem.toBody(request.id, config.docsUrl));
+  });
+
+  // Routes the service answers, so a wrong method can be told from an unknown path.
+  const routeMethods = new Map<RegExp, Set<string>>();
+  app.addHook("onRoute", (route) => {
+    const pattern = new RegExp(`^${route.url.replace(/:[^/]+/g, "[^/]+")}/?$`);
+    const existing = [...routeMethods.keys()].find((key) => key.source === pattern.source);
+    const methods = existing ? routeMethods.get(existing)! : new Set<string>();
+    for (const method of [route.method].flat()) methods.add(method);
+    if (!existing) routeMethods.set(pattern, methods);
+  });
+  app.setNotFoundHandler((request) => {
+    const path = request.url.split("?")[0]!;
+    for (const [pattern, methods] of routeMethods) {
+      if (!pattern.test(path)) continue;
+      const allow = [...methods].filter((method) => method !== "HEAD").join(", ");
+      throw new Problem("UZ-REQ-005", {
+        detail: `${path} does not take ${request.method}; it takes ${allow}.`,
+        headers: { allow },
+      });
+    }
+    throw new Problem("UZ-REQ-004", { detail: `No route matches ${request.method} ${path}.` });
+  });
+
+  app.get("/healthz", async () => ({ status: "ok", version: "1.0.0" }));
+  app.get("/readyz", async (_request, reply) => {
+    try {
+      await database.query("select 1");
+      return { status: "ready", database: "ok" };
+    } catch (error) {
+      app.log.error({ err: error }, "readiness check failed");
+      return reply.code(503).send({ status: "unavailable", database: "unreachable" });
+    }
+  });
+
+  registerDocs(app, buildOpenApiDocument(config.publicUrl));
+  registerRestRoutes(app, appRouter, contextFor(false));
+  await app.register(fastifyTRPCPlugin, {
+    prefix: "/trpc",
+    trpcOptions: {
+      router: appRouter,
+      createContext: ({ req }: { req: FastifyRequest }) => contextFor(true)(req),
+    },
+  });
+
+  return {
+    app,
+    services,
+    async close() {
+      await app.close();
+      await cache.stop();
+    },
+  };
+}

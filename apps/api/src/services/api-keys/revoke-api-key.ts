@@ -1,0 +1,50 @@
+import { Problem } from "@fleet/contracts";
+import { and, apiKeys, eq } from "@fleet/db";
+import { notifyPrincipalChange, type ServiceContext } from "../context.ts";
+import { toApiKeyItem } from "./api-key-item.ts";
+
+function notFound(id: string): Problem {
+  return new Problem("UZ-APIKEY-001", { detail: `No API key ${id} in this tenant.` });
+}
+
+/** Revokes a key; every instance refuses it from the moment this commits. */
+export async function revokeApiKey(ctx: ServiceContext, tenantId: string, id: string) {
+  const now = ctx.now();
+  return ctx.db.transaction(async (tx) => {
+    const [row] = await tx
+      .select()
+      .from(apiKeys)
+      .where(and(eq(apiKeys.id, id), eq(apiKeys.tenantId, tenantId)))
+      .for("update");
+    if (row === undefined) throw notFound(id);
+    if (row.revokedAt !== null) {
+      throw new Problem("UZ-APIKEY-006", {
+        detail: `API key ${id} is already revoked.`,
+        current_state: "revoked",
+      });
+    }
+    const [updated] = await tx.update(apiKeys).set({ revokedAt: now }).where(eq(apiKeys.id, id)).returning();
+    await notifyPrincipalChange(tx, `key:${id}`);
+    return toApiKeyItem(updated!);
+  });
+}
+
+/** Deletes a revoked key; an active one must be revoked first. */
+export async function deleteApiKey(ctx: ServiceContext, tenantId: string, id: string): Promise<void> {
+  await ctx.db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({ revokedAt: apiKeys.revokedAt })
+      .from(apiKeys)
+      .where(and(eq(apiKeys.id, id), eq(apiKeys.tenantId, tenantId)))
+      .for("update");
+    if (row === undefined) throw notFound(id);
+    if (row.revokedAt === null) {
+      throw new Problem("UZ-APIKEY-005", {
+        detail: `API key ${id} is active; revoke it before deleting it.`,
+        current_state: "active",
+      });
+    }
+    await tx.delete(apiKeys).where(eq(apiKeys.id, id));
+    await notifyPrincipalChange(tx, `key:${id}`);
+  });
+}

@@ -1,0 +1,32 @@
+import type { Database, Tx } from "@fleet/db";
+import { sql } from "@fleet/db";
+import { AUTH_CHANNEL } from "../auth/principal-cache.ts";
+import type { SessionSigner } from "../auth/sessions.ts";
+import type { Config } from "../env.ts";
+
+/** What services need, and nothing of HTTP. */
+export interface ServiceContext {
+  db: Database;
+  config: Config;
+  sessions: SessionSigner;
+  now: () => number;
+}
+
+/**
+ * Tells every instance that principals tagged `tag` changed. Sent inside the changing transaction, so
+ * PostgreSQL delivers it at commit and never for a rolled-back change.
+ */
+export async function notifyPrincipalChange(tx: Database | Tx, tag: string): Promise<void> {
+  await tx.execute(sql`select pg_notify(${AUTH_CHANNEL}, ${tag})`);
+}
+
+/** PostgreSQL's unique-violation code, wherever the driver puts it. */
+export function uniqueViolation(error: unknown, constraint: string): boolean {
+  for (let cause: unknown = error; cause instanceof Error || (cause && typeof cause === "object"); ) {
+    const record = cause as { code?: string; constraint?: string; constraint_name?: string; cause?: unknown };
+    if (record.code === "23505") return (record.constraint ?? record.constraint_name) === constraint;
+    cause = record.cause;
+    if (cause === undefined) break;
+  }
+  return false;
+}

@@ -1,0 +1,14 @@
+import type { TenantPrincipal } from "../../auth/principal.ts";
+
+/** The calling person as users/me shows them. */
+export function describeCaller(principal: TenantPrincipal) {
+  return {
+    credential: principal.credential,
+    email: principal.email,
+    scopes: principal.scopes,
+    tenant_id: principal.tenantId,
+    tenant_name: principal.tenantName,
+    user_id: principal.userId,
+    ...(principal.displayName === null ? {} : { display_name: principal.displayName }),
+  };
+}

@@ -1,0 +1,357 @@
+import { z } from "zod";
+
+/** One row of the error registry: the HTTP status, a short title, and optionally a sentence for end users. */
+export interface ErrorDefinition {
+  status: number;
+  title: string;
+  /** What the code means, shown on the served error page. */
+  meaning: string;
+  userMessage?: string;
+}
+
+function def(status: number, title: string, meaning: string, userMessage?: string): ErrorDefinition {
+  return userMessage === undefined ? { status, title, meaning } : { status, title, meaning, userMessage };
+}
+
+/**
+ * Every error code the service can answer with. Codes are stable across releases; the served page at
+ * `{DOCS_URL}` lists them all, and each problem's `docs_uri` points at `{DOCS_URL}#<code>`.
+ */
+export const errorRegistry = {
+  // Requests
+  /** A body field, path parameter or query parameter failed validation, or a retired parameter was sent. */
+  "UZ-REQ-001": def(
+    400,
+    "Invalid request",
+    "A body field, path parameter or query parameter is missing, malformed, unknown or retired (page, page_size, cursor, sort where not offered); also unknown event tags and an empty key on rotation.",
+  ),
+  /** The body is not valid JSON. */
+  "UZ-REQ-002": def(400, "Malformed JSON", "The request body could not be parsed as JSON."),
+  /** The request carried a body in a media type the route does not read. */
+  "UZ-REQ-003": def(415, "Unsupported media type", "The route reads application/json bodies only."),
+  /** No route matches the path. */
+  "UZ-REQ-004": def(404, "Not found", "No route matches this path."),
+  /** The path exists but not with this method. */
+  "UZ-REQ-005": def(
+    405,
+    "Method not allowed",
+    "The path exists, but not with this method; the Allow header lists the methods it takes.",
+  ),
+  /** The body is larger than the route accepts. */
+  "UZ-REQ-006": def(413, "Payload too large", "The request body is over the route's ceiling."),
+  /** The request line and headers are over 16 KiB. */
+  "UZ-REQ-007": def(431, "Request header fields too large", "The request line plus headers exceed 16 KiB."),
+  // Instance
+  /** The workspace's rate limit is spent; retry after the Retry-After delay. */
+  "UZ-API-001": def(
+    429,
+    "Rate limited",
+    "The workspace's request quota is spent for now; wait the Retry-After delay.",
+    "Too many requests. Try again shortly.",
+  ),
+  /** The stream cannot take another subscriber on this instance. */
+  "UZ-API-002": def(
+    503,
+    "Subscriber limit reached",
+    "No further stream subscriber can be accepted on this instance; retry after the Retry-After delay.",
+  ),
+  /** An unexpected failure; the request id finds it in the logs. */
+  "UZ-INTERNAL-001": def(
+    500,
+    "Internal error",
+    "The service failed to answer. Nothing internal is disclosed; the request id locates the failure in the logs.",
+    "Something went wrong on our side. Try again, and quote the request id if it persists.",
+  ),
+  /** A dependency (database, scheduler) is unreachable. */
+  "UZ-INTERNAL-002": def(
+    503,
+    "Dependency unavailable",
+    "A dependency the request needs (database or scheduler) is unreachable.",
+  ),
+  // Authentication and authorization
+  /** No credential was sent. */
+  "UZ-AUTH-001": def(
+    401,
+    "Authentication required",
+    "The route needs a bearer credential (or the console's session cookie) and none was sent.",
+  ),
+  /** The credential is unknown, malformed, expired or its signature does not verify. */
+  "UZ-AUTH-002": def(
+    401,
+    "Invalid credential",
+    "The credential is unknown, malformed, expired, or no longer a member of its tenant.",
+  ),
+  /** The credential is valid but of a class this route does not accept. */
+  "UZ-AUTH-003": def(
+    401,
+    "Credential not accepted here",
+    "The credential is of a class this route does not accept (for example a runner token on a tenant route).",
+  ),
+  /** The one-time sign-in link is unknown, used or expired. */
+  "UZ-AUTH-010": def(
+    401,
+    "Sign-in link not valid",
+    "The sign-in link is unknown, already used, or older than 10 minutes.",
+    "This sign-in link has expired or was already used. Ask for a new one.",
+  ),
+  /** The cookie-authenticated request lacks the console's CSRF header. */
+  "UZ-AUTH-011": def(
+    403,
+    "Cross-site request refused",
+    "A request authenticated by the console cookie must carry the x-fleet-csrf header.",
+  ),
+  /** The token lacks the scope named in detail. */
+  "UZ-AUTH-022": def(403, "Missing scope", "The credential lacks the scope named in detail."),
+  // Tenants, members, workspaces
+  /** Removing the account's last owner. */
+  "UZ-INV-004": def(409, "Last owner", "The account's last owner cannot be removed."),
+  /** A workspace with this name already exists in the tenant. */
+  "UZ-WORKSPACE-001": def(
+    409,
+    "Workspace name taken",
+    "The tenant already has a workspace with this name (current_state: name_exists).",
+  ),
+  /** No such workspace, or one of another tenant. */
+  "UZ-WORKSPACE-002": def(404, "Workspace not found", "No workspace with this id is visible to the caller."),
+  // API keys
+  /** No such key, or one of another tenant. */
+  "UZ-APIKEY-001": def(404, "API key not found", "No tenant API key with this id is visible to the caller."),
+  /** The key was revoked; it authenticates nothing. */
+  "UZ-APIKEY-004": def(
+    401,
+    "API key revoked",
+    "The tenant API key was revoked and is refused at once on every instance.",
+  ),
+  /** Only a revoked key can be deleted. */
+  "UZ-APIKEY-005": def(
+    409,
+    "API key still active",
+    "Only a revoked key can be deleted; revoke it first (current_state: active).",
+  ),
+  /** The key is already revoked. */
+  "UZ-APIKEY-006": def(
+    409,
+    "API key already revoked",
+    "The key is already revoked (current_state: revoked); revocation cannot be undone.",
+  ),
+  // Schedules
+  /** The cron expression or timezone is invalid. */
+  "UZ-SCHED-001": def(
+    400,
+    "Invalid schedule",
+    "The cron expression is not five fields, or the timezone is not an IANA zone; detail names the field.",
+  ),
+  /** No such schedule. */
+  "UZ-SCHED-002": def(404, "Schedule not found", "No schedule with this id is visible to the caller."),
+  /** The fleet holds 32 schedules in all. */
+  "UZ-SCHED-003": def(
+    409,
+    "Schedule limit reached",
+    "The fleet already holds 32 schedules in all (current_state: limit_reached).",
+  ),
+  /** Two edits of one schedule raced. */
+  "UZ-SCHED-006": def(
+    409,
+    "Schedule is syncing",
+    "Another change of this schedule is being pushed to the scheduler (current_state: syncing).",
+  ),
+  /** The fleet already holds 16 schedules it created. */
+  "UZ-SCHED-009": def(
+    409,
+    "Fleet schedule cap",
+    "The fleet already holds 16 schedules it created (current_state: at_capacity).",
+  ),
+  /** A fleet may change only schedules it created. */
+  "UZ-SCHED-010": def(
+    403,
+    "Schedule not the fleet's",
+    "A fleet can change only schedules whose source is fleet.",
+  ),
+  /** The If-Match tag is stale. */
+  "UZ-SCHED-012": def(
+    412,
+    "Schedule changed",
+    "The If-Match tag is not the schedule's current etag; refetch and retry with the etag in the body.",
+  ),
+  // Runners and leases
+  /** A superseded lease holder was refused. */
+  "UZ-RUN-005": def(
+    409,
+    "Stale fencing token",
+    "The lease holder has been superseded: its fencing token is no longer the fleet's current one.",
+  ),
+  /** No such runner. */
+  "UZ-RUN-014": def(404, "Runner not found", "No runner with this id is visible to the caller."),
+  /** The runner is degraded and refuses leases. */
+  "UZ-EXEC-017": def(
+    409,
+    "Runner degraded",
+    "The runner's reported capabilities do not satisfy its assigned policy; no work is leased to it. detail names the missing mechanism.",
+  ),
+  // Secrets
+  "UZ-VAULT-001": def(
+    400,
+    "Invalid secret",
+    "The secret name or data is invalid: data must be a non-empty object of at most 4 KiB stringified.",
+  ),
+  "UZ-VAULT-002": def(
+    503,
+    "Vault unavailable",
+    "The secret could not be sealed or opened (the master key is missing or wrong).",
+  ),
+  "UZ-VAULT-003": def(404, "Secret not found", "The workspace holds no secret with this name."),
+  "UZ-VAULT-005": def(409, "Secret exists", "The workspace already holds a secret with this name."),
+  // Providers and the model catalogue
+  "UZ-PROVIDER-001": def(400, "Invalid provider", "The provider is not one the deployment knows."),
+  "UZ-PROVIDER-002": def(400, "Provider key required", "A named provider needs an api_key."),
+  "UZ-PROVIDER-003": def(404, "No provider configured", "The tenant has no provider configured."),
+  "UZ-PROVIDER-004": def(400, "Model not priced", "The default's model is not a priced catalogue row."),
+  "UZ-PROVIDER-005": def(
+    400,
+    "Invalid base_url",
+    "base_url is not https, does not resolve only to public addresses, or is set on a named provider.",
+  ),
+  "UZ-PROVIDER-006": def(404, "Model not found", "No catalogue row has that uid."),
+  "UZ-PROVIDER-007": def(409, "Model in use", "The model is the active default."),
+  "UZ-PROVIDER-008": def(409, "Duplicate model", "A catalogue row with this (provider, model_id) exists."),
+  "UZ-PROVIDER-009": def(
+    409,
+    "No platform default",
+    "Switching to platform defaults when none is configured.",
+  ),
+  // Libraries and bundles
+  "UZ-BUNDLE-001": def(404, "Library entry not found", "No platform library entry with this id."),
+  "UZ-BUNDLE-002": def(
+    404,
+    "Tenant library entry not found",
+    "No tenant library entry with this id is visible to the caller.",
+  ),
+  "UZ-BUNDLE-003": def(
+    424,
+    "Missing credential",
+    "The install needs credentials the workspace lacks; the body carries missing_credentials.",
+  ),
+  "UZ-LIBRARY-001": def(400, "Unknown cursor", "The cursor was never issued by this endpoint."),
+  "UZ-LIBRARY-002": def(400, "Cursor page size mismatch", "The cursor was issued for a different page size."),
+  "UZ-LIBRARY-003": def(400, "Invalid limit", "limit must be from 1 to 100."),
+  "UZ-LIBRARY-004": def(500, "Catalogue unreadable", "The catalogue revision could not be read."),
+  "UZ-LIBRARY-005": def(500, "Response too large", "A compliant response would exceed its body ceiling."),
+  "UZ-LIBRARY-006": def(
+    503,
+    "Library store unavailable",
+    "A pool or query failure while reading the library.",
+  ),
+  "UZ-LIBRARY-008": def(409, "Secret reference race", "A secret-reference write lost a race to a delete."),
+  // Approvals
+  "UZ-APPROVAL-001": def(
+    404,
+    "Approval gate not found",
+    "No approval gate with this id is visible to the caller.",
+  ),
+  "UZ-APPROVAL-002": def(400, "Invalid approval", "The gate's timeout or fields are invalid."),
+  "UZ-APPROVAL-003": def(409, "Gate expired", "The gate timed out before the answer arrived."),
+  "UZ-APPROVAL-004": def(403, "Not an approver", "The caller may not answer this gate."),
+  "UZ-APPROVAL-005": def(409, "Gate not open", "The gate cannot take an answer in its current state."),
+  "UZ-APPROVAL-006": def(
+    409,
+    "Gate already answered",
+    "The gate already holds an answer; the first answer wins. The body names the gate, action, outcome, resolved_by and resolved_at.",
+  ),
+  // Connectors and chat provider
+  "UZ-CONN-001": def(400, "Chat connector error", "The chat-provider connector request is invalid."),
+  "UZ-CONN-002": def(400, "Code-hosting connector error", "The code-hosting connector request is invalid."),
+  "UZ-CONN-003": def(
+    502,
+    "Vendor unreachable",
+    "An outbound vendor call hit its deadline or the vendor is unreachable; transient, retry.",
+  ),
+  "UZ-CONN-004": def(404, "Unknown provider", "{provider} matches no provider on the deployment."),
+  "UZ-CONN-005": def(
+    400,
+    "Connector key rejected",
+    "The API-key connector's key was rejected by the validation probe; nothing was stored.",
+  ),
+  "UZ-SLK-010": def(401, "Invalid signature", "The events ingress signature does not verify."),
+  "UZ-SLK-011": def(401, "Stale timestamp", "The events ingress timestamp is more than 5 minutes away."),
+  "UZ-SLK-020": def(
+    200,
+    "Team not installed",
+    "An event from a team with no install is acknowledged and ignored.",
+  ),
+  "UZ-SLK-022": def(502, "OAuth exchange failed", "The OAuth token exchange with the chat provider failed."),
+  "UZ-SLK-030": def(
+    502,
+    "Answer delivery failed",
+    "Delivering an answer to the chat provider failed; it is logged and retried, and the run never fails.",
+  ),
+} as const satisfies Record<string, ErrorDefinition>;
+
+export type ErrorCode = keyof typeof errorRegistry;
+
+/** The `application/problem+json` body every refusal carries. */
+export const problemSchema = z
+  .object({
+    error_code: z.string(),
+    title: z.string(),
+    detail: z.string(),
+    docs_uri: z.string(),
+    request_id: z.string(),
+    user_message: z.string().optional(),
+    current_state: z.string().nullable().optional(),
+    action_id: z.string().nullable().optional(),
+    gate_id: z.string().nullable().optional(),
+    outcome: z.string().nullable().optional(),
+    resolved_by: z.string().nullable().optional(),
+    resolved_at: z.number().int().nullable().optional(),
+    etag: z.string().nullable().optional(),
+    missing_secrets: z.array(z.string()).optional(),
+    missing_credentials: z.array(z.string()).optional(),
+  })
+  .meta({ id: "Problem" });
+export type ProblemBody = z.infer<typeof problemSchema>;
+
+/** Extra members a problem may carry beyond the registry's title and status. */
+export type ProblemExtras = Omit<
+  ProblemBody,
+  "error_code" | "title" | "detail" | "docs_uri" | "request_id" | "user_message"
+>;
+
+/**
+ * A refusal. Code anywhere throws `new Problem("UZ-…", { detail })`; one renderer turns it into
+ * `application/problem+json` with the registry's status and title.
+ */
+export class Problem extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly detail: string;
+  readonly extras: ProblemExtras;
+  /** Response headers the refusal needs (Allow, Retry-After). */
+  readonly headers: Record<string, string>;
+
+  constructor(
+    code: ErrorCode,
+    options: { detail: string; headers?: Record<string, string> } & ProblemExtras,
+  ) {
+    const { detail, headers, ...extras } = options;
+    super(detail);
+    this.name = "Problem";
+    this.code = code;
+    this.status = errorRegistry[code].status;
+    this.detail = detail;
+    this.extras = extras;
+    this.headers = headers ?? {};
+  }
+
+  toBody(requestId: string, docsUrl: string): ProblemBody {
+    const entry: ErrorDefinition = errorRegistry[this.code];
+    return {
+      error_code: this.code,
+      title: entry.title,
+      detail: this.detail,
+      docs_uri: `${docsUrl}#${this.code}`,
+      request_id: requestId,
+      ...(entry.userMessage === undefined ? {} : { user_message: entry.userMessage }),
+      ...this.extras,
+    };
+  }
+}

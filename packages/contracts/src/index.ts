@@ -1,0 +1,41 @@
+import { createApiKey } from "./api-keys/create-api-key.ts";
+import { deleteApiKey } from "./api-keys/delete-api-key.ts";
+import { listApiKeys } from "./api-keys/list-api-keys.ts";
+import { updateApiKey } from "./api-keys/update-api-key.ts";
+import { exchangeSignInLink } from "./auth/exchange-sign-in-link.ts";
+import type { Operation } from "./operation.ts";
+import { getMe } from "./users/get-me.ts";
+import { createWorkspace } from "./workspaces/create-workspace.ts";
+import { listWorkspaces } from "./workspaces/list-workspaces.ts";
+
+export * from "./api-keys/api-key.ts";
+export * from "./common.ts";
+export * from "./errors.ts";
+export * from "./operation.ts";
+export * from "./scopes.ts";
+export { callingPerson } from "./users/get-me.ts";
+export { workspaceItem } from "./workspaces/list-workspaces.ts";
+export {
+  createApiKey,
+  createWorkspace,
+  deleteApiKey,
+  exchangeSignInLink,
+  getMe,
+  listApiKeys,
+  listWorkspaces,
+  updateApiKey,
+};
+
+/** Every operation of the service, keyed by its procedure path: the REST surface, OpenAPI and tests read this. */
+export const operations = {
+  "users.getMe": getMe,
+  "auth.exchangeSignInLink": exchangeSignInLink,
+  "apiKeys.create": createApiKey,
+  "apiKeys.list": listApiKeys,
+  "apiKeys.update": updateApiKey,
+  "apiKeys.delete": deleteApiKey,
+  "workspaces.create": createWorkspace,
+  "workspaces.list": listWorkspaces,
+} as const satisfies Record<string, Operation>;
+
+export type OperationId = keyof typeof operations;

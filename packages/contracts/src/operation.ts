@@ -1,0 +1,70 @@
+import { z } from "zod";
+import type { Scope } from "./scopes.ts";
+
+/**
+ * Credential classes. `session` covers the console's session token and the command-line credential;
+ * `api_key` is a tenant API key (`agt_t`); `runner` a runner token (`agt_r`); `operator` an operator
+ * session token carrying operator scopes.
+ */
+export const credentialClasses = ["session", "api_key", "runner", "operator"] as const;
+export type CredentialClass = (typeof credentialClasses)[number];
+
+/** The classes a tenant-facing route accepts unless it says otherwise. */
+export const tenantCredentials: readonly CredentialClass[] = ["session", "api_key"];
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+type Shape = Record<string, z.ZodType>;
+
+export interface OperationSpec<P extends Shape, Q extends Shape, B extends Shape, O extends z.ZodType> {
+  /** tRPC procedure path, `<resource>.<verb>`. */
+  id: string;
+  method: HttpMethod;
+  /** `/v1/…` with `{param}` placeholders. */
+  path: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  /** Scope the caller must hold; null when the route needs none. */
+  scope: Scope | null;
+  credentials: readonly CredentialClass[];
+  successStatus: 200 | 201 | 202 | 204;
+  params?: P;
+  query?: Q;
+  body?: B;
+  output: O;
+  /** Response headers every success carries (e.g. Cache-Control: no-store on a minted secret). */
+  headers?: Record<string, string>;
+  /** Body ceiling in bytes; the server default applies when absent. */
+  bodyLimit?: number;
+  deprecated?: boolean;
+}
+
+export interface Operation<
+  P extends Shape = Shape,
+  Q extends Shape = Shape,
+  B extends Shape = Shape,
+  O extends z.ZodType = z.ZodType,
+> extends OperationSpec<P, Q, B, O> {
+  params: P;
+  query: Q;
+  body: B;
+  /** Every field, wherever it travels: what the procedure parses. */
+  input: z.ZodObject<P & Q & B, z.core.$strict>;
+}
+
+/** Declares one operation: its meta, where each input field travels, and its output. */
+export function defineOperation<
+  const P extends Shape = Record<never, never>,
+  const Q extends Shape = Record<never, never>,
+  const B extends Shape = Record<never, never>,
+  O extends z.ZodType = z.ZodType,
+>(spec: OperationSpec<P, Q, B, O>): Operation<P, Q, B, O> {
+  const params = (spec.params ?? {}) as P;
+  const query = (spec.query ?? {}) as Q;
+  const body = (spec.body ?? {}) as B;
+  return { ...spec, params, query, body, input: z.strictObject({ ...params, ...query, ...body }) };
+}
+
+/** Parameters every paged list refuses because they were retired. */
+export const retiredPagingParams = ["page", "page_size", "cursor"] as const;

@@ -1,0 +1,32 @@
+import { z } from "zod";
+import { cursorParam, epochMs, queryInt } from "../common.ts";
+import { defineOperation, tenantCredentials } from "../operation.ts";
+
+export const workspaceItem = z
+  .object({ id: z.string(), name: z.string(), created_at: epochMs })
+  .meta({ id: "Workspace" });
+
+export const listWorkspaces = defineOperation({
+  id: "workspaces.list",
+  method: "GET",
+  path: "/v1/tenants/me/workspaces",
+  summary: "List the tenant's workspaces",
+  description: "Newest first, cursor-paged; name filters by exact name.",
+  tags: ["Workspaces"],
+  scope: null,
+  credentials: tenantCredentials,
+  successStatus: 200,
+  query: {
+    name: z.string().max(128).optional(),
+    starting_after: cursorParam.optional(),
+    limit: queryInt("limit", 1, 100).default(50),
+  },
+  output: z
+    .object({
+      items: z.array(workspaceItem),
+      tenant_id: z.string(),
+      total: z.number().int(),
+      next_cursor: z.string().nullable(),
+    })
+    .meta({ id: "WorkspacePage" }),
+});

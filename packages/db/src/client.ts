@@ -1,0 +1,160 @@
+import { createHash } from "node:crypto";
+import { mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { PGlite } from "@electric-sql/pglite";
+import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
+import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
+import postgres from "postgres";
+import { acquireLock, readLock } from "./lock.ts";
+import * as schema from "./schema/index.ts";
+
+export type Schema = typeof schema;
+/** The drizzle handle, the same type over either driver. */
+export type Database = PgDatabase<PgQueryResultHKT, Schema>;
+/** A transaction handle; services take `Database | Tx` where either works. */
+export type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
+
+export type DatabaseKind = "postgres" | "pglite";
+
+export interface DatabaseHandle {
+  kind: DatabaseKind;
+  db: Database;
+  /** Runs raw SQL and returns its rows, whatever the driver. */
+  query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  /** Subscribes to a PostgreSQL notification channel; `onReady` runs on every (re)subscription. */
+  listen(
+    channel: string,
+    onMessage: (payload: string) => void,
+    onReady?: () => void,
+  ): Promise<() => Promise<void>>;
+  /** Applies the committed migrations (serialised across processes on PostgreSQL). */
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  /** Pool size on PostgreSQL. */
+  max?: number;
+  /**
+   * For short-lived tools: when a live server holds the embedded directory, connect through the socket it
+   * serves instead of refusing.
+   */
+  viaOwner?: boolean;
+  /** For the server holding an embedded directory: serve it to fleetctl over a unix socket. */
+  serveSocket?: boolean;
+}
+
+const migrationsFolder = join(dirname(fileURLToPath(import.meta.url)), "..", "drizzle");
+const MIGRATION_LOCK = 7_311_045_022;
+
+/** Parses DATABASE_URL: `postgres://…`, `pglite://memory`, or `pglite://<dir>` (relative to the cwd). */
+export function parseDatabaseUrl(
+  url: string,
+): { kind: "postgres"; url: string } | { kind: "pglite"; dir: string | null } {
+  if (url.startsWith("postgres://") || url.startsWith("postgresql://")) return { kind: "postgres", url };
+  if (url.startsWith("pglite://")) {
+    const rest = url.slice("pglite://".length);
+    if (rest === "memory" || rest === "memory://") return { kind: "pglite", dir: null };
+    if (rest.length === 0) throw new Error("pglite:// needs a directory or `memory`");
+    return { kind: "pglite", dir: resolve(rest) };
+  }
+  throw new Error("must start with postgres://, postgresql:// or pglite://");
+}
+
+export async function openDatabase(url: string, options: OpenOptions = {}): Promise<DatabaseHandle> {
+  const target = parseDatabaseUrl(url);
+  if (target.kind === "postgres") return openPostgres(target.url, options.max ?? 10);
+  if (target.dir !== null && options.viaOwner) {
+    const holder = readLock(target.dir);
+    if (holder?.socket) return openPostgres(`postgres://postgres@localhost/postgres`, 1, holder.socket);
+  }
+  return openPglite(target.dir, options.serveSocket ?? false);
+}
+
+function openPostgres(url: string, max: number, socketPath?: string): DatabaseHandle {
+  const options = {
+    max,
+    onnotice: () => {},
+    ...(socketPath ? { path: socketPath, max: 1 } : {}),
+  };
+  const sql = postgres(url, options);
+  const db = drizzlePostgres(sql, { schema }) as unknown as Database;
+  return {
+    kind: "postgres",
+    db,
+    async query<T>(text: string, params: unknown[] = []) {
+      return (await sql.unsafe(text, params as never[])) as unknown as T[];
+    },
+    async listen(channel, onMessage, onReady) {
+      const { unlisten } = await sql.listen(channel, onMessage, onReady);
+      return unlisten;
+    },
+    async migrate() {
+      // One connection holds the advisory lock for the whole run, so concurrent starts migrate once.
+      const single = postgres(url, { ...options, max: 1 });
+      try {
+        await single`select pg_advisory_lock(${MIGRATION_LOCK})`;
+        await migratePostgres(drizzlePostgres(single), { migrationsFolder });
+        await single`select pg_advisory_unlock(${MIGRATION_LOCK})`;
+      } finally {
+        await single.end();
+      }
+    },
+    async close() {
+      await sql.end({ timeout: 5 });
+    },
+  };
+}
+
+function socketPathFor(dir: string): string {
+  // Unix socket paths are limited to ~100 bytes, so the socket lives in the temp dir, named by the data dir.
+  const digest = createHash("sha256").update(dir).digest("hex").slice(0, 16);
+  return join(tmpdir(), `fleet-pglite-${digest}.sock`);
+}
+
+async function openPglite(dir: string | null, serveSocket: boolean): Promise<DatabaseHandle> {
+  let release = () => {};
+  let socket: PGLiteSocketServer | null = null;
+  if (dir !== null) {
+    mkdirSync(dir, { recursive: true });
+    release = acquireLock(dir, serveSocket ? socketPathFor(dir) : null);
+  }
+  let client: PGlite;
+  try {
+    client = await PGlite.create(dir === null ? "memory://" : join(dir, "pgdata"));
+    if (dir !== null && serveSocket) {
+      socket = new PGLiteSocketServer({ db: client, path: socketPathFor(dir) });
+      await socket.start();
+    }
+  } catch (error) {
+    release();
+    throw error;
+  }
+  const db = drizzlePglite(client, { schema }) as unknown as Database;
+  return {
+    kind: "pglite",
+    db,
+    async query<T>(text: string, params: unknown[] = []) {
+      return (await client.query<T>(text, params)).rows;
+    },
+    async listen(channel, onMessage, onReady) {
+      const unlisten = await client.listen(channel, onMessage);
+      onReady?.();
+      return unlisten;
+    },
+    async migrate() {
+      await migratePglite(drizzlePglite(client), { migrationsFolder });
+    },
+    async close() {
+      await socket?.stop();
+      await client.close();
+      release();
+    },
+  };
+}

@@ -1,0 +1,32 @@
+import { bigint, index, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { tenants } from "./tenants.ts";
+import { users } from "./users.ts";
+
+/** Tenant API keys (`agt_t…`). The plaintext is never stored: only its SHA-256. */
+export const apiKeys = pgTable(
+  "api_keys",
+  {
+    id: uuid("id").primaryKey(),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    /** The person whose current scopes the key acts with. */
+    createdBy: uuid("created_by")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    keyName: text("key_name").notNull(),
+    description: text("description").notNull(),
+    /** Hex SHA-256 of the raw key; the lookup index for authentication. */
+    keyHash: text("key_hash").notNull(),
+    createdAt: bigint("created_at", { mode: "number" }).notNull(),
+    /** Written at most once a minute per key, so authentication stays a read. */
+    lastUsedAt: bigint("last_used_at", { mode: "number" }),
+    /** Set once; a key is active exactly while this is null. */
+    revokedAt: bigint("revoked_at", { mode: "number" }),
+  },
+  (t) => [
+    uniqueIndex("api_keys_hash_key").on(t.keyHash),
+    index("api_keys_tenant_created_idx").on(t.tenantId, t.createdAt, t.id),
+    index("api_keys_tenant_name_idx").on(t.tenantId, t.keyName, t.id),
+  ],
+);

@@ -1,0 +1,26 @@
+import { sql } from "drizzle-orm";
+import { bigint, check, index, pgTable, primaryKey, text, uuid } from "drizzle-orm/pg-core";
+import { tenants } from "./tenants.ts";
+import { users } from "./users.ts";
+
+/** A person's place in a tenant: their role and the scopes they hold there. */
+export const memberships = pgTable(
+  "memberships",
+  {
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    role: text("role").notNull(),
+    /** Scope names held in this tenant; API keys the person created act with these, read at request time. */
+    scopes: text("scopes").array().notNull(),
+    createdAt: bigint("created_at", { mode: "number" }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.userId] }),
+    index("memberships_user_idx").on(t.userId),
+    check("memberships_role", sql`${t.role} in ('owner', 'member')`),
+  ],
+);

@@ -1,7 +1,7 @@
 import { Problem } from "@fleet/contracts";
 import type { DatabaseHandle } from "@fleet/db";
 import { fastifyTRPCPlugin } from "@trpc/server/adapters/fastify";
-import Fastify, { type FastifyInstance, type FastifyRequest } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyRequest, LogController } from "fastify";
 import { Authenticator } from "./auth/authenticate.ts";
 import { PrincipalCache } from "./auth/principal-cache.ts";
 import { SessionSigner } from "./auth/sessions.ts";
@@ -43,26 +43,30 @@ function sessionCookie(request: FastifyRequest): Credential | null {
 }
 
 /** Builds the API on an open database: the `/v1` REST surface, `/trpc` for the console, docs and health. */
-export async function createApp(
-  config: Config,
-  database: DatabaseHandle,
-  options: { logger?: boolean } = {},
-): Promise<App> {
+export interface AppOptions {
+  /** Where log lines go (tests read them back); stdout when absent. */
+  logStream?: { write(line: string): void };
+}
+
+export async function createApp(config: Config, database: DatabaseHandle, options: AppOptions = {}): Promise<App> {
   const now = () => Date.now();
   const sessions = await SessionSigner.create(database.db, config.sessionSigningKey, now());
-  const services: ServiceContext = { db: database.db, config, sessions, now };
+  const cache = new PrincipalCache();
+  const services: ServiceContext = {
+    db: database.db,
+    config,
+    sessions,
+    now,
+    principalsChanged: (tag) => cache.invalidate(tag),
+  };
   const app = Fastify({
-    logger:
-      options.logger === false
-        ? false
-        : {
-            level: config.logLevel,
-            redact: {
-              paths: ["req.headers.authorization", "req.headers.cookie", "*.key", "*.token"],
-              censor: "[redacted]",
-            },
-          },
-    disableRequestLogging: true,
+    logger: {
+      level: config.logLevel,
+      redact: { paths: ["req.headers.authorization", "req.headers.cookie", "*.key", "*.token"], censor: "[redacted]" },
+      ...(options.logStream ? { stream: options.logStream } : {}),
+    },
+    // One access line per request, written in onResponse, instead of Fastify's two.
+    logController: new LogController({ disableRequestLogging: true }),
     requestIdHeader: false,
     genReqId: (request) => {
       const incoming = request.headers["x-request-id"];
@@ -72,7 +76,6 @@ export async function createApp(
     routerOptions: { maxParamLength: 256 },
     http: { maxHeaderSize: 16 * 1024 },
   });
-  const cache = new PrincipalCache();
   await cache.start(database);
   const authenticator = new Authenticator(database.db, cache, sessions, (error) =>
     app.log.error({ err: error }, "background write failed"),

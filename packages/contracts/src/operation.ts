@@ -49,8 +49,11 @@ export interface Operation<
   params: P;
   query: Q;
   body: B;
-  /** Every field, wherever it travels: what the procedure parses. */
-  input: z.ZodObject<P & Q & B, z.core.$strict>;
+  /**
+   * Every field, wherever it travels: what the procedure parses. An absent input (a tRPC call of an
+   * operation with no required fields) parses as `{}`, so defaults still apply.
+   */
+  input: z.ZodPrefault<z.ZodObject<P & Q & B, z.core.$strict>>;
 }
 
 /** Declares one operation: its meta, where each input field travels, and its output. */
@@ -63,7 +66,8 @@ export function defineOperation<
   const params = (spec.params ?? {}) as P;
   const query = (spec.query ?? {}) as Q;
   const body = (spec.body ?? {}) as B;
-  return { ...spec, params, query, body, input: z.strictObject({ ...params, ...query, ...body }) };
+  const input = z.strictObject({ ...params, ...query, ...body }).prefault({} as never);
+  return { ...spec, params, query, body, input };
 }
 
 /** Parameters every paged list refuses because they were retired. */

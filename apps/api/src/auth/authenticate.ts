@@ -27,21 +27,21 @@ export class Authenticator {
     const cacheKey = sha256Hex(token);
     let resolved = this.cache.get(cacheKey, now);
     if (resolved === undefined) {
-      resolved = await this.resolve(token, cacheKey, now);
+      resolved = await this.resolve(token, cacheKey, now, this.cache.snapshot());
     }
     if (resolved instanceof Problem) throw resolved;
     if (resolved.class === "api_key") this.touchKey(resolved.apiKeyId!, now);
     return resolved;
   }
 
-  private async resolve(token: string, hash: string, now: number): Promise<Principal | Problem> {
-    if (token.startsWith(TENANT_KEY_PREFIX)) return this.resolveApiKey(hash, now);
-    if (token.startsWith(RUNNER_TOKEN_PREFIX)) return this.resolveRunner(hash, now);
-    if (token.split(".").length === 3) return this.resolveSession(token, hash, now);
+  private async resolve(token: string, hash: string, now: number, since: number): Promise<Principal | Problem> {
+    if (token.startsWith(TENANT_KEY_PREFIX)) return this.resolveApiKey(hash, now, since);
+    if (token.startsWith(RUNNER_TOKEN_PREFIX)) return this.resolveRunner(hash, now, since);
+    if (token.split(".").length === 3) return this.resolveSession(token, hash, now, since);
     return invalid();
   }
 
-  private async resolveApiKey(hash: string, now: number): Promise<Principal | Problem> {
+  private async resolveApiKey(hash: string, now: number, since: number): Promise<Principal | Problem> {
     const [row] = await this.db
       .select({
         keyId: apiKeys.id,
@@ -65,7 +65,7 @@ export class Authenticator {
     const tags = [`key:${row.keyId}`, `user:${row.userId}`, `tenant:${row.tenantId}`];
     if (row.revokedAt !== null) {
       const refusal = new Problem("UZ-APIKEY-004", { detail: "This API key was revoked." });
-      this.cache.set(hash, refusal, tags, now);
+      this.cache.set(hash, refusal, tags, now, since);
       return refusal;
     }
     if (row.scopes === null) return invalid(); // its creator left the tenant
@@ -80,28 +80,28 @@ export class Authenticator {
       scopes: row.scopes,
       apiKeyId: row.keyId,
     };
-    this.cache.set(hash, principal, tags, now);
+    this.cache.set(hash, principal, tags, now, since);
     return principal;
   }
 
-  private async resolveRunner(hash: string, now: number): Promise<Principal | Problem> {
+  private async resolveRunner(hash: string, now: number, since: number): Promise<Principal | Problem> {
     const [row] = await this.db
       .select({ id: runners.id, revokedAt: runners.revokedAt })
       .from(runners)
       .where(eq(runners.tokenHash, hash));
     if (row === undefined || row.revokedAt !== null) return invalid();
     const principal: Principal = { class: "runner", runnerId: row.id };
-    this.cache.set(hash, principal, invalidationTags(principal), now);
+    this.cache.set(hash, principal, invalidationTags(principal), now, since);
     return principal;
   }
 
-  private async resolveSession(token: string, hash: string, now: number): Promise<Principal | Problem> {
+  private async resolveSession(token: string, hash: string, now: number, since: number): Promise<Principal | Problem> {
     const claims = await this.sessions.verify(token, now);
     if (claims === null) return invalid();
     const maxAge = claims.expiresAt - now;
     if (claims.kind === "operator") {
       const principal: Principal = { class: "operator", subject: claims.sub, scopes: claims.scopes };
-      this.cache.set(hash, principal, [], now, maxAge);
+      this.cache.set(hash, principal, [], now, since, maxAge);
       return principal;
     }
     const [row] = await this.db
@@ -128,7 +128,7 @@ export class Authenticator {
       scopes: row.scopes.filter((scope) => claims.scopes.includes(scope)),
       apiKeyId: null,
     };
-    this.cache.set(hash, principal, invalidationTags(principal), now, maxAge);
+    this.cache.set(hash, principal, invalidationTags(principal), now, since, maxAge);
     return principal;
   }
 

@@ -21,6 +21,11 @@ interface Entry {
 export class PrincipalCache {
   private readonly entries = new Map<string, Entry>();
   private live = false;
+  /**
+   * Bumped by every invalidation. A resolution that began before an invalidation must not be cached:
+   * it may have read the row as it was before the change committed.
+   */
+  private generation = 0;
   private unlisten: (() => Promise<void>) | null = null;
 
   constructor(
@@ -33,6 +38,7 @@ export class PrincipalCache {
       AUTH_CHANNEL,
       (payload) => this.invalidate(payload),
       () => {
+        this.generation++;
         this.entries.clear();
         this.live = true;
       },
@@ -42,7 +48,16 @@ export class PrincipalCache {
   async stop(): Promise<void> {
     this.live = false;
     this.entries.clear();
-    await this.unlisten?.();
+    try {
+      await this.unlisten?.();
+    } catch {
+      // the connection is already gone, and the subscription with it
+    }
+  }
+
+  /** Taken before reading the database; handed back to `set`. */
+  snapshot(): number {
+    return this.generation;
   }
 
   get(key: string, now: number): Principal | Problem | undefined {
@@ -56,14 +71,15 @@ export class PrincipalCache {
     return entry.value;
   }
 
-  set(key: string, value: Principal | Problem, tags: string[], now: number, maxAgeMs = this.ttlMs): void {
-    if (!this.live) return;
+  set(key: string, value: Principal | Problem, tags: string[], now: number, since: number, maxAgeMs = this.ttlMs): void {
+    if (!this.live || since !== this.generation) return;
     if (this.entries.size >= this.maxEntries) this.entries.clear();
     this.entries.set(key, { value, tags, expiresAt: now + Math.min(maxAgeMs, this.ttlMs) });
   }
 
   /** Drops every entry carrying the tag (`key:<id>`, `user:<id>`, `tenant:<id>`, `runner:<id>`, `*`). */
   invalidate(tag: string): void {
+    this.generation++;
     if (tag === "*") {
       this.entries.clear();
       return;
@@ -73,6 +89,7 @@ export class PrincipalCache {
 
   /** Marks the subscription lost: serve from the database until it is back. */
   suspend(): void {
+    this.generation++;
     this.live = false;
     this.entries.clear();
   }

@@ -66,6 +66,7 @@ async function run(argv: string[]): Promise<Record<string, unknown>> {
       db: database.db,
       config,
       now,
+      principalsChanged: () => {}, // fleetctl caches nothing; the NOTIFY reaches the servers
       sessions: await SessionSigner.create(database.db, config.sessionSigningKey, now()),
     };
     const tenantId = values["tenant-id"];

@@ -10,6 +10,11 @@ export interface ServiceContext {
   config: Config;
   sessions: SessionSigner;
   now: () => number;
+  /**
+   * Drops this instance's cached principals tagged `tag`. Called after the change commits: the NOTIFY
+   * reaches every instance, but this one answers its caller before its own notification arrives.
+   */
+  principalsChanged: (tag: string) => void;
 }
 
 /**

@@ -10,7 +10,7 @@ function notFound(id: string): Problem {
 /** Revokes a key; every instance refuses it from the moment this commits. */
 export async function revokeApiKey(ctx: ServiceContext, tenantId: string, id: string) {
   const now = ctx.now();
-  return ctx.db.transaction(async (tx) => {
+  const revoked = await ctx.db.transaction(async (tx) => {
     const [row] = await tx
       .select()
       .from(apiKeys)
@@ -27,6 +27,8 @@ export async function revokeApiKey(ctx: ServiceContext, tenantId: string, id: st
     await notifyPrincipalChange(tx, `key:${id}`);
     return toApiKeyItem(updated!);
   });
+  ctx.principalsChanged(`key:${id}`);
+  return revoked;
 }
 
 /** Deletes a revoked key; an active one must be revoked first. */
@@ -47,4 +49,5 @@ export async function deleteApiKey(ctx: ServiceContext, tenantId: string, id: st
     await tx.delete(apiKeys).where(eq(apiKeys.id, id));
     await notifyPrincipalChange(tx, `key:${id}`);
   });
+  ctx.principalsChanged(`key:${id}`);
 }

@@ -16,7 +16,7 @@ export async function upsertMember(
     throw new Problem("UZ-REQ-001", { detail: `Not tenant scopes: ${unknown.join(", ")}.` });
   }
   const now = ctx.now();
-  return ctx.db.transaction(async (tx) => {
+  const member = await ctx.db.transaction(async (tx) => {
     const [tenant] = await tx.select({ id: tenants.id }).from(tenants).where(eq(tenants.id, input.tenantId));
     if (tenant === undefined) throw new Problem("UZ-REQ-001", { detail: `No tenant ${input.tenantId}.` });
     const userId = await ensureUser(tx, input.email, now);
@@ -31,4 +31,6 @@ export async function upsertMember(
     await notifyPrincipalChange(tx, `user:${userId}`);
     return { user_id: userId };
   });
+  ctx.principalsChanged(`user:${member.user_id}`);
+  return member;
 }

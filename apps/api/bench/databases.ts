@@ -1,0 +1,58 @@
+import { openDatabase } from "@fleet/db";
+import { SessionSigner } from "../src/auth/sessions.ts";
+import { loadConfig } from "../src/env.ts";
+import { bootstrapTenant } from "../src/services/identity/tenants.ts";
+
+/** A migrated database holding one tenant, and the tenant API key the load is sent with. */
+export interface SeededDatabase {
+  url: string;
+  apiKey: string;
+}
+
+/**
+ * Migrates the database and bootstraps a tenant in this process, as `fleetctl bootstrap` would, before any
+ * server holds it: an embedded directory admits one opener, and this saves spawning fleetctl.
+ */
+export async function seedTenant(url: string): Promise<SeededDatabase> {
+  const database = await openDatabase(url, { max: 2 });
+  try {
+    await database.migrate();
+    const now = () => Date.now();
+    const ctx = {
+      db: database.db,
+      config: loadConfig({ DATABASE_URL: url }),
+      now,
+      sessions: await SessionSigner.create(database.db, undefined, now()),
+    };
+    const result = await bootstrapTenant(ctx, { tenantName: "Bench Tenant", email: "bench@example.com" });
+    return { url, apiKey: result.api_key };
+  } finally {
+    await database.close();
+  }
+}
+
+/** Runs one statement on the server's maintenance database (CREATE/DROP DATABASE cannot run elsewhere). */
+async function onAdmin(adminUrl: string, statement: string): Promise<void> {
+  const admin = await openDatabase(adminUrl, { max: 1 });
+  try {
+    await admin.query(statement);
+  } finally {
+    await admin.close();
+  }
+}
+
+/** Creates an empty database next to `adminUrl` and returns its URL and how to drop it. */
+export async function createPostgresDatabase(
+  adminUrl: string,
+  name: string,
+): Promise<{ url: string; drop: () => Promise<void> }> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`unsafe database name: ${name}`);
+  await onAdmin(adminUrl, `create database "${name}"`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    // WITH (FORCE) ends connections a killed server may have left behind.
+    drop: () => onAdmin(adminUrl, `drop database if exists "${name}" with (force)`),
+  };
+}

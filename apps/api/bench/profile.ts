@@ -1,0 +1,83 @@
+import { readFileSync } from "node:fs";
+
+/** The parts of a V8 `.cpuprofile` (as written by `node --cpu-prof`) this summary reads. */
+interface CpuProfile {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+  samples: number[];
+  /** Microseconds since the previous sample. */
+  timeDeltas: number[];
+}
+
+export interface SelfTime {
+  label: string;
+  ms: number;
+  share: number;
+}
+
+export interface ProfileSummary {
+  totalMs: number;
+  functions: SelfTime[];
+  areas: SelfTime[];
+}
+
+/** Where a frame's code lives: an npm package, Node's own code, this repo's packages, or a V8 bucket. */
+export function areaOf(url: string, functionName: string): string {
+  if (url === "") return functionName.startsWith("(") ? functionName : "(native)";
+  if (url.startsWith("node:")) return "node core";
+  const packages = [...url.matchAll(/node_modules\/((?:@[^/]+\/)?[^/]+)/g)];
+  if (packages.length > 0) return packages.at(-1)![1]!;
+  if (url.includes("/apps/api/src/")) return "api src";
+  const workspace = /\/packages\/([^/]+)\//.exec(url);
+  if (workspace) return `@fleet/${workspace[1]}`;
+  return "other";
+}
+
+function shortLocation(url: string, line: number): string {
+  if (url === "") return "";
+  const path = url
+    .replace(/^file:\/\//, "")
+    .replace(/^.*node_modules\/\.pnpm\/[^/]+\/node_modules\//, "")
+    .replace(/^.*\/(apps|packages)\//, "$1/");
+  return `${path}:${line + 1}`;
+}
+
+function ranked(times: Map<string, number>, totalMs: number, limit: number): SelfTime[] {
+  return [...times]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, limit)
+    .map(([label, ms]) => ({ label, ms, share: ms / totalMs }));
+}
+
+/** Self time per function and per area; `(idle)` is left out, so shares are of the time spent working. */
+export function summariseProfile(path: string, limit = 15): ProfileSummary {
+  const profile = JSON.parse(readFileSync(path, "utf8")) as CpuProfile;
+  const frames = new Map(profile.nodes.map((node) => [node.id, node.callFrame]));
+  const byFunction = new Map<string, number>();
+  const byArea = new Map<string, number>();
+  let totalMs = 0;
+  profile.samples.forEach((id, index) => {
+    const frame = frames.get(id);
+    if (frame === undefined || frame.functionName === "(idle)") return;
+    const ms = (profile.timeDeltas[index] ?? 0) / 1_000;
+    totalMs += ms;
+    const name = frame.functionName || "(anonymous)";
+    const location = shortLocation(frame.url, frame.lineNumber);
+    const key = location ? `${name}  ${location}` : name;
+    byFunction.set(key, (byFunction.get(key) ?? 0) + ms);
+    const area = areaOf(frame.url, frame.functionName);
+    byArea.set(area, (byArea.get(area) ?? 0) + ms);
+  });
+  return { totalMs, functions: ranked(byFunction, totalMs, limit), areas: ranked(byArea, totalMs, limit) };
+}
+
+export function formatSummary(summary: ProfileSummary): string {
+  const line = (entry: SelfTime) =>
+    `  ${(entry.share * 100).toFixed(1).padStart(5)}%  ${entry.ms.toFixed(0).padStart(6)} ms  ${entry.label}`;
+  return [
+    `Busy (non-idle) CPU time sampled: ${summary.totalMs.toFixed(0)} ms`,
+    "Self time by area:",
+    ...summary.areas.map(line),
+    "Top functions by self time:",
+    ...summary.functions.map(line),
+  ].join("\n");
+}

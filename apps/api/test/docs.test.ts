@@ -1,0 +1,82 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import SwaggerParser from "@apidevtools/swagger-parser";
+import { errorRegistry, type Operation, operations } from "@fleet/contracts";
+import { describe, expect, it } from "vitest";
+import { call } from "./harness.ts";
+
+const specPath = join(import.meta.dirname, "..", "..", "..", "..", "shared", "spec", "fleet-control-plane-api.md");
+
+/** Every code the specification's Errors table names, with ranges (`UZ-VAULT-001..003`) expanded. */
+function specCodes(): string[] {
+  const text = readFileSync(specPath, "utf8");
+  const codes = new Set<string>();
+  for (const line of text.split("\n")) {
+    const cell = /^\| (UZ-[A-Z]+-[0-9][^|]*?) \|/.exec(line)?.[1];
+    if (!cell) continue;
+    const prefix = /^(UZ-[A-Z]+-)/.exec(cell)![1]!;
+    const range = /^UZ-[A-Z]+-(\d+)\.\.(\d+)$/.exec(cell);
+    if (range) {
+      for (let n = Number(range[1]); n <= Number(range[2]); n++) codes.add(`${prefix}${String(n).padStart(3, "0")}`);
+      continue;
+    }
+    for (const part of cell.split(",")) {
+      const digits = /(\d+)\s*$/.exec(part.trim())![1]!;
+      codes.add(`${prefix}${digits.padStart(3, "0")}`);
+    }
+  }
+  return [...codes];
+}
+
+describe("documentation", () => {
+  it("has every error code of the specification in the registry, and on the served page", async () => {
+    const codes = specCodes();
+    expect(codes.length).toBeGreaterThanOrEqual(46);
+    const page = await call("GET", "/docs/errors");
+    expect(page.headers.get("content-type")).toMatch(/text\/html/);
+    for (const code of codes) {
+      expect(errorRegistry, code).toHaveProperty(code);
+      expect(page.text, code).toContain(`id="${code}"`);
+    }
+    for (const [code, entry] of Object.entries(errorRegistry)) {
+      expect(entry.meaning.length, code).toBeGreaterThan(10);
+      expect(page.text).toContain(`id="${code}"`);
+    }
+    expect(errorRegistry["UZ-AUTH-022"].status).toBe(403);
+    expect(errorRegistry["UZ-INV-004"].status).toBe(409);
+    expect(errorRegistry["UZ-RUN-014"].status).toBe(404);
+    expect(errorRegistry["UZ-BUNDLE-003"].status).toBe(424);
+  });
+
+  it("serves an OpenAPI 3.1 document that a validator accepts, with real statuses and problems", async () => {
+    const response = await call<Record<string, any>>("GET", "/v1/openapi.json");
+    expect(response.status).toBe(200);
+    const document = response.body;
+    expect(document.openapi).toBe("3.1.0");
+    expect(document.info.version).toBe("1.0.0");
+    await SwaggerParser.validate(structuredClone(document) as never);
+    for (const op of Object.values(operations) as Operation[]) {
+      const entry = document.paths[op.path][op.method.toLowerCase()];
+      expect(entry, op.id).toBeDefined();
+      expect(Object.keys(entry.responses)).toContain(String(op.successStatus));
+      if (op.successStatus === 204) expect(entry.responses["204"].content).toBeUndefined();
+      for (const [status, body] of Object.entries(entry.responses as Record<string, any>)) {
+        if (Number(status) >= 400) {
+          expect(body.content["application/problem+json"].schema.$ref).toBe("#/components/schemas/Problem");
+        }
+      }
+      expect(entry.security.length).toBe(op.credentials.length);
+    }
+    expect(document.paths["/v1/api-keys"].post.responses["201"]).toBeDefined();
+    expect(document.paths["/v1/api-keys/{id}"].delete.responses["204"]).toBeDefined();
+  });
+
+  it("serves the API reference page", async () => {
+    const page = await call("GET", "/docs");
+    expect(page.status).toBe(200);
+    expect(page.text).toContain("/v1/openapi.json");
+    const script = await call("GET", "/docs/reference.js");
+    expect(script.status).toBe(200);
+    expect(script.text.length).toBeGreaterThan(100_000);
+  });
+});

@@ -1,0 +1,141 @@
+import { type DatabaseHandle, openDatabase, runners } from "@fleet/db";
+import { inject } from "vitest";
+import { mintSecret, RUNNER_TOKEN_PREFIX, sha256Hex } from "../src/auth/tokens.ts";
+import { type Config, loadConfig } from "../src/env.ts";
+import { newId } from "../src/ids.ts";
+import { type App, createApp } from "../src/server.ts";
+import { upsertMember } from "../src/services/identity/members.ts";
+import { createSignInLink, issueOperatorToken, issueSession } from "../src/services/identity/sessions.ts";
+import { bootstrapTenant } from "../src/services/identity/tenants.ts";
+
+/** One API per test worker, on this project's database: PGlite in memory, or the run's PostgreSQL database. */
+export interface TestApi {
+  app: App;
+  database: DatabaseHandle;
+  config: Config;
+  baseUrl: string;
+  /** Every log line the API wrote. */
+  logs: string[];
+}
+
+export const databaseKind = process.env.TEST_DB === "postgres" ? "postgres" : "pglite";
+
+export function testDatabaseUrl(): string {
+  return databaseKind === "postgres" ? inject("postgresUrl") : "pglite://memory";
+}
+
+/** Starts an API on its own database handle (a second instance, when called again on PostgreSQL). */
+export async function startApi(overrides: Record<string, string> = {}): Promise<TestApi> {
+  const config = loadConfig({ DATABASE_URL: testDatabaseUrl(), PORT: "0", LOG_LEVEL: "info", ...overrides });
+  const database = await openDatabase(config.databaseUrl, { max: 5 });
+  if (databaseKind === "pglite") await database.migrate();
+  const logs: string[] = [];
+  const app = await createApp(config, database, { logStream: { write: (line) => void logs.push(line) } });
+  await app.app.listen({ port: 0, host: "127.0.0.1" });
+  const address = app.app.server.address();
+  const port = typeof address === "object" && address ? address.port : 0;
+  return { app, database, config, baseUrl: `http://127.0.0.1:${port}`, logs };
+}
+
+let shared: Promise<TestApi> | null = null;
+
+/** The worker's shared API; files in a worker reuse it (vitest runs with isolate: false). */
+export function testApi(): Promise<TestApi> {
+  shared ??= startApi();
+  return shared;
+}
+
+export interface Response<T = Record<string, unknown>> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface RequestOptions {
+  token?: string;
+  body?: unknown;
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+/** Calls the API over real HTTP. */
+export async function call<T = Record<string, unknown>>(method: string, path: string, options: RequestOptions = {}): Promise<Response<T>> {
+  const api = await testApi();
+  return callAt<T>(api.baseUrl, method, path, options);
+}
+
+export async function callAt<T = Record<string, unknown>>(
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: RequestOptions = {},
+): Promise<Response<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
+  let body: string | undefined = options.rawBody;
+  if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers["content-type"] ??= "application/json";
+  }
+  const response = await fetch(`${baseUrl}${path}`, { method, headers, body });
+  const text = await response.text();
+  let parsed: unknown = null;
+  try {
+    parsed = text.length > 0 ? JSON.parse(text) : null;
+  } catch {
+    parsed = null;
+  }
+  return { status: response.status, headers: response.headers, body: parsed as T, text };
+}
+
+let tenantCounter = 0;
+
+export interface Tenant {
+  tenantId: string;
+  workspaceId: string;
+  userId: string;
+  email: string;
+  apiKey: string;
+}
+
+/** A fresh tenant with its owner (every tenant scope), a default workspace and an API key. */
+export async function seedTenant(name = "tenant"): Promise<Tenant> {
+  const api = await testApi();
+  const email = `owner-${process.pid}-${++tenantCounter}-${newId()}@example.test`;
+  const result = await bootstrapTenant(api.app.services, { tenantName: `${name} ${tenantCounter}`, email });
+  return { tenantId: result.tenant_id, workspaceId: result.workspace_id, userId: result.user_id, email, apiKey: result.api_key };
+}
+
+/** A member of the tenant with exactly these scopes, and a command-line session token for them. */
+export async function seedMember(tenant: Tenant, scopes: string[]): Promise<{ userId: string; email: string; token: string }> {
+  const api = await testApi();
+  const email = `member-${newId()}@example.test`;
+  const { user_id } = await upsertMember(api.app.services, { tenantId: tenant.tenantId, email, scopes });
+  const { token } = await issueSession(api.app.services, { email, tenantId: tenant.tenantId, kind: "cli" });
+  return { userId: user_id, email, token };
+}
+
+export async function sessionFor(tenant: Tenant, kind: "session" | "cli" = "session"): Promise<string> {
+  const api = await testApi();
+  return (await issueSession(api.app.services, { email: tenant.email, tenantId: tenant.tenantId, kind })).token;
+}
+
+export async function signInLink(tenant: Tenant): Promise<string> {
+  const api = await testApi();
+  const { url } = await createSignInLink(api.app.services, { email: tenant.email, tenantId: tenant.tenantId });
+  return new URL(url).searchParams.get("token")!;
+}
+
+export async function operatorToken(scopes: string[]): Promise<string> {
+  const api = await testApi();
+  return (await issueOperatorToken(api.app.services, { scopes })).token;
+}
+
+/** A runner token. Runner enrolment arrives with the runners issue; the row is written directly until then. */
+export async function seedRunnerToken(): Promise<string> {
+  const api = await testApi();
+  const token = mintSecret(RUNNER_TOKEN_PREFIX);
+  await api.database.db.insert(runners).values({ id: newId(), hostId: "test-host", tokenHash: sha256Hex(token), createdAt: Date.now() });
+  return token;
+}

@@ -1,0 +1,120 @@
+import { request as httpRequest } from "node:http";
+import { describe, expect, it } from "vitest";
+import { call, callAt, seedTenant, startApi, testApi } from "./harness.ts";
+
+function rawStatus(baseUrl: string, headers: Record<string, string>): Promise<number | "closed"> {
+  return new Promise((resolve) => {
+    const request = httpRequest(`${baseUrl}/v1/users/me`, { headers, agent: false }, (response) => {
+      response.resume();
+      resolve(response.statusCode ?? 0);
+    });
+    request.on("error", () => resolve("closed"));
+    request.end();
+  });
+}
+
+describe("the HTTP surface", () => {
+  it("answers problems with every required member and a request id header", async () => {
+    const response = await call("GET", "/v1/api-keys");
+    expect(response.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+    const requestId = response.headers.get("x-request-id");
+    expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(response.body).toMatchObject({
+      error_code: "UZ-AUTH-001",
+      title: "Authentication required",
+      docs_uri: expect.stringMatching(/#UZ-AUTH-001$/),
+      request_id: requestId,
+    });
+    expect(typeof response.body.detail).toBe("string");
+    expect(response.body).not.toHaveProperty("user_message"); // omitted, not null, when the code has none
+  });
+
+  it("keeps a sane incoming X-Request-Id and replaces an unsafe one", async () => {
+    const kept = await call("GET", "/healthz", { headers: { "x-request-id": "trace-abc.123" } });
+    expect(kept.headers.get("x-request-id")).toBe("trace-abc.123");
+    const replaced = await call("GET", "/healthz", { headers: { "x-request-id": "bad id with spaces" } });
+    expect(replaced.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("refuses malformed JSON, wrong media types, non-object bodies and oversized bodies", async () => {
+    const { apiKey } = await seedTenant();
+    const malformed = await call("POST", "/v1/api-keys", { token: apiKey, rawBody: "{not json", headers: { "content-type": "application/json" } });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.error_code).toBe("UZ-REQ-002");
+    const charset = await call("POST", "/v1/api-keys", {
+      token: apiKey,
+      rawBody: JSON.stringify({ key_name: "with-charset" }),
+      headers: { "content-type": "application/json; charset=utf-8" },
+    });
+    expect(charset.status).toBe(201);
+    const text = await call("POST", "/v1/api-keys", { token: apiKey, rawBody: "key_name=x", headers: { "content-type": "text/plain" } });
+    expect(text.status).toBe(415);
+    expect(text.body.error_code).toBe("UZ-REQ-003");
+    const array = await call("POST", "/v1/api-keys", { token: apiKey, body: [1, 2] });
+    expect(array.status).toBe(400);
+    expect(array.body.error_code).toBe("UZ-REQ-001");
+    const huge = await call("POST", "/v1/api-keys", { token: apiKey, body: { key_name: "x", description: "y".repeat(70_000) } });
+    expect(huge.status).toBe(413);
+    expect(huge.body.error_code).toBe("UZ-REQ-006");
+  });
+
+  it("answers unknown routes 404 and wrong methods 405 with Allow", async () => {
+    const unknown = await call("GET", "/v1/nothing-here");
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error_code).toBe("UZ-REQ-004");
+    const wrong = await call("PUT", "/v1/api-keys");
+    expect(wrong.status).toBe(405);
+    expect(wrong.body.error_code).toBe("UZ-REQ-005");
+    expect(wrong.headers.get("allow")).toContain("GET");
+    expect(wrong.headers.get("allow")).toContain("POST");
+  });
+
+  it("refuses a malformed id in a path with 400 naming it", async () => {
+    const { apiKey } = await seedTenant();
+    const response = await call("PATCH", "/v1/api-keys/not-a-uuid", { token: apiKey, body: { active: false } });
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({ error_code: "UZ-REQ-001", detail: "id must be a valid UUIDv7." });
+  });
+
+  it("refuses a header block over 16 KiB before routing", async () => {
+    const api = await testApi();
+    const status = await rawStatus(api.baseUrl, { "x-padding": "a".repeat(17 * 1024) });
+    expect([431, "closed"]).toContain(status);
+    expect(await rawStatus(api.baseUrl, { "x-padding": "a".repeat(8 * 1024) })).toBe(401);
+  });
+
+  it("answers an unexpected failure with a 500 that leaks nothing, and logs it with the request id", async () => {
+    const broken = await startApi();
+    const { apiKey } = await seedTenant();
+    await broken.database.close(); // every query now fails inside the driver
+    try {
+      const response = await callAt(broken.baseUrl, "GET", "/v1/api-keys", { token: apiKey });
+      expect(response.status).toBe(500);
+      expect(response.body.error_code).toBe("UZ-INTERNAL-001");
+      expect(Object.keys(response.body).sort()).toEqual(["detail", "docs_uri", "error_code", "request_id", "title", "user_message"]);
+      expect(response.text).not.toMatch(/select|postgres|pglite|closed|stack|at \w+ \(/i);
+      const logged = broken.logs.find((line) => line.includes(String(response.body.request_id)) && line.includes('"level":50'));
+      expect(logged).toBeDefined();
+    } finally {
+      await broken.app.close();
+    }
+  });
+
+  it("serves health and readiness", async () => {
+    expect((await call("GET", "/healthz")).body).toMatchObject({ status: "ok" });
+    expect((await call("GET", "/readyz")).body).toMatchObject({ status: "ready" });
+  });
+
+  it("never logs a key, a token or an Authorization header", async () => {
+    const api = await testApi();
+    const tenant = await seedTenant();
+    const minted = await call<{ key: string }>("POST", "/v1/api-keys", { token: tenant.apiKey, body: { key_name: "log-scan" } });
+    await call("GET", "/v1/users/me", { token: minted.body.key });
+    await call("GET", "/v1/users/me", { token: `${minted.body.key}x` });
+    const logs = api.logs.join("\n");
+    expect(logs.length).toBeGreaterThan(0);
+    expect(logs).not.toContain(minted.body.key);
+    expect(logs).not.toContain(tenant.apiKey);
+    expect(logs.toLowerCase()).not.toContain("bearer");
+  });
+});

@@ -1,0 +1,92 @@
+import { type Operation, operations } from "@fleet/contracts";
+import { describe, expect, it } from "vitest";
+import { call, operatorToken, seedMember, seedRunnerToken, seedTenant, type Tenant } from "./harness.ts";
+
+/**
+ * The shared security suite: every operation in the contracts, generated from them, so a new route cannot
+ * skip it. Routes naming a resource need a fixture that makes one in another tenant.
+ */
+type Fixture = (owner: Tenant) => Promise<{ params: Record<string, string>; body?: unknown }>;
+
+const otherTenantFixtures: Record<string, Fixture> = {
+  "apiKeys.update": async (owner) => ({ params: { id: await mintKeyId(owner) }, body: { active: false } }),
+  "apiKeys.delete": async (owner) => {
+    const id = await mintKeyId(owner);
+    await call("PATCH", `/v1/api-keys/${id}`, { token: owner.apiKey, body: { active: false } });
+    return { params: { id } };
+  },
+};
+
+async function mintKeyId(owner: Tenant): Promise<string> {
+  const minted = await call<{ id: string }>("POST", "/v1/api-keys", { token: owner.apiKey, body: { key_name: "fixture" } });
+  expect(minted.status).toBe(201);
+  return minted.body.id;
+}
+
+function pathOf(op: Operation, params: Record<string, string>): string {
+  return op.path.replace(/\{(\w+)\}/g, (_, name: string) => params[name] ?? "01a2000a-0000-7000-8000-000000000000");
+}
+
+function bodyFor(op: Operation): unknown {
+  return Object.keys(op.body).length > 0 ? {} : undefined;
+}
+
+const guarded = (Object.values(operations) as Operation[]).filter((op) => op.credentials.length > 0);
+
+describe.each(guarded.map((op) => [op.id, op] as const))("security of %s", (_id, op) => {
+  it("refuses a request with no credential (401)", async () => {
+    const response = await call(op.method, pathOf(op, {}), { body: bodyFor(op) });
+    expect(response.status).toBe(401);
+    expect(response.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+    expect(response.body.error_code).toBe("UZ-AUTH-001");
+  });
+
+  it("refuses a credential that does not verify (401)", async () => {
+    const response = await call(op.method, pathOf(op, {}), { token: "agt_tnot-a-key", body: bodyFor(op) });
+    expect(response.status).toBe(401);
+    expect(response.body.error_code).toBe("UZ-AUTH-002");
+  });
+
+  if (!op.credentials.includes("runner")) {
+    it("refuses a runner token (401)", async () => {
+      const response = await call(op.method, pathOf(op, {}), { token: await seedRunnerToken(), body: bodyFor(op) });
+      expect(response.status).toBe(401);
+      expect(response.body.error_code).toBe("UZ-AUTH-003");
+    });
+  }
+
+  if (!op.credentials.includes("operator")) {
+    it("refuses an operator token (401)", async () => {
+      const token = await operatorToken(["runner:admin", "model:admin"]);
+      const response = await call(op.method, pathOf(op, {}), { token, body: bodyFor(op) });
+      expect(response.status).toBe(401);
+      expect(response.body.error_code).toBe("UZ-AUTH-003");
+    });
+  }
+
+  if (op.scope !== null) {
+    it(`refuses a caller without ${op.scope} (403 naming the scope)`, async () => {
+      const tenant = await seedTenant();
+      const member = await seedMember(tenant, []);
+      const response = await call(op.method, pathOf(op, {}), { token: member.token, body: bodyFor(op) });
+      expect(response.status).toBe(403);
+      expect(response.body.error_code).toBe("UZ-AUTH-022");
+      expect(response.body.detail).toContain(op.scope);
+    });
+  }
+
+  if (op.path.includes("{")) {
+    it("answers 404 for another tenant's resource, as for an absent one", async () => {
+      const fixture = otherTenantFixtures[op.id];
+      expect(fixture, `add an other-tenant fixture for ${op.id}`).toBeDefined();
+      const owner = await seedTenant();
+      const stranger = await seedTenant();
+      const { params, body } = await fixture!(owner);
+      const theirs = await call(op.method, pathOf(op, params), { token: stranger.apiKey, body });
+      const absent = await call(op.method, pathOf(op, {}), { token: stranger.apiKey, body });
+      expect(theirs.status).toBe(404);
+      expect(absent.status).toBe(404);
+      expect(theirs.body.error_code).toBe(absent.body.error_code);
+    });
+  }
+});

@@ -1,0 +1,95 @@
+"use client";
+
+import { useId, useRef, useState } from "react";
+import { Button } from "./button.tsx";
+import { CheckIcon, CopyIcon } from "./icons.tsx";
+
+type CopyState = "idle" | "copied" | "failed";
+
+/** Writes text to the clipboard; false when the browser refuses (no permission, insecure context). */
+async function writeClipboard(text: string): Promise<boolean> {
+  try {
+    if (!navigator.clipboard) return false;
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export interface CopyFieldProps {
+  label: string;
+  value: string;
+  /** The Copy button's accessible name, verb + object ("Copy API key deploy-bot"). */
+  copyLabel: string;
+  /** Focus the Copy button when the field appears. */
+  autoFocus?: boolean;
+}
+
+/** A read-only value with a Copy button; when the clipboard fails the value is selected for a manual copy. */
+export function CopyField({ label, value, copyLabel, autoFocus }: CopyFieldProps) {
+  const id = useId();
+  const input = useRef<HTMLInputElement>(null);
+  const [state, setState] = useState<CopyState>("idle");
+
+  async function copy() {
+    const ok = await writeClipboard(value);
+    setState(ok ? "copied" : "failed");
+    if (!ok) input.current?.select();
+  }
+
+  return (
+    <div className="ui-copyfield" data-copy-state={state}>
+      <label htmlFor={id} className="ui-label">
+        {label}
+      </label>
+      <div className="ui-copyfield__row">
+        <input
+          ref={input}
+          id={id}
+          className="ui-input ui-input--mono"
+          readOnly
+          value={value}
+          spellCheck={false}
+          autoComplete="off"
+          onFocus={(event) => event.currentTarget.select()}
+        />
+        <Button
+          variant="primary"
+          aria-label={copyLabel}
+          icon={state === "copied" ? <CheckIcon /> : <CopyIcon />}
+          onClick={copy}
+          {...(autoFocus ? { "data-autofocus": true } : {})}
+        >
+          {state === "copied" ? "Copied" : "Copy"}
+        </Button>
+      </div>
+      <p className={`ui-copyfield__status ui-copyfield__status--${state}`} role="status">
+        {state === "copied" ? "Copied to the clipboard." : null}
+        {state === "failed"
+          ? "The browser did not allow copying. The value is selected: press Ctrl+C (⌘C on a Mac) to copy it."
+          : null}
+      </p>
+    </div>
+  );
+}
+
+/** A small Copy button for values shown inline, such as a request id. */
+export function CopyButton({ value, label }: { value: string; label: string }) {
+  const [state, setState] = useState<CopyState>("idle");
+  return (
+    <>
+      <button
+        type="button"
+        className="ui-icon-button ui-icon-button--sm"
+        aria-label={label}
+        onClick={async () => setState((await writeClipboard(value)) ? "copied" : "failed")}
+      >
+        {state === "copied" ? <CheckIcon /> : <CopyIcon />}
+      </button>
+      <span role="status" className="ui-inline-status">
+        {state === "copied" ? "Copied" : state === "failed" ? "Copy failed: select the text to copy it" : ""}
+      </span>
+    </>
+  );
+}

@@ -1,0 +1,100 @@
+import type { SVGProps } from "react";
+
+/** Stroke icons on a 16px grid; decorative, so hidden from assistive technology. */
+function Icon({ children, ...props }: SVGProps<SVGSVGElement>) {
+  return (
+    <svg
+      width="16"
+      height="16"
+      viewBox="0 0 16 16"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.5"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+      focusable="false"
+      {...props}
+    >
+      {children}
+    </svg>
+  );
+}
+
+export const Spinner = () => (
+  <Icon className="ui-spinner">
+    <path d="M8 1.75a6.25 6.25 0 1 0 6.25 6.25" />
+  </Icon>
+);
+export const CopyIcon = () => (
+  <Icon>
+    <rect x="5.25" y="5.25" width="8" height="8" rx="1.5" />
+    <path d="M10.75 5.25V3.5a1.25 1.25 0 0 0-1.25-1.25h-6A1.25 1.25 0 0 0 2.25 3.5v6a1.25 1.25 0 0 0 1.25 1.25h1.75" />
+  </Icon>
+);
+export const CheckIcon = () => (
+  <Icon>
+    <path d="m3 8.5 3.25 3.25L13 5" />
+  </Icon>
+);
+export const AlertIcon = () => (
+  <Icon>
+    <path d="M8 1.75 1.25 13.5h13.5L8 1.75Z" />
+    <path d="M8 6.25v3.25M8 11.6v.15" />
+  </Icon>
+);
+export const CloseIcon = () => (
+  <Icon>
+    <path d="m3.75 3.75 8.5 8.5m0-8.5-8.5 8.5" />
+  </Icon>
+);
+export const PlusIcon = () => (
+  <Icon>
+    <path d="M8 3v10M3 8h10" />
+  </Icon>
+);
+export const KeyIcon = () => (
+  <Icon>
+    <circle cx="5.25" cy="10.75" r="3" />
+    <path d="m7.4 8.6 5.85-5.85M11 5l1.75 1.75M9.5 6.5l1.25 1.25" />
+  </Icon>
+);
+export const ShieldIcon = () => (
+  <Icon>
+    <path d="M8 1.75 2.75 3.75v4c0 3.1 2.2 5.4 5.25 6.5 3.05-1.1 5.25-3.4 5.25-6.5v-4L8 1.75Z" />
+    <path d="m5.75 8 1.5 1.5 3-3" />
+  </Icon>
+);
+export const ServerIcon = () => (
+  <Icon>
+    <rect x="2.25" y="2.25" width="11.5" height="4.5" rx="1.25" />
+    <rect x="2.25" y="9.25" width="11.5" height="4.5" rx="1.25" />
+    <path d="M5 4.5h.01M5 11.5h.01" />
+  </Icon>
+);
+export const GridIcon = () => (
+  <Icon>
+    <rect x="2.25" y="2.25" width="4.5" height="4.5" rx="1" />
+    <rect x="9.25" y="2.25" width="4.5" height="4.5" rx="1" />
+    <rect x="2.25" y="9.25" width="4.5" height="4.5" rx="1" />
+    <rect x="9.25" y="9.25" width="4.5" height="4.5" rx="1" />
+  </Icon>
+);
+export const PlugIcon = () => (
+  <Icon>
+    <path d="M5.5 1.75v3M10.5 1.75v3M3.75 4.75h8.5v2.5a4.25 4.25 0 0 1-8.5 0v-2.5ZM8 11.5v2.75" />
+  </Icon>
+);
+export const ArrowIcon = ({ direction }: { direction: "up" | "down" | "right" | "left" }) => {
+  const rotation = { up: 180, down: 0, right: -90, left: 90 }[direction];
+  return (
+    <Icon style={{ transform: `rotate(${rotation}deg)` }}>
+      <path d="M8 3v10m-4-4 4 4 4-4" />
+    </Icon>
+  );
+};
+export const SignOutIcon = () => (
+  <Icon>
+    <path d="M6 2.25H3.5a1.25 1.25 0 0 0-1.25 1.25v9a1.25 1.25 0 0 0 1.25 1.25H6M10.5 11.25 13.75 8 10.5 4.75M13.5 8H6" />
+  </Icon>
+);

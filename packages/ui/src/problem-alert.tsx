@@ -1,0 +1,61 @@
+import type { ProblemBody } from "@fleet/contracts";
+import type { ReactNode } from "react";
+import { CopyButton } from "./copy.tsx";
+import { AlertIcon } from "./icons.tsx";
+
+/**
+ * What the console can show of a refusal: the API's problem document, or a console-made one (the API
+ * unreachable) that has no request id.
+ */
+export type ProblemView = Pick<ProblemBody, "title" | "detail"> &
+  Partial<Pick<ProblemBody, "error_code" | "request_id" | "docs_uri" | "user_message">>;
+
+export interface ProblemAlertProps {
+  problem: ProblemView;
+  /** Follow-up actions (Retry, Sign in again). */
+  children?: ReactNode;
+}
+
+/** A refusal as the person needs it: what went wrong, why, and the request id support asks for. */
+export function ProblemAlert({ problem, children }: ProblemAlertProps) {
+  return (
+    <div className="ui-problem" role="alert" data-error-code={problem.error_code}>
+      <span className="ui-problem__icon">
+        <AlertIcon />
+      </span>
+      <div className="ui-problem__content">
+        <p className="ui-problem__title">{problem.title}</p>
+        <p className="ui-problem__detail">{problem.detail}</p>
+        {problem.user_message && problem.user_message !== problem.detail ? (
+          <p className="ui-problem__detail">{problem.user_message}</p>
+        ) : null}
+        <dl className="ui-problem__meta">
+          {problem.error_code ? (
+            <div>
+              <dt>Code</dt>
+              <dd>
+                {problem.docs_uri ? (
+                  <a href={problem.docs_uri} target="_blank" rel="noreferrer">
+                    {problem.error_code}
+                  </a>
+                ) : (
+                  problem.error_code
+                )}
+              </dd>
+            </div>
+          ) : null}
+          {problem.request_id ? (
+            <div>
+              <dt>Request ID</dt>
+              <dd>
+                <code>{problem.request_id}</code>
+                <CopyButton value={problem.request_id} label="Copy request ID" />
+              </dd>
+            </div>
+          ) : null}
+        </dl>
+        {children ? <div className="ui-problem__actions">{children}</div> : null}
+      </div>
+    </div>
+  );
+}

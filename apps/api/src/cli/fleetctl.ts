@@ -4,6 +4,7 @@ import { openDatabase } from "@fleet/db";
 import { SessionSigner } from "../auth/sessions.ts";
 import { ConfigError, loadConfig } from "../env.ts";
 import type { ServiceContext } from "../services/context.ts";
+import { firstRun } from "../services/identity/first-run.ts";
 import { upsertMember } from "../services/identity/members.ts";
 import { createSignInLink, issueOperatorToken, issueSession } from "../services/identity/sessions.ts";
 import { bootstrapTenant } from "../services/identity/tenants.ts";
@@ -16,6 +17,8 @@ const usage = `fleetctl — operator commands for Fleet Control Plane (uses DATA
   operator --scopes "runner:write model:admin" [--ttl SECONDS]   an operator token
   login-link --email EMAIL [--tenant-id ID]    a one-time console sign-in link (10 minutes)
   migrate                                      apply the database migrations
+  first-run [--email EMAIL] [--tenant NAME]    on an empty database a first tenant and owner; then a
+                                               sign-in link for the oldest owner (used by pnpm start)
 
   --json   print the result as JSON on stdout`;
 
@@ -100,6 +103,11 @@ async function run(argv: string[]): Promise<Record<string, unknown>> {
         });
         return { token: token.token, expires_at: token.expires_at };
       }
+      case "first-run":
+        return firstRun(ctx, {
+          ownerEmail: typeof values.email === "string" ? values.email : "owner@localhost",
+          tenantName: typeof values.tenant === "string" ? values.tenant : "Default",
+        });
       case "login-link":
         return createSignInLink(ctx, { email: required(values, "email"), ...(tenantId ? { tenantId } : {}) });
       default:
@@ -115,7 +123,7 @@ run(process.argv.slice(2)).then(
   (result) => {
     if (Object.keys(result).length === 0) return;
     if (json) console.log(JSON.stringify(result));
-    else for (const [key, value] of Object.entries(result)) console.log(`${key}: ${value}`);
+    else for (const [key, value] of Object.entries(result)) console.log(`${key}: ${typeof value === "object" ? JSON.stringify(value) : value}`);
   },
   (error: unknown) => {
     if (error instanceof Problem) console.error(`fleetctl: ${error.detail}`);

@@ -1,0 +1,13 @@
+// Holds an embedded data directory the way the API server does, until stdin closes.
+import { openDatabase } from "../src/index.ts";
+
+const handle = await openDatabase(`pglite://${process.argv[2]}`, { serveSocket: true });
+await handle.migrate();
+process.stdout.write("ready\n");
+process.stdin.resume();
+process.stdin.on("end", async () => {
+  const rows = await handle.query<{ n: number }>("select count(*)::int as n from tenants");
+  process.stdout.write(`tenants=${rows[0]!.n}\n`);
+  await handle.close();
+  process.exit(0);
+});

@@ -1,0 +1,29 @@
+// `pnpm test`: every test, one suite after another (the machine has two cores): unit and API tests
+// (the API suite on PGlite and, when reachable, on PostgreSQL), then the browser tests.
+import { spawnSync } from "node:child_process";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const env = { ...process.env, TURBO_TELEMETRY_DISABLED: "1", NEXT_TELEMETRY_DISABLED: "1", PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: "1" };
+
+const suites = [
+  ["contracts", ["--filter", "@fleet/contracts", "test"]],
+  ["db", ["--filter", "@fleet/db", "test"]],
+  ["api", ["--filter", "@fleet/api", "test"]],
+  ["e2e", ["--filter", "@fleet/e2e", "test"]],
+];
+
+let passed = 0;
+let failed = 0;
+for (const [name, args] of suites) {
+  console.log(`\n=== ${name} ===`);
+  const result = spawnSync("pnpm", args, { cwd: root, env, stdio: "inherit" });
+  if (result.status === 0) passed++;
+  else {
+    failed++;
+    console.error(`=== ${name} failed (exit ${result.status ?? result.signal}) ===`);
+  }
+}
+console.log(`\nsuites: ${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);

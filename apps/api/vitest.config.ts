@@ -27,7 +27,8 @@ function reachable(url: string): Promise<boolean> {
 
 export default defineConfig(async () => {
   const withPostgres = process.env.TEST_SKIP_POSTGRES !== "1" && (await reachable(postgresUrl));
-  if (!withPostgres) console.warn(`[api tests] PostgreSQL not reachable at ${postgresUrl}: running on PGlite only`);
+  if (!withPostgres)
+    console.warn(`[api tests] PostgreSQL not reachable at ${postgresUrl}: running on PGlite only`);
   const shared = {
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
     pool: "forks" as const,

@@ -48,7 +48,11 @@ export interface AppOptions {
   logStream?: { write(line: string): void };
 }
 
-export async function createApp(config: Config, database: DatabaseHandle, options: AppOptions = {}): Promise<App> {
+export async function createApp(
+  config: Config,
+  database: DatabaseHandle,
+  options: AppOptions = {},
+): Promise<App> {
   const now = () => Date.now();
   const sessions = await SessionSigner.create(database.db, config.sessionSigningKey, now());
   const cache = new PrincipalCache();
@@ -62,7 +66,10 @@ export async function createApp(config: Config, database: DatabaseHandle, option
   const app = Fastify({
     logger: {
       level: config.logLevel,
-      redact: { paths: ["req.headers.authorization", "req.headers.cookie", "*.key", "*.token"], censor: "[redacted]" },
+      redact: {
+        paths: ["req.headers.authorization", "req.headers.cookie", "*.key", "*.token"],
+        censor: "[redacted]",
+      },
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
     // One access line per request, written in onResponse, instead of Fastify's two.

@@ -10,7 +10,13 @@ interface Minted {
 }
 
 interface Page {
-  items: { id: string; key_name: string; active: boolean; revoked_at: number | null; last_used_at: number | null }[];
+  items: {
+    id: string;
+    key_name: string;
+    active: boolean;
+    revoked_at: number | null;
+    last_used_at: number | null;
+  }[];
   total: number;
   next_cursor: string | null;
 }
@@ -31,7 +37,11 @@ describe("tenant API keys", () => {
 
     const me = await call("GET", "/v1/users/me", { token: minted.body.key });
     expect(me.status).toBe(200);
-    expect(me.body).toMatchObject({ credential: "tenant_api_key", user_id: tenant.userId, tenant_id: tenant.tenantId });
+    expect(me.body).toMatchObject({
+      credential: "tenant_api_key",
+      user_id: tenant.userId,
+      tenant_id: tenant.tenantId,
+    });
 
     const list = await call<Page>("GET", "/v1/api-keys", { token: tenant.apiKey });
     const row = list.body.items.find((item) => item.id === minted.body.id);
@@ -41,7 +51,10 @@ describe("tenant API keys", () => {
 
   it("stores only the SHA-256: the plaintext appears nowhere in the database", async () => {
     const tenant = await seedTenant();
-    const minted = await call<Minted>("POST", "/v1/api-keys", { token: tenant.apiKey, body: { key_name: "scan" } });
+    const minted = await call<Minted>("POST", "/v1/api-keys", {
+      token: tenant.apiKey,
+      body: { key_name: "scan" },
+    });
     const api = await testApi();
     const tables = await api.database.query<{ table_name: string }>(
       "select table_name from information_schema.tables where table_schema = 'public'",
@@ -52,7 +65,10 @@ describe("tenant API keys", () => {
       expect(dump, `plaintext key found in ${table_name}`).not.toContain(minted.body.key);
       expect(dump).not.toContain(minted.body.key.slice(5)); // the random part without its prefix
     }
-    const [row] = await api.database.db.select({ hash: apiKeys.keyHash }).from(apiKeys).where(sql`${apiKeys.id} = ${minted.body.id}`);
+    const [row] = await api.database.db
+      .select({ hash: apiKeys.keyHash })
+      .from(apiKeys)
+      .where(sql`${apiKeys.id} = ${minted.body.id}`);
     expect(row?.hash).toMatch(/^[0-9a-f]{64}$/);
   });
 
@@ -61,10 +77,16 @@ describe("tenant API keys", () => {
     const missing = await call("POST", "/v1/api-keys", { token: tenant.apiKey, body: { description: "x" } });
     expect(missing.status).toBe(400);
     expect(missing.body).toMatchObject({ error_code: "UZ-REQ-001", detail: "key_name is required." });
-    const unknown = await call("POST", "/v1/api-keys", { token: tenant.apiKey, body: { key_name: "a", scopes: ["x"] } });
+    const unknown = await call("POST", "/v1/api-keys", {
+      token: tenant.apiKey,
+      body: { key_name: "a", scopes: ["x"] },
+    });
     expect(unknown.status).toBe(400);
     expect(unknown.body.detail).toContain("scopes");
-    const control = await call("POST", "/v1/api-keys", { token: tenant.apiKey, body: { key_name: "a\u202eb" } });
+    const control = await call("POST", "/v1/api-keys", {
+      token: tenant.apiKey,
+      body: { key_name: "a\u202eb" },
+    });
     expect(control.status).toBe(400);
     const list = await call<Page>("GET", "/v1/api-keys", { token: tenant.apiKey });
     expect(list.body.total).toBe(1); // only the bootstrap key
@@ -92,32 +114,56 @@ describe("tenant API keys", () => {
 
     const newest = await call<Page>("GET", "/v1/api-keys?limit=3", { token: tenant.apiKey });
     expect(newest.body.items.map((item) => item.key_name)).toEqual(["echo", "bravo", "charlie"]);
-    const rest = await call<Page>(`GET`, `/v1/api-keys?limit=3&starting_after=${newest.body.next_cursor}`, { token: tenant.apiKey });
+    const rest = await call<Page>(`GET`, `/v1/api-keys?limit=3&starting_after=${newest.body.next_cursor}`, {
+      token: tenant.apiKey,
+    });
     expect(rest.body.items.map((item) => item.key_name)).toEqual(["alpha", "delta", "bootstrap"]);
     expect(rest.body.next_cursor).toBeNull();
 
-    for (const bad of ["page=2", "page_size=10", "cursor=abc", "limit=0", "limit=101", "limit=abc", "sort=name", "starting_after=bogus"]) {
+    for (const bad of [
+      "page=2",
+      "page_size=10",
+      "cursor=abc",
+      "limit=0",
+      "limit=101",
+      "limit=abc",
+      "sort=name",
+      "starting_after=bogus",
+    ]) {
       const response = await call("GET", `/v1/api-keys?${bad}`, { token: tenant.apiKey });
       expect(response.status, bad).toBe(400);
       expect(response.body.error_code, bad).toBe("UZ-REQ-001");
     }
-    const foreign = await call("GET", `/v1/api-keys?sort=key_name&starting_after=${newest.body.next_cursor}`, { token: tenant.apiKey });
+    const foreign = await call(
+      "GET",
+      `/v1/api-keys?sort=key_name&starting_after=${newest.body.next_cursor}`,
+      { token: tenant.apiKey },
+    );
     expect(foreign.status).toBe(400);
   });
 
   it("revokes once (401 UZ-APIKEY-004 at once), refuses a second revoke, and deletes only revoked keys", async () => {
     const tenant = await seedTenant();
-    const minted = await call<Minted>("POST", "/v1/api-keys", { token: tenant.apiKey, body: { key_name: "short-lived" } });
+    const minted = await call<Minted>("POST", "/v1/api-keys", {
+      token: tenant.apiKey,
+      body: { key_name: "short-lived" },
+    });
     expect((await call("GET", "/v1/users/me", { token: minted.body.key })).status).toBe(200); // now cached
 
     const early = await call("DELETE", `/v1/api-keys/${minted.body.id}`, { token: tenant.apiKey });
     expect(early.status).toBe(409);
     expect(early.body).toMatchObject({ error_code: "UZ-APIKEY-005", current_state: "active" });
 
-    const restore = await call("PATCH", `/v1/api-keys/${minted.body.id}`, { token: tenant.apiKey, body: { active: true } });
+    const restore = await call("PATCH", `/v1/api-keys/${minted.body.id}`, {
+      token: tenant.apiKey,
+      body: { active: true },
+    });
     expect(restore.status).toBe(400);
 
-    const revoked = await call("PATCH", `/v1/api-keys/${minted.body.id}`, { token: tenant.apiKey, body: { active: false } });
+    const revoked = await call("PATCH", `/v1/api-keys/${minted.body.id}`, {
+      token: tenant.apiKey,
+      body: { active: false },
+    });
     expect(revoked.status).toBe(200);
     expect(revoked.body).toMatchObject({ id: minted.body.id, active: false });
     expect(typeof revoked.body.revoked_at).toBe("number");
@@ -126,7 +172,10 @@ describe("tenant API keys", () => {
     expect(refused.status).toBe(401);
     expect(refused.body.error_code).toBe("UZ-APIKEY-004");
 
-    const again = await call("PATCH", `/v1/api-keys/${minted.body.id}`, { token: tenant.apiKey, body: { active: false } });
+    const again = await call("PATCH", `/v1/api-keys/${minted.body.id}`, {
+      token: tenant.apiKey,
+      body: { active: false },
+    });
     expect(again.status).toBe(409);
     expect(again.body).toMatchObject({ error_code: "UZ-APIKEY-006", current_state: "revoked" });
 
@@ -140,9 +189,14 @@ describe("tenant API keys", () => {
 
   it("lets exactly one of many concurrent revokes win", async () => {
     const tenant = await seedTenant();
-    const minted = await call<Minted>("POST", "/v1/api-keys", { token: tenant.apiKey, body: { key_name: "raced" } });
+    const minted = await call<Minted>("POST", "/v1/api-keys", {
+      token: tenant.apiKey,
+      body: { key_name: "raced" },
+    });
     const answers = await Promise.all(
-      Array.from({ length: 12 }, () => call("PATCH", `/v1/api-keys/${minted.body.id}`, { token: tenant.apiKey, body: { active: false } })),
+      Array.from({ length: 12 }, () =>
+        call("PATCH", `/v1/api-keys/${minted.body.id}`, { token: tenant.apiKey, body: { active: false } }),
+      ),
     );
     expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
     expect(answers.filter((a) => a.status === 409)).toHaveLength(11);
@@ -151,34 +205,54 @@ describe("tenant API keys", () => {
   it("acts with its creator's current scopes: narrowing the membership narrows the key at once", async () => {
     const tenant = await seedTenant();
     const member = await seedMember(tenant, ["apikey:write"]);
-    const minted = await call<Minted>("POST", "/v1/api-keys", { token: member.token, body: { key_name: "member-key" } });
+    const minted = await call<Minted>("POST", "/v1/api-keys", {
+      token: member.token,
+      body: { key_name: "member-key" },
+    });
     expect(minted.status).toBe(201);
     expect((await call("GET", "/v1/api-keys", { token: minted.body.key })).status).toBe(200);
     const api = await testApi();
     const { upsertMember } = await import("../src/services/identity/members.ts");
-    await upsertMember(api.app.services, { tenantId: tenant.tenantId, email: member.email, scopes: ["fleet:read"] });
+    await upsertMember(api.app.services, {
+      tenantId: tenant.tenantId,
+      email: member.email,
+      scopes: ["fleet:read"],
+    });
     const narrowed = await call("GET", "/v1/api-keys", { token: minted.body.key });
     expect(narrowed.status).toBe(403);
     expect(narrowed.body.detail).toContain("apikey:read");
   });
 
-  it.runIf(databaseKind === "postgres")("is refused at once on every instance after a revoke (LISTEN/NOTIFY)", async () => {
-    const tenant = await seedTenant();
-    const second = await startApi();
-    try {
-      const minted = await call<Minted>("POST", "/v1/api-keys", { token: tenant.apiKey, body: { key_name: "two-instances" } });
-      expect((await callAt(second.baseUrl, "GET", "/v1/users/me", { token: minted.body.key })).status).toBe(200);
-      expect((await callAt(second.baseUrl, "GET", "/v1/users/me", { token: minted.body.key })).status).toBe(200); // cached
-      await call("PATCH", `/v1/api-keys/${minted.body.id}`, { token: tenant.apiKey, body: { active: false } });
-      let status = 200;
-      const deadline = Date.now() + 1000;
-      while (status === 200 && Date.now() < deadline) {
-        status = (await callAt(second.baseUrl, "GET", "/v1/users/me", { token: minted.body.key })).status;
+  it.runIf(databaseKind === "postgres")(
+    "is refused at once on every instance after a revoke (LISTEN/NOTIFY)",
+    async () => {
+      const tenant = await seedTenant();
+      const second = await startApi();
+      try {
+        const minted = await call<Minted>("POST", "/v1/api-keys", {
+          token: tenant.apiKey,
+          body: { key_name: "two-instances" },
+        });
+        expect((await callAt(second.baseUrl, "GET", "/v1/users/me", { token: minted.body.key })).status).toBe(
+          200,
+        );
+        expect((await callAt(second.baseUrl, "GET", "/v1/users/me", { token: minted.body.key })).status).toBe(
+          200,
+        ); // cached
+        await call("PATCH", `/v1/api-keys/${minted.body.id}`, {
+          token: tenant.apiKey,
+          body: { active: false },
+        });
+        let status = 200;
+        const deadline = Date.now() + 1000;
+        while (status === 200 && Date.now() < deadline) {
+          status = (await callAt(second.baseUrl, "GET", "/v1/users/me", { token: minted.body.key })).status;
+        }
+        expect(status).toBe(401);
+      } finally {
+        await second.app.close();
+        await second.database.close();
       }
-      expect(status).toBe(401);
-    } finally {
-      await second.app.close();
-      await second.database.close();
-    }
-  });
+    },
+  );
 });

@@ -3,9 +3,22 @@ import { join } from "node:path";
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { errorRegistry, type Operation, operations } from "@fleet/contracts";
 import { describe, expect, it } from "vitest";
+
+// biome-ignore lint/suspicious/noExplicitAny: the test walks an untyped JSON document
+type Json = any;
+
 import { call } from "./harness.ts";
 
-const specPath = join(import.meta.dirname, "..", "..", "..", "..", "shared", "spec", "fleet-control-plane-api.md");
+const specPath = join(
+  import.meta.dirname,
+  "..",
+  "..",
+  "..",
+  "..",
+  "shared",
+  "spec",
+  "fleet-control-plane-api.md",
+);
 
 /** Every code the specification's Errors table names, with ranges (`UZ-VAULT-001..003`) expanded. */
 function specCodes(): string[] {
@@ -17,7 +30,8 @@ function specCodes(): string[] {
     const prefix = /^(UZ-[A-Z]+-)/.exec(cell)![1]!;
     const range = /^UZ-[A-Z]+-(\d+)\.\.(\d+)$/.exec(cell);
     if (range) {
-      for (let n = Number(range[1]); n <= Number(range[2]); n++) codes.add(`${prefix}${String(n).padStart(3, "0")}`);
+      for (let n = Number(range[1]); n <= Number(range[2]); n++)
+        codes.add(`${prefix}${String(n).padStart(3, "0")}`);
       continue;
     }
     for (const part of cell.split(",")) {
@@ -49,7 +63,7 @@ describe("documentation", () => {
   });
 
   it("serves an OpenAPI 3.1 document that a validator accepts, with real statuses and problems", async () => {
-    const response = await call<Record<string, any>>("GET", "/v1/openapi.json");
+    const response = await call<Record<string, Json>>("GET", "/v1/openapi.json");
     expect(response.status).toBe(200);
     const document = response.body;
     expect(document.openapi).toBe("3.1.0");
@@ -60,7 +74,7 @@ describe("documentation", () => {
       expect(entry, op.id).toBeDefined();
       expect(Object.keys(entry.responses)).toContain(String(op.successStatus));
       if (op.successStatus === 204) expect(entry.responses["204"].content).toBeUndefined();
-      for (const [status, body] of Object.entries(entry.responses as Record<string, any>)) {
+      for (const [status, body] of Object.entries(entry.responses as Record<string, Json>)) {
         if (Number(status) >= 400) {
           expect(body.content["application/problem+json"].schema.$ref).toBe("#/components/schemas/Problem");
         }

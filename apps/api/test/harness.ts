@@ -60,7 +60,11 @@ export interface RequestOptions {
 }
 
 /** Calls the API over real HTTP. */
-export async function call<T = Record<string, unknown>>(method: string, path: string, options: RequestOptions = {}): Promise<Response<T>> {
+export async function call<T = Record<string, unknown>>(
+  method: string,
+  path: string,
+  options: RequestOptions = {},
+): Promise<Response<T>> {
   const api = await testApi();
   return callAt<T>(api.baseUrl, method, path, options);
 }
@@ -104,11 +108,20 @@ export async function seedTenant(name = "tenant"): Promise<Tenant> {
   const api = await testApi();
   const email = `owner-${process.pid}-${++tenantCounter}-${newId()}@example.test`;
   const result = await bootstrapTenant(api.app.services, { tenantName: `${name} ${tenantCounter}`, email });
-  return { tenantId: result.tenant_id, workspaceId: result.workspace_id, userId: result.user_id, email, apiKey: result.api_key };
+  return {
+    tenantId: result.tenant_id,
+    workspaceId: result.workspace_id,
+    userId: result.user_id,
+    email,
+    apiKey: result.api_key,
+  };
 }
 
 /** A member of the tenant with exactly these scopes, and a command-line session token for them. */
-export async function seedMember(tenant: Tenant, scopes: string[]): Promise<{ userId: string; email: string; token: string }> {
+export async function seedMember(
+  tenant: Tenant,
+  scopes: string[],
+): Promise<{ userId: string; email: string; token: string }> {
   const api = await testApi();
   const email = `member-${newId()}@example.test`;
   const { user_id } = await upsertMember(api.app.services, { tenantId: tenant.tenantId, email, scopes });
@@ -118,12 +131,16 @@ export async function seedMember(tenant: Tenant, scopes: string[]): Promise<{ us
 
 export async function sessionFor(tenant: Tenant, kind: "session" | "cli" = "session"): Promise<string> {
   const api = await testApi();
-  return (await issueSession(api.app.services, { email: tenant.email, tenantId: tenant.tenantId, kind })).token;
+  return (await issueSession(api.app.services, { email: tenant.email, tenantId: tenant.tenantId, kind }))
+    .token;
 }
 
 export async function signInLink(tenant: Tenant): Promise<string> {
   const api = await testApi();
-  const { url } = await createSignInLink(api.app.services, { email: tenant.email, tenantId: tenant.tenantId });
+  const { url } = await createSignInLink(api.app.services, {
+    email: tenant.email,
+    tenantId: tenant.tenantId,
+  });
   return new URL(url).searchParams.get("token")!;
 }
 
@@ -136,6 +153,8 @@ export async function operatorToken(scopes: string[]): Promise<string> {
 export async function seedRunnerToken(): Promise<string> {
   const api = await testApi();
   const token = mintSecret(RUNNER_TOKEN_PREFIX);
-  await api.database.db.insert(runners).values({ id: newId(), hostId: "test-host", tokenHash: sha256Hex(token), createdAt: Date.now() });
+  await api.database.db
+    .insert(runners)
+    .values({ id: newId(), hostId: "test-host", tokenHash: sha256Hex(token), createdAt: Date.now() });
   return token;
 }

@@ -38,7 +38,11 @@ describe("the HTTP surface", () => {
 
   it("refuses malformed JSON, wrong media types, non-object bodies and oversized bodies", async () => {
     const { apiKey } = await seedTenant();
-    const malformed = await call("POST", "/v1/api-keys", { token: apiKey, rawBody: "{not json", headers: { "content-type": "application/json" } });
+    const malformed = await call("POST", "/v1/api-keys", {
+      token: apiKey,
+      rawBody: "{not json",
+      headers: { "content-type": "application/json" },
+    });
     expect(malformed.status).toBe(400);
     expect(malformed.body.error_code).toBe("UZ-REQ-002");
     const charset = await call("POST", "/v1/api-keys", {
@@ -47,13 +51,20 @@ describe("the HTTP surface", () => {
       headers: { "content-type": "application/json; charset=utf-8" },
     });
     expect(charset.status).toBe(201);
-    const text = await call("POST", "/v1/api-keys", { token: apiKey, rawBody: "key_name=x", headers: { "content-type": "text/plain" } });
+    const text = await call("POST", "/v1/api-keys", {
+      token: apiKey,
+      rawBody: "key_name=x",
+      headers: { "content-type": "text/plain" },
+    });
     expect(text.status).toBe(415);
     expect(text.body.error_code).toBe("UZ-REQ-003");
     const array = await call("POST", "/v1/api-keys", { token: apiKey, body: [1, 2] });
     expect(array.status).toBe(400);
     expect(array.body.error_code).toBe("UZ-REQ-001");
-    const huge = await call("POST", "/v1/api-keys", { token: apiKey, body: { key_name: "x", description: "y".repeat(70_000) } });
+    const huge = await call("POST", "/v1/api-keys", {
+      token: apiKey,
+      body: { key_name: "x", description: "y".repeat(70_000) },
+    });
     expect(huge.status).toBe(413);
     expect(huge.body.error_code).toBe("UZ-REQ-006");
   });
@@ -71,7 +82,10 @@ describe("the HTTP surface", () => {
 
   it("refuses a malformed id in a path with 400 naming it", async () => {
     const { apiKey } = await seedTenant();
-    const response = await call("PATCH", "/v1/api-keys/not-a-uuid", { token: apiKey, body: { active: false } });
+    const response = await call("PATCH", "/v1/api-keys/not-a-uuid", {
+      token: apiKey,
+      body: { active: false },
+    });
     expect(response.status).toBe(400);
     expect(response.body).toMatchObject({ error_code: "UZ-REQ-001", detail: "id must be a valid UUIDv7." });
   });
@@ -91,9 +105,18 @@ describe("the HTTP surface", () => {
       const response = await callAt(broken.baseUrl, "GET", "/v1/api-keys", { token: apiKey });
       expect(response.status).toBe(500);
       expect(response.body.error_code).toBe("UZ-INTERNAL-001");
-      expect(Object.keys(response.body).sort()).toEqual(["detail", "docs_uri", "error_code", "request_id", "title", "user_message"]);
+      expect(Object.keys(response.body).sort()).toEqual([
+        "detail",
+        "docs_uri",
+        "error_code",
+        "request_id",
+        "title",
+        "user_message",
+      ]);
       expect(response.text).not.toMatch(/select|postgres|pglite|closed|stack|at \w+ \(/i);
-      const logged = broken.logs.find((line) => line.includes(String(response.body.request_id)) && line.includes('"level":50'));
+      const logged = broken.logs.find(
+        (line) => line.includes(String(response.body.request_id)) && line.includes('"level":50'),
+      );
       expect(logged).toBeDefined();
     } finally {
       await broken.app.close();
@@ -108,7 +131,10 @@ describe("the HTTP surface", () => {
   it("never logs a key, a token or an Authorization header", async () => {
     const api = await testApi();
     const tenant = await seedTenant();
-    const minted = await call<{ key: string }>("POST", "/v1/api-keys", { token: tenant.apiKey, body: { key_name: "log-scan" } });
+    const minted = await call<{ key: string }>("POST", "/v1/api-keys", {
+      token: tenant.apiKey,
+      body: { key_name: "log-scan" },
+    });
     await call("GET", "/v1/users/me", { token: minted.body.key });
     await call("GET", "/v1/users/me", { token: `${minted.body.key}x` });
     const logs = api.logs.join("\n");

@@ -18,13 +18,19 @@ const otherTenantFixtures: Record<string, Fixture> = {
 };
 
 async function mintKeyId(owner: Tenant): Promise<string> {
-  const minted = await call<{ id: string }>("POST", "/v1/api-keys", { token: owner.apiKey, body: { key_name: "fixture" } });
+  const minted = await call<{ id: string }>("POST", "/v1/api-keys", {
+    token: owner.apiKey,
+    body: { key_name: "fixture" },
+  });
   expect(minted.status).toBe(201);
   return minted.body.id;
 }
 
 function pathOf(op: Operation, params: Record<string, string>): string {
-  return op.path.replace(/\{(\w+)\}/g, (_, name: string) => params[name] ?? "01a2000a-0000-7000-8000-000000000000");
+  return op.path.replace(
+    /\{(\w+)\}/g,
+    (_, name: string) => params[name] ?? "01a2000a-0000-7000-8000-000000000000",
+  );
 }
 
 function bodyFor(op: Operation): unknown {
@@ -49,7 +55,10 @@ describe.each(guarded.map((op) => [op.id, op] as const))("security of %s", (_id,
 
   if (!op.credentials.includes("runner")) {
     it("refuses a runner token (401)", async () => {
-      const response = await call(op.method, pathOf(op, {}), { token: await seedRunnerToken(), body: bodyFor(op) });
+      const response = await call(op.method, pathOf(op, {}), {
+        token: await seedRunnerToken(),
+        body: bodyFor(op),
+      });
       expect(response.status).toBe(401);
       expect(response.body.error_code).toBe("UZ-AUTH-003");
     });

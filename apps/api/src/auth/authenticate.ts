@@ -34,7 +34,12 @@ export class Authenticator {
     return resolved;
   }
 
-  private async resolve(token: string, hash: string, now: number, since: number): Promise<Principal | Problem> {
+  private async resolve(
+    token: string,
+    hash: string,
+    now: number,
+    since: number,
+  ): Promise<Principal | Problem> {
     if (token.startsWith(TENANT_KEY_PREFIX)) return this.resolveApiKey(hash, now, since);
     if (token.startsWith(RUNNER_TOKEN_PREFIX)) return this.resolveRunner(hash, now, since);
     if (token.split(".").length === 3) return this.resolveSession(token, hash, now, since);
@@ -95,7 +100,12 @@ export class Authenticator {
     return principal;
   }
 
-  private async resolveSession(token: string, hash: string, now: number, since: number): Promise<Principal | Problem> {
+  private async resolveSession(
+    token: string,
+    hash: string,
+    now: number,
+    since: number,
+  ): Promise<Principal | Problem> {
     const claims = await this.sessions.verify(token, now);
     if (claims === null) return invalid();
     const maxAge = claims.expiresAt - now;

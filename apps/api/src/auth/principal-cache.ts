@@ -71,7 +71,14 @@ export class PrincipalCache {
     return entry.value;
   }
 
-  set(key: string, value: Principal | Problem, tags: string[], now: number, since: number, maxAgeMs = this.ttlMs): void {
+  set(
+    key: string,
+    value: Principal | Problem,
+    tags: string[],
+    now: number,
+    since: number,
+    maxAgeMs = this.ttlMs,
+  ): void {
     if (!this.live || since !== this.generation) return;
     if (this.entries.size >= this.maxEntries) this.entries.clear();
     this.entries.set(key, { value, tags, expiresAt: now + Math.min(maxAgeMs, this.ttlMs) });

@@ -123,7 +123,9 @@ run(process.argv.slice(2)).then(
   (result) => {
     if (Object.keys(result).length === 0) return;
     if (json) console.log(JSON.stringify(result));
-    else for (const [key, value] of Object.entries(result)) console.log(`${key}: ${typeof value === "object" ? JSON.stringify(value) : value}`);
+    else
+      for (const [key, value] of Object.entries(result))
+        console.log(`${key}: ${typeof value === "object" ? JSON.stringify(value) : value}`);
   },
   (error: unknown) => {
     if (error instanceof Problem) console.error(`fleetctl: ${error.detail}`);

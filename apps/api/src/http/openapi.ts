@@ -40,13 +40,13 @@ function convert(
 }
 
 function errorStatuses(op: Operation): number[] {
-  const statuses = new Set([400, 500]);
-  if (op.credentials.length > 0) [401, 403].forEach((s) => statuses.add(s));
-  if (op.scope === null && op.credentials.length > 0) statuses.delete(403);
-  if (op.path.includes("{")) statuses.add(404);
-  if (Object.keys(op.body).length > 0) [413, 415].forEach((s) => statuses.add(s));
-  if (op.method !== "GET") statuses.add(409);
-  return [...statuses].sort();
+  const statuses = [400, 500];
+  if (op.credentials.length > 0) statuses.push(401);
+  if (op.scope !== null) statuses.push(403);
+  if (op.path.includes("{")) statuses.push(404);
+  if (op.method !== "GET") statuses.push(409);
+  if (Object.keys(op.body).length > 0) statuses.push(413, 415);
+  return statuses.sort();
 }
 
 const statusText: Record<number, string> = {

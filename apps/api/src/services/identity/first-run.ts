@@ -1,5 +1,4 @@
-import { memberships, tenants, users } from "@fleet/db";
-import { asc, eq } from "@fleet/db";
+import { asc, eq, memberships, tenants, users } from "@fleet/db";
 import type { ServiceContext } from "../context.ts";
 import { createSignInLink } from "./sessions.ts";
 import { bootstrapTenant } from "./tenants.ts";

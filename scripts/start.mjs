@@ -50,22 +50,30 @@ async function waitForHealth(url, seconds) {
 }
 
 console.log("start: building the console (cached after the first time)…");
-const build = spawnSync("pnpm", ["exec", "turbo", "run", "build", "--filter=@fleet/console", "--output-logs=errors-only"], {
-  cwd: root,
-  env,
-  stdio: "inherit",
-});
+const build = spawnSync(
+  "pnpm",
+  ["exec", "turbo", "run", "build", "--filter=@fleet/console", "--output-logs=errors-only"],
+  {
+    cwd: root,
+    env,
+    stdio: "inherit",
+  },
+);
 if (build.status !== 0) process.exit(build.status ?? 1);
 
 const apiUrl = `http://localhost:${apiPort}`;
 run("api", process.execPath, ["--import", "tsx", "apps/api/src/main.ts"]);
 await waitForHealth(`${apiUrl}/healthz`, 60);
 
-const firstRun = spawnSync(process.execPath, ["--import", "tsx", "apps/api/src/cli/fleetctl.ts", "first-run", "--json"], {
-  cwd: root,
-  env,
-  encoding: "utf8",
-});
+const firstRun = spawnSync(
+  process.execPath,
+  ["--import", "tsx", "apps/api/src/cli/fleetctl.ts", "first-run", "--json"],
+  {
+    cwd: root,
+    env,
+    encoding: "utf8",
+  },
+);
 if (firstRun.status !== 0) {
   console.error(firstRun.stderr);
   stopAll(1);
@@ -80,9 +88,14 @@ if (firstRun.status !== 0) {
     `  Console   http://localhost:${consolePort}`,
   ];
   if (result.created) {
-    lines.push("", `Created tenant "Default" with owner ${result.owner}. Its first API key (shown once):`, `  ${result.created.api_key}`);
+    lines.push(
+      "",
+      `Created tenant "Default" with owner ${result.owner}. Its first API key (shown once):`,
+      `  ${result.created.api_key}`,
+    );
   }
-  if (result.url) lines.push("", `Sign in as ${result.owner} (one-time link, valid 10 minutes):`, `  ${result.url}`);
+  if (result.url)
+    lines.push("", `Sign in as ${result.owner} (one-time link, valid 10 minutes):`, `  ${result.url}`);
   lines.push("", "More sign-in links: pnpm fleetctl login-link --email <address>. Stop with Ctrl-C.", "");
   console.log(lines.join("\n"));
 }

@@ -20,7 +20,10 @@ describe("scopes", () => {
   });
 
   it("parses space-delimited lists and refuses malformed entries", () => {
-    expect(parseScopeList("  fleet:read   approval:read fleet:read ")).toEqual(["fleet:read", "approval:read"]);
+    expect(parseScopeList("  fleet:read   approval:read fleet:read ")).toEqual([
+      "fleet:read",
+      "approval:read",
+    ]);
     expect(() => parseScopeList("fleet")).toThrow(/resource:action/);
   });
 });

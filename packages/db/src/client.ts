@@ -72,7 +72,7 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
   if (target.kind === "postgres") return openPostgres(target.url, options.max ?? 10);
   if (target.dir !== null && options.viaOwner) {
     const holder = readLock(target.dir);
-    if (holder?.socket) return openPostgres(`postgres://postgres@localhost/postgres`, 1, holder.socket);
+    if (holder?.socket) return openThroughOwner(holder.socket);
   }
   return openPglite(target.dir, options.serveSocket ?? false);
 }
@@ -96,6 +96,11 @@ function openPostgres(url: string, max: number, socketPath?: string): DatabaseHa
       return unlisten;
     },
     async migrate() {
+      if (socketPath) {
+        // The socket's owner migrated at its start and serves one connection: use the one already open.
+        await migratePostgres(drizzlePostgres(sql), { migrationsFolder });
+        return;
+      }
       // One connection holds the advisory lock for the whole run, so concurrent starts migrate once.
       const single = postgres(url, { ...options, max: 1 });
       try {
@@ -110,6 +115,29 @@ function openPostgres(url: string, max: number, socketPath?: string): DatabaseHa
       await sql.end({ timeout: 5 });
     },
   };
+}
+
+/**
+ * Connects through the socket of the process that holds an embedded directory. It serves one client at a
+ * time, so a second fleetctl waits its turn (up to 30 s) instead of failing.
+ */
+async function openThroughOwner(socketPath: string): Promise<DatabaseHandle> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const handle = openPostgres("postgres://postgres@localhost/postgres", 1, socketPath);
+    try {
+      await handle.query("select 1");
+      return handle;
+    } catch (error) {
+      await handle.close().catch(() => {});
+      const code = (error as { code?: string }).code;
+      const busy = ["ECONNRESET", "ECONNREFUSED", "EPIPE", "CONNECTION_CLOSED", "CONNECTION_ENDED"].includes(
+        code ?? "",
+      );
+      if (!busy || Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100 + Math.random() * 200));
+    }
+  }
 }
 
 function socketPathFor(dir: string): string {

@@ -28,7 +28,12 @@ function waitFor(text: string): Promise<void> {
 
 describe("the embedded data directory lock", () => {
   beforeAll(async () => {
-    holder = spawn(process.execPath, ["--import", "tsx", join(import.meta.dirname, "..", "test", "hold.ts"), dir]);
+    holder = spawn(process.execPath, [
+      "--import",
+      "tsx",
+      join(import.meta.dirname, "..", "test", "hold.ts"),
+      dir,
+    ]);
     holder.stderr.on("data", (chunk: Buffer) => {
       output += chunk.toString();
     });
@@ -47,12 +52,15 @@ describe("the embedded data directory lock", () => {
     expect((error as Error).message).toContain(String(holder.pid));
   });
 
-  it("lets a tool write through the holder's socket, and loses no write", async () => {
-    const tool = await openDatabase(`pglite://${dir}`, { viaOwner: true });
-    for (let i = 0; i < 5; i++) {
-      await tool.db.insert(tenants).values({ id: `01a20000-0000-7000-8000-00000000000${i}`, name: `t${i}`, createdAt: i });
-    }
-    await tool.close();
+  it("lets tools write through the holder's socket, taking turns, and loses no write", async () => {
+    const write = async (i: number) => {
+      const tool = await openDatabase(`pglite://${dir}`, { viaOwner: true });
+      await tool.db
+        .insert(tenants)
+        .values({ id: `01a20000-0000-7000-8000-00000000000${i}`, name: `t${i}`, createdAt: i });
+      await tool.close();
+    };
+    await Promise.all([0, 1, 2, 3, 4].map(write));
     const finished = waitFor("tenants=");
     holder.stdin.end();
     await finished;

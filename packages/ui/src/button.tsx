@@ -1,9 +1,9 @@
-import type { ButtonHTMLAttributes, ReactNode } from "react";
+import type { ComponentPropsWithRef, ReactNode } from "react";
 import { Spinner } from "./icons.tsx";
 
 export type ButtonVariant = "primary" | "secondary" | "danger" | "ghost";
 
-export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
+export interface ButtonProps extends ComponentPropsWithRef<"button"> {
   variant?: ButtonVariant;
   size?: "md" | "sm";
   /** A request the button started is under way: announced with aria-busy, further clicks ignored. */
@@ -28,8 +28,7 @@ export function Button({
   return (
     <button
       {...rest}
-      // Buttons default to type=button so one inside a form never submits it by accident.
-      // biome-ignore lint/a11y/useButtonType: the type is a prop with a safe default
+      // type defaults to "button" so a button inside a form never submits it by accident.
       type={type}
       className={classes}
       aria-busy={pending || undefined}

@@ -2,7 +2,13 @@ import type { ReactNode } from "react";
 import { AlertIcon } from "./icons.tsx";
 
 /** A standing notice (not an error): a warning that a key is shown once, a consequence before a revoke. */
-export function Callout({ tone = "warning", children }: { tone?: "warning" | "danger"; children: ReactNode }) {
+export function Callout({
+  tone = "warning",
+  children,
+}: {
+  tone?: "warning" | "danger";
+  children: ReactNode;
+}) {
   return (
     <div className={`ui-callout ui-callout--${tone}`}>
       <AlertIcon />

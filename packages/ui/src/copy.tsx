@@ -1,6 +1,6 @@
 "use client";
 
-import { useId, useRef, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { Button } from "./button.tsx";
 import { CheckIcon, CopyIcon } from "./icons.tsx";
 
@@ -22,7 +22,7 @@ export interface CopyFieldProps {
   value: string;
   /** The Copy button's accessible name, verb + object ("Copy API key deploy-bot"). */
   copyLabel: string;
-  /** Focus the Copy button when the field appears. */
+  /** Focus the Copy button when the field appears (it may replace the focused element, as in a dialog). */
   autoFocus?: boolean;
 }
 
@@ -30,7 +30,12 @@ export interface CopyFieldProps {
 export function CopyField({ label, value, copyLabel, autoFocus }: CopyFieldProps) {
   const id = useId();
   const input = useRef<HTMLInputElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
   const [state, setState] = useState<CopyState>("idle");
+
+  useEffect(() => {
+    if (autoFocus) button.current?.focus();
+  }, [autoFocus]);
 
   async function copy() {
     const ok = await writeClipboard(value);
@@ -55,11 +60,11 @@ export function CopyField({ label, value, copyLabel, autoFocus }: CopyFieldProps
           onFocus={(event) => event.currentTarget.select()}
         />
         <Button
+          ref={button}
           variant="primary"
           aria-label={copyLabel}
           icon={state === "copied" ? <CheckIcon /> : <CopyIcon />}
           onClick={copy}
-          {...(autoFocus ? { "data-autofocus": true } : {})}
         >
           {state === "copied" ? "Copied" : "Copy"}
         </Button>

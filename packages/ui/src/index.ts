@@ -1,6 +1,7 @@
 export { Badge, type BadgeTone } from "./badge.tsx";
-export { Callout } from "./callout.tsx";
 export { Button, type ButtonProps, type ButtonVariant } from "./button.tsx";
+export { Callout } from "./callout.tsx";
+export { ConfirmDialog, type ConfirmDialogProps } from "./confirm-dialog.tsx";
 export { CopyButton, CopyField, type CopyFieldProps } from "./copy.tsx";
 export { Dialog, type DialogProps } from "./dialog.tsx";
 export { TextField, type TextFieldProps } from "./field.tsx";

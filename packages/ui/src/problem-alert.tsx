@@ -1,5 +1,5 @@
 import type { ProblemBody } from "@fleet/contracts";
-import type { ReactNode } from "react";
+import { type ReactNode, useId } from "react";
 import { CopyButton } from "./copy.tsx";
 import { AlertIcon } from "./icons.tsx";
 
@@ -8,7 +8,7 @@ import { AlertIcon } from "./icons.tsx";
  * unreachable) that has no request id.
  */
 export type ProblemView = Pick<ProblemBody, "title" | "detail"> &
-  Partial<Pick<ProblemBody, "error_code" | "request_id" | "docs_uri" | "user_message">>;
+  Partial<Pick<ProblemBody, "error_code" | "request_id" | "docs_uri">>;
 
 export interface ProblemAlertProps {
   problem: ProblemView;
@@ -18,17 +18,18 @@ export interface ProblemAlertProps {
 
 /** A refusal as the person needs it: what went wrong, why, and the request id support asks for. */
 export function ProblemAlert({ problem, children }: ProblemAlertProps) {
+  const titleId = useId();
   return (
-    <div className="ui-problem" role="alert" data-error-code={problem.error_code}>
+    // Named by its title, so the alert can be told apart from other live regions.
+    <div className="ui-problem" role="alert" aria-labelledby={titleId} data-error-code={problem.error_code}>
       <span className="ui-problem__icon">
         <AlertIcon />
       </span>
       <div className="ui-problem__content">
-        <p className="ui-problem__title">{problem.title}</p>
+        <p id={titleId} className="ui-problem__title">
+          {problem.title}
+        </p>
         <p className="ui-problem__detail">{problem.detail}</p>
-        {problem.user_message && problem.user_message !== problem.detail ? (
-          <p className="ui-problem__detail">{problem.user_message}</p>
-        ) : null}
         <dl className="ui-problem__meta">
           {problem.error_code ? (
             <div>

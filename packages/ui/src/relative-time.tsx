@@ -56,9 +56,14 @@ export function formatUtc(epochMs: number): string {
 }
 
 export function formatLocal(epochMs: number): string {
+  // dateStyle/timeStyle cannot be combined with timeZoneName, so the fields are spelled out.
   return new Intl.DateTimeFormat(undefined, {
-    dateStyle: "medium",
-    timeStyle: "medium",
+    year: "numeric",
+    month: "short",
+    day: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
     timeZoneName: "short",
   }).format(epochMs);
 }

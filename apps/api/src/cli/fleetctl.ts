@@ -82,7 +82,7 @@ async function run(argv: string[]): Promise<Record<string, unknown>> {
           })),
         };
       case "member add":
-        return upsertMember(ctx, {
+        return await upsertMember(ctx, {
           tenantId: required(values, "tenant-id"),
           email: required(values, "email"),
           scopes: parseScopeList(required(values, "scopes")),
@@ -104,12 +104,15 @@ async function run(argv: string[]): Promise<Record<string, unknown>> {
         return { token: token.token, expires_at: token.expires_at };
       }
       case "first-run":
-        return firstRun(ctx, {
+        return await firstRun(ctx, {
           ownerEmail: typeof values.email === "string" ? values.email : "owner@localhost",
           tenantName: typeof values.tenant === "string" ? values.tenant : "Default",
         });
       case "login-link":
-        return createSignInLink(ctx, { email: required(values, "email"), ...(tenantId ? { tenantId } : {}) });
+        return await createSignInLink(ctx, {
+          email: required(values, "email"),
+          ...(tenantId ? { tenantId } : {}),
+        });
       default:
         throw new UsageError(`unknown command "${command}"`);
     }

@@ -1,0 +1,22 @@
+import "../../styles/shell.css";
+import "../../styles/pages.css";
+import { cookies } from "next/headers";
+import { redirect } from "next/navigation";
+import type { ReactNode } from "react";
+import { Shell } from "../../components/shell.tsx";
+import { Providers } from "../../lib/providers.tsx";
+import { SESSION_COOKIE } from "../../lib/session.ts";
+
+/**
+ * Pages behind sign-in. Only the cookie's presence is checked here; whether it still authenticates is the
+ * API's call, and the shell shows its answer.
+ */
+export default async function ConsoleLayout({ children }: { children: ReactNode }) {
+  const jar = await cookies();
+  if (!jar.has(SESSION_COOKIE)) redirect("/sign-in");
+  return (
+    <Providers>
+      <Shell>{children}</Shell>
+    </Providers>
+  );
+}

@@ -1,0 +1,39 @@
+"use client";
+
+import { Badge, Button, SignOutIcon } from "@fleet/ui";
+import { useFormStatus } from "react-dom";
+import { signOut } from "../lib/auth-actions.ts";
+import type { RouterOutputs } from "../lib/trpc.ts";
+
+type Me = RouterOutputs["users"]["getMe"];
+
+function SignOutButton() {
+  const { pending } = useFormStatus();
+  return (
+    <Button type="submit" variant="ghost" size="sm" pending={pending} icon={<SignOutIcon />}>
+      Sign out
+    </Button>
+  );
+}
+
+/** Who is signed in, in which tenant, and the way out. */
+export function Identity({ me }: { me: Me | undefined }) {
+  const initial = (me?.display_name ?? me?.email ?? "?").slice(0, 1).toUpperCase();
+  return (
+    <section className="identity" aria-label="Signed in as">
+      <div className="identity__who">
+        <span className="identity__avatar" aria-hidden="true">
+          {initial}
+        </span>
+        <div className="identity__text">
+          <span className="identity__email">{me?.email ?? "Loading…"}</span>
+          <span className="identity__tenant">{me ? `Tenant ${me.tenant_name}` : "\u00a0"}</span>
+        </div>
+      </div>
+      {me?.credential === "tenant_api_key" ? <Badge tone="info">Signed in with API key</Badge> : null}
+      <form action={signOut}>
+        <SignOutButton />
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,44 @@
+"use client";
+
+import { GridIcon, KeyIcon, PlugIcon, ServerIcon, ShieldIcon } from "@fleet/ui";
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+import type { ReactNode } from "react";
+
+interface NavItem {
+  href: string;
+  label: string;
+  icon: ReactNode;
+  /** Areas whose screens have not landed yet say so in the navigation. */
+  soon?: boolean;
+}
+
+const items: NavItem[] = [
+  { href: "/approvals", label: "Approvals", icon: <ShieldIcon />, soon: true },
+  { href: "/runners", label: "Runners", icon: <ServerIcon />, soon: true },
+  { href: "/fleets", label: "Fleets", icon: <GridIcon />, soon: true },
+  { href: "/connectors", label: "Connectors", icon: <PlugIcon />, soon: true },
+  { href: "/api-keys", label: "API keys", icon: <KeyIcon /> },
+];
+
+export function Nav() {
+  const pathname = usePathname();
+  return (
+    <nav aria-label="Main" className="nav">
+      <ul>
+        {items.map((item) => {
+          const current = pathname === item.href || pathname.startsWith(`${item.href}/`);
+          return (
+            <li key={item.href}>
+              <Link href={item.href} className="nav__link" aria-current={current ? "page" : undefined}>
+                {item.icon}
+                <span>{item.label}</span>
+                {item.soon ? <span className="nav__soon">Soon</span> : null}
+              </Link>
+            </li>
+          );
+        })}
+      </ul>
+    </nav>
+  );
+}

@@ -1,0 +1,46 @@
+"use client";
+
+import { ProblemAlert } from "@fleet/ui";
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import type { ReactNode } from "react";
+import { problemOf, statusOf } from "../lib/problem.ts";
+import { useTRPC } from "../lib/trpc.ts";
+import { Identity } from "./identity.tsx";
+import { Nav } from "./nav.tsx";
+
+/** The frame of every signed-in page: brand, navigation, the signed-in person, and the page. */
+export function Shell({ children }: { children: ReactNode }) {
+  const trpc = useTRPC();
+  // The procedure's input is an empty object, and an absent input is refused, so send one.
+  const me = useQuery(trpc.users.getMe.queryOptions({}));
+  // A session that expired or a key that was revoked: every page would fail, so say it once, here.
+  const signedOut = me.error !== null && statusOf(me.error) === 401;
+  return (
+    <div className="shell">
+      <aside className="shell__sidebar">
+        <Link href="/api-keys" className="brand">
+          <span className="brand__mark" aria-hidden="true">
+            F
+          </span>
+          <span className="brand__name">Fleet Control Plane</span>
+        </Link>
+        <Nav />
+        <Identity me={me.data} />
+      </aside>
+      <main className="shell__main" id="main">
+        {signedOut && me.error ? (
+          <div className="page">
+            <ProblemAlert problem={problemOf(me.error)}>
+              <Link className="ui-button ui-button--primary ui-button--sm" href="/sign-in">
+                Sign in again
+              </Link>
+            </ProblemAlert>
+          </div>
+        ) : (
+          children
+        )}
+      </main>
+    </div>
+  );
+}

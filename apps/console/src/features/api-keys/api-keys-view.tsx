@@ -1,0 +1,112 @@
+"use client";
+
+import type { ApiKeyItem } from "@fleet/contracts";
+import { Button, PlusIcon, ProblemAlert } from "@fleet/ui";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { useState } from "react";
+import { PageHeader } from "../../components/page-header.tsx";
+import { problemOf, statusOf } from "../../lib/problem.ts";
+import { type ApiError, useTRPC } from "../../lib/trpc.ts";
+import { DeleteKeyDialog, RevokeKeyDialog } from "./key-action-dialogs.tsx";
+import { KeysTable } from "./keys-table.tsx";
+import { MintKeyDialog } from "./mint-key-dialog.tsx";
+import { Pager } from "./pager.tsx";
+import { keysHref, type ListPosition } from "./urls.ts";
+
+/** A refusal (4xx) answers the same on retry; an outage may not. */
+const retryable = (error: ApiError) => (statusOf(error) ?? 500) >= 500;
+
+type Pending = { action: "revoke" | "delete"; key: ApiKeyItem } | null;
+
+export function ApiKeysView(position: ListPosition) {
+  const trpc = useTRPC();
+  const list = useQuery(
+    trpc.apiKeys.list.queryOptions(
+      { sort: position.sort, limit: position.limit, starting_after: position.startingAfter },
+      { placeholderData: keepPreviousData },
+    ),
+  );
+  const [minting, setMinting] = useState(false);
+  const [pending, setPending] = useState<Pending>(null);
+
+  return (
+    <div className="page">
+      <PageHeader
+        title="API keys"
+        description="Tenant API keys let scripts and services call the Fleet Control Plane API as you. Each key is shown once, when it is created."
+        actions={
+          <Button variant="primary" icon={<PlusIcon />} onClick={() => setMinting(true)}>
+            Create API key
+          </Button>
+        }
+      />
+      <section className="card" aria-labelledby="keys-heading">
+        <h2 id="keys-heading" className="ui-visually-hidden">
+          Keys
+        </h2>
+        {list.error && !list.isPlaceholderData ? (
+          // A failed list shows why, never an empty table that looks like "no keys".
+          <div className="card__body">
+            <ProblemAlert problem={problemOf(list.error)}>
+              {retryable(list.error) ? (
+                <Button size="sm" pending={list.isFetching} onClick={() => list.refetch()}>
+                  Try again
+                </Button>
+              ) : null}
+              {position.startingAfter ? (
+                <Link
+                  className="ui-button ui-button--secondary ui-button--sm"
+                  href={keysHref({ ...position, startingAfter: undefined })}
+                >
+                  Back to the first page
+                </Link>
+              ) : null}
+            </ProblemAlert>
+          </div>
+        ) : list.data === undefined ? (
+          <p className="card__body muted" role="status">
+            Loading API keys…
+          </p>
+        ) : list.data.items.length === 0 ? (
+          <div className="empty-state">
+            <p className="empty-state__title">
+              {position.startingAfter ? "No more keys" : "No API keys yet"}
+            </p>
+            <p className="empty-state__text">
+              {position.startingAfter
+                ? "This page is past the last key."
+                : "Create a key for each script or service that calls the API, so each can be revoked alone."}
+            </p>
+            {position.startingAfter ? (
+              <Link
+                className="ui-button ui-button--secondary"
+                href={keysHref({ ...position, startingAfter: undefined })}
+              >
+                Back to the first page
+              </Link>
+            ) : null}
+          </div>
+        ) : (
+          <>
+            <KeysTable
+              keys={list.data.items}
+              position={position}
+              stale={list.isPlaceholderData}
+              onRevoke={(key) => setPending({ action: "revoke", key })}
+              onDelete={(key) => setPending({ action: "delete", key })}
+            />
+            <Pager position={position} page={list.data} />
+          </>
+        )}
+      </section>
+      <MintKeyDialog open={minting} onClose={() => setMinting(false)} />
+      {pending?.action === "revoke" ? (
+        <RevokeKeyDialog apiKey={pending.key} onClose={() => setPending(null)} />
+      ) : null}
+      {pending?.action === "delete" ? (
+        <DeleteKeyDialog apiKey={pending.key} onClose={() => setPending(null)} />
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,17 @@
+import type { ProblemView } from "@fleet/ui";
+import type { ApiError } from "./trpc.ts";
+
+/** The problem document a failed procedure carries, or a console-made one when the API never answered. */
+export function problemOf(error: ApiError): ProblemView {
+  const problem = error.data?.problem;
+  if (problem) return problem;
+  return {
+    title: "The API could not be reached",
+    detail: `The console got no answer from the Fleet Control Plane API (${error.message}). Check your connection and try again.`,
+  };
+}
+
+/** HTTP status of the refusal; undefined when the API never answered. */
+export function statusOf(error: ApiError): number | undefined {
+  return error.data?.httpStatus;
+}

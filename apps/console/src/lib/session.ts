@@ -1,0 +1,73 @@
+import { callingPerson, exchangeSignInLink, getMe, problemSchema } from "@fleet/contracts";
+import type { ProblemView } from "@fleet/ui";
+import type { z } from "zod";
+import { env } from "../env.ts";
+
+/** The cookie the API reads on /trpc; it holds a session token or a tenant API key. */
+export const SESSION_COOKIE = "fleet_session";
+
+/** A pasted key never expires, so the console bounds how long one browser keeps it. */
+export const KEY_SESSION_SECONDS = 12 * 60 * 60;
+
+export function sessionCookieOptions(secure: boolean) {
+  return { httpOnly: true, sameSite: "lax", path: "/", secure } as const;
+}
+
+export type ApiResult<T> = { ok: true; value: T } | { ok: false; problem: ProblemView };
+
+const unreachable = (detail: string): ProblemView => ({
+  title: "The API could not be reached",
+  detail: `The console could not reach the Fleet Control Plane API (${detail}). Try again in a moment.`,
+});
+
+const unexpected = (detail: string): ProblemView => ({
+  title: "Unexpected answer from the API",
+  detail: `The Fleet Control Plane API answered in a shape the console does not know (${detail}).`,
+});
+
+/** Calls one /v1 operation server to server and parses the answer with the operation's own schemas. */
+async function call<S extends z.ZodType>(
+  path: string,
+  init: RequestInit,
+  output: S,
+): Promise<ApiResult<z.infer<S>>> {
+  let response: Response;
+  try {
+    response = await fetch(`${env().apiUrl}${path}`, { ...init, cache: "no-store" });
+  } catch (error) {
+    return { ok: false, problem: unreachable(error instanceof Error ? error.message : String(error)) };
+  }
+  const body: unknown = await response.json().catch(() => null);
+  if (response.ok) {
+    const parsed = output.safeParse(body);
+    if (parsed.success) return { ok: true, value: parsed.data };
+    return { ok: false, problem: unexpected("the answer does not match the contract") };
+  }
+  const problem = problemSchema.safeParse(body);
+  return {
+    ok: false,
+    problem: problem.success ? problem.data : unexpected(`HTTP ${response.status} without a problem body`),
+  };
+}
+
+/** Spends a one-time sign-in link for a session token. */
+export function exchangeLink(token: string) {
+  return call(
+    exchangeSignInLink.path,
+    {
+      method: exchangeSignInLink.method,
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ token }),
+    },
+    exchangeSignInLink.output,
+  );
+}
+
+/** Checks that a credential authenticates, and who it acts as. */
+export function whoIs(credential: string) {
+  return call(
+    getMe.path,
+    { method: getMe.method, headers: { authorization: `Bearer ${credential}` } },
+    callingPerson,
+  );
+}

@@ -1,0 +1,69 @@
+import { expect, screenshot, signInByLink, test } from "../support/fixtures.ts";
+
+test.describe("Sign-in", () => {
+  test("signed-out visitors are sent to the sign-in page", async ({ page }, testInfo) => {
+    await page.goto("/api-keys");
+    await expect(page).toHaveURL(/\/sign-in$/);
+    await expect(page.getByRole("heading", { level: 1, name: "Sign in to the console" })).toBeVisible();
+    await screenshot(page, testInfo, "sign-in");
+  });
+
+  test("a sign-in link works once; a used one shows the problem", async ({
+    page,
+    context,
+    tenant,
+  }, testInfo) => {
+    const url = await signInByLink(page, tenant);
+    const cookie = (await context.cookies()).find((c) => c.name === "fleet_session");
+    expect(cookie?.httpOnly).toBe(true);
+    expect(cookie?.sameSite).toBe("Lax");
+    expect(await page.evaluate(() => document.cookie)).not.toContain("fleet_session");
+
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await expect(page).toHaveURL(/\/sign-in$/);
+    expect((await context.cookies()).find((c) => c.name === "fleet_session")).toBeUndefined();
+
+    await page.goto(url);
+    await expect(page).toHaveURL(/\/sign-in$/);
+    const alert = page.getByRole("alert", { name: "Sign-in link not valid" });
+    await expect(alert).toContainText("The sign-in link is unknown, used or expired.");
+    await expect(alert).toContainText("UZ-AUTH-010");
+    await expect(alert.getByRole("button", { name: "Copy request ID" })).toBeVisible();
+    await screenshot(page, testInfo, "sign-in-link-refused");
+  });
+
+  test("pasting a tenant API key signs in", async ({ page, context, tenant }, testInfo) => {
+    await page.goto("/sign-in");
+    await page.getByLabel("API key", { exact: true }).fill(tenant.api_key);
+    await page.getByRole("button", { name: "Sign in with API key" }).click();
+    await expect(page).toHaveURL(/\/api-keys$/);
+    const identity = page.getByRole("region", { name: "Signed in as" });
+    await expect(identity).toContainText(tenant.email);
+    await expect(identity).toContainText("Signed in with API key");
+    await expect(page.getByRole("row", { name: /bootstrap/ })).toBeVisible();
+    expect((await context.cookies()).find((c) => c.name === "fleet_session")?.httpOnly).toBe(true);
+    expect(await page.content()).not.toContain(tenant.api_key);
+    await screenshot(page, testInfo, "signed-in-with-key");
+  });
+
+  test("a key that does not authenticate is refused with the problem", async ({ page }) => {
+    await page.goto("/sign-in");
+    await page.getByLabel("API key", { exact: true }).fill("agt_tnot-a-real-key");
+    await page.getByRole("button", { name: "Sign in with API key" }).click();
+    const alert = page.getByRole("alert", { name: "Invalid credential" });
+    await expect(alert).toContainText("UZ-AUTH-002");
+    await expect(page).toHaveURL(/\/sign-in$/);
+  });
+
+  test("each area is in the navigation; those still to come say so", async ({ page, tenant }, testInfo) => {
+    await signInByLink(page, tenant);
+    const nav = page.getByRole("navigation", { name: "Main" });
+    for (const area of ["Approvals", "Runners", "Fleets", "Connectors"]) {
+      await nav.getByRole("link", { name: new RegExp(area) }).click();
+      await expect(page.getByRole("heading", { level: 1, name: area })).toBeVisible();
+      await expect(page.getByText(`${area} are not in the console yet`)).toBeVisible();
+    }
+    await expect(nav.getByRole("link", { name: /Connectors/ })).toHaveAttribute("aria-current", "page");
+    await screenshot(page, testInfo, "coming-soon");
+  });
+});

@@ -1,0 +1,40 @@
+import { test as base, expect, type Page, type TestInfo } from "@playwright/test";
+import { bootstrapTenant, loginLink, type Tenant } from "./fleetctl.ts";
+
+export interface Fixtures {
+  /** A fresh tenant (owner, default workspace, one API key named "bootstrap") for this test alone. */
+  tenant: Tenant;
+  /** The API's base URL, for calling /v1 directly. */
+  apiUrl: string;
+}
+
+// Playwright reads each fixture's first parameter to learn its dependencies, so fixtures that depend on
+// none must still destructure an empty object.
+export const test = base.extend<Fixtures>({
+  // The global setup picks the ports; the workers learn them from the environment.
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright requires the destructuring pattern
+  baseURL: async ({}, use) => use(process.env.E2E_CONSOLE_URL),
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright requires the destructuring pattern
+  apiUrl: async ({}, use) => use(process.env.E2E_API_URL!),
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright requires the destructuring pattern
+  tenant: async ({}, use, testInfo) =>
+    use(await bootstrapTenant(testInfo.titlePath[0]!.replace(/\W+/g, "-"))),
+});
+
+export { expect };
+
+/** Signs the person in by opening a fresh one-time link, as someone who ran `fleetctl login-link` would. */
+export async function signInByLink(page: Page, tenant: Tenant): Promise<string> {
+  const url = await loginLink(tenant.email);
+  await page.goto(url);
+  await expect(page).toHaveURL(/\/api-keys$/);
+  await expect(page.getByRole("heading", { level: 1, name: "API keys" })).toBeVisible();
+  return url;
+}
+
+/** A full-page screenshot kept with the test's artifacts (and in its report). */
+export async function screenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  const path = testInfo.outputPath(`${name}.png`);
+  await page.screenshot({ path, fullPage: true, animations: "disabled" });
+  await testInfo.attach(name, { path, contentType: "image/png" });
+}

@@ -1,0 +1,83 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { freePort, repoRoot, startServer, stopServer, waitForUrl } from "./servers.ts";
+
+const consoleDir = join(repoRoot, "apps", "console");
+
+/**
+ * Builds the console through turbo, which rebuilds only when its inputs changed (a cache hit restores
+ * .next in a second), so a stale or missing build never reaches the tests.
+ */
+function buildConsole(): void {
+  const result = spawnSync(
+    "pnpm",
+    ["exec", "turbo", "run", "build", "--filter=@fleet/console", "--output-logs=errors-only", "--ui=stream"],
+    {
+      cwd: repoRoot,
+      stdio: "inherit",
+      env: { ...process.env, TURBO_TELEMETRY_DISABLED: "1", NEXT_TELEMETRY_DISABLED: "1" },
+    },
+  );
+  if (result.status !== 0) throw new Error(`building the console failed (exit ${result.status})`);
+}
+
+/**
+ * Starts the real API on a fresh embedded database and the built console pointed at it, and tells the
+ * tests where they are through the environment the workers inherit. Returns the teardown.
+ */
+export default async function globalSetup(): Promise<() => Promise<void>> {
+  buildConsole();
+  const dataDir = mkdtempSync(join(tmpdir(), "fleet-e2e-"));
+  const apiPort = await freePort(18080);
+  const consolePort = await freePort(18081);
+  const apiUrl = `http://127.0.0.1:${apiPort}`;
+  const consoleUrl = `http://127.0.0.1:${consolePort}`;
+  const databaseUrl = `pglite://${join(dataDir, "db")}`;
+
+  const api = startServer("api", process.execPath, ["--import", "tsx", "apps/api/src/main.ts"], {
+    cwd: repoRoot,
+    env: {
+      ...process.env,
+      PORT: String(apiPort),
+      HOST: "127.0.0.1",
+      PUBLIC_URL: apiUrl,
+      CONSOLE_URL: consoleUrl,
+      DATABASE_URL: databaseUrl,
+      LOG_LEVEL: "warn",
+    },
+  });
+  const consoleServer = startServer(
+    "console",
+    process.execPath,
+    [
+      join(consoleDir, "node_modules", "next", "dist", "bin", "next"),
+      "start",
+      "-p",
+      String(consolePort),
+      "-H",
+      "127.0.0.1",
+    ],
+    { cwd: consoleDir, env: { ...process.env, API_URL: apiUrl, NEXT_TELEMETRY_DISABLED: "1" } },
+  );
+  const stopAll = async () => {
+    await stopServer(consoleServer);
+    await stopServer(api);
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    // A fresh PGlite directory takes several seconds to initialise.
+    await waitForUrl(api, `${apiUrl}/healthz`, 120);
+    await waitForUrl(consoleServer, `${consoleUrl}/sign-in`, 60);
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+
+  process.env.E2E_API_URL = apiUrl;
+  process.env.E2E_CONSOLE_URL = consoleUrl;
+  process.env.E2E_DATABASE_URL = databaseUrl;
+  process.env.E2E_RUN_DIR = dataDir;
+  return stopAll;
+}

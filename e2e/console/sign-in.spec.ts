@@ -1,4 +1,5 @@
 import { expect, screenshot, signInByLink, test } from "../support/fixtures.ts";
+import { loginLink } from "../support/fleetctl.ts";
 
 test.describe("Sign-in", () => {
   test("signed-out visitors are sent to the sign-in page", async ({ page }, testInfo) => {
@@ -24,6 +25,7 @@ test.describe("Sign-in", () => {
     expect((await context.cookies()).find((c) => c.name === "fleet_session")).toBeUndefined();
 
     await page.goto(url);
+    await page.getByRole("button", { name: "Continue" }).click();
     await expect(page).toHaveURL(/\/sign-in$/);
     const alert = page.getByRole("alert", { name: "Sign-in link not valid" });
     await expect(alert).toContainText("The sign-in link is unknown, used or expired.");
@@ -65,5 +67,27 @@ test.describe("Sign-in", () => {
     }
     await expect(nav.getByRole("link", { name: /Connectors/ })).toHaveAttribute("aria-current", "page");
     await screenshot(page, testInfo, "coming-soon");
+  });
+});
+
+test.describe("Sign-in links", () => {
+  test("opening a link spends nothing, and a cross-site post cannot spend it", async ({
+    page,
+    request,
+    tenant,
+    baseURL,
+  }) => {
+    const url = await loginLink(tenant.email);
+    const token = new URL(url).searchParams.get("token")!;
+    await page.goto(url); // a mail scanner's visit
+    await expect(page.getByRole("heading", { name: "Continue to the console" })).toBeVisible();
+    const forged = await request.post(`${baseURL}/auth/link/confirm`, {
+      form: { token },
+      headers: { origin: "https://attacker.example", "sec-fetch-site": "cross-site" },
+      maxRedirects: 0,
+    });
+    expect(forged.status()).toBe(403);
+    await page.getByRole("button", { name: "Continue" }).click();
+    await expect(page).toHaveURL(/\/api-keys$/);
   });
 });

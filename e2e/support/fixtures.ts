@@ -27,6 +27,7 @@ export { expect };
 export async function signInByLink(page: Page, tenant: Tenant): Promise<string> {
   const url = await loginLink(tenant.email);
   await page.goto(url);
+  await page.getByRole("button", { name: "Continue" }).click();
   await expect(page).toHaveURL(/\/api-keys$/);
   await expect(page.getByRole("heading", { level: 1, name: "API keys" })).toBeVisible();
   return url;

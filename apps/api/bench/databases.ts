@@ -1,6 +1,7 @@
 import { openDatabase } from "@fleet/db";
 import { SessionSigner } from "../src/auth/sessions.ts";
 import { loadConfig } from "../src/env.ts";
+import type { ServiceContext } from "../src/services/context.ts";
 import { bootstrapTenant } from "../src/services/identity/tenants.ts";
 
 /** A migrated database holding one tenant, and the tenant API key the load is sent with. */
@@ -18,10 +19,11 @@ export async function seedTenant(url: string): Promise<SeededDatabase> {
   try {
     await database.migrate();
     const now = () => Date.now();
-    const ctx = {
+    const ctx: ServiceContext = {
       db: database.db,
       config: loadConfig({ DATABASE_URL: url }),
       now,
+      principalsChanged: () => {}, // nothing is cached here, and no server runs yet
       sessions: await SessionSigner.create(database.db, undefined, now()),
     };
     const result = await bootstrapTenant(ctx, { tenantName: "Bench Tenant", email: "bench@example.com" });

@@ -130,3 +130,63 @@ export async function waitUntilReady(
   }
   throw new Error(`${server.name} was not ready after ${timeoutMs} ms:\n${tail(server.stderrPath)}`);
 }
+
+/** Linux's USER_HZ: /proc reports CPU time in these ticks, and it is 100 on every mainstream build. */
+const TICKS_PER_SECOND = 100;
+
+/**
+ * CPU time (user + system) a process has used, from /proc; undefined where there is no /proc. CPU per
+ * request holds up on a busy box far better than requests/s, which other processes' load drags down.
+ */
+export function cpuTimeMs(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // Fields after the parenthesised command name, which may itself hold spaces; utime and stime are 14, 15.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * CPU time of the whole machine from /proc/stat, in ms. Busy counts softirq and steal too: the kernel
+ * charges loopback networking to the processes' stime, so leaving it out would hide other processes' load.
+ */
+function machineTimes(): { busy: number; all: number } | undefined {
+  try {
+    const [user, nice, system, idle, iowait, irq, softirq, steal] = readFileSync("/proc/stat", "utf8")
+      .split("\n")[0]!
+      .trim()
+      .split(/\s+/)
+      .slice(1)
+      .map((ticks) => (Number(ticks) * 1000) / TICKS_PER_SECOND) as number[];
+    const busy = user! + nice! + system! + irq! + softirq! + (steal ?? 0);
+    return { busy, all: busy + idle! + iowait! };
+  } catch {
+    return undefined;
+  }
+}
+
+function ourCpuMs(pids: (number | undefined)[]): number {
+  const self = process.cpuUsage();
+  return pids.reduce<number>((sum, pid) => sum + (cpuTimeMs(pid) ?? 0), (self.user + self.system) / 1000);
+}
+
+/**
+ * Starts counting CPU time across the machine. The returned function gives the share of all cores (0..1)
+ * that processes other than this one, `pids`, and `extraOursMs` (CPU of ours that exited) used since:
+ * on a shared box, the load a run competed with. Undefined without /proc.
+ */
+export function othersMeter(pids: (number | undefined)[]): (extraOursMs?: number) => number | undefined {
+  const before = machineTimes();
+  const oursBefore = ourCpuMs(pids);
+  return (extraOursMs = 0) => {
+    const after = machineTimes();
+    if (before === undefined || after === undefined || after.all === before.all) return undefined;
+    const ours = ourCpuMs(pids) - oursBefore + extraOursMs;
+    const others = after.busy - before.busy - ours;
+    return Math.min(1, Math.max(0, others / (after.all - before.all)));
+  };
+}

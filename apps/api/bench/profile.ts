@@ -24,6 +24,7 @@ export interface ProfileSummary {
 export function areaOf(url: string, functionName: string): string {
   if (url === "") return functionName.startsWith("(") ? functionName : "(native)";
   if (url.startsWith("node:")) return "node core";
+  if (url.startsWith("wasm://")) return "wasm (PGlite)";
   const packages = [...url.matchAll(/node_modules\/((?:@[^/]+\/)?[^/]+)/g)];
   if (packages.length > 0) return packages.at(-1)![1]!;
   if (url.includes("/apps/api/src/")) return "api src";

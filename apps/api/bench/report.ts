@@ -1,25 +1,64 @@
+import { cpus } from "node:os";
 import type { WrkResult } from "./wrk.ts";
 
 export interface Measurement {
   label: string;
   result: WrkResult;
+  /** Server CPU time (user + system) per request during the measured run; robust to a busy machine. */
+  cpuUsPerRequest?: number;
+  /** Share of both cores other processes used during the measured run: what it competed with. */
+  othersCpu: number | undefined;
+  /** The response body, to check the hand-written route answers what the API answers. */
+  body: string;
   /** Anything a reader should know next to the figure (e.g. access-log size). */
   note?: string;
 }
 
-export interface Target {
+/** Everything one bench run measured; a run left out (PostgreSQL unavailable) is undefined. */
+export interface BenchResults {
+  hello?: Measurement;
+  fastifyPg?: Measurement;
+  apiPgInfo?: Measurement;
+  apiPgWarn?: Measurement;
+  fastifyLite?: Measurement;
+  apiLite?: Measurement;
+  startupMs: number[];
+  /** Why the PostgreSQL runs were skipped, when they were. */
+  skipped?: string;
+}
+
+interface Target {
   label: string;
-  /** Undefined when the inputs could not be measured (e.g. PostgreSQL unavailable). */
   value: number | undefined;
   format: (value: number) => string;
   goal: string;
   met: (value: number) => boolean;
 }
 
-export const rps = (value: number) => Math.round(value).toLocaleString("en-US");
-export const ms = (value: number) => `${value.toFixed(2)} ms`;
-export const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
-export const seconds = (value: number) => `${(value / 1000).toFixed(2)} s`;
+const rps = (value: number) => Math.round(value).toLocaleString("en-US");
+const ms = (value: number) => `${value.toFixed(2)} ms`;
+const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
+const seconds = (value: number) => `${(value / 1000).toFixed(2)} s`;
+const atLeast = (goal: number) => (value: number) => value >= goal;
+const atMost = (goal: number) => (value: number) => value <= goal;
+
+/** Above this, other processes took a noticeable part of the 2 cores from a run. */
+export const OTHERS_BUSY = 0.15;
+
+function ratio(a: Measurement | undefined, b: Measurement | undefined): number | undefined {
+  return a && b ? a.result.requestsPerSec / b.result.requestsPerSec : undefined;
+}
+
+/** How many requests `a` serves per request of `b` on the same CPU time: b's CPU/req ÷ a's. */
+function cpuRatio(a: Measurement | undefined, b: Measurement | undefined): number | undefined {
+  return a?.cpuUsPerRequest && b?.cpuUsPerRequest ? b.cpuUsPerRequest / a.cpuUsPerRequest : undefined;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
 
 function table(headers: string[], rows: string[][], rightAligned: boolean[]): string {
   const widths = headers.map((header, column) =>
@@ -32,42 +71,134 @@ function table(headers: string[], rows: string[][], rightAligned: boolean[]): st
       )
       .join("  ")
       .trimEnd();
-  return [render(headers), widths.map((width) => "-".repeat(width)).join("  "), ...rows.map(render)].join(
-    "\n",
+  const rule = widths.map((width) => "-".repeat(width)).join("  ");
+  return [render(headers), rule, ...rows.map(render)].join("\n");
+}
+
+function measurementTable(measurements: Measurement[]): string {
+  const rows = measurements.map((m) => {
+    const errors = m.result.non2xx + m.result.socketErrors;
+    return [
+      m.label,
+      rps(m.result.requestsPerSec),
+      ms(m.result.p50Ms),
+      ms(m.result.p99Ms),
+      m.cpuUsPerRequest === undefined ? "n/a" : `${m.cpuUsPerRequest.toFixed(0)} µs`,
+      errors === 0 ? "0" : `${errors} (non-2xx ${m.result.non2xx}, socket ${m.result.socketErrors})`,
+      m.othersCpu === undefined ? "n/a" : percent(m.othersCpu),
+      m.note ?? "",
+    ];
+  });
+  const headers = ["config", "requests/s", "p50", "p99", "server CPU/req", "errors", "others' CPU", "note"];
+  return table(headers, rows, [false, true, true, true, true, true, true, false]);
+}
+
+function targets(results: BenchResults): Target[] {
+  const { hello, fastifyPg, apiPgInfo, apiPgWarn, apiLite, startupMs } = results;
+  const perLevel = (api: Measurement | undefined, level: string): Target[] => [
+    {
+      label: `/v1/users/me (PG, ${level}) ÷ bare hello`,
+      value: ratio(api, hello),
+      format: percent,
+      goal: "≥ 40%",
+      met: atLeast(0.4),
+    },
+    {
+      label: `/v1/users/me (PG, ${level}) p99`,
+      value: api?.result.p99Ms,
+      format: ms,
+      goal: "≤ 5 ms",
+      met: atMost(5),
+    },
+    {
+      label: `/v1/users/me (PG, ${level}) ÷ Fastify /me (PG)`,
+      value: ratio(api, fastifyPg),
+      format: percent,
+      goal: "≥ 80%",
+      met: atLeast(0.8),
+    },
+  ];
+  const startup = (label: string, value: number | undefined): Target => ({
+    label: `startup on existing PGlite dir, ${label} of ${startupMs.length}`,
+    value,
+    format: seconds,
+    goal: "≤ 3 s",
+    met: atMost(3000),
+  });
+  return [
+    ...perLevel(apiPgInfo, "info"),
+    ...perLevel(apiPgWarn, "warn"),
+    {
+      label: "/v1/users/me (PGlite, info) requests/s",
+      value: apiLite?.result.requestsPerSec,
+      format: rps,
+      goal: "≥ 2,500",
+      met: atLeast(2500),
+    },
+    startup("median", startupMs.length > 0 ? median(startupMs) : undefined),
+    startup("best", startupMs.length > 0 ? Math.min(...startupMs) : undefined),
+  ];
+}
+
+function targetTable(list: Target[]): string {
+  const rows = list.map((target) =>
+    target.value === undefined
+      ? [target.label, "n/a", target.goal, "not measured"]
+      : [target.label, target.format(target.value), target.goal, target.met(target.value) ? "met" : "MISSED"],
   );
-}
-
-export function formatMeasurements(measurements: Measurement[]): string {
-  const rows = measurements.map(({ label, result, note }) => {
-    const problems = result.non2xx + result.socketErrors;
-    return [
-      label,
-      rps(result.requestsPerSec),
-      ms(result.p50Ms),
-      ms(result.p99Ms),
-      problems === 0 ? "0" : `${problems} (non-2xx ${result.non2xx}, socket ${result.socketErrors})`,
-      note ?? "",
-    ];
-  });
-  return table(["config", "requests/s", "p50", "p99", "errors", "note"], rows, [
-    false,
-    true,
-    true,
-    true,
-    true,
-    false,
-  ]);
-}
-
-export function formatTargets(targets: Target[]): string {
-  const rows = targets.map((target) => {
-    if (target.value === undefined) return [target.label, "n/a", target.goal, "not measured"];
-    return [
-      target.label,
-      target.format(target.value),
-      target.goal,
-      target.met(target.value) ? "met" : "MISSED",
-    ];
-  });
   return table(["figure", "value", "target", "verdict"], rows, [false, true, false, false]);
+}
+
+/** Ratios beside their CPU-per-request equivalents, and the checks that make the figures comparable. */
+function otherFigures(results: BenchResults): string[] {
+  const { hello, fastifyPg, apiPgInfo, apiPgWarn, fastifyLite, apiLite, startupMs } = results;
+  const pairs: [string, Measurement | undefined, Measurement | undefined][] = [
+    ["/v1/users/me (PG, info) ÷ bare hello", apiPgInfo, hello],
+    ["/v1/users/me (PG, info) ÷ Fastify /me (PG)", apiPgInfo, fastifyPg],
+    ["/v1/users/me (PG, info) ÷ same at warn (the access log)", apiPgInfo, apiPgWarn],
+    ["/v1/users/me (PGlite, info) ÷ Fastify /me (PGlite)", apiLite, fastifyLite],
+    ["Fastify /me (PG) ÷ bare hello", fastifyPg, hello],
+  ];
+  const lines: string[] = [];
+  for (const [label, a, b] of pairs) {
+    const byRps = ratio(a, b);
+    const byCpu = cpuRatio(a, b);
+    if (byRps === undefined) continue;
+    lines.push(
+      `  ${label}: ${percent(byRps)}${byCpu === undefined ? "" : `  (by CPU/req: ${percent(byCpu)})`}`,
+    );
+  }
+  if (startupMs.length > 0) lines.push(`  startup runs: ${startupMs.map(seconds).join(", ")}`);
+  if (fastifyPg && apiPgInfo) {
+    const same = JSON.stringify(JSON.parse(fastifyPg.body)) === JSON.stringify(JSON.parse(apiPgInfo.body));
+    lines.push(`  Fastify /me and /v1/users/me answer the same JSON: ${same ? "yes" : "NO"}`);
+  }
+  return lines;
+}
+
+export function printReport(results: BenchResults, load: { seconds: number; warmupSeconds: number }): void {
+  const measured = [
+    results.hello,
+    results.fastifyPg,
+    results.apiPgInfo,
+    results.apiPgWarn,
+    results.fastifyLite,
+    results.apiLite,
+  ].filter((entry) => entry !== undefined);
+  console.log(
+    `\nFleet Control Plane API bench — node ${process.version}, ${cpus().length} CPUs, ` +
+      `wrk -t1 -c32 -d${load.seconds}s --latency after a ${load.warmupSeconds}s warm-up, one server at a time\n`,
+  );
+  console.log(measurementTable(measured));
+  if (measured.some((m) => (m.othersCpu ?? 0) > OTHERS_BUSY)) {
+    console.log(
+      `\nOther processes used over ${percent(OTHERS_BUSY)} of the CPU during some runs ("others' CPU"): their` +
+        " requests/s and p99 read low and vary; server CPU/req is the steadier figure.",
+    );
+  }
+  if (results.skipped) console.log(`\nSkipped the PostgreSQL runs — ${results.skipped}`);
+  console.log("\nTargets (issue #2)\n");
+  console.log(targetTable(targets(results)));
+  console.log("\nOther figures (requests/s ratio, and the ratio server CPU per request implies)");
+  for (const line of otherFigures(results)) console.log(line);
 }

@@ -5,26 +5,27 @@
  *
  * Env: BENCH_SECONDS (load per run, default 10), BENCH_WARMUP_SECONDS (default 3),
  * BENCH_PG_ADMIN_URL (default postgres://postgres@127.0.0.1:5432/postgres),
- * BENCH_PROFILE=1 (also profile the API under load with --cpu-prof and summarise self time).
+ * BENCH_RETRIES (default 2: how many runs, in all, may be measured again when other processes took
+ * over 15% of the CPU during them; the less contended result is kept),
+ * BENCH_PROFILE=1 (also profile the API under load with --cpu-prof and summarise self time),
+ * BENCH_WRK (the wrk binary, default `wrk` on PATH).
  */
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
-import { cpus, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Cleanup } from "./cleanup.ts";
 import { createPostgresDatabase, type SeededDatabase, seedTenant } from "./databases.ts";
-import { type ServerSpec, startServer, stopProcess, waitUntilReady } from "./processes.ts";
-import { formatSummary, summariseProfile } from "./profile.ts";
 import {
-  formatMeasurements,
-  formatTargets,
-  type Measurement,
-  ms,
-  percent,
-  rps,
-  seconds,
-  type Target,
-} from "./report.ts";
+  cpuTimeMs,
+  othersMeter,
+  type ServerSpec,
+  startServer,
+  stopProcess,
+  waitUntilReady,
+} from "./processes.ts";
+import { formatSummary, summariseProfile } from "./profile.ts";
+import { type BenchResults, type Measurement, OTHERS_BUSY, printReport } from "./report.ts";
 import { runWrk } from "./wrk.ts";
 
 const apiDir = fileURLToPath(new URL("..", import.meta.url));
@@ -35,27 +36,31 @@ interface Settings {
   warmupSeconds: number;
   pgAdminUrl: string;
   profile: boolean;
+  retries: number;
 }
 
-function positiveInt(name: string, fallback: number): number {
+function wholeNumber(name: string, fallback: number, min = 1): number {
   const raw = process.env[name];
   if (raw === undefined || raw === "") return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive whole number`);
+  if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be a whole number ≥ ${min}`);
   return value;
 }
 
 function readSettings(): Settings {
-  const seconds = positiveInt("BENCH_SECONDS", 10);
+  const seconds = wholeNumber("BENCH_SECONDS", 10);
   return {
     seconds,
-    warmupSeconds: positiveInt("BENCH_WARMUP_SECONDS", Math.min(3, seconds)),
+    warmupSeconds: wholeNumber("BENCH_WARMUP_SECONDS", Math.min(3, seconds)),
     pgAdminUrl: process.env.BENCH_PG_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres",
     profile: ["1", "true", "yes"].includes(process.env.BENCH_PROFILE ?? ""),
+    retries: wholeNumber("BENCH_RETRIES", 2, 0),
   };
 }
 
 const progress = (message: string) => console.error(`· ${message}`);
+
+type MeasuredKey = Exclude<keyof BenchResults, "startupMs" | "skipped">;
 
 /** One server under load: how to start it and which request to send. */
 interface LoadRun {
@@ -112,11 +117,7 @@ function stdoutNote(path: string): string | undefined {
  * Starts the server, checks the request succeeds (a bench of 401s would look fast), warms it up, loads
  * it, and stops it before the next run: one server at a time, since wrk and the server share two cores.
  */
-async function measure(
-  run: LoadRun,
-  settings: Settings,
-  logDir: string,
-): Promise<Measurement & { body: string }> {
+async function measure(run: LoadRun, settings: Settings, logDir: string): Promise<Measurement> {
   progress(`${run.label}: starting`);
   const server = await startServer({ ...run.server, logDir });
   try {
@@ -128,12 +129,47 @@ async function measure(
       throw new Error(`${run.label}: ${run.path} answered ${response.status}: ${body}`);
     progress(`${run.label}: warm-up ${settings.warmupSeconds}s, then ${settings.seconds}s of load`);
     await runWrk(url, { seconds: settings.warmupSeconds, headers: run.headers });
-    const result = await runWrk(url, { seconds: settings.seconds, headers: run.headers });
-    await stopProcess(server.child);
-    return { label: run.label, result, body, note: stdoutNote(server.stdoutPath) };
+    const cpuBefore = cpuTimeMs(server.child.pid);
+    const others = othersMeter([server.child.pid]);
+    const { cpuMs: wrkCpuMs, ...result } = await runWrk(url, {
+      seconds: settings.seconds,
+      headers: run.headers,
+    });
+    const othersCpu = others(wrkCpuMs);
+    const cpuAfter = cpuTimeMs(server.child.pid);
+    await stopProcess(server.child); // before reading its stdout, so the access log is complete
+
+    const cpuUsPerRequest =
+      cpuBefore === undefined || cpuAfter === undefined || result.requests === 0
+        ? undefined
+        : ((cpuAfter - cpuBefore) * 1000) / result.requests;
+    const note = stdoutNote(server.stdoutPath);
+    return { label: run.label, result, body, cpuUsPerRequest, othersCpu, note };
   } finally {
     await stopProcess(server.child);
   }
+}
+
+const contention = (m: Measurement) => m.othersCpu ?? 0;
+
+/**
+ * Measures the run, and once more (while the bench-wide retry budget lasts) when other processes took a
+ * noticeable share of the CPU: on a shared box that is the difference between a figure and noise.
+ */
+async function measureQuietly(
+  run: LoadRun,
+  settings: Settings,
+  logDir: string,
+  retries: { left: number },
+): Promise<Measurement> {
+  const first = await measure(run, settings, logDir);
+  if (contention(first) <= OTHERS_BUSY || retries.left === 0) return first;
+  retries.left--;
+  progress(`${run.label}: other processes took ${(contention(first) * 100).toFixed(0)}% of the CPU; again`);
+  const second = await measure(run, settings, logDir);
+  const kept = contention(second) < contention(first) ? second : first;
+  const retried = `measured twice, kept the run with others' CPU ${(contention(kept) * 100).toFixed(0)}%`;
+  return { ...kept, note: kept.note ? `${kept.note}; ${retried}` : retried };
 }
 
 /** Time from spawning the API on an already-migrated PGlite dir until /healthz answers 200. */
@@ -160,17 +196,15 @@ async function profileApi(db: SeededDatabase, settings: Settings, work: string):
   const run = apiRun("API /v1/users/me profiled", db, "info", ["--cpu-prof", `--cpu-prof-dir=${profileDir}`]);
   // measure() stops the server with SIGTERM, so main.ts exits normally and V8 writes the profile.
   await measure(run, settings, work);
-  const file = readdirSync(profileDir).find((name) => name.endsWith(".cpuprofile"));
+  // Node writes one profile per thread (tsx's loader hooks run in a worker): the main thread's is largest.
+  const files = readdirSync(profileDir).filter((name) => name.endsWith(".cpuprofile"));
+  const file = files.sort(
+    (a, b) => statSync(join(profileDir, b)).size - statSync(join(profileDir, a)).size,
+  )[0];
   if (file === undefined) throw new Error("the API wrote no .cpuprofile");
   const kept = join(tmpdir(), `fleet-bench-api-${process.pid}.cpuprofile`);
   copyFileSync(join(profileDir, file), kept);
   return kept;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 /** Makes the PostgreSQL database, or explains why not: the PGlite half of the bench still runs. */
@@ -195,127 +229,42 @@ async function bench(settings: Settings, cleanup: Cleanup): Promise<void> {
   const postgres = await preparePostgres(settings, cleanup);
   const pglite = await seedTenant(`pglite://${join(work, "pglite")}`);
   const pg = typeof postgres === "string" ? null : postgres;
-  if (pg === null) console.error(postgres);
+  if (pg === null) progress(`skipping the PostgreSQL runs: ${postgres}`);
 
-  const runs = {
-    hello: helloRun,
-    fastifyPg: pg && fastifyRun("Fastify /me (PostgreSQL)", pg),
-    apiPgInfo: pg && apiRun("API /v1/users/me (PostgreSQL, LOG_LEVEL=info)", pg, "info"),
-    apiPgWarn: pg && apiRun("API /v1/users/me (PostgreSQL, LOG_LEVEL=warn)", pg, "warn"),
-    fastifyLite: fastifyRun("Fastify /me (PGlite)", pglite),
-    apiLite: apiRun("API /v1/users/me (PGlite, LOG_LEVEL=info)", pglite, "info"),
-  };
-  const results: Partial<Record<keyof typeof runs, Measurement & { body: string }>> = {};
-  for (const [key, run] of Object.entries(runs) as [keyof typeof runs, LoadRun | null][]) {
-    if (run !== null) results[key] = await measure(run, settings, logDir);
+  // Measured one after another, in this order; PostgreSQL first so its ratios come from adjacent runs.
+  const runs: [MeasuredKey, LoadRun | null][] = [
+    ["hello", helloRun],
+    ["fastifyPg", pg && fastifyRun("Fastify /me (PostgreSQL)", pg)],
+    ["apiPgInfo", pg && apiRun("API /v1/users/me (PostgreSQL, LOG_LEVEL=info)", pg, "info")],
+    ["apiPgWarn", pg && apiRun("API /v1/users/me (PostgreSQL, LOG_LEVEL=warn)", pg, "warn")],
+    ["fastifyLite", fastifyRun("Fastify /me (PGlite)", pglite)],
+    ["apiLite", apiRun("API /v1/users/me (PGlite, LOG_LEVEL=info)", pglite, "info")],
+  ];
+  const measured: Partial<Record<MeasuredKey, Measurement>> = {};
+  const retries = { left: settings.retries };
+  for (const [key, run] of runs) {
+    if (run !== null) measured[key] = await measureQuietly(run, settings, logDir, retries);
   }
-  const startup = await measureStartup(pglite, logDir);
+  const startupMs = await measureStartup(pglite, logDir);
   const profilePath = settings.profile ? await profileApi(pg ?? pglite, settings, work) : undefined;
 
-  printReport(settings, results, startup, typeof postgres === "string" ? postgres : undefined);
+  printReport(
+    { ...measured, startupMs, ...(typeof postgres === "string" ? { skipped: postgres } : {}) },
+    { seconds: settings.seconds, warmupSeconds: settings.warmupSeconds },
+  );
   if (profilePath !== undefined) {
     console.log(`\nCPU profile of the API under load (LOG_LEVEL=info), kept at ${profilePath}:`);
     console.log(formatSummary(summariseProfile(profilePath)));
   }
 }
 
-type Results = Partial<Record<string, Measurement & { body: string }>>;
-
-function ratio(a: Measurement | undefined, b: Measurement | undefined): number | undefined {
-  return a && b ? a.result.requestsPerSec / b.result.requestsPerSec : undefined;
-}
-
-function targets(results: Results, startup: number[]): Target[] {
-  const { hello, fastifyPg, apiPgInfo, apiPgWarn, apiLite } = results;
-  const atLeast = (goal: number) => (value: number) => value >= goal;
-  const atMost = (goal: number) => (value: number) => value <= goal;
-  return [
-    ...[apiPgInfo, apiPgWarn].flatMap((api, index) => {
-      const level = index === 0 ? "info" : "warn";
-      return [
-        {
-          label: `/v1/users/me (PG, ${level}) ÷ bare hello`,
-          value: ratio(api, hello),
-          format: percent,
-          goal: "≥ 40%",
-          met: atLeast(0.4),
-        },
-        {
-          label: `/v1/users/me (PG, ${level}) p99`,
-          value: api?.result.p99Ms,
-          format: ms,
-          goal: "≤ 5 ms",
-          met: atMost(5),
-        },
-        {
-          label: `/v1/users/me (PG, ${level}) ÷ Fastify /me (PG)`,
-          value: ratio(api, fastifyPg),
-          format: percent,
-          goal: "≥ 80%",
-          met: atLeast(0.8),
-        },
-      ];
-    }),
-    {
-      label: "/v1/users/me (PGlite, info) requests/s",
-      value: apiLite?.result.requestsPerSec,
-      format: rps,
-      goal: "≥ 2,500",
-      met: atLeast(2500),
-    },
-    {
-      label: `startup on existing PGlite dir, median of ${startup.length}`,
-      value: startup.length > 0 ? median(startup) : undefined,
-      format: seconds,
-      goal: "≤ 3 s",
-      met: atMost(3000),
-    },
-    {
-      label: `startup on existing PGlite dir, best of ${startup.length}`,
-      value: startup.length > 0 ? Math.min(...startup) : undefined,
-      format: seconds,
-      goal: "≤ 3 s",
-      met: atMost(3000),
-    },
-  ];
-}
-
-function printReport(settings: Settings, results: Results, startup: number[], skipped?: string): void {
-  const { hello, fastifyPg, apiPgInfo, apiPgWarn, fastifyLite, apiLite } = results;
-  console.log(
-    `\nFleet Control Plane API bench — node ${process.version}, ${cpus().length} CPUs, ` +
-      `wrk -t1 -c32 -d${settings.seconds}s --latency (after a ${settings.warmupSeconds}s warm-up)\n`,
-  );
-  const measured = [hello, fastifyPg, apiPgInfo, apiPgWarn, fastifyLite, apiLite].filter(
-    (entry) => entry !== undefined,
-  );
-  console.log(formatMeasurements(measured));
-  if (skipped) console.log(`\nSkipped the PostgreSQL runs — ${skipped}`);
-
-  console.log("\nTargets (issue #2)\n");
-  console.log(formatTargets(targets(results, startup)));
-
-  console.log("\nOther figures");
-  const accessLog = ratio(apiPgInfo, apiPgWarn);
-  if (accessLog !== undefined)
-    console.log(`  access log at info costs ${percent(1 - accessLog)} of requests/s`);
-  const liteRatio = ratio(apiLite, fastifyLite);
-  if (liteRatio !== undefined)
-    console.log(`  /v1/users/me (PGlite) ÷ Fastify /me (PGlite): ${percent(liteRatio)}`);
-  const fastifyRatio = ratio(fastifyPg, hello);
-  if (fastifyRatio !== undefined) console.log(`  Fastify /me (PG) ÷ bare hello: ${percent(fastifyRatio)}`);
-  if (startup.length > 0) console.log(`  startup runs: ${startup.map(seconds).join(", ")}`);
-  if (fastifyPg && apiPgInfo) {
-    const same = JSON.stringify(JSON.parse(fastifyPg.body)) === JSON.stringify(JSON.parse(apiPgInfo.body));
-    console.log(`  Fastify /me and /v1/users/me answer the same JSON: ${same ? "yes" : "NO"}`);
-  }
-}
-
 async function main(): Promise<void> {
   const settings = readSettings();
   const cleanup = new Cleanup();
+  let interrupted = false;
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.once(signal, () => {
+      interrupted = true;
       console.error(`\n${signal}: stopping servers and removing temp resources`);
       void cleanup.run().finally(() => process.exit(130));
     });
@@ -323,6 +272,8 @@ async function main(): Promise<void> {
   try {
     await bench(settings, cleanup);
   } catch (error) {
+    // After Ctrl-C the run fails because its children were stopped; that is not news.
+    if (interrupted) return;
     console.error("bench failed:", error instanceof Error ? error.message : error);
     process.exitCode = 1;
   } finally {

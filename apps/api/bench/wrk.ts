@@ -1,5 +1,5 @@
 import type { ChildProcess } from "node:child_process";
-import { startProcess } from "./processes.ts";
+import { cpuTimeMs, startProcess } from "./processes.ts";
 
 export interface WrkResult {
   requestsPerSec: number;
@@ -9,6 +9,11 @@ export interface WrkResult {
   /** Responses outside 2xx/3xx: a bench of 401s would look fast, so these are always shown. */
   non2xx: number;
   socketErrors: number;
+}
+
+export interface WrkRun extends WrkResult {
+  /** wrk's own CPU time, sampled every 200 ms while it ran (its /proc entry is gone once it exits). */
+  cpuMs: number;
 }
 
 export interface WrkOptions {
@@ -49,8 +54,12 @@ export function parseWrkOutput(output: string): WrkResult {
   };
 }
 
-function collect(child: ChildProcess): Promise<{ code: number | null; output: string }> {
+function collect(child: ChildProcess): Promise<{ code: number | null; output: string; cpuMs: number }> {
   let output = "";
+  let cpuMs = 0;
+  const sampler = setInterval(() => {
+    cpuMs = cpuTimeMs(child.pid) ?? cpuMs;
+  }, 200);
   child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
     output += chunk;
   });
@@ -58,19 +67,25 @@ function collect(child: ChildProcess): Promise<{ code: number | null; output: st
     output += chunk;
   });
   return new Promise((resolve, reject) => {
-    child.once("error", reject);
-    child.once("close", (code) => resolve({ code, output }));
+    child.once("error", (error: NodeJS.ErrnoException) => {
+      clearInterval(sampler);
+      reject(error.code === "ENOENT" ? new Error("wrk is not on PATH (Debian package `wrk`)") : error);
+    });
+    child.once("close", (code) => {
+      clearInterval(sampler);
+      resolve({ code, output, cpuMs });
+    });
   });
 }
 
 /** One wrk run (`-t1`: the other core belongs to the server under test). */
-export async function runWrk(url: string, options: WrkOptions): Promise<WrkResult> {
+export async function runWrk(url: string, options: WrkOptions): Promise<WrkRun> {
   const args = ["-t1", `-c${options.connections ?? 32}`, `-d${options.seconds}s`, "--latency"];
   for (const [name, value] of Object.entries(options.headers ?? {})) args.push("-H", `${name}: ${value}`);
   args.push(url);
-  const { code, output } = await collect(
+  const { code, output, cpuMs } = await collect(
     startProcess(process.env.BENCH_WRK ?? "wrk", args, { stdio: ["ignore", "pipe", "pipe"] }),
   );
   if (code !== 0) throw new Error(`wrk exited with ${code}:\n${output}`);
-  return parseWrkOutput(output);
+  return { ...parseWrkOutput(output), cpuMs };
 }

@@ -7,12 +7,12 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const database = await openDatabase(config.databaseUrl, { serveSocket: true });
   await database.migrate();
-  const { app, close } = await createApp(config, database);
+  const { app, log, close } = await createApp(config, database);
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    app.log.info({ signal }, "stopping");
+    log.info({ signal }, "stopping");
     await close();
     await database.close();
     process.exit(0);
@@ -20,7 +20,7 @@ async function main(): Promise<void> {
   process.on("SIGINT", () => void stop("SIGINT"));
   process.on("SIGTERM", () => void stop("SIGTERM"));
   await app.listen({ port: config.port, host: config.host });
-  app.log.info({ url: config.publicUrl, database: database.kind }, "Fleet Control Plane API listening");
+  log.info({ url: config.publicUrl, database: database.kind }, "Fleet Control Plane API listening");
 }
 
 main().catch((error: unknown) => {

@@ -38,9 +38,21 @@ const trpcCodes: Record<number, TRPC_ERROR_CODE_KEY> = {
   503: "SERVICE_UNAVAILABLE",
 };
 
+/** A procedure's context once authorized: who is calling, for the resolver. */
+export type AuthorizedContext<P extends Principal | null> = RequestContext & { principal: P };
+
+/** The function behind an operation, called by /trpc through tRPC and by /v1 directly. */
+export type Resolver<P extends Principal | null = Principal | null> = (opts: {
+  ctx: AuthorizedContext<P>;
+  input: never;
+}) => unknown;
+
+/** Meta of every procedure: its operation, plus the resolver the REST surface calls. */
+export type ProcedureMeta = Operation & { resolve?: Resolver; audience?: "tenant" | "public" };
+
 const t = initTRPC
   .context<RequestContext>()
-  .meta<Operation>()
+  .meta<ProcedureMeta>()
   .create({
     isDev: false,
     errorFormatter({ shape, error, ctx }) {
@@ -70,50 +82,91 @@ const problems = t.middleware(async ({ next }) => {
   return result;
 });
 
-/** Authenticates the credential and checks its class and scope against the operation's meta. */
-const authorize = t.middleware(async ({ ctx, meta, type, next }) => {
-  if (meta === undefined) throw new Error("every procedure carries its operation's meta");
-  if (meta.credentials.length === 0) return next({ ctx: { principal: null as Principal | null } });
+/**
+ * Authenticates the credential and checks its class and scope against the operation. Both transports
+ * call this: the tRPC middleware below and the REST adapter.
+ */
+export function authorize(
+  op: Operation,
+  ctx: RequestContext,
+  mutation: boolean,
+): Principal | null | Promise<Principal | null> {
+  if (op.credentials.length === 0) return null;
   const credential = ctx.credential;
   if (credential === null)
     throw new Problem("UZ-AUTH-001", { detail: "This route needs a bearer credential." });
-  if (credential.source === "cookie" && type !== "query" && !ctx.csrfHeader) {
+  if (credential.source === "cookie" && mutation && !ctx.csrfHeader) {
     throw new Problem("UZ-AUTH-011", { detail: "A console request must carry the x-fleet-csrf header." });
   }
-  const principal = await ctx.authenticator.authenticate(credential.token, ctx.services.now());
-  if (!meta.credentials.includes(principal.class)) {
+  const principal = ctx.authenticator.authenticate(credential.token, ctx.services.now());
+  // A cached principal is checked without a promise; a database lookup is checked when it lands.
+  return principal instanceof Promise ? principal.then((p) => admit(op, p)) : admit(op, principal);
+}
+
+function admit(op: Operation, principal: Principal): Principal {
+  if (!op.credentials.includes(principal.class)) {
     throw new Problem("UZ-AUTH-003", {
       detail: `This route does not accept a ${principal.class.replace("_", " ")} credential.`,
     });
   }
-  if (meta.scope !== null && !hasScope(principalScopes(principal), meta.scope)) {
-    throw new Problem("UZ-AUTH-022", { detail: `This request needs the scope ${meta.scope}.` });
+  if (op.scope !== null && !hasScope(principalScopes(principal), op.scope)) {
+    throw new Problem("UZ-AUTH-022", { detail: `This request needs the scope ${op.scope}.` });
   }
-  return next({ ctx: { principal: principal as Principal | null } });
+  return principal;
+}
+
+const authorized = t.middleware(async ({ ctx, meta, type, next }) => {
+  if (meta === undefined) throw new Error("every procedure carries its operation's meta");
+  const principal = await authorize(meta, ctx, type !== "query");
+  return next({ ctx: { principal } });
 });
+
+function tenantOnly(op: Operation): void {
+  if (op.credentials.length === 0 || op.credentials.some((c) => c !== "session" && c !== "api_key")) {
+    throw new Error(`operation ${op.id} must accept only tenant credentials`);
+  }
+}
+
+/**
+ * Declares the procedure of an operation. The resolver is written once; tRPC serves it at /trpc, and the
+ * REST adapter calls the same resolver (kept in the meta) after the same `authorize`, input and output
+ * parsing, without tRPC's per-request middleware machinery.
+ */
+function declare<I extends z.ZodType, O extends z.ZodType, P extends Principal | null>(
+  op: Operation & { input: I; output: O },
+  audience: "tenant" | "public",
+) {
+  type Resolve = (opts: {
+    ctx: AuthorizedContext<P>;
+    input: z.output<I>;
+  }) => z.input<O> | Promise<z.input<O>>;
+  const build = (resolve: Resolve) =>
+    t.procedure
+      .meta({ ...op, audience, resolve: resolve as unknown as Resolver })
+      .use(problems)
+      .use(authorized)
+      .input(op.input)
+      .output(op.output);
+  // The middleware chain proves the principal's class (`authorize` checks it against the operation), so
+  // the resolver may see the narrower type its declaration names.
+  return {
+    query: (resolve: Resolve) => build(resolve).query((opts) => resolve(opts as never) as never),
+    mutation: (resolve: Resolve) => build(resolve).mutation((opts) => resolve(opts as never) as never),
+  };
+}
 
 /** A procedure anyone may call (sign-in exchanges); its operation lists no credential class. */
 export function publicProcedure<I extends z.ZodType, O extends z.ZodType>(
   op: Operation & { input: I; output: O },
 ) {
-  return t.procedure.meta(op).use(problems).use(authorize).input(op.input).output(op.output);
+  if (op.credentials.length > 0) throw new Error(`operation ${op.id} is not public`);
+  return declare<I, O, null>(op, "public");
 }
 
 /** A procedure acting for a person in a tenant (session token or tenant API key). */
 export function tenantProcedure<I extends z.ZodType, O extends z.ZodType>(
   op: Operation & { input: I; output: O },
 ) {
-  return t.procedure
-    .meta(op)
-    .use(problems)
-    .use(authorize)
-    .use(({ ctx, next }) => {
-      const principal = ctx.principal;
-      if (principal === null || (principal.class !== "session" && principal.class !== "api_key")) {
-        throw new Error(`operation ${op.id} must accept only tenant credentials`);
-      }
-      return next({ ctx: { principal: principal as TenantPrincipal } });
-    })
-    .input(op.input)
-    .output(op.output);
+  tenantOnly(op);
+  return declare<I, O, TenantPrincipal>(op, "tenant");
 }

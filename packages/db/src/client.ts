@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { mkdirSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
@@ -50,7 +50,11 @@ export interface OpenOptions {
   serveSocket?: boolean;
 }
 
-const migrationsFolder = join(dirname(fileURLToPath(import.meta.url)), "..", "drizzle");
+// Found through the package itself, so it resolves the same from source and from a bundled build.
+const migrationsFolder = join(
+  dirname(createRequire(import.meta.url).resolve("@fleet/db/package.json")),
+  "drizzle",
+);
 const MIGRATION_LOCK = 7_311_045_022;
 
 /** Parses DATABASE_URL: `postgres://…`, `pglite://memory`, or `pglite://<dir>` (relative to the cwd). */

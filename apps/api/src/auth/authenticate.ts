@@ -23,12 +23,20 @@ export class Authenticator {
     private readonly onBackgroundError: (error: unknown) => void,
   ) {}
 
-  async authenticate(token: string, now: number): Promise<Principal> {
+  /**
+   * The principal a bearer credential stands for. Answers synchronously from the cache, so the common
+   * request costs no promise; a refusal is thrown.
+   */
+  authenticate(token: string, now: number): Principal | Promise<Principal> {
     const cacheKey = sha256Hex(token);
-    let resolved = this.cache.get(cacheKey, now);
-    if (resolved === undefined) {
-      resolved = await this.resolve(token, cacheKey, now, this.cache.snapshot());
-    }
+    const cached = this.cache.get(cacheKey, now);
+    if (cached !== undefined) return this.admit(cached, now);
+    return this.resolve(token, cacheKey, now, this.cache.snapshot()).then((resolved) =>
+      this.admit(resolved, now),
+    );
+  }
+
+  private admit(resolved: Principal | Problem, now: number): Principal {
     if (resolved instanceof Problem) throw resolved;
     if (resolved.class === "api_key") this.touchKey(resolved.apiKeyId!, now);
     return resolved;

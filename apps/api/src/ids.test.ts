@@ -1,0 +1,14 @@
+import { describe, expect, it } from "vitest";
+import { newId } from "./ids.ts";
+
+describe("newId", () => {
+  it("mints UUIDv7s carrying the time, in order within a millisecond", () => {
+    const now = Date.UTC(2026, 10, 21);
+    const ids = Array.from({ length: 1000 }, () => newId(now));
+    for (const id of ids)
+      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(Number.parseInt(ids[0]!.replace(/-/g, "").slice(0, 12), 16)).toBeGreaterThanOrEqual(now);
+    expect([...ids].sort()).toEqual(ids);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+});

@@ -3,6 +3,7 @@ import { SessionSigner } from "../src/auth/sessions.ts";
 import { loadConfig } from "../src/env.ts";
 import type { ServiceContext } from "../src/services/context.ts";
 import { bootstrapTenant } from "../src/services/identity/tenants.ts";
+import { Vault } from "../src/services/secrets/vault.ts";
 
 /** A migrated database holding one tenant, and the tenant API key the load is sent with. */
 export interface SeededDatabase {
@@ -24,6 +25,7 @@ export async function seedTenant(url: string): Promise<SeededDatabase> {
       config: loadConfig({ DATABASE_URL: url }),
       now,
       principalsChanged: () => {}, // nothing is cached here, and no server runs yet
+      vault: new Vault(null), // the bench stores no secret
       sessions: await SessionSigner.create(database.db, undefined, now()),
     };
     const result = await bootstrapTenant(ctx, { tenantName: "Bench Tenant", email: "bench@example.com" });

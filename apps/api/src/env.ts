@@ -25,6 +25,14 @@ const schema = z.object({
   SESSION_SIGNING_KEY: z.string().min(32, "must be at least 32 characters").optional(),
   SESSION_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(3600),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /**
+   * The vault's master key: 32 bytes, base64. Unset on the embedded database, one is generated once into
+   * the data directory (owner-only); unset on PostgreSQL, the secret routes answer 503 UZ-VAULT-002.
+   */
+  FLEET_MASTER_KEY: z
+    .string()
+    .refine((v) => Buffer.from(v, "base64").length === 32, "must be 32 bytes, base64-encoded")
+    .optional(),
   /** Dev mode allows the `dev_none` sandbox tier. */
   FLEET_DEV_MODE: z.stringbool().default(false),
 });
@@ -40,6 +48,7 @@ export interface Config {
   consoleUrl: string;
   docsUrl: string;
   sessionSigningKey: string | undefined;
+  masterKey: Buffer | undefined;
   sessionTtlSeconds: number;
   logLevel: Env["LOG_LEVEL"];
   devMode: boolean;
@@ -65,6 +74,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     consoleUrl: (env.CONSOLE_URL ?? `http://localhost:${env.CONSOLE_PORT}`).replace(/\/$/, ""),
     docsUrl: env.DOCS_URL ?? `${publicUrl}/docs/errors`,
     sessionSigningKey: env.SESSION_SIGNING_KEY,
+    masterKey: env.FLEET_MASTER_KEY === undefined ? undefined : Buffer.from(env.FLEET_MASTER_KEY, "base64"),
     sessionTtlSeconds: env.SESSION_TTL_SECONDS,
     logLevel: env.LOG_LEVEL,
     devMode: env.FLEET_DEV_MODE,

@@ -15,6 +15,7 @@ import { DEFAULT_BODY_LIMIT, registerRestRoutes } from "./http/rest.ts";
 import { newId } from "./ids.ts";
 import { appRouter } from "./router/root.ts";
 import type { ServiceContext } from "./services/context.ts";
+import { resolveMasterKey, Vault } from "./services/secrets/vault.ts";
 import type { Credential, RequestContext } from "./trpc.ts";
 
 export const SESSION_COOKIE = "fleet_session";
@@ -67,6 +68,7 @@ export async function createApp(
     sessions,
     now,
     principalsChanged: (tag) => cache.invalidate(tag),
+    vault: new Vault(resolveMasterKey(config.masterKey, database.dataDir, database.kind === "pglite")),
   };
   // The service's own logger, not Fastify's: Fastify would build a child logger for every request.
   const log = pino(

@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 // biome-ignore lint/suspicious/noExplicitAny: the test walks an untyped JSON document
 type Json = any;
 
+import { appRouter } from "../src/router/root.ts";
 import { call } from "./harness.ts";
 
 const specPath = join(
@@ -43,6 +44,13 @@ function specCodes(): string[] {
 }
 
 describe("documentation", () => {
+  it("serves every operation of the contracts, and nothing the contracts do not declare", () => {
+    const procedures = Object.keys(
+      (appRouter._def as unknown as { procedures: Record<string, unknown> }).procedures,
+    );
+    expect(procedures.sort()).toEqual(Object.keys(operations).sort());
+  });
+
   it("has every error code of the specification in the registry, and on the served page", async () => {
     const codes = specCodes();
     expect(codes.length).toBeGreaterThanOrEqual(46);

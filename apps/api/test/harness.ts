@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { type DatabaseHandle, openDatabase, runners } from "@fleet/db";
 import { inject } from "vitest";
 import { mintSecret, RUNNER_TOKEN_PREFIX, sha256Hex } from "../src/auth/tokens.ts";
@@ -25,8 +26,17 @@ export function testDatabaseUrl(): string {
 }
 
 /** Starts an API on its own database handle (a second instance, when called again on PostgreSQL). */
+/** One vault master key per worker, so every instance it starts opens the others' secrets. */
+const masterKey = randomBytes(32).toString("base64");
+
 export async function startApi(overrides: Record<string, string> = {}): Promise<TestApi> {
-  const config = loadConfig({ DATABASE_URL: testDatabaseUrl(), PORT: "0", LOG_LEVEL: "info", ...overrides });
+  const config = loadConfig({
+    DATABASE_URL: testDatabaseUrl(),
+    PORT: "0",
+    LOG_LEVEL: "info",
+    FLEET_MASTER_KEY: masterKey,
+    ...overrides,
+  });
   const database = await openDatabase(config.databaseUrl, { max: 5 });
   if (databaseKind === "pglite") await database.migrate();
   const logs: string[] = [];

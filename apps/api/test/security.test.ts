@@ -8,7 +8,27 @@ import { call, operatorToken, seedMember, seedRunnerToken, seedTenant, type Tena
  */
 type Fixture = (owner: Tenant) => Promise<{ params: Record<string, string>; body?: unknown }>;
 
+async function secretIn(owner: Tenant): Promise<Record<string, string>> {
+  const created = await call("POST", `/v1/workspaces/${owner.workspaceId}/secrets`, {
+    token: owner.apiKey,
+    body: { name: "FIXTURE_TOKEN", data: { token: "fixture-value" } },
+  });
+  expect(created.status).toBe(201);
+  return { workspace_id: owner.workspaceId, secret_name: "FIXTURE_TOKEN" };
+}
+
 const otherTenantFixtures: Record<string, Fixture> = {
+  "secrets.list": async (owner) => ({ params: { workspace_id: owner.workspaceId } }),
+  "secrets.listCredentials": async (owner) => ({ params: { workspace_id: owner.workspaceId } }),
+  "secrets.create": async (owner) => ({
+    params: { workspace_id: owner.workspaceId },
+    body: { name: "NEW_ONE", data: { a: 1 } },
+  }),
+  "secrets.replace": async (owner) => ({
+    params: await secretIn(owner),
+    body: { data: { token: "replaced" } },
+  }),
+  "secrets.delete": async (owner) => ({ params: await secretIn(owner) }),
   "apiKeys.update": async (owner) => ({ params: { id: await mintKeyId(owner) }, body: { active: false } }),
   "apiKeys.delete": async (owner) => {
     const id = await mintKeyId(owner);
@@ -26,10 +46,13 @@ async function mintKeyId(owner: Tenant): Promise<string> {
   return minted.body.id;
 }
 
+/** Stand-ins for path parameters: well-formed, and naming nothing. */
+const placeholders: Record<string, string> = { secret_name: "ABSENT_SECRET" };
+
 function pathOf(op: Operation, params: Record<string, string>): string {
   return op.path.replace(
     /\{(\w+)\}/g,
-    (_, name: string) => params[name] ?? "01a2000a-0000-7000-8000-000000000000",
+    (_, name: string) => params[name] ?? placeholders[name] ?? "01a2000a-0000-7000-8000-000000000000",
   );
 }
 
@@ -94,7 +117,7 @@ describe.each(guarded.map((op) => [op.id, op] as const))("security of %s", (_id,
       const theirs = await call(op.method, pathOf(op, params), { token: stranger.apiKey, body });
       const absent = await call(op.method, pathOf(op, {}), { token: stranger.apiKey, body });
       expect(theirs.status).toBe(404);
-      expect(absent.status).toBe(404);
+      expect(absent.status, JSON.stringify(absent.body)).toBe(404);
       expect(theirs.body.error_code).toBe(absent.body.error_code);
     });
   }

@@ -4,6 +4,11 @@ import { listApiKeys } from "./api-keys/list-api-keys.ts";
 import { updateApiKey } from "./api-keys/update-api-key.ts";
 import { exchangeSignInLink } from "./auth/exchange-sign-in-link.ts";
 import type { Operation } from "./operation.ts";
+import { createSecret } from "./secrets/create-secret.ts";
+import { deleteSecret } from "./secrets/delete-secret.ts";
+import { listCredentials } from "./secrets/list-credentials.ts";
+import { listSecrets } from "./secrets/list-secrets.ts";
+import { replaceSecret } from "./secrets/replace-secret.ts";
 import { getMe } from "./users/get-me.ts";
 import { createWorkspace } from "./workspaces/create-workspace.ts";
 import { listWorkspaces } from "./workspaces/list-workspaces.ts";
@@ -13,16 +18,22 @@ export * from "./common.ts";
 export * from "./errors.ts";
 export * from "./operation.ts";
 export * from "./scopes.ts";
+export * from "./secrets/secret.ts";
 export { callingPerson } from "./users/get-me.ts";
 export { workspaceItem } from "./workspaces/list-workspaces.ts";
 export {
   createApiKey,
+  createSecret,
   createWorkspace,
   deleteApiKey,
+  deleteSecret,
   exchangeSignInLink,
   getMe,
   listApiKeys,
+  listCredentials,
+  listSecrets,
   listWorkspaces,
+  replaceSecret,
   updateApiKey,
 };
 
@@ -36,6 +47,11 @@ export const operations = {
   "apiKeys.delete": deleteApiKey,
   "workspaces.create": createWorkspace,
   "workspaces.list": listWorkspaces,
+  "secrets.list": listSecrets,
+  "secrets.create": createSecret,
+  "secrets.replace": replaceSecret,
+  "secrets.delete": deleteSecret,
+  "secrets.listCredentials": listCredentials,
 } as const satisfies Record<string, Operation>;
 
 export type OperationId = keyof typeof operations;

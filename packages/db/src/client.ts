@@ -24,6 +24,8 @@ export type DatabaseKind = "postgres" | "pglite";
 
 export interface DatabaseHandle {
   kind: DatabaseKind;
+  /** The embedded database's directory when this process owns one on disk; null otherwise. */
+  dataDir: string | null;
   db: Database;
   /** Runs raw SQL and returns its rows, whatever the driver. */
   query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
@@ -91,6 +93,7 @@ function openPostgres(url: string, max: number, socketPath?: string): DatabaseHa
   const db = drizzlePostgres(sql, { schema }) as unknown as Database;
   return {
     kind: "postgres",
+    dataDir: null,
     db,
     async query<T>(text: string, params: unknown[] = []) {
       return (await sql.unsafe(text, params as never[])) as unknown as T[];
@@ -171,6 +174,7 @@ async function openPglite(dir: string | null, serveSocket: boolean): Promise<Dat
   const db = drizzlePglite(client, { schema }) as unknown as Database;
   return {
     kind: "pglite",
+    dataDir: dir,
     db,
     async query<T>(text: string, params: unknown[] = []) {
       return (await client.query<T>(text, params)).rows;

@@ -8,6 +8,7 @@ import { firstRun } from "../services/identity/first-run.ts";
 import { upsertMember } from "../services/identity/members.ts";
 import { createSignInLink, issueOperatorToken, issueSession } from "../services/identity/sessions.ts";
 import { bootstrapTenant } from "../services/identity/tenants.ts";
+import { Vault } from "../services/secrets/vault.ts";
 
 const usage = `fleetctl — operator commands for Fleet Control Plane (uses DATABASE_URL, like the server)
 
@@ -70,6 +71,7 @@ async function run(argv: string[]): Promise<Record<string, unknown>> {
       config,
       now,
       principalsChanged: () => {}, // fleetctl caches nothing; the NOTIFY reaches the servers
+      vault: new Vault(null), // fleetctl touches no secret
       sessions: await SessionSigner.create(database.db, config.sessionSigningKey, now()),
     };
     const tenantId = values["tenant-id"];

@@ -1,12 +1,14 @@
 import { router } from "../trpc.ts";
 import { apiKeysRouter } from "./api-keys/router.ts";
 import { authRouter } from "./auth/router.ts";
+import { secretsRouter } from "./secrets/router.ts";
 import { usersRouter } from "./users/router.ts";
 import { workspacesRouter } from "./workspaces/router.ts";
 
 export const appRouter = router({
   apiKeys: apiKeysRouter,
   auth: authRouter,
+  secrets: secretsRouter,
   users: usersRouter,
   workspaces: workspacesRouter,
 });

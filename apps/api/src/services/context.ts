@@ -3,6 +3,7 @@ import { sql } from "@fleet/db";
 import { AUTH_CHANNEL } from "../auth/principal-cache.ts";
 import type { SessionSigner } from "../auth/sessions.ts";
 import type { Config } from "../env.ts";
+import type { Vault } from "./secrets/vault.ts";
 
 /** What services need, and nothing of HTTP. */
 export interface ServiceContext {
@@ -10,6 +11,8 @@ export interface ServiceContext {
   config: Config;
   sessions: SessionSigner;
   now: () => number;
+  /** Seals and opens workspace secrets. */
+  vault: Vault;
   /**
    * Drops this instance's cached principals tagged `tag`. Called after the change commits: the NOTIFY
    * reaches every instance, but this one answers its caller before its own notification arrives.

@@ -1,6 +1,7 @@
 export * from "./api-keys.ts";
 export * from "./memberships.ts";
 export * from "./runners.ts";
+export * from "./secrets.ts";
 export * from "./service-settings.ts";
 export * from "./sign-in-links.ts";
 export * from "./tenants.ts";

@@ -151,7 +151,7 @@ export async function createApp(
   app.setNotFoundHandler((request) => {
     const path = request.url.split("?")[0]!;
     for (const [pattern, methods] of routeMethods) {
-      if (!pattern.test(path)) continue;
+      if (!pattern.test(path) || methods.has(request.method)) continue;
       const allow = [...methods].filter((method) => method !== "HEAD").join(", ");
       throw new Problem("UZ-REQ-005", {
         detail: `${path} does not take ${request.method}; it takes ${allow}.`,

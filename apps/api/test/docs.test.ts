@@ -90,6 +90,11 @@ describe("documentation", () => {
       expect(entry.security.length).toBe(op.credentials.length);
     }
     expect(document.paths["/v1/api-keys"].post.responses["201"]).toBeDefined();
+    expect(document.components.schemas.Problem.properties.error_code).toMatchObject({ type: "string" });
+    expect(document.components.schemas.Problem.required).toEqual(
+      expect.arrayContaining(["error_code", "title", "detail", "docs_uri", "request_id"]),
+    );
+    expect(document.paths["/v1/auth/sign-in-links/exchange"].post.responses["401"]).toBeDefined();
     expect(document.paths["/v1/api-keys/{id}"].delete.responses["204"]).toBeDefined();
   });
 

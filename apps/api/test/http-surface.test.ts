@@ -78,6 +78,7 @@ describe("the HTTP surface", () => {
     expect(wrong.body.error_code).toBe("UZ-REQ-005");
     expect(wrong.headers.get("allow")).toContain("GET");
     expect(wrong.headers.get("allow")).toContain("POST");
+    expect((await call("GET", "/v1/api-keys/")).status).not.toBe(405); // a trailing slash is not a wrong method
   });
 
   it("refuses a malformed id in a path with 400 naming it", async () => {

@@ -29,6 +29,11 @@ export interface OperationSpec<P extends Shape, Q extends Shape, B extends Shape
   scope: Scope | null;
   credentials: readonly CredentialClass[];
   successStatus: 200 | 201 | 202 | 204;
+  /**
+   * Refusal statuses the operation answers beyond those its shape implies (400 and 500 always; 401/403
+   * with a credential or scope; 404 with a path parameter; 413/415 with a body). Listed in OpenAPI.
+   */
+  errorStatuses?: number[];
   params?: P;
   query?: Q;
   body?: B;

@@ -98,3 +98,31 @@ export const SignOutIcon = () => (
     <path d="M6 2.25H3.5a1.25 1.25 0 0 0-1.25 1.25v9a1.25 1.25 0 0 0 1.25 1.25H6M10.5 11.25 13.75 8 10.5 4.75M13.5 8H6" />
   </Icon>
 );
+export const LockIcon = () => (
+  <Icon>
+    <rect x="2.75" y="7.25" width="10.5" height="6.5" rx="1.5" />
+    <path d="M5.25 7.25V5a2.75 2.75 0 0 1 5.5 0v2.25M8 10v1.25" />
+  </Icon>
+);
+export const EyeIcon = () => (
+  <Icon>
+    <path d="M1.75 8S4 3.75 8 3.75 14.25 8 14.25 8 12 12.25 8 12.25 1.75 8 1.75 8Z" />
+    <circle cx="8" cy="8" r="2" />
+  </Icon>
+);
+export const EyeOffIcon = () => (
+  <Icon>
+    <path d="M6.6 4a6.3 6.3 0 0 1 1.4-.25c4 0 6.25 4.25 6.25 4.25a11 11 0 0 1-1.6 2.15M4.2 5.2A10.6 10.6 0 0 0 1.75 8S4 12.25 8 12.25a6 6 0 0 0 3.1-.85" />
+    <path d="M6.6 6.6a2 2 0 0 0 2.8 2.8M2.25 2.25l11.5 11.5" />
+  </Icon>
+);
+export const TrashIcon = () => (
+  <Icon>
+    <path d="M2.75 4.25h10.5M6.25 4.25V2.75h3.5v1.5M4 4.25l.6 8.6a1 1 0 0 0 1 .9h4.8a1 1 0 0 0 1-.9l.6-8.6M6.75 6.75v4.5M9.25 6.75v4.5" />
+  </Icon>
+);
+export const ChevronIcon = () => (
+  <Icon>
+    <path d="m4.5 6.25 3.5 3.5 3.5-3.5" />
+  </Icon>
+);

@@ -44,9 +44,9 @@ function errorStatuses(op: Operation): number[] {
   if (op.credentials.length > 0) statuses.push(401);
   if (op.scope !== null) statuses.push(403);
   if (op.path.includes("{")) statuses.push(404);
-  if (op.method !== "GET") statuses.push(409);
+  statuses.push(...(op.errorStatuses ?? []));
   if (Object.keys(op.body).length > 0) statuses.push(413, 415);
-  return statuses.sort();
+  return [...new Set(statuses)].sort();
 }
 
 const statusText: Record<number, string> = {
@@ -55,6 +55,7 @@ const statusText: Record<number, string> = {
   403: "The credential lacks the required scope (UZ-AUTH-022).",
   404: "No such resource, or none the caller may see.",
   409: "Conflict with the current state; current_state says which.",
+  503: "A dependency is unreachable (UZ-INTERNAL-002, UZ-VAULT-002).",
   413: "The body is over the route's ceiling (UZ-REQ-006).",
   415: "The body is not application/json (UZ-REQ-003).",
   500: "The service failed to answer (UZ-INTERNAL-001).",
@@ -64,7 +65,8 @@ const statusText: Record<number, string> = {
 export function buildOpenApiDocument(serverUrl: string): JsonSchema {
   const components: Record<string, JsonSchema> = {};
   const paths: Record<string, Record<string, unknown>> = {};
-  components.Problem = convert(problemSchema, "output", components);
+  // Problem carries its own id, so converting it files its body under components.Problem.
+  convert(problemSchema, "output", components);
   for (const op of Object.values(operations) as Operation[]) {
     const parameters = [
       ...Object.entries(op.params).map(([name, schema]) => ({

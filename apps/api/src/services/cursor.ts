@@ -16,7 +16,12 @@ export function encodeCursor(keyset: Keyset): string {
   return Buffer.from(JSON.stringify([keyset.bind, keyset.value, keyset.id])).toString("base64url");
 }
 
-export function decodeCursor(cursor: string, bind: string): Keyset {
+/** Decodes a cursor issued for `bind`; `valueType` is what its sort value must be. */
+export function decodeCursor(
+  cursor: string,
+  bind: string,
+  valueType: "number" | "string" = "number",
+): Keyset {
   let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
@@ -27,9 +32,9 @@ export function decodeCursor(cursor: string, bind: string): Keyset {
     !Array.isArray(parsed) ||
     parsed.length !== 3 ||
     typeof parsed[0] !== "string" ||
-    (typeof parsed[1] !== "number" && typeof parsed[1] !== "string") ||
+    !(Number.isSafeInteger(parsed[1]) || (typeof parsed[1] === "string" && parsed[1].length <= 1024)) ||
     typeof parsed[2] !== "string" ||
-    !/^[0-9a-f-]{36}$/.test(parsed[2])
+    !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(parsed[2])
   ) {
     throw new Problem("UZ-REQ-001", { detail: "starting_after is not a cursor this route issued." });
   }
@@ -37,6 +42,9 @@ export function decodeCursor(cursor: string, bind: string): Keyset {
     throw new Problem("UZ-REQ-001", {
       detail: "starting_after was issued for another sort or route; start again without it.",
     });
+  }
+  if (typeof parsed[1] !== valueType) {
+    throw new Problem("UZ-REQ-001", { detail: "starting_after is not a cursor this route issued." });
   }
   return { bind, value: parsed[1], id: parsed[2] };
 }

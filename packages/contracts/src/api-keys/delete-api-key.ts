@@ -12,6 +12,7 @@ export const deleteApiKey = defineOperation({
   scope: "apikey:admin",
   credentials: tenantCredentials,
   successStatus: 204,
+  errorStatuses: [409],
   params: { id: uuidv7("id") },
   output: z.void(),
 });

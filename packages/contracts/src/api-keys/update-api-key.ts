@@ -14,6 +14,7 @@ export const updateApiKey = defineOperation({
   scope: "apikey:admin",
   credentials: tenantCredentials,
   successStatus: 200,
+  errorStatuses: [409],
   params: { id: uuidv7("id") },
   body: {
     active: z.literal(false, { error: "active can only be set to false: a revoked key cannot be restored" }),

@@ -13,6 +13,7 @@ export const exchangeSignInLink = defineOperation({
   scope: null,
   credentials: [],
   successStatus: 200,
+  errorStatuses: [401],
   headers: { "cache-control": "no-store" },
   body: { token: z.string().min(1, { error: "token must not be empty" }).max(256) },
   output: z

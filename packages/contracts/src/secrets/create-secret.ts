@@ -14,6 +14,7 @@ export const createSecret = defineOperation({
   scope: "secret:write",
   credentials: tenantCredentials,
   successStatus: 201,
+  errorStatuses: [409, 503],
   params: workspaceParam,
   body: {
     name: secretName,

@@ -13,6 +13,7 @@ export const replaceSecret = defineOperation({
   scope: "secret:write",
   credentials: tenantCredentials,
   successStatus: 200,
+  errorStatuses: [503],
   params: { ...workspaceParam, secret_name: secretName },
   body: { data: secretData },
   output: z.object({ name: z.string() }).meta({ id: "SecretName" }),

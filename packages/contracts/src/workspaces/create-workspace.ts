@@ -12,6 +12,7 @@ export const createWorkspace = defineOperation({
   scope: "workspace:admin",
   credentials: tenantCredentials,
   successStatus: 201,
+  errorStatuses: [409],
   body: { name: displayName("name", 128) },
   output: z
     .object({ workspace_id: z.string(), name: z.string(), tenant_id: z.string(), request_id: z.string() })

@@ -1,4 +1,4 @@
-import { type ApiKeySort, Problem } from "@fleet/contracts";
+import type { ApiKeySort } from "@fleet/contracts";
 import { and, apiKeys, asc, count, type Database, desc, eq, type SQL, sql } from "@fleet/db";
 import { decodeCursor, encodeCursor } from "../cursor.ts";
 import { toApiKeyItem } from "./api-key-item.ts";
@@ -20,11 +20,7 @@ export async function listApiKeys(
   const bind = `api-keys:${input.sort}`;
   const conditions: SQL[] = [eq(apiKeys.tenantId, tenantId)];
   if (input.starting_after !== undefined) {
-    const after = decodeCursor(input.starting_after, bind);
-    const valueType = field === "created_at" ? "number" : "string";
-    if (typeof after.value !== valueType) {
-      throw new Problem("UZ-REQ-001", { detail: "starting_after is not a cursor this route issued." });
-    }
+    const after = decodeCursor(input.starting_after, bind, field === "created_at" ? "number" : "string");
     conditions.push(
       descending
         ? sql`(${column}, ${apiKeys.id}) < (${after.value}, ${after.id}::uuid)`

@@ -1,20 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
-import type { Page } from "@playwright/test";
+import { seriousViolations } from "../support/axe.ts";
 import { expect, signInByLink, test } from "../support/fixtures.ts";
-
-/** Serious and critical WCAG 2.1 A/AA violations, summarised so a failure names what to fix. */
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-    .analyze();
-  return results.violations
-    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map((violation) => ({
-      id: violation.id,
-      impact: violation.impact,
-      targets: violation.nodes.map((node) => node.target.join(" ")),
-    }));
-}
 
 test.describe("Accessibility", () => {
   test("the sign-in page has no serious or critical violations", async ({ page }) => {

@@ -1,18 +1,26 @@
-import { DataDirLockedError, openDatabase } from "@fleet/db";
+import { rmSync } from "node:fs";
+import { controlSocketPath, DataDirLockedError, openDatabase, parseDatabaseUrl } from "@fleet/db";
 import { ConfigError, loadConfig } from "./env.ts";
+import { serveControlSocket } from "./http/control-socket.ts";
 import { createApp } from "./server.ts";
 
 /** Starts the API: migrate, listen, and stop cleanly on SIGINT/SIGTERM. */
 async function main(): Promise<void> {
   const config = loadConfig();
-  const database = await openDatabase(config.databaseUrl, { serveSocket: true });
+  const target = parseDatabaseUrl(config.databaseUrl);
+  // Owning an embedded directory, the server also answers fleetctl, which cannot open it alongside.
+  const socket = target.kind === "pglite" && target.dir !== null ? controlSocketPath(target.dir) : null;
+  const database = await openDatabase(config.databaseUrl, socket === null ? {} : { controlSocket: socket });
   await database.migrate();
-  const { app, log, close } = await createApp(config, database);
+  const { app, log, services, close } = await createApp(config, database);
+  const control = socket === null ? null : await serveControlSocket(socket, services, log);
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, "stopping");
+    control?.close();
+    if (socket !== null) rmSync(socket, { force: true });
     await close();
     await database.close();
     process.exit(0);

@@ -4,7 +4,6 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
@@ -44,15 +43,12 @@ export interface OpenOptions {
   /** Pool size on PostgreSQL. */
   max?: number;
   /**
-   * For short-lived tools: when a live server holds the embedded directory, connect through the socket it
-   * serves instead of refusing.
+   * For the server holding an embedded directory: the unix socket it answers operator commands on,
+   * recorded in the lock so `fleetctl` can reach it instead of opening the directory a second time.
    */
-  viaOwner?: boolean;
-  /** For the server holding an embedded directory: serve it to fleetctl over a unix socket. */
-  serveSocket?: boolean;
+  controlSocket?: string;
 }
 
-// Found through the package itself, so it resolves the same from source and from a bundled build.
 const migrationsFolder = join(
   dirname(createRequire(import.meta.url).resolve("@fleet/db/package.json")),
   "drizzle",
@@ -76,18 +72,13 @@ export function parseDatabaseUrl(
 export async function openDatabase(url: string, options: OpenOptions = {}): Promise<DatabaseHandle> {
   const target = parseDatabaseUrl(url);
   if (target.kind === "postgres") return openPostgres(target.url, options.max ?? 10);
-  if (target.dir !== null && options.viaOwner) {
-    const holder = readLock(target.dir);
-    if (holder?.socket) return openThroughOwner(holder.socket);
-  }
-  return openPglite(target.dir, options.serveSocket ?? false);
+  return openPglite(target.dir, options.controlSocket ?? null);
 }
 
-function openPostgres(url: string, max: number, socketPath?: string): DatabaseHandle {
+function openPostgres(url: string, max: number): DatabaseHandle {
   const options = {
     max,
     onnotice: () => {},
-    ...(socketPath ? { path: socketPath, max: 1 } : {}),
   };
   const sql = postgres(url, options);
   const db = drizzlePostgres(sql, { schema }) as unknown as Database;
@@ -103,11 +94,6 @@ function openPostgres(url: string, max: number, socketPath?: string): DatabaseHa
       return unlisten;
     },
     async migrate() {
-      if (socketPath) {
-        // The socket's owner migrated at its start and serves one connection: use the one already open.
-        await migratePostgres(drizzlePostgres(sql), { migrationsFolder });
-        return;
-      }
       // One connection holds the advisory lock for the whole run, so concurrent starts migrate once.
       const single = postgres(url, { ...options, max: 1 });
       try {
@@ -124,49 +110,22 @@ function openPostgres(url: string, max: number, socketPath?: string): DatabaseHa
   };
 }
 
-/**
- * Connects through the socket of the process that holds an embedded directory. It serves one client at a
- * time, so a second fleetctl waits its turn (up to 30 s) instead of failing.
- */
-async function openThroughOwner(socketPath: string): Promise<DatabaseHandle> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const handle = openPostgres("postgres://postgres@localhost/postgres", 1, socketPath);
-    try {
-      await handle.query("select 1");
-      return handle;
-    } catch (error) {
-      await handle.close().catch(() => {});
-      const code = (error as { code?: string }).code;
-      const busy = ["ECONNRESET", "ECONNREFUSED", "EPIPE", "CONNECTION_CLOSED", "CONNECTION_ENDED"].includes(
-        code ?? "",
-      );
-      if (!busy || Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 100 + Math.random() * 200));
-    }
-  }
+/** Where the process holding an embedded directory answers operator commands; unix socket paths are
+ * limited to ~100 bytes, so it lives in the temp directory, named by the data directory. */
+export function controlSocketPath(dir: string): string {
+  const digest = createHash("sha256").update(resolve(dir)).digest("hex").slice(0, 16);
+  return join(tmpdir(), `fleet-${digest}.sock`);
 }
 
-function socketPathFor(dir: string): string {
-  // Unix socket paths are limited to ~100 bytes, so the socket lives in the temp dir, named by the data dir.
-  const digest = createHash("sha256").update(dir).digest("hex").slice(0, 16);
-  return join(tmpdir(), `fleet-pglite-${digest}.sock`);
-}
-
-async function openPglite(dir: string | null, serveSocket: boolean): Promise<DatabaseHandle> {
+async function openPglite(dir: string | null, controlSocket: string | null): Promise<DatabaseHandle> {
   let release = () => {};
-  let socket: PGLiteSocketServer | null = null;
   if (dir !== null) {
     mkdirSync(dir, { recursive: true });
-    release = acquireLock(dir, serveSocket ? socketPathFor(dir) : null);
+    release = acquireLock(dir, controlSocket);
   }
   let client: PGlite;
   try {
     client = await PGlite.create(dir === null ? "memory://" : join(dir, "pgdata"));
-    if (dir !== null && serveSocket) {
-      socket = new PGLiteSocketServer({ db: client, path: socketPathFor(dir) });
-      await socket.start();
-    }
   } catch (error) {
     release();
     throw error;
@@ -188,7 +147,6 @@ async function openPglite(dir: string | null, serveSocket: boolean): Promise<Dat
       await migratePglite(drizzlePglite(client), { migrationsFolder });
     },
     async close() {
-      await socket?.stop();
       await client.close();
       release();
     },

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DataDirLockedError, openDatabase, tenants } from "./index.ts";
+import { DataDirLockedError, openDatabase } from "./index.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "fleet-lock-"));
 let holder: ChildProcessWithoutNullStreams;
@@ -52,18 +52,28 @@ describe("the embedded data directory lock", () => {
     expect((error as Error).message).toContain(String(holder.pid));
   });
 
-  it("lets tools write through the holder's socket, taking turns, and loses no write", async () => {
-    const write = async (i: number) => {
-      const tool = await openDatabase(`pglite://${dir}`, { viaOwner: true });
-      await tool.db
-        .insert(tenants)
-        .values({ id: `01a20000-0000-7000-8000-00000000000${i}`, name: `t${i}`, createdAt: i });
-      await tool.close();
-    };
-    await Promise.all([0, 1, 2, 3, 4].map(write));
-    const finished = waitFor("tenants=");
+  it("is released when its holder stops", async () => {
+    const exited = new Promise((resolve) => holder.once("exit", resolve));
     holder.stdin.end();
-    await finished;
-    expect(output).toContain("tenants=5");
+    await exited;
+    const reopened = await openDatabase(`pglite://${dir}`);
+    await reopened.close();
   });
+
+  it("is taken over from a holder that was killed", async () => {
+    const victim = spawn(process.execPath, [
+      "--import",
+      "tsx",
+      join(import.meta.dirname, "..", "test", "hold.ts"),
+      dir,
+    ]);
+    await new Promise<void>((resolve) =>
+      victim.stdout.on("data", (chunk: Buffer) => chunk.toString().includes("ready") && resolve()),
+    );
+    const killed = new Promise((resolve) => victim.once("exit", resolve));
+    victim.kill("SIGKILL");
+    await killed;
+    const reopened = await openDatabase(`pglite://${dir}`);
+    await reopened.close();
+  }, 90_000);
 });

@@ -4,7 +4,7 @@ import { join } from "node:path";
 /** What the process holding an embedded data directory writes into its lock file. */
 export interface LockInfo {
   pid: number;
-  /** Unix socket over which the holder serves the database to short-lived tools (fleetctl). */
+  /** Unix socket on which the holder answers operator commands (fleetctl), when it serves one. */
   socket: string | null;
 }
 
@@ -21,6 +21,8 @@ export class DataDirLockedError extends Error {
 }
 
 function alive(pid: number): boolean {
+  // A lock naming this very process is one a previous life of it left (pids are reused in containers).
+  if (pid === process.pid) return false;
   try {
     process.kill(pid, 0);
     return true;

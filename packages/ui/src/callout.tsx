@@ -1,12 +1,15 @@
 import type { ReactNode } from "react";
 import { AlertIcon } from "./icons.tsx";
 
-/** A standing notice (not an error): a warning that a key is shown once, a consequence before a revoke. */
+/**
+ * A standing notice (not an error): a warning that a key is shown once, a consequence before a revoke,
+ * or (info) how something works.
+ */
 export function Callout({
   tone = "warning",
   children,
 }: {
-  tone?: "warning" | "danger";
+  tone?: "warning" | "danger" | "info";
   children: ReactNode;
 }) {
   return (

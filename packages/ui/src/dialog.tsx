@@ -16,6 +16,8 @@ export interface DialogProps {
   children?: ReactNode;
   footer?: ReactNode;
   tone?: "default" | "danger";
+  /** "wide" for forms with rows of fields side by side. */
+  size?: "default" | "wide";
 }
 
 /**
@@ -31,6 +33,7 @@ export function Dialog({
   children,
   footer,
   tone = "default",
+  size = "default",
 }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const pressedOnBackdrop = useRef(false);
@@ -56,7 +59,7 @@ export function Dialog({
   return (
     <dialog
       ref={ref}
-      className={`ui-dialog ui-dialog--${tone}`}
+      className={`ui-dialog ui-dialog--${tone} ui-dialog--${size}`}
       aria-labelledby={titleId}
       aria-describedby={description ? descriptionId : undefined}
       data-dismissible={dismissible}

@@ -1,10 +1,23 @@
 export { Badge, type BadgeTone } from "./badge.tsx";
 export { Button, type ButtonProps, type ButtonVariant } from "./button.tsx";
 export { Callout } from "./callout.tsx";
+export { type Choice, RadioCards, SegmentedControl } from "./choice.tsx";
 export { ConfirmDialog, type ConfirmDialogProps } from "./confirm-dialog.tsx";
 export { CopyButton, CopyField, type CopyFieldProps } from "./copy.tsx";
 export { Dialog, type DialogProps } from "./dialog.tsx";
-export { TextField, type TextFieldProps } from "./field.tsx";
+export {
+  FieldError,
+  SelectField,
+  type SelectFieldProps,
+  TextField,
+  type TextFieldProps,
+} from "./field.tsx";
 export * from "./icons.tsx";
 export { ProblemAlert, type ProblemAlertProps, type ProblemView } from "./problem-alert.tsx";
 export { formatLocal, formatRelative, formatUtc, RelativeTime } from "./relative-time.tsx";
+export {
+  SecretInput,
+  type SecretInputProps,
+  SecretTextarea,
+  type SecretTextareaProps,
+} from "./secret-input.tsx";

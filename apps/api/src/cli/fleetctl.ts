@@ -1,14 +1,12 @@
 import { parseArgs } from "node:util";
-import { Problem, parseScopeList } from "@fleet/contracts";
-import { openDatabase } from "@fleet/db";
+import { Problem } from "@fleet/contracts";
+import { openDatabase, parseDatabaseUrl, readLock } from "@fleet/db";
 import { SessionSigner } from "../auth/sessions.ts";
 import { ConfigError, loadConfig } from "../env.ts";
+import { sendCommand } from "../http/control-socket.ts";
 import type { ServiceContext } from "../services/context.ts";
-import { firstRun } from "../services/identity/first-run.ts";
-import { upsertMember } from "../services/identity/members.ts";
-import { createSignInLink, issueOperatorToken, issueSession } from "../services/identity/sessions.ts";
-import { bootstrapTenant } from "../services/identity/tenants.ts";
 import { Vault } from "../services/secrets/vault.ts";
+import { runCommand, UsageError, type Values } from "./commands.ts";
 
 const usage = `fleetctl — operator commands for Fleet Control Plane (uses DATABASE_URL, like the server)
 
@@ -23,23 +21,22 @@ const usage = `fleetctl — operator commands for Fleet Control Plane (uses DATA
 
   --json   print the result as JSON on stdout`;
 
-type Values = Record<string, string | boolean | undefined>;
+/** A refusal the running server reported for the command. */
+class RemoteError extends Error {}
 
-function required(values: Values, name: string): string {
-  const value = values[name];
-  if (typeof value !== "string" || value.length === 0) throw new UsageError(`--${name} is required`);
-  return value;
+/** The server writes its lock before it listens on the socket: a fresh start may need a moment. */
+async function sendWhenListening(path: string, command: string, values: Values) {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      return await sendCommand(path, command, values);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if ((code !== "ENOENT" && code !== "ECONNREFUSED") || Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
 }
-
-function optionalInt(values: Values, name: string): number | undefined {
-  const value = values[name];
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`--${name} must be a positive whole number`);
-  return n;
-}
-
-class UsageError extends Error {}
 
 async function run(argv: string[]): Promise<Record<string, unknown>> {
   const { values, positionals } = parseArgs({
@@ -61,63 +58,28 @@ async function run(argv: string[]): Promise<Record<string, unknown>> {
     return {};
   }
   const config = loadConfig();
-  const database = await openDatabase(config.databaseUrl, { viaOwner: true, max: 2 });
+  const target = parseDatabaseUrl(config.databaseUrl);
+  // A running API owns the embedded directory: ask it to run the command.
+  const holder = target.kind === "pglite" && target.dir !== null ? readLock(target.dir) : null;
+  if (holder?.socket) {
+    const { status, body } = await sendWhenListening(holder.socket, command, values as Values);
+    if (status === 200) return body.result as Record<string, unknown>;
+    if (body.usage === true) throw new UsageError(String(body.error));
+    throw new RemoteError(String(body.error));
+  }
+  const database = await openDatabase(config.databaseUrl, { max: 2 });
   try {
     await database.migrate();
-    if (command === "migrate") return { migrated: true };
     const now = () => Date.now();
     const ctx: ServiceContext = {
       db: database.db,
       config,
       now,
-      principalsChanged: () => {}, // fleetctl caches nothing; the NOTIFY reaches the servers
-      vault: new Vault(null), // fleetctl touches no secret
+      principalsChanged: () => {}, // fleetctl caches nothing; its NOTIFY reaches the servers
+      vault: new Vault(null), // no command touches a secret
       sessions: await SessionSigner.create(database.db, config.sessionSigningKey, now()),
     };
-    const tenantId = values["tenant-id"];
-    switch (command) {
-      case "bootstrap":
-        return {
-          ...(await bootstrapTenant(ctx, {
-            tenantName: required(values, "tenant"),
-            email: required(values, "email"),
-          })),
-        };
-      case "member add":
-        return await upsertMember(ctx, {
-          tenantId: required(values, "tenant-id"),
-          email: required(values, "email"),
-          scopes: parseScopeList(required(values, "scopes")),
-        });
-      case "session": {
-        const session = await issueSession(ctx, {
-          email: required(values, "email"),
-          kind: "cli",
-          ...(tenantId ? { tenantId } : {}),
-          ...(values.ttl ? { ttlSeconds: optionalInt(values, "ttl")! } : {}),
-        });
-        return { token: session.token, expires_at: session.expires_at };
-      }
-      case "operator": {
-        const token = await issueOperatorToken(ctx, {
-          scopes: parseScopeList(required(values, "scopes")),
-          ...(values.ttl ? { ttlSeconds: optionalInt(values, "ttl")! } : {}),
-        });
-        return { token: token.token, expires_at: token.expires_at };
-      }
-      case "first-run":
-        return await firstRun(ctx, {
-          ownerEmail: typeof values.email === "string" ? values.email : "owner@localhost",
-          tenantName: typeof values.tenant === "string" ? values.tenant : "Default",
-        });
-      case "login-link":
-        return await createSignInLink(ctx, {
-          email: required(values, "email"),
-          ...(tenantId ? { tenantId } : {}),
-        });
-      default:
-        throw new UsageError(`unknown command "${command}"`);
-    }
+    return await runCommand(ctx, command, values as Values);
   } finally {
     await database.close();
   }
@@ -134,6 +96,7 @@ run(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     if (error instanceof Problem) console.error(`fleetctl: ${error.detail}`);
+    else if (error instanceof RemoteError) console.error(`fleetctl: ${error.message}`);
     else if (error instanceof UsageError) console.error(`fleetctl: ${error.message}\n\n${usage}`);
     else if (
       error instanceof ConfigError ||

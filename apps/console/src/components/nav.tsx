@@ -1,6 +1,6 @@
 "use client";
 
-import { GridIcon, KeyIcon, PlugIcon, ServerIcon, ShieldIcon } from "@fleet/ui";
+import { GridIcon, KeyIcon, LockIcon, PlugIcon, ServerIcon, ShieldIcon } from "@fleet/ui";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import type { ReactNode } from "react";
@@ -18,6 +18,7 @@ const items: NavItem[] = [
   { href: "/runners", label: "Runners", icon: <ServerIcon />, soon: true },
   { href: "/fleets", label: "Fleets", icon: <GridIcon />, soon: true },
   { href: "/connectors", label: "Connectors", icon: <PlugIcon />, soon: true },
+  { href: "/secrets", label: "Secrets", icon: <LockIcon /> },
   { href: "/api-keys", label: "API keys", icon: <KeyIcon /> },
 ];
 

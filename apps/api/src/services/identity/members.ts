@@ -15,18 +15,27 @@ export async function upsertMember(
   if (unknown.length > 0) {
     throw new Problem("UZ-REQ-001", { detail: `Not tenant scopes: ${unknown.join(", ")}.` });
   }
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(input.tenantId)) {
+    throw new Problem("UZ-REQ-001", { detail: "tenant id must be a UUID." });
+  }
   const now = ctx.now();
   const member = await ctx.db.transaction(async (tx) => {
     const [tenant] = await tx.select({ id: tenants.id }).from(tenants).where(eq(tenants.id, input.tenantId));
     if (tenant === undefined) throw new Problem("UZ-REQ-001", { detail: `No tenant ${input.tenantId}.` });
     const userId = await ensureUser(tx, input.email, now);
-    const role = input.role ?? "member";
+    // A new person joins as a member unless told otherwise; an existing one keeps their role unless given one.
     await tx
       .insert(memberships)
-      .values({ tenantId: input.tenantId, userId, role, scopes: input.scopes, createdAt: now })
+      .values({
+        tenantId: input.tenantId,
+        userId,
+        role: input.role ?? "member",
+        scopes: input.scopes,
+        createdAt: now,
+      })
       .onConflictDoUpdate({
         target: [memberships.tenantId, memberships.userId],
-        set: { scopes: input.scopes, role },
+        set: input.role === undefined ? { scopes: input.scopes } : { scopes: input.scopes, role: input.role },
       });
     await notifyPrincipalChange(tx, `user:${userId}`);
     return { user_id: userId };

@@ -1,0 +1,46 @@
+"use client";
+
+import { SelectField } from "@fleet/ui";
+import type { Workspace } from "./kinds.ts";
+
+/**
+ * The workspace whose secrets are shown. Choosing one navigates, so the choice is in the URL; an id from
+ * the URL that the list does not hold stays selected (its secrets list then says why it fails).
+ */
+export function WorkspacePicker({
+  workspaces,
+  value,
+  more,
+  onChange,
+}: {
+  workspaces: Workspace[] | undefined;
+  value: string | undefined;
+  /** The tenant has more workspaces than the picker lists. */
+  more: boolean;
+  onChange: (workspaceId: string) => void;
+}) {
+  if (workspaces === undefined) {
+    return (
+      <SelectField inline label="Workspace" disabled value="">
+        <option value="">Loading workspaces…</option>
+      </SelectField>
+    );
+  }
+  const listed = workspaces.some((workspace) => workspace.id === value);
+  return (
+    <SelectField
+      inline
+      label="Workspace"
+      value={value ?? ""}
+      onChange={(event) => onChange(event.target.value)}
+      hint={more ? `The ${workspaces.length} newest workspaces.` : undefined}
+    >
+      {value !== undefined && !listed ? <option value={value}>Unknown workspace</option> : null}
+      {workspaces.map((workspace) => (
+        <option key={workspace.id} value={workspace.id}>
+          {workspace.name}
+        </option>
+      ))}
+    </SelectField>
+  );
+}

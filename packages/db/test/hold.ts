@@ -1,7 +1,9 @@
 // Holds an embedded data directory the way the API server does, until stdin closes.
 import { openDatabase } from "../src/index.ts";
 
-const handle = await openDatabase(`pglite://${process.argv[2]}`, { controlSocket: "/tmp/fleet-lock-test.sock" });
+const handle = await openDatabase(`pglite://${process.argv[2]}`, {
+  controlSocket: "/tmp/fleet-lock-test.sock",
+});
 await handle.migrate();
 process.stdout.write("ready\n");
 process.stdin.resume();

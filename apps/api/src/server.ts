@@ -162,14 +162,14 @@ export async function createApp(
   });
 
   app.get("/healthz", async () => ({ status: "ok", version: "1.0.0" }));
-  app.get("/readyz", async (_request, reply) => {
+  app.get("/readyz", async () => {
     try {
       await database.query("select 1");
-      return { status: "ready", database: "ok" };
     } catch (error) {
       log.error({ err: error }, "readiness check failed");
-      return reply.code(503).send({ status: "unavailable", database: "unreachable" });
+      throw new Problem("UZ-INTERNAL-002", { detail: "The database is unreachable." });
     }
+    return { status: "ready", database: "ok" };
   });
 
   registerDocs(app, buildOpenApiDocument(config.publicUrl));

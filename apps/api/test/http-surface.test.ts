@@ -1,6 +1,6 @@
 import { request as httpRequest } from "node:http";
 import { describe, expect, it } from "vitest";
-import { call, callAt, seedTenant, startApi, testApi } from "./harness.ts";
+import { call, callAt, databaseKind, seedTenant, startApi, testApi } from "./harness.ts";
 
 function rawStatus(baseUrl: string, headers: Record<string, string>): Promise<number | "closed"> {
   return new Promise((resolve) => {
@@ -98,31 +98,53 @@ describe("the HTTP surface", () => {
     expect(await rawStatus(api.baseUrl, { "x-padding": "a".repeat(8 * 1024) })).toBe(401);
   });
 
-  it("answers an unexpected failure with a 500 that leaks nothing, and logs it with the request id", async () => {
+  it("answers 503 UZ-INTERNAL-002 while the database is unreachable, leaking nothing", async () => {
     const broken = await startApi();
     const { apiKey } = await seedTenant();
     await broken.database.close(); // every query now fails inside the driver
     try {
       const response = await callAt(broken.baseUrl, "GET", "/v1/api-keys", { token: apiKey });
-      expect(response.status).toBe(500);
-      expect(response.body.error_code).toBe("UZ-INTERNAL-001");
-      expect(Object.keys(response.body).sort()).toEqual([
-        "detail",
-        "docs_uri",
-        "error_code",
-        "request_id",
-        "title",
-        "user_message",
-      ]);
+      expect(response.status).toBe(503);
+      expect(response.body.error_code).toBe("UZ-INTERNAL-002");
       expect(response.text).not.toMatch(/select|postgres|pglite|closed|stack|at \w+ \(/i);
-      const logged = broken.logs.find(
-        (line) => line.includes(String(response.body.request_id)) && line.includes('"level":50'),
-      );
-      expect(logged).toBeDefined();
+      const ready = await callAt(broken.baseUrl, "GET", "/readyz");
+      expect(ready.status).toBe(503);
+      expect(ready.headers.get("content-type")).toMatch(/^application\/problem\+json/);
     } finally {
       await broken.app.close();
     }
   });
+
+  // Breaking the schema under a running API needs a database of its own: the embedded one in memory.
+  it.runIf(databaseKind === "pglite")(
+    "answers an unexpected failure with a 500 that leaks nothing, and logs it with the request id",
+    async () => {
+      const broken = await startApi();
+      const { apiKey } = await seedTenant();
+      await broken.database.query("alter table api_keys rename to api_keys_gone");
+      try {
+        const response = await callAt(broken.baseUrl, "GET", "/v1/api-keys", { token: apiKey });
+        expect(response.status).toBe(500);
+        expect(response.body.error_code).toBe("UZ-INTERNAL-001");
+        expect(Object.keys(response.body).sort()).toEqual([
+          "detail",
+          "docs_uri",
+          "error_code",
+          "request_id",
+          "title",
+          "user_message",
+        ]);
+        expect(response.text).not.toMatch(/select|relation|api_keys|postgres|pglite|stack|at \w+ \(/i);
+        const logged = broken.logs.find(
+          (line) => line.includes(String(response.body.request_id)) && line.includes('"level":50'),
+        );
+        expect(logged).toBeDefined();
+      } finally {
+        await broken.app.close();
+        await broken.database.close();
+      }
+    },
+  );
 
   it("serves health and readiness", async () => {
     expect((await call("GET", "/healthz")).body).toMatchObject({ status: "ok" });

@@ -40,6 +40,29 @@ const statusProblems: Record<number, ConstructorParameters<typeof Problem>[0]> =
   431: "UZ-REQ-007",
 };
 
+/** Whether a failure is the database (or another dependency) being out of reach, not a defect. */
+function unreachable(error: unknown): boolean {
+  for (let cause = error, depth = 0; cause && typeof cause === "object" && depth < 5; depth++) {
+    const { code, message } = cause as { code?: unknown; message?: unknown };
+    if (typeof code === "string") {
+      if (
+        /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|CONNECTION_(CLOSED|ENDED|DESTROYED)|CONNECT_TIMEOUT)$/.test(
+          code,
+        )
+      )
+        return true;
+      if (/^(08...|57P0[1-3])$/.test(code)) return true; // connection exceptions, admin shutdown
+    }
+    if (typeof message === "string" && message === "PGlite is closed") return true;
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+function dependencyDown(): Problem {
+  return new Problem("UZ-INTERNAL-002", { detail: "The database is unreachable; retry shortly." });
+}
+
 /**
  * Maps anything thrown while answering to the problem it is. Unexpected failures become a 500 whose body
  * says nothing internal; `logError` receives the original.
@@ -61,7 +84,7 @@ export function toProblem(error: unknown, logError?: (error: unknown) => void): 
     if (error.code === "UNSUPPORTED_MEDIA_TYPE")
       return new Problem("UZ-REQ-003", { detail: "The body must be application/json." });
     logError?.(error.cause ?? error);
-    return internal();
+    return unreachable(error.cause) ? dependencyDown() : internal();
   }
   const framework = error as { statusCode?: number; code?: string; message?: string } | null;
   const status = framework?.statusCode;
@@ -76,7 +99,7 @@ export function toProblem(error: unknown, logError?: (error: unknown) => void): 
     return new Problem(code, { detail: frameworkDetail(framework.code, status) });
   }
   logError?.(error);
-  return internal();
+  return unreachable(error) ? dependencyDown() : internal();
 }
 
 function frameworkDetail(code: string, status: number): string {

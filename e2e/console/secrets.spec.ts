@@ -25,6 +25,14 @@ test.describe("Secrets", () => {
   }, testInfo) => {
     const value = `sk-test-${randomUUID()}`;
     const replacement = `sk-live-${randomUUID()}`;
+    // Script errors and React warnings; the browser's own line for each refused request is expected.
+    const problems: string[] = [];
+    page.on("pageerror", (error) => problems.push(error.message));
+    page.on("console", (message) => {
+      if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) {
+        problems.push(message.text());
+      }
+    });
     await openSecrets(page, tenant);
 
     // The entry sits between Connectors and API keys.
@@ -65,6 +73,7 @@ test.describe("Secrets", () => {
     await expect(row).toContainText("Provider API key");
     await expect(page.getByRole("status").filter({ hasText: "Created OPENAI_API_KEY." })).toBeVisible();
     expect(await page.content()).not.toContain(value);
+    await screenshot(page, testInfo, "secrets-created");
 
     // The API holds it, by name and kind (and, like the page, never shows the value).
     const listed = await request.get(`${apiUrl}/v1/workspaces/${tenant.workspace_id}/secrets`, {
@@ -140,6 +149,7 @@ test.describe("Secrets", () => {
       headers: { authorization: `Bearer ${tenant.api_key}` },
     });
     expect((await after.json()).secrets).toEqual([]);
+    expect(problems).toEqual([]);
   });
 
   test("the form says what the API would refuse before sending it", async ({ page, tenant }, testInfo) => {
@@ -189,12 +199,14 @@ test.describe("Secrets", () => {
     ).toBeVisible();
     await expect(form).not.toContainText("s3cr3t-fragment");
     // Rows cannot hold what does not parse, so the switch back is refused with the reason.
-    await form.getByRole("radio", { name: "Key/value" }).check();
+    await form.getByRole("radio", { name: "Key/value" }).click();
     await expect(form.getByText(/cannot be split into rows/)).toBeVisible();
     await expect(form.getByRole("radio", { name: "JSON" })).toBeChecked();
     await form.getByLabel("Value as JSON").fill('{"token": "abc", "retries": 3}');
-    await form.getByRole("radio", { name: "Key/value" }).check();
+    await form.getByRole("radio", { name: "Key/value" }).click();
     await expect(form.getByText(/retries holds a number; rows hold text only/)).toBeVisible();
+    await expect(form.getByRole("radio", { name: "JSON" })).toBeChecked();
+    await screenshot(page, testInfo, "create-json-refused-switch");
 
     expect(sent).toEqual([]);
     await form.getByRole("button", { name: "Cancel" }).click();
@@ -217,7 +229,10 @@ test.describe("Secrets", () => {
     await expect(page.getByText("No secrets in default yet")).toBeVisible();
   });
 
-  test("the page and its dialogs have no serious or critical violations", async ({ page, tenant }) => {
+  test("the page and its dialogs have no serious or critical violations", async ({
+    page,
+    tenant,
+  }, testInfo) => {
     await openSecrets(page, tenant);
     await expect(page.getByText("No secrets in default yet")).toBeVisible();
     expect(await seriousViolations(page)).toEqual([]);
@@ -227,6 +242,11 @@ test.describe("Secrets", () => {
     await form.getByLabel("Name").fill("axe_check");
     await form.getByLabel("Value 1", { exact: true }).fill("axe-value");
     await form.getByRole("button", { name: "Add a field" }).click();
+    await expect(form.getByLabel("Key 2", { exact: true })).toBeFocused();
+    await form.getByLabel("Key 2", { exact: true }).fill("organization");
+    await form.getByLabel("Value 2", { exact: true }).fill("org-axe");
+    await form.getByRole("button", { name: "Show value 2" }).click();
+    await screenshot(page, testInfo, "create-form-two-rows");
     expect(await seriousViolations(page)).toEqual([]);
     await form.getByRole("radio", { name: "JSON" }).check();
     expect(await seriousViolations(page)).toEqual([]);

@@ -1,6 +1,9 @@
 import { z } from "zod";
 import { epochMs } from "../common.ts";
 
+/** The largest secret body, stringified (the spec's ceiling). */
+export const SECRET_DATA_LIMIT = 4 * 1024;
+
 export const secretKinds = ["generic", "provider_api_key"] as const;
 
 /** Secret names: 1–128 of letters, digits, `_`, `.`, `-`, starting with a letter or `_`. */

@@ -1,14 +1,11 @@
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Problem } from "@fleet/contracts";
+import { Problem, SECRET_DATA_LIMIT } from "@fleet/contracts";
 
 const ALGORITHM = "aes-256-gcm";
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
-
-/** The largest secret body, stringified (the spec's ceiling). */
-export const SECRET_DATA_LIMIT = 4 * 1024;
 
 /** What a sealed secret stores: its data key wrapped by the master key, and the value under the data key. */
 export interface Sealed {

@@ -76,7 +76,7 @@ function CreateSecretForm({
         autoComplete="off"
         autoCapitalize="off"
         spellCheck={false}
-        placeholder="OPENAI_API_KEY"
+        placeholder="e.g. OPENAI_API_KEY"
         hint="Fleets refer to the secret by this name. Letters, digits, _, . and -, starting with a letter or _."
       />
       <RadioCards label="Kind" value={kind} choices={kindChoices} onChange={setKind} />

@@ -14,7 +14,7 @@ export interface SecretsTableProps {
 export function SecretsTable({ secrets, workspaceName, onReplace, onDelete }: SecretsTableProps) {
   return (
     <div className="table-scroll">
-      <table className="table">
+      <table className="table secrets-table">
         <caption className="ui-visually-hidden">
           Secrets in the workspace {workspaceName}, oldest first
         </caption>
@@ -37,7 +37,7 @@ export function SecretsTable({ secrets, workspaceName, onReplace, onDelete }: Se
         <tbody>
           {secrets.map((secret) => (
             <tr key={secret.name} data-secret-name={secret.name} data-kind={secret.kind}>
-              <th scope="row" className="table__primary">
+              <th scope="row">
                 <span className="secret-name">{secret.name}</span>
               </th>
               <td>

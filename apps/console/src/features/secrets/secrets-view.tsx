@@ -52,8 +52,8 @@ export function SecretsView({ workspaceId }: { workspaceId: string | undefined }
     setDone(null);
     setCreating(true);
   };
-  const createButton = (
-    <Button variant="primary" icon={<PlusIcon />} onClick={openCreate}>
+  const createButton = (variant: "primary" | "secondary") => (
+    <Button variant={variant} icon={<PlusIcon />} onClick={openCreate}>
       Create secret
     </Button>
   );
@@ -117,7 +117,7 @@ export function SecretsView({ workspaceId }: { workspaceId: string | undefined }
           Add a secret for each credential a fleet needs, such as a model provider’s API key or a token for a
           tool. Fleets read it by name; the value is encrypted and never shown again.
         </p>
-        {createButton}
+        {createButton("secondary")}
       </div>
     );
   } else {
@@ -143,7 +143,7 @@ export function SecretsView({ workspaceId }: { workspaceId: string | undefined }
       <PageHeader
         title="Secrets"
         description="Credentials your fleets use, such as provider API keys and tool tokens, stored encrypted per workspace. Values are write-only: once saved, neither the console nor the API shows them again."
-        actions={list.data !== undefined && workspace !== undefined ? createButton : null}
+        actions={list.data !== undefined && workspace !== undefined ? createButton("primary") : null}
       />
       <section className="card" aria-labelledby="secrets-heading">
         <h2 id="secrets-heading" className="ui-visually-hidden">

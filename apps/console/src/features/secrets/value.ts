@@ -1,10 +1,10 @@
-import { secretName } from "@fleet/contracts";
-
 /**
  * The largest secret body the API stores: 4 KiB of JSON, counted in UTF-8 bytes of the stringified
  * object (the vault's rule, restated here only to warn early; the API's answer is the one that counts).
  */
-export const SECRET_DATA_LIMIT = 4096;
+import { SECRET_DATA_LIMIT, secretName } from "@fleet/contracts";
+
+export { SECRET_DATA_LIMIT };
 
 export type SecretData = Record<string, unknown>;
 

@@ -122,3 +122,35 @@ describe.each(guarded.map((op) => [op.id, op] as const))("security of %s", (_id,
     });
   }
 });
+
+/** The console's transport runs the same checks: the same refusals reach /trpc as the tRPC error's problem. */
+function trpcCall(op: Operation, token?: string) {
+  const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+  if (op.method === "GET") return call<TrpcError>("GET", `/trpc/${op.id}`, { headers });
+  return call<TrpcError>("POST", `/trpc/${op.id}`, {
+    headers: { ...headers, "x-fleet-csrf": "1" },
+    body: {},
+  });
+}
+
+interface TrpcError {
+  error: { data: { problem: { error_code: string; detail: string; request_id: string } } };
+}
+
+describe.each(guarded.map((op) => [op.id, op] as const))("security of %s over /trpc", (_id, op) => {
+  it("refuses no credential and a runner token (401), and a missing scope (403)", async () => {
+    const none = await trpcCall(op);
+    expect(none.status).toBe(401);
+    expect(none.body.error.data.problem.error_code).toBe("UZ-AUTH-001");
+    const runner = await trpcCall(op, await seedRunnerToken());
+    expect(runner.status).toBe(401);
+    expect(runner.body.error.data.problem.error_code).toBe("UZ-AUTH-003");
+    if (op.scope !== null) {
+      const member = await seedMember(await seedTenant(), []);
+      const scoped = await trpcCall(op, member.token);
+      expect(scoped.status).toBe(403);
+      expect(scoped.body.error.data.problem).toMatchObject({ error_code: "UZ-AUTH-022" });
+      expect(scoped.body.error.data.problem.detail).toContain(op.scope);
+    }
+  });
+});

@@ -18,6 +18,8 @@ export interface Measurement {
 export interface BenchResults {
   hello?: Measurement;
   fastifyPg?: Measurement;
+  /** The hand-written route plus the platform's request id and access log, for comparison. */
+  fastifyPgPlatform?: Measurement;
   apiPgInfo?: Measurement;
   apiPgWarn?: Measurement;
   fastifyLite?: Measurement;
@@ -151,10 +153,12 @@ function targetTable(list: Target[]): string {
 
 /** Ratios beside their CPU-per-request equivalents, and the checks that make the figures comparable. */
 function otherFigures(results: BenchResults): string[] {
-  const { hello, fastifyPg, apiPgInfo, apiPgWarn, fastifyLite, apiLite, startupMs } = results;
+  const { hello, fastifyPg, fastifyPgPlatform, apiPgInfo, apiPgWarn, fastifyLite, apiLite, startupMs } =
+    results;
   const pairs: [string, Measurement | undefined, Measurement | undefined][] = [
     ["/v1/users/me (PG, info) ÷ bare hello", apiPgInfo, hello],
     ["/v1/users/me (PG, info) ÷ Fastify /me (PG)", apiPgInfo, fastifyPg],
+    ["/v1/users/me (PG, info) ÷ Fastify /me + request id + access log (PG)", apiPgInfo, fastifyPgPlatform],
     ["/v1/users/me (PG, info) ÷ same at warn (the access log)", apiPgInfo, apiPgWarn],
     ["/v1/users/me (PGlite, info) ÷ Fastify /me (PGlite)", apiLite, fastifyLite],
     ["Fastify /me (PG) ÷ bare hello", fastifyPg, hello],
@@ -180,6 +184,7 @@ export function printReport(results: BenchResults, load: { seconds: number; warm
   const measured = [
     results.hello,
     results.fastifyPg,
+    results.fastifyPgPlatform,
     results.apiPgInfo,
     results.apiPgWarn,
     results.fastifyLite,

@@ -84,14 +84,14 @@ function apiRun(label: string, db: SeededDatabase, logLevel: "info" | "warn", ex
   } satisfies LoadRun;
 }
 
-function fastifyRun(label: string, db: SeededDatabase): LoadRun {
+function fastifyRun(label: string, db: SeededDatabase, platform = false): LoadRun {
   return {
     label,
     server: {
       name: label,
       nodeArgs: ["--import", "tsx", "bench/servers/fastify-me.ts"],
       cwd: apiDir,
-      env: { DATABASE_URL: db.url },
+      env: { DATABASE_URL: db.url, ...(platform ? { ME_PLATFORM: "1" } : {}) },
     },
     path: "/me",
     headers: { authorization: `Bearer ${db.apiKey}` },
@@ -235,6 +235,7 @@ async function bench(settings: Settings, cleanup: Cleanup): Promise<void> {
   const runs: [MeasuredKey, LoadRun | null][] = [
     ["hello", helloRun],
     ["fastifyPg", pg && fastifyRun("Fastify /me (PostgreSQL)", pg)],
+    ["fastifyPgPlatform", pg && fastifyRun("Fastify /me + request id + access log (PostgreSQL)", pg, true)],
     ["apiPgInfo", pg && apiRun("API /v1/users/me (PostgreSQL, LOG_LEVEL=info)", pg, "info")],
     ["apiPgWarn", pg && apiRun("API /v1/users/me (PostgreSQL, LOG_LEVEL=warn)", pg, "warn")],
     ["fastifyLite", fastifyRun("Fastify /me (PGlite)", pglite)],

@@ -1,15 +1,20 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { openDatabase } from "@fleet/db";
 import Fastify from "fastify";
+import pino from "pino";
 import { Authenticator } from "../../src/auth/authenticate.ts";
 import { PrincipalCache } from "../../src/auth/principal-cache.ts";
 import { SessionSigner } from "../../src/auth/sessions.ts";
 import { loadConfig } from "../../src/env.ts";
+import { newId } from "../../src/ids.ts";
 import { describeCaller } from "../../src/services/identity/get-me.ts";
 
 /**
  * The same work as `GET /v1/users/me` written straight on Fastify: parse the Bearer header, resolve it
  * with the real Authenticator and PrincipalCache against the same database, answer the same fields.
  * No tRPC, no contracts layer, no access log — what the API would cost without its framework layers.
+ * With ME_PLATFORM=1 it also carries what every API response carries: a request id on the response and
+ * one buffered pino access line, so the ratio against it isolates the contracts/adapter layers.
  */
 const config = loadConfig();
 const database = await openDatabase(config.databaseUrl);
@@ -19,7 +24,36 @@ const cache = new PrincipalCache();
 await cache.start(database);
 const authenticator = new Authenticator(database.db, cache, sessions, (error) => console.error(error));
 
-const app = Fastify({ logger: false });
+const platform = process.env.ME_PLATFORM === "1";
+const log = pino({ level: "info" }, pino.destination({ dest: 1, sync: false, minLength: 4096 }));
+const app = Fastify({
+  logger: false,
+  ...(platform
+    ? {
+        serverFactory: (handler: (request: IncomingMessage, response: ServerResponse) => void) =>
+          createServer((request, response) => {
+            response.setHeader("x-request-id", newId());
+            handler(request, response);
+          }),
+      }
+    : {}),
+});
+if (platform) {
+  app.addHook("onResponse", (request, reply, done) => {
+    const route = request.routeOptions.url;
+    log.info(
+      {
+        reqId: request.id,
+        method: request.method,
+        route,
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime),
+      },
+      "request",
+    );
+    done();
+  });
+}
 
 app.get("/healthz", async () => ({ status: "ok" }));
 

@@ -1,6 +1,6 @@
-import "../../../styles/sign-in.css";
 import { Button } from "@fleet/ui";
 import type { Metadata } from "next";
+import { SignInCard } from "../../../components/sign-in-card.tsx";
 
 export const metadata: Metadata = { title: "Sign in", referrer: "no-referrer" };
 
@@ -15,25 +15,16 @@ export default async function SignInLinkPage({
 }) {
   const { token = "" } = await searchParams;
   return (
-    <main className="sign-in">
-      <div className="sign-in__card">
-        <div className="sign-in__brand">
-          <span className="brand__mark" aria-hidden="true">
-            F
-          </span>
-          <span className="brand__name">Fleet Control Plane</span>
-        </div>
-        <h1 className="sign-in__title">Continue to the console</h1>
-        <p className="sign-in__text">
-          This one-time link signs you in on this browser. It works once, within 10 minutes of being made.
-        </p>
-        <form method="post" action="/auth/link/confirm" className="sign-in__form">
-          <input type="hidden" name="token" value={token} />
-          <Button type="submit" variant="primary">
-            Continue
-          </Button>
-        </form>
-      </div>
-    </main>
+    <SignInCard title="Continue to the console">
+      <p className="sign-in__text">
+        This one-time link signs you in on this browser. It works once, within 10 minutes of being made.
+      </p>
+      <form method="post" action="/auth/link/confirm" className="sign-in__form">
+        <input type="hidden" name="token" value={token} />
+        <Button type="submit" variant="primary">
+          Continue
+        </Button>
+      </form>
+    </SignInCard>
   );
 }

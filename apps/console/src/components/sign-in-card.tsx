@@ -1,0 +1,20 @@
+import "../styles/sign-in.css";
+import type { ReactNode } from "react";
+
+/** The branded card the signed-out pages (sign-in, a sign-in link's Continue) stand in. */
+export function SignInCard({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <main className="sign-in">
+      <div className="sign-in__card">
+        <div className="sign-in__brand">
+          <span className="brand__mark" aria-hidden="true">
+            F
+          </span>
+          <span className="brand__name">Fleet Control Plane</span>
+        </div>
+        <h1 className="sign-in__title">{title}</h1>
+        {children}
+      </div>
+    </main>
+  );
+}

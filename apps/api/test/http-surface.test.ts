@@ -107,6 +107,7 @@ describe("the HTTP surface", () => {
       expect(response.status).toBe(503);
       expect(response.body.error_code).toBe("UZ-INTERNAL-002");
       expect(response.text).not.toMatch(/select|postgres|pglite|closed|stack|at \w+ \(/i);
+      expect(broken.logs.join("\n")).not.toContain(apiKey); // the failure is logged, the credential is not
       const ready = await callAt(broken.baseUrl, "GET", "/readyz");
       expect(ready.status).toBe(503);
       expect(ready.headers.get("content-type")).toMatch(/^application\/problem\+json/);
@@ -139,6 +140,7 @@ describe("the HTTP surface", () => {
           (line) => line.includes(String(response.body.request_id)) && line.includes('"level":50'),
         );
         expect(logged).toBeDefined();
+        expect(broken.logs.join("\n")).not.toContain(apiKey);
       } finally {
         await broken.app.close();
         await broken.database.close();

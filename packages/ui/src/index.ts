@@ -12,6 +12,7 @@ export {
   TextField,
   type TextFieldProps,
 } from "./field.tsx";
+export { FormDialogFooter, type FormDialogFooterProps } from "./form-dialog-footer.tsx";
 export * from "./icons.tsx";
 export { ProblemAlert, type ProblemAlertProps, type ProblemView } from "./problem-alert.tsx";
 export { formatLocal, formatRelative, formatUtc, RelativeTime } from "./relative-time.tsx";

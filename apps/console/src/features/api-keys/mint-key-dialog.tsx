@@ -1,6 +1,6 @@
 "use client";
 
-import { Button, Callout, CopyField, Dialog, ProblemAlert, TextField } from "@fleet/ui";
+import { Button, Callout, CopyField, Dialog, FormDialogFooter, ProblemAlert, TextField } from "@fleet/ui";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId } from "react";
 import { problemOf } from "../../lib/problem.ts";
@@ -67,14 +67,12 @@ export function MintKeyDialog({ open, onClose }: { open: boolean; onClose: () =>
       title="Create an API key"
       description="The key acts as you, with your scopes, in this tenant. You can revoke it at any time."
       footer={
-        <>
-          <Button onClick={close} disabled={create.isPending}>
-            Cancel
-          </Button>
-          <Button type="submit" form={formId} variant="primary" pending={create.isPending}>
-            Create key
-          </Button>
-        </>
+        <FormDialogFooter
+          formId={formId}
+          submitLabel="Create key"
+          pending={create.isPending}
+          onCancel={close}
+        />
       }
     >
       <form

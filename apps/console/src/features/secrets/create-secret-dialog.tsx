@@ -1,6 +1,14 @@
 "use client";
 
-import { Button, Dialog, ProblemAlert, type ProblemView, RadioCards, TextField } from "@fleet/ui";
+import {
+  Button,
+  Dialog,
+  FormDialogFooter,
+  ProblemAlert,
+  type ProblemView,
+  RadioCards,
+  TextField,
+} from "@fleet/ui";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useState } from "react";
 import { problemOf } from "../../lib/problem.ts";
@@ -132,14 +140,12 @@ export function CreateSecretDialog({
         </>
       }
       footer={
-        <>
-          <Button onClick={close} disabled={create.isPending}>
-            Cancel
-          </Button>
-          <Button type="submit" form={formId} variant="primary" pending={create.isPending}>
-            Create secret
-          </Button>
-        </>
+        <FormDialogFooter
+          formId={formId}
+          submitLabel="Create secret"
+          pending={create.isPending}
+          onCancel={close}
+        />
       }
     >
       <CreateSecretForm

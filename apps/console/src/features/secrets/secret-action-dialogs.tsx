@@ -1,6 +1,6 @@
 "use client";
 
-import { Button, Callout, ConfirmDialog, Dialog, ProblemAlert } from "@fleet/ui";
+import { Button, Callout, ConfirmDialog, Dialog, FormDialogFooter, ProblemAlert } from "@fleet/ui";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { problemOf, statusOf } from "../../lib/problem.ts";
@@ -92,14 +92,12 @@ export function ReplaceSecretDialog({ target, onClose, onDone }: ActionDialogPro
         </>
       }
       footer={
-        <>
-          <Button onClick={close} disabled={replace.isPending}>
-            Cancel
-          </Button>
-          <Button type="submit" form={formId} variant="primary" pending={replace.isPending}>
-            Replace secret
-          </Button>
-        </>
+        <FormDialogFooter
+          formId={formId}
+          submitLabel="Replace secret"
+          pending={replace.isPending}
+          onCancel={close}
+        />
       }
     >
       <Callout>

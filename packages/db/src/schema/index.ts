@@ -7,3 +7,8 @@ export * from "./sign-in-links.ts";
 export * from "./tenants.ts";
 export * from "./users.ts";
 export * from "./workspaces.ts";
+export * from "./fleet-events.ts";
+export * from "./fleet-libraries.ts";
+export * from "./fleet-memories.ts";
+export * from "./fleets.ts";
+export * from "./schedules.ts";

@@ -1,0 +1,47 @@
+import { sql } from "drizzle-orm";
+import { bigint, check, index, pgTable, text, uuid } from "drizzle-orm/pg-core";
+import { fleets } from "./fleets.ts";
+
+export const fleetEventTypes = ["chat", "webhook", "cron", "continuation"] as const;
+export const fleetEventStatuses = ["received", "processed", "fleet_error", "gate_blocked"] as const;
+
+/** Records of a fleet's runs: what asked for the run, and what the run answered. */
+export const fleetEvents = pgTable(
+  "fleet_events",
+  {
+    id: uuid("id").primaryKey(),
+    workspaceId: uuid("workspace_id").notNull(),
+    fleetId: uuid("fleet_id")
+      .notNull()
+      .references(() => fleets.id, { onDelete: "cascade" }),
+    /** `user:<id>`, `api_key:<id>`, `cron:<schedule_id>`, `runner:<id>` or `webhook:<source>`. */
+    actor: text("actor").notNull(),
+    eventType: text("event_type").notNull(),
+    /** The trigger payload as stored, as text. */
+    requestJson: text("request_json").notNull(),
+    status: text("status").notNull(),
+    responseText: text("response_text"),
+    failureLabel: text("failure_label"),
+    failureDetail: text("failure_detail"),
+    checkpointId: text("checkpoint_id"),
+    resumesEventId: uuid("resumes_event_id"),
+    tokens: bigint("tokens", { mode: "number" }),
+    wallMs: bigint("wall_ms", { mode: "number" }),
+    costNanos: bigint("cost_nanos", { mode: "number" }),
+    createdAt: bigint("created_at", { mode: "number" }).notNull(),
+    updatedAt: bigint("updated_at", { mode: "number" }).notNull(),
+  },
+  (t) => [
+    index("fleet_events_fleet_page_idx").on(t.fleetId, t.createdAt, t.id),
+    index("fleet_events_workspace_page_idx").on(t.workspaceId, t.createdAt, t.id),
+    /** The work waiting for a runner, oldest first. */
+    index("fleet_events_pending_idx")
+      .on(t.fleetId, t.createdAt, t.id)
+      .where(sql`${t.status} = 'received'`),
+    check("fleet_events_type", sql`${t.eventType} in ('chat', 'webhook', 'cron', 'continuation')`),
+    check(
+      "fleet_events_status",
+      sql`${t.status} in ('received', 'processed', 'fleet_error', 'gate_blocked')`,
+    ),
+  ],
+);

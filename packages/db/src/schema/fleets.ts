@@ -1,0 +1,47 @@
+import { sql } from "drizzle-orm";
+import { bigint, check, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import type { LibraryRequirements, LibraryTrigger } from "./fleet-libraries.ts";
+import { tenants } from "./tenants.ts";
+import { workspaces } from "./workspaces.ts";
+
+/** The definition a fleet was installed from, frozen at install so later library edits do not move it. */
+export interface FleetDefinition {
+  instructions: string;
+  triggers: LibraryTrigger[];
+  requirements: LibraryRequirements;
+}
+
+export const fleetStatuses = ["installing", "active", "paused", "stopped", "killed"] as const;
+export type FleetStatus = (typeof fleetStatuses)[number];
+
+export const fleets = pgTable(
+  "fleets",
+  {
+    id: uuid("id").primaryKey(),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    workspaceId: uuid("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    status: text("status").$type<FleetStatus>().notNull(),
+    /** The library entry it was installed from; entries are never deleted, so no cascade is needed. */
+    libraryId: uuid("library_id").notNull(),
+    libraryVisibility: text("library_visibility").notNull(),
+    definition: jsonb("definition").$type<FleetDefinition>().notNull(),
+    /** Bumped on every change a person makes; the `etag` is derived from it. */
+    version: integer("version").notNull().default(1),
+    /** The last fencing token handed out for this fleet's work; each lease claim bumps it. */
+    fenceSeq: bigint("fence_seq", { mode: "number" }).notNull().default(0),
+    eventsProcessed: bigint("events_processed", { mode: "number" }).notNull().default(0),
+    budgetUsedNanos: bigint("budget_used_nanos", { mode: "number" }).notNull().default(0),
+    createdAt: bigint("created_at", { mode: "number" }).notNull(),
+    updatedAt: bigint("updated_at", { mode: "number" }).notNull(),
+  },
+  (t) => [
+    uniqueIndex("fleets_workspace_name_key").on(t.workspaceId, t.name),
+    index("fleets_workspace_page_idx").on(t.workspaceId, t.createdAt, t.id),
+    check("fleets_status", sql`${t.status} in ('installing', 'active', 'paused', 'stopped', 'killed')`),
+  ],
+);

@@ -2,7 +2,12 @@ import { hasScope, type Operation, Problem } from "@fleet/contracts";
 import { initTRPC, type TRPC_ERROR_CODE_KEY, TRPCError } from "@trpc/server";
 import type { z } from "zod";
 import type { Authenticator } from "./auth/authenticate.ts";
-import { type Principal, principalScopes, type TenantPrincipal } from "./auth/principal.ts";
+import {
+  type OperatorPrincipal,
+  type Principal,
+  principalScopes,
+  type TenantPrincipal,
+} from "./auth/principal.ts";
 import { toProblem } from "./http/problem.ts";
 import type { ServiceContext } from "./services/context.ts";
 
@@ -48,7 +53,7 @@ export type Resolver<P extends Principal | null = Principal | null> = (opts: {
 }) => unknown;
 
 /** Meta of every procedure: its operation, plus the resolver the REST surface calls. */
-export type ProcedureMeta = Operation & { resolve?: Resolver; audience?: "tenant" | "public" };
+export type ProcedureMeta = Operation & { resolve?: Resolver; audience?: "tenant" | "operator" | "public" };
 
 const t = initTRPC
   .context<RequestContext>()
@@ -134,7 +139,7 @@ function tenantOnly(op: Operation): void {
  */
 function declare<I extends z.ZodType, O extends z.ZodType, P extends Principal | null>(
   op: Operation & { input: I; output: O },
-  audience: "tenant" | "public",
+  audience: "tenant" | "operator" | "public",
 ) {
   type Resolve = (opts: {
     ctx: AuthorizedContext<P>;
@@ -161,6 +166,16 @@ export function publicProcedure<I extends z.ZodType, O extends z.ZodType>(
 ) {
   if (op.credentials.length > 0) throw new Error(`operation ${op.id} is not public`);
   return declare<I, O, null>(op, "public");
+}
+
+/** A procedure of the operator plane (platform catalogue, runners): operator tokens only. */
+export function operatorProcedure<I extends z.ZodType, O extends z.ZodType>(
+  op: Operation & { input: I; output: O },
+) {
+  if (op.credentials.length !== 1 || op.credentials[0] !== "operator") {
+    throw new Error(`operation ${op.id} must accept only operator tokens`);
+  }
+  return declare<I, O, OperatorPrincipal>(op, "operator");
 }
 
 /** A procedure acting for a person in a tenant (session token or tenant API key). */

@@ -46,6 +46,14 @@ async function mintKeyId(owner: Tenant): Promise<string> {
   return minted.body.id;
 }
 
+/** A credential of a class the operation accepts, holding no scope. */
+async function unscopedToken(op: Operation): Promise<string> {
+  if (op.credentials.includes("session") || op.credentials.includes("api_key")) {
+    return (await seedMember(await seedTenant(), [])).token;
+  }
+  return operatorToken([]);
+}
+
 /** Stand-ins for path parameters: well-formed, and naming nothing. */
 const placeholders: Record<string, string> = { secret_name: "ABSENT_SECRET" };
 
@@ -96,18 +104,28 @@ describe.each(guarded.map((op) => [op.id, op] as const))("security of %s", (_id,
     });
   }
 
+  if (op.credentials.includes("operator") && !op.credentials.includes("api_key")) {
+    it("refuses a tenant API key (401)", async () => {
+      const tenant = await seedTenant();
+      const response = await call(op.method, pathOf(op, {}), { token: tenant.apiKey, body: bodyFor(op) });
+      expect(response.status).toBe(401);
+      expect(response.body.error_code).toBe("UZ-AUTH-003");
+    });
+  }
+
   if (op.scope !== null) {
     it(`refuses a caller without ${op.scope} (403 naming the scope)`, async () => {
-      const tenant = await seedTenant();
-      const member = await seedMember(tenant, []);
-      const response = await call(op.method, pathOf(op, {}), { token: member.token, body: bodyFor(op) });
+      const response = await call(op.method, pathOf(op, {}), {
+        token: await unscopedToken(op),
+        body: bodyFor(op),
+      });
       expect(response.status).toBe(403);
       expect(response.body.error_code).toBe("UZ-AUTH-022");
       expect(response.body.detail).toContain(op.scope);
     });
   }
 
-  if (op.path.includes("{")) {
+  if (op.path.includes("{") && op.credentials.includes("api_key")) {
     it("answers 404 for another tenant's resource, as for an absent one", async () => {
       const fixture = otherTenantFixtures[op.id];
       expect(fixture, `add an other-tenant fixture for ${op.id}`).toBeDefined();
@@ -146,8 +164,7 @@ describe.each(guarded.map((op) => [op.id, op] as const))("security of %s over /t
     expect(runner.status).toBe(401);
     expect(runner.body.error.data.problem.error_code).toBe("UZ-AUTH-003");
     if (op.scope !== null) {
-      const member = await seedMember(await seedTenant(), []);
-      const scoped = await trpcCall(op, member.token);
+      const scoped = await trpcCall(op, await unscopedToken(op));
       expect(scoped.status).toBe(403);
       expect(scoped.body.error.data.problem).toMatchObject({ error_code: "UZ-AUTH-022" });
       expect(scoped.body.error.data.problem.detail).toContain(op.scope);

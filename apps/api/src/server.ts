@@ -126,6 +126,7 @@ export async function createApp(
       credential: bearer(request) ?? (cookie ? sessionCookie(request) : null),
       csrfHeader: request.headers["x-fleet-csrf"] === "1",
       logError: (error) => log.error({ reqId: request.id, err: error }, "request failed"),
+      response: {},
     });
 
   app.setErrorHandler((error, request, reply) => {

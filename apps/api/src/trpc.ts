@@ -26,6 +26,15 @@ export interface RequestContext {
   csrfHeader: boolean;
   /** Receives unexpected failures with their request id; nothing of them reaches the client. */
   logError: (error: unknown) => void;
+  /** What a resolver adds to its answer beyond the body; the REST surface applies it. */
+  response: ResponseExtras;
+}
+
+export interface ResponseExtras {
+  /** Headers such as `ETag` the success carries. */
+  headers?: Record<string, string>;
+  /** Set when a conditional read's tag is current: REST answers 304 with no body. */
+  notModified?: boolean;
 }
 
 const trpcCodes: Record<number, TRPC_ERROR_CODE_KEY> = {

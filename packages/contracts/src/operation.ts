@@ -16,7 +16,13 @@ export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 type Shape = Record<string, z.ZodType>;
 
-export interface OperationSpec<P extends Shape, Q extends Shape, B extends Shape, O extends z.ZodType> {
+export interface OperationSpec<
+  P extends Shape,
+  Q extends Shape,
+  B extends Shape,
+  O extends z.ZodType,
+  H extends Shape = Record<never, never>,
+> {
   /** tRPC procedure path, `<resource>.<verb>`. */
   id: string;
   method: HttpMethod;
@@ -37,6 +43,11 @@ export interface OperationSpec<P extends Shape, Q extends Shape, B extends Shape
   params?: P;
   query?: Q;
   body?: B;
+  /**
+   * Input fields that travel as request headers over REST: `if_match` is the `If-Match` header. Over
+   * /trpc they are ordinary input fields.
+   */
+  requestHeaders?: H;
   output: O;
   /** Response headers every success carries (e.g. Cache-Control: no-store on a minted secret). */
   headers?: Record<string, string>;
@@ -50,15 +61,22 @@ export interface Operation<
   Q extends Shape = Shape,
   B extends Shape = Shape,
   O extends z.ZodType = z.ZodType,
-> extends OperationSpec<P, Q, B, O> {
+  H extends Shape = Shape,
+> extends OperationSpec<P, Q, B, O, H> {
   params: P;
   query: Q;
   body: B;
+  requestHeaders: H;
   /**
    * Every field, wherever it travels: what the procedure parses. An absent input (a tRPC call of an
    * operation with no required fields) parses as `{}`, so defaults still apply.
    */
-  input: z.ZodPrefault<z.ZodObject<P & Q & B, z.core.$strict>>;
+  input: z.ZodPrefault<z.ZodObject<P & Q & B & H, z.core.$strict>>;
+}
+
+/** The request header an input field travels in: `if_none_match` → `if-none-match`. */
+export function headerName(field: string): string {
+  return field.replaceAll("_", "-");
 }
 
 /** Declares one operation: its meta, where each input field travels, and its output. */
@@ -67,12 +85,14 @@ export function defineOperation<
   const Q extends Shape = Record<never, never>,
   const B extends Shape = Record<never, never>,
   O extends z.ZodType = z.ZodType,
->(spec: OperationSpec<P, Q, B, O>): Operation<P, Q, B, O> {
+  const H extends Shape = Record<never, never>,
+>(spec: OperationSpec<P, Q, B, O, H>): Operation<P, Q, B, O, H> {
   const params = (spec.params ?? {}) as P;
   const query = (spec.query ?? {}) as Q;
   const body = (spec.body ?? {}) as B;
-  const input = z.strictObject({ ...params, ...query, ...body }).prefault({} as never);
-  return { ...spec, params, query, body, input };
+  const requestHeaders = (spec.requestHeaders ?? {}) as H;
+  const input = z.strictObject({ ...params, ...query, ...body, ...requestHeaders }).prefault({} as never);
+  return { ...spec, params, query, body, requestHeaders, input };
 }
 
 /** Parameters every paged list refuses because they were retired. */

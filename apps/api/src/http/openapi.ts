@@ -1,6 +1,7 @@
 import {
   type CredentialClass,
   errorRegistry,
+  headerName,
   type Operation,
   operations,
   problemSchema,
@@ -56,6 +57,10 @@ const statusText: Record<number, string> = {
   404: "No such resource, or none the caller may see.",
   409: "Conflict with the current state; current_state says which.",
   503: "A dependency is unreachable (UZ-INTERNAL-002, UZ-VAULT-002).",
+  304: "Not modified: the If-None-Match tag is current.",
+  412: "If-Match names an older version; the body carries the current etag.",
+  424: "A dependency of the request is missing (UZ-BUNDLE-003 names the credentials).",
+  429: "The instance or workspace is at its ceiling; Retry-After says when to retry.",
   413: "The body is over the route's ceiling (UZ-REQ-006).",
   415: "The body is not application/json (UZ-REQ-003).",
   500: "The service failed to answer (UZ-INTERNAL-001).",
@@ -81,6 +86,12 @@ export function buildOpenApiDocument(serverUrl: string): JsonSchema {
         required: !schema.safeParse(undefined).success,
         schema: convert(schema, "input", components),
       })),
+      ...Object.entries(op.requestHeaders).map(([name, schema]) => ({
+        name: headerName(name),
+        in: "header",
+        required: !schema.safeParse(undefined).success,
+        schema: convert(schema, "input", components),
+      })),
     ];
     const responses: Record<string, unknown> = {
       [op.successStatus]:
@@ -92,6 +103,10 @@ export function buildOpenApiDocument(serverUrl: string): JsonSchema {
             },
     };
     for (const status of errorStatuses(op)) {
+      if (status < 400) {
+        responses[status] = { description: statusText[status] };
+        continue;
+      }
       responses[status] = {
         description: statusText[status],
         content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } },

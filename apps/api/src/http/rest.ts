@@ -1,4 +1,4 @@
-import { type Operation, Problem, retiredPagingParams } from "@fleet/contracts";
+import { headerName, type Operation, Problem, retiredPagingParams } from "@fleet/contracts";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { AppRouter } from "../router/root.ts";
 import { authorize, type ProcedureMeta, type RequestContext } from "../trpc.ts";
@@ -39,6 +39,10 @@ function collectInput(op: Operation, request: FastifyRequest): Record<string, un
     if (Array.isArray(value))
       throw new Problem("UZ-REQ-001", { detail: `The query parameter ${key} is given more than once.` });
     if (value !== "") input[key] = value; // `?limit=` means "not given"
+  }
+  for (const field of Object.keys(op.requestHeaders)) {
+    const value = request.headers[headerName(field)];
+    if (typeof value === "string") input[field] = value;
   }
   Object.assign(input, request.params as Record<string, string>);
   return input;
@@ -82,8 +86,10 @@ export function registerRestRoutes(
         if (!input.success)
           throw new Problem("UZ-REQ-001", { detail: describeIssue(input.error.issues[0]!) });
         const result = await resolve({ ctx: { ...ctx, principal }, input: input.data });
-        reply.code(op.successStatus);
         if (op.headers) reply.headers(op.headers);
+        if (ctx.response.headers !== undefined) reply.headers(ctx.response.headers);
+        if (ctx.response.notModified) return reply.code(304).send();
+        reply.code(op.successStatus);
         if (op.successStatus === 204) return reply.send();
         const output = op.output.safeParse(result);
         if (!output.success) {

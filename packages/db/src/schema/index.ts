@@ -12,3 +12,7 @@ export * from "./fleet-libraries.ts";
 export * from "./fleet-memories.ts";
 export * from "./fleets.ts";
 export * from "./schedules.ts";
+export * from "./model-catalogue.ts";
+export * from "./models.ts";
+export * from "./platform-keys.ts";
+export * from "./tenant-providers.ts";

@@ -1,5 +1,6 @@
 import { type Operation, operations } from "@fleet/contracts";
 import { describe, expect, it } from "vitest";
+import { installFleet, messageFleet } from "./fleet-fixtures.ts";
 import { call, operatorToken, seedMember, seedRunnerToken, seedTenant, type Tenant } from "./harness.ts";
 
 /**
@@ -17,7 +18,27 @@ async function secretIn(owner: Tenant): Promise<Record<string, string>> {
   return { workspace_id: owner.workspaceId, secret_name: "FIXTURE_TOKEN" };
 }
 
+async function fleetIn(owner: Tenant): Promise<Record<string, string>> {
+  return { workspace_id: owner.workspaceId, fleet_id: await installFleet(owner) };
+}
+
 const otherTenantFixtures: Record<string, Fixture> = {
+  "fleets.list": async (owner) => ({ params: { workspace_id: owner.workspaceId } }),
+  "fleets.create": async (owner) => ({
+    params: { workspace_id: owner.workspaceId },
+    body: { platform_library_id: "01a2000a-0000-7000-8000-00000000000f" },
+  }),
+  "fleets.get": async (owner) => ({ params: await fleetIn(owner) }),
+  "fleets.update": async (owner) => ({ params: await fleetIn(owner), body: { status: "paused" } }),
+  "fleets.delete": async (owner) => ({ params: await fleetIn(owner) }),
+  "fleets.message": async (owner) => ({ params: await fleetIn(owner), body: { message: "hi" } }),
+  "fleetEvents.list": async (owner) => ({ params: await fleetIn(owner) }),
+  "fleetEvents.listWorkspace": async (owner) => ({ params: { workspace_id: owner.workspaceId } }),
+  "fleetEvents.get": async (owner) => {
+    const params = await fleetIn(owner);
+    return { params: { ...params, event_id: await messageFleet(owner, params.fleet_id!) } };
+  },
+  "memories.list": async (owner) => ({ params: await fleetIn(owner) }),
   "secrets.list": async (owner) => ({ params: { workspace_id: owner.workspaceId } }),
   "secrets.listCredentials": async (owner) => ({ params: { workspace_id: owner.workspaceId } }),
   "secrets.create": async (owner) => ({

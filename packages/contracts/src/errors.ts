@@ -173,6 +173,29 @@ export const errorRegistry = {
     "Schedule changed",
     "The If-Match tag is not the schedule's current etag; refetch and retry with the etag in the body.",
   ),
+  // Fleets and their events
+  /** No such fleet in the workspace. */
+  "UZ-FLEET-001": def(404, "Fleet not found", "No fleet with this id is visible in this workspace."),
+  /** The workspace already holds a fleet with this name. */
+  "UZ-FLEET-002": def(
+    409,
+    "Fleet name exists",
+    "The workspace already holds a fleet with this name (current_state: name_exists); pass another name.",
+  ),
+  /** The fleet's status forbids the request. */
+  "UZ-FLEET-003": def(
+    409,
+    "Fleet state forbids this",
+    "The fleet's current status does not allow this transition or does not accept work; current_state names it.",
+  ),
+  /** If-Match named an older version of the fleet. */
+  "UZ-FLEET-004": def(
+    412,
+    "Fleet changed",
+    "The If-Match tag is not the fleet's current etag; refetch and retry with the etag in the body.",
+  ),
+  /** No such fleet event. */
+  "UZ-EVENT-001": def(404, "Event not found", "No event with this id is visible for this fleet."),
   // Runners and leases
   /** A superseded lease holder was refused. */
   "UZ-RUN-005": def(

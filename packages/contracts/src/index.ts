@@ -3,6 +3,16 @@ import { deleteApiKey } from "./api-keys/delete-api-key.ts";
 import { listApiKeys } from "./api-keys/list-api-keys.ts";
 import { updateApiKey } from "./api-keys/update-api-key.ts";
 import { exchangeSignInLink } from "./auth/exchange-sign-in-link.ts";
+import { getFleetEvent } from "./fleet-events/get-fleet-event.ts";
+import { listFleetEvents } from "./fleet-events/list-fleet-events.ts";
+import { listWorkspaceEvents } from "./fleet-events/list-workspace-events.ts";
+import { createFleet } from "./fleets/create-fleet.ts";
+import { deleteFleet } from "./fleets/delete-fleet.ts";
+import { getFleet } from "./fleets/get-fleet.ts";
+import { listFleets } from "./fleets/list-fleets.ts";
+import { messageFleet } from "./fleets/message-fleet.ts";
+import { updateFleet } from "./fleets/update-fleet.ts";
+import { listMemories } from "./memories/list-memories.ts";
 import type { Operation } from "./operation.ts";
 import { createSecret } from "./secrets/create-secret.ts";
 import { deleteSecret } from "./secrets/delete-secret.ts";
@@ -16,11 +26,27 @@ import { listWorkspaces } from "./workspaces/list-workspaces.ts";
 export * from "./api-keys/api-key.ts";
 export * from "./common.ts";
 export * from "./errors.ts";
+export * from "./fleet-events/fleet-event.ts";
+export * from "./fleets/fleet.ts";
+export { MESSAGE_LIMIT } from "./fleets/message-fleet.ts";
+export { memoryItem } from "./memories/list-memories.ts";
 export * from "./operation.ts";
 export * from "./scopes.ts";
 export * from "./secrets/secret.ts";
 export { callingPerson } from "./users/get-me.ts";
 export { workspaceItem } from "./workspaces/list-workspaces.ts";
+export {
+  createFleet,
+  deleteFleet,
+  getFleet,
+  getFleetEvent,
+  listFleetEvents,
+  listFleets,
+  listMemories,
+  listWorkspaceEvents,
+  messageFleet,
+  updateFleet,
+};
 export {
   createApiKey,
   createSecret,
@@ -52,6 +78,16 @@ export const operations = {
   "secrets.replace": replaceSecret,
   "secrets.delete": deleteSecret,
   "secrets.listCredentials": listCredentials,
+  "fleets.list": listFleets,
+  "fleets.create": createFleet,
+  "fleets.get": getFleet,
+  "fleets.update": updateFleet,
+  "fleets.delete": deleteFleet,
+  "fleets.message": messageFleet,
+  "fleetEvents.list": listFleetEvents,
+  "fleetEvents.listWorkspace": listWorkspaceEvents,
+  "fleetEvents.get": getFleetEvent,
+  "memories.list": listMemories,
 } as const satisfies Record<string, Operation>;
 
 export type OperationId = keyof typeof operations;

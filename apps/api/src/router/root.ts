@@ -1,6 +1,9 @@
 import { router } from "../trpc.ts";
 import { apiKeysRouter } from "./api-keys/router.ts";
 import { authRouter } from "./auth/router.ts";
+import { fleetEventsRouter } from "./fleet-events/router.ts";
+import { fleetsRouter } from "./fleets/router.ts";
+import { memoriesRouter } from "./memories/router.ts";
 import { secretsRouter } from "./secrets/router.ts";
 import { usersRouter } from "./users/router.ts";
 import { workspacesRouter } from "./workspaces/router.ts";
@@ -8,6 +11,9 @@ import { workspacesRouter } from "./workspaces/router.ts";
 export const appRouter = router({
   apiKeys: apiKeysRouter,
   auth: authRouter,
+  fleetEvents: fleetEventsRouter,
+  fleets: fleetsRouter,
+  memories: memoriesRouter,
   secrets: secretsRouter,
   users: usersRouter,
   workspaces: workspacesRouter,

@@ -1,0 +1,9 @@
+import { getFleet as op } from "@fleet/contracts";
+import { getFleet as get } from "../../services/fleets/fleets.ts";
+import { tenantProcedure } from "../../trpc.ts";
+
+export const getFleet = tenantProcedure(op).query(async ({ ctx, input }) => {
+  const fleet = await get(ctx.services.db, ctx.principal.tenantId, input.workspace_id, input.fleet_id);
+  ctx.response.headers = { etag: fleet.etag };
+  return fleet;
+});

@@ -1,0 +1,29 @@
+import { Problem } from "@fleet/contracts";
+import { and, type Database, eq, fleets, type Tx } from "@fleet/db";
+import { requireWorkspace } from "../workspaces/access.ts";
+
+export function fleetNotFound(fleetId: string): Problem {
+  return new Problem("UZ-FLEET-001", { detail: `No fleet ${fleetId} in this workspace.` });
+}
+
+/**
+ * The fleet, if it is in the workspace and the workspace is the tenant's. A miss says which is absent:
+ * the workspace (UZ-WORKSPACE-002, as for any workspace route) or the fleet (UZ-FLEET-001); another
+ * tenant's workspace or fleet reads exactly as an absent one.
+ */
+export async function requireFleet(
+  db: Database | Tx,
+  tenantId: string,
+  workspaceId: string,
+  fleetId: string,
+  options: { forUpdate?: boolean } = {},
+) {
+  const query = db
+    .select()
+    .from(fleets)
+    .where(and(eq(fleets.id, fleetId), eq(fleets.workspaceId, workspaceId), eq(fleets.tenantId, tenantId)));
+  const [row] = options.forUpdate ? await query.for("update") : await query;
+  if (row !== undefined) return row;
+  await requireWorkspace(db, tenantId, workspaceId);
+  throw fleetNotFound(fleetId);
+}

@@ -1,0 +1,131 @@
+import { Problem } from "@fleet/contracts";
+import { and, eq, fleetLibraries, fleets, inArray, schedules, secrets } from "@fleet/db";
+import { newId } from "../../ids.ts";
+import { type ServiceContext, uniqueViolation } from "../context.ts";
+import { requireWorkspace } from "../workspaces/access.ts";
+import { fleetEtag } from "./fleet-view.ts";
+
+export interface InstallInput {
+  workspace_id: string;
+  platform_library_id?: string;
+  tenant_library_id?: string;
+  name?: string;
+}
+
+async function libraryEntry(ctx: ServiceContext, tenantId: string, input: InstallInput) {
+  if ((input.platform_library_id === undefined) === (input.tenant_library_id === undefined)) {
+    throw new Problem("UZ-REQ-001", {
+      detail: "Send exactly one of platform_library_id and tenant_library_id.",
+    });
+  }
+  if (input.platform_library_id !== undefined) {
+    const [row] = await ctx.db
+      .select()
+      .from(fleetLibraries)
+      .where(
+        and(eq(fleetLibraries.id, input.platform_library_id), eq(fleetLibraries.visibility, "platform")),
+      );
+    if (row === undefined) {
+      throw new Problem("UZ-BUNDLE-001", {
+        detail: `No platform library entry ${input.platform_library_id}.`,
+      });
+    }
+    return row;
+  }
+  const [row] = await ctx.db
+    .select()
+    .from(fleetLibraries)
+    .where(
+      and(
+        eq(fleetLibraries.id, input.tenant_library_id!),
+        eq(fleetLibraries.workspaceId, input.workspace_id),
+        eq(fleetLibraries.tenantId, tenantId),
+      ),
+    );
+  if (row === undefined) {
+    throw new Problem("UZ-BUNDLE-002", {
+      detail: `No library entry ${input.tenant_library_id} in this workspace.`,
+    });
+  }
+  return row;
+}
+
+/**
+ * Installs a fleet from a library entry: the definition is frozen onto the fleet, and the entry's
+ * triggers become its trigger schedules (registered with the scheduler by the schedule reconciler).
+ */
+export async function installFleet(ctx: ServiceContext, tenantId: string, input: InstallInput) {
+  await requireWorkspace(ctx.db, tenantId, input.workspace_id);
+  const entry = await libraryEntry(ctx, tenantId, input);
+  const required = entry.requirements.credentials;
+  if (required.length > 0) {
+    const held = await ctx.db
+      .select({ name: secrets.name })
+      .from(secrets)
+      .where(and(eq(secrets.workspaceId, input.workspace_id), inArray(secrets.name, required)));
+    const heldNames = new Set(held.map((row) => row.name));
+    const missing = required.filter((name) => !heldNames.has(name));
+    if (missing.length > 0) {
+      throw new Problem("UZ-BUNDLE-003", {
+        detail: `The workspace lacks credentials this fleet needs: ${missing.join(", ")}.`,
+        missing_credentials: missing,
+      });
+    }
+  }
+  const now = ctx.now();
+  const id = newId(now);
+  const name = input.name ?? entry.name;
+  const triggerRows = entry.triggers.map((trigger, index) => ({
+    id: newId(now),
+    workspaceId: input.workspace_id,
+    fleetId: id,
+    source: "trigger",
+    cron: trigger.cron,
+    timezone: trigger.timezone,
+    message: trigger.message,
+    status: "active",
+    sync: "syncing",
+    triggerIndex: index,
+    createdAt: now,
+    updatedAt: now,
+  }));
+  try {
+    await ctx.db.transaction(async (tx) => {
+      await tx.insert(fleets).values({
+        id,
+        tenantId,
+        workspaceId: input.workspace_id,
+        name,
+        status: "active",
+        libraryId: entry.id,
+        libraryVisibility: entry.visibility,
+        definition: {
+          instructions: entry.instructions,
+          triggers: entry.triggers,
+          requirements: entry.requirements,
+        },
+        createdAt: now,
+        updatedAt: now,
+      });
+      if (triggerRows.length > 0) await tx.insert(schedules).values(triggerRows);
+    });
+  } catch (error) {
+    if (uniqueViolation(error, "fleets_workspace_name_key")) {
+      throw new Problem("UZ-FLEET-002", {
+        detail: `The workspace already holds a fleet named ${name}.`,
+        current_state: "name_exists",
+      });
+    }
+    throw error;
+  }
+  return {
+    fleet_id: id,
+    workspace_id: input.workspace_id,
+    name,
+    status: "active" as const,
+    etag: fleetEtag({ id, version: 1 }),
+    created_at: now,
+    updated_at: now,
+    schedule_ids: triggerRows.map((row) => row.id),
+  };
+}

@@ -1,0 +1,59 @@
+import { Problem } from "@fleet/contracts";
+import { and, type Database, eq, fleetEvents, fleets, sql } from "@fleet/db";
+import { newId } from "../../ids.ts";
+import { requireFleet } from "./access.ts";
+
+/**
+ * Stores a person's message as a chat event for a runner to lease. The common case is one statement:
+ * the insert reads the fleet (scoped to the tenant and workspace, and active) in the same query. Only a
+ * refusal costs a second read, to say why.
+ */
+export async function messageFleet(
+  db: Database,
+  caller: { tenantId: string; actor: string },
+  input: { workspace_id: string; fleet_id: string; message: string },
+  now: number,
+) {
+  const id = newId(now);
+  const requestJson = JSON.stringify({ message: input.message });
+  const [row] = await db
+    .insert(fleetEvents)
+    .select(
+      db
+        .select({
+          id: sql`${id}::uuid`.as("id"),
+          workspaceId: fleets.workspaceId,
+          fleetId: fleets.id,
+          actor: sql`${caller.actor}`.as("actor"),
+          eventType: sql`'chat'`.as("event_type"),
+          requestJson: sql`${requestJson}`.as("request_json"),
+          status: sql`'received'`.as("status"),
+          responseText: sql`null`.as("response_text"),
+          failureLabel: sql`null`.as("failure_label"),
+          failureDetail: sql`null`.as("failure_detail"),
+          checkpointId: sql`null`.as("checkpoint_id"),
+          resumesEventId: sql`null::uuid`.as("resumes_event_id"),
+          tokens: sql`null::bigint`.as("tokens"),
+          wallMs: sql`null::bigint`.as("wall_ms"),
+          costNanos: sql`null::bigint`.as("cost_nanos"),
+          createdAt: sql`${now}::bigint`.as("created_at"),
+          updatedAt: sql`${now}::bigint`.as("updated_at"),
+        })
+        .from(fleets)
+        .where(
+          and(
+            eq(fleets.id, input.fleet_id),
+            eq(fleets.workspaceId, input.workspace_id),
+            eq(fleets.tenantId, caller.tenantId),
+            eq(fleets.status, "active"),
+          ),
+        ),
+    )
+    .returning({ id: fleetEvents.id });
+  if (row !== undefined) return { status: "accepted" as const, event_id: row.id };
+  const fleet = await requireFleet(db, caller.tenantId, input.workspace_id, input.fleet_id);
+  throw new Problem("UZ-FLEET-003", {
+    detail: `The fleet is ${fleet.status} and does not accept messages; resume it first.`,
+    current_state: fleet.status,
+  });
+}

@@ -1,0 +1,238 @@
+import { fleetEvents, fleetMemories } from "@fleet/db";
+import { describe, expect, it } from "vitest";
+import { newId } from "../src/ids.ts";
+import { installFleet, messageFleet } from "./fleet-fixtures.ts";
+import { call, seedTenant, type Tenant, testApi } from "./harness.ts";
+
+interface EventPage {
+  items: Record<string, unknown>[];
+  next_cursor: string | null;
+}
+
+async function pageThrough(tenant: Tenant, path: string, query = ""): Promise<string[]> {
+  const seen: string[] = [];
+  let cursor: string | null = null;
+  do {
+    const url: string = `${path}?limit=2${query}${cursor ? `&starting_after=${cursor}` : ""}`;
+    const page = await call<EventPage>("GET", url, { token: tenant.apiKey });
+    expect(page.status, page.text).toBe(200);
+    seen.push(...page.body.items.map((item) => item.event_id as string));
+    cursor = page.body.next_cursor;
+  } while (cursor !== null);
+  return seen;
+}
+
+describe("messages and fleet events", () => {
+  it("stores a message as a received chat event, read in full alone and without bodies in lists", async () => {
+    const tenant = await seedTenant();
+    const fleetId = await installFleet(tenant);
+    const base = `/v1/workspaces/${tenant.workspaceId}/fleets/${fleetId}`;
+    const sent = await call<{ status: string; event_id: string }>("POST", `${base}/messages`, {
+      token: tenant.apiKey,
+      body: { message: "Summarise the open incidents" },
+    });
+    expect(sent.status).toBe(202);
+    expect(sent.body.status).toBe("accepted");
+
+    const me = await call<{ user_id: string }>("GET", "/v1/users/me", { token: tenant.apiKey });
+    const event = await call("GET", `${base}/events/${sent.body.event_id}`, { token: tenant.apiKey });
+    expect(event.status).toBe(200);
+    expect(event.body).toMatchObject({
+      event_id: sent.body.event_id,
+      fleet_id: fleetId,
+      workspace_id: tenant.workspaceId,
+      event_type: "chat",
+      status: "received",
+      request_json: JSON.stringify({ message: "Summarise the open incidents" }),
+    });
+    expect(event.body.actor).toMatch(/^api_key:/);
+    expect(event.body).not.toHaveProperty("response_text");
+    expect(event.body).not.toHaveProperty("tokens");
+    expect(me.status).toBe(200);
+
+    const list = await call<EventPage>("GET", `${base}/events`, { token: tenant.apiKey });
+    expect(list.body.items).toHaveLength(1);
+    expect(list.body.items[0]).toMatchObject({ event_id: sent.body.event_id, status: "received" });
+    expect(list.body.items[0]).not.toHaveProperty("request_json");
+    expect(list.text).not.toContain("Summarise");
+    const workspace = await call<EventPage>("GET", `/v1/workspaces/${tenant.workspaceId}/events`, {
+      token: tenant.apiKey,
+    });
+    expect(workspace.body.items.map((item) => item.event_id)).toEqual([sent.body.event_id]);
+  });
+
+  it("answers one 404 for an absent event and for another fleet's or workspace's event", async () => {
+    const tenant = await seedTenant();
+    const other = await seedTenant();
+    const mine = await installFleet(tenant);
+    const sibling = await installFleet(tenant);
+    const theirs = await installFleet(other);
+    const siblingEvent = await messageFleet(tenant, sibling);
+    const theirEvent = await messageFleet(other, theirs);
+    const base = `/v1/workspaces/${tenant.workspaceId}/fleets/${mine}/events`;
+    const answers = await Promise.all(
+      [siblingEvent, theirEvent, newId()].map((id) => call("GET", `${base}/${id}`, { token: tenant.apiKey })),
+    );
+    for (const answer of answers) {
+      expect(answer.status).toBe(404);
+      expect(answer.body.error_code).toBe("UZ-EVENT-001");
+    }
+    const crossed = await call(
+      "GET",
+      `/v1/workspaces/${other.workspaceId}/fleets/${theirs}/events/${theirEvent}`,
+      { token: tenant.apiKey },
+    );
+    expect(crossed.status).toBe(404);
+  });
+
+  it("pages newest first by cursor, filters by actor and since, and bounds limit to 200", async () => {
+    const tenant = await seedTenant();
+    const fleetId = await installFleet(tenant);
+    const other = await installFleet(tenant);
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push(await messageFleet(tenant, fleetId, `m${i}`));
+    const otherId = await messageFleet(tenant, other);
+    const base = `/v1/workspaces/${tenant.workspaceId}/fleets/${fleetId}/events`;
+    expect(await pageThrough(tenant, base)).toEqual([...ids].reverse());
+    expect(await pageThrough(tenant, `/v1/workspaces/${tenant.workspaceId}/events`)).toEqual([
+      otherId,
+      ...[...ids].reverse(),
+    ]);
+
+    // A cron event from a schedule, to filter by actor.
+    const api = await testApi();
+    const cronId = newId();
+    const cronAt = Date.now() + 60_000;
+    await api.database.db.insert(fleetEvents).values({
+      id: cronId,
+      workspaceId: tenant.workspaceId,
+      fleetId,
+      actor: "cron:0190a000-0000-7000-8000-000000000001",
+      eventType: "cron",
+      requestJson: JSON.stringify({ message: "tick" }),
+      status: "processed",
+      responseText: "done",
+      tokens: 42,
+      createdAt: cronAt,
+      updatedAt: cronAt,
+    });
+    expect(await pageThrough(tenant, base, "&actor=cron:*")).toEqual([cronId]);
+    expect(await pageThrough(tenant, base, "&actor=api_key:*")).toEqual([...ids].reverse());
+    expect(await pageThrough(tenant, base, "&actor=cron:0190a000-0000-7000-8000-000000000001")).toEqual([
+      cronId,
+    ]);
+    expect(await pageThrough(tenant, base, `&since=${cronAt}`)).toEqual([cronId]);
+    expect((await pageThrough(tenant, base, "&since=1h")).length).toBe(6);
+    expect(await pageThrough(tenant, base, `&since=${new Date(cronAt).toISOString()}`)).toEqual([cronId]);
+    expect(await pageThrough(tenant, base, "&since=2999-01-01T00:00:00Z")).toEqual([]);
+    const item = (await call<EventPage>("GET", `${base}?actor=cron:*`, { token: tenant.apiKey })).body
+      .items[0];
+    expect(item).toMatchObject({ event_type: "cron", status: "processed", tokens: 42 });
+    expect(item).not.toHaveProperty("response_text");
+
+    for (const bad of ["limit=201", "limit=0", "since=yesterday", "actor=a*b*", "page=2"]) {
+      const refused = await call("GET", `${base}?${bad}`, { token: tenant.apiKey });
+      expect(refused.status, bad).toBe(400);
+      expect(refused.body.error_code).toBe("UZ-REQ-001");
+    }
+    expect((await call<EventPage>("GET", `${base}?limit=200`, { token: tenant.apiKey })).status).toBe(200);
+
+    const filtered = await call<EventPage>("GET", `${base}?limit=1&actor=api_key:*`, {
+      token: tenant.apiKey,
+    });
+    const replayed = await call("GET", `${base}?limit=1&starting_after=${filtered.body.next_cursor}`, {
+      token: tenant.apiKey,
+    });
+    expect(replayed.status).toBe(400);
+    expect(replayed.body.error_code).toBe("UZ-REQ-001");
+  });
+
+  it("refuses an empty or oversized message and a message to an unknown fleet, storing nothing", async () => {
+    const tenant = await seedTenant();
+    const fleetId = await installFleet(tenant);
+    const base = `/v1/workspaces/${tenant.workspaceId}/fleets/${fleetId}`;
+    const empty = await call("POST", `${base}/messages`, { token: tenant.apiKey, body: { message: "" } });
+    expect(empty.status).toBe(400);
+    expect(empty.body.detail).toContain("message");
+    const big = await call("POST", `${base}/messages`, {
+      token: tenant.apiKey,
+      body: { message: "x".repeat(40 * 1024) },
+    });
+    expect(big.status).toBe(413);
+    const unknown = await call("POST", `/v1/workspaces/${tenant.workspaceId}/fleets/${newId()}/messages`, {
+      token: tenant.apiKey,
+      body: { message: "hi" },
+    });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error_code).toBe("UZ-FLEET-001");
+    const list = await call<EventPage>("GET", `${base}/events`, { token: tenant.apiKey });
+    expect(list.body.items).toEqual([]);
+  });
+});
+
+describe("memories", () => {
+  async function remember(fleetId: string, rows: { key: string; category: string; content: string }[]) {
+    const api = await testApi();
+    let at = Date.now();
+    for (const row of rows) {
+      at += 1;
+      await api.database.db
+        .insert(fleetMemories)
+        .values({ id: newId(at), fleetId, ...row, createdAt: at, updatedAt: at });
+    }
+  }
+
+  it("lists recent memories, by category and by text search, each paged by cursor", async () => {
+    const tenant = await seedTenant();
+    const fleetId = await installFleet(tenant);
+    await remember(fleetId, [
+      { key: "deploy-window", category: "ops", content: "Deploys happen on Tuesday mornings" },
+      { key: "oncall", category: "people", content: "Alice is on call this week" },
+      { key: "db-version", category: "ops", content: "The primary database runs PostgreSQL 16" },
+      { key: "retro", category: "people", content: "Retro moved to Thursday" },
+    ]);
+    const base = `/v1/workspaces/${tenant.workspaceId}/fleets/${fleetId}/memories`;
+    type MemoryPage = { items: { key: string }[]; total: number; next_cursor: string | null };
+    const all = await call<MemoryPage>("GET", base, { token: tenant.apiKey });
+    expect(all.body.items.map((m) => m.key)).toEqual(["retro", "db-version", "oncall", "deploy-window"]);
+    expect(all.body.total).toBe(4);
+    expect(all.body.items[0]).toEqual({
+      key: "retro",
+      category: "people",
+      content: "Retro moved to Thursday",
+      created_at: expect.any(Number),
+      updated_at: expect.any(Number),
+    });
+
+    const ops = await call<MemoryPage>("GET", `${base}?category=ops&limit=1`, { token: tenant.apiKey });
+    expect(ops.body.items.map((m) => m.key)).toEqual(["db-version"]);
+    expect(ops.body.total).toBe(2);
+    const next = await call<MemoryPage>(
+      "GET",
+      `${base}?category=ops&limit=1&starting_after=${ops.body.next_cursor}`,
+      {
+        token: tenant.apiKey,
+      },
+    );
+    expect(next.body.items.map((m) => m.key)).toEqual(["deploy-window"]);
+    expect(next.body.next_cursor).toBeNull();
+    const misused = await call("GET", `${base}?limit=1&starting_after=${ops.body.next_cursor}`, {
+      token: tenant.apiKey,
+    });
+    expect(misused.status).toBe(400);
+
+    const search = await call<MemoryPage>(
+      "GET",
+      `${base}?query=${encodeURIComponent("postgresql primary")}`,
+      {
+        token: tenant.apiKey,
+      },
+    );
+    expect(search.body.items.map((m) => m.key)).toEqual(["db-version"]);
+    expect(search.body.total).toBe(1);
+    const byKey = await call<MemoryPage>("GET", `${base}?query=oncall`, { token: tenant.apiKey });
+    expect(byKey.body.items.map((m) => m.key)).toEqual(["oncall"]);
+    const none = await call<MemoryPage>("GET", `${base}?query=kubernetes`, { token: tenant.apiKey });
+    expect(none.body).toEqual({ items: [], total: 0, next_cursor: null });
+  });
+});

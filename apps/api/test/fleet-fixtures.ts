@@ -1,0 +1,64 @@
+import { fleetLibraries, type LibraryTrigger } from "@fleet/db";
+import { expect } from "vitest";
+import { newId } from "../src/ids.ts";
+import { call, type Tenant, testApi } from "./harness.ts";
+
+/**
+ * A library entry written straight to the store: the fleets tests need entries, and how entries are
+ * onboarded (upload, git) is the fleet-libraries suite's subject.
+ */
+export async function seedLibraryEntry(
+  options: {
+    owner?: Tenant;
+    name?: string;
+    credentials?: string[];
+    triggers?: LibraryTrigger[];
+    runnerLabels?: string[];
+  } = {},
+): Promise<string> {
+  const api = await testApi();
+  const id = newId();
+  const credentials = options.credentials ?? [];
+  await api.database.db.insert(fleetLibraries).values({
+    id,
+    visibility: options.owner ? "tenant" : "platform",
+    tenantId: options.owner?.tenantId ?? null,
+    workspaceId: options.owner?.workspaceId ?? null,
+    name: options.name ?? `fleet-${id.slice(-8)}`,
+    description: "A fleet for tests",
+    instructions: "Answer every message with its text.",
+    triggers: options.triggers ?? [],
+    requirements: {
+      credentials,
+      tools: [],
+      network_hosts: [],
+      runner_labels: options.runnerLabels ?? [],
+    },
+    credentialReasons: Object.fromEntries(credentials.map((name) => [name, `The fleet calls ${name}.`])),
+    sourceRef: "upload:sha256:test",
+    createdAt: Date.now(),
+  });
+  return id;
+}
+
+/** Installs a fleet from a fresh platform entry and answers its id. */
+export async function installFleet(owner: Tenant, name?: string): Promise<string> {
+  const platform_library_id = await seedLibraryEntry();
+  const created = await call<{ fleet_id: string }>("POST", `/v1/workspaces/${owner.workspaceId}/fleets`, {
+    token: owner.apiKey,
+    body: { platform_library_id, ...(name ? { name } : {}) },
+  });
+  expect(created.status, created.text).toBe(201);
+  return created.body.fleet_id;
+}
+
+/** Sends a message and answers the event id. */
+export async function messageFleet(owner: Tenant, fleetId: string, message = "hello"): Promise<string> {
+  const sent = await call<{ event_id: string }>(
+    "POST",
+    `/v1/workspaces/${owner.workspaceId}/fleets/${fleetId}/messages`,
+    { token: owner.apiKey, body: { message } },
+  );
+  expect(sent.status, sent.text).toBe(202);
+  return sent.body.event_id;
+}

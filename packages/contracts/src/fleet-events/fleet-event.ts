@@ -1,0 +1,78 @@
+import { z } from "zod";
+import { cursorParam, epochMs, queryInt, uuidv7 } from "../common.ts";
+
+export const fleetEventTypes = ["chat", "webhook", "cron", "continuation"] as const;
+export const fleetEventStatuses = ["received", "processed", "fleet_error", "gate_blocked"] as const;
+
+/** A fleet event as lists show it: no request or answer bodies. */
+export const fleetEventItem = z
+  .object({
+    event_id: z.string(),
+    fleet_id: z.string(),
+    workspace_id: z.string(),
+    actor: z.string(),
+    event_type: z.enum(fleetEventTypes),
+    status: z.enum(fleetEventStatuses),
+    created_at: epochMs,
+    updated_at: epochMs,
+    failure_label: z.string().optional(),
+    resumes_event_id: z.string().optional(),
+    tokens: z.number().int().optional(),
+    wall_ms: z.number().int().optional(),
+    cost_nanos: z.number().int().optional(),
+  })
+  .meta({ id: "FleetEventItem" });
+
+/** The expanded view: the list item plus the bodies. */
+export const fleetEventView = fleetEventItem
+  .extend({
+    request_json: z.string(),
+    response_text: z.string().optional(),
+    failure_detail: z.string().optional(),
+    checkpoint_id: z.string().optional(),
+  })
+  .meta({ id: "FleetEvent" });
+
+export const fleetEventPage = z
+  .object({ items: z.array(fleetEventItem), next_cursor: z.string().nullable() })
+  .meta({ id: "FleetEventPage" });
+
+const DURATION = /^(\d{1,9})(s|m|h|d)$/;
+const UNIT_MS = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/**
+ * `since`: epoch milliseconds, an RFC 3339 time, or a duration back from now (`15m`, `2h`, `7d`).
+ * Returns the epoch-ms lower bound, or null when the text is none of these.
+ */
+export function resolveSince(text: string, now: number): number | null {
+  if (/^\d{1,15}$/.test(text)) return Number(text);
+  const duration = DURATION.exec(text);
+  if (duration) return now - Number(duration[1]) * UNIT_MS[duration[2] as keyof typeof UNIT_MS];
+  if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i.test(text)) {
+    const ms = Date.parse(text);
+    return Number.isNaN(ms) ? null : ms;
+  }
+  return null;
+}
+
+/** The filters both event lists take. */
+export const eventListQuery = {
+  starting_after: cursorParam.optional(),
+  limit: queryInt("limit", 1, 200).default(50),
+  actor: z
+    .string()
+    .min(1)
+    .max(300, { error: "actor must be at most 300 characters" })
+    .refine((value) => !value.slice(0, -1).includes("*"), {
+      error: "actor is an exact actor, or a prefix ending in *",
+    })
+    .optional(),
+  since: z
+    .string()
+    .refine((value) => resolveSince(value, 0) !== null, {
+      error: "since must be epoch milliseconds, an RFC 3339 time, or a duration such as 15m, 2h or 7d",
+    })
+    .optional(),
+};
+
+export const eventParam = { event_id: uuidv7("event_id") };

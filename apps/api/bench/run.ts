@@ -8,7 +8,9 @@
  * BENCH_RETRIES (default 2: how many runs, in all, may be measured again when other processes took
  * over 15% of the CPU during them; the less contended result is kept),
  * BENCH_PROFILE=1 (also profile the API under load with --cpu-prof and summarise self time),
- * BENCH_WRK (the wrk binary, default `wrk` on PATH).
+ * BENCH_WRK (the wrk binary, default `wrk` on PATH),
+ * BENCH_SUITES (comma-separated, default `me,fleets`: `me` is issue #2's users/me comparison, `fleets`
+ * issue #3's messages and deep event-list figures, on PostgreSQL only).
  */
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -16,6 +18,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Cleanup } from "./cleanup.ts";
 import { createPostgresDatabase, type SeededDatabase, seedTenant } from "./databases.ts";
+import { benchFleets, printFleetFigures } from "./fleets.ts";
 import {
   cpuTimeMs,
   othersMeter,
@@ -37,6 +40,7 @@ interface Settings {
   pgAdminUrl: string;
   profile: boolean;
   retries: number;
+  suites: Set<string>;
 }
 
 function wholeNumber(name: string, fallback: number, min = 1): number {
@@ -55,6 +59,7 @@ function readSettings(): Settings {
     pgAdminUrl: process.env.BENCH_PG_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres",
     profile: ["1", "true", "yes"].includes(process.env.BENCH_PROFILE ?? ""),
     retries: wholeNumber("BENCH_RETRIES", 2, 0),
+    suites: new Set((process.env.BENCH_SUITES ?? "me,fleets").split(",").map((name) => name.trim())),
   };
 }
 
@@ -241,21 +246,27 @@ async function bench(settings: Settings, cleanup: Cleanup): Promise<void> {
     ["fastifyLite", fastifyRun("Fastify /me (PGlite)", pglite)],
     ["apiLite", apiRun("API /v1/users/me (PGlite, LOG_LEVEL=info)", pglite, "info")],
   ];
-  const measured: Partial<Record<MeasuredKey, Measurement>> = {};
-  const retries = { left: settings.retries };
-  for (const [key, run] of runs) {
-    if (run !== null) measured[key] = await measureQuietly(run, settings, logDir, retries);
-  }
-  const startupMs = await measureStartup(pglite, logDir);
-  const profilePath = settings.profile ? await profileApi(pg ?? pglite, settings, work) : undefined;
+  if (settings.suites.has("me")) {
+    const measured: Partial<Record<MeasuredKey, Measurement>> = {};
+    const retries = { left: settings.retries };
+    for (const [key, run] of runs) {
+      if (run !== null) measured[key] = await measureQuietly(run, settings, logDir, retries);
+    }
+    const startupMs = await measureStartup(pglite, logDir);
+    const profilePath = settings.profile ? await profileApi(pg ?? pglite, settings, work) : undefined;
 
-  printReport(
-    { ...measured, startupMs, ...(typeof postgres === "string" ? { skipped: postgres } : {}) },
-    { seconds: settings.seconds, warmupSeconds: settings.warmupSeconds },
-  );
-  if (profilePath !== undefined) {
-    console.log(`\nCPU profile of the API under load (LOG_LEVEL=info), kept at ${profilePath}:`);
-    console.log(formatSummary(summariseProfile(profilePath)));
+    printReport(
+      { ...measured, startupMs, ...(typeof postgres === "string" ? { skipped: postgres } : {}) },
+      { seconds: settings.seconds, warmupSeconds: settings.warmupSeconds },
+    );
+    if (profilePath !== undefined) {
+      console.log(`\nCPU profile of the API under load (LOG_LEVEL=info), kept at ${profilePath}:`);
+      console.log(formatSummary(summariseProfile(profilePath)));
+    }
+  }
+  if (settings.suites.has("fleets")) {
+    if (pg === null) console.log(`\nFleets (issue #3): skipped, ${postgres}`);
+    else printFleetFigures(await benchFleets(pg, { ...settings, work, logDir, apiDir }, progress));
   }
 }
 

@@ -20,6 +20,8 @@ export interface WrkOptions {
   seconds: number;
   connections?: number;
   headers?: Record<string, string>;
+  /** A wrk Lua script (e.g. one that spreads POSTs over many paths). */
+  script?: string;
 }
 
 const UNIT_MS: Record<string, number> = { us: 0.001, ms: 1, s: 1_000, m: 60_000 };
@@ -82,6 +84,7 @@ function collect(child: ChildProcess): Promise<{ code: number | null; output: st
 export async function runWrk(url: string, options: WrkOptions): Promise<WrkRun> {
   const args = ["-t1", `-c${options.connections ?? 32}`, `-d${options.seconds}s`, "--latency"];
   for (const [name, value] of Object.entries(options.headers ?? {})) args.push("-H", `${name}: ${value}`);
+  if (options.script !== undefined) args.push("-s", options.script);
   args.push(url);
   const { code, output, cpuMs } = await collect(
     startProcess(process.env.BENCH_WRK ?? "wrk", args, { stdio: ["ignore", "pipe", "pipe"] }),

@@ -14,19 +14,48 @@ export async function messageFleet(
   input: { workspace_id: string; fleet_id: string; message: string },
   now: number,
 ) {
-  const id = newId(now);
-  const requestJson = JSON.stringify({ message: input.message });
-  const [row] = await db
+  const [row] = await insertChat(db).execute({
+    id: newId(now),
+    actor: caller.actor,
+    requestJson: JSON.stringify({ message: input.message }),
+    now,
+    fleetId: input.fleet_id,
+    workspaceId: input.workspace_id,
+    tenantId: caller.tenantId,
+  });
+  if (row !== undefined) return { status: "accepted" as const, event_id: row.id };
+  const fleet = await requireFleet(db, caller.tenantId, input.workspace_id, input.fleet_id);
+  throw new Problem("UZ-FLEET-003", {
+    detail: `The fleet is ${fleet.status} and does not accept messages; resume it first.`,
+    current_state: fleet.status,
+  });
+}
+
+const prepared = new WeakMap<Database, ReturnType<typeof prepareInsertChat>>();
+
+/** The hot path's statement, built once per database handle rather than once per message. */
+function insertChat(db: Database) {
+  let statement = prepared.get(db);
+  if (statement === undefined) {
+    statement = prepareInsertChat(db);
+    prepared.set(db, statement);
+  }
+  return statement;
+}
+
+function prepareInsertChat(db: Database) {
+  const now = sql`${sql.placeholder("now")}::bigint`;
+  return db
     .insert(fleetEvents)
     .select(
       db
         .select({
-          id: sql`${id}::uuid`.as("id"),
+          id: sql`${sql.placeholder("id")}::uuid`.as("id"),
           workspaceId: fleets.workspaceId,
           fleetId: fleets.id,
-          actor: sql`${caller.actor}`.as("actor"),
+          actor: sql`${sql.placeholder("actor")}::text`.as("actor"),
           eventType: sql`'chat'`.as("event_type"),
-          requestJson: sql`${requestJson}`.as("request_json"),
+          requestJson: sql`${sql.placeholder("requestJson")}::text`.as("request_json"),
           status: sql`'received'`.as("status"),
           responseText: sql`null`.as("response_text"),
           failureLabel: sql`null`.as("failure_label"),
@@ -36,24 +65,19 @@ export async function messageFleet(
           tokens: sql`null::bigint`.as("tokens"),
           wallMs: sql`null::bigint`.as("wall_ms"),
           costNanos: sql`null::bigint`.as("cost_nanos"),
-          createdAt: sql`${now}::bigint`.as("created_at"),
-          updatedAt: sql`${now}::bigint`.as("updated_at"),
+          createdAt: now.as("created_at"),
+          updatedAt: sql`${sql.placeholder("now")}::bigint`.as("updated_at"),
         })
         .from(fleets)
         .where(
           and(
-            eq(fleets.id, input.fleet_id),
-            eq(fleets.workspaceId, input.workspace_id),
-            eq(fleets.tenantId, caller.tenantId),
+            eq(fleets.id, sql.placeholder("fleetId")),
+            eq(fleets.workspaceId, sql.placeholder("workspaceId")),
+            eq(fleets.tenantId, sql.placeholder("tenantId")),
             eq(fleets.status, "active"),
           ),
         ),
     )
-    .returning({ id: fleetEvents.id });
-  if (row !== undefined) return { status: "accepted" as const, event_id: row.id };
-  const fleet = await requireFleet(db, caller.tenantId, input.workspace_id, input.fleet_id);
-  throw new Problem("UZ-FLEET-003", {
-    detail: `The fleet is ${fleet.status} and does not accept messages; resume it first.`,
-    current_state: fleet.status,
-  });
+    .returning({ id: fleetEvents.id })
+    .prepare("fleet_message");
 }

@@ -1,0 +1,226 @@
+/**
+ * Figures for issue #3 on PostgreSQL: `POST …/messages` with 32 connections spread over 50 fleets, and
+ * the fleet events list at a depth of 1,000,000 rows against its first page.
+ */
+import { mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fleetEvents, fleetLibraries, fleets, openDatabase, sql, workspaces } from "@fleet/db";
+import { newId } from "../src/ids.ts";
+import type { SeededDatabase } from "./databases.ts";
+import { startServer, stopProcess, waitUntilReady } from "./processes.ts";
+import { formatSummary, summariseProfile } from "./profile.ts";
+import { runWrk, type WrkResult } from "./wrk.ts";
+
+const FLEETS = 50;
+const DEPTH = 1_000_000;
+
+export interface FleetFigures {
+  messages: WrkResult;
+  firstPage: WrkResult;
+  deepPage: WrkResult;
+  seedSeconds: number;
+}
+
+interface Seeded {
+  workspaceId: string;
+  fleetIds: string[];
+  deepFleetId: string;
+  deepCursor: string;
+}
+
+/** 50 active fleets for the message load, and one fleet holding a million events for the list. */
+async function seedFleets(url: string): Promise<Seeded> {
+  const database = await openDatabase(url, { max: 2 });
+  try {
+    const db = database.db;
+    const [workspace] = await db.select().from(workspaces).limit(1);
+    if (workspace === undefined) throw new Error("the bench database has no workspace");
+    const now = Date.now();
+    const libraryId = newId(now);
+    await db.insert(fleetLibraries).values({
+      id: libraryId,
+      visibility: "platform",
+      name: "bench",
+      description: "bench",
+      instructions: "bench",
+      triggers: [],
+      requirements: { credentials: [], tools: [], network_hosts: [], runner_labels: [] },
+      credentialReasons: {},
+      sourceRef: "upload:sha256:bench",
+      createdAt: now,
+    });
+    const ids = Array.from({ length: FLEETS + 1 }, () => newId(now));
+    await db.insert(fleets).values(
+      ids.map((id, i) => ({
+        id,
+        tenantId: workspace.tenantId,
+        workspaceId: workspace.id,
+        name: `bench-${i}`,
+        status: "active" as const,
+        libraryId,
+        libraryVisibility: "platform",
+        definition: {
+          instructions: "bench",
+          triggers: [],
+          requirements: { credentials: [], tools: [], network_hosts: [], runner_labels: [] },
+        },
+        createdAt: now,
+        updatedAt: now,
+      })),
+    );
+    const deepFleetId = ids[FLEETS]!;
+    // A million events, one a millisecond, written by the database itself.
+    await database.query(
+      `insert into fleet_events (id, workspace_id, fleet_id, actor, event_type, request_json, status, created_at, updated_at)
+       select gen_random_uuid(), $1, $2, 'user:bench', 'chat', '{"message":"bench"}', 'processed', $3::bigint + n, $3::bigint + n
+       from generate_series(1, ${DEPTH}) as n`,
+      [workspace.id, deepFleetId, now - DEPTH - 10_000],
+    );
+    await database.query("analyze fleet_events");
+    // The cursor of the page before the oldest: the keyset of the 50th-oldest row.
+    const [row] = await db
+      .select({ id: fleetEvents.id, createdAt: fleetEvents.createdAt })
+      .from(fleetEvents)
+      .where(sql`${fleetEvents.fleetId} = ${deepFleetId}`)
+      .orderBy(fleetEvents.createdAt, fleetEvents.id)
+      .offset(50)
+      .limit(1);
+    const bindHash = await cursorBind(deepFleetId);
+    const deepCursor = Buffer.from(JSON.stringify([bindHash, row!.createdAt, row!.id])).toString("base64url");
+    return { workspaceId: workspace.id, fleetIds: ids.slice(0, FLEETS), deepFleetId, deepCursor };
+  } finally {
+    await database.close();
+  }
+}
+
+/** The binding the events list gives cursors of an unfiltered fleet list (see services/fleets/events.ts). */
+async function cursorBind(fleetId: string): Promise<string> {
+  const { createHash } = await import("node:crypto");
+  const hash = createHash("sha256")
+    .update(JSON.stringify([`fleet:${fleetId}`, null, null]))
+    .digest("base64url")
+    .slice(0, 16);
+  return `events:${hash}`;
+}
+
+function messageScript(dir: string, paths: string[], token: string): string {
+  const file = join(dir, "messages.lua");
+  const list = paths.map((path) => `"${path}"`).join(",\n  ");
+  writeFileSync(
+    file,
+    `local paths = {\n  ${list}\n}
+local i = 0
+local headers = { ["Authorization"] = "Bearer ${token}", ["Content-Type"] = "application/json" }
+local body = '{"message":"Summarise the open incidents"}'
+request = function()
+  i = i % #paths + 1
+  return wrk.format("POST", paths[i], headers, body)
+end
+`,
+  );
+  return file;
+}
+
+export async function benchFleets(
+  db: SeededDatabase,
+  options: {
+    seconds: number;
+    warmupSeconds: number;
+    work: string;
+    logDir: string;
+    apiDir: string;
+    /** Profile the API during the message load and print where its time went. */
+    profile: boolean;
+  },
+  progress: (message: string) => void,
+): Promise<FleetFigures> {
+  progress(`seeding ${FLEETS} fleets and ${DEPTH.toLocaleString("en-US")} events on PostgreSQL`);
+  const started = performance.now();
+  const seeded = await seedFleets(db.url);
+  const seedSeconds = (performance.now() - started) / 1000;
+  const profileDir = join(options.work, "fleets-profile");
+  mkdirSync(profileDir, { recursive: true });
+  const server = await startServer({
+    name: "API fleets",
+    nodeArgs: [
+      ...(options.profile ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []),
+      "--import",
+      "tsx",
+      "src/main.ts",
+    ],
+    cwd: options.apiDir,
+    env: { DATABASE_URL: db.url, LOG_LEVEL: "info" },
+    logDir: options.logDir,
+  });
+  try {
+    await waitUntilReady(server, "/healthz");
+    const auth = { authorization: `Bearer ${db.apiKey}` };
+    const base = `/v1/workspaces/${seeded.workspaceId}/fleets`;
+    const paths = seeded.fleetIds.map((id) => `${base}/${id}/messages`);
+    const probe = await fetch(`${server.baseUrl}${paths[0]}`, {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json" },
+      body: JSON.stringify({ message: "probe" }),
+    });
+    if (probe.status !== 202) throw new Error(`messages answered ${probe.status}: ${await probe.text()}`);
+    const script = messageScript(options.work, paths, db.apiKey);
+    progress(`POST messages: warm-up ${options.warmupSeconds}s, then ${options.seconds}s, 32 connections`);
+    await runWrk(server.baseUrl, { seconds: options.warmupSeconds, script });
+    const { cpuMs: _m, ...messages } = await runWrk(server.baseUrl, { seconds: options.seconds, script });
+
+    const list = `${server.baseUrl}${base}/${seeded.deepFleetId}/events?limit=50`;
+    const deep = `${list}&starting_after=${seeded.deepCursor}`;
+    const check = await fetch(deep, { headers: auth });
+    const page = (await check.json()) as { items: unknown[] };
+    if (check.status !== 200 || page.items.length !== 50) {
+      throw new Error(`the deep page answered ${check.status} with ${page.items?.length} items`);
+    }
+    progress("events list: first page, then the page at depth 1,000,000 (4 connections each)");
+    await runWrk(list, { seconds: options.warmupSeconds, headers: auth, connections: 4 });
+    const { cpuMs: _f, ...firstPage } = await runWrk(list, {
+      seconds: options.seconds,
+      headers: auth,
+      connections: 4,
+    });
+    await runWrk(deep, { seconds: options.warmupSeconds, headers: auth, connections: 4 });
+    const { cpuMs: _d, ...deepPage } = await runWrk(deep, {
+      seconds: options.seconds,
+      headers: auth,
+      connections: 4,
+    });
+    await stopProcess(server.child);
+    if (options.profile) printProfile(profileDir);
+    return { messages, firstPage, deepPage, seedSeconds };
+  } finally {
+    await stopProcess(server.child);
+  }
+}
+
+function printProfile(dir: string): void {
+  const files = readdirSync(dir).filter((name) => name.endsWith(".cpuprofile"));
+  const largest = files.sort((a, b) => statSync(join(dir, b)).size - statSync(join(dir, a)).size)[0];
+  if (largest === undefined) return;
+  console.log("\nCPU profile of the API during the fleets runs:");
+  console.log(formatSummary(summariseProfile(join(dir, largest), 25)));
+}
+
+const fmt = (value: number) => Math.round(value).toLocaleString("en-US");
+const mark = (ok: boolean) => (ok ? "met" : "MISSED");
+
+export function printFleetFigures(figures: FleetFigures): void {
+  const { messages, firstPage, deepPage } = figures;
+  const ratio = deepPage.p50Ms / firstPage.p50Ms;
+  console.log("\nFleets (issue #3), PostgreSQL");
+  console.log(
+    `  POST …/messages, 32 connections over ${FLEETS} fleets: ${fmt(messages.requestsPerSec)} accepted/s, p50 ${messages.p50Ms.toFixed(2)} ms, p99 ${messages.p99Ms.toFixed(2)} ms, non-2xx ${messages.non2xx}` +
+      `  [target ≥ 5,000/s: ${mark(messages.requestsPerSec >= 5000)}; p99 ≤ 15 ms: ${mark(messages.p99Ms <= 15)}]`,
+  );
+  console.log(
+    `  GET …/events first page: ${fmt(firstPage.requestsPerSec)} req/s, p50 ${firstPage.p50Ms.toFixed(2)} ms, p99 ${firstPage.p99Ms.toFixed(2)} ms`,
+  );
+  console.log(
+    `  GET …/events at depth ${DEPTH.toLocaleString("en-US")}: ${fmt(deepPage.requestsPerSec)} req/s, p50 ${deepPage.p50Ms.toFixed(2)} ms, p99 ${deepPage.p99Ms.toFixed(2)} ms` +
+      `  (deep ÷ first p50 ${ratio.toFixed(2)}×) [target ≤ 1.5×: ${mark(ratio <= 1.5)}]`,
+  );
+  console.log(`  (seeding took ${figures.seedSeconds.toFixed(1)} s)`);
+}

@@ -13,7 +13,15 @@ import { listFleets } from "./fleets/list-fleets.ts";
 import { messageFleet } from "./fleets/message-fleet.ts";
 import { updateFleet } from "./fleets/update-fleet.ts";
 import { listMemories } from "./memories/list-memories.ts";
+import { createModel } from "./models/create-model.ts";
+import { deleteModel } from "./models/delete-model.ts";
+import { listAdminModels } from "./models/list-admin-models.ts";
+import { listModels } from "./models/list-models.ts";
+import { updateModel } from "./models/update-model.ts";
 import type { Operation } from "./operation.ts";
+import { getTenantProvider } from "./providers/get-tenant-provider.ts";
+import { replacePlatformKey } from "./providers/replace-platform-key.ts";
+import { replaceTenantProvider } from "./providers/replace-tenant-provider.ts";
 import { createSecret } from "./secrets/create-secret.ts";
 import { deleteSecret } from "./secrets/delete-secret.ts";
 import { listCredentials } from "./secrets/list-credentials.ts";
@@ -30,7 +38,9 @@ export * from "./fleet-events/fleet-event.ts";
 export * from "./fleets/fleet.ts";
 export { MESSAGE_LIMIT } from "./fleets/message-fleet.ts";
 export { memoryItem } from "./memories/list-memories.ts";
+export * from "./models/model.ts";
 export * from "./operation.ts";
+export * from "./providers/provider.ts";
 export * from "./scopes.ts";
 export * from "./secrets/secret.ts";
 export { callingPerson } from "./users/get-me.ts";
@@ -63,6 +73,17 @@ export {
   updateApiKey,
 };
 
+export {
+  createModel,
+  deleteModel,
+  getTenantProvider,
+  listAdminModels,
+  listModels,
+  replacePlatformKey,
+  replaceTenantProvider,
+  updateModel,
+};
+
 /** Every operation of the service, keyed by its procedure path: the REST surface, OpenAPI and tests read this. */
 export const operations = {
   "users.getMe": getMe,
@@ -88,6 +109,14 @@ export const operations = {
   "fleetEvents.listWorkspace": listWorkspaceEvents,
   "fleetEvents.get": getFleetEvent,
   "memories.list": listMemories,
+  "models.list": listModels,
+  "models.adminList": listAdminModels,
+  "models.create": createModel,
+  "models.update": updateModel,
+  "models.delete": deleteModel,
+  "providers.replacePlatformKey": replacePlatformKey,
+  "providers.getTenant": getTenantProvider,
+  "providers.replaceTenant": replaceTenantProvider,
 } as const satisfies Record<string, Operation>;
 
 export type OperationId = keyof typeof operations;

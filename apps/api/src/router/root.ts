@@ -4,6 +4,8 @@ import { authRouter } from "./auth/router.ts";
 import { fleetEventsRouter } from "./fleet-events/router.ts";
 import { fleetsRouter } from "./fleets/router.ts";
 import { memoriesRouter } from "./memories/router.ts";
+import { modelsRouter } from "./models/router.ts";
+import { providersRouter } from "./providers/router.ts";
 import { secretsRouter } from "./secrets/router.ts";
 import { usersRouter } from "./users/router.ts";
 import { workspacesRouter } from "./workspaces/router.ts";
@@ -14,6 +16,8 @@ export const appRouter = router({
   fleetEvents: fleetEventsRouter,
   fleets: fleetsRouter,
   memories: memoriesRouter,
+  models: modelsRouter,
+  providers: providersRouter,
   secrets: secretsRouter,
   users: usersRouter,
   workspaces: workspacesRouter,

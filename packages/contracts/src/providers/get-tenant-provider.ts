@@ -1,0 +1,16 @@
+import { defineOperation, tenantCredentials } from "../operation.ts";
+import { tenantProvider } from "./provider.ts";
+
+export const getTenantProvider = defineOperation({
+  id: "providers.getTenant",
+  method: "GET",
+  path: "/v1/tenants/me/provider",
+  summary: "Read the tenant's model provider",
+  description: "Never the key: has_api_key says whether one is held. 404 UZ-PROVIDER-003 when none is set.",
+  tags: ["Providers"],
+  scope: "workspace:admin",
+  credentials: tenantCredentials,
+  successStatus: 200,
+  errorStatuses: [404],
+  output: tenantProvider,
+});

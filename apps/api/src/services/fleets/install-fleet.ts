@@ -1,7 +1,8 @@
 import { Problem } from "@fleet/contracts";
-import { and, eq, fleetLibraries, fleets, inArray, schedules, secrets } from "@fleet/db";
+import { and, eq, fleets, inArray, schedules, secrets } from "@fleet/db";
 import { newId } from "../../ids.ts";
 import { type ServiceContext, uniqueViolation } from "../context.ts";
+import { type LibraryEntryRef, readLibraryEntry } from "../fleet-libraries/entries.ts";
 import { requireWorkspace } from "../workspaces/access.ts";
 import { fleetEtag } from "./fleet-view.ts";
 
@@ -12,42 +13,16 @@ export interface InstallInput {
   name?: string;
 }
 
-async function libraryEntry(ctx: ServiceContext, tenantId: string, input: InstallInput) {
-  if ((input.platform_library_id === undefined) === (input.tenant_library_id === undefined)) {
-    throw new Problem("UZ-REQ-001", {
-      detail: "Send exactly one of platform_library_id and tenant_library_id.",
-    });
+function entryRef(input: InstallInput): LibraryEntryRef {
+  if (input.platform_library_id !== undefined && input.tenant_library_id === undefined) {
+    return { platformLibraryId: input.platform_library_id };
   }
-  if (input.platform_library_id !== undefined) {
-    const [row] = await ctx.db
-      .select()
-      .from(fleetLibraries)
-      .where(
-        and(eq(fleetLibraries.id, input.platform_library_id), eq(fleetLibraries.visibility, "platform")),
-      );
-    if (row === undefined) {
-      throw new Problem("UZ-BUNDLE-001", {
-        detail: `No platform library entry ${input.platform_library_id}.`,
-      });
-    }
-    return row;
+  if (input.tenant_library_id !== undefined && input.platform_library_id === undefined) {
+    return { tenantLibraryId: input.tenant_library_id };
   }
-  const [row] = await ctx.db
-    .select()
-    .from(fleetLibraries)
-    .where(
-      and(
-        eq(fleetLibraries.id, input.tenant_library_id!),
-        eq(fleetLibraries.workspaceId, input.workspace_id),
-        eq(fleetLibraries.tenantId, tenantId),
-      ),
-    );
-  if (row === undefined) {
-    throw new Problem("UZ-BUNDLE-002", {
-      detail: `No library entry ${input.tenant_library_id} in this workspace.`,
-    });
-  }
-  return row;
+  throw new Problem("UZ-REQ-001", {
+    detail: "Send exactly one of platform_library_id and tenant_library_id.",
+  });
 }
 
 /**
@@ -55,8 +30,9 @@ async function libraryEntry(ctx: ServiceContext, tenantId: string, input: Instal
  * triggers become its trigger schedules (registered with the scheduler by the schedule reconciler).
  */
 export async function installFleet(ctx: ServiceContext, tenantId: string, input: InstallInput) {
+  const ref = entryRef(input);
   await requireWorkspace(ctx.db, tenantId, input.workspace_id);
-  const entry = await libraryEntry(ctx, tenantId, input);
+  const entry = await readLibraryEntry(ctx.db, { tenantId, workspaceId: input.workspace_id, ...ref });
   const required = entry.requirements.credentials;
   if (required.length > 0) {
     const held = await ctx.db

@@ -16,3 +16,5 @@ export * from "./model-catalogue.ts";
 export * from "./models.ts";
 export * from "./platform-keys.ts";
 export * from "./tenant-providers.ts";
+export * from "./leases.ts";
+export * from "./runner-events.ts";

@@ -1,6 +1,27 @@
-import { bigint, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { bigint, boolean, check, index, jsonb, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 
-/** Execution hosts. Enrolment and policy arrive with the runners issue; the token class exists now. */
+/** The sandbox a runner must provide, assigned by an operator. */
+export interface AssignedPolicy {
+  sandbox_tier: "landlock_full" | "container_nested" | "dev_none";
+  network_policy: "allow_all" | "deny_all_egress" | "allow_list_egress";
+  registry_allowlist: string[];
+  worker_count: number;
+}
+
+/** What the host reports it can enforce, with each heartbeat. */
+export interface CapabilityReport {
+  landlock: boolean;
+  seccomp: boolean;
+  cgroup_controllers: string[];
+  bubblewrap: boolean;
+  egress_enforcement: boolean;
+}
+
+export const runnerAdminStates = ["active", "cordoned", "draining", "revoked"] as const;
+export type RunnerAdminState = (typeof runnerAdminStates)[number];
+
+/** Execution hosts that lease fleets' work under a runner token. */
 export const runners = pgTable(
   "runners",
   {
@@ -8,8 +29,22 @@ export const runners = pgTable(
     hostId: text("host_id").notNull(),
     /** Hex SHA-256 of the runner token (`agt_r…`). */
     tokenHash: text("token_hash").notNull(),
+    labels: jsonb("labels").$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+    /** Null for a host enrolled before policies existed: it reads as degraded until one is assigned. */
+    assignedPolicy: jsonb("assigned_policy").$type<AssignedPolicy>(),
+    /** `drained` is derived on read: a draining runner with no live lease. */
+    adminState: text("admin_state").$type<RunnerAdminState>().notNull().default("active"),
+    capabilityReport: jsonb("capability_report").$type<CapabilityReport>(),
+    degraded: boolean("degraded").notNull().default(false),
+    degradedReason: text("degraded_reason"),
+    lastHeartbeatAt: bigint("last_heartbeat_at", { mode: "number" }),
     createdAt: bigint("created_at", { mode: "number" }).notNull(),
+    updatedAt: bigint("updated_at", { mode: "number" }).notNull().default(0),
     revokedAt: bigint("revoked_at", { mode: "number" }),
   },
-  (t) => [uniqueIndex("runners_token_hash_key").on(t.tokenHash)],
+  (t) => [
+    uniqueIndex("runners_token_hash_key").on(t.tokenHash),
+    index("runners_page_idx").on(t.createdAt, t.id),
+    check("runners_admin_state", sql`${t.adminState} in ('active', 'cordoned', 'draining', 'revoked')`),
+  ],
 );

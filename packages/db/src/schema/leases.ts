@@ -1,0 +1,48 @@
+import { sql } from "drizzle-orm";
+import { bigint, check, index, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { runners } from "./runners.ts";
+
+/**
+ * A runner's hold on one fleet event. `fencing_token` is the fleet's sequence at the claim: every fenced
+ * write checks it is still the fleet's current one. `status` is what the service recorded; a `running`
+ * lease past `expires_at` reads as expired, and is marked so when the work is handed out again.
+ */
+export const leases = pgTable(
+  "leases",
+  {
+    id: uuid("id").primaryKey(),
+    runnerId: uuid("runner_id")
+      .notNull()
+      .references(() => runners.id, { onDelete: "cascade" }),
+    /** No foreign key: a runner's lease history outlives a deleted fleet (its outcome then reads unknown). */
+    fleetId: uuid("fleet_id").notNull(),
+    workspaceId: uuid("workspace_id").notNull(),
+    /** The event it runs (no foreign key, as for the fleet). */
+    eventId: uuid("event_id").notNull(),
+    fencingToken: bigint("fencing_token", { mode: "number" }).notNull(),
+    /** `fresh` for an event's first lease, `reclaim` when an earlier lease on it expired. */
+    kind: text("kind").notNull(),
+    status: text("status").notNull(),
+    failureLabel: text("failure_label"),
+    failureDetail: text("failure_detail"),
+    provider: text("provider"),
+    model: text("model"),
+    posture: text("posture"),
+    inputTokens: bigint("input_tokens", { mode: "number" }),
+    outputTokens: bigint("output_tokens", { mode: "number" }),
+    cachedTokens: bigint("cached_tokens", { mode: "number" }),
+    createdAt: bigint("created_at", { mode: "number" }).notNull(),
+    expiresAt: bigint("expires_at", { mode: "number" }).notNull(),
+    endedAt: bigint("ended_at", { mode: "number" }),
+  },
+  (t) => [
+    /** At most one running lease per fleet, whatever the code does. */
+    uniqueIndex("leases_one_running_per_fleet")
+      .on(t.fleetId)
+      .where(sql`${t.status} = 'running'`),
+    index("leases_runner_page_idx").on(t.runnerId, t.createdAt, t.id),
+    index("leases_event_idx").on(t.eventId),
+    check("leases_kind", sql`${t.kind} in ('fresh', 'reclaim')`),
+    check("leases_status", sql`${t.status} in ('running', 'succeeded', 'failed', 'expired')`),
+  ],
+);

@@ -22,7 +22,25 @@ async function fleetIn(owner: Tenant): Promise<Record<string, string>> {
   return { workspace_id: owner.workspaceId, fleet_id: await installFleet(owner) };
 }
 
+/** A definition small enough for every fixture: a name and instructions. */
+const LIBRARY_DEFINITION = "---\nname: Fixture fleet\n---\nAnswer every message.\n";
+
+async function libraryEntryIn(owner: Tenant): Promise<Record<string, string>> {
+  const created = await call<{ id: string }>("POST", `/v1/workspaces/${owner.workspaceId}/fleet-libraries`, {
+    token: owner.apiKey,
+    body: { definition: LIBRARY_DEFINITION },
+  });
+  expect(created.status).toBe(201);
+  return { workspace_id: owner.workspaceId, library_id: created.body.id };
+}
+
 const otherTenantFixtures: Record<string, Fixture> = {
+  "fleetLibraries.list": async (owner) => ({ params: { workspace_id: owner.workspaceId } }),
+  "fleetLibraries.get": async (owner) => ({ params: await libraryEntryIn(owner) }),
+  "fleetLibraries.create": async (owner) => ({
+    params: { workspace_id: owner.workspaceId },
+    body: { definition: LIBRARY_DEFINITION },
+  }),
   "fleets.list": async (owner) => ({ params: { workspace_id: owner.workspaceId } }),
   "fleets.create": async (owner) => ({
     params: { workspace_id: owner.workspaceId },

@@ -243,7 +243,12 @@ export const errorRegistry = {
     "Switching to platform defaults when none is configured.",
   ),
   // Libraries and bundles
-  "UZ-BUNDLE-001": def(404, "Library entry not found", "No platform library entry with this id."),
+  /** No platform entry with the id an install names; on the one-entry read, no entry the workspace sees. */
+  "UZ-BUNDLE-001": def(
+    404,
+    "Library entry not found",
+    "No platform library entry with this id; on the one-entry read, no entry with this id that the workspace may see.",
+  ),
   "UZ-BUNDLE-002": def(
     404,
     "Tenant library entry not found",
@@ -265,6 +270,30 @@ export const errorRegistry = {
     "A pool or query failure while reading the library.",
   ),
   "UZ-LIBRARY-008": def(409, "Secret reference race", "A secret-reference write lost a race to a delete."),
+  /** The fleet definition is malformed; detail names the field. */
+  "UZ-LIBRARY-010": def(
+    400,
+    "Invalid fleet definition",
+    "The fleet definition could not be read: no front matter, YAML that does not parse, or a field that fails its rule (a cron expression that is not five fields, a timezone that is not an IANA zone, a credential reason over 500 bytes, a path naming no file); detail names the field.",
+  ),
+  /** The import is past a ceiling of the Limits table. */
+  "UZ-LIBRARY-011": def(
+    413,
+    "Library import over a ceiling",
+    "The definition passes a ceiling: more than 32 required credentials, 64 tools, 64 network hosts, 32 runner labels or 16 triggers; a name over 200 bytes or a host over 253; a definition over 256 KiB; or a repository checkout over its byte ceiling.",
+  ),
+  /** The service does not fetch from this git_url, ref or path. */
+  "UZ-LIBRARY-012": def(
+    400,
+    "Repository source refused",
+    "git_url must be https:// to a public host (file:// only in dev mode), without credentials, query or fragment; ref must be a branch or tag name and path a relative path inside the repository.",
+  ),
+  /** Cloning the repository failed or ran past its time limit. */
+  "UZ-LIBRARY-013": def(
+    502,
+    "Repository fetch failed",
+    "The repository could not be cloned: unreachable, not found, the ref is missing, or the clone ran past its time limit; detail says which.",
+  ),
   // Approvals
   "UZ-APPROVAL-001": def(
     404,

@@ -6,6 +6,10 @@ import { exchangeSignInLink } from "./auth/exchange-sign-in-link.ts";
 import { getFleetEvent } from "./fleet-events/get-fleet-event.ts";
 import { listFleetEvents } from "./fleet-events/list-fleet-events.ts";
 import { listWorkspaceEvents } from "./fleet-events/list-workspace-events.ts";
+import { createLibrary } from "./fleet-libraries/create-library.ts";
+import { createPlatformLibrary } from "./fleet-libraries/create-platform-library.ts";
+import { getLibrary } from "./fleet-libraries/get-library.ts";
+import { listLibraries } from "./fleet-libraries/list-libraries.ts";
 import { createFleet } from "./fleets/create-fleet.ts";
 import { deleteFleet } from "./fleets/delete-fleet.ts";
 import { getFleet } from "./fleets/get-fleet.ts";
@@ -35,6 +39,8 @@ export * from "./api-keys/api-key.ts";
 export * from "./common.ts";
 export * from "./errors.ts";
 export * from "./fleet-events/fleet-event.ts";
+export * from "./fleet-libraries/cron.ts";
+export * from "./fleet-libraries/library.ts";
 export * from "./fleets/fleet.ts";
 export { MESSAGE_LIMIT } from "./fleets/message-fleet.ts";
 export { memoryItem } from "./memories/list-memories.ts";
@@ -46,41 +52,40 @@ export * from "./secrets/secret.ts";
 export { callingPerson } from "./users/get-me.ts";
 export { workspaceItem } from "./workspaces/list-workspaces.ts";
 export {
-  createFleet,
-  deleteFleet,
-  getFleet,
-  getFleetEvent,
-  listFleetEvents,
-  listFleets,
-  listMemories,
-  listWorkspaceEvents,
-  messageFleet,
-  updateFleet,
-};
-export {
   createApiKey,
+  createFleet,
+  createLibrary,
+  createModel,
+  createPlatformLibrary,
   createSecret,
   createWorkspace,
   deleteApiKey,
+  deleteFleet,
+  deleteModel,
   deleteSecret,
   exchangeSignInLink,
+  getFleet,
+  getFleetEvent,
+  getLibrary,
   getMe,
-  listApiKeys,
-  listCredentials,
-  listSecrets,
-  listWorkspaces,
-  replaceSecret,
-  updateApiKey,
-};
-
-export {
-  createModel,
-  deleteModel,
   getTenantProvider,
   listAdminModels,
+  listApiKeys,
+  listCredentials,
+  listFleetEvents,
+  listFleets,
+  listLibraries,
+  listMemories,
   listModels,
+  listSecrets,
+  listWorkspaceEvents,
+  listWorkspaces,
+  messageFleet,
   replacePlatformKey,
+  replaceSecret,
   replaceTenantProvider,
+  updateApiKey,
+  updateFleet,
   updateModel,
 };
 
@@ -117,6 +122,10 @@ export const operations = {
   "providers.replacePlatformKey": replacePlatformKey,
   "providers.getTenant": getTenantProvider,
   "providers.replaceTenant": replaceTenantProvider,
+  "fleetLibraries.list": listLibraries,
+  "fleetLibraries.get": getLibrary,
+  "fleetLibraries.create": createLibrary,
+  "fleetLibraries.createPlatform": createPlatformLibrary,
 } as const satisfies Record<string, Operation>;
 
 export type OperationId = keyof typeof operations;

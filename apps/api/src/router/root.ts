@@ -2,6 +2,7 @@ import { router } from "../trpc.ts";
 import { apiKeysRouter } from "./api-keys/router.ts";
 import { authRouter } from "./auth/router.ts";
 import { fleetEventsRouter } from "./fleet-events/router.ts";
+import { fleetLibrariesRouter } from "./fleet-libraries/router.ts";
 import { fleetsRouter } from "./fleets/router.ts";
 import { memoriesRouter } from "./memories/router.ts";
 import { modelsRouter } from "./models/router.ts";
@@ -14,6 +15,7 @@ export const appRouter = router({
   apiKeys: apiKeysRouter,
   auth: authRouter,
   fleetEvents: fleetEventsRouter,
+  fleetLibraries: fleetLibrariesRouter,
   fleets: fleetsRouter,
   memories: memoriesRouter,
   models: modelsRouter,

@@ -1,0 +1,78 @@
+import { createHash } from "node:crypto";
+import { byteLength, LIBRARY_CEILINGS, Problem } from "@fleet/contracts";
+import { fleetLibraries } from "@fleet/db";
+import { newId } from "../../ids.ts";
+import type { ServiceContext } from "../context.ts";
+import { requireWorkspace } from "../workspaces/access.ts";
+import { parseDefinition } from "./definition.ts";
+import { fetchDefinitionFromGit } from "./git-source.ts";
+import { toLibraryItem } from "./item.ts";
+
+export interface OnboardingInput {
+  definition?: string;
+  git_url?: string;
+  ref?: string;
+  path?: string;
+}
+
+/** Whose library the entry joins: the platform's (every workspace sees it) or one workspace's. */
+export type LibraryOwner =
+  | { visibility: "platform" }
+  | { visibility: "tenant"; tenantId: string; workspaceId: string };
+
+/** The definition's text and where it came from. */
+async function readSource(
+  ctx: ServiceContext,
+  input: OnboardingInput,
+): Promise<{ text: string; sourceRef: string }> {
+  if (input.definition !== undefined) {
+    const bytes = byteLength(input.definition);
+    if (bytes > LIBRARY_CEILINGS.definitionBytes) {
+      throw new Problem("UZ-LIBRARY-011", {
+        detail: `The definition is ${bytes} bytes; the ceiling is ${LIBRARY_CEILINGS.definitionBytes}.`,
+      });
+    }
+    const digest = createHash("sha256").update(input.definition, "utf8").digest("hex");
+    return { text: input.definition, sourceRef: `upload:sha256:${digest}` };
+  }
+  return fetchDefinitionFromGit(
+    { git_url: input.git_url!, ref: input.ref, path: input.path },
+    { devMode: ctx.config.devMode },
+  );
+}
+
+/**
+ * Onboards a fleet definition, uploaded as text or cloned from a repository, into the platform library or
+ * a workspace's. Answers the entry's metadata.
+ */
+export async function onboardLibraryEntry(ctx: ServiceContext, owner: LibraryOwner, input: OnboardingInput) {
+  if ((input.definition === undefined) === (input.git_url === undefined)) {
+    throw new Problem("UZ-REQ-001", { detail: "Send exactly one of definition and git_url." });
+  }
+  if (input.definition !== undefined && (input.ref !== undefined || input.path !== undefined)) {
+    throw new Problem("UZ-REQ-001", { detail: "ref and path go with git_url, not with definition." });
+  }
+  // A workspace that is not the caller's is refused before anything is fetched on its behalf.
+  if (owner.visibility === "tenant") await requireWorkspace(ctx.db, owner.tenantId, owner.workspaceId);
+  const { text, sourceRef } = await readSource(ctx, input);
+  const definition = parseDefinition(text);
+  const now = ctx.now();
+  const [row] = await ctx.db
+    .insert(fleetLibraries)
+    .values({
+      id: newId(now),
+      visibility: owner.visibility,
+      tenantId: owner.visibility === "tenant" ? owner.tenantId : null,
+      workspaceId: owner.visibility === "tenant" ? owner.workspaceId : null,
+      name: definition.name,
+      description: definition.description,
+      instructions: definition.instructions,
+      triggers: definition.triggers,
+      requirements: definition.requirements,
+      credentialReasons: definition.credentialReasons,
+      sourceRef,
+      createdAt: now,
+    })
+    .returning();
+  return toLibraryItem(row!);
+}

@@ -1,0 +1,252 @@
+import { z } from "zod";
+import { epochMs, uuidv7 } from "../common.ts";
+import { cronProblem, isTimeZone } from "./cron.ts";
+
+/**
+ * Ceilings of a fleet definition. Past one, an import answers 413 UZ-LIBRARY-011; the copy a person reads
+ * at install (a credential's reason) past its own limit is malformed instead, 400 UZ-LIBRARY-010.
+ */
+export const LIBRARY_CEILINGS = {
+  /** The definition file (front matter and instructions), in UTF-8 bytes. */
+  definitionBytes: 256 * 1024,
+  credentials: 32,
+  tools: 64,
+  networkHosts: 64,
+  runnerLabels: 32,
+  triggers: 16,
+  /** The fleet's name and every credential, tool and runner-label name. */
+  nameBytes: 200,
+  hostBytes: 253,
+  descriptionBytes: 2000,
+  triggerMessageBytes: 4096,
+  /** Install-gate copy: reasons given for required credentials. */
+  reasonEntries: 32,
+  reasonBytes: 500,
+} as const;
+
+/** Where an entry is visible: to every workspace, or to the workspace that onboarded it. */
+export const libraryVisibilities = ["platform", "tenant"] as const;
+
+const utf8 = new TextEncoder();
+
+export function byteLength(text: string): number {
+  return utf8.encode(text).length;
+}
+
+/** The params a ceiling issue carries, telling an over-limit import (413) from a malformed one (400). */
+const CEILING = { ceiling: true } as const;
+
+/** Whether a validation issue is a ceiling (413) rather than a malformed field (400). */
+export function isCeilingIssue(issue: { params?: unknown }): boolean {
+  return (issue.params as { ceiling?: unknown } | undefined)?.ceiling === true;
+}
+
+function underBytes(max: number) {
+  return [
+    (value: string) => byteLength(value) <= max,
+    { error: `must be at most ${max} bytes`, params: CEILING },
+  ] as const;
+}
+
+function atMost(max: number, what: string) {
+  return [
+    (value: unknown[]) => value.length <= max,
+    { error: `must hold at most ${max} ${what}`, params: CEILING },
+  ] as const;
+}
+
+function distinct<T>(key: (item: T) => string, what: string) {
+  return [
+    (items: T[]) => new Set(items.map(key)).size === items.length,
+    { error: `must not name the same ${what} twice` },
+  ] as const;
+}
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
+const lineControls = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+// Text that may span lines keeps tab and newline, and nothing else below U+0020 (the store refuses NUL).
+// biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
+const textControls = /[\u0000-\u0008\u000b-\u001f\u007f\u202a-\u202e\u2066-\u2069]/;
+
+function text(error = "must be a string") {
+  return z.string({ error }).refine((value) => !textControls.test(value), {
+    error: "must not contain control or bidirectional-override characters",
+  });
+}
+
+/** The fleet's name: trimmed, 1 to 200 bytes, one line. */
+export const libraryName = z
+  .string({ error: "must be a string" })
+  .trim()
+  .min(1, { error: "must not be empty" })
+  .refine((value) => !lineControls.test(value), {
+    error: "must not contain control or bidirectional characters",
+  })
+  .refine(...underBytes(LIBRARY_CEILINGS.nameBytes));
+
+/** A required credential's name: the name of the workspace secret that satisfies it. */
+export const credentialName = z
+  .string({ error: "must be a string" })
+  .regex(/^[A-Za-z_][A-Za-z0-9_.-]*$/, {
+    error: "must be letters, digits, _, . or -, starting with a letter or _ (a workspace secret's name)",
+  })
+  .refine((value) => value !== "__proto__", { error: "must not be __proto__" })
+  .refine(...underBytes(LIBRARY_CEILINGS.nameBytes));
+
+/** Why the fleet needs a credential: shown to the person installing it. */
+export const credentialReason = text()
+  .trim()
+  .min(1, { error: "must say why the fleet needs the credential" })
+  .refine((value) => byteLength(value) <= LIBRARY_CEILINGS.reasonBytes, {
+    error: `must be at most ${LIBRARY_CEILINGS.reasonBytes} bytes`,
+  });
+
+export const toolName = z
+  .string({ error: "must be a string" })
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
+  .regex(/^[^\s\u0000-\u001f\u007f]+$/, {
+    error: "must be a non-empty name without spaces or control characters",
+  })
+  .refine(...underBytes(LIBRARY_CEILINGS.nameBytes));
+
+/** A host the fleet reaches: a DNS name, optionally `*.` for its subdomains; kept lower case. */
+export const networkHost = z
+  .string({ error: "must be a string" })
+  .trim()
+  .toLowerCase()
+  .regex(/^(\*\.)?[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/, {
+    error:
+      "must be a host name (labels of letters, digits and -, at most 63 each), optionally prefixed with *. for its subdomains",
+  })
+  .refine(...underBytes(LIBRARY_CEILINGS.hostBytes));
+
+export const runnerLabel = z
+  .string({ error: "must be a string" })
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_.:=/-]*$/, {
+    error: "must start with a letter or digit and hold only letters, digits, _ . : = / -",
+  })
+  .refine(...underBytes(LIBRARY_CEILINGS.nameBytes));
+
+/** A cron trigger: fires `message` at the fleet on a five-field expression read in an IANA zone. */
+export const libraryTrigger = z.strictObject({
+  cron: z.string({ error: "must be a string" }).superRefine((value, ctx) => {
+    const problem = cronProblem(value);
+    if (problem !== null) ctx.addIssue({ code: "custom", message: problem });
+  }),
+  timezone: z
+    .string({ error: "must be a string" })
+    .refine(isTimeZone, { error: "must be an IANA time zone such as Europe/Berlin or UTC" })
+    .default("UTC"),
+  message: text()
+    .trim()
+    .min(1, { error: "must not be empty" })
+    .refine(...underBytes(LIBRARY_CEILINGS.triggerMessageBytes)),
+});
+
+const credentialRequirement = z.strictObject({ name: credentialName, reason: credentialReason });
+
+/** What the fleet needs before it can run. */
+export const libraryRequires = z.strictObject({
+  credentials: z
+    .array(credentialRequirement, { error: "must be a list of {name, reason}" })
+    .refine(...atMost(LIBRARY_CEILINGS.credentials, "credentials"))
+    .refine(...distinct((item: { name: string }) => item.name, "credential"))
+    .default([]),
+  tools: z
+    .array(toolName, { error: "must be a list of tool names" })
+    .refine(...atMost(LIBRARY_CEILINGS.tools, "tools"))
+    .refine(...distinct((item: string) => item, "tool"))
+    .default([]),
+  network_hosts: z
+    .array(networkHost, { error: "must be a list of host names" })
+    .refine(...atMost(LIBRARY_CEILINGS.networkHosts, "hosts"))
+    .refine(...distinct((item: string) => item, "host"))
+    .default([]),
+  runner_labels: z
+    .array(runnerLabel, { error: "must be a list of labels" })
+    .refine(...atMost(LIBRARY_CEILINGS.runnerLabels, "labels"))
+    .refine(...distinct((item: string) => item, "label"))
+    .default([]),
+});
+
+/**
+ * The YAML front matter of a fleet definition (docs/fleet-library-format.md). Unknown keys are refused,
+ * so a misspelt key is an error rather than a silently dropped requirement.
+ */
+export const fleetDefinitionFrontMatter = z.strictObject(
+  {
+    name: libraryName,
+    description: text()
+      .trim()
+      .refine(...underBytes(LIBRARY_CEILINGS.descriptionBytes))
+      .default(""),
+    triggers: z
+      .array(libraryTrigger, { error: "must be a list of {cron, timezone, message}" })
+      .refine(...atMost(LIBRARY_CEILINGS.triggers, "triggers"))
+      .default([]),
+    requires: libraryRequires.default({ credentials: [], tools: [], network_hosts: [], runner_labels: [] }),
+  },
+  { error: "must be a YAML mapping" },
+);
+export type FleetDefinitionFrontMatter = z.output<typeof fleetDefinitionFrontMatter>;
+
+/** The Markdown body of a definition: the fleet's instructions. */
+export const fleetInstructions = text()
+  .trim()
+  .min(1, { error: "must not be empty: write the fleet's instructions below the front matter" });
+
+/** How a request names the definition to onboard: its text, or a repository holding it. */
+export const onboardingBody = {
+  definition: z.string({ error: "definition must be a string" }).optional(),
+  git_url: z
+    .string({ error: "git_url must be a string" })
+    .min(1, { error: "git_url must not be empty" })
+    .max(2048, { error: "git_url must be at most 2048 characters" })
+    .optional(),
+  ref: z
+    .string({ error: "ref must be a string" })
+    .min(1, { error: "ref must not be empty" })
+    .max(255, { error: "ref must be at most 255 characters" })
+    .optional(),
+  path: z
+    .string({ error: "path must be a string" })
+    .min(1, { error: "path must not be empty" })
+    .max(1024, { error: "path must be at most 1024 characters" })
+    .optional(),
+};
+
+/** The `{library_id}` path parameter. */
+export const libraryIdParam = { library_id: uuidv7("library_id") };
+
+export const libraryRequirements = z
+  .object({
+    credentials: z.array(z.string()),
+    tools: z.array(z.string()),
+    network_hosts: z.array(z.string()),
+    runner_labels: z.array(z.string()),
+  })
+  .meta({ id: "LibraryRequirements" });
+
+/** A library entry as lists and onboarding show it: metadata only, never the instructions. */
+export const libraryItem = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    description: z.string(),
+    visibility: z.enum(libraryVisibilities),
+    /** `upload:sha256:<hex>` or `git:<url>#<commit>`. */
+    source_ref: z.string(),
+    requirements: libraryRequirements,
+    /** Why each required credential is needed, by credential name. */
+    required_credentials_reasons: z.record(z.string(), z.string()),
+    created_at: epochMs,
+  })
+  .meta({ id: "FleetLibraryEntry" });
+
+/** One entry in full, for the console to show before an install. */
+export const libraryEntryView = libraryItem
+  .extend({
+    instructions: z.string(),
+    triggers: z.array(z.object({ cron: z.string(), timezone: z.string(), message: z.string() })),
+  })
+  .meta({ id: "FleetLibraryEntryDetail" });

@@ -3,6 +3,8 @@ import { SessionSigner } from "../src/auth/sessions.ts";
 import { loadConfig } from "../src/env.ts";
 import type { ServiceContext } from "../src/services/context.ts";
 import { bootstrapTenant } from "../src/services/identity/tenants.ts";
+import { ActivityBus } from "../src/services/runners/activity-bus.ts";
+import { WorkSignal } from "../src/services/runners/work-signal.ts";
 import { Vault } from "../src/services/secrets/vault.ts";
 
 /** A migrated database holding one tenant, and the tenant API key the load is sent with. */
@@ -27,6 +29,8 @@ export async function seedTenant(url: string): Promise<SeededDatabase> {
       principalsChanged: () => {}, // nothing is cached here, and no server runs yet
       vault: new Vault(null), // the bench stores no secret
       sessions: await SessionSigner.create(database.db, undefined, now()),
+      work: new WorkSignal(), // not started: nothing waits for work in this process
+      activity: new ActivityBus(),
     };
     const result = await bootstrapTenant(ctx, { tenantName: "Bench Tenant", email: "bench@example.com" });
     return { url, apiKey: result.api_key };

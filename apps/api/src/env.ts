@@ -35,6 +35,8 @@ const schema = z.object({
     .optional(),
   /** Dev mode allows the `dev_none` sandbox tier. */
   FLEET_DEV_MODE: z.stringbool().default(false),
+  /** How long a lease lives without a renewal (decisions.md: 30 s). Shorter only to demonstrate expiry. */
+  FLEET_LEASE_TTL_MS: z.coerce.number().int().min(500).max(300_000).default(30_000),
 });
 
 export type Env = z.infer<typeof schema>;
@@ -52,6 +54,7 @@ export interface Config {
   sessionTtlSeconds: number;
   logLevel: Env["LOG_LEVEL"];
   devMode: boolean;
+  leaseTtlMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -78,5 +81,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     sessionTtlSeconds: env.SESSION_TTL_SECONDS,
     logLevel: env.LOG_LEVEL,
     devMode: env.FLEET_DEV_MODE,
+    leaseTtlMs: env.FLEET_LEASE_TTL_MS,
   };
 }

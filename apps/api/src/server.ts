@@ -15,6 +15,8 @@ import { DEFAULT_BODY_LIMIT, registerRestRoutes } from "./http/rest.ts";
 import { newId } from "./ids.ts";
 import { appRouter } from "./router/root.ts";
 import type { ServiceContext } from "./services/context.ts";
+import { ActivityBus } from "./services/runners/activity-bus.ts";
+import { WorkSignal } from "./services/runners/work-signal.ts";
 import { resolveMasterKey, Vault } from "./services/secrets/vault.ts";
 import type { Credential, RequestContext } from "./trpc.ts";
 
@@ -69,6 +71,8 @@ export async function createApp(
     now,
     principalsChanged: (tag) => cache.invalidate(tag),
     vault: new Vault(resolveMasterKey(config.masterKey, database.dataDir, database.kind === "pglite")),
+    work: new WorkSignal(),
+    activity: new ActivityBus(),
   };
   // The service's own logger, not Fastify's: Fastify would build a child logger for every request.
   const log = pino(
@@ -97,6 +101,7 @@ export async function createApp(
     routerOptions: { maxParamLength: 256 },
   });
   await cache.start(database);
+  await services.work.start(database);
   const authenticator = new Authenticator(database.db, cache, sessions, (error) =>
     log.error({ err: error }, "background write failed"),
   );
@@ -189,6 +194,7 @@ export async function createApp(
     services,
     async close() {
       await app.close();
+      await services.work.stop();
       await cache.stop();
     },
   };

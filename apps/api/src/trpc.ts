@@ -6,6 +6,7 @@ import {
   type OperatorPrincipal,
   type Principal,
   principalScopes,
+  type RunnerPrincipal,
   type TenantPrincipal,
 } from "./auth/principal.ts";
 import { toProblem } from "./http/problem.ts";
@@ -62,7 +63,10 @@ export type Resolver<P extends Principal | null = Principal | null> = (opts: {
 }) => unknown;
 
 /** Meta of every procedure: its operation, plus the resolver the REST surface calls. */
-export type ProcedureMeta = Operation & { resolve?: Resolver; audience?: "tenant" | "operator" | "public" };
+export type ProcedureMeta = Operation & {
+  resolve?: Resolver;
+  audience?: "tenant" | "operator" | "runner" | "public";
+};
 
 const t = initTRPC
   .context<RequestContext>()
@@ -148,7 +152,7 @@ function tenantOnly(op: Operation): void {
  */
 function declare<I extends z.ZodType, O extends z.ZodType, P extends Principal | null>(
   op: Operation & { input: I; output: O },
-  audience: "tenant" | "operator" | "public",
+  audience: "tenant" | "operator" | "runner" | "public",
 ) {
   type Resolve = (opts: {
     ctx: AuthorizedContext<P>;
@@ -185,6 +189,16 @@ export function operatorProcedure<I extends z.ZodType, O extends z.ZodType>(
     throw new Error(`operation ${op.id} must accept only operator tokens`);
   }
   return declare<I, O, OperatorPrincipal>(op, "operator");
+}
+
+/** A procedure of the runner self plane (`/v1/runners/me/*`): runner tokens only. */
+export function runnerProcedure<I extends z.ZodType, O extends z.ZodType>(
+  op: Operation & { input: I; output: O },
+) {
+  if (op.credentials.length !== 1 || op.credentials[0] !== "runner") {
+    throw new Error(`operation ${op.id} must accept only runner tokens`);
+  }
+  return declare<I, O, RunnerPrincipal>(op, "runner");
 }
 
 /** A procedure acting for a person in a tenant (session token or tenant API key). */

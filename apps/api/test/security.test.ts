@@ -143,7 +143,7 @@ describe.each(guarded.map((op) => [op.id, op] as const))("security of %s", (_id,
     });
   }
 
-  if (op.credentials.includes("operator") && !op.credentials.includes("api_key")) {
+  if (!op.credentials.includes("api_key")) {
     it("refuses a tenant API key (401)", async () => {
       const tenant = await seedTenant();
       const response = await call(op.method, pathOf(op, {}), { token: tenant.apiKey, body: bodyFor(op) });
@@ -195,13 +195,16 @@ interface TrpcError {
 }
 
 describe.each(guarded.map((op) => [op.id, op] as const))("security of %s over /trpc", (_id, op) => {
-  it("refuses no credential and a runner token (401), and a missing scope (403)", async () => {
+  it("refuses no credential and a credential of another class (401), and a missing scope (403)", async () => {
     const none = await trpcCall(op);
     expect(none.status).toBe(401);
     expect(none.body.error.data.problem.error_code).toBe("UZ-AUTH-001");
-    const runner = await trpcCall(op, await seedRunnerToken());
-    expect(runner.status).toBe(401);
-    expect(runner.body.error.data.problem.error_code).toBe("UZ-AUTH-003");
+    const wrongClass = op.credentials.includes("runner")
+      ? (await seedTenant()).apiKey
+      : await seedRunnerToken();
+    const refused = await trpcCall(op, wrongClass);
+    expect(refused.status).toBe(401);
+    expect(refused.body.error.data.problem.error_code).toBe("UZ-AUTH-003");
     if (op.scope !== null) {
       const scoped = await trpcCall(op, await unscopedToken(op));
       expect(scoped.status).toBe(403);

@@ -203,8 +203,28 @@ export const errorRegistry = {
     "Stale fencing token",
     "The lease holder has been superseded: its fencing token is no longer the fleet's current one.",
   ),
+  /** No such lease held by the calling runner. */
+  "UZ-RUN-001": def(404, "Lease not found", "The calling runner holds no lease with this id."),
   /** No such runner. */
   "UZ-RUN-014": def(404, "Runner not found", "No runner with this id is visible to the caller."),
+  /** Only a revoked runner can be deleted. */
+  "UZ-RUN-015": def(
+    409,
+    "Runner not revoked",
+    "Revoke the runner before deleting it; current_state names its status.",
+  ),
+  /** The sandbox tier cannot be assigned on this deployment. */
+  "UZ-RUN-016": def(
+    400,
+    "Sandbox tier not assignable",
+    "dev_none is assignable only when the service runs in dev mode.",
+  ),
+  /** A revoked runner cannot change. */
+  "UZ-RUN-017": def(
+    409,
+    "Runner revoked",
+    "The runner is revoked; revocation is final (current_state: revoked).",
+  ),
   /** The runner is degraded and refuses leases. */
   "UZ-EXEC-017": def(
     409,

@@ -26,6 +26,21 @@ import type { Operation } from "./operation.ts";
 import { getTenantProvider } from "./providers/get-tenant-provider.ts";
 import { replacePlatformKey } from "./providers/replace-platform-key.ts";
 import { replaceTenantProvider } from "./providers/replace-tenant-provider.ts";
+import { acquireLease } from "./runner-self/acquire-lease.ts";
+import { deleteMemory } from "./runner-self/delete-memory.ts";
+import { getSelf } from "./runner-self/get-self.ts";
+import { heartbeat } from "./runner-self/heartbeat.ts";
+import { publishActivity } from "./runner-self/publish-activity.ts";
+import { renewLease } from "./runner-self/renew-lease.ts";
+import { reportLease } from "./runner-self/report.ts";
+import { writeMemory } from "./runner-self/write-memory.ts";
+import { deleteRunner } from "./runners/delete-runner.ts";
+import { enrollRunner } from "./runners/enroll-runner.ts";
+import { getRunner } from "./runners/get-runner.ts";
+import { listRunnerEvents } from "./runners/list-runner-events.ts";
+import { listRunnerLeases } from "./runners/list-runner-leases.ts";
+import { listRunners } from "./runners/list-runners.ts";
+import { updateRunner } from "./runners/update-runner.ts";
 import { createSecret } from "./secrets/create-secret.ts";
 import { deleteSecret } from "./secrets/delete-secret.ts";
 import { listCredentials } from "./secrets/list-credentials.ts";
@@ -47,11 +62,16 @@ export { memoryItem } from "./memories/list-memories.ts";
 export * from "./models/model.ts";
 export * from "./operation.ts";
 export * from "./providers/provider.ts";
+export { MAX_WAIT_MS } from "./runner-self/acquire-lease.ts";
+export * from "./runner-self/lease.ts";
+export { type ActivityFrame, activityFrame } from "./runner-self/publish-activity.ts";
+export * from "./runners/runner.ts";
 export * from "./scopes.ts";
 export * from "./secrets/secret.ts";
 export { callingPerson } from "./users/get-me.ts";
 export { workspaceItem } from "./workspaces/list-workspaces.ts";
 export {
+  acquireLease,
   createApiKey,
   createFleet,
   createLibrary,
@@ -61,14 +81,20 @@ export {
   createWorkspace,
   deleteApiKey,
   deleteFleet,
+  deleteMemory,
   deleteModel,
+  deleteRunner,
   deleteSecret,
+  enrollRunner,
   exchangeSignInLink,
   getFleet,
   getFleetEvent,
   getLibrary,
   getMe,
+  getRunner,
+  getSelf,
   getTenantProvider,
+  heartbeat,
   listAdminModels,
   listApiKeys,
   listCredentials,
@@ -77,16 +103,24 @@ export {
   listLibraries,
   listMemories,
   listModels,
+  listRunnerEvents,
+  listRunnerLeases,
+  listRunners,
   listSecrets,
   listWorkspaceEvents,
   listWorkspaces,
   messageFleet,
+  publishActivity,
+  renewLease,
   replacePlatformKey,
   replaceSecret,
   replaceTenantProvider,
+  reportLease,
   updateApiKey,
   updateFleet,
   updateModel,
+  updateRunner,
+  writeMemory,
 };
 
 /** Every operation of the service, keyed by its procedure path: the REST surface, OpenAPI and tests read this. */
@@ -114,6 +148,21 @@ export const operations = {
   "fleetEvents.listWorkspace": listWorkspaceEvents,
   "fleetEvents.get": getFleetEvent,
   "memories.list": listMemories,
+  "runners.enroll": enrollRunner,
+  "runners.list": listRunners,
+  "runners.get": getRunner,
+  "runners.update": updateRunner,
+  "runners.delete": deleteRunner,
+  "runners.listLeases": listRunnerLeases,
+  "runners.listEvents": listRunnerEvents,
+  "runnerSelf.get": getSelf,
+  "runnerSelf.heartbeat": heartbeat,
+  "runnerSelf.acquire": acquireLease,
+  "runnerSelf.renew": renewLease,
+  "runnerSelf.report": reportLease,
+  "runnerSelf.activity": publishActivity,
+  "runnerSelf.writeMemory": writeMemory,
+  "runnerSelf.deleteMemory": deleteMemory,
   "models.list": listModels,
   "models.adminList": listAdminModels,
   "models.create": createModel,

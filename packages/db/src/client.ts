@@ -10,7 +10,7 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
-import { acquireLock, readLock } from "./lock.ts";
+import { acquireLock } from "./lock.ts";
 import * as schema from "./schema/index.ts";
 
 export type Schema = typeof schema;

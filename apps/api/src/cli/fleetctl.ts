@@ -5,6 +5,8 @@ import { SessionSigner } from "../auth/sessions.ts";
 import { ConfigError, loadConfig } from "../env.ts";
 import { sendCommand } from "../http/control-socket.ts";
 import type { ServiceContext } from "../services/context.ts";
+import { ActivityBus } from "../services/runners/activity-bus.ts";
+import { WorkSignal } from "../services/runners/work-signal.ts";
 import { Vault } from "../services/secrets/vault.ts";
 import { runCommand, UsageError, type Values } from "./commands.ts";
 
@@ -78,6 +80,8 @@ async function run(argv: string[]): Promise<Record<string, unknown>> {
       principalsChanged: () => {}, // fleetctl caches nothing; its NOTIFY reaches the servers
       vault: new Vault(null), // no command touches a secret
       sessions: await SessionSigner.create(database.db, config.sessionSigningKey, now()),
+      work: new WorkSignal(), // not started: nothing waits for work in this process
+      activity: new ActivityBus(),
     };
     return await runCommand(ctx, command, values as Values);
   } finally {

@@ -7,6 +7,8 @@ import { fleetsRouter } from "./fleets/router.ts";
 import { memoriesRouter } from "./memories/router.ts";
 import { modelsRouter } from "./models/router.ts";
 import { providersRouter } from "./providers/router.ts";
+import { runnerSelfRouter } from "./runner-self/router.ts";
+import { runnersRouter } from "./runners/router.ts";
 import { secretsRouter } from "./secrets/router.ts";
 import { usersRouter } from "./users/router.ts";
 import { workspacesRouter } from "./workspaces/router.ts";
@@ -18,6 +20,8 @@ export const appRouter = router({
   fleetLibraries: fleetLibrariesRouter,
   fleets: fleetsRouter,
   memories: memoriesRouter,
+  runnerSelf: runnerSelfRouter,
+  runners: runnersRouter,
   models: modelsRouter,
   providers: providersRouter,
   secrets: secretsRouter,

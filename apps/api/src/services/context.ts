@@ -3,6 +3,8 @@ import { sql } from "@fleet/db";
 import { AUTH_CHANNEL } from "../auth/principal-cache.ts";
 import type { SessionSigner } from "../auth/sessions.ts";
 import type { Config } from "../env.ts";
+import type { ActivityBus } from "./runners/activity-bus.ts";
+import type { WorkSignal } from "./runners/work-signal.ts";
 import type { Vault } from "./secrets/vault.ts";
 
 /** What services need, and nothing of HTTP. */
@@ -18,6 +20,10 @@ export interface ServiceContext {
    * reaches every instance, but this one answers its caller before its own notification arrives.
    */
   principalsChanged: (tag: string) => void;
+  /** Wakes runners waiting for work when this instance stores some. */
+  work: WorkSignal;
+  /** Where runners' live activity frames are published. */
+  activity: ActivityBus;
 }
 
 /**

@@ -47,9 +47,7 @@ export const fleetLibraries = pgTable(
       "fleet_libraries_owner",
       sql`(${t.visibility} = 'platform') = (${t.workspaceId} is null and ${t.tenantId} is null)`,
     ),
-    index("fleet_libraries_platform_page_idx")
-      .on(t.createdAt, t.id)
-      .where(sql`${t.visibility} = 'platform'`),
+    index("fleet_libraries_platform_page_idx").on(t.createdAt, t.id).where(sql`${t.visibility} = 'platform'`),
     index("fleet_libraries_workspace_page_idx").on(t.workspaceId, t.createdAt, t.id),
   ],
 );

@@ -37,9 +37,7 @@ export const leases = pgTable(
   },
   (t) => [
     /** At most one running lease per fleet, whatever the code does. */
-    uniqueIndex("leases_one_running_per_fleet")
-      .on(t.fleetId)
-      .where(sql`${t.status} = 'running'`),
+    uniqueIndex("leases_one_running_per_fleet").on(t.fleetId).where(sql`${t.status} = 'running'`),
     index("leases_runner_page_idx").on(t.runnerId, t.createdAt, t.id),
     index("leases_event_idx").on(t.eventId),
     check("leases_kind", sql`${t.kind} in ('fresh', 'reclaim')`),

@@ -2,8 +2,10 @@ import { messageFleet as op } from "@fleet/contracts";
 import { messageFleet as message } from "../../services/fleets/messages.ts";
 import { tenantProcedure } from "../../trpc.ts";
 
-export const messageFleet = tenantProcedure(op).mutation(({ ctx, input }) => {
-  const { principal } = ctx;
+export const messageFleet = tenantProcedure(op).mutation(async ({ ctx, input }) => {
+  const { principal, services } = ctx;
   const actor = principal.apiKeyId ? `api_key:${principal.apiKeyId}` : `user:${principal.userId}`;
-  return message(ctx.services.db, { tenantId: principal.tenantId, actor }, input, ctx.services.now());
+  const accepted = await message(services.db, { tenantId: principal.tenantId, actor }, input, services.now());
+  services.work.announce();
+  return accepted;
 });

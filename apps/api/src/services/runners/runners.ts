@@ -1,0 +1,228 @@
+import { Problem } from "@fleet/contracts";
+import {
+  type AssignedPolicy,
+  and,
+  count,
+  type Database,
+  desc,
+  eq,
+  inArray,
+  runnerEvents,
+  runners,
+  type SQL,
+  sql,
+  type Tx,
+} from "@fleet/db";
+import { mintSecret, RUNNER_TOKEN_PREFIX, sha256Hex } from "../../auth/tokens.ts";
+import { newId } from "../../ids.ts";
+import { notifyPrincipalChange, type ServiceContext } from "../context.ts";
+import { decodeCursor, encodeCursor } from "../cursor.ts";
+import { degradedVerdict } from "./policy.ts";
+import { runnerView, runnerViews } from "./runner-view.ts";
+
+type RunnerEventType = (typeof runnerEvents.$inferInsert)["eventType"];
+
+export async function recordRunnerEvent(
+  db: Database | Tx,
+  runnerId: string,
+  eventType: RunnerEventType,
+  at: number,
+  detail: Record<string, unknown> = {},
+): Promise<void> {
+  await db.insert(runnerEvents).values({ id: newId(at), runnerId, eventType, detail, createdAt: at });
+}
+
+function runnerNotFound(id: string): Problem {
+  return new Problem("UZ-RUN-014", { detail: `No runner ${id}.` });
+}
+
+function checkAssignable(ctx: ServiceContext, policy: AssignedPolicy): void {
+  if (policy.sandbox_tier === "dev_none" && !ctx.config.devMode) {
+    throw new Problem("UZ-RUN-016", {
+      detail: "dev_none is assignable only when the service runs in dev mode (FLEET_DEV_MODE=true).",
+    });
+  }
+}
+
+export async function enrollRunner(
+  ctx: ServiceContext,
+  input: { host_id: string; assigned_policy: AssignedPolicy; labels: string[] },
+) {
+  checkAssignable(ctx, input.assigned_policy);
+  const now = ctx.now();
+  const id = newId(now);
+  const token = mintSecret(RUNNER_TOKEN_PREFIX);
+  const labels = [...new Set(input.labels)];
+  const verdict = degradedVerdict(input.assigned_policy, null);
+  await ctx.db.transaction(async (tx) => {
+    await tx.insert(runners).values({
+      id,
+      hostId: input.host_id,
+      tokenHash: sha256Hex(token),
+      labels,
+      assignedPolicy: input.assigned_policy,
+      degraded: verdict.degraded,
+      degradedReason: verdict.reason,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await recordRunnerEvent(tx, id, "runner_registered", now, { host_id: input.host_id });
+    await recordRunnerEvent(tx, id, "runner_policy_assigned", now, {
+      assigned_policy: input.assigned_policy,
+    });
+  });
+  return {
+    runner_id: id,
+    runner_token: token,
+    host_id: input.host_id,
+    labels,
+    assigned_policy: input.assigned_policy,
+    created_at: now,
+  };
+}
+
+export async function listRunners(ctx: ServiceContext, input: { starting_after?: string; limit: number }) {
+  const bind = "runners";
+  const after = input.starting_after === undefined ? null : decodeCursor(input.starting_after, bind);
+  const where =
+    after === null
+      ? undefined
+      : sql`(${runners.createdAt}, ${runners.id}) < (${after.value}, ${after.id}::uuid)`;
+  const now = ctx.now();
+  const [rows, [total]] = await Promise.all([
+    runnerViews(ctx.db, where, input.limit + 1, now),
+    ctx.db.select({ n: count() }).from(runners),
+  ]);
+  const items = rows.slice(0, input.limit);
+  const last = items.at(-1);
+  return {
+    items: items.map((item) => item.view),
+    total: total?.n ?? 0,
+    next_cursor:
+      rows.length > input.limit && last
+        ? encodeCursor({ bind, value: last.row.createdAt, id: last.row.id })
+        : null,
+  };
+}
+
+export async function getRunner(ctx: ServiceContext, id: string) {
+  const view = await runnerView(ctx.db, id, ctx.now());
+  if (view === undefined) throw runnerNotFound(id);
+  return view;
+}
+
+const statusEvents = {
+  cordoned: "runner_cordoned",
+  draining: "runner_draining",
+  revoked: "runner_revoked",
+  active: null,
+} as const;
+
+/**
+ * Re-assigns policy or changes the admin state. The degraded verdict is recomputed here against the
+ * host's last report, so the answer is the verdict the next lease request meets.
+ */
+export async function updateRunner(
+  ctx: ServiceContext,
+  input: {
+    id: string;
+    assigned_policy?: AssignedPolicy;
+    status?: "active" | "cordoned" | "draining" | "revoked";
+  },
+  mayRevoke: boolean,
+) {
+  if (input.status === "revoked" && !mayRevoke) {
+    throw new Problem("UZ-AUTH-022", { detail: "Revoking a runner needs the scope runner:admin." });
+  }
+  if (input.assigned_policy) checkAssignable(ctx, input.assigned_policy);
+  const now = ctx.now();
+  const revoked = await ctx.db.transaction(async (tx) => {
+    const [row] = await tx.select().from(runners).where(eq(runners.id, input.id)).for("update");
+    if (row === undefined) throw runnerNotFound(input.id);
+    if (row.adminState === "revoked") {
+      throw new Problem("UZ-RUN-017", { detail: "The runner is revoked.", current_state: "revoked" });
+    }
+    const policy = input.assigned_policy ?? row.assignedPolicy;
+    const verdict = degradedVerdict(policy, row.capabilityReport);
+    const status = input.status ?? row.adminState;
+    await tx
+      .update(runners)
+      .set({
+        assignedPolicy: policy,
+        degraded: verdict.degraded,
+        degradedReason: verdict.reason,
+        adminState: status,
+        revokedAt: status === "revoked" ? now : null,
+        updatedAt: now,
+      })
+      .where(eq(runners.id, row.id));
+    if (input.assigned_policy) {
+      await recordRunnerEvent(tx, row.id, "runner_policy_assigned", now, {
+        assigned_policy: policy,
+        degraded: verdict.degraded,
+        degraded_reason: verdict.reason,
+      });
+    }
+    const event = statusEvents[status];
+    if (status !== row.adminState && event !== null) await recordRunnerEvent(tx, row.id, event, now);
+    if (status === "revoked") await notifyPrincipalChange(tx, `runner:${row.id}`);
+    return status === "revoked";
+  });
+  if (revoked) ctx.principalsChanged(`runner:${input.id}`);
+  return getRunner(ctx, input.id);
+}
+
+export async function deleteRunner(ctx: ServiceContext, id: string): Promise<void> {
+  const [row] = await ctx.db
+    .select({ adminState: runners.adminState })
+    .from(runners)
+    .where(eq(runners.id, id));
+  if (row === undefined) throw runnerNotFound(id);
+  if (row.adminState !== "revoked") {
+    throw new Problem("UZ-RUN-015", {
+      detail: "Revoke the runner before deleting it.",
+      current_state: row.adminState,
+    });
+  }
+  await ctx.db.delete(runners).where(and(eq(runners.id, id), eq(runners.adminState, "revoked")));
+}
+
+async function requireRunner(db: Database, id: string): Promise<void> {
+  const [row] = await db.select({ id: runners.id }).from(runners).where(eq(runners.id, id));
+  if (row === undefined) throw runnerNotFound(id);
+}
+
+export async function listRunnerEvents(
+  ctx: ServiceContext,
+  input: { id: string; event_type?: RunnerEventType[]; starting_after?: string; limit: number },
+) {
+  await requireRunner(ctx.db, input.id);
+  const bind = `runner-events:${input.id}:${(input.event_type ?? []).sort().join(",")}`;
+  const conditions: SQL[] = [eq(runnerEvents.runnerId, input.id)];
+  if (input.event_type) conditions.push(inArray(runnerEvents.eventType, input.event_type));
+  if (input.starting_after !== undefined) {
+    const after = decodeCursor(input.starting_after, bind);
+    conditions.push(
+      sql`(${runnerEvents.createdAt}, ${runnerEvents.id}) < (${after.value}, ${after.id}::uuid)`,
+    );
+  }
+  const rows = await ctx.db
+    .select()
+    .from(runnerEvents)
+    .where(and(...conditions))
+    .orderBy(desc(runnerEvents.createdAt), desc(runnerEvents.id))
+    .limit(input.limit + 1);
+  const items = rows.slice(0, input.limit);
+  const last = items.at(-1);
+  return {
+    items: items.map((row) => ({
+      id: row.id,
+      runner_id: row.runnerId,
+      event_type: row.eventType as RunnerEventType & "runner_registered",
+      detail: row.detail,
+      created_at: row.createdAt,
+    })),
+    next_cursor:
+      rows.length > input.limit && last ? encodeCursor({ bind, value: last.createdAt, id: last.id }) : null,
+  };
+}

@@ -1,0 +1,89 @@
+import { Problem } from "@fleet/contracts";
+import { and, type CapabilityReport, eq, leases, runners, sql } from "@fleet/db";
+import type { ServiceContext } from "../context.ts";
+import { degradedVerdict, ONLINE_WINDOW_MS } from "./policy.ts";
+import { runnerStatus } from "./runner-view.ts";
+import { recordRunnerEvent } from "./runners.ts";
+
+async function liveLeaseCount(ctx: ServiceContext, runnerId: string, now: number): Promise<number> {
+  const [row] = await ctx.db
+    .select({ n: sql<number>`count(*)`.mapWith(Number) })
+    .from(leases)
+    .where(
+      and(eq(leases.runnerId, runnerId), eq(leases.status, "running"), sql`${leases.expiresAt} > ${now}`),
+    );
+  return row?.n ?? 0;
+}
+
+export async function getSelf(ctx: ServiceContext, runnerId: string) {
+  const [row] = await ctx.db.select().from(runners).where(eq(runners.id, runnerId));
+  if (row === undefined) throw new Problem("UZ-AUTH-002", { detail: "The runner token does not verify." });
+  const active = await liveLeaseCount(ctx, runnerId, ctx.now());
+  return {
+    runner_id: row.id,
+    host_id: row.hostId,
+    labels: row.labels,
+    assigned_policy: row.assignedPolicy,
+    status: runnerStatus(row, active),
+    degraded: row.degraded,
+    degraded_reason: row.degradedReason,
+  };
+}
+
+/**
+ * Marks the runner seen and judges its report against its policy. A gap of more than the online
+ * window since the last heartbeat is recorded as the runner having gone offline, then online again.
+ */
+export async function heartbeat(ctx: ServiceContext, runnerId: string, report: CapabilityReport | undefined) {
+  const now = ctx.now();
+  const row = await ctx.db.transaction(async (tx) => {
+    const [current] = await tx.select().from(runners).where(eq(runners.id, runnerId)).for("update");
+    if (current === undefined)
+      throw new Problem("UZ-AUTH-002", { detail: "The runner token does not verify." });
+    const capabilities = report ?? current.capabilityReport;
+    const verdict = degradedVerdict(current.assignedPolicy, capabilities);
+    const [updated] = await tx
+      .update(runners)
+      .set({
+        capabilityReport: capabilities,
+        degraded: verdict.degraded,
+        degradedReason: verdict.reason,
+        lastHeartbeatAt: now,
+        updatedAt: now,
+      })
+      .where(eq(runners.id, runnerId))
+      .returning();
+    const last = current.lastHeartbeatAt;
+    if (last !== null && now - last > ONLINE_WINDOW_MS) {
+      await recordRunnerEvent(tx, runnerId, "runner_offline", last + ONLINE_WINDOW_MS);
+    }
+    if (last === null || now - last > ONLINE_WINDOW_MS) {
+      await recordRunnerEvent(tx, runnerId, "runner_online", now, {
+        degraded: verdict.degraded,
+        degraded_reason: verdict.reason,
+      });
+    }
+    return updated!;
+  });
+  const active = await liveLeaseCount(ctx, runnerId, now);
+  if (row.adminState === "draining" && active === 0) {
+    await recordDrainedOnce(ctx, runnerId, now);
+  }
+  return {
+    status: runnerStatus(row, active),
+    assigned_policy: row.assignedPolicy,
+    degraded: row.degraded,
+    degraded_reason: row.degradedReason,
+  };
+}
+
+/** The first heartbeat that finds a draining runner idle records that it drained. */
+async function recordDrainedOnce(ctx: ServiceContext, runnerId: string, now: number): Promise<void> {
+  const rows = await ctx.db.execute(
+    sql`select 1 from runner_events where runner_id = ${runnerId} and event_type = 'runner_drained'
+        and created_at >= coalesce((select max(created_at) from runner_events
+          where runner_id = ${runnerId} and event_type = 'runner_draining'), 0) limit 1`,
+  );
+  const found = Array.isArray(rows) ? rows.length : (rows as { rows: unknown[] }).rows.length;
+  if (found === 0) await recordRunnerEvent(ctx.db, runnerId, "runner_drained", now);
+}

@@ -1,0 +1,286 @@
+import { fleetEvents, leases, sql } from "@fleet/db";
+import { describe, expect, it } from "vitest";
+import type { PublishedFrame } from "../src/services/runners/activity-bus.ts";
+import { messageFleet, seedLibraryEntry } from "./fleet-fixtures.ts";
+import { call, seedTenant, type Tenant, testApi } from "./harness.ts";
+import { acquire, type EnrolledRunner, enrollRunner, type LeaseAnswer } from "./runner-fixtures.ts";
+
+type HeldLease = NonNullable<LeaseAnswer["lease"]>;
+
+function report(runner: EnrolledRunner, lease: HeldLease, extra: Record<string, unknown> = {}) {
+  return call<Record<string, unknown>>("POST", "/v1/runners/me/reports", {
+    token: runner.token,
+    body: {
+      lease_id: lease.lease_id,
+      event_id: lease.event_id,
+      fencing_token: lease.fencing_token,
+      outcome: "processed",
+      response_text: "All quiet.",
+      tokens: 120,
+      wall_ms: 900,
+      cost_nanos: 5000,
+      ...extra,
+    },
+  });
+}
+
+/** Ends the lease's life as the clock would, without waiting 30 s. */
+async function expire(leaseId: string) {
+  const api = await testApi();
+  await api.database.db
+    .update(leases)
+    .set({ expiresAt: Date.now() - 1 })
+    .where(sql`${leases.id} = ${leaseId}`);
+}
+
+/** A fleet of its own with one waiting message, so tests do not lease each other's work. */
+async function labelledWork(tenant: Tenant, label: string): Promise<{ fleetId: string; eventId: string }> {
+  const entry = await seedLibraryEntry({ runnerLabels: [label] });
+  const created = await call<{ fleet_id: string }>("POST", `/v1/workspaces/${tenant.workspaceId}/fleets`, {
+    token: tenant.apiKey,
+    body: { platform_library_id: entry },
+  });
+  const eventId = await messageFleet(tenant, created.body.fleet_id, `work for ${label}`);
+  return { fleetId: created.body.fleet_id, eventId };
+}
+
+const uniqueLabel = () => `t-${Math.random().toString(36).slice(2, 10)}`;
+
+describe("leases", () => {
+  it("leases a message, takes its report, and the event holds the answer", async () => {
+    const tenant = await seedTenant();
+    const label = uniqueLabel();
+    const { fleetId, eventId } = await labelledWork(tenant, label);
+    const runner = await enrollRunner({ labels: [label] });
+    const answer = await acquire(runner);
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    const lease = answer.body.lease!;
+    expect(lease).toMatchObject({ fleet_id: fleetId, event_id: eventId, kind: "fresh", fencing_token: 1 });
+    expect(JSON.parse(lease.event.request_json)).toEqual({ message: `work for ${label}` });
+
+    const renewed = await call<{ expires_at: number }>(
+      "POST",
+      `/v1/runners/me/leases/${lease.lease_id}/renew`,
+      { token: runner.token, body: { fencing_token: lease.fencing_token } },
+    );
+    expect(renewed.status).toBe(200);
+    expect(renewed.body.expires_at).toBeGreaterThanOrEqual(lease.expires_at);
+
+    const done = await report(runner, lease);
+    expect(done.status).toBe(200);
+    expect(done.body).toEqual({ lease_id: lease.lease_id, event_id: eventId, outcome: "succeeded" });
+    const event = await call(
+      "GET",
+      `/v1/workspaces/${tenant.workspaceId}/fleets/${fleetId}/events/${eventId}`,
+      { token: tenant.apiKey },
+    );
+    expect(event.body).toMatchObject({
+      status: "processed",
+      response_text: "All quiet.",
+      tokens: 120,
+      wall_ms: 900,
+      cost_nanos: 5000,
+    });
+    const fleet = await call("GET", `/v1/workspaces/${tenant.workspaceId}/fleets/${fleetId}`, {
+      token: tenant.apiKey,
+    });
+    expect(fleet.body).toMatchObject({ events_processed: 1, budget_used_nanos: 5000 });
+    expect((await report(runner, lease)).status).toBe(409); // the lease has ended
+  });
+
+  it("leases only fleets whose required labels are all among the runner's", async () => {
+    const tenant = await seedTenant();
+    const label = uniqueLabel();
+    await labelledWork(tenant, label);
+    const without = await enrollRunner({ labels: [uniqueLabel()] });
+    expect((await acquire(without)).body.lease).toBeNull();
+    const withIt = await enrollRunner({ labels: [label, "extra"] });
+    expect((await acquire(withIt)).body.lease).not.toBeNull();
+  });
+
+  it("gives one lease to 50 concurrent acquires for one fleet", async () => {
+    const tenant = await seedTenant();
+    const label = uniqueLabel();
+    const { fleetId } = await labelledWork(tenant, label);
+    await messageFleet(tenant, fleetId, "second");
+    const runners = await Promise.all(Array.from({ length: 5 }, () => enrollRunner({ labels: [label] })));
+    const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => acquire(runners[i % 5]!)));
+    for (const answer of answers) expect(answer.status).toBe(200);
+    const granted = answers.filter((answer) => answer.body.lease !== null);
+    expect(granted).toHaveLength(1);
+    expect(granted[0]!.body.lease!.fencing_token).toBe(1);
+  });
+
+  it("wakes a waiting acquire when a message arrives", async () => {
+    const tenant = await seedTenant();
+    const label = uniqueLabel();
+    const entry = await seedLibraryEntry({ runnerLabels: [label] });
+    const created = await call<{ fleet_id: string }>("POST", `/v1/workspaces/${tenant.workspaceId}/fleets`, {
+      token: tenant.apiKey,
+      body: { platform_library_id: entry },
+    });
+    const runner = await enrollRunner({ labels: [label] });
+    const started = Date.now();
+    const waiting = acquire(runner, 10_000);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const eventId = await messageFleet(tenant, created.body.fleet_id, "wake up");
+    const answer = await waiting;
+    const waited = Date.now() - started;
+    expect(answer.body.lease?.event_id).toBe(eventId);
+    expect(waited).toBeLessThan(5_000); // woken by the message, not by the 5 s re-poll
+    const idle = await acquire(runner, 200);
+    expect(idle.body).toMatchObject({ lease: null });
+  });
+
+  it("hands expired work out again with a higher token, refusing the old holder everywhere", async () => {
+    const tenant = await seedTenant();
+    const label = uniqueLabel();
+    const { eventId } = await labelledWork(tenant, label);
+    const first = await enrollRunner({ labels: [label] });
+    const second = await enrollRunner({ labels: [label] });
+    const old = (await acquire(first)).body.lease!;
+    expect((await acquire(second)).body.lease).toBeNull();
+    await expire(old.lease_id);
+    const fresh = (await acquire(second)).body.lease!;
+    expect(fresh).toMatchObject({ event_id: eventId, kind: "reclaim", fencing_token: old.fencing_token + 1 });
+
+    const base = `/v1/runners/me/leases/${old.lease_id}`;
+    const stale = [
+      await report(first, old),
+      await call("POST", `${base}/renew`, { token: first.token, body: { fencing_token: old.fencing_token } }),
+      await call("PUT", `${base}/memories/notes`, {
+        token: first.token,
+        body: { fencing_token: old.fencing_token, content: "stale" },
+      }),
+      await call("DELETE", `${base}/memories/notes?fencing_token=${old.fencing_token}`, {
+        token: first.token,
+      }),
+      await call("POST", `${base}/activity`, {
+        token: first.token,
+        body: { frames: [{ tool_call_started: { name: "search", args_redacted: "{}" } }] },
+      }),
+    ];
+    for (const refused of stale) {
+      expect(refused.status, refused.text).toBe(409);
+      expect(refused.body.error_code).toBe("UZ-RUN-005");
+    }
+    // The new holder's token, borrowed by the old holder, is still refused: the lease is not theirs.
+    const borrowed = await call("POST", `${base}/renew`, {
+      token: first.token,
+      body: { fencing_token: fresh.fencing_token },
+    });
+    expect(borrowed.status).toBe(409);
+    expect((await report(second, fresh)).status).toBe(200);
+
+    const history = await call<{ items: { lease_id: string; outcome: string }[] }>(
+      "GET",
+      `/v1/fleets/runners/${first.runnerId}/leases`,
+      { token: await (await import("./harness.ts")).operatorToken(["runner:read"]) },
+    );
+    expect(history.body.items).toMatchObject([{ lease_id: old.lease_id, outcome: "expired" }]);
+  });
+
+  it("refuses another runner's lease as absent, and a lease whose event is gone reads unknown", async () => {
+    const tenant = await seedTenant();
+    const label = uniqueLabel();
+    const { fleetId } = await labelledWork(tenant, label);
+    const holder = await enrollRunner({ labels: [label] });
+    const other = await enrollRunner({ labels: [uniqueLabel()] });
+    const lease = (await acquire(holder)).body.lease!;
+    const foreign = await call("POST", `/v1/runners/me/leases/${lease.lease_id}/renew`, {
+      token: other.token,
+      body: { fencing_token: lease.fencing_token },
+    });
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.error_code).toBe("UZ-RUN-001");
+    const bad = await call("POST", "/v1/runners/me/leases/not-a-uuid/renew", {
+      token: holder.token,
+      body: { fencing_token: 1 },
+    });
+    expect(bad.status).toBe(400);
+
+    await (await testApi()).database.db.delete(fleetEvents).where(sql`${fleetEvents.fleetId} = ${fleetId}`);
+    const { operatorToken } = await import("./harness.ts");
+    const history = await call<{ items: { outcome: string; fleet_name: string | null }[] }>(
+      "GET",
+      `/v1/fleets/runners/${holder.runnerId}/leases`,
+      { token: await operatorToken(["runner:read"]) },
+    );
+    expect(history.body.items[0]).toMatchObject({ outcome: "unknown" });
+  });
+
+  it("accepts the four activity frame variants for publication, refusing unknown ones whole", async () => {
+    const tenant = await seedTenant();
+    const label = uniqueLabel();
+    const { fleetId, eventId } = await labelledWork(tenant, label);
+    const runner = await enrollRunner({ labels: [label] });
+    const lease = (await acquire(runner)).body.lease!;
+    const api = await testApi();
+    const seen: PublishedFrame[] = [];
+    const stop = api.app.services.activity.subscribe((frame) => {
+      if (frame.leaseId === lease.lease_id) seen.push(frame);
+    });
+    try {
+      const path = `/v1/runners/me/leases/${lease.lease_id}/activity`;
+      const frames = [
+        { tool_call_started: { name: "search", args_redacted: '{"q":"[redacted]"}' } },
+        { tool_call_progress: { name: "search", elapsed_ms: 120 } },
+        { fleet_response_chunk: { text: "Found 3 incidents" } },
+        { tool_call_completed: { name: "search", ms: 240 } },
+      ];
+      for (const frame of frames) {
+        const accepted = await call("POST", path, { token: runner.token, body: { frames: [frame] } });
+        expect(accepted.status).toBe(202);
+        expect(accepted.body).toEqual({ ok: true });
+      }
+      expect(seen.map((frame) => frame.kind)).toEqual([
+        "tool_call_started",
+        "tool_call_progress",
+        "chunk",
+        "tool_call_completed",
+      ]);
+      expect(seen[0]).toMatchObject({ fleetId, eventId, workspaceId: tenant.workspaceId });
+      for (const frames of [
+        [{ tool_call_started: { name: "x", args_redacted: "", extra: 1 } }],
+        [{ thinking: { text: "hmm" } }],
+        [{ fleet_response_chunk: { text: "ok" } }, { bogus: {} }],
+        [],
+      ]) {
+        const refused = await call("POST", path, { token: runner.token, body: { frames } });
+        expect(refused.status, JSON.stringify(frames)).toBe(400);
+        expect(refused.body.error_code).toBe("UZ-REQ-001");
+      }
+      expect(seen).toHaveLength(4);
+    } finally {
+      stop();
+    }
+  });
+
+  it("writes the leased fleet's memories under the fence, readable by people", async () => {
+    const tenant = await seedTenant();
+    const label = uniqueLabel();
+    const { fleetId } = await labelledWork(tenant, label);
+    const runner = await enrollRunner({ labels: [label] });
+    const lease = (await acquire(runner)).body.lease!;
+    const path = `/v1/runners/me/leases/${lease.lease_id}/memories`;
+    const written = await call("PUT", `${path}/oncall`, {
+      token: runner.token,
+      body: { fencing_token: lease.fencing_token, category: "people", content: "Alice this week" },
+    });
+    expect(written.status).toBe(200);
+    await call("PUT", `${path}/oncall`, {
+      token: runner.token,
+      body: { fencing_token: lease.fencing_token, category: "people", content: "Bob this week" },
+    });
+    const read = await call<{ items: { key: string; content: string }[] }>(
+      "GET",
+      `/v1/workspaces/${tenant.workspaceId}/fleets/${fleetId}/memories`,
+      { token: tenant.apiKey },
+    );
+    expect(read.body.items).toMatchObject([{ key: "oncall", content: "Bob this week" }]);
+    const removed = await call("DELETE", `${path}/oncall?fencing_token=${lease.fencing_token}`, {
+      token: runner.token,
+    });
+    expect(removed.status).toBe(204);
+  });
+});

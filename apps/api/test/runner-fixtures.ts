@@ -1,0 +1,60 @@
+import { expect } from "vitest";
+import { call, operatorToken } from "./harness.ts";
+
+export interface EnrolledRunner {
+  runnerId: string;
+  token: string;
+}
+
+export const fullReport = {
+  landlock: true,
+  seccomp: true,
+  cgroup_controllers: ["cpu", "memory", "pids"],
+  bubblewrap: true,
+  egress_enforcement: true,
+};
+
+/** Enrols a runner through the operator route, and (unless told otherwise) heartbeats a full report. */
+export async function enrollRunner(
+  options: { labels?: string[]; policy?: Record<string, unknown>; heartbeat?: boolean } = {},
+): Promise<EnrolledRunner> {
+  const operator = await operatorToken(["runner:admin"]);
+  const enrolled = await call<{ runner_id: string; runner_token: string }>("POST", "/v1/runners", {
+    token: operator,
+    body: {
+      host_id: `host-${Math.random().toString(36).slice(2, 8)}`,
+      assigned_policy: options.policy ?? { sandbox_tier: "landlock_full" },
+      labels: options.labels ?? [],
+    },
+  });
+  expect(enrolled.status, enrolled.text).toBe(201);
+  const runner = { runnerId: enrolled.body.runner_id, token: enrolled.body.runner_token };
+  if (options.heartbeat !== false) {
+    const beat = await call("POST", "/v1/runners/me/heartbeats", {
+      token: runner.token,
+      body: { capability_report: fullReport },
+    });
+    expect(beat.status, beat.text).toBe(200);
+  }
+  return runner;
+}
+
+export interface LeaseAnswer {
+  lease: {
+    lease_id: string;
+    fleet_id: string;
+    event_id: string;
+    fencing_token: number;
+    kind: string;
+    expires_at: number;
+    event: { request_json: string };
+  } | null;
+  retry_after_ms: number;
+}
+
+export function acquire(runner: EnrolledRunner, waitMs = 0) {
+  return call<LeaseAnswer>("POST", "/v1/runners/me/leases", {
+    token: runner.token,
+    body: { wait_ms: waitMs },
+  });
+}

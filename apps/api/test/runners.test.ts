@@ -1,0 +1,243 @@
+import { describe, expect, it } from "vitest";
+import { installFleet, messageFleet } from "./fleet-fixtures.ts";
+import { call, operatorToken, seedTenant } from "./harness.ts";
+import { acquire, enrollRunner, fullReport } from "./runner-fixtures.ts";
+
+interface RunnerView {
+  runner_id: string;
+  status: string;
+  liveness: string;
+  degraded: boolean;
+  degraded_reason: string | null;
+  assigned_policy: { sandbox_tier: string; network_policy: string; worker_count: number } | null;
+  active_lease_count: number;
+  leases_acquired: number;
+  leases_succeeded: number;
+  leases_expired: number;
+}
+
+describe("runner enrolment and the operator plane", () => {
+  it("enrols a runner, answering its token once with the policy as stored", async () => {
+    const operator = await operatorToken(["runner:write"]);
+    const enrolled = await call<Record<string, unknown>>("POST", "/v1/runners", {
+      token: operator,
+      body: {
+        host_id: "build-01",
+        assigned_policy: {
+          sandbox_tier: "container_nested",
+          worker_count: 500,
+          registry_allowlist: ["ghcr.io"],
+        },
+        labels: ["gpu", "eu-west"],
+      },
+    });
+    expect(enrolled.status).toBe(201);
+    expect(enrolled.headers.get("cache-control")).toBe("no-store");
+    expect(enrolled.body.runner_token).toMatch(/^agt_r/);
+    expect(enrolled.body.assigned_policy).toEqual({
+      sandbox_tier: "container_nested",
+      network_policy: "allow_all",
+      registry_allowlist: ["ghcr.io"],
+      worker_count: 64,
+    });
+    const zero = await call<{ assigned_policy: { worker_count: number } }>("POST", "/v1/runners", {
+      token: operator,
+      body: { host_id: "b", assigned_policy: { sandbox_tier: "landlock_full", worker_count: 0 } },
+    });
+    expect(zero.body.assigned_policy.worker_count).toBe(1);
+
+    const read = await call<RunnerView & Record<string, unknown>>(
+      "GET",
+      `/v1/fleets/runners/${enrolled.body.runner_id}`,
+      { token: await operatorToken(["runner:read"]) },
+    );
+    expect(read.status).toBe(200);
+    expect(read.body).toMatchObject({ liveness: "registered", status: "active", degraded: true });
+    expect(read.body.degraded_reason).toContain("no capability report");
+    expect(read.text).not.toContain(String(enrolled.body.runner_token));
+    expect(read.body).not.toHaveProperty("token_hash");
+  });
+
+  it("refuses a top-level sandbox_tier, a bad policy and dev_none outside dev mode", async () => {
+    const operator = await operatorToken(["runner:write"]);
+    const cases = [
+      { host_id: "h", sandbox_tier: "landlock_full", assigned_policy: { sandbox_tier: "landlock_full" } },
+      { host_id: "h", assigned_policy: { sandbox_tier: "chroot" } },
+      { host_id: "h", assigned_policy: { sandbox_tier: "landlock_full", network_policy: "open" } },
+      { host_id: "h", assigned_policy: { sandbox_tier: "landlock_full", extra: 1 } },
+    ];
+    for (const body of cases) {
+      const refused = await call("POST", "/v1/runners", { token: operator, body });
+      expect(refused.status, JSON.stringify(body)).toBe(400);
+      expect(refused.body.error_code).toBe("UZ-REQ-001");
+    }
+    const dev = await call("POST", "/v1/runners", {
+      token: operator,
+      body: { host_id: "h", assigned_policy: { sandbox_tier: "dev_none" } },
+    });
+    expect(dev.status).toBe(400);
+    expect(dev.body.error_code).toBe("UZ-RUN-016");
+  });
+
+  it("judges heartbeats against the policy: degraded names the missing mechanism and recovers by itself", async () => {
+    const runner = await enrollRunner({ heartbeat: false });
+    const partial = await call<Record<string, unknown>>("POST", "/v1/runners/me/heartbeats", {
+      token: runner.token,
+      body: { capability_report: { ...fullReport, seccomp: false } },
+    });
+    expect(partial.body).toMatchObject({ status: "active", degraded: true });
+    expect(partial.body.degraded_reason).toContain("seccomp");
+    const refused = await acquire(runner);
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ error_code: "UZ-EXEC-017" });
+    expect((refused.body as unknown as { detail: string }).detail).toContain("seccomp");
+
+    const whole = await call("POST", "/v1/runners/me/heartbeats", {
+      token: runner.token,
+      body: { capability_report: fullReport },
+    });
+    expect(whole.body).toMatchObject({ degraded: false, degraded_reason: null });
+    expect((await acquire(runner)).status).toBe(200);
+
+    const unknownField = await call("POST", "/v1/runners/me/heartbeats", {
+      token: runner.token,
+      body: { capability_report: { ...fullReport, gpu: true } },
+    });
+    expect(unknownField.status).toBe(400);
+  });
+
+  it("re-assigns policy with the verdict in the same answer, and the host learns it at its next heartbeat", async () => {
+    const runner = await enrollRunner();
+    const operator = await operatorToken(["runner:write"]);
+    const path = `/v1/fleets/runners/${runner.runnerId}`;
+    const strict = await call<RunnerView>("PATCH", path, {
+      token: operator,
+      body: { assigned_policy: { sandbox_tier: "landlock_full", network_policy: "deny_all_egress" } },
+    });
+    expect(strict.status).toBe(200);
+    expect(strict.body.degraded).toBe(false); // the full report includes egress enforcement
+    const beat = await call<Record<string, unknown>>("POST", "/v1/runners/me/heartbeats", {
+      token: runner.token,
+      body: { capability_report: { ...fullReport, egress_enforcement: false } },
+    });
+    expect(beat.body).toMatchObject({
+      degraded: true,
+      assigned_policy: { network_policy: "deny_all_egress" },
+    });
+    const relaxed = await call<RunnerView>("PATCH", path, {
+      token: operator,
+      body: { assigned_policy: { sandbox_tier: "landlock_full" } },
+    });
+    expect(relaxed.body).toMatchObject({ degraded: false, degraded_reason: null });
+  });
+
+  it("a host enrolled without a policy reads degraded until one is assigned", async () => {
+    const { seedRunnerToken } = await import("./harness.ts");
+    const token = await seedRunnerToken();
+    const beat = await call<Record<string, unknown>>("POST", "/v1/runners/me/heartbeats", {
+      token,
+      body: { capability_report: fullReport },
+    });
+    expect(beat.body).toMatchObject({ degraded: true, degraded_reason: "no assigned policy" });
+    const self = await call<{ runner_id: string }>("GET", "/v1/runners/me", { token });
+    const assigned = await call<RunnerView>("PATCH", `/v1/fleets/runners/${self.body.runner_id}`, {
+      token: await operatorToken(["runner:write"]),
+      body: { assigned_policy: { sandbox_tier: "landlock_full" } },
+    });
+    expect(assigned.body.degraded).toBe(false);
+  });
+
+  it("cordons (no new leases), drains to drained, and revokes (token refused at once; then deletable)", async () => {
+    const tenant = await seedTenant();
+    const fleetId = await installFleet(tenant);
+    await messageFleet(tenant, fleetId);
+    const runner = await enrollRunner();
+    const writer = await operatorToken(["runner:write"]);
+    const path = `/v1/fleets/runners/${runner.runnerId}`;
+
+    const cordoned = await call<RunnerView>("PATCH", path, { token: writer, body: { status: "cordoned" } });
+    expect(cordoned.body.status).toBe("cordoned");
+    expect((await acquire(runner)).body.lease).toBeNull();
+
+    await call("PATCH", path, { token: writer, body: { status: "active" } });
+    const leased = await acquire(runner);
+    expect(leased.body.lease).not.toBeNull();
+    const draining = await call<RunnerView>("PATCH", path, { token: writer, body: { status: "draining" } });
+    expect(draining.body).toMatchObject({ status: "draining", liveness: "busy", active_lease_count: 1 });
+    const lease = leased.body.lease!;
+    await call("POST", "/v1/runners/me/reports", {
+      token: runner.token,
+      body: {
+        lease_id: lease.lease_id,
+        event_id: lease.event_id,
+        fencing_token: lease.fencing_token,
+        outcome: "processed",
+        response_text: "done",
+      },
+    });
+    const drained = await call<RunnerView>("GET", path, { token: writer });
+    expect(drained.body).toMatchObject({ status: "drained", leases_acquired: 1, leases_succeeded: 1 });
+
+    const early = await call("DELETE", path, { token: await operatorToken(["runner:admin"]) });
+    expect(early.status).toBe(409);
+    expect(early.body).toMatchObject({ error_code: "UZ-RUN-015", current_state: "draining" });
+    const notAdmin = await call("PATCH", path, { token: writer, body: { status: "revoked" } });
+    expect(notAdmin.status).toBe(403);
+    const admin = await operatorToken(["runner:admin"]);
+    const revoked = await call<RunnerView>("PATCH", path, { token: admin, body: { status: "revoked" } });
+    expect(revoked.body.status).toBe("revoked");
+    const refused = await call("GET", "/v1/runners/me", { token: runner.token });
+    expect(refused.status).toBe(401);
+    const again = await call("PATCH", path, { token: admin, body: { status: "active" } });
+    expect(again.body).toMatchObject({ error_code: "UZ-RUN-017", current_state: "revoked" });
+
+    const events = await call<{ items: { event_type: string }[] }>(
+      "GET",
+      `${path}/events?event_type=runner_cordoned,runner_draining,runner_revoked`,
+      { token: admin },
+    );
+    expect(events.body.items.map((e) => e.event_type)).toEqual([
+      "runner_revoked",
+      "runner_draining",
+      "runner_cordoned",
+    ]);
+    const badTag = await call("GET", `${path}/events?event_type=runner_revoked,runner_exploded`, {
+      token: admin,
+    });
+    expect(badTag.status).toBe(400);
+    expect(badTag.body.error_code).toBe("UZ-REQ-001");
+    expect(badTag.body.detail).toContain("runner_exploded");
+
+    expect((await call("DELETE", path, { token: admin })).status).toBe(204);
+    const gone = await call("GET", path, { token: admin });
+    expect(gone.status).toBe(404);
+    expect(gone.body.error_code).toBe("UZ-RUN-014");
+  });
+
+  it("lists runners newest first by cursor, refusing page, page_size and sort", async () => {
+    const reader = await operatorToken(["runner:read"]);
+    const a = await enrollRunner({ heartbeat: false });
+    const b = await enrollRunner({ heartbeat: false });
+    const first = await call<{ items: { runner_id: string }[]; next_cursor: string | null; total: number }>(
+      "GET",
+      "/v1/fleets/runners?limit=1",
+      { token: reader },
+    );
+    expect(first.body.items.map((r) => r.runner_id)).toEqual([b.runnerId]);
+    const second = await call<{ items: { runner_id: string }[] }>(
+      "GET",
+      `/v1/fleets/runners?limit=1&starting_after=${first.body.next_cursor}`,
+      { token: reader },
+    );
+    expect(second.body.items.map((r) => r.runner_id)).toEqual([a.runnerId]);
+    for (const bad of ["page=1", "page_size=10", "sort=created_at"]) {
+      const refused = await call("GET", `/v1/fleets/runners?${bad}`, { token: reader });
+      expect(refused.status, bad).toBe(400);
+      expect(refused.body.error_code).toBe("UZ-REQ-001");
+    }
+    const leases = `/v1/fleets/runners/${a.runnerId}/leases`;
+    expect((await call("GET", `${leases}?limit=101`, { token: reader })).status).toBe(400);
+    expect((await call("GET", `${leases}?starting_after=nonsense`, { token: reader })).status).toBe(400);
+    expect((await call("GET", leases, { token: reader })).body).toEqual({ items: [], next_cursor: null });
+  });
+});

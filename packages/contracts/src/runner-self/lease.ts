@@ -1,0 +1,33 @@
+import { z } from "zod";
+import { epochMs, uuidv7 } from "../common.ts";
+
+/** A lease as its holder receives it: the work, and the token every fenced write must carry. */
+export const lease = z
+  .object({
+    lease_id: z.string(),
+    fleet_id: z.string(),
+    workspace_id: z.string(),
+    event_id: z.string(),
+    fencing_token: z.number().int(),
+    kind: z.enum(["fresh", "reclaim"]),
+    expires_at: epochMs,
+    event: z.object({ event_type: z.string(), actor: z.string(), request_json: z.string() }),
+    fleet: z.object({
+      name: z.string(),
+      instructions: z.string(),
+      /** Names of the workspace secrets the fleet declared; their values never travel here. */
+      credentials: z.array(z.string()),
+      tools: z.array(z.string()),
+      network_hosts: z.array(z.string()),
+    }),
+  })
+  .meta({ id: "Lease" });
+export type Lease = z.infer<typeof lease>;
+
+export const leaseIdParam = { lease_id: uuidv7("lease_id") };
+
+/** A fencing token as fenced writes carry it. */
+export const fencingToken = z
+  .number({ error: "fencing_token must be an integer" })
+  .int({ error: "fencing_token must be an integer" })
+  .min(0, { error: "fencing_token must be at least 0" });

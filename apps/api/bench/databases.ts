@@ -31,6 +31,7 @@ export async function seedTenant(url: string): Promise<SeededDatabase> {
       sessions: await SessionSigner.create(database.db, undefined, now()),
       work: new WorkSignal(), // not started: nothing waits for work in this process
       activity: new ActivityBus(),
+      scheduler: null,
     };
     const result = await bootstrapTenant(ctx, { tenantName: "Bench Tenant", email: "bench@example.com" });
     return { url, apiKey: result.api_key };

@@ -37,6 +37,18 @@ const schema = z.object({
   FLEET_DEV_MODE: z.stringbool().default(false),
   /** How long a lease lives without a renewal (decisions.md: 30 s). Shorter only to demonstrate expiry. */
   FLEET_LEASE_TTL_MS: z.coerce.number().int().min(500).max(300_000).default(30_000),
+  /**
+   * Where the scheduler (pg-boss) keeps its state, when not in the service's own database (it then uses
+   * its own schema there). PostgreSQL only.
+   */
+  FLEET_SCHEDULER_URL: z
+    .string()
+    .refine((v) => /^postgres(ql)?:\/\//.test(v), "must be a postgres:// URL")
+    .optional(),
+  /** The longest a request waits for the scheduler before recording the push as failed. */
+  FLEET_SCHEDULER_DEADLINE_MS: z.coerce.number().int().min(100).max(30_000).default(2_000),
+  /** How often the reconciler converges failed and drifted schedules and removes orphans. */
+  FLEET_RECONCILE_INTERVAL_MS: z.coerce.number().int().min(200).max(600_000).default(10_000),
 });
 
 export type Env = z.infer<typeof schema>;
@@ -55,6 +67,9 @@ export interface Config {
   logLevel: Env["LOG_LEVEL"];
   devMode: boolean;
   leaseTtlMs: number;
+  schedulerUrl: string | undefined;
+  schedulerDeadlineMs: number;
+  reconcileIntervalMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -82,5 +97,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     logLevel: env.LOG_LEVEL,
     devMode: env.FLEET_DEV_MODE,
     leaseTtlMs: env.FLEET_LEASE_TTL_MS,
+    schedulerUrl: env.FLEET_SCHEDULER_URL,
+    schedulerDeadlineMs: env.FLEET_SCHEDULER_DEADLINE_MS,
+    reconcileIntervalMs: env.FLEET_RECONCILE_INTERVAL_MS,
   };
 }

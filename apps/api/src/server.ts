@@ -17,6 +17,8 @@ import { appRouter } from "./router/root.ts";
 import type { ServiceContext } from "./services/context.ts";
 import { ActivityBus } from "./services/runners/activity-bus.ts";
 import { WorkSignal } from "./services/runners/work-signal.ts";
+import { ScheduleEngine } from "./services/schedules/engine.ts";
+import { fireSchedule, reconcileSchedules } from "./services/schedules/sync.ts";
 import { resolveMasterKey, Vault } from "./services/secrets/vault.ts";
 import type { Credential, RequestContext } from "./trpc.ts";
 
@@ -73,6 +75,7 @@ export async function createApp(
     vault: new Vault(resolveMasterKey(config.masterKey, database.dataDir, database.kind === "pglite")),
     work: new WorkSignal(),
     activity: new ActivityBus(),
+    scheduler: null,
   };
   // The service's own logger, not Fastify's: Fastify would build a child logger for every request.
   const log = pino(
@@ -102,6 +105,18 @@ export async function createApp(
   });
   await cache.start(database);
   await services.work.start(database);
+  const scheduler = new ScheduleEngine(database.shared, {
+    url: config.schedulerUrl,
+    deadlineMs: config.schedulerDeadlineMs,
+    onFire: (data) => fireSchedule(services, data),
+    onError: (error) => log.warn({ err: error }, "scheduler error"),
+  });
+  services.scheduler = scheduler;
+  await scheduler.start();
+  const reconciler = setInterval(() => {
+    reconcileSchedules(services).catch((error: unknown) => log.warn({ err: error }, "reconcile failed"));
+  }, config.reconcileIntervalMs);
+  reconciler.unref();
   const authenticator = new Authenticator(database.db, cache, sessions, (error) =>
     log.error({ err: error }, "background write failed"),
   );
@@ -175,7 +190,10 @@ export async function createApp(
       log.error({ err: error }, "readiness check failed");
       throw new Problem("UZ-INTERNAL-002", { detail: "The database is unreachable." });
     }
-    return { status: "ready", database: "ok" };
+    if (!scheduler.available) {
+      throw new Problem("UZ-INTERNAL-002", { detail: "The scheduler is unreachable." });
+    }
+    return { status: "ready", database: "ok", scheduler: "ok" };
   });
 
   registerDocs(app, buildOpenApiDocument(config.publicUrl));
@@ -194,6 +212,8 @@ export async function createApp(
     services,
     async close() {
       await app.close();
+      clearInterval(reconciler);
+      await scheduler.stop();
       await services.work.stop();
       await cache.stop();
     },

@@ -34,7 +34,27 @@ async function libraryEntryIn(owner: Tenant): Promise<Record<string, string>> {
   return { workspace_id: owner.workspaceId, library_id: created.body.id };
 }
 
+async function scheduleIn(owner: Tenant): Promise<Record<string, string>> {
+  const params = await fleetIn(owner);
+  const created = await call<{ schedule_id: string }>(
+    "POST",
+    `/v1/workspaces/${owner.workspaceId}/fleets/${params.fleet_id}/schedules`,
+    { token: owner.apiKey, body: { cron: "0 9 * * *", message: "fixture" } },
+  );
+  expect(created.status).toBe(201);
+  return { ...params, schedule_id: created.body.schedule_id };
+}
+
 const otherTenantFixtures: Record<string, Fixture> = {
+  "schedules.list": async (owner) => ({ params: await fleetIn(owner) }),
+  "schedules.create": async (owner) => ({
+    params: await fleetIn(owner),
+    body: { cron: "0 9 * * *", message: "m" },
+  }),
+  "schedules.get": async (owner) => ({ params: await scheduleIn(owner) }),
+  "schedules.update": async (owner) => ({ params: await scheduleIn(owner), body: { status: "paused" } }),
+  "schedules.delete": async (owner) => ({ params: await scheduleIn(owner) }),
+  "schedules.sync": async (owner) => ({ params: await scheduleIn(owner) }),
   "fleetLibraries.list": async (owner) => ({ params: { workspace_id: owner.workspaceId } }),
   "fleetLibraries.get": async (owner) => ({ params: await libraryEntryIn(owner) }),
   "fleetLibraries.create": async (owner) => ({

@@ -41,6 +41,19 @@ import { listRunnerEvents } from "./runners/list-runner-events.ts";
 import { listRunnerLeases } from "./runners/list-runner-leases.ts";
 import { listRunners } from "./runners/list-runners.ts";
 import { updateRunner } from "./runners/update-runner.ts";
+import { createSchedule } from "./schedules/create-schedule.ts";
+import { deleteSchedule } from "./schedules/delete-schedule.ts";
+import { getSchedule } from "./schedules/get-schedule.ts";
+import { listSchedules } from "./schedules/list-schedules.ts";
+import {
+  createFleetSchedule,
+  deleteFleetSchedule,
+  listFleetSchedules,
+  runFleetSchedule,
+  updateFleetSchedule,
+} from "./schedules/runner-schedules.ts";
+import { syncSchedule } from "./schedules/sync-schedule.ts";
+import { updateSchedule } from "./schedules/update-schedule.ts";
 import { createSecret } from "./secrets/create-secret.ts";
 import { deleteSecret } from "./secrets/delete-secret.ts";
 import { listCredentials } from "./secrets/list-credentials.ts";
@@ -66,6 +79,7 @@ export { MAX_WAIT_MS } from "./runner-self/acquire-lease.ts";
 export * from "./runner-self/lease.ts";
 export { type ActivityFrame, activityFrame } from "./runner-self/publish-activity.ts";
 export * from "./runners/runner.ts";
+export * from "./schedules/schedule.ts";
 export * from "./scopes.ts";
 export * from "./secrets/secret.ts";
 export { callingPerson } from "./users/get-me.ts";
@@ -74,16 +88,20 @@ export {
   acquireLease,
   createApiKey,
   createFleet,
+  createFleetSchedule,
   createLibrary,
   createModel,
   createPlatformLibrary,
+  createSchedule,
   createSecret,
   createWorkspace,
   deleteApiKey,
   deleteFleet,
+  deleteFleetSchedule,
   deleteMemory,
   deleteModel,
   deleteRunner,
+  deleteSchedule,
   deleteSecret,
   enrollRunner,
   exchangeSignInLink,
@@ -92,6 +110,7 @@ export {
   getLibrary,
   getMe,
   getRunner,
+  getSchedule,
   getSelf,
   getTenantProvider,
   heartbeat,
@@ -99,6 +118,7 @@ export {
   listApiKeys,
   listCredentials,
   listFleetEvents,
+  listFleetSchedules,
   listFleets,
   listLibraries,
   listMemories,
@@ -106,6 +126,7 @@ export {
   listRunnerEvents,
   listRunnerLeases,
   listRunners,
+  listSchedules,
   listSecrets,
   listWorkspaceEvents,
   listWorkspaces,
@@ -116,10 +137,14 @@ export {
   replaceSecret,
   replaceTenantProvider,
   reportLease,
+  runFleetSchedule,
+  syncSchedule,
   updateApiKey,
   updateFleet,
+  updateFleetSchedule,
   updateModel,
   updateRunner,
+  updateSchedule,
   writeMemory,
 };
 
@@ -163,6 +188,17 @@ export const operations = {
   "runnerSelf.activity": publishActivity,
   "runnerSelf.writeMemory": writeMemory,
   "runnerSelf.deleteMemory": deleteMemory,
+  "schedules.list": listSchedules,
+  "schedules.create": createSchedule,
+  "schedules.get": getSchedule,
+  "schedules.update": updateSchedule,
+  "schedules.delete": deleteSchedule,
+  "schedules.sync": syncSchedule,
+  "runnerSchedules.create": createFleetSchedule,
+  "runnerSchedules.list": listFleetSchedules,
+  "runnerSchedules.update": updateFleetSchedule,
+  "runnerSchedules.delete": deleteFleetSchedule,
+  "runnerSchedules.run": runFleetSchedule,
   "models.list": listModels,
   "models.adminList": listAdminModels,
   "models.create": createModel,

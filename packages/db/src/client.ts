@@ -34,6 +34,11 @@ export interface DatabaseHandle {
     onMessage: (payload: string) => void,
     onReady?: () => void,
   ): Promise<() => Promise<void>>;
+  /**
+   * What an embedded scheduler needs to share this database: the PGlite instance itself (it admits one
+   * session, so the scheduler runs in it), or the PostgreSQL URL (the scheduler keeps its own pool).
+   */
+  shared: { kind: "pglite"; pglite: PGlite } | { kind: "postgres"; url: string };
   /** Applies the committed migrations (serialised across processes on PostgreSQL). */
   migrate(): Promise<void>;
   close(): Promise<void>;
@@ -86,6 +91,7 @@ function openPostgres(url: string, max: number): DatabaseHandle {
     kind: "postgres",
     dataDir: null,
     db,
+    shared: { kind: "postgres", url },
     async query<T>(text: string, params: unknown[] = []) {
       return (await sql.unsafe(text, params as never[])) as unknown as T[];
     },
@@ -135,6 +141,7 @@ async function openPglite(dir: string | null, controlSocket: string | null): Pro
     kind: "pglite",
     dataDir: dir,
     db,
+    shared: { kind: "pglite", pglite: client },
     async query<T>(text: string, params: unknown[] = []) {
       return (await client.query<T>(text, params)).rows;
     },

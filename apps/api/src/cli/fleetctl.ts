@@ -82,6 +82,7 @@ async function run(argv: string[]): Promise<Record<string, unknown>> {
       sessions: await SessionSigner.create(database.db, config.sessionSigningKey, now()),
       work: new WorkSignal(), // not started: nothing waits for work in this process
       activity: new ActivityBus(),
+      scheduler: null,
     };
     return await runCommand(ctx, command, values as Values);
   } finally {

@@ -7,8 +7,10 @@ import { fleetsRouter } from "./fleets/router.ts";
 import { memoriesRouter } from "./memories/router.ts";
 import { modelsRouter } from "./models/router.ts";
 import { providersRouter } from "./providers/router.ts";
+import { runnerSchedulesRouter } from "./runner-schedules/router.ts";
 import { runnerSelfRouter } from "./runner-self/router.ts";
 import { runnersRouter } from "./runners/router.ts";
+import { schedulesRouter } from "./schedules/router.ts";
 import { secretsRouter } from "./secrets/router.ts";
 import { usersRouter } from "./users/router.ts";
 import { workspacesRouter } from "./workspaces/router.ts";
@@ -20,10 +22,12 @@ export const appRouter = router({
   fleetLibraries: fleetLibrariesRouter,
   fleets: fleetsRouter,
   memories: memoriesRouter,
+  runnerSchedules: runnerSchedulesRouter,
   runnerSelf: runnerSelfRouter,
   runners: runnersRouter,
   models: modelsRouter,
   providers: providersRouter,
+  schedules: schedulesRouter,
   secrets: secretsRouter,
   users: usersRouter,
   workspaces: workspacesRouter,

@@ -5,6 +5,7 @@ import type { SessionSigner } from "../auth/sessions.ts";
 import type { Config } from "../env.ts";
 import type { ActivityBus } from "./runners/activity-bus.ts";
 import type { WorkSignal } from "./runners/work-signal.ts";
+import type { ScheduleEngine } from "./schedules/engine.ts";
 import type { Vault } from "./secrets/vault.ts";
 
 /** What services need, and nothing of HTTP. */
@@ -24,6 +25,8 @@ export interface ServiceContext {
   work: WorkSignal;
   /** Where runners' live activity frames are published. */
   activity: ActivityBus;
+  /** The external scheduler; null in processes that run none (fleetctl, seeding). */
+  scheduler: ScheduleEngine | null;
 }
 
 /**

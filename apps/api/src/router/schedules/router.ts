@@ -1,0 +1,16 @@
+import { router } from "../../trpc.ts";
+import { createSchedule } from "./create-schedule.ts";
+import { deleteSchedule } from "./delete-schedule.ts";
+import { getSchedule } from "./get-schedule.ts";
+import { listSchedules } from "./list-schedules.ts";
+import { syncSchedule } from "./sync-schedule.ts";
+import { updateSchedule } from "./update-schedule.ts";
+
+export const schedulesRouter = router({
+  list: listSchedules,
+  create: createSchedule,
+  get: getSchedule,
+  update: updateSchedule,
+  delete: deleteSchedule,
+  sync: syncSchedule,
+});

@@ -1,0 +1,154 @@
+import type { DatabaseHandle } from "@fleet/db";
+import { fromPglite, PgBoss } from "pg-boss";
+
+/** The pg-boss queue every fleet schedule fires into; each schedule is registered under its id as key. */
+export const FIRE_QUEUE = "fleet-schedule-fire";
+
+/** What a fire carries: which schedule, and the version of it that was registered. */
+export interface FireData {
+  schedule_id: string;
+  generation: number;
+}
+
+export interface RegisteredSchedule {
+  key: string;
+  cron: string;
+  timezone: string;
+  data: FireData;
+}
+
+export interface EngineOptions {
+  /** PostgreSQL URL of the scheduler's own store when it is not the service's database. */
+  url?: string;
+  /** The longest a push may hold a request before it is recorded as failed. */
+  deadlineMs: number;
+  onFire: (data: FireData) => Promise<void>;
+  onError: (error: unknown) => void;
+}
+
+export class SchedulerUnavailable extends Error {}
+
+/**
+ * The external scheduler: pg-boss, on PostgreSQL in its own schema, or on the embedded PGlite in
+ * process. The service never fires a schedule itself: pg-boss's cron pass sends a job at each instant
+ * (once, with several instances on one database), and a worker turns the job into a fleet event.
+ * Starting keeps retrying in the background, so the API serves while the scheduler is out of reach.
+ */
+export class ScheduleEngine {
+  private readonly boss: PgBoss;
+  private ready = false;
+  private stopped = false;
+  private retryTimer: NodeJS.Timeout | null = null;
+
+  constructor(
+    shared: DatabaseHandle["shared"],
+    private readonly options: EngineOptions,
+  ) {
+    const timing = { cronMonitorIntervalSeconds: 1, cronWorkerIntervalSeconds: 1, supervise: true };
+    this.boss =
+      shared.kind === "pglite" && options.url === undefined
+        ? new PgBoss({ db: fromPglite(shared.pglite), backend: "pglite", ...timing })
+        : new PgBoss({
+            connectionString: options.url ?? (shared as { url: string }).url,
+            max: 4,
+            connectionTimeoutMillis: options.deadlineMs,
+            useListenNotify: true,
+            ...timing,
+          });
+    this.boss.on("error", (error) => options.onError(error));
+  }
+
+  get available(): boolean {
+    return this.ready;
+  }
+
+  /** Starts pg-boss, retrying with backoff until it answers; resolves after the first attempt. */
+  async start(): Promise<void> {
+    await this.attempt(1_000);
+  }
+
+  private async attempt(nextDelay: number): Promise<void> {
+    if (this.stopped) return;
+    try {
+      await this.boss.start();
+      await this.boss.createQueue(FIRE_QUEUE, { retryLimit: 3, retryDelay: 1, notify: true });
+      await this.boss.work<FireData>(
+        FIRE_QUEUE,
+        { pollingIntervalSeconds: 0.5, batchSize: 20 },
+        async (jobs) => {
+          for (const job of jobs) await this.options.onFire(job.data);
+        },
+      );
+      this.ready = true;
+    } catch (error) {
+      this.options.onError(error);
+      await this.boss.stop({ graceful: false, close: true }).catch(() => {});
+      this.retryTimer = setTimeout(() => void this.attempt(Math.min(nextDelay * 2, 15_000)), nextDelay);
+      this.retryTimer.unref();
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    if (this.ready) await this.boss.stop({ graceful: true, close: true, timeout: 5_000 }).catch(() => {});
+    this.ready = false;
+  }
+
+  private within<T>(work: Promise<T>): Promise<T> {
+    if (!this.ready) {
+      work.catch(() => {});
+      return Promise.reject(new SchedulerUnavailable("the scheduler is not reachable"));
+    }
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(
+        () =>
+          reject(
+            new SchedulerUnavailable(`the scheduler did not answer within ${this.options.deadlineMs} ms`),
+          ),
+        this.options.deadlineMs,
+      );
+      work.then(
+        (value) => {
+          clearTimeout(timer);
+          resolve(value);
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      );
+    });
+  }
+
+  register(key: string, cron: string, timezone: string, data: FireData): Promise<void> {
+    if (!this.ready) return Promise.reject(new SchedulerUnavailable("the scheduler is not reachable"));
+    return this.within(this.boss.schedule(FIRE_QUEUE, cron, data, { tz: timezone, key }));
+  }
+
+  unregister(key: string): Promise<void> {
+    if (!this.ready) return Promise.reject(new SchedulerUnavailable("the scheduler is not reachable"));
+    return this.within(this.boss.unschedule(FIRE_QUEUE, key));
+  }
+
+  async registered(): Promise<RegisteredSchedule[]> {
+    if (!this.ready) throw new SchedulerUnavailable("the scheduler is not reachable");
+    const rows = await this.within(this.boss.getSchedules(FIRE_QUEUE));
+    return rows.map((row) => ({
+      key: row.key,
+      cron: row.cron,
+      timezone: row.timezone,
+      data: row.data as FireData,
+    }));
+  }
+
+  /** The next fire after `from`, by the same engine that fires; null when it cannot be read. */
+  nextFire(cron: string, timezone: string, from: Date): number | null {
+    try {
+      const [next] = this.boss.previewSchedule(cron, { tz: timezone, from, count: 1 });
+      return next ? next.getTime() : null;
+    } catch {
+      return null;
+    }
+  }
+}

@@ -1,0 +1,60 @@
+import { createHash } from "node:crypto";
+import { cronProblem, isTimeZone, Problem } from "@fleet/contracts";
+import type { schedules } from "@fleet/db";
+import type { ScheduleEngine } from "./engine.ts";
+
+export type ScheduleRow = typeof schedules.$inferSelect;
+
+/** The recipe in force: the override's fields where set, the pinned recipe's elsewhere. */
+export function effective(row: ScheduleRow) {
+  const override = row.override;
+  return {
+    cron: override?.cron ?? row.cron,
+    timezone: override?.timezone ?? row.timezone,
+    message: override?.message ?? row.message,
+    status: row.status === "deleting" ? "deleting" : (override?.status ?? row.status),
+  } as const;
+}
+
+/** A strong tag over the pinned recipe, the override and the intent. */
+export function scheduleEtag(row: ScheduleRow): string {
+  const bound = JSON.stringify([row.cron, row.timezone, row.message, row.once, row.status, row.override]);
+  return `"${createHash("sha256").update(`${row.id}:${bound}`).digest("base64url").slice(0, 22)}"`;
+}
+
+export function toScheduleView(row: ScheduleRow, engine: ScheduleEngine | null, now: number) {
+  const running = effective(row);
+  return {
+    schedule_id: row.id,
+    fleet_id: row.fleetId,
+    cron: row.cron,
+    timezone: row.timezone,
+    message: row.message,
+    source: row.source as "api" | "trigger" | "fleet",
+    once: row.once,
+    status: running.status as "active" | "paused" | "deleting",
+    sync: row.sync as "syncing" | "synced" | "failed",
+    etag: scheduleEtag(row),
+    created_at: row.createdAt,
+    updated_at: row.updatedAt,
+    last_error: row.lastError,
+    ...(row.override === null ? {} : { override: row.override }),
+    next_fire_at:
+      running.status === "active" && engine !== null
+        ? engine.nextFire(running.cron, running.timezone, new Date(now))
+        : null,
+  };
+}
+
+/** Refuses a cron or timezone the scheduler could not fire, naming the field. */
+export function checkRecipe(cron: string | null | undefined, timezone: string | null | undefined): void {
+  if (cron !== undefined && cron !== null) {
+    const problem = cronProblem(cron);
+    if (problem !== null) {
+      throw new Problem("UZ-SCHED-001", { detail: `cron is not a five-field expression: ${problem}.` });
+    }
+  }
+  if (timezone !== undefined && timezone !== null && !isTimeZone(timezone)) {
+    throw new Problem("UZ-SCHED-001", { detail: `timezone ${timezone} is not an IANA time zone.` });
+  }
+}

@@ -1,0 +1,137 @@
+import { and, eq, fleetEvents, fleets, schedules, sql } from "@fleet/db";
+import { newId } from "../../ids.ts";
+import type { ServiceContext } from "../context.ts";
+import type { FireData } from "./engine.ts";
+import { effective, type ScheduleRow } from "./schedule-view.ts";
+
+function describe(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.length > 500 ? `${text.slice(0, 497)}...` : text;
+}
+
+/**
+ * Brings the scheduler in line with one row as it is now: registered when active, unregistered when
+ * paused, unregistered then removed when being deleted. The outcome is recorded only if the row is
+ * still at the generation pushed, so a slow answer about an older version cannot overwrite a newer one.
+ */
+export async function pushSchedule(ctx: ServiceContext, scheduleId: string): Promise<void> {
+  const [row] = await ctx.db.select().from(schedules).where(eq(schedules.id, scheduleId));
+  if (row === undefined) return;
+  const sameGeneration = and(eq(schedules.id, row.id), eq(schedules.generation, row.generation));
+  try {
+    const engine = ctx.scheduler;
+    if (engine === null) throw new Error("no scheduler runs in this process");
+    const running = effective(row);
+    if (running.status === "active") {
+      await engine.register(row.id, running.cron, running.timezone, {
+        schedule_id: row.id,
+        generation: row.generation,
+      });
+    } else {
+      await engine.unregister(row.id);
+    }
+    if (running.status === "deleting") {
+      await ctx.db.delete(schedules).where(sameGeneration);
+      return;
+    }
+    await ctx.db.update(schedules).set({ sync: "synced", lastError: null }).where(sameGeneration);
+  } catch (error) {
+    await ctx.db
+      .update(schedules)
+      .set({ sync: "failed", lastError: describe(error) })
+      .where(sameGeneration);
+  }
+}
+
+/**
+ * Turns a fire into a fleet event for runners to lease. Fires of a schedule that is gone, paused or
+ * being deleted, or of a fleet that is not active, are dropped; a `once` schedule retires after it.
+ */
+export async function fireSchedule(ctx: ServiceContext, data: FireData): Promise<void> {
+  const now = ctx.now();
+  const retired = await ctx.db.transaction(async (tx) => {
+    const [found] = await tx
+      .select({ schedule: schedules, fleetStatus: fleets.status })
+      .from(schedules)
+      .innerJoin(fleets, eq(fleets.id, schedules.fleetId))
+      .where(eq(schedules.id, data.schedule_id))
+      .for("update", { of: schedules });
+    if (found === undefined) return null;
+    const row: ScheduleRow = found.schedule;
+    const running = effective(row);
+    if (running.status !== "active" || found.fleetStatus !== "active") return null;
+    await tx.insert(fleetEvents).values({
+      id: newId(now),
+      workspaceId: row.workspaceId,
+      fleetId: row.fleetId,
+      actor: `cron:${row.id}`,
+      eventType: "cron",
+      requestJson: JSON.stringify({ message: running.message, schedule_id: row.id }),
+      status: "received",
+      createdAt: now,
+      updatedAt: now,
+    });
+    if (!row.once) return null;
+    // Retired: never fires again. The row goes once the scheduler has forgotten it.
+    await tx
+      .update(schedules)
+      .set({
+        status: "deleting",
+        sync: "syncing",
+        generation: sql`${schedules.generation} + 1`,
+        updatedAt: now,
+      })
+      .where(eq(schedules.id, row.id));
+    return row.id;
+  });
+  ctx.work.announce();
+  if (retired !== null) await pushSchedule(ctx, retired);
+}
+
+/** Rows not in line and not being pushed right now: failed ones, and pushes that never reported back. */
+async function rowsToConverge(ctx: ServiceContext, now: number): Promise<ScheduleRow[]> {
+  return ctx.db
+    .select()
+    .from(schedules)
+    .where(
+      sql`${schedules.sync} = 'failed' or (${schedules.sync} = 'syncing' and ${schedules.updatedAt} < ${now - 15_000})`,
+    );
+}
+
+/**
+ * One reconciler pass: retries rows that are not in line, re-registers active rows the scheduler lacks
+ * or holds at another version (drift), and unregisters schedules it holds that no active row wants
+ * (orphans). Safe to run on every instance at once: each step is idempotent.
+ */
+export async function reconcileSchedules(ctx: ServiceContext): Promise<void> {
+  const engine = ctx.scheduler;
+  if (engine === null || !engine.available) return;
+  const now = ctx.now();
+  for (const row of await rowsToConverge(ctx, now)) await pushSchedule(ctx, row.id);
+  const registered = new Map((await engine.registered()).map((entry) => [entry.key, entry]));
+  const rows = await ctx.db.select().from(schedules);
+  const wanted = new Set<string>();
+  for (const row of rows) {
+    const running = effective(row);
+    if (running.status !== "active") continue;
+    wanted.add(row.id);
+    const entry = registered.get(row.id);
+    const inLine =
+      entry !== undefined &&
+      entry.cron === running.cron &&
+      entry.timezone === running.timezone &&
+      entry.data?.generation === row.generation;
+    if (!inLine && row.sync === "synced") {
+      await ctx.db
+        .update(schedules)
+        .set({ sync: "failed", lastError: "the scheduler's copy drifted; re-registering" })
+        .where(and(eq(schedules.id, row.id), eq(schedules.generation, row.generation)));
+      await pushSchedule(ctx, row.id);
+    }
+  }
+  for (const key of registered.keys()) {
+    if (!wanted.has(key) && !rows.some((row) => row.id === key && row.sync === "syncing")) {
+      await engine.unregister(key).catch(() => {});
+    }
+  }
+}

@@ -1,0 +1,138 @@
+import { describe, expect, it } from "vitest";
+import { messageFleet, seedLibraryEntry } from "./fleet-fixtures.ts";
+import { call, seedTenant, type Tenant } from "./harness.ts";
+import { acquire, enrollRunner, type LeaseAnswer } from "./runner-fixtures.ts";
+
+type HeldLease = NonNullable<LeaseAnswer["lease"]>;
+const SECRET = "ghp_live_0123456789abcdef";
+
+/** A fleet that declares GITHUB_TOKEN, the secret stored, a message waiting, and a runner holding its lease. */
+async function leasedFleet(tenant: Tenant) {
+  const label = `s-${Math.random().toString(36).slice(2, 10)}`;
+  await call("POST", `/v1/workspaces/${tenant.workspaceId}/secrets`, {
+    token: tenant.apiKey,
+    body: { name: "GITHUB_TOKEN", data: { token: SECRET } },
+  });
+  const entry = await seedLibraryEntry({ credentials: ["GITHUB_TOKEN"], runnerLabels: [label] });
+  const installed = await call<{ fleet_id: string }>("POST", `/v1/workspaces/${tenant.workspaceId}/fleets`, {
+    token: tenant.apiKey,
+    body: { platform_library_id: entry },
+  });
+  expect(installed.status, installed.text).toBe(201);
+  await messageFleet(tenant, installed.body.fleet_id);
+  const runner = await enrollRunner({ labels: [label] });
+  const lease = (await acquire(runner)).body.lease!;
+  return { fleetId: installed.body.fleet_id, runner, lease };
+}
+
+function create(token: string, lease: HeldLease, body: Record<string, unknown>) {
+  return call<Record<string, unknown>>("POST", `/v1/runners/me/leases/${lease.lease_id}/schedules`, {
+    token,
+    body: { fencing_token: lease.fencing_token, ...body },
+  });
+}
+
+describe("schedules a fleet creates while it runs", () => {
+  it("creates for the lease's fleet with source fleet, masking its declared secrets out of the message", async () => {
+    const tenant = await seedTenant();
+    const { fleetId, runner, lease } = await leasedFleet(tenant);
+    const created = await create(runner.token, lease, {
+      cron: "0 8 * * *",
+      message: `Check PRs with token ${SECRET} again`,
+      once: true,
+    });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body).toMatchObject({
+      fleet_id: fleetId,
+      source: "fleet",
+      once: true,
+      timezone: "UTC",
+      sync: "synced",
+      message: "Check PRs with token [secret:GITHUB_TOKEN] again",
+    });
+    expect(created.text).not.toContain(SECRET);
+    const smuggled = await create(runner.token, lease, {
+      cron: "0 8 * * *",
+      message: "x",
+      fleet_id: fleetId,
+    });
+    expect(smuggled.status).toBe(400);
+    // No Idempotency-Key: the same request twice is two schedules.
+    await create(runner.token, lease, { cron: "0 9 * * *", message: "twice" });
+    await create(runner.token, lease, { cron: "0 9 * * *", message: "twice" });
+    const list = await call<{ items: unknown[] }>(
+      "GET",
+      `/v1/runners/me/leases/${lease.lease_id}/schedules?fencing_token=${lease.fencing_token}`,
+      { token: runner.token },
+    );
+    expect(list.body.items).toHaveLength(3);
+  });
+
+  it("gives exactly 16 of 40 concurrent creates; the rest are 409 at_capacity", async () => {
+    const tenant = await seedTenant();
+    const { runner, lease } = await leasedFleet(tenant);
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        create(runner.token, lease, { cron: `${i} * * * *`, message: `m${i}` }),
+      ),
+    );
+    expect(answers.filter((a) => a.status === 201)).toHaveLength(16);
+    for (const refused of answers.filter((a) => a.status !== 201)) {
+      expect(refused.status).toBe(409);
+      expect(refused.body).toMatchObject({ error_code: "UZ-SCHED-009", current_state: "at_capacity" });
+    }
+  });
+
+  it("lets the fleet change, run and delete only schedules it created, and refuses a stale holder", async () => {
+    const tenant = await seedTenant();
+    const { fleetId, runner, lease } = await leasedFleet(tenant);
+    const mine = await create(runner.token, lease, { cron: "0 8 * * *", message: "mine" });
+    const person = await call<{ schedule_id: string }>(
+      "POST",
+      `/v1/workspaces/${tenant.workspaceId}/fleets/${fleetId}/schedules`,
+      { token: tenant.apiKey, body: { cron: "0 8 * * *", message: "theirs" } },
+    );
+    const at = (id: unknown) => `/v1/runners/me/leases/${lease.lease_id}/schedules/${id}`;
+    const token = lease.fencing_token;
+    const refused = await call("PATCH", at(person.body.schedule_id), {
+      token: runner.token,
+      body: { fencing_token: token, status: "paused" },
+    });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error_code).toBe("UZ-SCHED-010");
+    const notDeleted = await call("DELETE", `${at(person.body.schedule_id)}?fencing_token=${token}`, {
+      token: runner.token,
+    });
+    expect(notDeleted.body.error_code).toBe("UZ-SCHED-010");
+
+    const paused = await call("PATCH", at(mine.body.schedule_id), {
+      token: runner.token,
+      body: { fencing_token: token, status: "paused", message: `now with ${SECRET}` },
+    });
+    expect(paused.status, paused.text).toBe(200);
+    expect(paused.body).toMatchObject({ status: "paused", message: "now with [secret:GITHUB_TOKEN]" });
+    const run = await call<{ event_id: string }>("POST", `${at(mine.body.schedule_id)}/runs`, {
+      token: runner.token,
+      body: { fencing_token: token },
+    });
+    expect(run.status).toBe(202);
+    const event = await call(
+      "GET",
+      `/v1/workspaces/${tenant.workspaceId}/fleets/${fleetId}/events/${run.body.event_id}`,
+      { token: tenant.apiKey },
+    );
+    expect(event.body).toMatchObject({ event_type: "cron", actor: `cron:${mine.body.schedule_id}` });
+    expect(
+      (await call("DELETE", `${at(mine.body.schedule_id)}?fencing_token=${token}`, { token: runner.token }))
+        .status,
+    ).toBe(204);
+
+    const stale = await create(
+      runner.token,
+      { ...lease, fencing_token: token - 1 },
+      { cron: "0 8 * * *", message: "x" },
+    );
+    expect(stale.status).toBe(409);
+    expect(stale.body.error_code).toBe("UZ-RUN-005");
+  });
+});

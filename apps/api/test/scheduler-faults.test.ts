@@ -1,0 +1,101 @@
+import { fleetEvents, sql } from "@fleet/db";
+import { describe, expect, it } from "vitest";
+import { installFleet } from "./fleet-fixtures.ts";
+import { callAt, databaseKind, seedTenant, startApi, testApi, testDatabaseUrl } from "./harness.ts";
+import { TcpProxy } from "./tcp-proxy.ts";
+
+// Faults of a scheduler on its own connection only exist on PostgreSQL: the embedded one runs in-process.
+describe.runIf(databaseKind === "postgres")("the scheduler out of reach, and several instances", () => {
+  it("answers 201 with sync failed while the scheduler is unreachable, and converges once it is back", {
+    timeout: 60_000,
+  }, async () => {
+    const url = new URL(testDatabaseUrl());
+    const proxy = new TcpProxy(url.hostname, Number(url.port || 5432));
+    await proxy.start();
+    proxy.interrupt();
+    const schedulerUrl = new URL(url);
+    schedulerUrl.hostname = "127.0.0.1";
+    schedulerUrl.port = String(proxy.port);
+    const api = await startApi({
+      FLEET_SCHEDULER_URL: schedulerUrl.toString(),
+      FLEET_SCHEDULER_DEADLINE_MS: "1000",
+      FLEET_RECONCILE_INTERVAL_MS: "300",
+    });
+    try {
+      const tenant = await seedTenant();
+      const fleetId = await installFleet(tenant);
+      const path = `/v1/workspaces/${tenant.workspaceId}/fleets/${fleetId}/schedules`;
+      const notReady = await callAt(api.baseUrl, "GET", "/readyz");
+      expect(notReady.status).toBe(503);
+      const created = await callAt<{ schedule_id: string; sync: string; last_error: string | null }>(
+        api.baseUrl,
+        "POST",
+        path,
+        { token: tenant.apiKey, body: { cron: "0 6 * * *", message: "early report" } },
+      );
+      expect(created.status, created.text).toBe(201);
+      expect(created.body.sync).toBe("failed");
+      expect(created.body.last_error).toMatch(/scheduler/);
+
+      proxy.restore();
+      await expect
+        .poll(async () => (await callAt(api.baseUrl, "GET", "/readyz")).status, { timeout: 30_000 })
+        .toBe(200);
+      await expect
+        .poll(
+          async () =>
+            (
+              await callAt<{ sync: string }>(api.baseUrl, "GET", `${path}/${created.body.schedule_id}`, {
+                token: tenant.apiKey,
+              })
+            ).body.sync,
+          { timeout: 15_000 },
+        )
+        .toBe("synced");
+      const retried = await callAt<{ sync: string; last_error: string | null }>(
+        api.baseUrl,
+        "POST",
+        `${path}/${created.body.schedule_id}/sync`,
+        { token: tenant.apiKey },
+      );
+      expect(retried.body).toMatchObject({ sync: "synced", last_error: null });
+    } finally {
+      await api.app.close();
+      await api.database.close();
+      await proxy.stop();
+    }
+  });
+
+  it("fires each cron instant once with two API instances on one PostgreSQL", {
+    timeout: 150_000,
+  }, async () => {
+    const second = await startApi();
+    try {
+      const first = await testApi();
+      const tenant = await seedTenant();
+      const fleetId = await installFleet(tenant);
+      const created = await callAt<{ schedule_id: string }>(
+        second.baseUrl,
+        "POST",
+        `/v1/workspaces/${tenant.workspaceId}/fleets/${fleetId}/schedules`,
+        { token: tenant.apiKey, body: { cron: "* * * * *", message: "tick" } },
+      );
+      expect(created.status).toBe(201);
+      const fires = () =>
+        first.database.db
+          .select({ createdAt: fleetEvents.createdAt })
+          .from(fleetEvents)
+          .where(sql`${fleetEvents.actor} = ${`cron:${created.body.schedule_id}`}`);
+      // Past the next minute's instant, and a few seconds for both instances' cron passes.
+      const nextMinute = Math.ceil((Date.now() + 1) / 60_000) * 60_000;
+      await new Promise((resolve) => setTimeout(resolve, nextMinute - Date.now() + 6_000));
+      const times = (await fires()).map((row) => row.createdAt).sort((a, b) => a - b);
+      expect(times.length).toBeGreaterThanOrEqual(1);
+      expect(times.length).toBeLessThanOrEqual(2);
+      for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeGreaterThan(30_000);
+    } finally {
+      await second.app.close();
+      await second.database.close();
+    }
+  });
+});

@@ -1,0 +1,54 @@
+import { connect, createServer, type Server, type Socket } from "node:net";
+
+/**
+ * A TCP proxy to a real server that a test can cut and restore, to show what the service does while a
+ * dependency is out of reach. Cut: every open connection is destroyed and new ones are closed at once.
+ */
+export class TcpProxy {
+  private server: Server;
+  private sockets = new Set<Socket>();
+  private cut = false;
+  port = 0;
+
+  constructor(
+    private readonly targetHost: string,
+    private readonly targetPort: number,
+  ) {
+    this.server = createServer((client) => {
+      if (this.cut) {
+        client.destroy();
+        return;
+      }
+      const upstream = connect(this.targetPort, this.targetHost);
+      for (const socket of [client, upstream]) {
+        this.sockets.add(socket);
+        socket.on("close", () => this.sockets.delete(socket));
+        socket.on("error", () => {
+          client.destroy();
+          upstream.destroy();
+        });
+      }
+      client.pipe(upstream).pipe(client);
+    });
+  }
+
+  async start(): Promise<void> {
+    await new Promise<void>((resolve) => this.server.listen(0, "127.0.0.1", resolve));
+    const address = this.server.address();
+    this.port = typeof address === "object" && address ? address.port : 0;
+  }
+
+  interrupt(): void {
+    this.cut = true;
+    for (const socket of this.sockets) socket.destroy();
+  }
+
+  restore(): void {
+    this.cut = false;
+  }
+
+  async stop(): Promise<void> {
+    this.interrupt();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}

@@ -1,0 +1,128 @@
+import {
+  type ActivityFrame,
+  acquireLease,
+  type capabilityReport,
+  heartbeat,
+  type Lease,
+  type memoryItem,
+  operations,
+  publishActivity,
+  renewLease,
+  reportLease,
+  writeMemory,
+} from "@fleet/contracts";
+import type { z } from "zod";
+import { ApiError, type HttpClient, type Route } from "./http.ts";
+
+export type CapabilityReport = z.output<typeof capabilityReport>;
+export type HeartbeatAnswer = z.output<typeof heartbeat.output>;
+export type AcquireAnswer = z.output<typeof acquireLease.output>;
+export type Memory = z.output<typeof memoryItem>;
+type ReportBody = NonNullable<z.input<typeof reportLease.input>>;
+export type ReportFields = Omit<ReportBody, "lease_id" | "event_id" | "fencing_token">;
+
+/** The schedule creation request of the spec, less the fencing token the runner adds. */
+export interface ScheduleRequest {
+  cron: string;
+  message: string;
+  once?: boolean;
+  timezone?: string | null;
+}
+/** The schedule view the service answers (the contract's `Schedule`). */
+export type ScheduleView = { schedule_id: string } & Record<string, unknown>;
+
+const schedulePath = "/v1/runners/me/leases/{lease_id}/schedules";
+
+/**
+ * The runner's create-schedule route: the contract's operation when `@fleet/contracts` declares it, so
+ * its answer is parsed by the contract; until then the bare route the spec names.
+ */
+export const createScheduleRoute: Route = Object.values(operations).find(
+  (op: Route) => op.method === "POST" && op.path === schedulePath,
+) ?? { method: "POST", path: schedulePath };
+
+/** A refusal that means this runner no longer holds the lease: stop working on it and drop it. */
+export function isLeaseLost(error: unknown): boolean {
+  return error instanceof ApiError && (error.code === "UZ-RUN-005" || error.code === "UZ-RUN-001");
+}
+
+/** The token no longer verifies: the runner was revoked (or deleted). */
+export function isUnauthorized(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 401;
+}
+
+/** The runner-self plane of /v1, one method per route, with each call's retry policy. */
+export class RunnerApi {
+  constructor(
+    private readonly http: HttpClient,
+    private readonly token: string,
+  ) {}
+
+  heartbeat(report: CapabilityReport): Promise<HeartbeatAnswer> {
+    return this.http.call(heartbeat, { token: this.token, body: { capability_report: report }, attempts: 3 });
+  }
+
+  /** Long-polls; a network error is retried (a lease granted to a lost answer expires and is reclaimed). */
+  acquire(waitMs: number, signal: AbortSignal): Promise<AcquireAnswer> {
+    return this.http.call(acquireLease, {
+      token: this.token,
+      body: { wait_ms: waitMs },
+      signal,
+      attempts: 3,
+      timeoutMs: waitMs + 15_000,
+    });
+  }
+
+  renew(lease: Lease, signal?: AbortSignal): Promise<{ lease_id: string; expires_at: number }> {
+    return this.http.call(renewLease, {
+      token: this.token,
+      params: { lease_id: lease.lease_id },
+      body: { fencing_token: lease.fencing_token },
+      signal,
+      attempts: 3,
+    });
+  }
+
+  /** Retried: a repeat of a report that landed is refused (the lease has ended), never applied twice. */
+  report(lease: Lease, fields: ReportFields, signal?: AbortSignal): Promise<unknown> {
+    return this.http.call(reportLease, {
+      token: this.token,
+      body: {
+        ...fields,
+        lease_id: lease.lease_id,
+        event_id: lease.event_id,
+        fencing_token: lease.fencing_token,
+      },
+      signal,
+      attempts: 8,
+    });
+  }
+
+  /** Best-effort publication: one quick retry, no more. */
+  activity(lease: Lease, frames: ActivityFrame[]): Promise<unknown> {
+    return this.http.call(publishActivity, {
+      token: this.token,
+      params: { lease_id: lease.lease_id },
+      body: { frames },
+      attempts: 2,
+    });
+  }
+
+  writeMemory(lease: Lease, key: string, memory: { content: string; category?: string }): Promise<Memory> {
+    return this.http.call(writeMemory, {
+      token: this.token,
+      params: { lease_id: lease.lease_id, key },
+      body: { ...memory, fencing_token: lease.fencing_token },
+    });
+  }
+
+  /** Not idempotent (a repeat creates a second schedule): retried only when it cannot have landed. */
+  createSchedule(lease: Lease, schedule: ScheduleRequest): Promise<ScheduleView> {
+    return this.http.call(createScheduleRoute, {
+      token: this.token,
+      params: { lease_id: lease.lease_id },
+      body: { ...schedule, fencing_token: lease.fencing_token },
+      retry: "unsent",
+    });
+  }
+}

@@ -1,0 +1,55 @@
+import type { ActivityFrame, Lease } from "@fleet/contracts";
+import type { Memory, ReportFields, ScheduleRequest, ScheduleView } from "./api.ts";
+
+/**
+ * What an executor answers for one leased event: the report's fields without the lease's identity, which
+ * the runner adds. `processed` with `response_text` (and meters when known), or `fleet_error` with
+ * `failure_label` and `failure_detail`. The runner fills `wall_ms` when the executor leaves it out.
+ */
+export type ExecutionResult = ReportFields;
+
+/** What an executor may do while it holds the lease. Every write carries the lease's fencing token. */
+export interface LeaseTools {
+  /**
+   * Aborted when the lease is lost (superseded, expired and taken over) or given up (shutdown): stop
+   * working, nothing more will be reported for this lease.
+   */
+  readonly signal: AbortSignal;
+  /** Publishes one live activity frame. Best-effort: a frame that cannot be delivered is dropped. */
+  publish(frame: ActivityFrame): Promise<void>;
+  /** Creates or replaces one of the fleet's memories. */
+  writeMemory(key: string, memory: { content: string; category?: string }): Promise<Memory>;
+  /** Creates a schedule for the fleet (source `fleet`). Not retried when it may have landed. */
+  createSchedule(schedule: ScheduleRequest): Promise<ScheduleView>;
+}
+
+/**
+ * Runs one leased event. Throwing reports `fleet_error` (`failure_label: executor_error`) unless the lease
+ * was lost meanwhile. A write refused because the lease was lost throws `LeaseLostError`; let it propagate.
+ */
+export interface Executor {
+  readonly name: string;
+  run(lease: Lease, tools: LeaseTools): Promise<ExecutionResult>;
+}
+
+/** Thrown by a tool when the service says this runner no longer holds the lease (409 UZ-RUN-005). */
+export class LeaseLostError extends Error {
+  constructor(readonly leaseId: string) {
+    super(`lease ${leaseId} is no longer held by this runner`);
+    this.name = "LeaseLostError";
+  }
+}
+
+/** The text a person or schedule asked the fleet: `request_json`'s `message`, else the payload itself. */
+export function messageOf(lease: Lease): string {
+  try {
+    const payload: unknown = JSON.parse(lease.event.request_json);
+    if (typeof payload === "object" && payload !== null && "message" in payload) {
+      const { message } = payload as { message: unknown };
+      if (typeof message === "string") return message;
+    }
+  } catch {
+    // not JSON: the stored text is the request
+  }
+  return lease.event.request_json;
+}

@@ -1,0 +1,24 @@
+import { isAbsolute, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { RunnerConfig } from "../env.ts";
+import type { Executor } from "../executor.ts";
+import { createEchoExecutor } from "./echo.ts";
+
+/**
+ * The executor `FLEET_RUNNER_EXECUTOR` names: `echo`, or a path to a module exporting
+ * `createExecutor(config): Executor | Promise<Executor>` (resolved against the working directory).
+ */
+export async function loadExecutor(config: RunnerConfig): Promise<Executor> {
+  if (config.executor === "echo") return createEchoExecutor({ delayMs: config.echoDelayMs });
+  if (!/[/\\]/.test(config.executor)) {
+    throw new Error(`unknown executor "${config.executor}": use echo, or a path to a module`);
+  }
+  const path = isAbsolute(config.executor) ? config.executor : resolve(config.executor);
+  const module = (await import(pathToFileURL(path).href)) as {
+    createExecutor?: (config: RunnerConfig) => Executor | Promise<Executor>;
+  };
+  if (typeof module.createExecutor !== "function") {
+    throw new Error(`executor module ${path} does not export createExecutor`);
+  }
+  return module.createExecutor(config);
+}

@@ -1,0 +1,12 @@
+// What an executor module imports: the interface it implements and the helpers around it.
+export type { CapabilityReport, Memory, ScheduleRequest, ScheduleView } from "./api.ts";
+export type { RunnerConfig } from "./env.ts";
+export {
+  type ExecutionResult,
+  type Executor,
+  LeaseLostError,
+  type LeaseTools,
+  messageOf,
+} from "./executor.ts";
+export { createEchoExecutor } from "./executors/echo.ts";
+export { ApiError } from "./http.ts";

@@ -1,0 +1,156 @@
+import type { Lease } from "@fleet/contracts";
+import { describe, expect, it } from "vitest";
+import { fakeLease } from "../test/lease.ts";
+import type { ReportFields } from "./api.ts";
+import { sleep } from "./backoff.ts";
+import type { Executor } from "./executor.ts";
+import { ApiError } from "./http.ts";
+import { type LeaseApi, runLease, ttlEstimate } from "./lease-worker.ts";
+import { silentLogger } from "./log.ts";
+
+const superseded = () =>
+  new ApiError(409, "UZ-RUN-005", { detail: "superseded", current_state: "superseded" }, undefined);
+
+function fakeApi(overrides: Partial<LeaseApi> = {}) {
+  const calls = { renew: [] as number[], report: [] as ReportFields[], activity: 0 };
+  const api: LeaseApi = {
+    async renew(lease) {
+      calls.renew.push(Date.now());
+      return { lease_id: lease.lease_id, expires_at: Date.now() + 600 };
+    },
+    async report(_lease, fields) {
+      calls.report.push(fields);
+      return {};
+    },
+    async activity() {
+      calls.activity++;
+      return { ok: true };
+    },
+    writeMemory: async () => ({ key: "k", content: "c", category: "general", created_at: 1, updated_at: 1 }),
+    createSchedule: async () => ({ schedule_id: "s" }),
+    ...overrides,
+  };
+  return { api, calls };
+}
+
+function slowExecutor(ms: number, seen: { signal?: AbortSignal } = {}): Executor {
+  return {
+    name: "slow",
+    async run(_lease: Lease, tools) {
+      seen.signal = tools.signal;
+      await sleep(ms, tools.signal);
+      return { outcome: "processed", response_text: "done" };
+    },
+  };
+}
+
+const never = new AbortController().signal;
+
+describe("runLease", () => {
+  it("renews about every third of the TTL, then reports the answer with its wall time", async () => {
+    const { api, calls } = fakeApi();
+    const started = Date.now();
+    const end = await runLease(
+      fakeLease({ expires_at: started + 600 }),
+      { api, executor: slowExecutor(750), log: silentLogger },
+      never,
+    );
+    expect(end).toBe("reported");
+    expect(calls.renew.length).toBeGreaterThanOrEqual(2);
+    expect(calls.renew[0]! - started).toBeGreaterThanOrEqual(150);
+    expect(calls.renew[0]! - started).toBeLessThan(400);
+    expect(calls.report).toHaveLength(1);
+    expect(calls.report[0]).toMatchObject({ outcome: "processed", response_text: "done" });
+    expect(calls.report[0]!.wall_ms).toBeGreaterThanOrEqual(700);
+  });
+
+  it("drops a superseded lease: the executor is told to stop and nothing is reported", async () => {
+    const { api, calls } = fakeApi({
+      renew: async () => {
+        throw superseded();
+      },
+    });
+    const seen: { signal?: AbortSignal } = {};
+    const end = await runLease(
+      fakeLease({ expires_at: Date.now() + 300 }),
+      { api, executor: slowExecutor(10_000, seen), log: silentLogger },
+      never,
+    );
+    expect(end).toBe("lost");
+    expect(seen.signal?.aborted).toBe(true);
+    expect(calls.report).toHaveLength(0);
+  });
+
+  it("drops the lease when a fenced write is refused as superseded", async () => {
+    const { api, calls } = fakeApi({
+      activity: async () => {
+        throw superseded();
+      },
+    });
+    const executor: Executor = {
+      name: "publishing",
+      async run(_lease, tools) {
+        await tools.publish({ fleet_response_chunk: { text: "partial" } });
+        await tools.writeMemory("k", { content: "c" });
+        return { outcome: "processed", response_text: "never reported" };
+      },
+    };
+    expect(await runLease(fakeLease(), { api, executor, log: silentLogger }, never)).toBe("lost");
+    expect(calls.report).toHaveLength(0);
+  });
+
+  it("reports an executor's failure as fleet_error", async () => {
+    const { api, calls } = fakeApi();
+    const executor: Executor = {
+      name: "failing",
+      run: async () => {
+        throw new Error("the model refused");
+      },
+    };
+    expect(await runLease(fakeLease(), { api, executor, log: silentLogger }, never)).toBe("reported");
+    expect(calls.report[0]).toMatchObject({
+      outcome: "fleet_error",
+      failure_label: "executor_error",
+      failure_detail: "the model refused",
+    });
+  });
+
+  it("gives a lease up unreported when told to (shutdown past its grace)", async () => {
+    const { api, calls } = fakeApi();
+    const giveUp = new AbortController();
+    setTimeout(() => giveUp.abort(), 100);
+    const end = await runLease(
+      fakeLease(),
+      { api, executor: slowExecutor(10_000), log: silentLogger },
+      giveUp.signal,
+    );
+    expect(end).toBe("given_up");
+    expect(calls.report).toHaveLength(0);
+  });
+
+  it("replaces an answer the service refuses to store with a fleet_error report", async () => {
+    const { api, calls } = fakeApi({
+      async report(_lease, fields) {
+        calls.report.push(fields);
+        if (fields.outcome === "processed") {
+          throw new ApiError(400, "UZ-REQ-001", { detail: "response_text is too long" }, undefined);
+        }
+        return {};
+      },
+    });
+    expect(await runLease(fakeLease(), { api, executor: slowExecutor(0), log: silentLogger }, never)).toBe(
+      "reported",
+    );
+    expect(calls.report.map((fields) => fields.outcome)).toEqual(["processed", "fleet_error"]);
+    expect(calls.report[1]).toMatchObject({ failure_label: "report_refused" });
+  });
+});
+
+describe("ttlEstimate", () => {
+  it("reads the TTL off the lease, and assumes the service default when the clocks disagree", () => {
+    const now = 1_000_000;
+    expect(ttlEstimate(fakeLease({ expires_at: now + 1_500 }), now)).toBe(1_500);
+    expect(ttlEstimate(fakeLease({ expires_at: now - 5_000 }), now)).toBe(30_000);
+    expect(ttlEstimate(fakeLease({ expires_at: now + 90_000 }), now)).toBe(30_000);
+  });
+});

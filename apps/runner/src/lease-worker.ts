@@ -1,0 +1,195 @@
+import type { Lease } from "@fleet/contracts";
+import { isLeaseLost, type ReportFields, type RunnerApi } from "./api.ts";
+import { sleep } from "./backoff.ts";
+import { type Executor, LeaseLostError, type LeaseTools } from "./executor.ts";
+import { ApiError } from "./http.ts";
+import type { Logger } from "./log.ts";
+
+/** How a lease ended for this runner. `unreported`: the report never got through; the lease will expire. */
+export type LeaseEnd = "reported" | "lost" | "given_up" | "unreported";
+
+export type LeaseApi = Pick<RunnerApi, "renew" | "report" | "activity" | "writeMemory" | "createSchedule">;
+
+/** The service's lease TTL (decisions: 30 s); a shorter one is read off the lease itself. */
+const DEFAULT_TTL_MS = 30_000;
+
+/**
+ * How long the lease lives, from its `expires_at` and when it arrived. The service's clock is not ours:
+ * an answer outside (0, 30 s] means the clocks disagree, and the service's default is assumed.
+ */
+export function ttlEstimate(lease: Lease, receivedAt: number): number {
+  const left = lease.expires_at - receivedAt;
+  return left > 0 && left <= DEFAULT_TTL_MS ? left : DEFAULT_TTL_MS;
+}
+
+function describe(lease: Lease) {
+  return {
+    lease_id: lease.lease_id,
+    fleet_id: lease.fleet_id,
+    event_id: lease.event_id,
+    fencing_token: lease.fencing_token,
+    kind: lease.kind,
+  };
+}
+
+function problemText(error: unknown): string {
+  if (error instanceof ApiError)
+    return `${error.code ?? error.status}: ${String(error.problem.detail ?? "")}`;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Works one lease to its end: renews it every third of its TTL, runs the executor with tools bound to the
+ * lease, and reports. A refusal meaning the lease was lost (409 UZ-RUN-005) stops everything at once and
+ * reports nothing: the fleet's newer holder owns the work. `giveUp` (shutdown past its grace) abandons the
+ * lease unreported, so it expires and another runner reclaims it.
+ */
+export async function runLease(
+  lease: Lease,
+  deps: { api: LeaseApi; executor: Executor; log: Logger },
+  giveUp: AbortSignal,
+): Promise<LeaseEnd> {
+  const { api, executor, log } = deps;
+  const started = Date.now();
+  const interval = Math.max(100, Math.floor(ttlEstimate(lease, started) / 3));
+  const held = new AbortController();
+  const finished = new AbortController();
+  let end: LeaseEnd | undefined;
+  const drop = (why: "lost" | "given_up") => {
+    if (held.signal.aborted || finished.signal.aborted) return;
+    end = why;
+    if (why === "lost") log.warn("lease lost to a newer holder; dropping it", describe(lease));
+    else log.warn("giving the lease up unreported; it will expire and be reclaimed", describe(lease));
+    held.abort(why);
+  };
+  const onGiveUp = () => drop("given_up");
+  if (giveUp.aborted) onGiveUp();
+  giveUp.addEventListener("abort", onGiveUp, { once: true });
+  const stopRenewing = AbortSignal.any([held.signal, finished.signal]);
+
+  const renewing = (async () => {
+    for (;;) {
+      await sleep(interval, stopRenewing);
+      if (stopRenewing.aborted) return;
+      try {
+        await api.renew(lease, stopRenewing);
+      } catch (error) {
+        if (stopRenewing.aborted) return;
+        if (isLeaseLost(error)) return drop("lost");
+        log.warn("renew failed; trying again", { ...describe(lease), error: problemText(error) });
+      }
+    }
+  })();
+
+  /** Runs a fenced write; a lost-lease refusal drops the lease and surfaces as LeaseLostError. */
+  const fenced = async <T>(write: () => Promise<T>): Promise<T> => {
+    if (held.signal.aborted) throw new LeaseLostError(lease.lease_id);
+    try {
+      return await write();
+    } catch (error) {
+      if (isLeaseLost(error)) {
+        drop("lost");
+        throw new LeaseLostError(lease.lease_id);
+      }
+      throw error;
+    }
+  };
+  const tools: LeaseTools = {
+    signal: held.signal,
+    async publish(frame) {
+      try {
+        await fenced(() => api.activity(lease, [frame]));
+      } catch (error) {
+        if (!(error instanceof LeaseLostError))
+          log.debug("activity frame dropped", { error: problemText(error) });
+      }
+    },
+    writeMemory: (key, memory) => fenced(() => api.writeMemory(lease, key, memory)),
+    createSchedule: (schedule) => fenced(() => api.createSchedule(lease, schedule)),
+  };
+
+  try {
+    log.info("lease acquired", describe(lease));
+    const result = await execute(executor, lease, tools, held.signal);
+    if (result === null || held.signal.aborted) return end ?? "lost";
+    const fields = { ...result, wall_ms: result.wall_ms ?? Date.now() - started };
+    return await report(api, lease, fields, held.signal, log, () => end);
+  } catch (error) {
+    log.error("lease failed", { ...describe(lease), error: problemText(error) });
+    return end ?? "unreported";
+  } finally {
+    finished.abort();
+    giveUp.removeEventListener("abort", onGiveUp);
+    await renewing;
+  }
+}
+
+/** The executor's answer, a fleet_error for its failure, or null once the lease is gone. */
+async function execute(
+  executor: Executor,
+  lease: Lease,
+  tools: LeaseTools,
+  held: AbortSignal,
+): Promise<ReportFields | null> {
+  const gone = new Promise<null>((resolve) => {
+    if (held.aborted) resolve(null);
+    held.addEventListener("abort", () => resolve(null), { once: true });
+  });
+  const running = executor.run(lease, tools).then(
+    (result) => result,
+    (error: unknown): ReportFields | null =>
+      error instanceof LeaseLostError || held.aborted
+        ? null
+        : {
+            outcome: "fleet_error",
+            failure_label: "executor_error",
+            failure_detail: problemText(error).slice(0, 2000),
+          },
+  );
+  return Promise.race([running, gone]);
+}
+
+async function report(
+  api: LeaseApi,
+  lease: Lease,
+  fields: ReportFields,
+  held: AbortSignal,
+  log: Logger,
+  endedAs: () => LeaseEnd | undefined,
+): Promise<LeaseEnd> {
+  try {
+    await api.report(lease, fields, held);
+    log.info("reported", { ...describe(lease), outcome: fields.outcome, wall_ms: fields.wall_ms });
+    return "reported";
+  } catch (error) {
+    if (held.aborted) return endedAs() ?? "given_up";
+    if (isLeaseLost(error)) {
+      // Also the answer to a repeat of a report that did land (the lease has ended): either way, done.
+      log.warn("report refused: the lease had ended", {
+        ...describe(lease),
+        current_state: error instanceof ApiError ? error.problem.current_state : undefined,
+      });
+      return "lost";
+    }
+    const refused = error instanceof ApiError && (error.status === 400 || error.status === 413);
+    if (refused && fields.failure_label !== "report_refused") {
+      // An answer the service cannot store must not leave the event to be leased, and refused, forever.
+      log.error("report refused; reporting fleet_error instead", {
+        ...describe(lease),
+        error: problemText(error),
+      });
+      const fallback: ReportFields = {
+        outcome: "fleet_error",
+        failure_label: "report_refused",
+        failure_detail: problemText(error).slice(0, 2000),
+        wall_ms: fields.wall_ms,
+      };
+      return report(api, lease, fallback, held, log, endedAs);
+    }
+    log.error("report failed; the lease will expire and be reclaimed", {
+      ...describe(lease),
+      error: problemText(error),
+    });
+    return "unreported";
+  }
+}

@@ -2,17 +2,18 @@ import {
   type ActivityFrame,
   acquireLease,
   type capabilityReport,
+  createFleetSchedule,
   heartbeat,
   type Lease,
   type memoryItem,
-  operations,
   publishActivity,
   renewLease,
   reportLease,
+  type scheduleView,
   writeMemory,
 } from "@fleet/contracts";
 import type { z } from "zod";
-import { ApiError, type HttpClient, type Route } from "./http.ts";
+import { ApiError, type HttpClient } from "./http.ts";
 
 export type CapabilityReport = z.output<typeof capabilityReport>;
 export type HeartbeatAnswer = z.output<typeof heartbeat.output>;
@@ -21,25 +22,10 @@ export type Memory = z.output<typeof memoryItem>;
 type ReportBody = NonNullable<z.input<typeof reportLease.input>>;
 export type ReportFields = Omit<ReportBody, "lease_id" | "event_id" | "fencing_token">;
 
-/** The schedule creation request of the spec, less the fencing token the runner adds. */
-export interface ScheduleRequest {
-  cron: string;
-  message: string;
-  once?: boolean;
-  timezone?: string | null;
-}
-/** The schedule view the service answers (the contract's `Schedule`). */
-export type ScheduleView = { schedule_id: string } & Record<string, unknown>;
-
-const schedulePath = "/v1/runners/me/leases/{lease_id}/schedules";
-
-/**
- * The runner's create-schedule route: the contract's operation when `@fleet/contracts` declares it, so
- * its answer is parsed by the contract; until then the bare route the spec names.
- */
-export const createScheduleRoute: Route = Object.values(operations).find(
-  (op: Route) => op.method === "POST" && op.path === schedulePath,
-) ?? { method: "POST", path: schedulePath };
+type ScheduleBody = NonNullable<z.input<typeof createFleetSchedule.input>>;
+/** The schedule creation request, less what the runner adds (the lease and its fencing token). */
+export type ScheduleRequest = Omit<ScheduleBody, "lease_id" | "fencing_token">;
+export type ScheduleView = z.output<typeof scheduleView>;
 
 /** A refusal that means this runner no longer holds the lease: stop working on it and drop it. */
 export function isLeaseLost(error: unknown): boolean {
@@ -118,7 +104,7 @@ export class RunnerApi {
 
   /** Not idempotent (a repeat creates a second schedule): retried only when it cannot have landed. */
   createSchedule(lease: Lease, schedule: ScheduleRequest): Promise<ScheduleView> {
-    return this.http.call(createScheduleRoute, {
+    return this.http.call(createFleetSchedule, {
       token: this.token,
       params: { lease_id: lease.lease_id },
       body: { ...schedule, fencing_token: lease.fencing_token },

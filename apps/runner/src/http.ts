@@ -8,8 +8,8 @@ export interface Route {
   method: HttpMethod;
   /** `/v1/…` with `{param}` placeholders. */
   path: string;
-  /** Parses the success body; absent for routes that have no contract yet. */
-  output?: z.ZodType;
+  /** Parses the success body. */
+  output: z.ZodType;
 }
 
 /** A refusal: the status and the problem document's `error_code`. */
@@ -149,6 +149,6 @@ export class HttpClient {
     }
     if (response.status === 204 || text === "") return undefined;
     const body: unknown = JSON.parse(text);
-    return route.output ? route.output.parse(body) : body;
+    return route.output.parse(body);
   }
 }

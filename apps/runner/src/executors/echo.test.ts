@@ -1,6 +1,6 @@
 import type { ActivityFrame } from "@fleet/contracts";
 import { describe, expect, it } from "vitest";
-import { fakeLease } from "../../test/lease.ts";
+import { fakeLease, fakeSchedule } from "../../test/lease.ts";
 import type { ScheduleRequest } from "../api.ts";
 import { LeaseLostError, type LeaseTools } from "../executor.ts";
 import { ApiError } from "../http.ts";
@@ -21,7 +21,7 @@ function recordingTools(overrides: Partial<LeaseTools> = {}) {
     },
     async createSchedule(schedule) {
       schedules.push(schedule);
-      return { schedule_id: "0190a000-0000-7000-8000-0000000000aa" };
+      return fakeSchedule();
     },
     ...overrides,
   };

@@ -1,6 +1,8 @@
 // `pnpm start`: build what is missing, then run the API and the console together on the configured
 // database (embedded PGlite by default), and print both URLs and a one-time sign-in link for the owner.
+// In dev mode (the default here) it also starts one local runner with the echo executor, so work flows.
 import { spawn, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -12,12 +14,15 @@ const env = {
   PORT: apiPort,
   CONSOLE_PORT: consolePort,
   API_URL: process.env.API_URL ?? `http://127.0.0.1:${apiPort}`,
+  FLEET_DEV_MODE: process.env.FLEET_DEV_MODE ?? "true",
   TURBO_TELEMETRY_DISABLED: "1",
   NEXT_TELEMETRY_DISABLED: "1",
 };
 const children = [];
+let stopping = false;
 
 function stopAll(code) {
+  stopping = true;
   for (const child of children) if (child.exitCode === null) child.kill("SIGTERM");
   setTimeout(() => process.exit(code), 1500).unref();
 }
@@ -25,10 +30,16 @@ process.on("SIGINT", () => stopAll(0));
 process.on("SIGTERM", () => stopAll(0));
 
 function run(name, command, args, options = {}) {
-  const child = spawn(command, args, { cwd: root, env, stdio: options.stdio ?? "inherit" });
+  const child = spawn(command, args, {
+    cwd: root,
+    env: options.env ?? env,
+    stdio: options.stdio ?? "inherit",
+  });
   children.push(child);
   child.on("exit", (code, signal) => {
-    if (signal === null && code !== 0) {
+    if (stopping || signal !== null || code === 0) return;
+    if (options.optional) console.error(`start: ${name} exited with ${code}; the rest keeps running`);
+    else {
       console.error(`start: ${name} exited with ${code}; stopping`);
       stopAll(code ?? 1);
     }
@@ -47,6 +58,56 @@ async function waitForHealth(url, seconds) {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`${url} did not answer within ${seconds}s`);
+}
+
+const runnerHost = "local-dev";
+
+/**
+ * One local runner (dev_none tier, echo executor) that enrols itself with an operator token on its first
+ * start and keeps its runner token in .data/runner (mode 600), one file per database. Answers whether it
+ * came online; it logs only warnings here, so the start's output stays short.
+ */
+async function startRunner(apiUrl) {
+  if (env.FLEET_DEV_MODE !== "true") return "not started (FLEET_DEV_MODE is not true)";
+  const operator = spawnSync(
+    process.execPath,
+    ["--import", "tsx", "apps/api/src/cli/fleetctl.ts", "operator", "--scopes", "runner:write", "--json"],
+    { cwd: root, env, encoding: "utf8" },
+  );
+  if (operator.status !== 0) return `not started (${operator.stderr.trim().split("\n")[0]})`;
+  const { token } = JSON.parse(operator.stdout);
+  const database = createHash("sha256")
+    .update(env.DATABASE_URL ?? "default")
+    .digest("hex")
+    .slice(0, 12);
+  run("runner", process.execPath, ["--import", "tsx", "apps/runner/src/main.ts"], {
+    optional: true,
+    env: {
+      ...env,
+      FLEET_API_URL: apiUrl,
+      FLEET_OPERATOR_TOKEN: token,
+      FLEET_RUNNER_HOST_ID: runnerHost,
+      FLEET_RUNNER_TOKEN_FILE: join(root, ".data", "runner", `${runnerHost}-${database}.json`),
+      FLEET_RUNNER_SANDBOX_TIER: "dev_none",
+      FLEET_RUNNER_LOG_LEVEL: env.FLEET_RUNNER_LOG_LEVEL ?? "warn",
+    },
+  });
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    try {
+      const page = await fetch(`${apiUrl}/v1/fleets/runners?limit=100`, {
+        headers: { authorization: `Bearer ${token}` },
+      }).then((response) => response.json());
+      const runner = page.items?.find((item) => item.host_id === runnerHost && item.status === "active");
+      if (runner && ["online", "busy"].includes(runner.liveness) && !runner.degraded) {
+        return `${runnerHost} is working (dev_none, echo executor): messages to fleets are answered`;
+      }
+    } catch {
+      // the API is busy starting the console's requests; ask again
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return "did not come online within 30 s (see its warnings above)";
 }
 
 console.log("start: building the console (cached after the first time)…");
@@ -79,6 +140,7 @@ if (firstRun.status !== 0) {
   stopAll(1);
 } else {
   run("console", "pnpm", ["--filter", "@fleet/console", "exec", "next", "start", "-p", consolePort]);
+  const runner = startRunner(apiUrl);
   await waitForHealth(`http://localhost:${consolePort}/`, 60);
   const result = JSON.parse(firstRun.stdout);
   const lines = [
@@ -86,6 +148,7 @@ if (firstRun.status !== 0) {
     "Fleet Control Plane is running.",
     `  API       ${apiUrl}   (reference ${apiUrl}/docs)`,
     `  Console   http://localhost:${consolePort}`,
+    `  Runner    ${await runner}`,
   ];
   if (result.created) {
     lines.push(

@@ -16,6 +16,7 @@ const suites = [
   ["contracts", ["--filter", "@fleet/contracts", "test"]],
   ["db", ["--filter", "@fleet/db", "test"]],
   ["api", ["--filter", "@fleet/api", "test"]],
+  ["runner", ["--filter", "@fleet/runner", "test"]],
   ["e2e", ["--filter", "@fleet/e2e", "test"]],
 ];
 

@@ -30,8 +30,14 @@ async function main(): Promise<number> {
   let signals = 0;
   const onSignal = (signal: NodeJS.Signals) => {
     signals++;
+    // A second signal while leases are held means "now": they expire unreported and are reclaimed. (One
+    // Ctrl-C often delivers two, SIGINT from the terminal and SIGTERM from a supervisor: idle, no matter.)
     if (signals > 1) {
-      log.warn("second signal: exiting now; held leases expire and are reclaimed", { signal });
+      if (runner.leasesHeld === 0) return;
+      log.warn("second signal: exiting now; held leases expire and are reclaimed", {
+        signal,
+        held: runner.leasesHeld,
+      });
       process.exit(1);
     }
     log.info("signal received", { signal });

@@ -132,8 +132,8 @@ export class HttpClient {
       });
     } catch (error) {
       if (options.signal?.aborted) throw error;
-      const cause = (error as { cause?: { code?: string } }).cause;
-      const code = cause?.code ?? (timeout.aborted ? "timeout" : "unknown");
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      const code = cause?.code ?? (timeout.aborted ? "timeout" : (cause?.message ?? "unknown"));
       throw new NetworkError(`${route.method} ${route.path} failed: ${code}`, unsentCodes.has(code));
     }
     const text = await response.text().catch(() => "");

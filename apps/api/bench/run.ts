@@ -9,8 +9,9 @@
  * over 15% of the CPU during them; the less contended result is kept),
  * BENCH_PROFILE=1 (also profile the API under load with --cpu-prof and summarise self time),
  * BENCH_WRK (the wrk binary, default `wrk` on PATH),
- * BENCH_SUITES (comma-separated, default `me,fleets`: `me` is issue #2's users/me comparison, `fleets`
- * issue #3's messages and deep event-list figures, on PostgreSQL only).
+ * BENCH_SUITES (comma-separated, default `me,fleets,leases`: `me` is issue #2's users/me comparison,
+ * `fleets` issue #3's messages and deep event-list figures, `leases` issue #4's lease cycles, delivery
+ * and cron latency; the last two on PostgreSQL only).
  */
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -19,6 +20,7 @@ import { fileURLToPath } from "node:url";
 import { Cleanup } from "./cleanup.ts";
 import { createPostgresDatabase, type SeededDatabase, seedTenant } from "./databases.ts";
 import { benchFleets, printFleetFigures } from "./fleets.ts";
+import { benchLeases, printLeaseFigures } from "./leases.ts";
 import {
   cpuTimeMs,
   othersMeter,
@@ -59,7 +61,7 @@ function readSettings(): Settings {
     pgAdminUrl: process.env.BENCH_PG_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres",
     profile: ["1", "true", "yes"].includes(process.env.BENCH_PROFILE ?? ""),
     retries: wholeNumber("BENCH_RETRIES", 2, 0),
-    suites: new Set((process.env.BENCH_SUITES ?? "me,fleets").split(",").map((name) => name.trim())),
+    suites: new Set((process.env.BENCH_SUITES ?? "me,fleets,leases").split(",").map((name) => name.trim())),
   };
 }
 
@@ -267,6 +269,10 @@ async function bench(settings: Settings, cleanup: Cleanup): Promise<void> {
   if (settings.suites.has("fleets")) {
     if (pg === null) console.log(`\nFleets (issue #3): skipped, ${postgres}`);
     else printFleetFigures(await benchFleets(pg, { ...settings, work, logDir, apiDir }, progress));
+  }
+  if (settings.suites.has("leases")) {
+    if (pg === null) console.log(`\nRunners and leases (issue #4): skipped, ${postgres}`);
+    else printLeaseFigures(await benchLeases(pg, { ...settings, logDir, apiDir }, progress));
   }
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { messageFleet, seedLibraryEntry } from "./fleet-fixtures.ts";
-import { call, seedTenant, type Tenant } from "./harness.ts";
+import { call, seedTenant, type Tenant, useIsolatedApi } from "./harness.ts";
 import { acquire, enrollRunner, type LeaseAnswer } from "./runner-fixtures.ts";
 
 type HeldLease = NonNullable<LeaseAnswer["lease"]>;
@@ -31,6 +31,9 @@ function create(token: string, lease: HeldLease, body: Record<string, unknown>) 
     body: { fencing_token: lease.fencing_token, ...body },
   });
 }
+
+// Runners lease any tenant's waiting work: this file runs on a database of its own.
+useIsolatedApi();
 
 describe("schedules a fleet creates while it runs", () => {
   it("creates for the lease's fleet with source fleet, masking its declared secrets out of the message", async () => {

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { type DatabaseHandle, openDatabase, runners } from "@fleet/db";
-import { inject } from "vitest";
+import { afterAll, beforeAll, inject } from "vitest";
 import { mintSecret, RUNNER_TOKEN_PREFIX, sha256Hex } from "../src/auth/tokens.ts";
 import { type Config, loadConfig } from "../src/env.ts";
 import { newId } from "../src/ids.ts";
@@ -48,12 +48,54 @@ export async function startApi(overrides: Record<string, string> = {}): Promise<
 }
 
 let shared: Promise<TestApi> | null = null;
+let isolated: TestApi | null = null;
 
 /** The worker's shared API; files in a worker reuse it (vitest runs with isolate: false). */
 export function testApi(): Promise<TestApi> {
+  if (isolated !== null) return Promise.resolve(isolated);
   shared ??= startApi();
   return shared;
 }
+
+/**
+ * Gives the calling test file an API on a database of its own, for subjects that are global across
+ * tenants: a runner leases any fleet's work, so other files' waiting messages would be leased too.
+ * Files in a worker run one after another, so the switch holds for exactly this file.
+ */
+export function useIsolatedApi(): void {
+  let api: TestApi | null = null;
+  let drop: (() => Promise<void>) | null = null;
+  beforeAll(async () => {
+    let url = "pglite://memory";
+    if (databaseKind === "postgres") {
+      const base = new URL(testDatabaseUrl());
+      const name = `${base.pathname.slice(1)}_iso_${process.pid}_${++isolatedCounter}`;
+      const admin = new URL(base);
+      admin.pathname = "/postgres";
+      const server = await openDatabase(admin.toString(), { max: 1 });
+      await server.query(`create database ${name}`);
+      base.pathname = `/${name}`;
+      url = base.toString();
+      const handle = await openDatabase(url, { max: 1 });
+      await handle.migrate();
+      await handle.close();
+      drop = async () => {
+        await server.query(`drop database if exists ${name} with (force)`);
+        await server.close();
+      };
+    }
+    api = await startApi({ DATABASE_URL: url });
+    isolated = api;
+  }, 60_000);
+  afterAll(async () => {
+    isolated = null;
+    await api?.app.close();
+    await api?.database.close();
+    await drop?.();
+  });
+}
+
+let isolatedCounter = 0;
 
 export interface Response<T = Record<string, unknown>> {
   status: number;

@@ -2,7 +2,7 @@ import { fleetEvents, leases, sql } from "@fleet/db";
 import { describe, expect, it } from "vitest";
 import type { PublishedFrame } from "../src/services/runners/activity-bus.ts";
 import { messageFleet, seedLibraryEntry } from "./fleet-fixtures.ts";
-import { call, seedTenant, type Tenant, testApi } from "./harness.ts";
+import { call, seedTenant, type Tenant, testApi, useIsolatedApi } from "./harness.ts";
 import { acquire, type EnrolledRunner, enrollRunner, type LeaseAnswer } from "./runner-fixtures.ts";
 
 type HeldLease = NonNullable<LeaseAnswer["lease"]>;
@@ -45,6 +45,9 @@ async function labelledWork(tenant: Tenant, label: string): Promise<{ fleetId: s
 }
 
 const uniqueLabel = () => `t-${Math.random().toString(36).slice(2, 10)}`;
+
+// Runners lease any tenant's waiting work: this file runs on a database of its own.
+useIsolatedApi();
 
 describe("leases", () => {
   it("leases a message, takes its report, and the event holds the answer", async () => {

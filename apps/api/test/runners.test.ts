@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { installFleet, messageFleet } from "./fleet-fixtures.ts";
-import { call, operatorToken, seedTenant } from "./harness.ts";
+import { call, operatorToken, seedTenant, useIsolatedApi } from "./harness.ts";
 import { acquire, enrollRunner, fullReport } from "./runner-fixtures.ts";
 
 interface RunnerView {
@@ -15,6 +15,9 @@ interface RunnerView {
   leases_succeeded: number;
   leases_expired: number;
 }
+
+// Runners lease any tenant's waiting work: this file runs on a database of its own.
+useIsolatedApi();
 
 describe("runner enrolment and the operator plane", () => {
   it("enrols a runner, answering its token once with the policy as stored", async () => {

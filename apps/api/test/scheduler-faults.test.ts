@@ -89,10 +89,10 @@ describe.runIf(databaseKind === "postgres")("the scheduler out of reach, and sev
       // Past the next minute's instant, and a few seconds for both instances' cron passes.
       const nextMinute = Math.ceil((Date.now() + 1) / 60_000) * 60_000;
       await new Promise((resolve) => setTimeout(resolve, nextMinute - Date.now() + 6_000));
-      const times = (await fires()).map((row) => row.createdAt).sort((a, b) => a - b);
-      expect(times.length).toBeGreaterThanOrEqual(1);
-      expect(times.length).toBeLessThanOrEqual(2);
-      for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeGreaterThan(30_000);
+      // One instant passed since the schedule was registered: one fire, whichever instance sent it.
+      const times = (await fires()).map((row) => row.createdAt);
+      expect(times).toHaveLength(1);
+      expect(times[0]!).toBeGreaterThanOrEqual(nextMinute);
     } finally {
       await second.app.close();
       await second.database.close();

@@ -30,7 +30,8 @@ export class WorkSignal {
   async stop(): Promise<void> {
     if (this.notifyTimer) clearTimeout(this.notifyTimer);
     this.notifyTimer = null;
-    await this.unlisten?.();
+    // The database may already be gone (shutdown order, or a test that closed it): nothing to undo then.
+    await this.unlisten?.().catch(() => {});
     this.unlisten = null;
     this.wake();
   }

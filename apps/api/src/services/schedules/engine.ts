@@ -8,6 +8,8 @@ export const FIRE_QUEUE = "fleet-schedule-fire";
 export interface FireData {
   schedule_id: string;
   generation: number;
+  /** When this version was registered: an instant before it is not this version's to fire. */
+  registered_at: number;
 }
 
 export interface RegisteredSchedule {
@@ -140,6 +142,21 @@ export class ScheduleEngine {
       timezone: row.timezone,
       data: row.data as FireData,
     }));
+  }
+
+  /** The latest instant at or before `at` (looking back a little over pg-boss's due window). */
+  previousFire(cron: string, timezone: string, at: number): number | null {
+    try {
+      const instants = this.boss.previewSchedule(cron, {
+        tz: timezone,
+        from: new Date(at - 61_000),
+        count: 5,
+      });
+      const past = instants.map((date) => date.getTime()).filter((time) => time <= at);
+      return past.at(-1) ?? null;
+    } catch {
+      return null;
+    }
   }
 
   /** The next fire after `from`, by the same engine that fires; null when it cannot be read. */

@@ -26,6 +26,7 @@ export async function pushSchedule(ctx: ServiceContext, scheduleId: string): Pro
       await engine.register(row.id, running.cron, running.timezone, {
         schedule_id: row.id,
         generation: row.generation,
+        registered_at: ctx.now(),
       });
     } else {
       await engine.unregister(row.id);
@@ -60,6 +61,11 @@ export async function fireSchedule(ctx: ServiceContext, data: FireData): Promise
     const row: ScheduleRow = found.schedule;
     const running = effective(row);
     if (running.status !== "active" || found.fleetStatus !== "active") return null;
+    // pg-boss sends an instant that passed up to a minute before a schedule was registered; that
+    // instant belongs to no version of this schedule, so it is dropped.
+    const instant = ctx.scheduler?.previousFire(running.cron, running.timezone, now) ?? null;
+    if (instant !== null && data.registered_at !== undefined && instant < data.registered_at - 1_000)
+      return null;
     await tx.insert(fleetEvents).values({
       id: newId(now),
       workspaceId: row.workspaceId,

@@ -1,0 +1,330 @@
+/**
+ * Figures for issue #4 on PostgreSQL: lease cycles (acquire → report) with 8 runners over 200 fleets;
+ * message posted → lease delivered to a waiting runner; cron instant → lease.
+ */
+import { Agent, request } from "node:http";
+import { fleetLibraries, fleets, openDatabase, runners, workspaces } from "@fleet/db";
+import { mintSecret, RUNNER_TOKEN_PREFIX, sha256Hex } from "../src/auth/tokens.ts";
+import { newId } from "../src/ids.ts";
+import type { SeededDatabase } from "./databases.ts";
+import { startServer, stopProcess, waitUntilReady } from "./processes.ts";
+
+const FLEETS = 200;
+const RUNNERS = 8;
+const WORKERS_PER_RUNNER = 4;
+const EVENTS_PER_FLEET = 400;
+
+const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+
+interface Answer {
+  status: number;
+  body: unknown;
+}
+
+function post(base: string, path: string, token: string, body: unknown): Promise<Answer> {
+  const payload = JSON.stringify(body);
+  const url = new URL(path, base);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        method: "POST",
+        agent,
+        headers: {
+          authorization: `Bearer ${token}`,
+          "content-type": "application/json",
+          "content-length": Buffer.byteLength(payload),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => {
+          const text = Buffer.concat(chunks).toString("utf8");
+          resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : null });
+        });
+      },
+    );
+    req.on("error", reject);
+    req.end(payload);
+  });
+}
+
+interface Seeded {
+  workspaceId: string;
+  fleetIds: string[];
+  idleFleetIds: string[];
+  runnerTokens: string[];
+}
+
+const fullReport = {
+  landlock: true,
+  seccomp: true,
+  cgroup_controllers: ["cpu", "memory", "pids"],
+  bubblewrap: true,
+  egress_enforcement: true,
+};
+
+async function seed(url: string): Promise<Seeded> {
+  const database = await openDatabase(url, { max: 2 });
+  try {
+    const db = database.db;
+    const [workspace] = await db.select().from(workspaces).limit(1);
+    if (workspace === undefined) throw new Error("the bench database has no workspace");
+    const now = Date.now();
+    const libraryId = newId(now);
+    const requirements = { credentials: [], tools: [], network_hosts: [], runner_labels: [] };
+    await db.insert(fleetLibraries).values({
+      id: libraryId,
+      visibility: "platform",
+      name: "lease-bench",
+      description: "bench",
+      instructions: "bench",
+      triggers: [],
+      requirements,
+      credentialReasons: {},
+      sourceRef: "upload:sha256:bench",
+      createdAt: now,
+    });
+    const ids = Array.from({ length: FLEETS * 2 }, () => newId(now));
+    await db.insert(fleets).values(
+      ids.map((id, i) => ({
+        id,
+        tenantId: workspace.tenantId,
+        workspaceId: workspace.id,
+        name: `lease-bench-${i}`,
+        status: "active" as const,
+        libraryId,
+        libraryVisibility: "platform",
+        definition: { instructions: "bench", triggers: [], requirements },
+        createdAt: now,
+        updatedAt: now,
+      })),
+    );
+    const busy = ids.slice(0, FLEETS);
+    await database.query(
+      `insert into fleet_events (id, workspace_id, fleet_id, actor, event_type, request_json, status, created_at, updated_at)
+       select gen_random_uuid(), $1, f.id, 'user:bench', 'chat', '{"message":"bench"}', 'received', $2::bigint + n, $2::bigint + n
+       from unnest($3::uuid[]) as f(id), generate_series(1, ${EVENTS_PER_FLEET}) as n`,
+      [workspace.id, now - 1_000_000, busy],
+    );
+    await database.query("analyze fleet_events");
+    const runnerTokens: string[] = [];
+    for (let i = 0; i < RUNNERS * 2; i++) {
+      const token = mintSecret(RUNNER_TOKEN_PREFIX);
+      runnerTokens.push(token);
+      await db.insert(runners).values({
+        id: newId(now),
+        hostId: `bench-${i}`,
+        tokenHash: sha256Hex(token),
+        labels: [],
+        assignedPolicy: {
+          sandbox_tier: "landlock_full",
+          network_policy: "allow_all",
+          registry_allowlist: [],
+          worker_count: WORKERS_PER_RUNNER,
+        },
+        capabilityReport: fullReport,
+        createdAt: now,
+        updatedAt: now,
+        lastHeartbeatAt: now,
+      });
+    }
+    return { workspaceId: workspace.id, fleetIds: busy, idleFleetIds: ids.slice(FLEETS), runnerTokens };
+  } finally {
+    await database.close();
+  }
+}
+
+interface LeaseBody {
+  lease: { lease_id: string; event_id: string; fencing_token: number; fleet_id: string } | null;
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+}
+
+export interface LeaseFigures {
+  cyclesPerSecond: number;
+  cycleP50: number;
+  cycleP99: number;
+  acquireP99: number;
+  errors: number;
+  deliveryP50: number;
+  deliveryP99: number;
+  deliverySamples: number;
+  cronToLeaseMs: number | null;
+}
+
+/** Lease cycles as fast as 8 runners × 4 workers can go, for `seconds`. */
+async function cycles(base: string, tokens: string[], seconds: number) {
+  const cycleMs: number[] = [];
+  const acquireMs: number[] = [];
+  let errors = 0;
+  const end = performance.now() + seconds * 1000;
+  const worker = async (token: string) => {
+    while (performance.now() < end) {
+      const started = performance.now();
+      const acquired = await post(base, "/v1/runners/me/leases", token, { wait_ms: 0 });
+      const lease = (acquired.body as LeaseBody).lease;
+      acquireMs.push(performance.now() - started);
+      if (acquired.status !== 200) errors++;
+      if (lease === null || lease === undefined) continue;
+      const reported = await post(base, "/v1/runners/me/reports", token, {
+        lease_id: lease.lease_id,
+        event_id: lease.event_id,
+        fencing_token: lease.fencing_token,
+        outcome: "processed",
+        response_text: "ok",
+      });
+      if (reported.status !== 200) errors++;
+      else cycleMs.push(performance.now() - started);
+    }
+  };
+  const started = performance.now();
+  await Promise.all(
+    tokens.flatMap((token) => Array.from({ length: WORKERS_PER_RUNNER }, () => worker(token))),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  return { count: cycleMs.length, elapsed, cycleMs, acquireMs, errors };
+}
+
+/** Waiting runners; a message to an idle fleet every 20 ms; the time until a runner holds its lease. */
+async function delivery(base: string, seeded: Seeded, apiKey: string, samples: number) {
+  const sentAt = new Map<string, number>();
+  const latencies: number[] = [];
+  let stop = false;
+  const waiters = seeded.runnerTokens.slice(RUNNERS).map(async (token) => {
+    while (!stop) {
+      const answer = await post(base, "/v1/runners/me/leases", token, { wait_ms: 2_000 });
+      const lease = (answer.body as LeaseBody).lease;
+      if (!lease) continue;
+      const at = performance.now();
+      const sent = sentAt.get(lease.event_id);
+      if (sent !== undefined) latencies.push(at - sent);
+      await post(base, "/v1/runners/me/reports", token, {
+        lease_id: lease.lease_id,
+        event_id: lease.event_id,
+        fencing_token: lease.fencing_token,
+        outcome: "processed",
+      });
+    }
+  });
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  for (let i = 0; i < samples; i++) {
+    const fleetId = seeded.idleFleetIds[i % seeded.idleFleetIds.length]!;
+    const started = performance.now();
+    const sent = await post(base, `/v1/workspaces/${seeded.workspaceId}/fleets/${fleetId}/messages`, apiKey, {
+      message: "deliver me",
+    });
+    const eventId = (sent.body as { event_id: string }).event_id;
+    sentAt.set(eventId, started);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  await new Promise((resolve) => setTimeout(resolve, 2_500));
+  stop = true;
+  await Promise.all(waiters);
+  return latencies;
+}
+
+/** One schedule on an idle fleet firing at the next minute; the time from that instant to the lease. */
+async function cronToLease(base: string, seeded: Seeded, apiKey: string): Promise<number | null> {
+  const fleetId = seeded.idleFleetIds.at(-1)!;
+  // Registered just after an instant so pg-boss's due window does not fire it at once.
+  const wait = 60_000 - (Date.now() % 60_000) + 2_000;
+  await new Promise((resolve) => setTimeout(resolve, wait));
+  const created = await post(
+    base,
+    `/v1/workspaces/${seeded.workspaceId}/fleets/${fleetId}/schedules`,
+    apiKey,
+    {
+      cron: "* * * * *",
+      message: "cron bench",
+      once: true,
+    },
+  );
+  if (created.status !== 201) throw new Error(`schedule create answered ${created.status}`);
+  const instant = Math.ceil(Date.now() / 60_000) * 60_000;
+  const token = seeded.runnerTokens.at(-1)!;
+  while (Date.now() < instant + 10_000) {
+    const answer = await post(base, "/v1/runners/me/leases", token, { wait_ms: 5_000 });
+    const lease = (answer.body as LeaseBody).lease;
+    if (lease?.fleet_id === fleetId) return Date.now() - instant;
+    if (lease) {
+      await post(base, "/v1/runners/me/reports", token, {
+        lease_id: lease.lease_id,
+        event_id: lease.event_id,
+        fencing_token: lease.fencing_token,
+        outcome: "processed",
+      });
+    }
+  }
+  return null;
+}
+
+export async function benchLeases(
+  db: SeededDatabase,
+  options: { seconds: number; warmupSeconds: number; logDir: string; apiDir: string },
+  progress: (message: string) => void,
+): Promise<LeaseFigures> {
+  progress(
+    `seeding ${FLEETS} busy and ${FLEETS} idle fleets, ${(FLEETS * EVENTS_PER_FLEET).toLocaleString("en-US")} waiting events, ${RUNNERS * 2} runners`,
+  );
+  const seeded = await seed(db.url);
+  const server = await startServer({
+    name: "API leases",
+    nodeArgs: ["--import", "tsx", "src/main.ts"],
+    cwd: options.apiDir,
+    env: { DATABASE_URL: db.url, LOG_LEVEL: "warn", FLEET_RECONCILE_INTERVAL_MS: "60000" },
+    logDir: options.logDir,
+  });
+  try {
+    await waitUntilReady(server, "/healthz");
+    const base = server.baseUrl;
+    const busyTokens = seeded.runnerTokens.slice(0, RUNNERS);
+    progress(
+      `lease cycles: warm-up ${options.warmupSeconds}s, then ${options.seconds}s (8 runners × 4 workers)`,
+    );
+    await cycles(base, busyTokens, options.warmupSeconds);
+    const run = await cycles(base, busyTokens, options.seconds);
+    // The backlog left from the cycles would be leased first (it is older): settle it.
+    const database = await openDatabase(db.url, { max: 1 });
+    await database.query("update fleet_events set status = 'processed' where status = 'received'");
+    await database.close();
+    progress("message → lease delivery to waiting runners (200 messages)");
+    const latencies = await delivery(base, seeded, db.apiKey, 200);
+    progress("cron instant → lease (waits for the next minute)");
+    const cron = await cronToLease(base, seeded, db.apiKey);
+    return {
+      cyclesPerSecond: run.count / run.elapsed,
+      cycleP50: percentile(run.cycleMs, 50),
+      cycleP99: percentile(run.cycleMs, 99),
+      acquireP99: percentile(run.acquireMs, 99),
+      errors: run.errors,
+      deliveryP50: percentile(latencies, 50),
+      deliveryP99: percentile(latencies, 99),
+      deliverySamples: latencies.length,
+      cronToLeaseMs: cron,
+    };
+  } finally {
+    agent.destroy();
+    await stopProcess(server.child);
+  }
+}
+
+const mark = (ok: boolean) => (ok ? "met" : "MISSED");
+
+export function printLeaseFigures(f: LeaseFigures): void {
+  console.log("\nRunners and leases (issue #4), PostgreSQL");
+  console.log(
+    `  lease cycles (acquire → report), 8 runners × 4 workers over ${FLEETS} fleets: ${Math.round(f.cyclesPerSecond).toLocaleString("en-US")} leases/s, cycle p50 ${f.cycleP50.toFixed(1)} ms, p99 ${f.cycleP99.toFixed(1)} ms (acquire p99 ${f.acquireP99.toFixed(1)} ms), errors ${f.errors}` +
+      `  [target ≥ 1,000/s: ${mark(f.cyclesPerSecond >= 1000)}; p99 ≤ 50 ms: ${mark(f.cycleP99 <= 50)}]`,
+  );
+  console.log(
+    `  message posted → lease delivered to a waiting runner (${f.deliverySamples} samples): p50 ${f.deliveryP50.toFixed(1)} ms, p99 ${f.deliveryP99.toFixed(1)} ms  [target p99 ≤ 100 ms: ${mark(f.deliveryP99 <= 100)}]`,
+  );
+  console.log(
+    `  cron instant → lease: ${f.cronToLeaseMs === null ? "no lease within 10 s" : `${f.cronToLeaseMs} ms`}  [target ≤ 1 s: ${mark(f.cronToLeaseMs !== null && f.cronToLeaseMs <= 1000)}]`,
+  );
+}

@@ -79,18 +79,24 @@ export function CopyField({ label, value, copyLabel, autoFocus }: CopyFieldProps
   );
 }
 
-/** A small Copy button for values shown inline, such as a request id. */
-export function CopyButton({ value, label }: { value: string; label: string }) {
+/**
+ * A small Copy button for values shown inline, such as a request id; with `labelled`, a button that shows
+ * its label beside the icon (for a footer's "Copy diagnostic").
+ */
+export function CopyButton({ value, label, labelled }: { value: string; label: string; labelled?: boolean }) {
   const [state, setState] = useState<CopyState>("idle");
   return (
     <>
       <button
         type="button"
-        className="ui-icon-button ui-icon-button--sm"
-        aria-label={label}
+        className={
+          labelled ? "ui-button ui-button--secondary ui-button--sm" : "ui-icon-button ui-icon-button--sm"
+        }
+        aria-label={labelled ? undefined : label}
         onClick={async () => setState((await writeClipboard(value)) ? "copied" : "failed")}
       >
         {state === "copied" ? <CheckIcon /> : <CopyIcon />}
+        {labelled ? label : null}
       </button>
       <span role="status" className="ui-inline-status">
         {state === "copied" ? "Copied" : state === "failed" ? "Copy failed: select the text to copy it" : ""}

@@ -126,3 +126,45 @@ export const ChevronIcon = () => (
     <path d="m4.5 6.25 3.5 3.5 3.5-3.5" />
   </Icon>
 );
+export const BookIcon = () => (
+  <Icon>
+    <path d="M2.75 3.25A1.5 1.5 0 0 1 4.25 1.75h8.5v10.5h-8.5a1.5 1.5 0 0 0-1.5 1.5V3.25Z" />
+    <path d="M2.75 13.75a1.5 1.5 0 0 0 1.5 1.5h8.5v-3M5.5 4.75h4.5" />
+  </Icon>
+);
+export const MoreIcon = () => (
+  <Icon>
+    <path d="M3.5 8h.01M8 8h.01M12.5 8h.01" strokeWidth="2.25" />
+  </Icon>
+);
+export const PauseIcon = () => (
+  <Icon>
+    <path d="M5.75 3.25v9.5M10.25 3.25v9.5" />
+  </Icon>
+);
+export const PlayIcon = () => (
+  <Icon>
+    <path d="M4.75 2.75v10.5L13 8 4.75 2.75Z" />
+  </Icon>
+);
+export const StopIcon = () => (
+  <Icon>
+    <rect x="3.25" y="3.25" width="9.5" height="9.5" rx="1.5" />
+  </Icon>
+);
+export const SendIcon = () => (
+  <Icon>
+    <path d="M14.25 1.75 7 9M14.25 1.75 9.75 14.25 7 9 1.75 6.25l12.5-4.5Z" />
+  </Icon>
+);
+export const SearchIcon = () => (
+  <Icon>
+    <circle cx="7" cy="7" r="4.25" />
+    <path d="m10.25 10.25 3.5 3.5" />
+  </Icon>
+);
+export const UploadIcon = () => (
+  <Icon>
+    <path d="M8 10.5V2.25M4.75 5.5 8 2.25l3.25 3.25M2.75 10.5v2a1.25 1.25 0 0 0 1.25 1.25h8a1.25 1.25 0 0 0 1.25-1.25v-2" />
+  </Icon>
+);

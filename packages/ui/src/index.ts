@@ -1,3 +1,4 @@
+export { ActionMenu, type ActionMenuProps, type MenuAction } from "./action-menu.tsx";
 export { Badge, type BadgeTone } from "./badge.tsx";
 export { Button, type ButtonProps, type ButtonVariant } from "./button.tsx";
 export { Callout } from "./callout.tsx";
@@ -14,6 +15,15 @@ export {
 } from "./field.tsx";
 export { FormDialogFooter, type FormDialogFooterProps } from "./form-dialog-footer.tsx";
 export * from "./icons.tsx";
+export { JsonViewer, type JsonViewerProps, prettyJson } from "./json-viewer.tsx";
+export {
+  type Column,
+  CursorPager,
+  type CursorPagerProps,
+  type LinkComponent,
+  PagedTable,
+  type PagedTableProps,
+} from "./paged-table.tsx";
 export { ProblemAlert, type ProblemAlertProps, type ProblemView } from "./problem-alert.tsx";
 export { formatLocal, formatRelative, formatUtc, RelativeTime } from "./relative-time.tsx";
 export {
@@ -22,3 +32,6 @@ export {
   SecretTextarea,
   type SecretTextareaProps,
 } from "./secret-input.tsx";
+export { StatusBadge, type StatusBadgeProps, type StatusVariant } from "./status-badge.tsx";
+export { type Tab, Tabs, type TabsProps } from "./tabs.tsx";
+export { TypedConfirmDialog, type TypedConfirmDialogProps } from "./typed-confirm-dialog.tsx";

@@ -12,12 +12,14 @@ export type ProblemView = Pick<ProblemBody, "title" | "detail"> &
 
 export interface ProblemAlertProps {
   problem: ProblemView;
+  /** What the problem's extra members say, rendered under the detail (the missing credentials, by name). */
+  details?: ReactNode;
   /** Follow-up actions (Retry, Sign in again). */
   children?: ReactNode;
 }
 
 /** A refusal as the person needs it: what went wrong, why, and the request id support asks for. */
-export function ProblemAlert({ problem, children }: ProblemAlertProps) {
+export function ProblemAlert({ problem, details, children }: ProblemAlertProps) {
   const titleId = useId();
   return (
     // Named by its title, so the alert can be told apart from other live regions.
@@ -30,6 +32,7 @@ export function ProblemAlert({ problem, children }: ProblemAlertProps) {
           {problem.title}
         </p>
         <p className="ui-problem__detail">{problem.detail}</p>
+        {details ? <div className="ui-problem__details">{details}</div> : null}
         <dl className="ui-problem__meta">
           {problem.error_code ? (
             <div>

@@ -1,0 +1,121 @@
+import type { ComponentType, ReactNode } from "react";
+
+/** How the pager links: the app's router link (Next's Link) or a plain anchor. */
+export type LinkComponent = ComponentType<{ href: string; className?: string; children: ReactNode }>;
+
+const Anchor: LinkComponent = ({ href, className, children }) => (
+  <a href={href} className={className}>
+    {children}
+  </a>
+);
+
+export interface CursorPagerProps {
+  /** The navigation's name, "Pages of fleets". */
+  label: string;
+  /** What this page holds, "3 shown · 12 fleets in this workspace". */
+  summary: ReactNode;
+  /** The first page's URL; absent on the first page. */
+  firstHref?: string | undefined;
+  /** The next page's URL (its cursor in the URL); absent on the last page. */
+  nextHref?: string | undefined;
+  link?: LinkComponent;
+}
+
+/**
+ * Forward-only cursor paging: each page is its own URL, so Back returns to the previous page and a page can
+ * be shared; the first page is always one click away.
+ */
+export function CursorPager({ label, summary, firstHref, nextHref, link: Link = Anchor }: CursorPagerProps) {
+  return (
+    <nav className="ui-pager" aria-label={label}>
+      <p className="ui-pager__summary">{summary}</p>
+      <div className="ui-pager__links">
+        {firstHref ? (
+          <Link className="ui-button ui-button--secondary ui-button--sm" href={firstHref}>
+            First page
+          </Link>
+        ) : null}
+        {nextHref ? (
+          <Link className="ui-button ui-button--secondary ui-button--sm" href={nextHref}>
+            Next page
+          </Link>
+        ) : null}
+      </div>
+    </nav>
+  );
+}
+
+export interface Column<T> {
+  id: string;
+  /** The header's words; hidden visually (kept for screen readers) when `headerHidden`. */
+  header: string;
+  headerHidden?: boolean;
+  cell: (row: T) => ReactNode;
+  /** This column names the row (a `<th scope="row">`), so a row reads as "fleet Echo, Active, …". */
+  rowHeader?: boolean;
+  /** A width class for the column (`ui-table__col-time`); fixed widths keep columns still as rows change. */
+  width?: "status" | "time" | "number" | "actions" | "wide-actions";
+  align?: "end";
+}
+
+export interface PagedTableProps<T> {
+  /** What the table lists, read before its rows ("Fleets in the workspace default, newest first"). */
+  caption: string;
+  columns: Column<T>[];
+  rows: T[];
+  rowKey: (row: T) => string;
+  /** Data attributes a row carries (`data-status`), for tests and styles. */
+  rowData?: (row: T) => Record<`data-${string}`, string | undefined>;
+  /** A newer page is loading: the rows shown are the previous page's. */
+  busy?: boolean;
+  pager?: CursorPagerProps;
+}
+
+/** A table of one page of a cursor-paged list, with its pager under it. */
+export function PagedTable<T>({ caption, columns, rows, rowKey, rowData, busy, pager }: PagedTableProps<T>) {
+  return (
+    <>
+      <div className="ui-table-scroll">
+        <table className="ui-table" aria-busy={busy || undefined}>
+          <caption className="ui-visually-hidden">{caption}</caption>
+          <colgroup>
+            {columns.map((column) => (
+              <col key={column.id} className={column.width ? `ui-table__col-${column.width}` : undefined} />
+            ))}
+          </colgroup>
+          <thead>
+            <tr>
+              {columns.map((column) => (
+                <th key={column.id} scope="col" data-align={column.align}>
+                  {column.headerHidden ? (
+                    <span className="ui-visually-hidden">{column.header}</span>
+                  ) : (
+                    column.header
+                  )}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={rowKey(row)} {...rowData?.(row)}>
+                {columns.map((column) =>
+                  column.rowHeader ? (
+                    <th key={column.id} scope="row" className="ui-table__row-header">
+                      {column.cell(row)}
+                    </th>
+                  ) : (
+                    <td key={column.id} data-align={column.align}>
+                      {column.cell(row)}
+                    </td>
+                  ),
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {pager ? <CursorPager {...pager} /> : null}
+    </>
+  );
+}

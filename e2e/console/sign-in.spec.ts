@@ -60,7 +60,7 @@ test.describe("Sign-in", () => {
   test("each area is in the navigation; those still to come say so", async ({ page, tenant }, testInfo) => {
     await signInByLink(page, tenant);
     const nav = page.getByRole("navigation", { name: "Main" });
-    for (const area of ["Approvals", "Runners", "Fleets", "Connectors"]) {
+    for (const area of ["Approvals", "Runners", "Connectors"]) {
       await nav.getByRole("link", { name: new RegExp(area) }).click();
       await expect(page.getByRole("heading", { level: 1, name: area })).toBeVisible();
       await expect(page.getByText(`${area} are not in the console yet`)).toBeVisible();

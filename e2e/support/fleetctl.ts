@@ -53,3 +53,8 @@ export async function bootstrapTenant(label: string): Promise<Tenant> {
 export async function loginLink(email: string): Promise<string> {
   return ((await fleetctl(["login-link", "--email", email])) as { url: string }).url;
 }
+
+/** An operator token carrying the scopes, as `fleetctl operator --scopes "…"` prints it. */
+export async function operatorToken(scopes: string): Promise<string> {
+  return ((await fleetctl(["operator", "--scopes", scopes])) as { token: string }).token;
+}

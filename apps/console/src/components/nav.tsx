@@ -1,6 +1,6 @@
 "use client";
 
-import { GridIcon, KeyIcon, LockIcon, PlugIcon, ServerIcon, ShieldIcon } from "@fleet/ui";
+import { BookIcon, GridIcon, KeyIcon, LockIcon, PlugIcon, ServerIcon, ShieldIcon } from "@fleet/ui";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import type { ReactNode } from "react";
@@ -16,7 +16,8 @@ interface NavItem {
 const items: NavItem[] = [
   { href: "/approvals", label: "Approvals", icon: <ShieldIcon />, soon: true },
   { href: "/runners", label: "Runners", icon: <ServerIcon />, soon: true },
-  { href: "/fleets", label: "Fleets", icon: <GridIcon />, soon: true },
+  { href: "/fleets", label: "Fleets", icon: <GridIcon /> },
+  { href: "/library", label: "Library", icon: <BookIcon /> },
   { href: "/connectors", label: "Connectors", icon: <PlugIcon />, soon: true },
   { href: "/secrets", label: "Secrets", icon: <LockIcon /> },
   { href: "/api-keys", label: "API keys", icon: <KeyIcon /> },

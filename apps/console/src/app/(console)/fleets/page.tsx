@@ -1,13 +1,24 @@
+import "../../../styles/secrets.css";
+import "../../../styles/fleets.css";
+import { listFleets } from "@fleet/contracts";
 import type { Metadata } from "next";
-import { ComingSoon } from "../../../components/coming-soon.tsx";
+import { FleetsView } from "../../../features/fleets/fleets-view.tsx";
+import { first, type Search } from "../../../lib/search.ts";
 
 export const metadata: Metadata = { title: "Fleets" };
 
-export default function FleetsPage() {
+/**
+ * The workspace and the page (its cursor) live in the URL, so a view can be shared and reloaded. A limit
+ * the contract would refuse falls back to its default; the cursor and workspace are the API's to judge.
+ */
+export default async function FleetsPage({ searchParams }: { searchParams: Promise<Search> }) {
+  const search = await searchParams;
+  const limit = listFleets.query.limit.safeParse(first(search.limit));
   return (
-    <ComingSoon title="Fleets">
-      This will list fleets with their status and counts, with pause, resume and stop, each fleet's live event
-      log and its schedules.
-    </ComingSoon>
+    <FleetsView
+      workspaceId={first(search.workspace)}
+      startingAfter={first(search.starting_after)}
+      limit={first(search.limit) !== undefined && limit.success ? limit.data : undefined}
+    />
   );
 }

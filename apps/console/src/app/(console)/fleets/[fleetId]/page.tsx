@@ -1,0 +1,37 @@
+import "../../../../styles/secrets.css";
+import "../../../../styles/fleets.css";
+import type { Metadata } from "next";
+import { FleetView } from "../../../../features/fleets/fleet-view.tsx";
+import { first, type Search } from "../../../../lib/search.ts";
+
+export const metadata: Metadata = { title: "Fleet" };
+
+/**
+ * One fleet. Its workspace, the tab, each tab's filters and page, and the event open in the inspect
+ * dialog live in the URL, so any view of it can be shared and reloaded.
+ */
+export default async function FleetPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ fleetId: string }>;
+  searchParams: Promise<Search>;
+}) {
+  const [{ fleetId }, search] = await Promise.all([params, searchParams]);
+  return (
+    <FleetView
+      workspaceId={first(search.workspace)}
+      position={{
+        fleetId,
+        tab: first(search.tab) === "memories" ? "memories" : "events",
+        actor: first(search.actor),
+        since: first(search.since),
+        after: first(search.after),
+        event: first(search.event),
+        category: first(search.category),
+        q: first(search.q),
+        memoriesAfter: first(search.memories_after),
+      }}
+    />
+  );
+}

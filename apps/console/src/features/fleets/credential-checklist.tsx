@@ -1,0 +1,85 @@
+"use client";
+
+import { Badge, Button, PlusIcon } from "@fleet/ui";
+import { InlineSecretForm } from "./inline-secret-form.tsx";
+
+export interface CredentialChecklistProps {
+  workspaceId: string;
+  workspaceName: string;
+  /** The credentials the entry requires, in the definition's order. */
+  required: readonly string[];
+  /** Why the fleet needs each, from the definition. */
+  reasons: Readonly<Record<string, string>>;
+  /** The secret names the workspace holds; undefined while they load or when they cannot be read. */
+  held: ReadonlySet<string> | undefined;
+  /** The credential whose inline form is open. */
+  adding: string | null;
+  onAdding: (name: string | null) => void;
+  onAdded: (name: string) => void;
+}
+
+/**
+ * Each credential the fleet needs, with the definition's reason and whether the workspace holds a secret of
+ * that name; a missing one can be added in place.
+ */
+export function CredentialChecklist({
+  workspaceId,
+  workspaceName,
+  required,
+  reasons,
+  held,
+  adding,
+  onAdding,
+  onAdded,
+}: CredentialChecklistProps) {
+  if (required.length === 0) {
+    return <p className="muted install__none">This fleet needs no credentials.</p>;
+  }
+  return (
+    <ul className="credential-list" aria-label="Required credentials">
+      {required.map((name) => {
+        const state = held === undefined ? "unknown" : held.has(name) ? "held" : "missing";
+        return (
+          <li key={name} className="credential" data-credential={name} data-state={state}>
+            <div className="credential__row">
+              <div className="credential__text">
+                <span className="secret-name">{name}</span>
+                <span className="credential__reason">{reasons[name] ?? "No reason given."}</span>
+              </div>
+              {state === "held" ? (
+                <Badge tone="success">In {workspaceName}</Badge>
+              ) : state === "missing" ? (
+                <span className="credential__missing">
+                  <Badge tone="warning">Missing</Badge>
+                  {adding === name ? null : (
+                    <Button
+                      size="sm"
+                      icon={<PlusIcon />}
+                      aria-label={`Add secret ${name}`}
+                      onClick={() => onAdding(name)}
+                    >
+                      Add
+                    </Button>
+                  )}
+                </span>
+              ) : (
+                <Badge tone="neutral">Not checked</Badge>
+              )}
+            </div>
+            {adding === name && state === "missing" ? (
+              <InlineSecretForm
+                workspaceId={workspaceId}
+                name={name}
+                onCancel={() => onAdding(null)}
+                onCreated={(created) => {
+                  onAdding(null);
+                  onAdded(created);
+                }}
+              />
+            ) : null}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

@@ -1,0 +1,158 @@
+"use client";
+
+import {
+  Button,
+  Callout,
+  CopyButton,
+  Dialog,
+  formatUtc,
+  JsonViewer,
+  ProblemAlert,
+  RelativeTime,
+  StatusBadge,
+} from "@fleet/ui";
+import { skipToken, useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import type { ReactNode } from "react";
+import { problemOf } from "../../lib/problem.ts";
+import { useTRPC } from "../../lib/trpc.ts";
+import { eventStatusVariants, eventTypeLabels } from "./event-labels.ts";
+import { formatCost, formatCount, formatDuration } from "./format.ts";
+import type { FleetEventView } from "./status.ts";
+
+/** The event as text to paste into a ticket or a chat with support: ids, times and the failure, no bodies. */
+export function diagnosticOf(event: FleetEventView): string {
+  const lines = [
+    `event ${event.event_id} (${event.event_type}, ${event.status})`,
+    `fleet ${event.fleet_id} in workspace ${event.workspace_id}`,
+    `actor ${event.actor}`,
+    `created ${formatUtc(event.created_at)}, updated ${formatUtc(event.updated_at)}`,
+  ];
+  if (event.failure_label || event.failure_detail) {
+    lines.push(`failure ${event.failure_label ?? "(no label)"}: ${event.failure_detail ?? "(no detail)"}`);
+  }
+  const usage = [
+    event.tokens === undefined ? null : `tokens ${event.tokens}`,
+    event.wall_ms === undefined ? null : `wall ${event.wall_ms} ms`,
+    event.cost_nanos === undefined ? null : `cost ${event.cost_nanos} nano-dollars`,
+  ].filter(Boolean);
+  if (usage.length > 0) lines.push(usage.join(", "));
+  if (event.resumes_event_id) lines.push(`resumes event ${event.resumes_event_id}`);
+  if (event.checkpoint_id) lines.push(`checkpoint ${event.checkpoint_id}`);
+  return lines.join("\n");
+}
+
+function Fact({ term, children }: { term: string; children: ReactNode }) {
+  return (
+    <div>
+      <dt>{term}</dt>
+      <dd>{children}</dd>
+    </div>
+  );
+}
+
+const none = <span className="muted">—</span>;
+
+/**
+ * One event expanded: what came in (the request, pretty-printed), what the fleet answered, how it failed,
+ * and what it cost, with a diagnostic to copy. Opened from the URL (`event=<id>`), so it can be shared.
+ */
+export function EventDialog({
+  workspaceId,
+  fleetId,
+  eventId,
+  onClose,
+  inspectHref,
+}: {
+  workspaceId: string;
+  fleetId: string;
+  eventId: string | undefined;
+  onClose: () => void;
+  inspectHref: (eventId: string) => string;
+}) {
+  const trpc = useTRPC();
+  const event = useQuery(
+    trpc.fleetEvents.get.queryOptions(
+      eventId ? { workspace_id: workspaceId, fleet_id: fleetId, event_id: eventId } : skipToken,
+    ),
+  );
+  const data = event.data;
+  return (
+    <Dialog
+      open={eventId !== undefined}
+      onClose={onClose}
+      size="wide"
+      title={data ? `${eventTypeLabels[data.event_type]} event` : "Event"}
+      description={eventId ? <code className="event-id">{eventId}</code> : undefined}
+      footer={
+        <>
+          {data ? (
+            <span className="dialog-footer__start">
+              <CopyButton value={diagnosticOf(data)} label="Copy diagnostic" labelled />
+            </span>
+          ) : null}
+          <Button onClick={onClose} data-autofocus>
+            Close
+          </Button>
+        </>
+      }
+    >
+      {event.error ? (
+        <ProblemAlert problem={problemOf(event.error)} />
+      ) : data === undefined ? (
+        <p className="muted" role="status">
+          Loading the event…
+        </p>
+      ) : (
+        <div className="event-detail" data-event-id={data.event_id}>
+          <dl className="facts">
+            <Fact term="Status">
+              <StatusBadge status={data.status} variants={eventStatusVariants} />
+            </Fact>
+            <Fact term="Actor">
+              <code>{data.actor}</code>
+            </Fact>
+            <Fact term="Created">
+              <RelativeTime value={data.created_at} />
+            </Fact>
+            <Fact term="Updated">
+              <RelativeTime value={data.updated_at} />
+            </Fact>
+            <Fact term="Tokens">{data.tokens === undefined ? none : formatCount(data.tokens)}</Fact>
+            <Fact term="Wall time">{data.wall_ms === undefined ? none : formatDuration(data.wall_ms)}</Fact>
+            <Fact term="Cost">{data.cost_nanos === undefined ? none : formatCost(data.cost_nanos)}</Fact>
+            {data.resumes_event_id ? (
+              <Fact term="Resumes">
+                <Link href={inspectHref(data.resumes_event_id)} scroll={false}>
+                  event {data.resumes_event_id.slice(0, 8)}…
+                </Link>
+              </Fact>
+            ) : null}
+          </dl>
+          {data.failure_label || data.failure_detail ? (
+            <Callout tone="danger">
+              <p>
+                <strong>{data.failure_label ?? "Failed"}</strong>
+                {data.failure_detail ? <>: {data.failure_detail}</> : null}
+              </p>
+            </Callout>
+          ) : null}
+          <JsonViewer label="Request" text={data.request_json} />
+          {data.response_text !== undefined ? (
+            <JsonViewer label="Response" text={data.response_text} notJsonNote={null} />
+          ) : (
+            <p className="muted event-detail__pending">
+              {data.status === "received"
+                ? "No response yet: the event waits for a runner to take it."
+                : "The event has no response text."}
+            </p>
+          )}
+          <details className="diagnostic">
+            <summary>Diagnostic text</summary>
+            <pre>{diagnosticOf(data)}</pre>
+          </details>
+        </div>
+      )}
+    </Dialog>
+  );
+}

@@ -1,0 +1,174 @@
+"use client";
+
+import { Button, ProblemAlert, RelativeTime, StatusBadge, Tabs } from "@fleet/ui";
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { problemOf, statusOf } from "../../lib/problem.ts";
+import { useTRPC } from "../../lib/trpc.ts";
+import { EventsPanel } from "./events-panel.tsx";
+import { type ConfirmedAction, FleetActionDialogs, statusChange } from "./fleet-action-dialogs.tsx";
+import { FleetDefinition } from "./fleet-definition.tsx";
+import { FleetHeaderActions } from "./fleet-header-actions.tsx";
+import { formatCost, formatCount } from "./format.ts";
+import { MemoriesPanel } from "./memories-panel.tsx";
+import { MessageBox } from "./message-box.tsx";
+import { fleetStatusVariants } from "./status.ts";
+import { type FleetPosition, type FleetTab, fleetHref, fleetsHref } from "./urls.ts";
+import { useFleetStatusChange, usePendingFleetIds } from "./use-fleet-status.ts";
+
+const FLEET_POLL_MS = 15_000;
+
+const tabs = [
+  { value: "events", label: "Events" },
+  { value: "memories", label: "Memories" },
+] as const;
+
+export function FleetView({
+  workspaceId,
+  position: partial,
+}: {
+  workspaceId: string | undefined;
+  position: Omit<FleetPosition, "workspaceId">;
+}) {
+  if (workspaceId === undefined) {
+    return (
+      <div className="page">
+        <ProblemAlert
+          problem={{
+            title: "No workspace in the address",
+            detail:
+              "A fleet page needs its workspace (?workspace=<id>). Open the fleet from the Fleets list.",
+          }}
+        >
+          <Link className="ui-button ui-button--secondary ui-button--sm" href={fleetsHref()}>
+            Go to Fleets
+          </Link>
+        </ProblemAlert>
+      </div>
+    );
+  }
+  return <FleetPage position={{ ...partial, workspaceId }} />;
+}
+
+function FleetPage({ position }: { position: FleetPosition }) {
+  const trpc = useTRPC();
+  const router = useRouter();
+  const move = useFleetStatusChange();
+  const pending = usePendingFleetIds();
+  const query = useQuery(
+    trpc.fleets.get.queryOptions(
+      { workspace_id: position.workspaceId, fleet_id: position.fleetId },
+      // Runners move the counters and other people the status: keep the header roughly current, but not
+      // while a move of this page's is on its way (a poll would briefly undo its optimistic status).
+      { refetchInterval: pending.has(position.fleetId) ? false : FLEET_POLL_MS },
+    ),
+  );
+  const [confirming, setConfirming] = useState<ConfirmedAction>(null);
+  const [latestSent, setLatestSent] = useState<string | null>(null);
+  const back = fleetsHref(position.workspaceId);
+
+  const fleet = query.data;
+  if (query.error && fleet === undefined) {
+    return (
+      <div className="page">
+        <nav aria-label="Breadcrumb" className="breadcrumb">
+          <Link href={back}>Fleets</Link>
+        </nav>
+        <ProblemAlert problem={problemOf(query.error)}>
+          {(statusOf(query.error) ?? 500) >= 500 ? (
+            <Button size="sm" pending={query.isFetching} onClick={() => query.refetch()}>
+              Try again
+            </Button>
+          ) : null}
+          <Link className="ui-button ui-button--secondary ui-button--sm" href={back}>
+            Back to Fleets
+          </Link>
+        </ProblemAlert>
+      </div>
+    );
+  }
+  if (fleet === undefined) {
+    return (
+      <div className="page">
+        <p className="muted" role="status">
+          Loading the fleet…
+        </p>
+      </div>
+    );
+  }
+
+  return (
+    <div className="page page--fluid">
+      <nav aria-label="Breadcrumb" className="breadcrumb">
+        <ol>
+          <li>
+            <Link href={back}>Fleets</Link>
+          </li>
+          <li aria-current="page">{fleet.name}</li>
+        </ol>
+      </nav>
+      <header className="page-header fleet-header">
+        <div>
+          <div className="fleet-header__title">
+            <h1 className="page-header__title">{fleet.name}</h1>
+            <StatusBadge
+              status={fleet.status}
+              variants={fleetStatusVariants}
+              pending={pending.has(fleet.fleet_id)}
+            />
+          </div>
+          <p className="fleet-header__meta">
+            <span>
+              Installed <RelativeTime value={fleet.created_at} />
+            </span>
+            <span>
+              Updated <RelativeTime value={fleet.updated_at} />
+            </span>
+            <span>{formatCount(fleet.events_processed)} events processed</span>
+            <span>{formatCost(fleet.budget_used_nanos)} spent</span>
+          </p>
+        </div>
+        <div className="page-header__actions">
+          <FleetHeaderActions
+            fleet={fleet}
+            onMove={(ref, status) => move.change(statusChange(ref, status))}
+            onConfirm={setConfirming}
+          />
+        </div>
+      </header>
+      {move.error ? (
+        <ProblemAlert problem={problemOf(move.error)}>
+          <Button size="sm" onClick={() => move.reset()}>
+            Dismiss
+          </Button>
+        </ProblemAlert>
+      ) : null}
+      <div className="fleet-grid">
+        <MessageBox fleet={fleet} onSent={setLatestSent} />
+        <FleetDefinition fleet={fleet} />
+      </div>
+      <section className="card" aria-label="Activity">
+        <Tabs<FleetTab>
+          label="Activity"
+          tabs={tabs}
+          value={position.tab}
+          onChange={(tab) => router.replace(fleetHref({ ...position, tab }), { scroll: false })}
+        >
+          {position.tab === "events" ? (
+            <EventsPanel fleet={fleet} position={position} latestSent={latestSent} />
+          ) : (
+            <MemoriesPanel fleet={fleet} position={position} />
+          )}
+        </Tabs>
+      </section>
+      <FleetActionDialogs
+        pending={confirming}
+        onClose={() => setConfirming(null)}
+        onChange={(change) => move.change(change)}
+        onDeleted={() => router.push(back)}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,80 @@
+"use client";
+
+import { Button, ProblemAlert, SegmentedControl } from "@fleet/ui";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useId, useState } from "react";
+import { problemOf } from "../../lib/problem.ts";
+import { useTRPC } from "../../lib/trpc.ts";
+import { kindChoices, type SecretKind } from "../secrets/kinds.ts";
+import { initialValue, readValue, ValueEditor, type ValueState } from "../secrets/value-editor.tsx";
+
+/**
+ * Adds one missing credential as a workspace secret without leaving the install: the name is the one the
+ * definition requires, so only the value (and its kind) is asked. The value lives in this form alone and
+ * goes when it unmounts.
+ */
+export function InlineSecretForm({
+  workspaceId,
+  name,
+  onCreated,
+  onCancel,
+}: {
+  workspaceId: string;
+  name: string;
+  onCreated: (name: string) => void;
+  onCancel: () => void;
+}) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const editorId = useId();
+  const [value, setValue] = useState<ValueState>(initialValue);
+  const [kind, setKind] = useState<SecretKind>("generic");
+  const create = useMutation(
+    trpc.secrets.create.mutationOptions({
+      gcTime: 0,
+      onSuccess: async (created) => {
+        await queryClient.invalidateQueries({ queryKey: trpc.secrets.list.pathKey() });
+        onCreated(created.name);
+      },
+    }),
+  );
+  return (
+    <form
+      className="inline-secret"
+      aria-label={`Add secret ${name}`}
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        const checked = readValue(value, editorId);
+        if (!checked.ok) {
+          setValue({ ...value, message: checked.message, invalid: checked.focus ?? null });
+          if (checked.focus) document.getElementById(checked.focus)?.focus();
+          return;
+        }
+        create.mutate({ workspace_id: workspaceId, name, kind, data: checked.value });
+      }}
+    >
+      <div className="inline-secret__head">
+        <p className="inline-secret__title">
+          New secret <span className="secret-name">{name}</span>
+        </p>
+        <SegmentedControl
+          label={`Kind of secret ${name}`}
+          value={kind}
+          choices={kindChoices}
+          onChange={setKind}
+        />
+      </div>
+      <ValueEditor state={value} onChange={setValue} idPrefix={editorId} label={`Value of ${name}`} />
+      {create.error ? <ProblemAlert problem={problemOf(create.error)} /> : null}
+      <div className="inline-secret__actions">
+        <Button size="sm" onClick={onCancel} disabled={create.isPending}>
+          Cancel
+        </Button>
+        <Button size="sm" type="submit" variant="primary" pending={create.isPending}>
+          Save secret {name}
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,144 @@
+"use client";
+
+import { Badge, Button, type Column, PagedTable, ProblemAlert, RelativeTime, TextField } from "@fleet/ui";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { problemOf } from "../../lib/problem.ts";
+import { useTRPC } from "../../lib/trpc.ts";
+import type { FleetView, MemoryItem } from "./status.ts";
+import { type FleetPosition, fleetHref } from "./urls.ts";
+
+const columns: Column<MemoryItem>[] = [
+  {
+    id: "key",
+    header: "Key",
+    rowHeader: true,
+    cell: (memory) => <code className="memory-key">{memory.key}</code>,
+  },
+  {
+    id: "category",
+    header: "Category",
+    width: "status",
+    cell: (memory) => <Badge tone="neutral">{memory.category}</Badge>,
+  },
+  {
+    id: "content",
+    header: "Content",
+    cell: (memory) => <p className="memory-content">{memory.content}</p>,
+  },
+  {
+    id: "updated",
+    header: "Updated",
+    width: "time",
+    cell: (memory) => <RelativeTime value={memory.updated_at} />,
+  },
+];
+
+/**
+ * What the fleet remembers, newest first: filter by an exact category, search words in key and content.
+ * Filters and page live in the URL.
+ */
+export function MemoriesPanel({ fleet, position }: { fleet: FleetView; position: FleetPosition }) {
+  const trpc = useTRPC();
+  const router = useRouter();
+  const { category, q, memoriesAfter } = position;
+  const list = useQuery(
+    trpc.memories.list.queryOptions(
+      {
+        workspace_id: position.workspaceId,
+        fleet_id: position.fleetId,
+        ...(category ? { category } : {}),
+        ...(q ? { query: q } : {}),
+        ...(memoriesAfter ? { starting_after: memoriesAfter } : {}),
+      },
+      { placeholderData: keepPreviousData },
+    ),
+  );
+  const href = (patch: Partial<FleetPosition>) => fleetHref({ ...position, ...patch });
+  const filtered = Boolean(category || q);
+
+  return (
+    <div className="memories">
+      <form
+        className="filters"
+        aria-label="Filter memories"
+        onSubmit={(event) => {
+          event.preventDefault();
+          const form = new FormData(event.currentTarget);
+          const text = (name: string) => String(form.get(name) ?? "").trim() || undefined;
+          router.push(href({ category: text("category"), q: text("q"), memoriesAfter: undefined }));
+        }}
+      >
+        <TextField
+          key={`category:${category ?? ""}`}
+          name="category"
+          label="Category"
+          defaultValue={category ?? ""}
+          placeholder="Exact category"
+          autoComplete="off"
+          maxLength={200}
+        />
+        <TextField
+          key={`q:${q ?? ""}`}
+          name="q"
+          type="search"
+          label="Search"
+          defaultValue={q ?? ""}
+          placeholder="Words in key or content"
+          autoComplete="off"
+          maxLength={500}
+        />
+        <div className="filters__actions">
+          <Button type="submit" size="sm">
+            Search memories
+          </Button>
+          {filtered ? (
+            <Link
+              className="ui-button ui-button--ghost ui-button--sm"
+              href={href({ category: undefined, q: undefined, memoriesAfter: undefined })}
+            >
+              Clear
+            </Link>
+          ) : null}
+        </div>
+      </form>
+      {list.error && !list.isPlaceholderData ? (
+        <div className="card__body">
+          <ProblemAlert problem={problemOf(list.error)} />
+        </div>
+      ) : list.data === undefined ? (
+        <p className="card__body muted" role="status">
+          Loading memories…
+        </p>
+      ) : list.data.items.length === 0 ? (
+        <div className="empty-state empty-state--compact">
+          <p className="empty-state__title">
+            {memoriesAfter ? "No more memories" : filtered ? "No memories match" : "No memories yet"}
+          </p>
+          <p className="empty-state__text">
+            {filtered
+              ? "Try another category or other words; every word must match."
+              : `${fleet.name} keeps what it learns between runs here.`}
+          </p>
+        </div>
+      ) : (
+        <PagedTable
+          caption={`Memories of the fleet ${fleet.name}, newest first`}
+          columns={columns}
+          rows={list.data.items}
+          rowKey={(memory) => memory.key}
+          rowData={(memory) => ({ "data-category": memory.category })}
+          busy={list.isPlaceholderData}
+          pager={{
+            label: "Pages of memories",
+            summary: `${list.data.items.length} shown · ${list.data.total} ${list.data.total === 1 ? "memory" : "memories"}${filtered ? " match" : ""}`,
+            firstHref: memoriesAfter ? href({ memoriesAfter: undefined }) : undefined,
+            nextHref: list.data.next_cursor ? href({ memoriesAfter: list.data.next_cursor }) : undefined,
+            link: Link,
+          }}
+        />
+      )}
+    </div>
+  );
+}

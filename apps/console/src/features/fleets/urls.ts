@@ -1,0 +1,50 @@
+/** Builds a console URL from a path and its query, leaving empty values out so plain URLs stay plain. */
+function withQuery(path: string, query: Record<string, string | undefined>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) if (value) params.set(key, value);
+  const text = params.toString();
+  return text ? `${path}?${text}` : path;
+}
+
+/** The fleets list: its workspace and its page (the cursor) live in the URL. */
+export function fleetsHref(workspaceId?: string, startingAfter?: string): string {
+  return withQuery("/fleets", { workspace: workspaceId, starting_after: startingAfter });
+}
+
+export type FleetTab = "events" | "memories";
+
+/** Everything a fleet page's view holds in its URL: the tab, its filters and page, the event opened. */
+export interface FleetPosition {
+  workspaceId: string;
+  fleetId: string;
+  tab: FleetTab;
+  /** Events: an exact actor or a prefix ending in *. */
+  actor?: string | undefined;
+  /** Events: epoch ms, RFC 3339 or a duration back from now (15m, 2h, 7d). */
+  since?: string | undefined;
+  /** Events: the page's cursor. */
+  after?: string | undefined;
+  /** The event open in the inspect dialog. */
+  event?: string | undefined;
+  /** Memories: an exact category. */
+  category?: string | undefined;
+  /** Memories: words to search for in key and content. */
+  q?: string | undefined;
+  /** Memories: the page's cursor. */
+  memoriesAfter?: string | undefined;
+}
+
+/** A fleet page's URL; each tab keeps its filters and page while the other is shown. */
+export function fleetHref(position: FleetPosition): string {
+  return withQuery(`/fleets/${encodeURIComponent(position.fleetId)}`, {
+    workspace: position.workspaceId,
+    tab: position.tab === "events" ? undefined : position.tab,
+    actor: position.actor,
+    since: position.since,
+    after: position.after,
+    event: position.event,
+    category: position.category,
+    q: position.q,
+    memories_after: position.memoriesAfter,
+  });
+}

@@ -1,0 +1,235 @@
+"use client";
+
+import { Button, PlusIcon, ProblemAlert, RelativeTime, StatusBadge } from "@fleet/ui";
+import { skipToken, useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { type ReactNode, useState } from "react";
+import { problemOf } from "../../lib/problem.ts";
+import { useTRPC } from "../../lib/trpc.ts";
+import { Instructions } from "../fleets/fleet-definition.tsx";
+import { InstallFleetDialog } from "../fleets/install-fleet-dialog.tsx";
+import { fleetHref } from "../fleets/urls.ts";
+import { describeSource, libraryHref, visibilityMeaning, visibilityVariants } from "./entries.ts";
+
+/**
+ * One library entry in full, before an install: what it does (its instructions), when it wakes, what it
+ * needs and why, and where the definition came from.
+ */
+export function EntryView({
+  workspaceId,
+  libraryId,
+}: {
+  workspaceId: string | undefined;
+  libraryId: string;
+}) {
+  const trpc = useTRPC();
+  const back = libraryHref(workspaceId);
+  const entry = useQuery(
+    trpc.fleetLibraries.get.queryOptions(
+      workspaceId ? { workspace_id: workspaceId, library_id: libraryId } : skipToken,
+    ),
+  );
+  const workspaces = useQuery(trpc.workspaces.list.queryOptions({ limit: 100 }));
+  const workspaceName =
+    workspaces.data?.items.find((item) => item.id === workspaceId)?.name ?? "this workspace";
+  const [installing, setInstalling] = useState(false);
+  const [done, setDone] = useState<ReactNode>(null);
+
+  const crumbs = (name?: string) => (
+    <nav aria-label="Breadcrumb" className="breadcrumb">
+      <ol>
+        <li>
+          <Link href={back}>Library</Link>
+        </li>
+        {name ? <li aria-current="page">{name}</li> : null}
+      </ol>
+    </nav>
+  );
+
+  if (workspaceId === undefined) {
+    return (
+      <div className="page page--fluid">
+        {crumbs()}
+        <ProblemAlert
+          problem={{
+            title: "No workspace in the address",
+            detail:
+              "A library entry is read through a workspace (?workspace=<id>). Open it from the Library.",
+          }}
+        />
+      </div>
+    );
+  }
+  if (entry.error) {
+    return (
+      <div className="page page--fluid">
+        {crumbs()}
+        <ProblemAlert problem={problemOf(entry.error)}>
+          <Link className="ui-button ui-button--secondary ui-button--sm" href={back}>
+            Back to the library
+          </Link>
+        </ProblemAlert>
+      </div>
+    );
+  }
+  const data = entry.data;
+  if (data === undefined) {
+    return (
+      <div className="page page--fluid">
+        {crumbs()}
+        <p className="muted" role="status">
+          Loading the entry…
+        </p>
+      </div>
+    );
+  }
+  const { credentials, tools, network_hosts: hosts, runner_labels: labels } = data.requirements;
+  const source = describeSource(data.source_ref);
+  return (
+    <div className="page page--fluid">
+      {crumbs(data.name)}
+      <header className="page-header fleet-header">
+        <div>
+          <div className="fleet-header__title">
+            <h1 className="page-header__title">{data.name}</h1>
+            <StatusBadge status={data.visibility} variants={visibilityVariants} />
+          </div>
+          {data.description ? <p className="page-header__description">{data.description}</p> : null}
+          <p className="fleet-header__meta">
+            <span>{visibilityMeaning[data.visibility]}</span>
+            <span>
+              Added <RelativeTime value={data.created_at} />
+            </span>
+          </p>
+        </div>
+        <div className="page-header__actions">
+          <Button variant="primary" icon={<PlusIcon />} onClick={() => setInstalling(true)}>
+            Install this fleet
+          </Button>
+        </div>
+      </header>
+      <p className="toolbar-status" role="status">
+        {done}
+      </p>
+      <div className="fleet-grid entry-grid">
+        <section className="card" aria-labelledby="needs-heading">
+          <header className="card__header">
+            <h2 id="needs-heading" className="card__title">
+              What it needs
+            </h2>
+          </header>
+          <div className="definition__body">
+            <div>
+              <h3 id="entry-credentials" className="definition__heading">
+                Credentials
+              </h3>
+              {credentials.length === 0 ? (
+                <p className="muted definition__none">None.</p>
+              ) : (
+                <ul className="credential-list">
+                  {credentials.map((name) => (
+                    <li key={name} className="credential" data-credential={name}>
+                      <div className="credential__row">
+                        <div className="credential__text">
+                          <span className="secret-name">{name}</span>
+                          <span className="credential__reason">
+                            {data.required_credentials_reasons[name]}
+                          </span>
+                        </div>
+                      </div>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </div>
+            <dl className="requirements">
+              <Chips term="Tools" values={tools} none="None" />
+              <Chips term="Network hosts" values={hosts} none="None" />
+              <Chips term="Runner labels" values={labels} none="Any runner" />
+              <div>
+                <dt>Source</dt>
+                <dd>
+                  <code className="source-ref">{source.text}</code>
+                </dd>
+              </div>
+            </dl>
+          </div>
+        </section>
+        <section className="card" aria-labelledby="entry-definition">
+          <header className="card__header">
+            <h2 id="entry-definition" className="card__title">
+              Definition
+            </h2>
+          </header>
+          <div className="definition__body">
+            <div>
+              <h3 id="entry-triggers" className="definition__heading">
+                Triggers
+              </h3>
+              {data.triggers.length === 0 ? (
+                <p className="muted definition__none">
+                  None: the fleet wakes only when it is sent a message.
+                </p>
+              ) : (
+                <ul className="trigger-list">
+                  {data.triggers.map((trigger, index) => (
+                    <li key={`${index}:${trigger.cron}`} className="trigger">
+                      <span className="trigger__when">
+                        <code>{trigger.cron}</code>
+                        <span className="muted">{trigger.timezone}</span>
+                      </span>
+                      <span className="trigger__message">{trigger.message}</span>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </div>
+            <div>
+              <h3 id="entry-instructions" className="definition__heading">
+                Instructions
+              </h3>
+              <Instructions text={data.instructions} labelledBy="entry-instructions" tall />
+            </div>
+          </div>
+        </section>
+      </div>
+      <InstallFleetDialog
+        open={installing}
+        workspace={{ id: workspaceId, name: workspaceName }}
+        initialEntry={data}
+        onClose={() => setInstalling(false)}
+        onInstalled={(fleet) =>
+          setDone(
+            <>
+              Installed {fleet.name}.{" "}
+              <Link
+                href={fleetHref({ workspaceId: fleet.workspace_id, fleetId: fleet.fleet_id, tab: "events" })}
+              >
+                Open {fleet.name}
+              </Link>
+            </>,
+          )
+        }
+      />
+    </div>
+  );
+}
+
+function Chips({ term, values, none }: { term: string; values: readonly string[]; none: string }) {
+  return (
+    <div>
+      <dt>{term}</dt>
+      <dd>
+        {values.length === 0 ? (
+          <span className="muted">{none}</span>
+        ) : (
+          values.map((value) => (
+            <code key={value} className="chip">
+              {value}
+            </code>
+          ))
+        )}
+      </dd>
+    </div>
+  );
+}

@@ -1,0 +1,182 @@
+import { randomUUID } from "node:crypto";
+import { operatorToken, type Tenant } from "./fleetctl.ts";
+
+/**
+ * Seeds fleets and their activity through the real /v1 API, as a tenant's script, an operator and a runner
+ * would: library entries, installs, messages, and a runner that leases events and reports their outcome.
+ */
+
+async function call<T>(
+  apiUrl: string,
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<T> {
+  const response = await fetch(`${apiUrl}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+export interface DefinitionOptions {
+  name: string;
+  description?: string;
+  credentials?: { name: string; reason: string }[];
+  runnerLabels?: string[];
+  tools?: string[];
+  triggers?: { cron: string; timezone?: string; message: string }[];
+  instructions?: string;
+}
+
+/** A fleet definition file (docs/fleet-library-format.md) from its parts. */
+export function definition(options: DefinitionOptions): string {
+  const lines = ["---", `name: ${JSON.stringify(options.name)}`];
+  if (options.description) lines.push(`description: ${JSON.stringify(options.description)}`);
+  if (options.triggers?.length) {
+    lines.push("triggers:");
+    for (const trigger of options.triggers) {
+      lines.push(`  - cron: ${JSON.stringify(trigger.cron)}`);
+      if (trigger.timezone) lines.push(`    timezone: ${trigger.timezone}`);
+      lines.push(`    message: ${JSON.stringify(trigger.message)}`);
+    }
+  }
+  lines.push("requires:");
+  lines.push(
+    options.credentials?.length
+      ? `  credentials:\n${options.credentials.map((c) => `    - name: ${c.name}\n      reason: ${JSON.stringify(c.reason)}`).join("\n")}`
+      : "  credentials: []",
+  );
+  lines.push(`  tools: ${JSON.stringify(options.tools ?? [])}`);
+  lines.push(`  runner_labels: ${JSON.stringify(options.runnerLabels ?? [])}`);
+  lines.push("---");
+  lines.push(options.instructions ?? `# ${options.name}\n\nAnswer every message briefly.`);
+  return `${lines.join("\n")}\n`;
+}
+
+export interface LibraryEntry {
+  id: string;
+  name: string;
+  visibility: "platform" | "tenant";
+}
+
+/** A tenant entry, visible to the tenant's workspace only (posted with the tenant's API key). */
+export function addTenantEntry(apiUrl: string, tenant: Tenant, text: string): Promise<LibraryEntry> {
+  return call(apiUrl, tenant.api_key, "POST", `/v1/workspaces/${tenant.workspace_id}/fleet-libraries`, {
+    definition: text,
+  });
+}
+
+/** A platform entry, visible to every workspace of the run (posted with an operator token). */
+export async function addPlatformEntry(apiUrl: string, text: string): Promise<LibraryEntry> {
+  const token = await operatorToken("platform-library:write");
+  return call(apiUrl, token, "POST", "/v1/admin/fleet-libraries", { definition: text });
+}
+
+export interface InstalledFleet {
+  fleet_id: string;
+  name: string;
+}
+
+export function installFleet(apiUrl: string, tenant: Tenant, entry: LibraryEntry, name?: string) {
+  return call<InstalledFleet>(
+    apiUrl,
+    tenant.api_key,
+    "POST",
+    `/v1/workspaces/${tenant.workspace_id}/fleets`,
+    {
+      [entry.visibility === "platform" ? "platform_library_id" : "tenant_library_id"]: entry.id,
+      ...(name ? { name } : {}),
+    },
+  );
+}
+
+export function setFleetStatus(apiUrl: string, tenant: Tenant, fleetId: string, status: string) {
+  return call(apiUrl, tenant.api_key, "PATCH", `/v1/workspaces/${tenant.workspace_id}/fleets/${fleetId}`, {
+    status,
+  });
+}
+
+export function messageFleet(apiUrl: string, tenant: Tenant, fleetId: string, message: string) {
+  return call<{ event_id: string }>(
+    apiUrl,
+    tenant.api_key,
+    "POST",
+    `/v1/workspaces/${tenant.workspace_id}/fleets/${fleetId}/messages`,
+    { message },
+  );
+}
+
+interface Lease {
+  lease_id: string;
+  event_id: string;
+  fencing_token: number;
+  fleet_id: string;
+  event: { request_json: string };
+}
+
+export type Outcome =
+  | { outcome: "processed"; response_text?: string; tokens?: number; wall_ms?: number; cost_nanos?: number }
+  | { outcome: "fleet_error"; failure_label: string; failure_detail?: string; wall_ms?: number };
+
+/**
+ * A runner of the test's own. The API runs one queue for every tenant, so the runner carries a label
+ * unique to the test and the test's fleets require it: no other spec's runner takes their events.
+ */
+export class TestRunner {
+  readonly label = `e2e-${randomUUID().slice(0, 8)}`;
+  private token: string | null = null;
+
+  constructor(private readonly apiUrl: string) {}
+
+  private async self(method: string, path: string, body?: unknown) {
+    if (this.token === null) {
+      const operator = await operatorToken("runner:write");
+      const enrolled = await call<{ runner_token: string }>(this.apiUrl, operator, "POST", "/v1/runners", {
+        host_id: `${this.label}.e2e.test`,
+        assigned_policy: { sandbox_tier: "landlock_full" },
+        labels: [this.label],
+      });
+      this.token = enrolled.runner_token;
+      // The host reports what the policy needs, so it is not degraded and is leased work.
+      await call(this.apiUrl, this.token, "POST", "/v1/runners/me/heartbeats", {
+        capability_report: { landlock: true, seccomp: true },
+      });
+    }
+    return call<unknown>(this.apiUrl, this.token, method, path, body);
+  }
+
+  /** Leases the next waiting event of the test's fleets, waiting up to 10 s for one. */
+  async lease(): Promise<Lease> {
+    const answer = (await this.self("POST", "/v1/runners/me/leases", { wait_ms: 10_000 })) as {
+      lease: Lease | null;
+    };
+    if (answer.lease === null) throw new Error("no event waited for the runner");
+    return answer.lease;
+  }
+
+  async report(lease: Lease, outcome: Outcome): Promise<void> {
+    await this.self("POST", "/v1/runners/me/reports", {
+      lease_id: lease.lease_id,
+      event_id: lease.event_id,
+      fencing_token: lease.fencing_token,
+      ...outcome,
+    });
+  }
+
+  /** Stores a memory for the leased event's fleet. */
+  async remember(lease: Lease, key: string, content: string, category: string): Promise<void> {
+    await this.self("PUT", `/v1/runners/me/leases/${lease.lease_id}/memories/${encodeURIComponent(key)}`, {
+      fencing_token: lease.fencing_token,
+      category,
+      content,
+    });
+  }
+}

@@ -1,5 +1,13 @@
 import { seriousViolations } from "../support/axe.ts";
 import { expect, signInByLink, test } from "../support/fixtures.ts";
+import {
+  addTenantEntry,
+  definition,
+  installFleet,
+  messageFleet,
+  setFleetStatus,
+  TestRunner,
+} from "../support/fleet-api.ts";
 
 test.describe("Accessibility", () => {
   test("the sign-in page has no serious or critical violations", async ({ page }) => {
@@ -17,6 +25,142 @@ test.describe("Accessibility", () => {
     expect(await seriousViolations(page)).toEqual([]);
     await page.getByRole("button", { name: "Create key" }).click();
     await expect(page.getByRole("dialog", { name: "Copy your new API key" })).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  test("the fleets pages and their dialogs have no serious or critical violations", async ({
+    page,
+    tenant,
+    apiUrl,
+  }) => {
+    const runner = new TestRunner(apiUrl);
+    const entry = await addTenantEntry(
+      apiUrl,
+      tenant,
+      definition({
+        name: "Axe fleet",
+        description: "Checked for accessibility.",
+        credentials: [{ name: "AXE_TOKEN", reason: "Reads the pages it checks." }],
+        runnerLabels: [runner.label],
+        triggers: [{ cron: "*/30 * * * *", message: "Check again." }],
+      }),
+    );
+    await signInByLink(page, tenant);
+    await page.goto(`/fleets?workspace=${tenant.workspace_id}`);
+    await expect(page.getByText("No fleets in default yet")).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // The install dialog: the choice, the review with a missing credential, its inline form, the 424.
+    await page.getByRole("button", { name: "Install fleet" }).first().click();
+    await page.getByRole("radio", { name: "Axe fleet" }).check();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole("button", { name: "Continue" }).click();
+    const review = page.getByRole("dialog", { name: "Install Axe fleet" });
+    await review.getByRole("button", { name: "Install fleet" }).click();
+    await expect(review.getByRole("alert", { name: "Missing credential" })).toBeVisible();
+    await review.getByRole("button", { name: "Add secret AXE_TOKEN" }).click();
+    expect(await seriousViolations(page)).toEqual([]);
+    await review.getByLabel("Value 1", { exact: true }).fill("axe-value");
+    await review.getByRole("button", { name: "Save secret AXE_TOKEN" }).click();
+    await expect(
+      review
+        .getByRole("list", { name: "Required credentials" })
+        .getByRole("listitem")
+        .filter({ hasText: "AXE_TOKEN" }),
+    ).toContainText("In default");
+    await review.getByRole("button", { name: "Install fleet" }).click();
+    await expect(review).toBeHidden();
+
+    // The list with a fleet, and its row menu open.
+    const row = page.getByRole("row", { name: /Axe fleet/ });
+    await expect(row).toHaveAttribute("data-status", "active");
+    await row.getByRole("button", { name: "More actions for fleet Axe fleet" }).click();
+    await expect(page.getByRole("menu", { name: "More actions for fleet Axe fleet" })).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.keyboard.press("Escape");
+    await expect(row.getByRole("button", { name: "More actions for fleet Axe fleet" })).toBeFocused();
+
+    // The fleet's page with an answered and a failed event, the inspect dialog, memories, kill.
+    const fleetId = (await row.getAttribute("data-fleet-id"))!;
+    for (const outcome of ["processed", "fleet_error"] as const) {
+      await messageFleet(apiUrl, tenant, fleetId, `Check ${outcome}.`);
+      const lease = await runner.lease();
+      if (outcome === "processed")
+        await runner.remember(lease, "pages", "The home page and the docs.", "scope");
+      await runner.report(
+        lease,
+        outcome === "processed"
+          ? {
+              outcome,
+              response_text: '{"checked": 2, "violations": 0}',
+              tokens: 50,
+              wall_ms: 900,
+              cost_nanos: 1200,
+            }
+          : { outcome, failure_label: "tool_denied", failure_detail: "The browser tool was not granted." },
+      );
+    }
+    await row.getByRole("link", { name: "Axe fleet" }).click();
+    await expect(page.getByRole("log", { name: "Events of Axe fleet" }).getByRole("row")).toHaveCount(3);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page
+      .getByRole("link", { name: /^Inspect message event/ })
+      .first()
+      .click();
+    await expect(page.getByRole("region", { name: "Request" })).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole("button", { name: "Close", exact: true }).click();
+    await page.getByRole("tab", { name: "Memories" }).click();
+    await expect(page.getByRole("row", { name: /pages/ })).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole("button", { name: "Kill fleet Axe fleet" }).click();
+    await expect(page.getByRole("dialog", { name: "Kill fleet Axe fleet?" })).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole("button", { name: "Cancel" }).click();
+
+    // Paused: the message box disabled with its reason.
+    const other = await installFleet(apiUrl, tenant, entry, "Axe paused");
+    await setFleetStatus(apiUrl, tenant, other.fleet_id, "paused");
+    await page.goto(`/fleets/${other.fleet_id}?workspace=${tenant.workspace_id}`);
+    await expect(page.getByLabel("Message to Axe paused")).toBeDisabled();
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  test("the library pages and their dialogs have no serious or critical violations", async ({
+    page,
+    tenant,
+    apiUrl,
+  }) => {
+    const entry = await addTenantEntry(
+      apiUrl,
+      tenant,
+      definition({
+        name: "Axe entry",
+        credentials: [{ name: "AXE_TOKEN", reason: "Reads the pages it checks." }],
+        tools: ["browser.open"],
+      }),
+    );
+    await signInByLink(page, tenant);
+    await page.goto(`/library?workspace=${tenant.workspace_id}`);
+    await expect(page.getByRole("row", { name: /Axe entry/ })).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await page.getByRole("button", { name: "Add to library" }).click();
+    const dialog = page.getByRole("dialog", { name: "Add to the library" });
+    await dialog.getByRole("button", { name: "Add to library" }).click();
+    await expect(dialog.getByText("Choose the definition file.")).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+    await dialog.getByRole("radio", { name: "Paste the text" }).check();
+    await dialog.getByLabel("Definition", { exact: true }).fill("---\nname: Broken\n");
+    await dialog.getByRole("button", { name: "Add to library" }).click();
+    await expect(dialog.getByRole("alert")).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+    await dialog.getByRole("radio", { name: "Git repository" }).check();
+    expect(await seriousViolations(page)).toEqual([]);
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+
+    await page.goto(`/library/${entry.id}?workspace=${tenant.workspace_id}`);
+    await expect(page.getByRole("heading", { level: 1, name: "Axe entry" })).toBeVisible();
     expect(await seriousViolations(page)).toEqual([]);
   });
 });

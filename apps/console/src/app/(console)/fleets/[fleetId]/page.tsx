@@ -1,5 +1,7 @@
 import "../../../../styles/secrets.css";
 import "../../../../styles/fleets.css";
+import "../../../../styles/fleet-page.css";
+import "../../../../styles/fleet-events.css";
 import type { Metadata } from "next";
 import { FleetView } from "../../../../features/fleets/fleet-view.tsx";
 import { first, type Search } from "../../../../lib/search.ts";

@@ -1,5 +1,6 @@
 import "../../../../styles/secrets.css";
 import "../../../../styles/fleets.css";
+import "../../../../styles/fleet-page.css";
 import "../../../../styles/library.css";
 import type { Metadata } from "next";
 import { EntryView } from "../../../../features/library/entry-view.tsx";

@@ -113,6 +113,10 @@ test.describe("Accessibility", () => {
     await page.getByRole("tab", { name: "Memories" }).click();
     await expect(page.getByRole("row", { name: /pages/ })).toBeVisible();
     expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole("button", { name: "Keyboard shortcuts" }).click();
+    await expect(page.getByRole("dialog", { name: "Keyboard shortcuts" })).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole("dialog").getByRole("button", { name: "Close", exact: true }).click();
     await page.getByRole("button", { name: "Kill fleet Axe fleet" }).click();
     await expect(page.getByRole("dialog", { name: "Kill fleet Axe fleet?" })).toBeVisible();
     expect(await seriousViolations(page)).toEqual([]);

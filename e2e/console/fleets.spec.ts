@@ -296,6 +296,33 @@ test.describe("Fleets", () => {
     await page.keyboard.press("ArrowLeft");
     await expect(page).not.toHaveURL(/tab=memories/);
 
+    // Single-key shortcuts for what is on screen, listed by ?, with an off switch kept in the browser.
+    await page.getByRole("heading", { level: 1, name: "Digest" }).click();
+    await page.keyboard.press("]");
+    await expect(page.getByRole("tab", { name: "Memories" })).toHaveAttribute("aria-selected", "true");
+    await page.keyboard.press("[");
+    await expect(page.getByRole("tab", { name: "Events" })).toHaveAttribute("aria-selected", "true");
+    await page.keyboard.press("m");
+    await expect(page.getByLabel("Message to Digest")).toBeFocused();
+    await page.keyboard.type("]");
+    await expect(page.getByLabel("Message to Digest")).toHaveValue("]");
+    await page.getByLabel("Message to Digest").fill("");
+    await page.getByRole("heading", { level: 1, name: "Digest" }).click();
+    await page.keyboard.press("?");
+    const sheet = page.getByRole("dialog", { name: "Keyboard shortcuts" });
+    await expect(sheet).toContainText("Write a message to the fleet");
+    await expect(sheet).toContainText("Filter the events by actor");
+    await screenshot(page, testInfo, "shortcuts");
+    await sheet.getByLabel("Use single-key shortcuts in this browser").uncheck();
+    await sheet.getByRole("button", { name: "Close", exact: true }).click();
+    await page.keyboard.press("]");
+    await expect(page.getByRole("tab", { name: "Events" })).toHaveAttribute("aria-selected", "true");
+    await page.reload();
+    await page.getByRole("button", { name: "Keyboard shortcuts" }).click();
+    await expect(sheet.getByLabel("Use single-key shortcuts in this browser")).not.toBeChecked();
+    await sheet.getByLabel("Use single-key shortcuts in this browser").check();
+    await sheet.getByRole("button", { name: "Close", exact: true }).click();
+
     // Kill asks for the fleet's name before it acts.
     await page.getByRole("button", { name: "Kill fleet Digest" }).click();
     const kill = page.getByRole("dialog", { name: "Kill fleet Digest?" });

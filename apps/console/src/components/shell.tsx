@@ -1,10 +1,11 @@
 "use client";
 
-import { ProblemAlert } from "@fleet/ui";
+import { Button, ProblemAlert } from "@fleet/ui";
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { problemOf, statusOf } from "../lib/problem.ts";
+import { useShortcutsSheet } from "../lib/shortcuts.tsx";
 import { useTRPC } from "../lib/trpc.ts";
 import { Identity } from "./identity.tsx";
 import { Nav } from "./nav.tsx";
@@ -26,6 +27,7 @@ export function Shell({ children }: { children: ReactNode }) {
           <span className="brand__name">Fleet Control Plane</span>
         </Link>
         <Nav />
+        <ShortcutsButton />
         <Identity me={me.data} />
       </aside>
       <main className="shell__main" id="main">
@@ -42,5 +44,15 @@ export function Shell({ children }: { children: ReactNode }) {
         )}
       </main>
     </div>
+  );
+}
+
+/** The shortcut list, reachable by mouse too, and when the keys themselves are switched off. */
+function ShortcutsButton() {
+  const open = useShortcutsSheet();
+  return (
+    <Button variant="ghost" size="sm" className="shell__shortcuts" aria-keyshortcuts="?" onClick={open}>
+      Keyboard shortcuts <kbd>?</kbd>
+    </Button>
   );
 }

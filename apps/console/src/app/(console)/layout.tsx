@@ -1,11 +1,13 @@
 import "../../styles/shell.css";
 import "../../styles/pages.css";
+import "../../styles/shortcuts.css";
 import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import type { ReactNode } from "react";
 import { Shell } from "../../components/shell.tsx";
 import { Providers } from "../../lib/providers.tsx";
 import { SESSION_COOKIE } from "../../lib/session.ts";
+import { ShortcutsProvider } from "../../lib/shortcuts.tsx";
 
 /**
  * Pages behind sign-in. Only the cookie's presence is checked here; whether it still authenticates is the
@@ -16,7 +18,9 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
   if (!jar.has(SESSION_COOKIE)) redirect("/sign-in");
   return (
     <Providers>
-      <Shell>{children}</Shell>
+      <ShortcutsProvider>
+        <Shell>{children}</Shell>
+      </ShortcutsProvider>
     </Providers>
   );
 }

@@ -6,6 +6,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import { problemOf } from "../../lib/problem.ts";
+import { useShortcuts } from "../../lib/shortcuts.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
 import { EventDialog } from "./event-dialog.tsx";
 import { EventFilters, type EventFilterValues } from "./event-filters.tsx";
@@ -86,13 +87,30 @@ export function EventsPanel({
     log.current?.scrollIntoView({ block: "nearest" });
   };
 
+  useShortcuts("Events", [
+    {
+      key: "/",
+      description: "Filter the events by actor",
+      run: () => document.querySelector<HTMLInputElement>('.events input[name="actor"]')?.focus(),
+    },
+    {
+      key: "n",
+      description: "Show new events, or go back to the latest page",
+      run: () => (onFirstPage ? showLatest() : router.push(href({ after: undefined }))),
+    },
+  ]);
+
   const live: LiveState = !onFirstPage
     ? "paused"
-    : list.error && list.data
-      ? list.isFetching
-        ? "reconnecting"
-        : "offline"
-      : "live";
+    : list.data === undefined
+      ? list.error
+        ? "offline"
+        : "connecting"
+      : list.error
+        ? list.isFetching
+          ? "reconnecting"
+          : "offline"
+        : "live";
 
   const filtered = Boolean(actor || since);
   return (

@@ -6,6 +6,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { problemOf, statusOf } from "../../lib/problem.ts";
+import { useShortcuts } from "../../lib/shortcuts.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
 import { EventsPanel } from "./events-panel.tsx";
 import { type ConfirmedAction, FleetActionDialogs, statusChange } from "./fleet-action-dialogs.tsx";
@@ -68,6 +69,16 @@ function FleetPage({ position }: { position: FleetPosition }) {
   const [confirming, setConfirming] = useState<ConfirmedAction>(null);
   const [latestSent, setLatestSent] = useState<string | null>(null);
   const back = fleetsHref(position.workspaceId);
+  const showTab = (tab: FleetTab) => router.replace(fleetHref({ ...position, tab }), { scroll: false });
+  useShortcuts("Fleet", [
+    {
+      key: "m",
+      description: "Write a message to the fleet",
+      run: () => document.querySelector<HTMLTextAreaElement>(".message-box__input")?.focus(),
+    },
+    { key: "[", description: "Show the events", run: () => showTab("events") },
+    { key: "]", description: "Show the memories", run: () => showTab("memories") },
+  ]);
 
   const fleet = query.data;
   if (query.error && fleet === undefined) {
@@ -150,12 +161,7 @@ function FleetPage({ position }: { position: FleetPosition }) {
         <FleetDefinition fleet={fleet} />
       </div>
       <section className="card" aria-label="Activity">
-        <Tabs<FleetTab>
-          label="Activity"
-          tabs={tabs}
-          value={position.tab}
-          onChange={(tab) => router.replace(fleetHref({ ...position, tab }), { scroll: false })}
-        >
+        <Tabs<FleetTab> label="Activity" tabs={tabs} value={position.tab} onChange={showTab}>
           {position.tab === "events" ? (
             <EventsPanel fleet={fleet} position={position} latestSent={latestSent} />
           ) : (

@@ -7,6 +7,7 @@ import { useRouter } from "next/navigation";
 import { type ReactNode, useState } from "react";
 import { PageHeader } from "../../components/page-header.tsx";
 import { problemOf, statusOf } from "../../lib/problem.ts";
+import { useShortcuts } from "../../lib/shortcuts.tsx";
 import { type ApiError, useTRPC } from "../../lib/trpc.ts";
 import { useWorkspaceChoice } from "../../lib/use-workspace.ts";
 import { WorkspacePicker } from "../secrets/workspace-picker.tsx";
@@ -71,15 +72,15 @@ export function FleetsView({ workspaceId, startingAfter, limit }: FleetsPosition
     },
   };
 
+  const openInstall = () => {
+    setDone(null);
+    setInstalling(true);
+  };
+  const canInstall = workspace !== undefined && list.data !== undefined;
+  useShortcuts("Fleets", canInstall ? [{ key: "i", description: "Install a fleet", run: openInstall }] : []);
+
   const installButton = (variant: "primary" | "secondary") => (
-    <Button
-      variant={variant}
-      icon={<PlusIcon />}
-      onClick={() => {
-        setDone(null);
-        setInstalling(true);
-      }}
-    >
+    <Button variant={variant} icon={<PlusIcon />} aria-keyshortcuts="i" onClick={openInstall}>
       Install fleet
     </Button>
   );
@@ -174,7 +175,7 @@ export function FleetsView({ workspaceId, startingAfter, limit }: FleetsPosition
       <PageHeader
         title="Fleets"
         description="Each fleet runs one library definition in a workspace: it answers messages and wakes on its triggers. Pause or stop a fleet to hold its work; kill it to end it for good."
-        actions={workspace !== undefined && list.data !== undefined ? installButton("primary") : null}
+        actions={canInstall ? installButton("primary") : null}
       />
       {move.error ? (
         <ProblemAlert problem={problemOf(move.error)}>

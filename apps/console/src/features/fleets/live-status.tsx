@@ -2,9 +2,10 @@
 
 import { Button } from "@fleet/ui";
 
-export type LiveState = "live" | "reconnecting" | "offline" | "paused";
+export type LiveState = "connecting" | "live" | "reconnecting" | "offline" | "paused";
 
 const words: Record<LiveState, string> = {
+  connecting: "Connecting…",
   live: "Live",
   reconnecting: "Reconnecting…",
   offline: "Offline",

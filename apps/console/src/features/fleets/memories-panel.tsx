@@ -5,6 +5,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { problemOf } from "../../lib/problem.ts";
+import { useShortcuts } from "../../lib/shortcuts.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
 import type { FleetView, MemoryItem } from "./status.ts";
 import { type FleetPosition, fleetHref } from "./urls.ts";
@@ -57,6 +58,13 @@ export function MemoriesPanel({ fleet, position }: { fleet: FleetView; position:
   );
   const href = (patch: Partial<FleetPosition>) => fleetHref({ ...position, ...patch });
   const filtered = Boolean(category || q);
+  useShortcuts("Memories", [
+    {
+      key: "/",
+      description: "Search the memories",
+      run: () => document.querySelector<HTMLInputElement>('.memories input[name="q"]')?.focus(),
+    },
+  ]);
 
   return (
     <div className="memories">

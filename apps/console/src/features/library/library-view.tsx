@@ -7,6 +7,7 @@ import { useRouter } from "next/navigation";
 import { type ReactNode, useState } from "react";
 import { PageHeader } from "../../components/page-header.tsx";
 import { problemOf, statusOf } from "../../lib/problem.ts";
+import { useShortcuts } from "../../lib/shortcuts.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
 import { useWorkspaceChoice } from "../../lib/use-workspace.ts";
 import { WorkspacePicker } from "../secrets/workspace-picker.tsx";
@@ -51,15 +52,18 @@ export function LibraryView({ workspaceId, startingAfter, limit }: LibraryPositi
   const [adding, setAdding] = useState(false);
   const [done, setDone] = useState<ReactNode>(null);
 
+  const openAdd = () => {
+    setDone(null);
+    setAdding(true);
+  };
+  const canAdd = workspace !== undefined && list.data !== undefined;
+  useShortcuts(
+    "Library",
+    canAdd ? [{ key: "a", description: "Add a definition to the library", run: openAdd }] : [],
+  );
+
   const addButton = (variant: "primary" | "secondary") => (
-    <Button
-      variant={variant}
-      icon={<PlusIcon />}
-      onClick={() => {
-        setDone(null);
-        setAdding(true);
-      }}
-    >
+    <Button variant={variant} icon={<PlusIcon />} aria-keyshortcuts="a" onClick={openAdd}>
       Add to library
     </Button>
   );
@@ -132,7 +136,7 @@ export function LibraryView({ workspaceId, startingAfter, limit }: LibraryPositi
       <PageHeader
         title="Library"
         description="Fleet definitions a workspace can install: the platform’s, offered to every workspace, and your tenant’s own, added here."
-        actions={workspace !== undefined && list.data !== undefined ? addButton("primary") : null}
+        actions={canAdd ? addButton("primary") : null}
       />
       <section className="card" aria-labelledby="library-heading">
         <h2 id="library-heading" className="ui-visually-hidden">

@@ -354,5 +354,29 @@ test.describe("Fleets", () => {
     await expect(stale.getByRole("button", { name: "Copy request ID" })).toBeVisible();
     await expect(spareRow).toHaveAttribute("data-status", "killed");
     await screenshot(page, testInfo, "stale-move-409");
+
+    // The row menu: only what a killed fleet still allows, keyboard in and out.
+    const more = spareRow.getByRole("button", { name: "More actions for fleet Digest spare" });
+    await more.focus();
+    await page.keyboard.press("ArrowDown");
+    const menu = page.getByRole("menu", { name: "More actions for fleet Digest spare" });
+    await expect(menu.getByRole("menuitem")).toHaveText(["Delete fleet…"]);
+    await expect(menu.getByRole("menuitem", { name: "Delete fleet…" })).toBeFocused();
+    await screenshot(page, testInfo, "row-menu");
+    await page.keyboard.press("Escape");
+    await expect(menu).toBeHidden();
+    await expect(more).toBeFocused();
+
+    // Pages of fleets: the cursor (and the page size) in the URL.
+    await page.goto(`/fleets?workspace=${tenant.workspace_id}&limit=1`);
+    const rows = page.getByRole("table").getByRole("row");
+    await expect(rows).toHaveCount(2);
+    await expect(rows.nth(1)).toContainText("Digest spare");
+    await page.getByRole("link", { name: "Next page" }).click();
+    await expect(page).toHaveURL(/starting_after=[^&]+&limit=1$/);
+    await expect(rows.nth(1)).toHaveAttribute("data-fleet-id", digest.fleet_id);
+    await expect(page.getByRole("link", { name: "Next page" })).toHaveCount(0);
+    await page.getByRole("link", { name: "First page" }).click();
+    await expect(rows.nth(1)).toContainText("Digest spare");
   });
 });

@@ -151,7 +151,7 @@ test.describe("Library", () => {
     await page.goto(`/library?workspace=${tenant.workspace_id}&limit=1`);
     const rows = page.getByRole("table").getByRole("row");
     await expect(rows).toHaveCount(2);
-    const firstName = await rows.nth(1).getByRole("link").innerText();
+    const firstName = (await rows.nth(1).getByRole("link").textContent()) ?? "";
     await page.getByRole("link", { name: "Next page" }).click();
     await expect(page).toHaveURL(/starting_after=[^&]+&limit=1$/);
     await expect(rows).toHaveCount(2);

@@ -36,7 +36,7 @@ export class Overrun extends Error {
 }
 
 export interface RunOptions {
-  env: Record<string, string>;
+  env: NodeJS.ProcessEnv;
   deadline: number;
   maxStdout: number;
   /** Kill the process once the files under `dir` pass `bytes`. */

@@ -2,16 +2,19 @@
  * Figures for issue #4 on PostgreSQL: lease cycles (acquire → report) with 8 runners over 200 fleets;
  * message posted → lease delivered to a waiting runner; cron instant → lease.
  */
+import { mkdirSync, readdirSync, statSync } from "node:fs";
 import { Agent, request } from "node:http";
+import { join } from "node:path";
 import { fleetLibraries, fleets, openDatabase, runners, workspaces } from "@fleet/db";
 import { mintSecret, RUNNER_TOKEN_PREFIX, sha256Hex } from "../src/auth/tokens.ts";
 import { newId } from "../src/ids.ts";
 import type { SeededDatabase } from "./databases.ts";
 import { startServer, stopProcess, waitUntilReady } from "./processes.ts";
+import { formatSummary, summariseProfile } from "./profile.ts";
 
 const FLEETS = 200;
 const RUNNERS = 8;
-const WORKERS_PER_RUNNER = 4;
+const WORKERS_PER_RUNNER = Number(process.env.BENCH_LEASE_WORKERS ?? 4);
 const EVENTS_PER_FLEET = 400;
 
 const agent = new Agent({ keepAlive: true, maxSockets: 256 });
@@ -65,7 +68,7 @@ const fullReport = {
   egress_enforcement: true,
 };
 
-async function seed(url: string): Promise<Seeded> {
+export async function seed(url: string): Promise<Seeded> {
   const database = await openDatabase(url, { max: 2 });
   try {
     const db = database.db;
@@ -102,11 +105,23 @@ async function seed(url: string): Promise<Seeded> {
       })),
     );
     const busy = ids.slice(0, FLEETS);
+    // UUIDv7 ids, as the service mints them (reports check the event id's shape).
+    const eventIds: string[] = [];
+    const eventFleets: string[] = [];
+    const eventTimes: number[] = [];
+    for (let n = 1; n <= EVENTS_PER_FLEET; n++) {
+      for (const fleetId of busy) {
+        const at = now - 1_000_000 + n;
+        eventIds.push(newId(at));
+        eventFleets.push(fleetId);
+        eventTimes.push(at);
+      }
+    }
     await database.query(
       `insert into fleet_events (id, workspace_id, fleet_id, actor, event_type, request_json, status, created_at, updated_at)
-       select gen_random_uuid(), $1, f.id, 'user:bench', 'chat', '{"message":"bench"}', 'received', $2::bigint + n, $2::bigint + n
-       from unnest($3::uuid[]) as f(id), generate_series(1, ${EVENTS_PER_FLEET}) as n`,
-      [workspace.id, now - 1_000_000, busy],
+       select e.id, $1, e.fleet_id, 'user:bench', 'chat', '{"message":"bench"}', 'received', e.at, e.at
+       from unnest($2::uuid[], $3::uuid[], $4::bigint[]) as e(id, fleet_id, at)`,
+      [workspace.id, eventIds, eventFleets, eventTimes],
     );
     await database.query("analyze fleet_events");
     const runnerTokens: string[] = [];
@@ -169,7 +184,10 @@ async function cycles(base: string, tokens: string[], seconds: number) {
       const acquired = await post(base, "/v1/runners/me/leases", token, { wait_ms: 0 });
       const lease = (acquired.body as LeaseBody).lease;
       acquireMs.push(performance.now() - started);
-      if (acquired.status !== 200) errors++;
+      if (acquired.status !== 200) {
+        if (errors++ === 0)
+          console.error(`an acquire answered ${acquired.status}: ${JSON.stringify(acquired.body)}`);
+      }
       if (lease === null || lease === undefined) continue;
       const reported = await post(base, "/v1/runners/me/reports", token, {
         lease_id: lease.lease_id,
@@ -178,8 +196,10 @@ async function cycles(base: string, tokens: string[], seconds: number) {
         outcome: "processed",
         response_text: "ok",
       });
-      if (reported.status !== 200) errors++;
-      else cycleMs.push(performance.now() - started);
+      if (reported.status !== 200) {
+        if (errors++ === 0)
+          console.error(`a report answered ${reported.status}: ${JSON.stringify(reported.body)}`);
+      } else cycleMs.push(performance.now() - started);
     }
   };
   const started = performance.now();
@@ -265,16 +285,30 @@ async function cronToLease(base: string, seeded: Seeded, apiKey: string): Promis
 
 export async function benchLeases(
   db: SeededDatabase,
-  options: { seconds: number; warmupSeconds: number; logDir: string; apiDir: string },
+  options: {
+    seconds: number;
+    warmupSeconds: number;
+    logDir: string;
+    apiDir: string;
+    work: string;
+    profile: boolean;
+  },
   progress: (message: string) => void,
 ): Promise<LeaseFigures> {
+  const profileDir = join(options.work, "leases-profile");
+  mkdirSync(profileDir, { recursive: true });
   progress(
     `seeding ${FLEETS} busy and ${FLEETS} idle fleets, ${(FLEETS * EVENTS_PER_FLEET).toLocaleString("en-US")} waiting events, ${RUNNERS * 2} runners`,
   );
   const seeded = await seed(db.url);
   const server = await startServer({
     name: "API leases",
-    nodeArgs: ["--import", "tsx", "src/main.ts"],
+    nodeArgs: [
+      ...(options.profile ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []),
+      "--import",
+      "tsx",
+      "src/main.ts",
+    ],
     cwd: options.apiDir,
     env: { DATABASE_URL: db.url, LOG_LEVEL: "warn", FLEET_RECONCILE_INTERVAL_MS: "60000" },
     logDir: options.logDir,
@@ -283,11 +317,20 @@ export async function benchLeases(
     await waitUntilReady(server, "/healthz");
     const base = server.baseUrl;
     const busyTokens = seeded.runnerTokens.slice(0, RUNNERS);
+    const probe = await post(base, "/v1/runners/me/leases", busyTokens[0]!, { wait_ms: 0 });
+    if (probe.status !== 200 || (probe.body as LeaseBody).lease === null) {
+      throw new Error(`the first acquire answered ${probe.status}: ${JSON.stringify(probe.body)}`);
+    }
     progress(
       `lease cycles: warm-up ${options.warmupSeconds}s, then ${options.seconds}s (8 runners × 4 workers)`,
     );
     await cycles(base, busyTokens, options.warmupSeconds);
     const run = await cycles(base, busyTokens, options.seconds);
+    if (options.profile) {
+      await stopProcess(server.child);
+      printProfile(profileDir);
+      throw new Error("profiled the lease cycles; the later phases need the server, so the run ends here");
+    }
     // The backlog left from the cycles would be leased first (it is older): settle it.
     const database = await openDatabase(db.url, { max: 1 });
     await database.query("update fleet_events set status = 'processed' where status = 'received'");
@@ -311,6 +354,14 @@ export async function benchLeases(
     agent.destroy();
     await stopProcess(server.child);
   }
+}
+
+function printProfile(dir: string): void {
+  const files = readdirSync(dir).filter((name) => name.endsWith(".cpuprofile"));
+  const largest = files.sort((a, b) => statSync(join(dir, b)).size - statSync(join(dir, a)).size)[0];
+  if (largest === undefined) return;
+  console.log("\nCPU profile of the API during the lease cycles:");
+  console.log(formatSummary(summariseProfile(join(dir, largest), 30)));
 }
 
 const mark = (ok: boolean) => (ok ? "met" : "MISSED");

@@ -272,7 +272,7 @@ async function bench(settings: Settings, cleanup: Cleanup): Promise<void> {
   }
   if (settings.suites.has("leases")) {
     if (pg === null) console.log(`\nRunners and leases (issue #4): skipped, ${postgres}`);
-    else printLeaseFigures(await benchLeases(pg, { ...settings, logDir, apiDir }, progress));
+    else printLeaseFigures(await benchLeases(pg, { ...settings, work, logDir, apiDir }, progress));
   }
 }
 

@@ -1,4 +1,4 @@
-import { fleetEvents, leases, sql } from "@fleet/db";
+import { fleetEvents, fleets, leases, sql } from "@fleet/db";
 import { describe, expect, it } from "vitest";
 import type { PublishedFrame } from "../src/services/runners/activity-bus.ts";
 import { messageFleet, seedLibraryEntry } from "./fleet-fixtures.ts";
@@ -27,10 +27,15 @@ function report(runner: EnrolledRunner, lease: HeldLease, extra: Record<string, 
 /** Ends the lease's life as the clock would, without waiting 30 s. */
 async function expire(leaseId: string) {
   const api = await testApi();
-  await api.database.db
+  const [lease] = await api.database.db
     .update(leases)
     .set({ expiresAt: Date.now() - 1 })
-    .where(sql`${leases.id} = ${leaseId}`);
+    .where(sql`${leases.id} = ${leaseId}`)
+    .returning();
+  await api.database.db
+    .update(fleets)
+    .set({ leasedUntil: Date.now() - 1 })
+    .where(sql`${fleets.id} = ${lease!.fleetId}`);
 }
 
 /** A fleet of its own with one waiting message, so tests do not lease each other's work. */

@@ -36,6 +36,8 @@ export const fleetEvents = pgTable(
     index("fleet_events_workspace_page_idx").on(t.workspaceId, t.createdAt, t.id),
     /** The work waiting for a runner, oldest first. */
     index("fleet_events_pending_idx").on(t.fleetId, t.createdAt, t.id).where(sql`${t.status} = 'received'`),
+    /** All waiting work, oldest first: where a runner's acquire starts looking. */
+    index("fleet_events_waiting_idx").on(t.createdAt, t.id).where(sql`${t.status} = 'received'`),
     check("fleet_events_type", sql`${t.eventType} in ('chat', 'webhook', 'cron', 'continuation')`),
     check(
       "fleet_events_status",

@@ -34,6 +34,11 @@ export const fleets = pgTable(
     version: integer("version").notNull().default(1),
     /** The last fencing token handed out for this fleet's work; each lease claim bumps it. */
     fenceSeq: bigint("fence_seq", { mode: "number" }).notNull().default(0),
+    /**
+     * Until when the fleet's current lease holds it (null when none): kept on the fleet row so a
+     * concurrent acquire that locks the row re-reads it and passes over a fleet just leased.
+     */
+    leasedUntil: bigint("leased_until", { mode: "number" }),
     eventsProcessed: bigint("events_processed", { mode: "number" }).notNull().default(0),
     budgetUsedNanos: bigint("budget_used_nanos", { mode: "number" }).notNull().default(0),
     createdAt: bigint("created_at", { mode: "number" }).notNull(),

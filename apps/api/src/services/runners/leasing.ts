@@ -1,7 +1,7 @@
 import { type Lease, Problem } from "@fleet/contracts";
-import { type Database, eq, fleetEvents, fleets, leases, runners, sql, type Tx } from "@fleet/db";
+import { type Database, eq, fleets, leases, runners, sql, type Tx } from "@fleet/db";
 import { newId } from "../../ids.ts";
-import type { ServiceContext } from "../context.ts";
+import { type ServiceContext, uniqueViolation } from "../context.ts";
 import { recordRunnerEvent } from "./runners.ts";
 
 export const LEASE_MAX_MS = 12 * 60 * 60 * 1000;
@@ -12,103 +12,104 @@ function rowsOf<T>(result: unknown): T[] {
   return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
 }
 
-interface Candidate {
+interface Claimed {
+  lease_id: string;
   fleet_id: string;
+  workspace_id: string;
   event_id: string;
+  fencing_token: number | string;
+  kind: "fresh" | "reclaim";
+  expires_at: number | string;
+  event_type: string;
+  actor: string;
+  request_json: string;
+  name: string;
+  definition: {
+    instructions: string;
+    requirements: { credentials: string[]; tools: string[]; network_hosts: string[] };
+  };
 }
 
 /**
- * One attempt to lease work: the oldest waiting event among active fleets whose required labels the
- * runner has and that no live lease holds. The fleet row is locked (others skip it), the live-lease
- * check is repeated under the lock, and the fleet's fencing sequence is bumped for the new lease.
+ * One attempt to lease work, in one statement: the oldest waiting event of an active fleet whose
+ * required labels the runner has and that no live lease holds; the fleet row is locked (concurrent
+ * acquires skip it), the fleet's fencing sequence is bumped, and the lease and its history row are
+ * written. The insert violates the one-running-lease-per-fleet index when the fleet still holds a lease
+ * past its time (it must be marked expired first) or one a concurrent acquire committed after this
+ * statement's snapshot: `"conflict"` then, and the caller settles lapsed leases and tries again.
  */
-async function tryAcquire(ctx: ServiceContext, runnerId: string, labels: string[]): Promise<Lease | null> {
+async function tryAcquire(ctx: ServiceContext, runnerId: string): Promise<Lease | null | "conflict"> {
   const now = ctx.now();
-  return ctx.db.transaction(async (tx) => {
-    const [candidate] = rowsOf<Candidate>(
-      await tx.execute(sql`
-        select f.id as fleet_id, e.id as event_id
-        from fleets f
-        join lateral (
-          select pending.id, pending.created_at from fleet_events pending
-          where pending.fleet_id = f.id and pending.status = 'received'
-          order by pending.created_at, pending.id limit 1
-        ) e on true
-        where f.status = 'active'
-          and coalesce(f.definition -> 'requirements' -> 'runner_labels', '[]'::jsonb) <@ ${JSON.stringify(labels)}::jsonb
-          and not exists (
-            select 1 from leases l where l.fleet_id = f.id and l.status = 'running' and l.expires_at > ${now}
-          )
-        order by e.created_at, e.id
-        limit 1
-        for update of f skip locked`),
+  const leaseId = newId(now);
+  let rows: Claimed[];
+  try {
+    rows = rowsOf<Claimed>(
+      await ctx.db.execute(sql`
+        with r as (
+          select labels from runners
+          where id = ${runnerId} and not degraded and admin_state = 'active'
+        ),
+        c as (
+          select f.id as fleet_id, f.workspace_id, f.name, f.definition,
+                 e.id as event_id, e.event_type, e.actor, e.request_json
+          from r, fleet_events e
+          join fleets f on f.id = e.fleet_id
+          where e.status = 'received'
+            and f.status = 'active'
+            and coalesce(f.definition -> 'requirements' -> 'runner_labels', '[]'::jsonb) <@ r.labels
+            and (f.leased_until is null or f.leased_until <= ${now}::bigint)
+          order by e.created_at, e.id
+          limit 1
+          for update of f skip locked
+        ),
+        fenced as (
+          update fleets f set fence_seq = f.fence_seq + 1, leased_until = ${now + ctx.config.leaseTtlMs}::bigint
+          from c where f.id = c.fleet_id
+          returning f.fence_seq
+        ),
+        lease as (
+          insert into leases (id, runner_id, fleet_id, workspace_id, event_id, fencing_token, kind, status, created_at, expires_at)
+          select ${leaseId}::uuid, ${runnerId}::uuid, c.fleet_id, c.workspace_id, c.event_id, fenced.fence_seq,
+                 case when exists (select 1 from leases p where p.event_id = c.event_id) then 'reclaim' else 'fresh' end,
+                 'running', ${now}::bigint, ${now + ctx.config.leaseTtlMs}::bigint
+          from c, fenced
+          returning id, fencing_token, kind, expires_at
+        ),
+        history as (
+          insert into runner_events (id, runner_id, event_type, detail, created_at)
+          select ${newId(now)}::uuid, ${runnerId}::uuid, 'lease_acquired',
+                 jsonb_build_object('lease_id', lease.id, 'fleet_id', c.fleet_id, 'fencing_token', lease.fencing_token),
+                 ${now}::bigint
+          from lease, c
+        )
+        select lease.id as lease_id, c.fleet_id, c.workspace_id, c.event_id, lease.fencing_token, lease.kind,
+               lease.expires_at, c.event_type, c.actor, c.request_json, c.name, c.definition
+        from lease, c`),
     );
-    if (candidate === undefined) return null;
-    // Under the fleet's lock, with a fresh snapshot: a lease taken meanwhile is now visible.
-    const [holder] = await tx
-      .select({ id: leases.id, expiresAt: leases.expiresAt, runnerId: leases.runnerId })
-      .from(leases)
-      .where(sql`${leases.fleetId} = ${candidate.fleet_id} and ${leases.status} = 'running'`);
-    if (holder !== undefined && holder.expiresAt > now) return null;
-    if (holder !== undefined) {
-      await tx.update(leases).set({ status: "expired", endedAt: now }).where(eq(leases.id, holder.id));
-      await recordRunnerEvent(tx, holder.runnerId, "lease_released", now, {
-        lease_id: holder.id,
-        outcome: "expired",
-      });
-    }
-    const [event] = await tx
-      .select()
-      .from(fleetEvents)
-      .where(sql`${fleetEvents.id} = ${candidate.event_id} and ${fleetEvents.status} = 'received'`);
-    if (event === undefined) return null;
-    const [earlier] = await tx
-      .select({ id: leases.id })
-      .from(leases)
-      .where(eq(leases.eventId, event.id))
-      .limit(1);
-    const [fleet] = await tx
-      .update(fleets)
-      .set({ fenceSeq: sql`${fleets.fenceSeq} + 1` })
-      .where(eq(fleets.id, candidate.fleet_id))
-      .returning();
-    const lease = {
-      id: newId(now),
-      runnerId,
-      fleetId: fleet!.id,
-      workspaceId: fleet!.workspaceId,
-      eventId: event.id,
-      fencingToken: fleet!.fenceSeq,
-      kind: earlier ? "reclaim" : "fresh",
-      status: "running",
-      createdAt: now,
-      expiresAt: now + ctx.config.leaseTtlMs,
-    };
-    await tx.insert(leases).values(lease);
-    await recordRunnerEvent(tx, runnerId, "lease_acquired", now, {
-      lease_id: lease.id,
-      fleet_id: lease.fleetId,
-      fencing_token: lease.fencingToken,
-    });
-    const requirements = fleet!.definition.requirements;
-    return {
-      lease_id: lease.id,
-      fleet_id: lease.fleetId,
-      workspace_id: lease.workspaceId,
-      event_id: lease.eventId,
-      fencing_token: lease.fencingToken,
-      kind: lease.kind as "fresh" | "reclaim",
-      expires_at: lease.expiresAt,
-      event: { event_type: event.eventType, actor: event.actor, request_json: event.requestJson },
-      fleet: {
-        name: fleet!.name,
-        instructions: fleet!.definition.instructions,
-        credentials: requirements.credentials,
-        tools: requirements.tools,
-        network_hosts: requirements.network_hosts,
-      },
-    };
-  });
+  } catch (error) {
+    if (uniqueViolation(error, "leases_one_running_per_fleet")) return "conflict";
+    throw error;
+  }
+  const [claimed] = rows;
+  if (claimed === undefined) return null;
+  const requirements = claimed.definition.requirements;
+  return {
+    lease_id: claimed.lease_id,
+    fleet_id: claimed.fleet_id,
+    workspace_id: claimed.workspace_id,
+    event_id: claimed.event_id,
+    fencing_token: Number(claimed.fencing_token),
+    kind: claimed.kind,
+    expires_at: Number(claimed.expires_at),
+    event: { event_type: claimed.event_type, actor: claimed.actor, request_json: claimed.request_json },
+    fleet: {
+      name: claimed.name,
+      instructions: claimed.definition.instructions,
+      credentials: requirements.credentials,
+      tools: requirements.tools,
+      network_hosts: requirements.network_hosts,
+    },
+  };
 }
 
 /**
@@ -116,6 +117,46 @@ async function tryAcquire(ctx: ServiceContext, runnerId: string, labels: string[
  * the work signal (this instance's inserts, and other instances' NOTIFY), with a slow re-poll as a net.
  */
 export async function acquireLease(ctx: ServiceContext, runnerId: string, waitMs: number) {
+  const deadline = ctx.now() + waitMs;
+  for (let attempt = 0; ; attempt++) {
+    const ticket = ctx.work.ticket();
+    const lease = await tryAcquire(ctx, runnerId);
+    if (lease === "conflict") {
+      await expireLapsedLeases(ctx);
+      continue;
+    }
+    if (lease !== null) return { lease, retry_after_ms: 0 };
+    // Nothing leased: say why when it is the runner's own state, before waiting for work.
+    if (attempt === 0) {
+      const refusal = await runnerRefusal(ctx, runnerId);
+      if (refusal !== null) return refusal;
+    }
+    const left = deadline - ctx.now();
+    if (left <= 0) return { lease: null, retry_after_ms: 1_000 };
+    await ctx.work.wait(ticket, Math.min(left, REPOLL_MS));
+  }
+}
+
+/** Marks leases past their time expired, so their fleets' work can be handed out again. */
+export async function expireLapsedLeases(ctx: ServiceContext): Promise<void> {
+  const now = ctx.now();
+  await ctx.db.transaction(async (tx) => {
+    const lapsed = await tx
+      .update(leases)
+      .set({ status: "expired", endedAt: now })
+      .where(sql`${leases.status} = 'running' and ${leases.expiresAt} <= ${now}`)
+      .returning({ id: leases.id, runnerId: leases.runnerId });
+    for (const lease of lapsed) {
+      await recordRunnerEvent(tx, lease.runnerId, "lease_released", now, {
+        lease_id: lease.id,
+        outcome: "expired",
+      });
+    }
+  });
+}
+
+/** A degraded runner is refused; a cordoned, draining or revoked one gets no work. */
+async function runnerRefusal(ctx: ServiceContext, runnerId: string) {
   const [runner] = await ctx.db.select().from(runners).where(eq(runners.id, runnerId));
   if (runner === undefined) throw new Problem("UZ-AUTH-002", { detail: "The runner token does not verify." });
   if (runner.degraded) {
@@ -124,16 +165,7 @@ export async function acquireLease(ctx: ServiceContext, runnerId: string, waitMs
       current_state: "degraded",
     });
   }
-  if (runner.adminState !== "active") return { lease: null, retry_after_ms: REPOLL_MS };
-  const deadline = ctx.now() + waitMs;
-  for (;;) {
-    const ticket = ctx.work.ticket();
-    const lease = await tryAcquire(ctx, runnerId, runner.labels);
-    if (lease !== null) return { lease, retry_after_ms: 0 };
-    const left = deadline - ctx.now();
-    if (left <= 0) return { lease: null, retry_after_ms: 1_000 };
-    await ctx.work.wait(ticket, Math.min(left, REPOLL_MS));
-  }
+  return runner.adminState === "active" ? null : { lease: null, retry_after_ms: REPOLL_MS };
 }
 
 /**
@@ -180,6 +212,7 @@ export async function renewLease(
     const lease = await requireCurrentLease(tx, runnerId, input.lease_id, input.fencing_token);
     const expiresAt = Math.min(now + ctx.config.leaseTtlMs, lease.createdAt + LEASE_MAX_MS);
     await tx.update(leases).set({ expiresAt }).where(eq(leases.id, lease.id));
+    await tx.update(fleets).set({ leasedUntil: expiresAt }).where(eq(fleets.id, lease.fleetId));
     return { lease_id: lease.id, expires_at: expiresAt };
   });
 }

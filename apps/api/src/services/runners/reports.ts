@@ -1,9 +1,8 @@
 import { type ActivityFrame, Problem } from "@fleet/contracts";
-import { and, eq, fleetEvents, fleetMemories, fleets, leases, sql } from "@fleet/db";
+import { and, eq, fleetMemories, sql } from "@fleet/db";
 import { newId } from "../../ids.ts";
 import type { ServiceContext } from "../context.ts";
 import { requireCurrentLease } from "./leasing.ts";
-import { recordRunnerEvent } from "./runners.ts";
 
 export interface ReportInput {
   lease_id: string;
@@ -25,61 +24,78 @@ export interface ReportInput {
   cached_tokens?: number;
 }
 
-/** Ends the lease and writes the run's answer onto its event, in one fenced transaction. */
+/**
+ * Ends the lease and writes the run's answer onto its event, in one statement: it changes anything only
+ * if the caller holds the lease and its token is still the fleet's (the fleet row is locked meanwhile).
+ * A refusal is told apart afterwards, off the hot path.
+ */
 export async function reportLease(ctx: ServiceContext, runnerId: string, input: ReportInput) {
   const now = ctx.now();
-  return ctx.db.transaction(async (tx) => {
-    const lease = await requireCurrentLease(tx, runnerId, input.lease_id, input.fencing_token);
+  const succeeded = input.outcome === "processed";
+  const failureLabel = succeeded ? null : (input.failure_label ?? "fleet_error");
+  const failureDetail = succeeded ? null : (input.failure_detail ?? null);
+  const result = await ctx.db.execute(sql`
+    with cur as (
+      select l.id, l.fleet_id, l.event_id
+      from leases l join fleets f on f.id = l.fleet_id
+      where l.id = ${input.lease_id} and l.runner_id = ${runnerId} and l.status = 'running'
+        and l.event_id = ${input.event_id}
+        and l.fencing_token = ${input.fencing_token} and f.fence_seq = ${input.fencing_token}
+      for update of f
+    ),
+    event as (
+      update fleet_events e set
+        status = ${input.outcome}, response_text = ${input.response_text ?? null},
+        failure_label = ${failureLabel}, failure_detail = ${failureDetail},
+        tokens = ${input.tokens ?? null}::bigint, wall_ms = ${input.wall_ms ?? null}::bigint,
+        cost_nanos = ${input.cost_nanos ?? null}::bigint, checkpoint_id = ${input.checkpoint_id ?? null},
+        updated_at = ${now}::bigint
+      from cur where e.id = cur.event_id
+      returning e.id
+    ),
+    ended as (
+      update leases l set
+        status = ${succeeded ? "succeeded" : "failed"}, ended_at = ${now}::bigint,
+        failure_label = ${failureLabel}, failure_detail = ${failureDetail},
+        provider = ${input.provider ?? null}, model = ${input.model ?? null}, posture = ${input.posture ?? null},
+        input_tokens = ${input.input_tokens ?? null}::bigint, output_tokens = ${input.output_tokens ?? null}::bigint,
+        cached_tokens = ${input.cached_tokens ?? null}::bigint
+      from cur where l.id = cur.id
+      returning l.id
+    ),
+    counted as (
+      update fleets f set
+        leased_until = null,
+        events_processed = f.events_processed + 1,
+        budget_used_nanos = f.budget_used_nanos + ${input.cost_nanos ?? 0}::bigint
+      from cur where f.id = cur.fleet_id
+      returning f.id
+    ),
+    history as (
+      insert into runner_events (id, runner_id, event_type, detail, created_at)
+      select ${newId(now)}::uuid, ${runnerId}::uuid, 'lease_released',
+             jsonb_build_object('lease_id', cur.id, 'outcome', ${succeeded ? "succeeded" : "failed"}::text), ${now}::bigint
+      from cur
+    )
+    select cur.id from cur`);
+  const rows = Array.isArray(result) ? result : (result as { rows: unknown[] }).rows;
+  if (rows.length === 0) {
+    // Why nothing changed: not this runner's lease (404), superseded or ended (409), another event (400).
+    const lease = await ctx.db.transaction((tx) =>
+      requireCurrentLease(tx, runnerId, input.lease_id, input.fencing_token),
+    );
     if (lease.eventId !== input.event_id) {
       throw new Problem("UZ-REQ-001", { detail: "event_id is not the event this lease runs." });
     }
-    const succeeded = input.outcome === "processed";
-    await tx
-      .update(fleetEvents)
-      .set({
-        status: input.outcome,
-        responseText: input.response_text ?? null,
-        failureLabel: succeeded ? null : (input.failure_label ?? "fleet_error"),
-        failureDetail: succeeded ? null : (input.failure_detail ?? null),
-        tokens: input.tokens ?? null,
-        wallMs: input.wall_ms ?? null,
-        costNanos: input.cost_nanos ?? null,
-        checkpointId: input.checkpoint_id ?? null,
-        updatedAt: now,
-      })
-      .where(eq(fleetEvents.id, lease.eventId));
-    await tx
-      .update(leases)
-      .set({
-        status: succeeded ? "succeeded" : "failed",
-        endedAt: now,
-        failureLabel: succeeded ? null : (input.failure_label ?? "fleet_error"),
-        failureDetail: succeeded ? null : (input.failure_detail ?? null),
-        provider: input.provider ?? null,
-        model: input.model ?? null,
-        posture: input.posture ?? null,
-        inputTokens: input.input_tokens ?? null,
-        outputTokens: input.output_tokens ?? null,
-        cachedTokens: input.cached_tokens ?? null,
-      })
-      .where(eq(leases.id, lease.id));
-    await tx
-      .update(fleets)
-      .set({
-        eventsProcessed: sql`${fleets.eventsProcessed} + 1`,
-        budgetUsedNanos: sql`${fleets.budgetUsedNanos} + ${input.cost_nanos ?? 0}`,
-      })
-      .where(eq(fleets.id, lease.fleetId));
-    await recordRunnerEvent(tx, runnerId, "lease_released", now, {
-      lease_id: lease.id,
-      outcome: succeeded ? "succeeded" : "failed",
+    throw new Problem("UZ-RUN-005", {
+      detail: "The lease changed while the report was written; it was not applied.",
     });
-    return {
-      lease_id: lease.id,
-      event_id: lease.eventId,
-      outcome: succeeded ? ("succeeded" as const) : ("failed" as const),
-    };
-  });
+  }
+  return {
+    lease_id: input.lease_id,
+    event_id: input.event_id,
+    outcome: succeeded ? ("succeeded" as const) : ("failed" as const),
+  };
 }
 
 /** Hands the frames to the live tail; only the lease's current holder may publish. */

@@ -1,0 +1,1 @@
+CREATE INDEX "fleet_events_waiting_idx" ON "fleet_events" USING btree ("created_at","id") WHERE "fleet_events"."status" = 'received';

@@ -1,0 +1,1 @@
+ALTER TABLE "fleets" ADD COLUMN "leased_until" bigint;

@@ -23,6 +23,8 @@ import { resolveMasterKey, Vault } from "./services/secrets/vault.ts";
 import type { Credential, RequestContext } from "./trpc.ts";
 
 export const SESSION_COOKIE = "fleet_session";
+/** The console's second cookie: an operator token, for the operator plane's pages (runners). */
+export const OPERATOR_COOKIE = "fleet_operator";
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const REQUEST_ID_KEY = Symbol("fleet.requestId");
 type IncomingMessageWithId = IncomingMessage & { [REQUEST_ID_KEY]?: string };
@@ -42,12 +44,12 @@ function bearer(request: FastifyRequest): Credential | null {
   return { token: match?.[1] ?? "", source: "header" };
 }
 
-function sessionCookie(request: FastifyRequest): Credential | null {
+function cookieCredential(request: FastifyRequest, cookie: string): Credential | null {
   const cookies = request.headers.cookie;
   if (cookies === undefined) return null;
   for (const part of cookies.split(";")) {
     const [name, ...value] = part.trim().split("=");
-    if (name === SESSION_COOKIE) return { token: decodeURIComponent(value.join("=")), source: "cookie" };
+    if (name === cookie) return { token: decodeURIComponent(value.join("=")), source: "cookie" };
   }
   return null;
 }
@@ -143,7 +145,8 @@ export async function createApp(
       requestId: request.id,
       services,
       authenticator,
-      credential: bearer(request) ?? (cookie ? sessionCookie(request) : null),
+      credential: bearer(request) ?? (cookie ? cookieCredential(request, SESSION_COOKIE) : null),
+      operatorCredential: cookie ? cookieCredential(request, OPERATOR_COOKIE) : null,
       csrfHeader: request.headers["x-fleet-csrf"] === "1",
       logError: (error) => log.error({ reqId: request.id, err: error }, "request failed"),
       response: {},

@@ -23,6 +23,8 @@ export interface RequestContext {
   services: ServiceContext;
   authenticator: Authenticator;
   credential: Credential | null;
+  /** The console's operator cookie, offered to operator-only procedures in place of the session. */
+  operatorCredential?: Credential | null;
   /** Whether a cookie-authenticated request carries the console's anti-forgery header. */
   csrfHeader: boolean;
   /** Receives unexpected failures with their request id; nothing of them reaches the client. */
@@ -110,7 +112,9 @@ export function authorize(
   mutation: boolean,
 ): Principal | null | Promise<Principal | null> {
   if (op.credentials.length === 0) return null;
-  const credential = ctx.credential;
+  const operatorOnly = op.credentials.every((c) => c === "operator");
+  const credential =
+    operatorOnly && ctx.credential?.source !== "header" ? (ctx.operatorCredential ?? null) : ctx.credential;
   if (credential === null)
     throw new Problem("UZ-AUTH-001", { detail: "This route needs a bearer credential." });
   if (credential.source === "cookie" && mutation && !ctx.csrfHeader) {

@@ -243,4 +243,24 @@ describe("runner enrolment and the operator plane", () => {
     expect((await call("GET", `${leases}?starting_after=nonsense`, { token: reader })).status).toBe(400);
     expect((await call("GET", leases, { token: reader })).body).toEqual({ items: [], next_cursor: null });
   });
+
+  it("serves the console's operator pages from the operator cookie, never from the session cookie", async () => {
+    const operator = await operatorToken(["runner:read"]);
+    const tenant = await seedTenant();
+    const { sessionFor } = await import("./harness.ts");
+    const session = await sessionFor(tenant);
+    const viaOperator = await call("GET", "/trpc/runners.list", {
+      headers: { cookie: `fleet_operator=${operator}` },
+    });
+    expect(viaOperator.status).toBe(200);
+    const viaSession = await call("GET", "/trpc/runners.list", {
+      headers: { cookie: `fleet_session=${session}` },
+    });
+    expect(viaSession.status).toBe(401);
+    // The operator cookie is no tenant credential.
+    const tenantRoute = await call("GET", "/trpc/users.getMe", {
+      headers: { cookie: `fleet_operator=${operator}` },
+    });
+    expect(tenantRoute.status).toBe(401);
+  });
 });

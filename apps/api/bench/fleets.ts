@@ -2,13 +2,13 @@
  * Figures for issue #3 on PostgreSQL: `POST …/messages` with 32 connections spread over 50 fleets, and
  * the fleet events list at a depth of 1,000,000 rows against its first page.
  */
-import { mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fleetEvents, fleetLibraries, fleets, openDatabase, sql, workspaces } from "@fleet/db";
 import { newId } from "../src/ids.ts";
 import type { SeededDatabase } from "./databases.ts";
 import { startServer, stopProcess, waitUntilReady } from "./processes.ts";
-import { formatSummary, summariseProfile } from "./profile.ts";
+import { printProfileIn } from "./profile.ts";
 import { runWrk, type WrkResult } from "./wrk.ts";
 
 const FLEETS = 50;
@@ -189,19 +189,11 @@ export async function benchFleets(
       connections: 4,
     });
     await stopProcess(server.child);
-    if (options.profile) printProfile(profileDir);
+    if (options.profile) printProfileIn(profileDir, "CPU profile of the API during the fleets runs:", 25);
     return { messages, firstPage, deepPage, seedSeconds };
   } finally {
     await stopProcess(server.child);
   }
-}
-
-function printProfile(dir: string): void {
-  const files = readdirSync(dir).filter((name) => name.endsWith(".cpuprofile"));
-  const largest = files.sort((a, b) => statSync(join(dir, b)).size - statSync(join(dir, a)).size)[0];
-  if (largest === undefined) return;
-  console.log("\nCPU profile of the API during the fleets runs:");
-  console.log(formatSummary(summariseProfile(join(dir, largest), 25)));
 }
 
 const fmt = (value: number) => Math.round(value).toLocaleString("en-US");

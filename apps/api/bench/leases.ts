@@ -2,7 +2,7 @@
  * Figures for issue #4 on PostgreSQL: lease cycles (acquire → report) with 8 runners over 200 fleets;
  * message posted → lease delivered to a waiting runner; cron instant → lease.
  */
-import { mkdirSync, readdirSync, statSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { join } from "node:path";
 import { fleetLibraries, fleets, openDatabase, runners, workspaces } from "@fleet/db";
@@ -10,7 +10,7 @@ import { mintSecret, RUNNER_TOKEN_PREFIX, sha256Hex } from "../src/auth/tokens.t
 import { newId } from "../src/ids.ts";
 import type { SeededDatabase } from "./databases.ts";
 import { startServer, stopProcess, waitUntilReady } from "./processes.ts";
-import { formatSummary, summariseProfile } from "./profile.ts";
+import { printProfileIn } from "./profile.ts";
 
 const FLEETS = 200;
 const RUNNERS = 8;
@@ -328,7 +328,7 @@ export async function benchLeases(
     const run = await cycles(base, busyTokens, options.seconds);
     if (options.profile) {
       await stopProcess(server.child);
-      printProfile(profileDir);
+      printProfileIn(profileDir, "CPU profile of the API during the lease cycles:", 30);
       throw new Error("profiled the lease cycles; the later phases need the server, so the run ends here");
     }
     // The backlog left from the cycles would be leased first (it is older): settle it.
@@ -354,14 +354,6 @@ export async function benchLeases(
     agent.destroy();
     await stopProcess(server.child);
   }
-}
-
-function printProfile(dir: string): void {
-  const files = readdirSync(dir).filter((name) => name.endsWith(".cpuprofile"));
-  const largest = files.sort((a, b) => statSync(join(dir, b)).size - statSync(join(dir, a)).size)[0];
-  if (largest === undefined) return;
-  console.log("\nCPU profile of the API during the lease cycles:");
-  console.log(formatSummary(summariseProfile(join(dir, largest), 30)));
 }
 
 const mark = (ok: boolean) => (ok ? "met" : "MISSED");

@@ -1,4 +1,5 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
 
 /** The parts of a V8 `.cpuprofile` (as written by `node --cpu-prof`) this summary reads. */
 interface CpuProfile {
@@ -81,4 +82,16 @@ export function formatSummary(summary: ProfileSummary): string {
     "Top functions by self time:",
     ...summary.functions.map(line),
   ].join("\n");
+}
+
+/**
+ * Prints the summary of the main thread's profile in `dir` (Node writes one per thread, and tsx's
+ * loader hooks run in a worker: the main thread's is the largest).
+ */
+export function printProfileIn(dir: string, heading: string, limit = 25): void {
+  const files = readdirSync(dir).filter((name) => name.endsWith(".cpuprofile"));
+  const largest = files.sort((a, b) => statSync(join(dir, b)).size - statSync(join(dir, a)).size)[0];
+  if (largest === undefined) return;
+  console.log(`\n${heading}`);
+  console.log(formatSummary(summariseProfile(join(dir, largest), limit)));
 }

@@ -2,9 +2,6 @@ import { sql } from "drizzle-orm";
 import { bigint, check, index, pgTable, text, uuid } from "drizzle-orm/pg-core";
 import { fleets } from "./fleets.ts";
 
-export const fleetEventTypes = ["chat", "webhook", "cron", "continuation"] as const;
-export const fleetEventStatuses = ["received", "processed", "fleet_error", "gate_blocked"] as const;
-
 /** Records of a fleet's runs: what asked for the run, and what the run answered. */
 export const fleetEvents = pgTable(
   "fleet_events",

@@ -11,8 +11,8 @@ export interface FleetDefinition {
   requirements: LibraryRequirements;
 }
 
-export const fleetStatuses = ["installing", "active", "paused", "stopped", "killed"] as const;
-export type FleetStatus = (typeof fleetStatuses)[number];
+/** The contracts' fleet statuses; the check constraint below keeps the column to them. */
+export type FleetStatus = "installing" | "active" | "paused" | "stopped" | "killed";
 
 export const fleets = pgTable(
   "fleets",

@@ -2,19 +2,6 @@ import { sql } from "drizzle-orm";
 import { bigint, check, index, jsonb, pgTable, text, uuid } from "drizzle-orm/pg-core";
 import { runners } from "./runners.ts";
 
-export const runnerEventTypes = [
-  "runner_registered",
-  "runner_online",
-  "runner_offline",
-  "lease_acquired",
-  "lease_released",
-  "runner_cordoned",
-  "runner_draining",
-  "runner_drained",
-  "runner_revoked",
-  "runner_policy_assigned",
-] as const;
-
 /** What happened to a runner, for its operator history. */
 export const runnerEvents = pgTable(
   "runner_events",

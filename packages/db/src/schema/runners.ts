@@ -18,8 +18,8 @@ export interface CapabilityReport {
   egress_enforcement: boolean;
 }
 
-export const runnerAdminStates = ["active", "cordoned", "draining", "revoked"] as const;
-export type RunnerAdminState = (typeof runnerAdminStates)[number];
+/** The contracts' runner admin states; the check constraint below keeps the column to them. */
+export type RunnerAdminState = "active" | "cordoned" | "draining" | "revoked";
 
 /** Execution hosts that lease fleets' work under a runner token. */
 export const runners = pgTable(

@@ -322,7 +322,7 @@ export async function benchLeases(
       throw new Error(`the first acquire answered ${probe.status}: ${JSON.stringify(probe.body)}`);
     }
     progress(
-      `lease cycles: warm-up ${options.warmupSeconds}s, then ${options.seconds}s (8 runners × 4 workers)`,
+      `lease cycles: warm-up ${options.warmupSeconds}s, then ${options.seconds}s (${RUNNERS} runners × ${WORKERS_PER_RUNNER} workers)`,
     );
     await cycles(base, busyTokens, options.warmupSeconds);
     const run = await cycles(base, busyTokens, options.seconds);
@@ -361,7 +361,7 @@ const mark = (ok: boolean) => (ok ? "met" : "MISSED");
 export function printLeaseFigures(f: LeaseFigures): void {
   console.log("\nRunners and leases (issue #4), PostgreSQL");
   console.log(
-    `  lease cycles (acquire → report), 8 runners × 4 workers over ${FLEETS} fleets: ${Math.round(f.cyclesPerSecond).toLocaleString("en-US")} leases/s, cycle p50 ${f.cycleP50.toFixed(1)} ms, p99 ${f.cycleP99.toFixed(1)} ms (acquire p99 ${f.acquireP99.toFixed(1)} ms), errors ${f.errors}` +
+    `  lease cycles (acquire → report), ${RUNNERS} runners × ${WORKERS_PER_RUNNER} workers over ${FLEETS} fleets: ${Math.round(f.cyclesPerSecond).toLocaleString("en-US")} leases/s, cycle p50 ${f.cycleP50.toFixed(1)} ms, p99 ${f.cycleP99.toFixed(1)} ms (acquire p99 ${f.acquireP99.toFixed(1)} ms), errors ${f.errors}` +
       `  [target ≥ 1,000/s: ${mark(f.cyclesPerSecond >= 1000)}; p99 ≤ 50 ms: ${mark(f.cycleP99 <= 50)}]`,
   );
   console.log(

@@ -26,7 +26,9 @@ describe("when schedules fire across daylight-saving changes (the README's state
   });
 
   it("reads the expression in its zone", () => {
-    expect(nextAfter("0 9 * * 1", "America/New_York", "2026-11-20T00:00:00Z")).toBe("2026-11-23T14:00:00.000Z");
+    expect(nextAfter("0 9 * * 1", "America/New_York", "2026-11-20T00:00:00Z")).toBe(
+      "2026-11-23T14:00:00.000Z",
+    );
     expect(nextAfter("0 9 * * *", "UTC", "2026-11-20T09:00:00Z")).toBe("2026-11-21T09:00:00.000Z");
   });
 });

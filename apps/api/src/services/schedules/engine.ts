@@ -30,6 +30,9 @@ export interface EngineOptions {
 
 export class SchedulerUnavailable extends Error {}
 
+/** pg-boss 12's internal queue through which cron passes forward due instants. */
+const SEND_IT_QUEUE = "__pgboss__send-it";
+
 /**
  * The external scheduler: pg-boss, on PostgreSQL in its own schema, or on the embedded PGlite in
  * process. The service never fires a schedule itself: pg-boss's cron pass sends a job at each instant
@@ -74,6 +77,10 @@ export class ScheduleEngine {
     try {
       await this.boss.start();
       await this.boss.createQueue(FIRE_QUEUE, { retryLimit: 3, retryDelay: 1, notify: true });
+      // A cron pass hands each due instant to pg-boss's internal forwarding queue, whose worker polls
+      // once a second: with NOTIFY it wakes at once, which takes up to a second off cron → event. The
+      // queue is pg-boss's own (pinned version); if it ever goes, forwarding still works by polling.
+      await this.boss.updateQueue(SEND_IT_QUEUE, { notify: true }).catch(() => {});
       await this.boss.work<FireData>(
         FIRE_QUEUE,
         { pollingIntervalSeconds: 0.5, batchSize: 20 },

@@ -151,6 +151,17 @@ describe("leases", () => {
     await expire(old.lease_id);
     const fresh = (await acquire(second)).body.lease!;
     expect(fresh).toMatchObject({ event_id: eventId, kind: "reclaim", fencing_token: old.fencing_token + 1 });
+    // A schedule the fleet made under the new lease, for the old holder to try to touch.
+    const made = await call<{ schedule_id: string }>(
+      "POST",
+      `/v1/runners/me/leases/${fresh.lease_id}/schedules`,
+      {
+        token: second.token,
+        body: { fencing_token: fresh.fencing_token, cron: "0 8 * * *", message: "made by the new holder" },
+      },
+    );
+    expect(made.status).toBe(201);
+    const schedule = `${`/v1/runners/me/leases/${old.lease_id}`}/schedules/${made.body.schedule_id}`;
 
     const base = `/v1/runners/me/leases/${old.lease_id}`;
     const stale = [
@@ -166,6 +177,20 @@ describe("leases", () => {
       await call("POST", `${base}/activity`, {
         token: first.token,
         body: { frames: [{ tool_call_started: { name: "search", args_redacted: "{}" } }] },
+      }),
+      await call("POST", `${base}/schedules`, {
+        token: first.token,
+        body: { fencing_token: old.fencing_token, cron: "0 9 * * *", message: "stale" },
+      }),
+      await call("GET", `${base}/schedules?fencing_token=${old.fencing_token}`, { token: first.token }),
+      await call("PATCH", schedule, {
+        token: first.token,
+        body: { fencing_token: old.fencing_token, status: "paused" },
+      }),
+      await call("DELETE", `${schedule}?fencing_token=${old.fencing_token}`, { token: first.token }),
+      await call("POST", `${schedule}/runs`, {
+        token: first.token,
+        body: { fencing_token: old.fencing_token },
       }),
     ];
     for (const refused of stale) {

@@ -35,7 +35,13 @@ export function Button({
       className={classes}
       aria-busy={pending || undefined}
       // aria-disabled rather than disabled keeps focus on the button while its request runs.
-      aria-disabled={pending || rest.disabled || undefined}
+      aria-disabled={
+        pending ||
+        rest.disabled ||
+        rest["aria-disabled"] === true ||
+        rest["aria-disabled"] === "true" ||
+        undefined
+      }
       onClick={(event) => {
         if (pending) {
           event.preventDefault();

@@ -14,6 +14,7 @@ export {
   type TextFieldProps,
 } from "./field.tsx";
 export { FormDialogFooter, type FormDialogFooterProps } from "./form-dialog-footer.tsx";
+export { GuardedButton, type GuardedButtonProps } from "./guarded-button.tsx";
 export * from "./icons.tsx";
 export { JsonViewer, type JsonViewerProps, prettyJson } from "./json-viewer.tsx";
 export {
@@ -34,4 +35,6 @@ export {
 } from "./secret-input.tsx";
 export { StatusBadge, type StatusBadgeProps, type StatusVariant } from "./status-badge.tsx";
 export { type Tab, Tabs, type TabsProps } from "./tabs.tsx";
+export { browserTimeZone, TimeZoneField, type TimeZoneFieldProps } from "./time-zone-field.tsx";
 export { TypedConfirmDialog, type TypedConfirmDialogProps } from "./typed-confirm-dialog.tsx";
+export { formatInZone, ZonedTime } from "./zoned-time.tsx";

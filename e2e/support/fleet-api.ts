@@ -6,7 +6,7 @@ import { operatorToken, type Tenant } from "./fleetctl.ts";
  * would: library entries, installs, messages, and a runner that leases events and reports their outcome.
  */
 
-async function call<T>(
+export async function call<T>(
   apiUrl: string,
   token: string,
   method: string,

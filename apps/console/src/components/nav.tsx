@@ -15,7 +15,7 @@ interface NavItem {
 
 const items: NavItem[] = [
   { href: "/approvals", label: "Approvals", icon: <ShieldIcon />, soon: true },
-  { href: "/runners", label: "Runners", icon: <ServerIcon />, soon: true },
+  { href: "/runners", label: "Runners", icon: <ServerIcon /> },
   { href: "/fleets", label: "Fleets", icon: <GridIcon /> },
   { href: "/library", label: "Library", icon: <BookIcon /> },
   { href: "/connectors", label: "Connectors", icon: <PlugIcon />, soon: true },

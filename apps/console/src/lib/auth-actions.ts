@@ -4,6 +4,7 @@ import type { ProblemView } from "@fleet/ui";
 import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { SIGN_IN_PROBLEM_COOKIE } from "./flash.ts";
+import { OPERATOR_COOKIE } from "./operator.ts";
 import { isSecureRequest } from "./redirect.ts";
 import { KEY_SESSION_SECONDS, SESSION_COOKIE, sessionCookieOptions, whoIs } from "./session.ts";
 
@@ -33,10 +34,12 @@ export async function signInWithKey(_previous: KeySignInState, form: FormData): 
   redirect("/api-keys");
 }
 
-/** Forgets the credential in this browser; the session token itself expires on its own. */
+/** Forgets the credentials in this browser; the tokens themselves expire on their own. */
 export async function signOut(): Promise<void> {
   const jar = await cookies();
   jar.delete({ name: SESSION_COOKIE, path: "/" });
+  // The operator token was pasted for this person's use of the console; it goes with them.
+  jar.delete({ name: OPERATOR_COOKIE, path: "/" });
   // A refused link from earlier in this browser is no longer news on the next sign-in page.
   jar.delete({ name: SIGN_IN_PROBLEM_COOKIE, path: "/sign-in" });
   redirect("/sign-in");

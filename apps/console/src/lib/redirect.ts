@@ -19,3 +19,14 @@ export function redirectTo(path: string): NextResponse {
 export function isSecureRequest(headers: Headers): boolean {
   return headers.get("x-forwarded-proto")?.split(",")[0]?.trim() === "https";
 }
+
+/**
+ * Whether a form was posted from this console. A cross-site form could otherwise sign a visitor in to the
+ * poster's tenant (login CSRF) or plant the poster's operator token.
+ */
+export function sameOrigin(headers: Headers): boolean {
+  const site = headers.get("sec-fetch-site");
+  if (site !== null) return site === "same-origin";
+  const origin = headers.get("origin");
+  return origin === null || new URL(origin).host === headers.get("host");
+}

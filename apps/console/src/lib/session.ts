@@ -26,7 +26,7 @@ const unexpected = (detail: string): ProblemView => ({
 });
 
 /** Calls one /v1 operation server to server and parses the answer with the operation's own schemas. */
-async function call<S extends z.ZodType>(
+export async function callApi<S extends z.ZodType>(
   path: string,
   init: RequestInit,
   output: S,
@@ -52,7 +52,7 @@ async function call<S extends z.ZodType>(
 
 /** Spends a one-time sign-in link for a session token. */
 export function exchangeLink(token: string) {
-  return call(
+  return callApi(
     exchangeSignInLink.path,
     {
       method: exchangeSignInLink.method,
@@ -65,7 +65,7 @@ export function exchangeLink(token: string) {
 
 /** Checks that a credential authenticates, and who it acts as. */
 export function whoIs(credential: string) {
-  return call(
+  return callApi(
     getMe.path,
     { method: getMe.method, headers: { authorization: `Bearer ${credential}` } },
     callingPerson,

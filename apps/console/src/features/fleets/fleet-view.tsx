@@ -15,6 +15,7 @@ import { FleetHeaderActions } from "./fleet-header-actions.tsx";
 import { formatCost, formatCount } from "./format.ts";
 import { MemoriesPanel } from "./memories-panel.tsx";
 import { MessageBox } from "./message-box.tsx";
+import { SchedulesPanel } from "./schedules-panel.tsx";
 import { fleetStatusVariants } from "./status.ts";
 import { type FleetPosition, type FleetTab, fleetHref, fleetsHref } from "./urls.ts";
 import { useFleetStatusChange, usePendingFleetIds } from "./use-fleet-status.ts";
@@ -24,6 +25,7 @@ const FLEET_POLL_MS = 15_000;
 const tabs = [
   { value: "events", label: "Events" },
   { value: "memories", label: "Memories" },
+  { value: "schedules", label: "Schedules" },
 ] as const;
 
 export function FleetView({
@@ -78,6 +80,7 @@ function FleetPage({ position }: { position: FleetPosition }) {
     },
     { key: "[", description: "Show the events", run: () => showTab("events") },
     { key: "]", description: "Show the memories", run: () => showTab("memories") },
+    { key: "s", description: "Show the schedules", run: () => showTab("schedules") },
   ]);
 
   const fleet = query.data;
@@ -164,8 +167,10 @@ function FleetPage({ position }: { position: FleetPosition }) {
         <Tabs<FleetTab> label="Activity" tabs={tabs} value={position.tab} onChange={showTab}>
           {position.tab === "events" ? (
             <EventsPanel fleet={fleet} position={position} latestSent={latestSent} />
-          ) : (
+          ) : position.tab === "memories" ? (
             <MemoriesPanel fleet={fleet} position={position} />
+          ) : (
+            <SchedulesPanel fleet={fleet} />
           )}
         </Tabs>
       </section>

@@ -11,7 +11,7 @@ export function fleetsHref(workspaceId?: string, startingAfter?: string): string
   return withQuery("/fleets", { workspace: workspaceId, starting_after: startingAfter });
 }
 
-export type FleetTab = "events" | "memories";
+export type FleetTab = "events" | "memories" | "schedules";
 
 /** Everything a fleet page's view holds in its URL: the tab, its filters and page, the event opened. */
 export interface FleetPosition {

@@ -2,15 +2,21 @@ import "../../../../styles/secrets.css";
 import "../../../../styles/fleets.css";
 import "../../../../styles/fleet-page.css";
 import "../../../../styles/fleet-events.css";
+import "../../../../styles/schedules.css";
 import type { Metadata } from "next";
 import { FleetView } from "../../../../features/fleets/fleet-view.tsx";
+import type { FleetTab } from "../../../../features/fleets/urls.ts";
 import { first, type Search } from "../../../../lib/search.ts";
 
 export const metadata: Metadata = { title: "Fleet" };
 
+function tabOf(value: string | undefined): FleetTab {
+  return value === "memories" || value === "schedules" ? value : "events";
+}
+
 /**
- * One fleet. Its workspace, the tab, each tab's filters and page, and the event open in the inspect
- * dialog live in the URL, so any view of it can be shared and reloaded.
+ * One fleet. Its workspace, the tab (events, memories, schedules), each tab's filters and page, and the
+ * event open in the inspect dialog live in the URL, so any view of it can be shared and reloaded.
  */
 export default async function FleetPage({
   params,
@@ -25,7 +31,7 @@ export default async function FleetPage({
       workspaceId={first(search.workspace)}
       position={{
         fleetId,
-        tab: first(search.tab) === "memories" ? "memories" : "events",
+        tab: tabOf(first(search.tab)),
         actor: first(search.actor),
         since: first(search.since),
         after: first(search.after),

@@ -8,6 +8,8 @@ import {
   setFleetStatus,
   TestRunner,
 } from "../support/fleet-api.ts";
+import { operatorToken } from "../support/fleetctl.ts";
+import { ManualRunner, noMechanisms } from "../support/runner-api.ts";
 
 test.describe("Accessibility", () => {
   test("the sign-in page has no serious or critical violations", async ({ page }) => {
@@ -165,6 +167,89 @@ test.describe("Accessibility", () => {
 
     await page.goto(`/library/${entry.id}?workspace=${tenant.workspace_id}`);
     await expect(page.getByRole("heading", { level: 1, name: "Axe entry" })).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+  test("the runners pages and their dialogs have no serious or critical violations", async ({
+    page,
+    tenant,
+    apiUrl,
+  }) => {
+    const admin = await operatorToken("runner:admin");
+    const runner = new ManualRunner(apiUrl);
+    await runner.enrol(admin);
+    await runner.heartbeat({ ...noMechanisms, landlock: true });
+    await signInByLink(page, tenant);
+
+    // Operator access, empty and with a refusal.
+    await page.goto("/runners");
+    const access = page.getByRole("region", { name: "Operator access" });
+    await expect(access).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+    await access.getByLabel("Operator token").fill("not-a-token");
+    await access.getByRole("button", { name: "Use operator token" }).click();
+    await expect(access.getByRole("alert")).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // The list with a degraded runner, filtered.
+    await access.getByLabel("Operator token").fill(admin);
+    await access.getByRole("button", { name: "Use operator token" }).click();
+    await expect(page.getByRole("row", { name: new RegExp(runner.hostId) })).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.goto("/runners?degraded=true");
+    await expect(page.getByRole("row", { name: new RegExp(runner.hostId) })).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // The runner's page, a disabled action's tooltip, the policy and revoke dialogs.
+    await page.getByRole("link", { name: runner.hostId }).click();
+    await expect(page.getByRole("heading", { level: 1, name: runner.hostId })).toBeVisible();
+    await page.getByRole("button", { name: `Delete runner ${runner.hostId}` }).focus();
+    await expect(page.getByRole("tooltip", { name: /Only a revoked runner/ })).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole("button", { name: `Edit policy of runner ${runner.hostId}` }).click();
+    const policy = page.getByRole("dialog", { name: `Policy of ${runner.hostId}` });
+    await policy.getByLabel("Worker count").fill("two");
+    await policy.getByRole("button", { name: "Save policy" }).click();
+    await expect(policy.getByText("Enter a whole number.")).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+    await policy.getByRole("button", { name: "Cancel" }).click();
+    await page.getByRole("button", { name: `Revoke runner ${runner.hostId}` }).click();
+    await expect(page.getByRole("dialog", { name: `Revoke runner ${runner.hostId}?` })).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  test("the schedules tab and its dialog have no serious or critical violations", async ({
+    page,
+    tenant,
+    apiUrl,
+  }) => {
+    const entry = await addTenantEntry(
+      apiUrl,
+      tenant,
+      definition({
+        name: "Axe schedules",
+        runnerLabels: ["e2e-nobody-axe"],
+        triggers: [{ cron: "0 6 * * 1-5", timezone: "Europe/Paris", message: "Check the pages." }],
+      }),
+    );
+    const fleet = await installFleet(apiUrl, tenant, entry);
+    await signInByLink(page, tenant);
+    await page.goto(`/fleets/${fleet.fleet_id}?workspace=${tenant.workspace_id}&tab=schedules`);
+    await expect(page.getByRole("row", { name: /^At 06:00, Monday through Friday/ })).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await page.getByRole("button", { name: "Create schedule" }).click();
+    const create = page.getByRole("dialog", { name: "Schedule Axe schedules" });
+    await create.getByLabel("Cron").fill("61 * * * *");
+    await create.getByRole("button", { name: "Create schedule" }).click();
+    await expect(create.getByText(/^Cron has an invalid minute value/)).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+    await create.getByRole("button", { name: "Cancel" }).click();
+
+    await page
+      .getByRole("button", { name: "More actions for schedule At 06:00, Monday through Friday" })
+      .click();
+    await page.getByRole("menuitem", { name: "Edit schedule…" }).click();
+    await expect(page.getByRole("dialog", { name: "Edit schedule" })).toBeVisible();
     expect(await seriousViolations(page)).toEqual([]);
   });
 });

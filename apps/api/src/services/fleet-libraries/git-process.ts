@@ -36,7 +36,8 @@ export class Overrun extends Error {
 }
 
 export interface RunOptions {
-  env: NodeJS.ProcessEnv;
+  /** The child's whole environment: nothing of the service's own is passed on. */
+  env: Record<string, string>;
   deadline: number;
   maxStdout: number;
   /** Kill the process once the files under `dir` pass `bytes`. */
@@ -53,7 +54,10 @@ export function run(
   options: RunOptions,
 ): Promise<{ code: number | null; stdout: Buffer; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn("git", args, { env: options.env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    // Stricter global typings (Next's, which the console applies to the router types it imports) make
+    // NODE_ENV a required variable; git is deliberately not given it.
+    const env = options.env as NodeJS.ProcessEnv;
+    const child = spawn("git", args, { env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
     let overrun: Overrun | null = null;
     const stop = (reason: "time" | "bytes") => {
       if (overrun !== null) return;

@@ -54,14 +54,21 @@ export function ActionMenu({ label, actions }: ActionMenuProps) {
   }, [open]);
 
   // The menu is placed for where the button was; a scroll or resize moves the button, so close instead.
+  // A scroll event that arrives late (from scrolling the button into view just before it was pressed)
+  // moved nothing, and keeps the menu.
   useEffect(() => {
     if (!open) return;
+    const placed = button.current?.getBoundingClientRect();
     const close = () => setOpen(false);
+    const onScroll = () => {
+      const now = button.current?.getBoundingClientRect();
+      if (!placed || !now || now.top !== placed.top || now.right !== placed.right) close();
+    };
     window.addEventListener("resize", close);
-    window.addEventListener("scroll", close, true);
+    window.addEventListener("scroll", onScroll, true);
     return () => {
       window.removeEventListener("resize", close);
-      window.removeEventListener("scroll", close, true);
+      window.removeEventListener("scroll", onScroll, true);
     };
   }, [open]);
 

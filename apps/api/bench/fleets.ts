@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { fleetEvents, fleetLibraries, fleets, openDatabase, sql, workspaces } from "@fleet/db";
 import { newId } from "../src/ids.ts";
 import type { SeededDatabase } from "./databases.ts";
-import { startServer, stopProcess, waitUntilReady } from "./processes.ts";
+import { apiServerSpec, startServer, stopProcess, waitUntilReady } from "./processes.ts";
 import { printProfileIn } from "./profile.ts";
 import { runWrk, type WrkResult } from "./wrk.ts";
 
@@ -140,18 +140,13 @@ export async function benchFleets(
   const seedSeconds = (performance.now() - started) / 1000;
   const profileDir = join(options.work, "fleets-profile");
   mkdirSync(profileDir, { recursive: true });
-  const server = await startServer({
-    name: "API fleets",
-    nodeArgs: [
-      ...(options.profile ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []),
-      "--import",
-      "tsx",
-      "src/main.ts",
-    ],
-    cwd: options.apiDir,
-    env: { DATABASE_URL: db.url, LOG_LEVEL: "info" },
-    logDir: options.logDir,
-  });
+  const server = await startServer(
+    apiServerSpec("API fleets", {
+      ...options,
+      env: { DATABASE_URL: db.url, LOG_LEVEL: "info" },
+      ...(options.profile ? { profileDir } : {}),
+    }),
+  );
   try {
     await waitUntilReady(server, "/healthz");
     const auth = { authorization: `Bearer ${db.apiKey}` };

@@ -9,7 +9,7 @@ import { fleetLibraries, fleets, openDatabase, runners, workspaces } from "@flee
 import { mintSecret, RUNNER_TOKEN_PREFIX, sha256Hex } from "../src/auth/tokens.ts";
 import { newId } from "../src/ids.ts";
 import type { SeededDatabase } from "./databases.ts";
-import { startServer, stopProcess, waitUntilReady } from "./processes.ts";
+import { apiServerSpec, startServer, stopProcess, waitUntilReady } from "./processes.ts";
 import { printProfileIn } from "./profile.ts";
 
 const FLEETS = 200;
@@ -301,18 +301,13 @@ export async function benchLeases(
     `seeding ${FLEETS} busy and ${FLEETS} idle fleets, ${(FLEETS * EVENTS_PER_FLEET).toLocaleString("en-US")} waiting events, ${RUNNERS * 2} runners`,
   );
   const seeded = await seed(db.url);
-  const server = await startServer({
-    name: "API leases",
-    nodeArgs: [
-      ...(options.profile ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []),
-      "--import",
-      "tsx",
-      "src/main.ts",
-    ],
-    cwd: options.apiDir,
-    env: { DATABASE_URL: db.url, LOG_LEVEL: "warn", FLEET_RECONCILE_INTERVAL_MS: "60000" },
-    logDir: options.logDir,
-  });
+  const server = await startServer(
+    apiServerSpec("API leases", {
+      ...options,
+      env: { DATABASE_URL: db.url, LOG_LEVEL: "warn", FLEET_RECONCILE_INTERVAL_MS: "60000" },
+      ...(options.profile ? { profileDir } : {}),
+    }),
+  );
   try {
     await waitUntilReady(server, "/healthz");
     const base = server.baseUrl;

@@ -100,6 +100,22 @@ export async function startServer(spec: ServerSpec): Promise<Server> {
   }
 }
 
+/** The API itself (`src/main.ts`), optionally writing a CPU profile into `profileDir` as it exits. */
+export function apiServerSpec(
+  name: string,
+  options: { apiDir: string; logDir: string; env: Record<string, string>; profileDir?: string },
+): ServerSpec {
+  const profile =
+    options.profileDir === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${options.profileDir}`];
+  return {
+    name,
+    nodeArgs: [...profile, "--import", "tsx", "src/main.ts"],
+    cwd: options.apiDir,
+    env: options.env,
+    logDir: options.logDir,
+  };
+}
+
 function tail(path: string, lines = 15): string {
   try {
     return readFileSync(path, "utf8").trimEnd().split("\n").slice(-lines).join("\n");

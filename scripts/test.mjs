@@ -17,6 +17,7 @@ const suites = [
   ["db", ["--filter", "@fleet/db", "test"]],
   ["api", ["--filter", "@fleet/api", "test"]],
   ["runner", ["--filter", "@fleet/runner", "test"]],
+  ["console", ["--filter", "@fleet/console", "test"]],
   ["e2e", ["--filter", "@fleet/e2e", "test"]],
 ];
 

@@ -1,11 +1,14 @@
+import { readFileSync } from "node:fs";
 import { asc, eq, memberships, tenants, users } from "@fleet/db";
 import type { ServiceContext } from "../context.ts";
+import { onboardLibraryEntry } from "../fleet-libraries/onboard.ts";
 import { createSignInLink } from "./sessions.ts";
 import { bootstrapTenant } from "./tenants.ts";
 
 /**
- * What `pnpm start` needs on every start: on an empty database, a first tenant and its owner; then a fresh
- * one-time sign-in link for the oldest owner.
+ * What `pnpm start` needs on every start: on an empty database, a first tenant and its owner, and the
+ * platform library's demo fleet (so a new user can install one and watch the local runner answer it);
+ * then a fresh one-time sign-in link for the oldest owner.
  */
 export async function firstRun(ctx: ServiceContext, input: { ownerEmail: string; tenantName: string }) {
   const [existing] = await ctx.db.select({ id: tenants.id }).from(tenants).limit(1);
@@ -13,6 +16,7 @@ export async function firstRun(ctx: ServiceContext, input: { ownerEmail: string;
   if (existing === undefined) {
     const result = await bootstrapTenant(ctx, { tenantName: input.tenantName, email: input.ownerEmail });
     created = { tenant_id: result.tenant_id, api_key: result.api_key };
+    await onboardLibraryEntry(ctx, { visibility: "platform" }, { definition: demoFleet() });
   }
   const [owner] = await ctx.db
     .select({ email: users.email, tenantId: memberships.tenantId })
@@ -24,4 +28,9 @@ export async function firstRun(ctx: ServiceContext, input: { ownerEmail: string;
   if (owner === undefined) return { created, owner: null, url: null };
   const link = await createSignInLink(ctx, { email: owner.email, tenantId: owner.tenantId });
   return { created, owner: owner.email, url: link.url };
+}
+
+/** The demo fleet definition shipped with the service (Markdown with YAML front matter). */
+function demoFleet(): string {
+  return readFileSync(new URL("../fleet-libraries/seed/echo-fleet.md", import.meta.url), "utf8");
 }

@@ -1,0 +1,33 @@
+import { fleetLibraries } from "@fleet/db";
+import { describe, expect, it } from "vitest";
+import { firstRun } from "../src/services/identity/first-run.ts";
+import { call, testApi, useIsolatedApi } from "./harness.ts";
+
+// First run acts on an empty database: this file has one of its own.
+useIsolatedApi();
+
+describe("first run", () => {
+  it("creates the first tenant and seeds the platform library's demo fleet, once", async () => {
+    const api = await testApi();
+    const services = api.app.services;
+    const first = await firstRun(services, { ownerEmail: "owner@example.test", tenantName: "Default" });
+    expect(first.created?.api_key).toMatch(/^agt_t/);
+    const again = await firstRun(services, { ownerEmail: "owner@example.test", tenantName: "Default" });
+    expect(again.created).toBeNull();
+    const entries = await api.database.db.select().from(fleetLibraries);
+    expect(entries.map((entry) => [entry.name, entry.visibility])).toEqual([["Echo", "platform"]]);
+
+    // The owner sees it in their workspace's library and can install it once the credential it asks for exists.
+    const me = await call<{ tenant_id: string }>("GET", "/v1/users/me", { token: first.created!.api_key });
+    const workspaces = await call<{ items: { id: string }[] }>("GET", "/v1/tenants/me/workspaces", {
+      token: first.created!.api_key,
+    });
+    expect(me.status).toBe(200);
+    const workspace = workspaces.body.items[0]!.id;
+    const library = await call<{
+      items: { id: string; required_credentials_reasons: Record<string, string> }[];
+    }>("GET", `/v1/workspaces/${workspace}/fleet-libraries`, { token: first.created!.api_key });
+    expect(library.body.items).toHaveLength(1);
+    expect(Object.keys(library.body.items[0]!.required_credentials_reasons)).toEqual(["ECHO_GREETING"]);
+  });
+});

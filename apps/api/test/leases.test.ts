@@ -213,6 +213,38 @@ describe("leases", () => {
     expect(history.body.items).toMatchObject([{ lease_id: old.lease_id, outcome: "expired" }]);
   });
 
+  it("hands released work to another runner at once, refusing the releasing holder afterwards", async () => {
+    const tenant = await seedTenant();
+    const label = uniqueLabel();
+    const { eventId } = await labelledWork(tenant, label);
+    const leaving = await enrollRunner({ labels: [label] });
+    const staying = await enrollRunner({ labels: [label] });
+    const given = (await acquire(leaving)).body.lease!;
+    const released = await call("POST", `/v1/runners/me/leases/${given.lease_id}/release`, {
+      token: leaving.token,
+      body: { fencing_token: given.fencing_token },
+    });
+    expect(released.status, released.text).toBe(200);
+    expect(released.body).toEqual({ lease_id: given.lease_id, released: true });
+    const next = (await acquire(staying)).body.lease!;
+    expect(next).toMatchObject({
+      event_id: eventId,
+      kind: "reclaim",
+      fencing_token: given.fencing_token + 1,
+    });
+    for (const refused of [
+      await report(leaving, given),
+      await call("POST", `/v1/runners/me/leases/${given.lease_id}/release`, {
+        token: leaving.token,
+        body: { fencing_token: given.fencing_token },
+      }),
+    ]) {
+      expect(refused.status).toBe(409);
+      expect(refused.body.error_code).toBe("UZ-RUN-005");
+    }
+    expect((await report(staying, next)).status).toBe(200);
+  });
+
   it("refuses another runner's lease as absent, and a lease whose event is gone reads unknown", async () => {
     const tenant = await seedTenant();
     const label = uniqueLabel();

@@ -31,6 +31,7 @@ import { deleteMemory } from "./runner-self/delete-memory.ts";
 import { getSelf } from "./runner-self/get-self.ts";
 import { heartbeat } from "./runner-self/heartbeat.ts";
 import { publishActivity } from "./runner-self/publish-activity.ts";
+import { releaseLease } from "./runner-self/release-lease.ts";
 import { renewLease } from "./runner-self/renew-lease.ts";
 import { reportLease } from "./runner-self/report.ts";
 import { writeMemory } from "./runner-self/write-memory.ts";
@@ -132,6 +133,7 @@ export {
   listWorkspaces,
   messageFleet,
   publishActivity,
+  releaseLease,
   renewLease,
   replacePlatformKey,
   replaceSecret,
@@ -184,6 +186,7 @@ export const operations = {
   "runnerSelf.heartbeat": heartbeat,
   "runnerSelf.acquire": acquireLease,
   "runnerSelf.renew": renewLease,
+  "runnerSelf.release": releaseLease,
   "runnerSelf.report": reportLease,
   "runnerSelf.activity": publishActivity,
   "runnerSelf.writeMemory": writeMemory,

@@ -216,3 +216,19 @@ export async function renewLease(
     return { lease_id: lease.id, expires_at: expiresAt };
   });
 }
+
+/** Ends the caller's lease unfinished: it reads expired, and its fleet's work can be leased at once. */
+export async function releaseLease(
+  ctx: ServiceContext,
+  runnerId: string,
+  input: { lease_id: string; fencing_token: number },
+) {
+  const now = ctx.now();
+  return ctx.db.transaction(async (tx) => {
+    const lease = await requireCurrentLease(tx, runnerId, input.lease_id, input.fencing_token);
+    await tx.update(leases).set({ status: "expired", endedAt: now }).where(eq(leases.id, lease.id));
+    await tx.update(fleets).set({ leasedUntil: null }).where(eq(fleets.id, lease.fleetId));
+    await recordRunnerEvent(tx, runnerId, "lease_released", now, { lease_id: lease.id, outcome: "released" });
+    return { lease_id: lease.id, released: true as const };
+  });
+}

@@ -12,8 +12,12 @@ const superseded = () =>
   new ApiError(409, "UZ-RUN-005", { detail: "superseded", current_state: "superseded" }, undefined);
 
 function fakeApi(overrides: Partial<LeaseApi> = {}) {
-  const calls = { renew: [] as number[], report: [] as ReportFields[], activity: 0 };
+  const calls = { renew: [] as number[], report: [] as ReportFields[], activity: 0, release: 0 };
   const api: LeaseApi = {
+    async release() {
+      calls.release++;
+      return { released: true };
+    },
     async renew(lease) {
       calls.renew.push(Date.now());
       return { lease_id: lease.lease_id, expires_at: Date.now() + 600 };
@@ -115,7 +119,7 @@ describe("runLease", () => {
     });
   });
 
-  it("gives a lease up unreported when told to (shutdown past its grace)", async () => {
+  it("gives a lease up unreported, released to the service, when told to (shutdown past its grace)", async () => {
     const { api, calls } = fakeApi();
     const giveUp = new AbortController();
     setTimeout(() => giveUp.abort(), 100);
@@ -126,6 +130,7 @@ describe("runLease", () => {
     );
     expect(end).toBe("given_up");
     expect(calls.report).toHaveLength(0);
+    expect(calls.release).toBe(1);
   });
 
   it("replaces an answer the service refuses to store with a fleet_error report", async () => {

@@ -8,7 +8,10 @@ import type { Logger } from "./log.ts";
 /** How a lease ended for this runner. `unreported`: the report never got through; the lease will expire. */
 export type LeaseEnd = "reported" | "lost" | "given_up" | "unreported";
 
-export type LeaseApi = Pick<RunnerApi, "renew" | "report" | "activity" | "writeMemory" | "createSchedule">;
+export type LeaseApi = Pick<
+  RunnerApi,
+  "renew" | "release" | "report" | "activity" | "writeMemory" | "createSchedule"
+>;
 
 /** The service's lease TTL (decisions: 30 s); a shorter one is read off the lease itself. */
 const DEFAULT_TTL_MS = 30_000;
@@ -41,8 +44,9 @@ function problemText(error: unknown): string {
 /**
  * Works one lease to its end: renews it every third of its TTL, runs the executor with tools bound to the
  * lease, and reports. A refusal meaning the lease was lost (409 UZ-RUN-005) stops everything at once and
- * reports nothing: the fleet's newer holder owns the work. `giveUp` (shutdown past its grace) abandons the
- * lease unreported, so it expires and another runner reclaims it.
+ * reports nothing: the fleet's newer holder owns the work. `giveUp` (shutdown past its grace) gives the
+ * lease up unreported: released to the service, so another runner reclaims it at once (or, if the release
+ * does not land, when it expires).
  */
 export async function runLease(
   lease: Lease,
@@ -59,7 +63,7 @@ export async function runLease(
     if (held.signal.aborted || finished.signal.aborted) return;
     end = why;
     if (why === "lost") log.warn("lease lost to a newer holder; dropping it", describe(lease));
-    else log.warn("giving the lease up unreported; it will expire and be reclaimed", describe(lease));
+    else log.warn("giving the lease up unreported; it is released for another runner", describe(lease));
     held.abort(why);
   };
   const onGiveUp = () => drop("given_up");
@@ -121,6 +125,14 @@ export async function runLease(
     finished.abort();
     giveUp.removeEventListener("abort", onGiveUp);
     await renewing;
+    if (end === "given_up") {
+      await api.release(lease, AbortSignal.timeout(2_000)).catch((error: unknown) => {
+        log.warn("release failed; the lease will expire instead", {
+          ...describe(lease),
+          error: problemText(error),
+        });
+      });
+    }
   }
 }
 

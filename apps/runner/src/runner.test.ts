@@ -54,6 +54,7 @@ function fakeService(state: Partial<HeartbeatAnswer> = {}) {
       return { lease: null, retry_after_ms: 0 };
     },
     renew: async (lease) => ({ lease_id: lease.lease_id, expires_at: Date.now() + 30_000 }),
+    release: async () => ({ released: true }),
     async report(_lease, fields) {
       service.reports.push(fields);
       return {};

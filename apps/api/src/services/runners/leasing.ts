@@ -202,14 +202,29 @@ export async function requireCurrentLease(
   return lease;
 }
 
+/**
+ * Runs a fenced write: in one transaction in which the caller is the lease's current holder, with the
+ * fleet row locked until the write commits. `fencing_token` null checks the lease's own token (routes
+ * whose body carries none, such as activity).
+ */
+export function fencedWrite<T>(
+  ctx: ServiceContext,
+  runnerId: string,
+  ref: { lease_id: string; fencing_token: number | null },
+  write: (tx: Tx, lease: typeof leases.$inferSelect) => Promise<T>,
+): Promise<T> {
+  return ctx.db.transaction(async (tx) =>
+    write(tx, await requireCurrentLease(tx, runnerId, ref.lease_id, ref.fencing_token)),
+  );
+}
+
 export async function renewLease(
   ctx: ServiceContext,
   runnerId: string,
   input: { lease_id: string; fencing_token: number },
 ) {
   const now = ctx.now();
-  return ctx.db.transaction(async (tx) => {
-    const lease = await requireCurrentLease(tx, runnerId, input.lease_id, input.fencing_token);
+  return fencedWrite(ctx, runnerId, input, async (tx, lease) => {
     const expiresAt = Math.min(now + ctx.config.leaseTtlMs, lease.createdAt + LEASE_MAX_MS);
     await tx.update(leases).set({ expiresAt }).where(eq(leases.id, lease.id));
     await tx.update(fleets).set({ leasedUntil: expiresAt }).where(eq(fleets.id, lease.fleetId));
@@ -224,8 +239,7 @@ export async function releaseLease(
   input: { lease_id: string; fencing_token: number },
 ) {
   const now = ctx.now();
-  return ctx.db.transaction(async (tx) => {
-    const lease = await requireCurrentLease(tx, runnerId, input.lease_id, input.fencing_token);
+  return fencedWrite(ctx, runnerId, input, async (tx, lease) => {
     await tx.update(leases).set({ status: "expired", endedAt: now }).where(eq(leases.id, lease.id));
     await tx.update(fleets).set({ leasedUntil: null }).where(eq(fleets.id, lease.fleetId));
     await recordRunnerEvent(tx, runnerId, "lease_released", now, { lease_id: lease.id, outcome: "released" });

@@ -2,7 +2,7 @@ import { type ActivityFrame, Problem } from "@fleet/contracts";
 import { and, eq, fleetMemories, sql } from "@fleet/db";
 import { newId } from "../../ids.ts";
 import type { ServiceContext } from "../context.ts";
-import { requireCurrentLease } from "./leasing.ts";
+import { fencedWrite } from "./leasing.ts";
 
 export interface ReportInput {
   lease_id: string;
@@ -81,9 +81,7 @@ export async function reportLease(ctx: ServiceContext, runnerId: string, input: 
   const rows = Array.isArray(result) ? result : (result as { rows: unknown[] }).rows;
   if (rows.length === 0) {
     // Why nothing changed: not this runner's lease (404), superseded or ended (409), another event (400).
-    const lease = await ctx.db.transaction((tx) =>
-      requireCurrentLease(tx, runnerId, input.lease_id, input.fencing_token),
-    );
+    const lease = await fencedWrite(ctx, runnerId, input, async (_tx, held) => held);
     if (lease.eventId !== input.event_id) {
       throw new Problem("UZ-REQ-001", { detail: "event_id is not the event this lease runs." });
     }
@@ -104,7 +102,12 @@ export async function publishActivity(
   runnerId: string,
   input: { lease_id: string; frames: ActivityFrame[] },
 ) {
-  const lease = await ctx.db.transaction((tx) => requireCurrentLease(tx, runnerId, input.lease_id, null));
+  const lease = await fencedWrite(
+    ctx,
+    runnerId,
+    { ...input, fencing_token: null },
+    async (_tx, held) => held,
+  );
   ctx.activity.publish(
     { workspaceId: lease.workspaceId, fleetId: lease.fleetId, eventId: lease.eventId, leaseId: lease.id },
     input.frames,
@@ -119,8 +122,7 @@ export async function writeMemory(
   input: { lease_id: string; key: string; fencing_token: number; category: string; content: string },
 ) {
   const now = ctx.now();
-  return ctx.db.transaction(async (tx) => {
-    const lease = await requireCurrentLease(tx, runnerId, input.lease_id, input.fencing_token);
+  return fencedWrite(ctx, runnerId, input, async (tx, lease) => {
     const [row] = await tx
       .insert(fleetMemories)
       .values({
@@ -152,8 +154,7 @@ export async function deleteMemory(
   runnerId: string,
   input: { lease_id: string; key: string; fencing_token: number },
 ): Promise<void> {
-  await ctx.db.transaction(async (tx) => {
-    const lease = await requireCurrentLease(tx, runnerId, input.lease_id, input.fencing_token);
+  await fencedWrite(ctx, runnerId, input, async (tx, lease) => {
     await tx
       .delete(fleetMemories)
       .where(and(eq(fleetMemories.fleetId, lease.fleetId), eq(fleetMemories.key, input.key)));

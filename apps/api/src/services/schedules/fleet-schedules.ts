@@ -2,7 +2,7 @@ import { Problem } from "@fleet/contracts";
 import { and, asc, eq, fleetEvents, fleets, inArray, schedules, secrets, type Tx } from "@fleet/db";
 import { newId } from "../../ids.ts";
 import type { ServiceContext } from "../context.ts";
-import { requireCurrentLease } from "../runners/leasing.ts";
+import { fencedWrite } from "../runners/leasing.ts";
 import { checkRecipe, toScheduleView } from "./schedule-view.ts";
 import {
   applyChange,
@@ -67,9 +67,8 @@ export async function createFleetSchedule(
 ) {
   checkRecipe(input.cron, input.timezone);
   const now = ctx.now();
-  const id = await ctx.db.transaction(async (tx) => {
-    // The lease check locks the fleet's row: the caps below hold against concurrent creates.
-    const lease = await requireCurrentLease(tx, runnerId, input.lease_id, input.fencing_token);
+  const id = await fencedWrite(ctx, runnerId, input, async (tx, lease) => {
+    // The fenced write holds the fleet's row lock: the caps below hold against concurrent creates.
     const message = await maskDeclaredSecrets(ctx, tx, lease.fleetId, lease.workspaceId, input.message);
     return insertSchedule(
       tx,
@@ -88,9 +87,7 @@ export async function listFleetSchedules(
   runnerId: string,
   input: { lease_id: string; fencing_token: number },
 ) {
-  const lease = await ctx.db.transaction((tx) =>
-    requireCurrentLease(tx, runnerId, input.lease_id, input.fencing_token),
-  );
+  const lease = await fencedWrite(ctx, runnerId, input, async (_tx, held) => held);
   const rows = await ctx.db
     .select()
     .from(schedules)
@@ -122,8 +119,7 @@ export async function updateFleetSchedule(
   input: ScheduleChange & { lease_id: string; schedule_id: string; fencing_token: number },
 ) {
   const now = ctx.now();
-  await ctx.db.transaction(async (tx) => {
-    const lease = await requireCurrentLease(tx, runnerId, input.lease_id, input.fencing_token);
+  await fencedWrite(ctx, runnerId, input, async (tx, lease) => {
     const row = await fleetOwned(tx, lease.fleetId, input.schedule_id, true);
     refuseWhileSyncing(row);
     const message =
@@ -142,8 +138,7 @@ export async function deleteFleetSchedule(
   input: { lease_id: string; schedule_id: string; fencing_token: number },
 ): Promise<void> {
   const now = ctx.now();
-  await ctx.db.transaction(async (tx) => {
-    const lease = await requireCurrentLease(tx, runnerId, input.lease_id, input.fencing_token);
+  await fencedWrite(ctx, runnerId, input, async (tx, lease) => {
     const row = await fleetOwned(tx, lease.fleetId, input.schedule_id, true);
     if (row.status !== "deleting") await markDeleting(tx, row, now);
   });
@@ -157,8 +152,7 @@ export async function runFleetSchedule(
   input: { lease_id: string; schedule_id: string; fencing_token: number },
 ) {
   const now = ctx.now();
-  const eventId = await ctx.db.transaction(async (tx) => {
-    const lease = await requireCurrentLease(tx, runnerId, input.lease_id, input.fencing_token);
+  const eventId = await fencedWrite(ctx, runnerId, input, async (tx, lease) => {
     const row = await fleetOwned(tx, lease.fleetId, input.schedule_id, false);
     const id = newId(now);
     await tx.insert(fleetEvents).values({

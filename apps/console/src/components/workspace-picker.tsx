@@ -1,11 +1,13 @@
 "use client";
 
 import { SelectField } from "@fleet/ui";
-import type { Workspace } from "./kinds.ts";
+import type { RouterOutputs } from "../lib/trpc.ts";
+
+type Workspace = RouterOutputs["workspaces"]["list"]["items"][number];
 
 /**
- * The workspace whose secrets are shown. Choosing one navigates, so the choice is in the URL; an id from
- * the URL that the list does not hold stays selected (its secrets list then says why it fails).
+ * The workspace whose list is shown. Choosing one navigates, so the choice is in the URL; an id from the
+ * URL that the list does not hold stays selected (the page's list then says why it fails).
  */
 export function WorkspacePicker({
   workspaces,

@@ -15,3 +15,8 @@ export function problemOf(error: ApiError): ProblemView {
 export function statusOf(error: ApiError): number | undefined {
   return error.data?.httpStatus;
 }
+
+/** A refusal (4xx) answers the same on retry; an outage, or no answer at all, may not. */
+export function retryable(error: ApiError): boolean {
+  return (statusOf(error) ?? 500) >= 500;
+}

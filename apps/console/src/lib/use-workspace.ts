@@ -1,6 +1,6 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
+import { keepPreviousData, type SkipToken, skipToken, useQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useEffect } from "react";
 import { useTRPC } from "./trpc.ts";
@@ -41,4 +41,48 @@ export function useWorkspaceChoice(
     more: workspaces.data?.next_cursor != null,
     first: items?.[0],
   };
+}
+
+export type WorkspaceChoice = ReturnType<typeof useWorkspaceChoice>;
+
+/** Where a workspace's paged list stands, all of it held in the URL. */
+export interface ListPosition {
+  workspaceId: string | undefined;
+  startingAfter: string | undefined;
+  /** A cursor is bound to the page size it was issued for, so the size travels with it in the URL. */
+  limit: number | undefined;
+}
+
+/**
+ * A paged list of the chosen workspace: its links (which keep the page size a cursor needs), the list
+ * query's input (skipped until a workspace is chosen), and placeholder data that keeps the previous page
+ * while the next loads, but never a previous workspace's rows.
+ */
+export function useWorkspacePage(
+  { workspaceId, startingAfter, limit }: ListPosition,
+  hrefFor: (workspaceId: string, startingAfter?: string) => string,
+) {
+  const href = (id: string, after?: string) => {
+    const base = hrefFor(id, after);
+    return limit ? `${base}&limit=${limit}` : base;
+  };
+  const choice = useWorkspaceChoice(workspaceId, (id) => href(id));
+  const { chosenId } = choice;
+  const input: { workspace_id: string; starting_after?: string; limit?: number } | SkipToken = chosenId
+    ? {
+        workspace_id: chosenId,
+        ...(startingAfter ? { starting_after: startingAfter } : {}),
+        ...(limit ? { limit } : {}),
+      }
+    : skipToken;
+  const placeholderData = <T>(
+    previous: T | undefined,
+    query: { queryKey: readonly unknown[] } | undefined,
+  ) =>
+    (query?.queryKey[1] as { input?: { workspace_id?: string } } | undefined)?.input?.workspace_id ===
+    chosenId
+      ? keepPreviousData(previous)
+      : undefined;
+  // Read-only, so the skip token keeps its own type instead of widening to symbol.
+  return { ...choice, href, input, placeholderData } as const;
 }

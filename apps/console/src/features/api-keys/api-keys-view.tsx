@@ -1,21 +1,18 @@
 "use client";
 
 import type { ApiKeyItem } from "@fleet/contracts";
-import { Button, PlusIcon, ProblemAlert } from "@fleet/ui";
+import { Button, PlusIcon } from "@fleet/ui";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
 import { PageHeader } from "../../components/page-header.tsx";
-import { problemOf, statusOf } from "../../lib/problem.ts";
-import { type ApiError, useTRPC } from "../../lib/trpc.ts";
+import { ListLoading, ListProblem } from "../../components/query-problem.tsx";
+import { useTRPC } from "../../lib/trpc.ts";
 import { DeleteKeyDialog, RevokeKeyDialog } from "./key-action-dialogs.tsx";
 import { KeysTable } from "./keys-table.tsx";
 import { MintKeyDialog } from "./mint-key-dialog.tsx";
 import { Pager } from "./pager.tsx";
 import { keysHref, type ListPosition } from "./urls.ts";
-
-/** A refusal (4xx) answers the same on retry; an outage may not. */
-const retryable = (error: ApiError) => (statusOf(error) ?? 500) >= 500;
 
 type Pending = { action: "revoke" | "delete"; key: ApiKeyItem } | null;
 
@@ -47,27 +44,18 @@ export function ApiKeysView(position: ListPosition) {
         </h2>
         {list.error && !list.isPlaceholderData ? (
           // A failed list shows why, never an empty table that looks like "no keys".
-          <div className="card__body">
-            <ProblemAlert problem={problemOf(list.error)}>
-              {retryable(list.error) ? (
-                <Button size="sm" pending={list.isFetching} onClick={() => list.refetch()}>
-                  Try again
-                </Button>
-              ) : null}
-              {position.startingAfter ? (
-                <Link
-                  className="ui-button ui-button--secondary ui-button--sm"
-                  href={keysHref({ ...position, startingAfter: undefined })}
-                >
-                  Back to the first page
-                </Link>
-              ) : null}
-            </ProblemAlert>
-          </div>
+          <ListProblem query={list}>
+            {position.startingAfter ? (
+              <Link
+                className="ui-button ui-button--secondary ui-button--sm"
+                href={keysHref({ ...position, startingAfter: undefined })}
+              >
+                Back to the first page
+              </Link>
+            ) : null}
+          </ListProblem>
         ) : list.data === undefined ? (
-          <p className="card__body muted" role="status">
-            Loading API keys…
-          </p>
+          <ListLoading>Loading API keys…</ListLoading>
         ) : list.data.items.length === 0 ? (
           <div className="empty-state">
             <p className="empty-state__title">

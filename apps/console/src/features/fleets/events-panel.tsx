@@ -5,6 +5,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
+import { ListLoading } from "../../components/query-problem.tsx";
 import { problemOf } from "../../lib/problem.ts";
 import { useShortcuts } from "../../lib/shortcuts.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
@@ -156,9 +157,7 @@ export function EventsPanel({
           </ProblemAlert>
         </div>
       ) : list.data === undefined ? (
-        <p className="card__body muted" role="status">
-          Loading events…
-        </p>
+        <ListLoading>Loading events…</ListLoading>
       ) : (
         <div
           ref={log}

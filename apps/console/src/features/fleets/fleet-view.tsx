@@ -1,11 +1,11 @@
 "use client";
 
-import { Button, ProblemAlert, RelativeTime, StatusBadge, Tabs } from "@fleet/ui";
+import { ProblemAlert, RelativeTime, StatusBadge, Tabs } from "@fleet/ui";
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { problemOf, statusOf } from "../../lib/problem.ts";
+import { ActionProblem, QueryProblem } from "../../components/query-problem.tsx";
 import { useShortcuts } from "../../lib/shortcuts.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
 import { EventsPanel } from "./events-panel.tsx";
@@ -90,16 +90,11 @@ function FleetPage({ position }: { position: FleetPosition }) {
         <nav aria-label="Breadcrumb" className="breadcrumb">
           <Link href={back}>Fleets</Link>
         </nav>
-        <ProblemAlert problem={problemOf(query.error)}>
-          {(statusOf(query.error) ?? 500) >= 500 ? (
-            <Button size="sm" pending={query.isFetching} onClick={() => query.refetch()}>
-              Try again
-            </Button>
-          ) : null}
+        <QueryProblem query={query}>
           <Link className="ui-button ui-button--secondary ui-button--sm" href={back}>
             Back to Fleets
           </Link>
-        </ProblemAlert>
+        </QueryProblem>
       </div>
     );
   }
@@ -152,13 +147,7 @@ function FleetPage({ position }: { position: FleetPosition }) {
           />
         </div>
       </header>
-      {move.error ? (
-        <ProblemAlert problem={problemOf(move.error)}>
-          <Button size="sm" onClick={() => move.reset()}>
-            Dismiss
-          </Button>
-        </ProblemAlert>
-      ) : null}
+      <ActionProblem action={move} />
       <div className="fleet-grid">
         <MessageBox fleet={fleet} onSent={setLatestSent} />
         <FleetDefinition fleet={fleet} />

@@ -1,10 +1,10 @@
 "use client";
 
-import { Button, ProblemAlert, StatusBadge } from "@fleet/ui";
+import { Button, StatusBadge } from "@fleet/ui";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useId, useState } from "react";
-import { problemOf } from "../../lib/problem.ts";
+import { QueryProblem } from "../../components/query-problem.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
 import { type LibraryItem, libraryHref, visibilityVariants } from "../library/entries.ts";
 
@@ -37,13 +37,7 @@ export function LibraryChoice({
   );
 
   if (list.error && !list.isPlaceholderData) {
-    return (
-      <ProblemAlert problem={problemOf(list.error)}>
-        <Button size="sm" pending={list.isFetching} onClick={() => list.refetch()}>
-          Try again
-        </Button>
-      </ProblemAlert>
-    );
+    return <QueryProblem query={list} retry="always" />;
   }
   if (list.data === undefined) {
     return (

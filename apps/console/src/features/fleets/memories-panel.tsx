@@ -1,10 +1,10 @@
 "use client";
 
-import { Badge, Button, type Column, PagedTable, ProblemAlert, RelativeTime, TextField } from "@fleet/ui";
+import { Badge, Button, type Column, PagedTable, RelativeTime, TextField } from "@fleet/ui";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { problemOf } from "../../lib/problem.ts";
+import { ListLoading, ListProblem } from "../../components/query-problem.tsx";
 import { useShortcuts } from "../../lib/shortcuts.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
 import type { FleetView, MemoryItem } from "./status.ts";
@@ -112,13 +112,9 @@ export function MemoriesPanel({ fleet, position }: { fleet: FleetView; position:
         </div>
       </form>
       {list.error && !list.isPlaceholderData ? (
-        <div className="card__body">
-          <ProblemAlert problem={problemOf(list.error)} />
-        </div>
+        <ListProblem query={list} retry="never" />
       ) : list.data === undefined ? (
-        <p className="card__body muted" role="status">
-          Loading memories…
-        </p>
+        <ListLoading>Loading memories…</ListLoading>
       ) : list.data.items.length === 0 ? (
         <div className="empty-state empty-state--compact">
           <p className="empty-state__title">

@@ -4,7 +4,6 @@ import {
   ActionMenu,
   Badge,
   Button,
-  CheckIcon,
   ConfirmDialog,
   type MenuAction,
   PauseIcon,
@@ -17,6 +16,8 @@ import {
 } from "@fleet/ui";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
+import { DoneStatus } from "../../components/done-status.tsx";
+import { ListLoading, ListProblem } from "../../components/query-problem.tsx";
 import { describeCron } from "../../lib/cron-text.ts";
 import { problemOf, statusOf } from "../../lib/problem.ts";
 import { useShortcuts } from "../../lib/shortcuts.tsx";
@@ -106,14 +107,7 @@ export function SchedulesPanel({ fleet }: { fleet: FleetView }) {
           UTC.
         </p>
         <div className="schedules__actions">
-          <p className="toolbar-status" role="status">
-            {done ? (
-              <>
-                <CheckIcon />
-                {done}
-              </>
-            ) : null}
-          </p>
+          <DoneStatus done={done} />
           <Button variant="primary" size="sm" icon={<PlusIcon />} aria-keyshortcuts="c" onClick={openCreate}>
             Create schedule
           </Button>
@@ -135,17 +129,9 @@ export function SchedulesPanel({ fleet }: { fleet: FleetView }) {
         </div>
       ) : null}
       {list.error && items === undefined ? (
-        <div className="card__body">
-          <ProblemAlert problem={problemOf(list.error)}>
-            <Button size="sm" pending={list.isFetching} onClick={() => list.refetch()}>
-              Try again
-            </Button>
-          </ProblemAlert>
-        </div>
+        <ListProblem query={list} retry="always" />
       ) : items === undefined ? (
-        <p className="card__body muted" role="status">
-          Loading schedules…
-        </p>
+        <ListLoading>Loading schedules…</ListLoading>
       ) : items.length === 0 ? (
         <div className="empty-state empty-state--compact">
           <p className="empty-state__title">No schedules yet</p>

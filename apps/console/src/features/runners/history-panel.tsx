@@ -1,12 +1,12 @@
 "use client";
 
 import { runnerEventTypes } from "@fleet/contracts";
-import { Button, CursorPager, ProblemAlert, RelativeTime } from "@fleet/ui";
+import { CursorPager, RelativeTime } from "@fleet/ui";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useOptimistic, useTransition } from "react";
-import { problemOf } from "../../lib/problem.ts";
+import { ListLoading, ListProblem } from "../../components/query-problem.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
 import {
   eventTypeLabels,
@@ -135,17 +135,9 @@ export function HistoryPanel({ position }: { position: RunnerPosition }) {
         )}
       </fieldset>
       {list.error && !list.isPlaceholderData ? (
-        <div className="card__body">
-          <ProblemAlert problem={problemOf(list.error)}>
-            <Button size="sm" pending={list.isFetching} onClick={() => list.refetch()}>
-              Try again
-            </Button>
-          </ProblemAlert>
-        </div>
+        <ListProblem query={list} retry="always" />
       ) : list.data === undefined ? (
-        <p className="card__body muted" role="status">
-          Loading the history…
-        </p>
+        <ListLoading>Loading the history…</ListLoading>
       ) : list.data.items.length === 0 ? (
         <div className="empty-state empty-state--compact">
           <p className="empty-state__title">

@@ -1,10 +1,10 @@
 "use client";
 
-import { Button, type Column, PagedTable, ProblemAlert, RelativeTime, StatusBadge } from "@fleet/ui";
+import { type Column, PagedTable, RelativeTime, StatusBadge } from "@fleet/ui";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { problemOf } from "../../lib/problem.ts";
+import { ListLoading, ListProblem } from "../../components/query-problem.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
 import { formatCount } from "../fleets/format.ts";
 import { LeaseDialog } from "./lease-dialog.tsx";
@@ -106,17 +106,9 @@ export function LeasesPanel({ position, host }: { position: RunnerPosition; host
         </h2>
       </header>
       {list.error && !list.isPlaceholderData ? (
-        <div className="card__body">
-          <ProblemAlert problem={problemOf(list.error)}>
-            <Button size="sm" pending={list.isFetching} onClick={() => list.refetch()}>
-              Try again
-            </Button>
-          </ProblemAlert>
-        </div>
+        <ListProblem query={list} retry="always" />
       ) : items === undefined ? (
-        <p className="card__body muted" role="status">
-          Loading leases…
-        </p>
+        <ListLoading>Loading leases…</ListLoading>
       ) : items.length === 0 ? (
         <div className="empty-state empty-state--compact">
           <p className="empty-state__title">{leasesAfter ? "No more leases" : "No leases yet"}</p>

@@ -1,9 +1,11 @@
 "use client";
 
-import { Button, CheckIcon, CopyButton, ProblemAlert, type ProblemView, RelativeTime } from "@fleet/ui";
+import { Button, CopyButton, ProblemAlert, type ProblemView, RelativeTime } from "@fleet/ui";
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
+import { DoneStatus } from "../../components/done-status.tsx";
+import { ActionProblem } from "../../components/query-problem.tsx";
 import { problemOf } from "../../lib/problem.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { formatCount } from "../fleets/format.ts";
@@ -163,21 +165,8 @@ function RunnerPage({
         </div>
       </header>
       <OperatorIdentity session={operator} />
-      <p className="toolbar-status runner-done" role="status">
-        {done ? (
-          <>
-            <CheckIcon />
-            {done}
-          </>
-        ) : null}
-      </p>
-      {update.error && update.variables?.status !== "revoked" ? (
-        <ProblemAlert problem={problemOf(update.error)}>
-          <Button size="sm" onClick={() => update.reset()}>
-            Dismiss
-          </Button>
-        </ProblemAlert>
-      ) : null}
+      <DoneStatus done={done} className="runner-done" />
+      {update.error && update.variables?.status !== "revoked" ? <ActionProblem action={update} /> : null}
       <div className="runner-grid">
         <SandboxCard runner={runner} />
         <LifetimeCard runner={runner} />

@@ -5,6 +5,7 @@ import { keepPreviousData, skipToken, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { type ReactNode, useEffect, useState } from "react";
 import { PageHeader } from "../../components/page-header.tsx";
+import { ListLoading } from "../../components/query-problem.tsx";
 import { problemOf, statusOf } from "../../lib/problem.ts";
 import { type ApiError, useTRPC } from "../../lib/trpc.ts";
 import { type LiveState, LiveStatus } from "../fleets/live-status.tsx";
@@ -254,11 +255,7 @@ function RunnersList({
 }
 
 function Loading() {
-  return (
-    <p className="card__body muted" role="status">
-      Loading runners…
-    </p>
-  );
+  return <ListLoading>Loading runners…</ListLoading>;
 }
 
 function Empty({ title, text, action }: { title: string; text: string; action?: ReactNode }) {

@@ -11,24 +11,21 @@ interface KeyDialogProps {
   onClose: () => void;
 }
 
-function useRefreshKeys() {
+/** What a dialog does once its change is made: refresh the list, then close. */
+function useRefreshThenClose(onClose: () => void) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  return () => queryClient.invalidateQueries({ queryKey: trpc.apiKeys.list.pathKey() });
+  return async () => {
+    await queryClient.invalidateQueries({ queryKey: trpc.apiKeys.list.pathKey() });
+    onClose();
+  };
 }
 
 /** Revocation is immediate and final, so the dialog says both before asking. */
 export function RevokeKeyDialog({ apiKey, onClose }: KeyDialogProps) {
   const trpc = useTRPC();
-  const refresh = useRefreshKeys();
-  const revoke = useMutation(
-    trpc.apiKeys.update.mutationOptions({
-      onSuccess: async () => {
-        await refresh();
-        onClose();
-      },
-    }),
-  );
+  const done = useRefreshThenClose(onClose);
+  const revoke = useMutation(trpc.apiKeys.update.mutationOptions({ onSuccess: done }));
   return (
     <ConfirmDialog
       open
@@ -50,15 +47,8 @@ export function RevokeKeyDialog({ apiKey, onClose }: KeyDialogProps) {
 /** Deleting only removes the record of a key that is already refused everywhere. */
 export function DeleteKeyDialog({ apiKey, onClose }: KeyDialogProps) {
   const trpc = useTRPC();
-  const refresh = useRefreshKeys();
-  const remove = useMutation(
-    trpc.apiKeys.delete.mutationOptions({
-      onSuccess: async () => {
-        await refresh();
-        onClose();
-      },
-    }),
-  );
+  const done = useRefreshThenClose(onClose);
+  const remove = useMutation(trpc.apiKeys.delete.mutationOptions({ onSuccess: done }));
   return (
     <ConfirmDialog
       open

@@ -1,9 +1,9 @@
 "use client";
 
-import { Button, Callout, CopyField, Dialog, FormDialogFooter, ProblemAlert, TextField } from "@fleet/ui";
+import { Button, Callout, CopyField, Dialog, TextField } from "@fleet/ui";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId } from "react";
-import { problemOf } from "../../lib/problem.ts";
+import { FormDialog } from "../../components/form-dialog.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
 
 /**
@@ -60,20 +60,14 @@ export function MintKeyDialog({ open, onClose }: { open: boolean; onClose: () =>
   }
 
   return (
-    <Dialog
+    <FormDialog
       open={open}
       onClose={close}
-      dismissible={!create.isPending}
+      formId={formId}
+      submitLabel="Create key"
+      mutation={create}
       title="Create an API key"
       description="The key acts as you, with your scopes, in this tenant. You can revoke it at any time."
-      footer={
-        <FormDialogFooter
-          formId={formId}
-          submitLabel="Create key"
-          pending={create.isPending}
-          onCancel={close}
-        />
-      }
     >
       <form
         id={formId}
@@ -97,7 +91,6 @@ export function MintKeyDialog({ open, onClose }: { open: boolean; onClose: () =>
         />
         <TextField label="Description" name="description" optional maxLength={1024} autoComplete="off" />
       </form>
-      {create.error ? <ProblemAlert problem={problemOf(create.error)} /> : null}
-    </Dialog>
+    </FormDialog>
   );
 }

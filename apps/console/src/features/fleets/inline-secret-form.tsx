@@ -1,12 +1,11 @@
 "use client";
 
 import { Button, ProblemAlert, SegmentedControl } from "@fleet/ui";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useId, useState } from "react";
+import { useState } from "react";
 import { problemOf } from "../../lib/problem.ts";
-import { useTRPC } from "../../lib/trpc.ts";
 import { kindChoices, type SecretKind } from "../secrets/kinds.ts";
-import { initialValue, readValue, ValueEditor, type ValueState } from "../secrets/value-editor.tsx";
+import { useCreateSecret } from "../secrets/use-create-secret.ts";
+import { focusField, useValueEditor, ValueEditor } from "../secrets/value-editor.tsx";
 
 /**
  * Adds one missing credential as a workspace secret without leaving the install: the name is the one the
@@ -24,20 +23,9 @@ export function InlineSecretForm({
   onCreated: (name: string) => void;
   onCancel: () => void;
 }) {
-  const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  const editorId = useId();
-  const [value, setValue] = useState<ValueState>(initialValue);
+  const value = useValueEditor();
   const [kind, setKind] = useState<SecretKind>("generic");
-  const create = useMutation(
-    trpc.secrets.create.mutationOptions({
-      gcTime: 0,
-      onSuccess: async (created) => {
-        await queryClient.invalidateQueries({ queryKey: trpc.secrets.list.pathKey() });
-        onCreated(created.name);
-      },
-    }),
-  );
+  const create = useCreateSecret(onCreated);
   return (
     <form
       className="inline-secret"
@@ -45,12 +33,8 @@ export function InlineSecretForm({
       noValidate
       onSubmit={(event) => {
         event.preventDefault();
-        const checked = readValue(value, editorId);
-        if (!checked.ok) {
-          setValue({ ...value, message: checked.message, invalid: checked.focus ?? null });
-          if (checked.focus) document.getElementById(checked.focus)?.focus();
-          return;
-        }
+        const checked = value.read();
+        if (!checked.ok) return focusField(checked.focus);
         create.mutate({ workspace_id: workspaceId, name, kind, data: checked.value });
       }}
     >
@@ -65,7 +49,7 @@ export function InlineSecretForm({
           onChange={setKind}
         />
       </div>
-      <ValueEditor state={value} onChange={setValue} idPrefix={editorId} label={`Value of ${name}`} />
+      <ValueEditor {...value.editor} label={`Value of ${name}`} />
       {create.error ? <ProblemAlert problem={problemOf(create.error)} /> : null}
       <div className="inline-secret__actions">
         <Button size="sm" onClick={onCancel} disabled={create.isPending}>

@@ -1,10 +1,10 @@
 "use client";
 
 import { LIBRARY_CEILINGS } from "@fleet/contracts";
-import { Dialog, FormDialogFooter, ProblemAlert, SegmentedControl, TextField } from "@fleet/ui";
+import { SegmentedControl, TextField } from "@fleet/ui";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
-import { problemOf } from "../../lib/problem.ts";
+import { FormDialog } from "../../components/form-dialog.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
 import type { LibraryItem } from "./entries.ts";
 
@@ -62,10 +62,12 @@ export function AddEntryDialog({
   }
 
   return (
-    <Dialog
+    <FormDialog
       open={open}
       onClose={close}
-      dismissible={!create.isPending}
+      formId={formId}
+      submitLabel="Add to library"
+      mutation={create}
       size="wide"
       title="Add to the library"
       description={
@@ -73,14 +75,6 @@ export function AddEntryDialog({
           A fleet definition for the workspace <strong>{workspace.name}</strong>: Markdown instructions under
           YAML front matter naming the fleet, its triggers and what it needs. Only this workspace sees it.
         </>
-      }
-      footer={
-        <FormDialogFooter
-          formId={formId}
-          submitLabel="Add to library"
-          pending={create.isPending}
-          onCancel={close}
-        />
       }
     >
       {open ? (
@@ -90,8 +84,7 @@ export function AddEntryDialog({
           onSubmit={(body) => create.mutate({ workspace_id: workspace.id, ...body })}
         />
       ) : null}
-      {create.error ? <ProblemAlert problem={problemOf(create.error)} /> : null}
-    </Dialog>
+    </FormDialog>
   );
 }
 

@@ -1,17 +1,9 @@
 "use client";
 
 import { networkPolicies, sandboxTiers } from "@fleet/contracts";
-import {
-  Dialog,
-  FieldError,
-  FormDialogFooter,
-  ProblemAlert,
-  RadioCards,
-  SelectField,
-  TextField,
-} from "@fleet/ui";
+import { FieldError, RadioCards, SelectField, TextField } from "@fleet/ui";
 import { useId, useState } from "react";
-import { problemOf } from "../../lib/problem.ts";
+import { FormDialog } from "../../components/form-dialog.tsx";
 import {
   type NetworkPolicy,
   networkLabels,
@@ -104,21 +96,15 @@ export function PolicyDialog({
 
   const registriesId = `${formId}-registries`;
   return (
-    <Dialog
+    <FormDialog
       open={open}
       onClose={close}
-      dismissible={!update.isPending}
+      formId={formId}
+      submitLabel="Save policy"
+      mutation={update}
       size="wide"
       title={`Policy of ${runner.host_id}`}
       description="The host learns the new policy at its next heartbeat; the verdict against its last report is immediate."
-      footer={
-        <FormDialogFooter
-          formId={formId}
-          submitLabel="Save policy"
-          pending={update.isPending}
-          onCancel={close}
-        />
-      }
     >
       <form
         id={formId}
@@ -185,7 +171,6 @@ export function PolicyDialog({
           ) : null}
         </div>
       </form>
-      {update.error ? <ProblemAlert problem={problemOf(update.error)} /> : null}
-    </Dialog>
+    </FormDialog>
   );
 }

@@ -1,30 +1,18 @@
 "use client";
 
-import {
-  Button,
-  Dialog,
-  FormDialogFooter,
-  ProblemAlert,
-  type ProblemView,
-  RadioCards,
-  TextField,
-} from "@fleet/ui";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { type ProblemView, RadioCards, TextField } from "@fleet/ui";
 import { useEffect, useId, useState } from "react";
+import { FormDialog } from "../../components/form-dialog.tsx";
 import { problemOf } from "../../lib/problem.ts";
-import { useTRPC } from "../../lib/trpc.ts";
 import { kindChoices, type SecretKind, type Workspace } from "./kinds.ts";
+import { useCreateSecret } from "./use-create-secret.ts";
 import { checkName, type SecretData } from "./value.ts";
-import { initialValue, readValue, ValueEditor, type ValueState } from "./value-editor.tsx";
+import { focusField, useValueEditor, ValueEditor } from "./value-editor.tsx";
 
 interface NewSecret {
   name: string;
   kind: SecretKind;
   data: SecretData;
-}
-
-function focus(id: string | undefined) {
-  if (id) document.getElementById(id)?.focus();
 }
 
 /**
@@ -41,16 +29,15 @@ function CreateSecretForm({
   onSubmit: (secret: NewSecret) => void;
 }) {
   const nameId = useId();
-  const editorId = useId();
   const [name, setName] = useState("");
   const [nameError, setNameError] = useState<string | null>(null);
   const [kind, setKind] = useState<SecretKind>("generic");
-  const [value, setValue] = useState<ValueState>(initialValue);
+  const value = useValueEditor();
 
   // A taken name is the one thing to change: put the cursor there.
   const taken = problem?.error_code === "UZ-VAULT-005";
   useEffect(() => {
-    if (taken) focus(nameId);
+    if (taken) focusField(nameId);
   }, [taken, nameId]);
 
   return (
@@ -63,11 +50,10 @@ function CreateSecretForm({
         // A client-side check for a clear message; the API's answer is the one that counts.
         const trimmed = name.trim();
         const nameProblem = checkName(trimmed);
-        const checked = readValue(value, editorId);
+        const checked = value.read();
         setNameError(nameProblem);
-        if (!checked.ok) setValue({ ...value, message: checked.message, invalid: checked.focus ?? null });
-        if (nameProblem) return focus(nameId);
-        if (!checked.ok) return focus(checked.focus);
+        if (nameProblem) return focusField(nameId);
+        if (!checked.ok) return focusField(checked.focus);
         onSubmit({ name: trimmed, kind, data: checked.value });
       }}
     >
@@ -88,7 +74,7 @@ function CreateSecretForm({
         hint="Fleets refer to the secret by this name. Letters, digits, _, . and -, starting with a letter or _."
       />
       <RadioCards label="Kind" value={kind} choices={kindChoices} onChange={setKind} />
-      <ValueEditor state={value} onChange={setValue} idPrefix={editorId} />
+      <ValueEditor {...value.editor} />
     </form>
   );
 }
@@ -105,20 +91,11 @@ export function CreateSecretDialog({
   onClose: () => void;
   onCreated: (name: string) => void;
 }) {
-  const trpc = useTRPC();
-  const queryClient = useQueryClient();
   const formId = useId();
-  const create = useMutation(
-    trpc.secrets.create.mutationOptions({
-      // The request carried the value: keep it out of the mutation cache once the dialog lets go.
-      gcTime: 0,
-      onSuccess: async (created) => {
-        await queryClient.invalidateQueries({ queryKey: trpc.secrets.list.pathKey() });
-        onCreated(created.name);
-        close();
-      },
-    }),
-  );
+  const create = useCreateSecret((name) => {
+    onCreated(name);
+    close();
+  });
   const problem = create.error ? problemOf(create.error) : null;
 
   function close() {
@@ -127,10 +104,12 @@ export function CreateSecretDialog({
   }
 
   return (
-    <Dialog
+    <FormDialog
       open={open}
       onClose={close}
-      dismissible={!create.isPending}
+      formId={formId}
+      submitLabel="Create secret"
+      mutation={create}
       size="wide"
       title="Create a secret"
       description={
@@ -139,21 +118,12 @@ export function CreateSecretDialog({
           can read the value back, in the console or through the API.
         </>
       }
-      footer={
-        <FormDialogFooter
-          formId={formId}
-          submitLabel="Create secret"
-          pending={create.isPending}
-          onCancel={close}
-        />
-      }
     >
       <CreateSecretForm
         formId={formId}
         problem={problem}
         onSubmit={(secret) => create.mutate({ workspace_id: workspace.id, ...secret })}
       />
-      {problem ? <ProblemAlert problem={problem} /> : null}
-    </Dialog>
+    </FormDialog>
   );
 }

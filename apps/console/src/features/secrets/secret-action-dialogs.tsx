@@ -1,13 +1,14 @@
 "use client";
 
-import { Button, Callout, ConfirmDialog, Dialog, FormDialogFooter, ProblemAlert } from "@fleet/ui";
+import { Callout, ConfirmDialog } from "@fleet/ui";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useId, useState } from "react";
+import { useId } from "react";
+import { FormDialog } from "../../components/form-dialog.tsx";
 import { problemOf, statusOf } from "../../lib/problem.ts";
 import { type ApiError, useTRPC } from "../../lib/trpc.ts";
 import type { SecretItem, Workspace } from "./kinds.ts";
 import type { SecretData } from "./value.ts";
-import { initialValue, readValue, ValueEditor, type ValueState } from "./value-editor.tsx";
+import { focusField, useValueEditor, ValueEditor } from "./value-editor.tsx";
 
 /** The secret an action is about, with the workspace it was listed in when the action was chosen. */
 export interface SecretTarget {
@@ -32,8 +33,7 @@ function useSecretsRefresh() {
 const gone = (error: ApiError) => statusOf(error) === 404;
 
 function ReplaceForm({ formId, onSubmit }: { formId: string; onSubmit: (data: SecretData) => void }) {
-  const editorId = useId();
-  const [value, setValue] = useState<ValueState>(initialValue);
+  const value = useValueEditor();
   return (
     <form
       id={formId}
@@ -41,16 +41,12 @@ function ReplaceForm({ formId, onSubmit }: { formId: string; onSubmit: (data: Se
       noValidate
       onSubmit={(event) => {
         event.preventDefault();
-        const checked = readValue(value, editorId);
-        if (!checked.ok) {
-          setValue({ ...value, message: checked.message, invalid: checked.focus ?? null });
-          if (checked.focus) document.getElementById(checked.focus)?.focus();
-          return;
-        }
+        const checked = value.read();
+        if (!checked.ok) return focusField(checked.focus);
         onSubmit(checked.value);
       }}
     >
-      <ValueEditor state={value} onChange={setValue} idPrefix={editorId} label="New value" />
+      <ValueEditor {...value.editor} label="New value" />
     </form>
   );
 }
@@ -79,10 +75,12 @@ export function ReplaceSecretDialog({ target, onClose, onDone }: ActionDialogPro
   }
 
   return (
-    <Dialog
+    <FormDialog
       open={target !== null}
       onClose={close}
-      dismissible={!replace.isPending}
+      formId={formId}
+      submitLabel="Replace secret"
+      mutation={replace}
       size="wide"
       title={`Replace secret ${name}`}
       description={
@@ -90,14 +88,6 @@ export function ReplaceSecretDialog({ target, onClose, onDone }: ActionDialogPro
           A new value for <strong className="secret-name">{name}</strong> in the workspace{" "}
           <strong>{target?.workspace.name}</strong>.
         </>
-      }
-      footer={
-        <FormDialogFooter
-          formId={formId}
-          submitLabel="Replace secret"
-          pending={replace.isPending}
-          onCancel={close}
-        />
       }
     >
       <Callout>
@@ -114,8 +104,7 @@ export function ReplaceSecretDialog({ target, onClose, onDone }: ActionDialogPro
           }
         />
       ) : null}
-      {replace.error ? <ProblemAlert problem={problemOf(replace.error)} /> : null}
-    </Dialog>
+    </FormDialog>
   );
 }
 

@@ -9,7 +9,7 @@ import {
   SegmentedControl,
   TrashIcon,
 } from "@fleet/ui";
-import { useEffect, useRef } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import {
   type Checked,
   formatBytes,
@@ -74,6 +74,26 @@ export function readValue(state: ValueState, prefix: string): Checked<SecretData
     return checked.ok ? checked : { ...checked, focus: ids.json };
   }
   return rowsToData(state.rows, ids);
+}
+
+/** Puts the cursor in the element with this id, when there is one. */
+export function focusField(id: string | undefined) {
+  if (id) document.getElementById(id)?.focus();
+}
+
+/**
+ * One value editor's state, for a form that holds it (and so forgets the value when it unmounts), and the
+ * read its submit makes: a refused value is marked in the editor, and the field to fix is returned.
+ */
+export function useValueEditor() {
+  const idPrefix = useId();
+  const [state, setState] = useState<ValueState>(initialValue);
+  const read = (): Checked<SecretData> => {
+    const checked = readValue(state, idPrefix);
+    if (!checked.ok) setState({ ...state, message: checked.message, invalid: checked.focus ?? null });
+    return checked;
+  };
+  return { read, editor: { state, onChange: setState, idPrefix } };
 }
 
 export interface ValueEditorProps {

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import type { ReactNode } from "react";
 import { entryHref } from "../library/entries.ts";
 import type { FleetView } from "./status.ts";
 
@@ -22,50 +23,55 @@ export function FleetDefinition({ fleet }: { fleet: FleetView }) {
         ) : null}
       </header>
       <div className="definition__body">
-        <div>
-          <h3 id="instructions-heading" className="definition__heading">
-            Instructions
-          </h3>
+        <DefinitionPart headingId="instructions-heading" title="Instructions">
           <Instructions text={fleet.instructions} labelledBy="instructions-heading" />
-        </div>
-        <div>
-          <h3 id="triggers-heading" className="definition__heading">
-            Triggers
-          </h3>
-          {fleet.triggers.length === 0 ? (
-            <p className="muted definition__none">None: the fleet wakes only when it is sent a message.</p>
-          ) : (
-            <ul className="trigger-list">
-              {fleet.triggers.map((trigger, index) => (
-                // Triggers have no id of their own; their place in the definition is fixed at install.
-                <li key={`${index}:${trigger.cron}`} className="trigger">
-                  <span className="trigger__when">
-                    <code>{trigger.cron}</code>
-                    <span className="muted">{trigger.timezone}</span>
-                  </span>
-                  <span className="trigger__message">{trigger.message}</span>
-                </li>
-              ))}
-            </ul>
-          )}
-        </div>
-        <div>
-          <h3 id="requirements-heading" className="definition__heading">
-            Requirements
-          </h3>
+        </DefinitionPart>
+        <DefinitionPart headingId="triggers-heading" title="Triggers">
+          <TriggerList triggers={fleet.triggers} />
+        </DefinitionPart>
+        <DefinitionPart headingId="requirements-heading" title="Requirements">
           <dl className="requirements">
-            <Requirement term="Credentials" values={credentials} none="None" />
-            <Requirement term="Tools" values={tools} none="None" />
-            <Requirement term="Network hosts" values={hosts} none="None" />
-            <Requirement term="Runner labels" values={labels} none="Any runner" />
+            <RequirementChips term="Credentials" values={credentials} none="None" />
+            <RequirementChips term="Tools" values={tools} none="None" />
+            <RequirementChips term="Network hosts" values={hosts} none="None" />
+            <RequirementChips term="Runner labels" values={labels} none="Any runner" />
           </dl>
-        </div>
+        </DefinitionPart>
       </div>
     </section>
   );
 }
 
-function Requirement({ term, values, none }: { term: string; values: readonly string[]; none: string }) {
+/** One part of a definition (its instructions, triggers, requirements…) under its own heading. */
+export function DefinitionPart({
+  headingId,
+  title,
+  children,
+}: {
+  headingId: string;
+  title: string;
+  children: ReactNode;
+}) {
+  return (
+    <div>
+      <h3 id={headingId} className="definition__heading">
+        {title}
+      </h3>
+      {children}
+    </div>
+  );
+}
+
+/** What a definition needs of one kind (tools, hosts, labels…), each as a chip, or what none means. */
+export function RequirementChips({
+  term,
+  values,
+  none,
+}: {
+  term: string;
+  values: readonly string[];
+  none: string;
+}) {
   return (
     <div>
       <dt>{term}</dt>
@@ -81,6 +87,31 @@ function Requirement({ term, values, none }: { term: string; values: readonly st
         )}
       </dd>
     </div>
+  );
+}
+
+/** The cron triggers that wake a fleet, or that it wakes only on messages. */
+export function TriggerList({
+  triggers,
+}: {
+  triggers: readonly Pick<FleetView["triggers"][number], "cron" | "timezone" | "message">[];
+}) {
+  if (triggers.length === 0) {
+    return <p className="muted definition__none">None: the fleet wakes only when it is sent a message.</p>;
+  }
+  return (
+    <ul className="trigger-list">
+      {triggers.map((trigger, index) => (
+        // Triggers have no id of their own; their place in the definition is fixed at install.
+        <li key={`${index}:${trigger.cron}`} className="trigger">
+          <span className="trigger__when">
+            <code>{trigger.cron}</code>
+            <span className="muted">{trigger.timezone}</span>
+          </span>
+          <span className="trigger__message">{trigger.message}</span>
+        </li>
+      ))}
+    </ul>
   );
 }
 

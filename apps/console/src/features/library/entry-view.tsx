@@ -6,7 +6,7 @@ import Link from "next/link";
 import { type ReactNode, useState } from "react";
 import { problemOf } from "../../lib/problem.ts";
 import { useTRPC } from "../../lib/trpc.ts";
-import { Instructions } from "../fleets/fleet-definition.tsx";
+import { DefinitionPart, Instructions, RequirementChips, TriggerList } from "../fleets/fleet-definition.tsx";
 import { InstallFleetDialog } from "../fleets/install-fleet-dialog.tsx";
 import { fleetHref } from "../fleets/urls.ts";
 import { describeSource, libraryHref, visibilityMeaning, visibilityVariants } from "./entries.ts";
@@ -119,10 +119,7 @@ export function EntryView({
             </h2>
           </header>
           <div className="definition__body">
-            <div>
-              <h3 id="entry-credentials" className="definition__heading">
-                Credentials
-              </h3>
+            <DefinitionPart headingId="entry-credentials" title="Credentials">
               {credentials.length === 0 ? (
                 <p className="muted definition__none">None.</p>
               ) : (
@@ -141,11 +138,11 @@ export function EntryView({
                   ))}
                 </ul>
               )}
-            </div>
+            </DefinitionPart>
             <dl className="requirements">
-              <Chips term="Tools" values={tools} none="None" />
-              <Chips term="Network hosts" values={hosts} none="None" />
-              <Chips term="Runner labels" values={labels} none="Any runner" />
+              <RequirementChips term="Tools" values={tools} none="None" />
+              <RequirementChips term="Network hosts" values={hosts} none="None" />
+              <RequirementChips term="Runner labels" values={labels} none="Any runner" />
               <div>
                 <dt>Source</dt>
                 <dd>
@@ -162,34 +159,12 @@ export function EntryView({
             </h2>
           </header>
           <div className="definition__body">
-            <div>
-              <h3 id="entry-triggers" className="definition__heading">
-                Triggers
-              </h3>
-              {data.triggers.length === 0 ? (
-                <p className="muted definition__none">
-                  None: the fleet wakes only when it is sent a message.
-                </p>
-              ) : (
-                <ul className="trigger-list">
-                  {data.triggers.map((trigger, index) => (
-                    <li key={`${index}:${trigger.cron}`} className="trigger">
-                      <span className="trigger__when">
-                        <code>{trigger.cron}</code>
-                        <span className="muted">{trigger.timezone}</span>
-                      </span>
-                      <span className="trigger__message">{trigger.message}</span>
-                    </li>
-                  ))}
-                </ul>
-              )}
-            </div>
-            <div>
-              <h3 id="entry-instructions" className="definition__heading">
-                Instructions
-              </h3>
+            <DefinitionPart headingId="entry-triggers" title="Triggers">
+              <TriggerList triggers={data.triggers} />
+            </DefinitionPart>
+            <DefinitionPart headingId="entry-instructions" title="Instructions">
               <Instructions text={data.instructions} labelledBy="entry-instructions" tall />
-            </div>
+            </DefinitionPart>
           </div>
         </section>
       </div>
@@ -211,25 +186,6 @@ export function EntryView({
           )
         }
       />
-    </div>
-  );
-}
-
-function Chips({ term, values, none }: { term: string; values: readonly string[]; none: string }) {
-  return (
-    <div>
-      <dt>{term}</dt>
-      <dd>
-        {values.length === 0 ? (
-          <span className="muted">{none}</span>
-        ) : (
-          values.map((value) => (
-            <code key={value} className="chip">
-              {value}
-            </code>
-          ))
-        )}
-      </dd>
     </div>
   );
 }

@@ -13,7 +13,7 @@ import {
 } from "@fleet/ui";
 import { skipToken, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import type { ReactNode } from "react";
+import { Fact, none } from "../../components/fact.tsx";
 import { problemOf } from "../../lib/problem.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { eventStatusVariants, eventTypeLabels } from "./event-labels.ts";
@@ -41,17 +41,6 @@ export function diagnosticOf(event: FleetEventView): string {
   if (event.checkpoint_id) lines.push(`checkpoint ${event.checkpoint_id}`);
   return lines.join("\n");
 }
-
-function Fact({ term, children }: { term: string; children: ReactNode }) {
-  return (
-    <div>
-      <dt>{term}</dt>
-      <dd>{children}</dd>
-    </div>
-  );
-}
-
-const none = <span className="muted">—</span>;
 
 /**
  * One event expanded: what came in (the request, pretty-printed), what the fleet answered, how it failed,

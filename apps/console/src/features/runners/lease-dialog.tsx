@@ -2,21 +2,11 @@
 
 import { Button, Callout, CopyButton, Dialog, formatUtc, RelativeTime, StatusBadge } from "@fleet/ui";
 import Link from "next/link";
-import type { ReactNode } from "react";
+import { Fact, none } from "../../components/fact.tsx";
 import { formatCount } from "../fleets/format.ts";
 import { fleetHref } from "../fleets/urls.ts";
 import { type LeaseItem, leaseOutcomeVariants, leaseSentence } from "./status.ts";
 
-function Fact({ term, children }: { term: string; children: ReactNode }) {
-  return (
-    <div>
-      <dt>{term}</dt>
-      <dd>{children}</dd>
-    </div>
-  );
-}
-
-const none = <span className="muted">—</span>;
 const count = (value: number | null) => (value === null ? none : formatCount(value));
 
 /** The lease as text for a ticket: ids, times, the outcome; never the event's bodies. */

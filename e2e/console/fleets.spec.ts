@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Page } from "@playwright/test";
-import { expect, screenshot, signInByLink, test } from "../support/fixtures.ts";
+import { collectProblems, expect, openFromNavigation, screenshot, test } from "../support/fixtures.ts";
 import {
   addTenantEntry,
   definition,
@@ -12,27 +12,7 @@ import {
 import type { Tenant } from "../support/fleetctl.ts";
 
 /** Signs in and opens Fleets from the navigation; the tenant's one workspace is chosen and in the URL. */
-async function openFleets(page: Page, tenant: Tenant) {
-  await signInByLink(page, tenant);
-  await page
-    .getByRole("navigation", { name: "Main" })
-    .getByRole("link", { name: /Fleets/ })
-    .click();
-  await expect(page.getByRole("heading", { level: 1, name: "Fleets" })).toBeVisible();
-  await expect(page).toHaveURL(new RegExp(`/fleets\\?workspace=${tenant.workspace_id}$`));
-}
-
-/** Script errors and React warnings; the browser's own line for each refused request is expected. */
-function collectProblems(page: Page): string[] {
-  const problems: string[] = [];
-  page.on("pageerror", (error) => problems.push(error.message));
-  page.on("console", (message) => {
-    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) {
-      problems.push(message.text());
-    }
-  });
-  return problems;
-}
+const openFleets = (page: Page, tenant: Tenant) => openFromNavigation(page, tenant, "Fleets", "/fleets");
 
 test.describe("Fleets", () => {
   test("install asks for a missing credential, which is added in place; pause, message, inspect, delete", async ({

@@ -1,18 +1,11 @@
 import { randomUUID } from "node:crypto";
 import type { Page } from "@playwright/test";
-import { expect, screenshot, signInByLink, test } from "../support/fixtures.ts";
+import { expect, openFromNavigation, screenshot, signInByLink, test } from "../support/fixtures.ts";
 import { addPlatformEntry, addTenantEntry, definition } from "../support/fleet-api.ts";
 import type { Tenant } from "../support/fleetctl.ts";
 
-async function openLibrary(page: Page, tenant: Tenant) {
-  await signInByLink(page, tenant);
-  await page
-    .getByRole("navigation", { name: "Main" })
-    .getByRole("link", { name: /Library/ })
-    .click();
-  await expect(page.getByRole("heading", { level: 1, name: "Library" })).toBeVisible();
-  await expect(page).toHaveURL(new RegExp(`/library\\?workspace=${tenant.workspace_id}$`));
-}
+/** Signs in and opens Library from the navigation; the tenant's one workspace is chosen and in the URL. */
+const openLibrary = (page: Page, tenant: Tenant) => openFromNavigation(page, tenant, "Library", "/library");
 
 test.describe("Library", () => {
   test("entries are added by paste and by upload, listed with their source, and read in full", async ({

@@ -1,30 +1,11 @@
 import type { Page } from "@playwright/test";
-import { expect, screenshot, signInByLink, test } from "../support/fixtures.ts";
+import { collectProblems, expect, openFromNavigation, screenshot, test } from "../support/fixtures.ts";
 import { addTenantEntry, definition, installFleet, messageFleet } from "../support/fleet-api.ts";
 import { operatorToken, type Tenant } from "../support/fleetctl.ts";
 import { ManualRunner, noMechanisms } from "../support/runner-api.ts";
 
-/** Script errors and React warnings; the browser's own line for each refused request is expected. */
-function collectProblems(page: Page): string[] {
-  const problems: string[] = [];
-  page.on("pageerror", (error) => problems.push(error.message));
-  page.on("console", (message) => {
-    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) {
-      problems.push(message.text());
-    }
-  });
-  return problems;
-}
-
 /** Signs in and opens Runners from the navigation. */
-async function openRunners(page: Page, tenant: Tenant) {
-  await signInByLink(page, tenant);
-  await page
-    .getByRole("navigation", { name: "Main" })
-    .getByRole("link", { name: /Runners/ })
-    .click();
-  await expect(page.getByRole("heading", { level: 1, name: "Runners" })).toBeVisible();
-}
+const openRunners = (page: Page, tenant: Tenant) => openFromNavigation(page, tenant, "Runners");
 
 /** Pastes a token into the Operator access form, which posts it to the console's route handler. */
 async function pasteOperatorToken(page: Page, token: string) {

@@ -1,18 +1,12 @@
 import { randomUUID } from "node:crypto";
 import type { Page } from "@playwright/test";
 import { seriousViolations } from "../support/axe.ts";
-import { expect, screenshot, signInByLink, test } from "../support/fixtures.ts";
+import { collectProblems, expect, openFromNavigation, screenshot, test } from "../support/fixtures.ts";
 import type { Tenant } from "../support/fleetctl.ts";
 
 /** Signs in and opens Secrets from the navigation; the tenant's one workspace is chosen and in the URL. */
 async function openSecrets(page: Page, tenant: Tenant) {
-  await signInByLink(page, tenant);
-  await page
-    .getByRole("navigation", { name: "Main" })
-    .getByRole("link", { name: /Secrets/ })
-    .click();
-  await expect(page.getByRole("heading", { level: 1, name: "Secrets" })).toBeVisible();
-  await expect(page).toHaveURL(new RegExp(`/secrets\\?workspace=${tenant.workspace_id}$`));
+  await openFromNavigation(page, tenant, "Secrets", "/secrets");
   await expect(page.getByLabel("Workspace")).toHaveValue(tenant.workspace_id);
 }
 
@@ -25,14 +19,7 @@ test.describe("Secrets", () => {
   }, testInfo) => {
     const value = `sk-test-${randomUUID()}`;
     const replacement = `sk-live-${randomUUID()}`;
-    // Script errors and React warnings; the browser's own line for each refused request is expected.
-    const problems: string[] = [];
-    page.on("pageerror", (error) => problems.push(error.message));
-    page.on("console", (message) => {
-      if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) {
-        problems.push(message.text());
-      }
-    });
+    const problems = collectProblems(page);
     await openSecrets(page, tenant);
 
     // The entry sits between Connectors and API keys.

@@ -39,3 +39,36 @@ export async function screenshot(page: Page, testInfo: TestInfo, name: string): 
   await page.screenshot({ path, fullPage: true, animations: "disabled" });
   await testInfo.attach(name, { path, contentType: "image/png" });
 }
+
+/**
+ * Signs in and opens an area from the main navigation. With `workspacePath`, the area lists one workspace:
+ * the tenant's one workspace is chosen and in the URL.
+ */
+export async function openFromNavigation(
+  page: Page,
+  tenant: Tenant,
+  area: string,
+  workspacePath?: string,
+): Promise<void> {
+  await signInByLink(page, tenant);
+  await page
+    .getByRole("navigation", { name: "Main" })
+    .getByRole("link", { name: new RegExp(area) })
+    .click();
+  await expect(page.getByRole("heading", { level: 1, name: area })).toBeVisible();
+  if (workspacePath) {
+    await expect(page).toHaveURL(new RegExp(`${workspacePath}\\?workspace=${tenant.workspace_id}$`));
+  }
+}
+
+/** Script errors and React warnings; the browser's own line for each refused request is expected. */
+export function collectProblems(page: Page): string[] {
+  const problems: string[] = [];
+  page.on("pageerror", (error) => problems.push(error.message));
+  page.on("console", (message) => {
+    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) {
+      problems.push(message.text());
+    }
+  });
+  return problems;
+}

@@ -96,7 +96,13 @@ test.describe("API keys", () => {
       });
     });
     await signInByLink(page, tenant);
-    await page.getByRole("button", { name: "Create API key" }).click();
+    // A press that lands before the page has hydrated opens nothing: press until the dialog is there.
+    await expect(async () => {
+      if (!(await page.getByRole("dialog").isVisible())) {
+        await page.getByRole("button", { name: "Create API key" }).click({ timeout: 2_000 });
+      }
+      await expect(page.getByRole("dialog")).toBeVisible({ timeout: 2_000 });
+    }).toPass({ timeout: 15_000 });
     await page.getByRole("dialog").getByLabel("Name").fill("ci-runner");
     await page.getByRole("button", { name: "Create key" }).click();
     const reveal = page.getByRole("dialog", { name: "Copy your new API key" });

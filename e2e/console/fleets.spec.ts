@@ -262,6 +262,9 @@ test.describe("Fleets", () => {
     await expect(memories.getByRole("row")).toHaveCount(2);
     await expect(memories).toContainText("Short sentences");
     await page.getByRole("link", { name: "Clear" }).click();
+    // The filters clear once the URL has: typing before that would search within the old category.
+    await expect(page).not.toHaveURL(/category=/);
+    await expect(page.getByLabel("Category")).toHaveValue("");
     await page.getByLabel("Search").fill("acme console");
     await page.getByRole("button", { name: "Search memories" }).click();
     await expect(memories.getByRole("row", { name: /repositories/ })).toBeVisible();

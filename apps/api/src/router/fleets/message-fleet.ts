@@ -2,10 +2,8 @@ import { messageFleet as op } from "@fleet/contracts";
 import { messageFleet as message } from "../../services/fleets/messages.ts";
 import { tenantProcedure } from "../../trpc.ts";
 
-export const messageFleet = tenantProcedure(op).mutation(async ({ ctx, input }) => {
-  const { principal, services } = ctx;
+export const messageFleet = tenantProcedure(op).mutation(({ ctx, input }) => {
+  const { principal } = ctx;
   const actor = principal.apiKeyId ? `api_key:${principal.apiKeyId}` : `user:${principal.userId}`;
-  const accepted = await message(services.db, { tenantId: principal.tenantId, actor }, input, services.now());
-  services.work.announce();
-  return accepted;
+  return message(ctx.services, { tenantId: principal.tenantId, actor }, input);
 });

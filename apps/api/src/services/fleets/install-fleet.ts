@@ -3,6 +3,7 @@ import { and, eq, fleets, inArray, schedules, secrets } from "@fleet/db";
 import { newId } from "../../ids.ts";
 import { type ServiceContext, uniqueViolation } from "../context.ts";
 import { type LibraryEntryRef, readLibraryEntry } from "../fleet-libraries/entries.ts";
+import { pushSchedule } from "../schedules/sync.ts";
 import { requireWorkspace } from "../workspaces/access.ts";
 import { fleetEtag } from "./fleet-view.ts";
 
@@ -27,7 +28,7 @@ function entryRef(input: InstallInput): LibraryEntryRef {
 
 /**
  * Installs a fleet from a library entry: the definition is frozen onto the fleet, and the entry's
- * triggers become its trigger schedules (registered with the scheduler by the schedule reconciler).
+ * triggers become its trigger schedules, pushed to the scheduler once stored.
  */
 export async function installFleet(ctx: ServiceContext, tenantId: string, input: InstallInput) {
   const ref = entryRef(input);
@@ -94,6 +95,9 @@ export async function installFleet(ctx: ServiceContext, tenantId: string, input:
     }
     throw error;
   }
+  // Stored; registering the trigger schedules now is best-effort, the reconciler converges any that fail.
+  const scheduleIds = triggerRows.map((row) => row.id);
+  await Promise.all(scheduleIds.map((scheduleId) => pushSchedule(ctx, scheduleId)));
   return {
     fleet_id: id,
     workspace_id: input.workspace_id,
@@ -102,6 +106,6 @@ export async function installFleet(ctx: ServiceContext, tenantId: string, input:
     etag: fleetEtag({ id, version: 1 }),
     created_at: now,
     updated_at: now,
-    schedule_ids: triggerRows.map((row) => row.id),
+    schedule_ids: scheduleIds,
   };
 }

@@ -1,6 +1,7 @@
 import { Problem } from "@fleet/contracts";
 import { and, type Database, eq, fleetEvents, fleets, sql } from "@fleet/db";
 import { newId } from "../../ids.ts";
+import type { ServiceContext } from "../context.ts";
 import { requireFleet } from "./access.ts";
 
 /**
@@ -9,11 +10,12 @@ import { requireFleet } from "./access.ts";
  * refusal costs a second read, to say why.
  */
 export async function messageFleet(
-  db: Database,
+  ctx: ServiceContext,
   caller: { tenantId: string; actor: string },
   input: { workspace_id: string; fleet_id: string; message: string },
-  now: number,
 ) {
+  const { db } = ctx;
+  const now = ctx.now();
   const [row] = await insertChat(db).execute({
     id: newId(now),
     actor: caller.actor,
@@ -23,7 +25,10 @@ export async function messageFleet(
     workspaceId: input.workspace_id,
     tenantId: caller.tenantId,
   });
-  if (row !== undefined) return { status: "accepted" as const, event_id: row.id };
+  if (row !== undefined) {
+    ctx.work.announce(); // waiting runners take it now
+    return { status: "accepted" as const, event_id: row.id };
+  }
   const fleet = await requireFleet(db, caller.tenantId, input.workspace_id, input.fleet_id);
   throw new Problem("UZ-FLEET-003", {
     detail: `The fleet is ${fleet.status} and does not accept messages; resume it first.`,

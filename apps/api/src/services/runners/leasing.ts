@@ -1,5 +1,5 @@
 import { type Lease, Problem } from "@fleet/contracts";
-import { type Database, eq, fleets, leases, runners, sql, type Tx } from "@fleet/db";
+import { type Database, eq, fleets, leases, resultRows, runners, sql, type Tx } from "@fleet/db";
 import { newId } from "../../ids.ts";
 import { type ServiceContext, uniqueViolation } from "../context.ts";
 import { recordRunnerEvent } from "./runners.ts";
@@ -7,10 +7,6 @@ import { recordRunnerEvent } from "./runners.ts";
 export const LEASE_MAX_MS = 12 * 60 * 60 * 1000;
 /** An idle acquire re-polls at least this often, whatever the wake-ups say. */
 const REPOLL_MS = 5_000;
-
-function rowsOf<T>(result: unknown): T[] {
-  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
-}
 
 interface Claimed {
   lease_id: string;
@@ -43,7 +39,7 @@ async function tryAcquire(ctx: ServiceContext, runnerId: string): Promise<Lease 
   const leaseId = newId(now);
   let rows: Claimed[];
   try {
-    rows = rowsOf<Claimed>(
+    rows = resultRows<Claimed>(
       await ctx.db.execute(sql`
         with r as (
           select labels from runners
@@ -239,10 +235,12 @@ export async function releaseLease(
   input: { lease_id: string; fencing_token: number },
 ) {
   const now = ctx.now();
-  return fencedWrite(ctx, runnerId, input, async (tx, lease) => {
+  const released = await fencedWrite(ctx, runnerId, input, async (tx, lease) => {
     await tx.update(leases).set({ status: "expired", endedAt: now }).where(eq(leases.id, lease.id));
     await tx.update(fleets).set({ leasedUntil: null }).where(eq(fleets.id, lease.fleetId));
     await recordRunnerEvent(tx, runnerId, "lease_released", now, { lease_id: lease.id, outcome: "released" });
     return { lease_id: lease.id, released: true as const };
   });
+  ctx.work.announce(); // the fleet's waiting work can be leased now
+  return released;
 }

@@ -60,6 +60,11 @@ const migrationsFolder = join(
 );
 const MIGRATION_LOCK = 7_311_045_022;
 
+/** The rows of a raw `db.execute`, whatever the driver (postgres.js answers an array, PGlite `{rows}`). */
+export function resultRows<T>(result: unknown): T[] {
+  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
+}
+
 /** Parses DATABASE_URL: `postgres://…`, `pglite://memory`, or `pglite://<dir>` (relative to the cwd). */
 export function parseDatabaseUrl(
   url: string,

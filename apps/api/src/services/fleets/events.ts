@@ -1,16 +1,11 @@
-import { createHash } from "node:crypto";
 import { Problem, resolveSince } from "@fleet/contracts";
 import { and, type Database, desc, eq, fleetEvents, fleets, type SQL, sql } from "@fleet/db";
 import { decodeCursor, encodeCursor } from "../cursor.ts";
+import { filteredBinding, present } from "../tags.ts";
 import { requireWorkspace } from "../workspaces/access.ts";
 import { requireFleet } from "./access.ts";
 
 type EventRow = typeof fleetEvents.$inferSelect;
-
-/** Optional fields are absent, not null, when the run has not set them. */
-function present<T>(key: string, value: T | null): Record<string, T> {
-  return value === null ? {} : { [key]: value };
-}
 
 function toEventItem(row: Omit<EventRow, "requestJson" | "responseText" | "failureDetail" | "checkpointId">) {
   return {
@@ -54,12 +49,13 @@ export interface EventFilters {
   since?: string;
 }
 
+/** What an events list's cursors are bound to: the list (`fleet:<id>` or `workspace:<id>`) and its filters. */
+export function eventsBinding(scopeKey: string, filters: { actor?: string; since?: string }): string {
+  return filteredBinding("events", [scopeKey, filters.actor ?? null, filters.since ?? null]);
+}
+
 async function pageOfEvents(db: Database, scope: SQL, scopeKey: string, filters: EventFilters, now: number) {
-  // A cursor is bound to its list and filters, so it cannot be replayed against another.
-  const bind = `events:${createHash("sha256")
-    .update(JSON.stringify([scopeKey, filters.actor ?? null, filters.since ?? null]))
-    .digest("base64url")
-    .slice(0, 16)}`;
+  const bind = eventsBinding(scopeKey, filters);
   const conditions: SQL[] = [scope];
   if (filters.actor !== undefined) {
     conditions.push(

@@ -1,11 +1,11 @@
-import { createHash } from "node:crypto";
 import type { fleets } from "@fleet/db";
+import { strongTag } from "../tags.ts";
 
 type FleetRow = typeof fleets.$inferSelect;
 
 /** A strong tag of one version of one fleet. */
 export function fleetEtag(row: Pick<FleetRow, "id" | "version">): string {
-  return `"${createHash("sha256").update(`${row.id}:${row.version}`).digest("base64url").slice(0, 22)}"`;
+  return strongTag(row.id, row.version);
 }
 
 export function toFleetItem(row: FleetRow) {

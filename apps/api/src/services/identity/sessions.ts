@@ -1,6 +1,7 @@
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { type OperatorScope, operatorScopes, Problem } from "@fleet/contracts";
 import { and, eq, gt, isNull, memberships, signInLinks, users } from "@fleet/db";
+import { sha256Hex } from "../../auth/tokens.ts";
 import { newId } from "../../ids.ts";
 import type { ServiceContext } from "../context.ts";
 
@@ -64,10 +65,6 @@ export async function issueOperatorToken(
   return { token, expires_at: expiresAt };
 }
 
-function hashLinkToken(token: string): string {
-  return createHash("sha256").update(token).digest("hex");
-}
-
 /** A one-time console sign-in link, valid for ten minutes. */
 export async function createSignInLink(
   ctx: ServiceContext,
@@ -81,7 +78,7 @@ export async function createSignInLink(
     id: newId(now),
     tenantId: member.tenantId,
     userId: member.userId,
-    tokenHash: hashLinkToken(token),
+    tokenHash: sha256Hex(token),
     expiresAt,
   });
   return { url: `${ctx.config.consoleUrl}/auth/link?token=${token}`, expires_at: expiresAt };
@@ -95,7 +92,7 @@ export async function exchangeSignInLink(ctx: ServiceContext, token: string) {
     .set({ usedAt: now })
     .where(
       and(
-        eq(signInLinks.tokenHash, hashLinkToken(token)),
+        eq(signInLinks.tokenHash, sha256Hex(token)),
         isNull(signInLinks.usedAt),
         gt(signInLinks.expiresAt, now),
       ),

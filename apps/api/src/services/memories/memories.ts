@@ -1,7 +1,7 @@
-import { createHash } from "node:crypto";
 import { and, count, type Database, desc, eq, fleetMemories, type SQL, sql } from "@fleet/db";
 import { decodeCursor, encodeCursor } from "../cursor.ts";
 import { requireFleet } from "../fleets/access.ts";
+import { filteredBinding } from "../tags.ts";
 
 /** The search expression; it must match the GIN index `fleet_memories_search_idx` exactly. */
 const searchable = sql`to_tsvector('simple', ${fleetMemories.key} || ' ' || ${fleetMemories.content})`;
@@ -20,10 +20,7 @@ export async function listMemories(
   },
 ) {
   await requireFleet(db, tenantId, input.workspace_id, input.fleet_id);
-  const bind = `memories:${createHash("sha256")
-    .update(JSON.stringify([input.fleet_id, input.category ?? null, input.query ?? null]))
-    .digest("base64url")
-    .slice(0, 16)}`;
+  const bind = filteredBinding("memories", [input.fleet_id, input.category ?? null, input.query ?? null]);
   const filters: SQL[] = [eq(fleetMemories.fleetId, input.fleet_id)];
   if (input.category !== undefined) filters.push(eq(fleetMemories.category, input.category));
   if (input.query !== undefined)

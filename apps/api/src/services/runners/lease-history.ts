@@ -2,6 +2,7 @@ import { Problem } from "@fleet/contracts";
 import { and, desc, eq, fleetEvents, fleets, leases, runners, type SQL, sql } from "@fleet/db";
 import type { ServiceContext } from "../context.ts";
 import { decodeCursor, encodeCursor } from "../cursor.ts";
+import { present } from "../tags.ts";
 
 type LeaseRow = typeof leases.$inferSelect;
 
@@ -16,8 +17,6 @@ export function leaseOutcome(lease: LeaseRow, eventExists: boolean, now: number)
   if (!eventExists) return "unknown" as const;
   return lease.status as "running" | "succeeded" | "failed";
 }
-
-const optional = <T>(key: string, value: T | null) => (value === null ? {} : { [key]: value });
 
 /** A runner's leases, newest first, with the fleet's name; never the event's bodies. */
 export async function listRunnerLeases(
@@ -49,8 +48,8 @@ export async function listRunnerLeases(
       return {
         lease_id: lease.id,
         outcome,
-        ...(outcome === "failed" ? optional("failure_label", lease.failureLabel) : {}),
-        ...(outcome === "failed" ? optional("failure_detail", lease.failureDetail) : {}),
+        ...(outcome === "failed" ? present("failure_label", lease.failureLabel) : {}),
+        ...(outcome === "failed" ? present("failure_detail", lease.failureDetail) : {}),
         fencing_token: lease.fencingToken,
         kind: lease.kind as "fresh" | "reclaim",
         provider: lease.provider,

@@ -1,5 +1,5 @@
 import { type ActivityFrame, Problem } from "@fleet/contracts";
-import { and, eq, fleetMemories, sql } from "@fleet/db";
+import { and, eq, fleetMemories, resultRows, sql } from "@fleet/db";
 import { newId } from "../../ids.ts";
 import type { ServiceContext } from "../context.ts";
 import { fencedWrite } from "./leasing.ts";
@@ -78,7 +78,7 @@ export async function reportLease(ctx: ServiceContext, runnerId: string, input: 
       from cur
     )
     select cur.id from cur`);
-  const rows = Array.isArray(result) ? result : (result as { rows: unknown[] }).rows;
+  const rows = resultRows(result);
   if (rows.length === 0) {
     // Why nothing changed: not this runner's lease (404), superseded or ended (409), another event (400).
     const lease = await fencedWrite(ctx, runnerId, input, async (_tx, held) => held);

@@ -13,7 +13,7 @@ interface LeaseCounts {
 }
 
 /** Lease counters of the runners named, computed from their leases as of `now`. */
-async function leaseCounts(db: Database | Tx, runnerIds: string[], now: number) {
+export async function leaseCounts(db: Database | Tx, runnerIds: string[], now: number) {
   const counts = new Map<string, LeaseCounts>();
   if (runnerIds.length === 0) return counts;
   const live = sql`${leases.status} = 'running' and ${leases.expiresAt} > ${now}`;

@@ -1,18 +1,13 @@
 import { Problem } from "@fleet/contracts";
-import { and, type CapabilityReport, eq, leases, runners, sql } from "@fleet/db";
+import { type CapabilityReport, eq, resultRows, runners, sql } from "@fleet/db";
 import type { ServiceContext } from "../context.ts";
 import { degradedVerdict, ONLINE_WINDOW_MS } from "./policy.ts";
-import { runnerStatus } from "./runner-view.ts";
+import { leaseCounts, runnerStatus } from "./runner-view.ts";
 import { recordRunnerEvent } from "./runners.ts";
 
+/** The runner's live leases as of `now`, counted as its operator view counts them. */
 async function liveLeaseCount(ctx: ServiceContext, runnerId: string, now: number): Promise<number> {
-  const [row] = await ctx.db
-    .select({ n: sql<number>`count(*)`.mapWith(Number) })
-    .from(leases)
-    .where(
-      and(eq(leases.runnerId, runnerId), eq(leases.status, "running"), sql`${leases.expiresAt} > ${now}`),
-    );
-  return row?.n ?? 0;
+  return (await leaseCounts(ctx.db, [runnerId], now)).get(runnerId)?.active ?? 0;
 }
 
 export async function getSelf(ctx: ServiceContext, runnerId: string) {
@@ -84,6 +79,5 @@ async function recordDrainedOnce(ctx: ServiceContext, runnerId: string, now: num
         and created_at >= coalesce((select max(created_at) from runner_events
           where runner_id = ${runnerId} and event_type = 'runner_draining'), 0) limit 1`,
   );
-  const found = Array.isArray(rows) ? rows.length : (rows as { rows: unknown[] }).rows.length;
-  if (found === 0) await recordRunnerEvent(ctx.db, runnerId, "runner_drained", now);
+  if (resultRows(rows).length === 0) await recordRunnerEvent(ctx.db, runnerId, "runner_drained", now);
 }

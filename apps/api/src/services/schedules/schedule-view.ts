@@ -1,6 +1,6 @@
-import { createHash } from "node:crypto";
 import { cronProblem, isTimeZone, Problem } from "@fleet/contracts";
 import type { schedules } from "@fleet/db";
+import { strongTag } from "../tags.ts";
 import type { ScheduleEngine } from "./engine.ts";
 
 export type ScheduleRow = typeof schedules.$inferSelect;
@@ -18,8 +18,7 @@ export function effective(row: ScheduleRow) {
 
 /** A strong tag over the pinned recipe, the override and the intent. */
 export function scheduleEtag(row: ScheduleRow): string {
-  const bound = JSON.stringify([row.cron, row.timezone, row.message, row.once, row.status, row.override]);
-  return `"${createHash("sha256").update(`${row.id}:${bound}`).digest("base64url").slice(0, 22)}"`;
+  return strongTag(row.id, row.cron, row.timezone, row.message, row.once, row.status, row.override);
 }
 
 export function toScheduleView(row: ScheduleRow, engine: ScheduleEngine | null, now: number) {

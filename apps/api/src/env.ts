@@ -35,6 +35,8 @@ const schema = z.object({
     .optional(),
   /** Dev mode allows the `dev_none` sandbox tier. */
   FLEET_DEV_MODE: z.stringbool().default(false),
+  /** The process's search path, handed to the child processes the service runs (git). */
+  PATH: z.string().default("/usr/bin:/bin"),
   /** How long a lease lives without a renewal (decisions.md: 30 s). Shorter only to demonstrate expiry. */
   FLEET_LEASE_TTL_MS: z.coerce.number().int().min(500).max(300_000).default(30_000),
   /**
@@ -66,6 +68,7 @@ export interface Config {
   sessionTtlSeconds: number;
   logLevel: Env["LOG_LEVEL"];
   devMode: boolean;
+  searchPath: string;
   leaseTtlMs: number;
   schedulerUrl: string | undefined;
   schedulerDeadlineMs: number;
@@ -96,6 +99,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     sessionTtlSeconds: env.SESSION_TTL_SECONDS,
     logLevel: env.LOG_LEVEL,
     devMode: env.FLEET_DEV_MODE,
+    searchPath: env.PATH,
     leaseTtlMs: env.FLEET_LEASE_TTL_MS,
     schedulerUrl: env.FLEET_SCHEDULER_URL,
     schedulerDeadlineMs: env.FLEET_SCHEDULER_DEADLINE_MS,

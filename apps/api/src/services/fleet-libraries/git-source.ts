@@ -18,6 +18,8 @@ export interface GitSource {
 }
 
 export interface GitFetchOptions {
+  /** Where the git child looks for git and its helpers (the service's own PATH). */
+  searchPath?: string;
   /** Dev mode also accepts file:// URLs and https to non-public hosts. */
   devMode: boolean;
   checkoutBytes?: number;
@@ -129,8 +131,7 @@ export async function fetchDefinitionFromGit(
     const repo = join(root, "repo");
     await mkdir(home);
     const env = {
-      // The child's search path for git, not configuration.
-      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      PATH: options.searchPath ?? "/usr/bin:/bin",
       HOME: home,
       XDG_CONFIG_HOME: home,
       GIT_CONFIG_NOSYSTEM: "1",

@@ -37,7 +37,7 @@ async function readSource(
   }
   return fetchDefinitionFromGit(
     { git_url: input.git_url!, ref: input.ref, path: input.path },
-    { devMode: ctx.config.devMode },
+    { devMode: ctx.config.devMode, searchPath: ctx.config.searchPath },
   );
 }
 

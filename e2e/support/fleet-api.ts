@@ -114,7 +114,8 @@ export function messageFleet(apiUrl: string, tenant: Tenant, fleetId: string, me
   );
 }
 
-interface Lease {
+/** The fields of a lease (`POST /v1/runners/me/leases`) the specs use. */
+export interface Lease {
   lease_id: string;
   event_id: string;
   fencing_token: number;

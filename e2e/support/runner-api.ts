@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { call } from "./fleet-api.ts";
+import { call, type Lease } from "./fleet-api.ts";
 
 /**
  * A runner driven by hand through the real /v1 API, for the operator pages: enrolled with an operator
@@ -21,13 +21,6 @@ export const noMechanisms: CapabilityReport = {
   bubblewrap: false,
   egress_enforcement: false,
 };
-
-interface Lease {
-  lease_id: string;
-  event_id: string;
-  fencing_token: number;
-  fleet_id: string;
-}
 
 export class ManualRunner {
   /** Unique to the test: only fleets requiring it are leased to this runner, and no other runner has it. */

@@ -1,6 +1,7 @@
-import { openDatabase } from "@fleet/db";
+import { type DatabaseHandle, fleetLibraries, fleets, openDatabase, workspaces } from "@fleet/db";
 import { SessionSigner } from "../src/auth/sessions.ts";
 import { loadConfig } from "../src/env.ts";
+import { newId } from "../src/ids.ts";
 import type { ServiceContext } from "../src/services/context.ts";
 import { bootstrapTenant } from "../src/services/identity/tenants.ts";
 import { ActivityBus } from "../src/services/runners/activity-bus.ts";
@@ -64,4 +65,49 @@ export async function createPostgresDatabase(
     // WITH (FORCE) ends connections a killed server may have left behind.
     drop: () => onAdmin(adminUrl, `drop database if exists "${name}" with (force)`),
   };
+}
+
+/**
+ * `count` active fleets, installed from one platform library entry, in the bench tenant's workspace;
+ * written straight to the store (installing through the API would time the install, not the figure).
+ */
+export async function insertBenchFleets(
+  database: DatabaseHandle,
+  name: string,
+  count: number,
+): Promise<{ workspaceId: string; fleetIds: string[] }> {
+  const db = database.db;
+  const [workspace] = await db.select().from(workspaces).limit(1);
+  if (workspace === undefined) throw new Error("the bench database has no workspace");
+  const now = Date.now();
+  const libraryId = newId(now);
+  const requirements = { credentials: [], tools: [], network_hosts: [], runner_labels: [] };
+  await db.insert(fleetLibraries).values({
+    id: libraryId,
+    visibility: "platform",
+    name,
+    description: "bench",
+    instructions: "bench",
+    triggers: [],
+    requirements,
+    credentialReasons: {},
+    sourceRef: "upload:sha256:bench",
+    createdAt: now,
+  });
+  const fleetIds = Array.from({ length: count }, () => newId(now));
+  await db.insert(fleets).values(
+    fleetIds.map((id, i) => ({
+      id,
+      tenantId: workspace.tenantId,
+      workspaceId: workspace.id,
+      name: `${name}-${i}`,
+      status: "active" as const,
+      libraryId,
+      libraryVisibility: "platform",
+      definition: { instructions: "bench", triggers: [], requirements },
+      createdAt: now,
+      updatedAt: now,
+    })),
+  );
+  return { workspaceId: workspace.id, fleetIds };
 }

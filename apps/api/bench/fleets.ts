@@ -4,9 +4,10 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fleetEvents, fleetLibraries, fleets, openDatabase, sql, workspaces } from "@fleet/db";
-import { newId } from "../src/ids.ts";
-import type { SeededDatabase } from "./databases.ts";
+import { fleetEvents, openDatabase, sql } from "@fleet/db";
+import { encodeCursor } from "../src/services/cursor.ts";
+import { eventsBinding } from "../src/services/fleets/events.ts";
+import { insertBenchFleets, type SeededDatabase } from "./databases.ts";
 import { apiServerSpec, startServer, stopProcess, waitUntilReady } from "./processes.ts";
 import { printProfileIn } from "./profile.ts";
 import { runWrk, type WrkResult } from "./wrk.ts";
@@ -33,48 +34,15 @@ async function seedFleets(url: string): Promise<Seeded> {
   const database = await openDatabase(url, { max: 2 });
   try {
     const db = database.db;
-    const [workspace] = await db.select().from(workspaces).limit(1);
-    if (workspace === undefined) throw new Error("the bench database has no workspace");
+    const { workspaceId, fleetIds: ids } = await insertBenchFleets(database, "bench", FLEETS + 1);
     const now = Date.now();
-    const libraryId = newId(now);
-    await db.insert(fleetLibraries).values({
-      id: libraryId,
-      visibility: "platform",
-      name: "bench",
-      description: "bench",
-      instructions: "bench",
-      triggers: [],
-      requirements: { credentials: [], tools: [], network_hosts: [], runner_labels: [] },
-      credentialReasons: {},
-      sourceRef: "upload:sha256:bench",
-      createdAt: now,
-    });
-    const ids = Array.from({ length: FLEETS + 1 }, () => newId(now));
-    await db.insert(fleets).values(
-      ids.map((id, i) => ({
-        id,
-        tenantId: workspace.tenantId,
-        workspaceId: workspace.id,
-        name: `bench-${i}`,
-        status: "active" as const,
-        libraryId,
-        libraryVisibility: "platform",
-        definition: {
-          instructions: "bench",
-          triggers: [],
-          requirements: { credentials: [], tools: [], network_hosts: [], runner_labels: [] },
-        },
-        createdAt: now,
-        updatedAt: now,
-      })),
-    );
     const deepFleetId = ids[FLEETS]!;
     // A million events, one a millisecond, written by the database itself.
     await database.query(
       `insert into fleet_events (id, workspace_id, fleet_id, actor, event_type, request_json, status, created_at, updated_at)
        select gen_random_uuid(), $1, $2, 'user:bench', 'chat', '{"message":"bench"}', 'processed', $3::bigint + n, $3::bigint + n
        from generate_series(1, ${DEPTH}) as n`,
-      [workspace.id, deepFleetId, now - DEPTH - 10_000],
+      [workspaceId, deepFleetId, now - DEPTH - 10_000],
     );
     await database.query("analyze fleet_events");
     // The cursor of the page before the oldest: the keyset of the 50th-oldest row.
@@ -85,22 +53,15 @@ async function seedFleets(url: string): Promise<Seeded> {
       .orderBy(fleetEvents.createdAt, fleetEvents.id)
       .offset(50)
       .limit(1);
-    const bindHash = await cursorBind(deepFleetId);
-    const deepCursor = Buffer.from(JSON.stringify([bindHash, row!.createdAt, row!.id])).toString("base64url");
-    return { workspaceId: workspace.id, fleetIds: ids.slice(0, FLEETS), deepFleetId, deepCursor };
+    const deepCursor = encodeCursor({
+      bind: eventsBinding(`fleet:${deepFleetId}`, {}),
+      value: row!.createdAt,
+      id: row!.id,
+    });
+    return { workspaceId, fleetIds: ids.slice(0, FLEETS), deepFleetId, deepCursor };
   } finally {
     await database.close();
   }
-}
-
-/** The binding the events list gives cursors of an unfiltered fleet list (see services/fleets/events.ts). */
-async function cursorBind(fleetId: string): Promise<string> {
-  const { createHash } = await import("node:crypto");
-  const hash = createHash("sha256")
-    .update(JSON.stringify([`fleet:${fleetId}`, null, null]))
-    .digest("base64url")
-    .slice(0, 16);
-  return `events:${hash}`;
 }
 
 function messageScript(dir: string, paths: string[], token: string): string {

@@ -5,10 +5,10 @@
 import { mkdirSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { join } from "node:path";
-import { fleetLibraries, fleets, openDatabase, runners, workspaces } from "@fleet/db";
+import { openDatabase, runners } from "@fleet/db";
 import { mintSecret, RUNNER_TOKEN_PREFIX, sha256Hex } from "../src/auth/tokens.ts";
 import { newId } from "../src/ids.ts";
-import type { SeededDatabase } from "./databases.ts";
+import { insertBenchFleets, type SeededDatabase } from "./databases.ts";
 import { apiServerSpec, startServer, stopProcess, waitUntilReady } from "./processes.ts";
 import { printProfileIn } from "./profile.ts";
 
@@ -72,38 +72,8 @@ export async function seed(url: string): Promise<Seeded> {
   const database = await openDatabase(url, { max: 2 });
   try {
     const db = database.db;
-    const [workspace] = await db.select().from(workspaces).limit(1);
-    if (workspace === undefined) throw new Error("the bench database has no workspace");
+    const { workspaceId, fleetIds: ids } = await insertBenchFleets(database, "lease-bench", FLEETS * 2);
     const now = Date.now();
-    const libraryId = newId(now);
-    const requirements = { credentials: [], tools: [], network_hosts: [], runner_labels: [] };
-    await db.insert(fleetLibraries).values({
-      id: libraryId,
-      visibility: "platform",
-      name: "lease-bench",
-      description: "bench",
-      instructions: "bench",
-      triggers: [],
-      requirements,
-      credentialReasons: {},
-      sourceRef: "upload:sha256:bench",
-      createdAt: now,
-    });
-    const ids = Array.from({ length: FLEETS * 2 }, () => newId(now));
-    await db.insert(fleets).values(
-      ids.map((id, i) => ({
-        id,
-        tenantId: workspace.tenantId,
-        workspaceId: workspace.id,
-        name: `lease-bench-${i}`,
-        status: "active" as const,
-        libraryId,
-        libraryVisibility: "platform",
-        definition: { instructions: "bench", triggers: [], requirements },
-        createdAt: now,
-        updatedAt: now,
-      })),
-    );
     const busy = ids.slice(0, FLEETS);
     // UUIDv7 ids, as the service mints them (reports check the event id's shape).
     const eventIds: string[] = [];
@@ -121,7 +91,7 @@ export async function seed(url: string): Promise<Seeded> {
       `insert into fleet_events (id, workspace_id, fleet_id, actor, event_type, request_json, status, created_at, updated_at)
        select e.id, $1, e.fleet_id, 'user:bench', 'chat', '{"message":"bench"}', 'received', e.at, e.at
        from unnest($2::uuid[], $3::uuid[], $4::bigint[]) as e(id, fleet_id, at)`,
-      [workspace.id, eventIds, eventFleets, eventTimes],
+      [workspaceId, eventIds, eventFleets, eventTimes],
     );
     await database.query("analyze fleet_events");
     const runnerTokens: string[] = [];
@@ -145,7 +115,7 @@ export async function seed(url: string): Promise<Seeded> {
         lastHeartbeatAt: now,
       });
     }
-    return { workspaceId: workspace.id, fleetIds: busy, idleFleetIds: ids.slice(FLEETS), runnerTokens };
+    return { workspaceId, fleetIds: busy, idleFleetIds: ids.slice(FLEETS), runnerTokens };
   } finally {
     await database.close();
   }

@@ -123,8 +123,10 @@ const build = spawnSync(
 if (build.status !== 0) process.exit(build.status ?? 1);
 
 const apiUrl = `http://localhost:${apiPort}`;
-run("api", process.execPath, ["--import", "tsx", "apps/api/src/main.ts"]);
-await waitForHealth(`${apiUrl}/healthz`, 60);
+run("api", process.execPath, ["apps/api/scripts/start.mjs"]);
+// /readyz, not /healthz: the API listens (and /healthz answers) before its database is open, and
+// fleetctl below talks to the running server's control socket, which opens with the database.
+await waitForHealth(`${apiUrl}/readyz`, 60);
 
 const firstRun = spawnSync(
   process.execPath,

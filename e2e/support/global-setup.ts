@@ -36,7 +36,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const consoleUrl = `http://127.0.0.1:${consolePort}`;
   const databaseUrl = `pglite://${join(dataDir, "db")}`;
 
-  const api = startServer("api", process.execPath, ["--import", "tsx", "apps/api/src/main.ts"], {
+  const api = startServer("api", process.execPath, ["apps/api/scripts/start.mjs"], {
     cwd: repoRoot,
     env: {
       ...process.env,
@@ -68,7 +68,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   };
   try {
     // A fresh PGlite directory takes several seconds to initialise.
-    await waitForUrl(api, `${apiUrl}/healthz`, 120);
+    await waitForUrl(api, `${apiUrl}/readyz`, 120);
     await waitForUrl(consoleServer, `${consoleUrl}/sign-in`, 60);
   } catch (error) {
     await stopAll();

@@ -5,6 +5,8 @@ import { setTimeout as delay } from "node:timers/promises";
 
 /** Every child this bench started and that has not exited yet, so a failure can still stop them all. */
 const live = new Set<ChildProcess>();
+/** Children started as the leaders of their own process group (`pnpm …`): signals go to the group. */
+const leaders = new WeakSet<ChildProcess>();
 
 function hasExited(child: ChildProcess): boolean {
   return child.exitCode !== null || child.signalCode !== null;
@@ -19,6 +21,7 @@ function exitOf(child: ChildProcess): Promise<void> {
 export function startProcess(command: string, args: string[], options: SpawnOptions): ChildProcess {
   const child = spawn(command, args, options);
   live.add(child);
+  if (options.detached) leaders.add(child);
   child.once("exit", () => live.delete(child));
   child.once("error", (error) => {
     (child as ChildProcess & { spawnError?: Error }).spawnError = error;
@@ -31,10 +34,18 @@ export function startProcess(command: string, args: string[], options: SpawnOpti
 export async function stopProcess(child: ChildProcess, graceMs = 5_000): Promise<void> {
   if (hasExited(child) || child.pid === undefined) return;
   const exit = exitOf(child);
-  child.kill("SIGTERM");
+  const signal = (name: NodeJS.Signals) => {
+    if (!leaders.has(child)) return void child.kill(name);
+    try {
+      process.kill(-child.pid!, name);
+    } catch {
+      // the group is gone already
+    }
+  };
+  signal("SIGTERM");
   const stopped = await Promise.race([exit.then(() => true), delay(graceMs).then(() => false)]);
   if (!stopped) {
-    child.kill("SIGKILL");
+    signal("SIGKILL");
     await exit;
   }
 }
@@ -68,8 +79,10 @@ export interface Server {
 
 export interface ServerSpec {
   name: string;
-  /** Arguments after `node`, e.g. `["--import", "tsx", "src/main.ts"]`. */
+  /** Arguments after `node`, e.g. `["scripts/start.mjs"]`. */
   nodeArgs: string[];
+  /** A command to run instead of `node` (e.g. `pnpm`), in its own process group; `nodeArgs` are its arguments. */
+  command?: string;
   cwd: string;
   env: Record<string, string>;
   /** Where the child's stdout and stderr go: files, so the access log costs what it costs in production. */
@@ -86,8 +99,9 @@ export async function startServer(spec: ServerSpec): Promise<Server> {
   const stderr = openSync(stderrPath, "w");
   try {
     const spawnedAt = performance.now();
-    const child = startProcess(process.execPath, spec.nodeArgs, {
+    const child = startProcess(spec.command ?? process.execPath, spec.nodeArgs, {
       cwd: spec.cwd,
+      detached: spec.command !== undefined,
       env: { ...process.env, ...spec.env, PORT: String(port), HOST: "127.0.0.1" },
       stdio: ["ignore", stdout, stderr],
     });
@@ -100,7 +114,10 @@ export async function startServer(spec: ServerSpec): Promise<Server> {
   }
 }
 
-/** The API itself (`src/main.ts`), optionally writing a CPU profile into `profileDir` as it exits. */
+/**
+ * The API as `pnpm start:api` runs it (the bundle `scripts/start.mjs` builds and imports), optionally
+ * writing a CPU profile into `profileDir` as it exits.
+ */
 export function apiServerSpec(
   name: string,
   options: { apiDir: string; logDir: string; env: Record<string, string>; profileDir?: string },
@@ -109,7 +126,7 @@ export function apiServerSpec(
     options.profileDir === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${options.profileDir}`];
   return {
     name,
-    nodeArgs: [...profile, "--import", "tsx", "src/main.ts"],
+    nodeArgs: [...profile, "scripts/start.mjs"],
     cwd: options.apiDir,
     env: options.env,
     logDir: options.logDir,

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { Problem } from "@fleet/contracts";
 import type { DatabaseHandle } from "@fleet/db";
 import { fastifyTRPCPlugin } from "@trpc/server/adapters/fastify";
@@ -12,6 +12,7 @@ import { registerDocs } from "./http/docs.ts";
 import { buildOpenApiDocument } from "./http/openapi.ts";
 import { toProblem } from "./http/problem.ts";
 import { DEFAULT_BODY_LIMIT, registerRestRoutes } from "./http/rest.ts";
+import { MAX_HEADER_BYTES, requestIdOf, type StartingServer } from "./http/starting-server.ts";
 import { newId } from "./ids.ts";
 import { appRouter } from "./router/root.ts";
 import type { ServiceContext } from "./services/context.ts";
@@ -25,7 +26,6 @@ import type { Credential, RequestContext } from "./trpc.ts";
 export const SESSION_COOKIE = "fleet_session";
 /** The console's second cookie: an operator token, for the operator plane's pages (runners). */
 export const OPERATOR_COOKIE = "fleet_operator";
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const REQUEST_ID_KEY = Symbol("fleet.requestId");
 type IncomingMessageWithId = IncomingMessage & { [REQUEST_ID_KEY]?: string };
 
@@ -58,6 +58,8 @@ function cookieCredential(request: FastifyRequest, cookie: string): Credential |
 export interface AppOptions {
   /** Where log lines go (tests read them back); stdout when absent. */
   logStream?: { write(line: string): void };
+  /** A server already listening (main's): the app serves on it once `open()` is called. */
+  server?: StartingServer;
 }
 
 export async function createApp(
@@ -91,16 +93,13 @@ export async function createApp(
   const app = Fastify({
     logger: false,
     requestIdHeader: false,
-    // The request id is settled as the request arrives and set on the raw response, so every answer
-    // carries it (routes, refusals, the tRPC adapter) without a hook on the hot path.
-    serverFactory: (handler) =>
-      createServer({ maxHeaderSize: 16 * 1024 }, (request, response) => {
-        const incoming = request.headers["x-request-id"];
-        const id = typeof incoming === "string" && REQUEST_ID.test(incoming) ? incoming : newId();
-        (request as IncomingMessageWithId)[REQUEST_ID_KEY] = id;
-        response.setHeader("x-request-id", id);
+    serverFactory: (handler) => {
+      const listener = (request: IncomingMessage, response: ServerResponse) => {
+        (request as IncomingMessageWithId)[REQUEST_ID_KEY] = requestIdOf(request, response);
         handler(request, response);
-      }),
+      };
+      return options.server?.attach(listener) ?? createServer({ maxHeaderSize: MAX_HEADER_BYTES }, listener);
+    },
     genReqId: (request) => (request as IncomingMessageWithId)[REQUEST_ID_KEY] ?? newId(),
     bodyLimit: DEFAULT_BODY_LIMIT,
     routerOptions: { maxParamLength: 256 },
@@ -199,7 +198,7 @@ export async function createApp(
     return { status: "ready", database: "ok", scheduler: "ok" };
   });
 
-  registerDocs(app, buildOpenApiDocument(config.publicUrl));
+  registerDocs(app, () => buildOpenApiDocument(config.publicUrl));
   registerRestRoutes(app, appRouter, contextFor(false));
   await app.register(fastifyTRPCPlugin, {
     prefix: "/trpc",

@@ -37,13 +37,13 @@ describe.runIf(databaseKind === "pglite")("fleetctl beside a running API", () =>
   beforeAll(async () => {
     const port = await freePort();
     baseUrl = `http://127.0.0.1:${port}`;
-    server = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+    server = spawn(process.execPath, ["scripts/start.mjs"], {
       cwd: apiDir,
       env: { ...env, PORT: String(port) },
     });
     const deadline = Date.now() + 60_000;
     for (;;) {
-      const ready = await fetch(`${baseUrl}/healthz`).then(
+      const ready = await fetch(`${baseUrl}/readyz`).then(
         (r) => r.ok,
         () => false,
       );

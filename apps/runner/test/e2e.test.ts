@@ -216,7 +216,7 @@ function expectNoSecrets(runner: RunnerProcess): void {
 beforeAll(async () => {
   const port = await freePort();
   baseUrl = `http://127.0.0.1:${port}`;
-  const server = spawn(process.execPath, ["--import", "tsx", "apps/api/src/main.ts"], {
+  const server = spawn(process.execPath, ["apps/api/scripts/start.mjs"], {
     cwd: root,
     env: { ...apiEnv, PORT: String(port), FLEET_DEV_MODE: "true", FLEET_LEASE_TTL_MS: "1500" },
     stdio: ["ignore", "ignore", "inherit"],
@@ -225,7 +225,7 @@ beforeAll(async () => {
   await until(
     "the API to start",
     async () =>
-      (await fetch(`${baseUrl}/healthz`).then(
+      (await fetch(`${baseUrl}/readyz`).then(
         (r) => r.ok,
         () => false,
       ))

@@ -1,4 +1,6 @@
 import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import { asc, eq, memberships, tenants, users } from "@fleet/db";
 import type { ServiceContext } from "../context.ts";
 import { onboardLibraryEntry } from "../fleet-libraries/onboard.ts";
@@ -30,7 +32,11 @@ export async function firstRun(ctx: ServiceContext, input: { ownerEmail: string;
   return { created, owner: owner.email, url: link.url };
 }
 
-/** The demo fleet definition shipped with the service (Markdown with YAML front matter). */
+/**
+ * The demo fleet definition shipped with the service (Markdown with YAML front matter). Found from the
+ * package root, not this module: `pnpm start:api` runs the API as one bundled file.
+ */
 function demoFleet(): string {
-  return readFileSync(new URL("../fleet-libraries/seed/echo-fleet.md", import.meta.url), "utf8");
+  const root = dirname(createRequire(import.meta.url).resolve("@fleet/api/package.json"));
+  return readFileSync(join(root, "src/services/fleet-libraries/seed/echo-fleet.md"), "utf8");
 }

@@ -1,0 +1,91 @@
+import {
+  createServer,
+  type IncomingMessage,
+  type RequestListener,
+  type Server,
+  type ServerResponse,
+} from "node:http";
+import { Problem } from "@fleet/contracts";
+import { newId } from "../ids.ts";
+
+/** Node's default is 16 KiB too; named here because the spec's 431 depends on it. */
+export const MAX_HEADER_BYTES = 16 * 1024;
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * Settles the request id as a request arrives and sets it on the raw response, so every answer carries
+ * it (routes, refusals, the tRPC adapter, the answers given while starting) without a hook on the hot
+ * path. A caller's own `X-Request-Id` is kept when it is a sane token.
+ */
+export function requestIdOf(request: IncomingMessage, response: ServerResponse): string {
+  const incoming = request.headers["x-request-id"];
+  const id = typeof incoming === "string" && REQUEST_ID.test(incoming) ? incoming : newId();
+  response.setHeader("x-request-id", id);
+  return id;
+}
+
+/**
+ * The API's HTTP server, listening before the service behind it is ready. While the database opens and
+ * migrates: `/healthz` answers 200 (the process is up: liveness), `/readyz` answers 503 `UZ-INTERNAL-002`
+ * (not ready to serve), and every other request waits and is served once the service is ready, rather
+ * than being refused. A start that fails ends the process, and with it the waiting connections.
+ */
+export class StartingServer {
+  readonly server: Server;
+  #listener: RequestListener | null = null;
+  #serving = false;
+  #waiting: [IncomingMessage, ServerResponse][] = [];
+
+  constructor(private readonly docsUrl: string) {
+    this.server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (request, response) => {
+      if (this.#serving) this.#listener!(request, response);
+      else this.#whileStarting(request, response);
+    });
+  }
+
+  listen(port: number, host: string): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.server.once("error", reject);
+      this.server.listen(port, host, () => {
+        this.server.off("error", reject);
+        resolve();
+      });
+    });
+  }
+
+  /** Hands the server to the service's listener (Fastify's `serverFactory` calls this). */
+  attach(listener: RequestListener): Server {
+    this.#listener = listener;
+    return this.server;
+  }
+
+  /** The service is ready: serve the requests that waited, then every request as it comes. */
+  open(): void {
+    if (this.#listener === null) throw new Error("no listener attached");
+    this.#serving = true;
+    for (const [request, response] of this.#waiting.splice(0)) this.#listener(request, response);
+  }
+
+  #whileStarting(request: IncomingMessage, response: ServerResponse): void {
+    const path = request.url?.split("?")[0];
+    if (path === "/healthz" || path === "/readyz") {
+      const id = requestIdOf(request, response);
+      const [status, type, body] =
+        path === "/healthz"
+          ? [200, "application/json; charset=utf-8", { status: "ok", version: "1.0.0" }]
+          : [
+              503,
+              "application/problem+json; charset=utf-8",
+              new Problem("UZ-INTERNAL-002", { detail: "The service is starting." }).toBody(id, this.docsUrl),
+            ];
+      response.writeHead(status, { "content-type": type, "cache-control": "no-store" });
+      response.end(request.method === "HEAD" ? undefined : JSON.stringify(body));
+      return;
+    }
+    this.#waiting.push([request, response]);
+    response.once("close", () => {
+      const at = this.#waiting.findIndex(([, waiting]) => waiting === response);
+      if (at !== -1) this.#waiting.splice(at, 1);
+    });
+  }
+}

@@ -1,0 +1,100 @@
+import { execFile, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, it } from "vitest";
+import { databaseKind } from "./harness.ts";
+
+const run = promisify(execFile);
+const apiDir = join(import.meta.dirname, "..");
+const dir = mkdtempSync(join(tmpdir(), "fleet-start-"));
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function poll<T>(what: string, attempt: () => Promise<T | undefined>, seconds = 60): Promise<T> {
+  const deadline = Date.now() + seconds * 1000;
+  for (;;) {
+    const value = await attempt().catch(() => undefined);
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${seconds} s`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/**
+ * `pnpm start:api` (scripts/start.mjs: the bundled API) on a fresh embedded directory, whose creation
+ * takes seconds: the process answers liveness at once, readiness only once it serves, and a request
+ * that arrives meanwhile waits and is answered instead of refused.
+ */
+describe.runIf(databaseKind === "pglite")("starting the API", () => {
+  it("answers /healthz while starting, /readyz 503 until ready, and serves the requests that waited", async () => {
+    const port = await freePort();
+    const baseUrl = `http://127.0.0.1:${port}`;
+    const env = { ...process.env, DATABASE_URL: `pglite://${join(dir, "db")}`, LOG_LEVEL: "warn" };
+    const server = spawn(process.execPath, ["scripts/start.mjs"], {
+      cwd: apiDir,
+      env: { ...env, PORT: String(port) },
+      stdio: ["ignore", "ignore", "inherit"],
+    });
+    const exited = new Promise<number | null>((resolve) => server.once("exit", resolve));
+    try {
+      const health = await poll("/healthz answering", async () => {
+        const response = await fetch(`${baseUrl}/healthz`, { headers: { "x-request-id": "start-1" } });
+        return response.ok ? response : undefined;
+      });
+      expect(health.headers.get("x-request-id")).toBe("start-1");
+      expect(await health.json()).toMatchObject({ status: "ok" });
+
+      const notReady = await fetch(`${baseUrl}/readyz`);
+      expect(notReady.status).toBe(503);
+      expect(notReady.headers.get("content-type")).toContain("application/problem+json");
+      const problem = (await notReady.json()) as Record<string, unknown>;
+      expect(problem).toMatchObject({ error_code: "UZ-INTERNAL-002", detail: "The service is starting." });
+      expect(problem.request_id).toBe(notReady.headers.get("x-request-id"));
+
+      // Sent while the database is still being created: answered once the routes serve, not refused.
+      const waited = fetch(`${baseUrl}/v1/users/me`);
+      const ready = await poll("/readyz answering 200", async () => {
+        const response = await fetch(`${baseUrl}/readyz`);
+        return response.ok ? response : undefined;
+      });
+      expect(await ready.json()).toMatchObject({ status: "ready" });
+      const answer = await waited;
+      expect(answer.status).toBe(401);
+      expect(answer.headers.get("x-request-id")).toBeTruthy();
+      expect((await answer.json()) as Record<string, unknown>).toMatchObject({ error_code: "UZ-AUTH-001" });
+
+      // The bundle finds the files it ships beside its sources: the demo fleet of the first run.
+      const { stdout } = await run(
+        process.execPath,
+        ["--import", "tsx", "src/cli/fleetctl.ts", "first-run", "--json"],
+        { cwd: apiDir, env },
+      );
+      const first = JSON.parse(stdout) as { created: { api_key: string } | null };
+      expect(first.created).not.toBeNull();
+      const auth = { authorization: `Bearer ${first.created!.api_key}` };
+      const workspaces = await fetch(`${baseUrl}/v1/tenants/me/workspaces`, { headers: auth });
+      const [workspace] = ((await workspaces.json()) as { items: { id: string }[] }).items;
+      const library = await fetch(`${baseUrl}/v1/workspaces/${workspace!.id}/fleet-libraries`, {
+        headers: auth,
+      });
+      expect(library.status).toBe(200);
+      const entries = ((await library.json()) as { items: { name: string }[] }).items;
+      expect(entries.map((entry) => entry.name)).toContain("Echo");
+    } finally {
+      server.kill("SIGTERM");
+    }
+    expect(await exited).toBe(0);
+  }, 120_000);
+});

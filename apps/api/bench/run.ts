@@ -78,12 +78,19 @@ interface LoadRun {
   headers: Record<string, string>;
 }
 
-function apiRun(label: string, db: SeededDatabase, logLevel: "info" | "warn", extraNodeArgs: string[] = []) {
+/** The API as `pnpm start:api` runs it (the bundle), unless `entry` names another way to run it. */
+function apiRun(
+  label: string,
+  db: SeededDatabase,
+  logLevel: "info" | "warn",
+  extraNodeArgs: string[] = [],
+  entry = ["scripts/start.mjs"],
+) {
   return {
     label,
     server: {
       name: label,
-      nodeArgs: [...extraNodeArgs, "scripts/start.mjs"],
+      nodeArgs: [...extraNodeArgs, ...entry],
       cwd: apiDir,
       env: { DATABASE_URL: db.url, LOG_LEVEL: logLevel },
     },
@@ -216,10 +223,17 @@ async function measureStartup(db: SeededDatabase, logDir: string): Promise<Start
 async function profileApi(db: SeededDatabase, settings: Settings, work: string): Promise<string> {
   const profileDir = join(work, "profile");
   mkdirSync(profileDir);
-  const run = apiRun("API /v1/users/me profiled", db, "info", ["--cpu-prof", `--cpu-prof-dir=${profileDir}`]);
+  // From the sources through tsx, not the bundle: the profile then names the file of every function.
+  const run = apiRun(
+    "API /v1/users/me profiled",
+    db,
+    "info",
+    ["--cpu-prof", `--cpu-prof-dir=${profileDir}`],
+    ["--import", "tsx", "src/main.ts"],
+  );
   // measure() stops the server with SIGTERM, so main.ts exits normally and V8 writes the profile.
   await measure(run, settings, work);
-  // Node writes one profile per thread: the main thread's is the largest.
+  // Node writes one profile per thread (tsx's loader hooks run in a worker): the main thread's is largest.
   const files = readdirSync(profileDir).filter((name) => name.endsWith(".cpuprofile"));
   const file = files.sort(
     (a, b) => statSync(join(profileDir, b)).size - statSync(join(profileDir, a)).size,

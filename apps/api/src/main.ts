@@ -2,6 +2,7 @@ import { rmSync } from "node:fs";
 import { controlSocketPath, DataDirLockedError, openDatabase, parseDatabaseUrl } from "@fleet/db";
 import { ConfigError, loadConfig } from "./env.ts";
 import { serveControlSocket } from "./http/control-socket.ts";
+import { Responses } from "./http/responses.ts";
 import { StartingServer } from "./http/starting-server.ts";
 import { createApp } from "./server.ts";
 
@@ -11,7 +12,7 @@ import { createApp } from "./server.ts";
  */
 async function main(): Promise<void> {
   const config = loadConfig();
-  const starting = new StartingServer(config.docsUrl);
+  const starting = new StartingServer(config.docsUrl, new Responses());
   await starting.listen(config.port, config.host);
   const target = parseDatabaseUrl(config.databaseUrl);
   // Owning an embedded directory, the server also answers fleetctl, which cannot open it alongside.

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer } from "node:http";
 import { Problem } from "@fleet/contracts";
 import type { DatabaseHandle } from "@fleet/db";
 import { fastifyTRPCPlugin } from "@trpc/server/adapters/fastify";
@@ -11,9 +11,11 @@ import type { Config } from "./env.ts";
 import { registerDocs } from "./http/docs.ts";
 import { buildOpenApiDocument } from "./http/openapi.ts";
 import { toProblem } from "./http/problem.ts";
+import { REQUEST_ID, Responses, type TaggedRequest } from "./http/responses.ts";
 import { DEFAULT_BODY_LIMIT, registerRestRoutes } from "./http/rest.ts";
-import { MAX_HEADER_BYTES, requestIdOf, type StartingServer } from "./http/starting-server.ts";
+import { MAX_HEADER_BYTES, type StartingServer } from "./http/starting-server.ts";
 import { newId } from "./ids.ts";
+import { LogDestination } from "./log-destination.ts";
 import { appRouter } from "./router/root.ts";
 import type { ServiceContext } from "./services/context.ts";
 import { ActivityBus } from "./services/runners/activity-bus.ts";
@@ -26,8 +28,6 @@ import type { Credential, RequestContext } from "./trpc.ts";
 export const SESSION_COOKIE = "fleet_session";
 /** The console's second cookie: an operator token, for the operator plane's pages (runners). */
 export const OPERATOR_COOKIE = "fleet_operator";
-const REQUEST_ID_KEY = Symbol("fleet.requestId");
-type IncomingMessageWithId = IncomingMessage & { [REQUEST_ID_KEY]?: string };
 
 export interface App {
   app: FastifyInstance;
@@ -82,25 +82,19 @@ export async function createApp(
     scheduler: null,
   };
   // The service's own logger, not Fastify's: Fastify would build a child logger for every request.
-  const log = pino(
-    // No redaction pass (it costs more than the line itself): nothing logs headers, bodies or
-    // credentials, and the test suite scans the log for keys and tokens.
-    { level: config.logLevel },
-    // Buffered writes to stdout: a write(2) per access line costs a fifth of a request. pino flushes
-    // the buffer when the process exits.
-    options.logStream ?? pino.destination({ dest: 1, sync: false, minLength: 4096 }),
-  );
+  const destination = options.logStream ?? new LogDestination();
+  // No redaction pass (it costs more than the line itself): nothing logs headers, bodies or
+  // credentials, and the test suite scans the log for keys and tokens.
+  const log = pino({ level: config.logLevel }, destination);
+  const responses = options.server?.responses ?? new Responses();
+  if (log.isLevelEnabled("info")) responses.logTo(destination);
   const app = Fastify({
     logger: false,
     requestIdHeader: false,
-    serverFactory: (handler) => {
-      const listener = (request: IncomingMessage, response: ServerResponse) => {
-        (request as IncomingMessageWithId)[REQUEST_ID_KEY] = requestIdOf(request, response);
-        handler(request, response);
-      };
-      return options.server?.attach(listener) ?? createServer({ maxHeaderSize: MAX_HEADER_BYTES }, listener);
-    },
-    genReqId: (request) => (request as IncomingMessageWithId)[REQUEST_ID_KEY] ?? newId(),
+    serverFactory: (handler) =>
+      options.server?.attach(handler) ??
+      createServer({ maxHeaderSize: MAX_HEADER_BYTES, ServerResponse: responses.Response }, handler),
+    genReqId: (request) => (request as TaggedRequest)[REQUEST_ID] ?? newId(),
     bodyLimit: DEFAULT_BODY_LIMIT,
     routerOptions: { maxParamLength: 256 },
   });
@@ -123,21 +117,6 @@ export async function createApp(
   );
 
   app.removeContentTypeParser("text/plain");
-  // Callback-style hooks: an async hook costs a promise per request on the hot path.
-  app.addHook("onResponse", (request, reply, done) => {
-    log.info(
-      {
-        reqId: request.id,
-        method: request.method,
-        route: request.routeOptions.url ?? request.url.split("?")[0],
-        status: reply.statusCode,
-        ms: Math.round(reply.elapsedTime),
-      },
-      "request",
-    );
-    done();
-  });
-
   const contextFor =
     (cookie: boolean) =>
     (request: FastifyRequest): RequestContext => ({

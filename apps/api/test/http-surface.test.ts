@@ -153,6 +153,43 @@ describe("the HTTP surface", () => {
     expect((await call("GET", "/readyz")).body).toMatchObject({ status: "ready" });
   });
 
+  it("writes one JSON access line per request: request id, method, route pattern, status, duration", async () => {
+    const api = await testApi();
+    const tenant = await seedTenant();
+    const ids = ["access-line-1", "access-line-2"];
+    await call("GET", "/v1/users/me", { token: tenant.apiKey, headers: { "x-request-id": ids[0]! } });
+    // Sent raw: fetch would percent-encode the quote and the backslash.
+    await new Promise<void>((resolve, reject) => {
+      const path = '/v1/no/such/"route"\\';
+      const { hostname, port } = new URL(api.baseUrl);
+      const target = { hostname, port, path, headers: { "x-request-id": ids[1]! } };
+      httpRequest(target, (response) => {
+        response.resume().once("end", resolve);
+      })
+        .once("error", reject)
+        .end();
+    });
+    const lines = api.logs
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((line) => ids.includes(line.reqId as string));
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: 30,
+        reqId: ids[0],
+        method: "GET",
+        route: "/v1/users/me",
+        status: 200,
+      }),
+      // No route matched: the path stands in for the pattern, escaped like any JSON string.
+      expect.objectContaining({ reqId: ids[1], route: '/v1/no/such/"route"\\', status: 404, msg: "request" }),
+    ]);
+    for (const line of lines) {
+      expect(line).toMatchObject({ pid: process.pid, msg: "request" });
+      expect(typeof line.time).toBe("number");
+      expect(typeof line.ms).toBe("number");
+    }
+  });
+
   it("never logs a key, a token or an Authorization header", async () => {
     const api = await testApi();
     const tenant = await seedTenant();

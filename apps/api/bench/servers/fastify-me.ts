@@ -1,12 +1,12 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { openDatabase } from "@fleet/db";
 import Fastify from "fastify";
-import pino from "pino";
 import { Authenticator } from "../../src/auth/authenticate.ts";
 import { PrincipalCache } from "../../src/auth/principal-cache.ts";
 import { SessionSigner } from "../../src/auth/sessions.ts";
 import { loadConfig } from "../../src/env.ts";
-import { newId } from "../../src/ids.ts";
+import { Responses } from "../../src/http/responses.ts";
+import { LogDestination } from "../../src/log-destination.ts";
 import { describeCaller } from "../../src/services/identity/get-me.ts";
 
 /**
@@ -14,7 +14,7 @@ import { describeCaller } from "../../src/services/identity/get-me.ts";
  * with the real Authenticator and PrincipalCache against the same database, answer the same fields.
  * No tRPC, no contracts layer, no access log — what the API would cost without its framework layers.
  * With ME_PLATFORM=1 it also carries what every API response carries: a request id on the response and
- * one buffered pino access line, so the ratio against it isolates the contracts/adapter layers.
+ * its access line (the API's own request ids, access log and log buffer), so the ratio against it isolates the contracts/adapter layers.
  */
 const config = loadConfig();
 const database = await openDatabase(config.databaseUrl);
@@ -25,35 +25,17 @@ await cache.start(database);
 const authenticator = new Authenticator(database.db, cache, sessions, (error) => console.error(error));
 
 const platform = process.env.ME_PLATFORM === "1";
-const log = pino({ level: "info" }, pino.destination({ dest: 1, sync: false, minLength: 4096 }));
+const responses = new Responses();
+responses.logTo(new LogDestination());
 const app = Fastify({
   logger: false,
   ...(platform
     ? {
         serverFactory: (handler: (request: IncomingMessage, response: ServerResponse) => void) =>
-          createServer((request, response) => {
-            response.setHeader("x-request-id", newId());
-            handler(request, response);
-          }),
+          createServer({ ServerResponse: responses.Response }, handler),
       }
     : {}),
 });
-if (platform) {
-  app.addHook("onResponse", (request, reply, done) => {
-    const route = request.routeOptions.url;
-    log.info(
-      {
-        reqId: request.id,
-        method: request.method,
-        route,
-        status: reply.statusCode,
-        ms: Math.round(reply.elapsedTime),
-      },
-      "request",
-    );
-    done();
-  });
-}
 
 app.get("/healthz", async () => ({ status: "ok" }));
 

@@ -1,8 +1,10 @@
+import type { ServerResponse } from "node:http";
 import { headerName, type Operation, Problem, retiredPagingParams } from "@fleet/contracts";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { AppRouter } from "../router/root.ts";
 import { authorize, type ProcedureMeta, type RequestContext } from "../trpc.ts";
 import { describeIssue, internal } from "./problem.ts";
+import { ROUTE } from "./responses.ts";
 
 /** Default body ceiling for routes that do not name one. */
 export const DEFAULT_BODY_LIMIT = 64 * 1024;
@@ -11,14 +13,28 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/** Where an operation's input fields travel, worked out once per route rather than per request. */
+interface InputPlan {
+  op: Operation;
+  takesBody: boolean;
+  headerFields: [field: string, header: string][];
+}
+
+function planInput(op: Operation): InputPlan {
+  return {
+    op,
+    takesBody: Object.keys(op.body).length > 0,
+    headerFields: Object.keys(op.requestHeaders).map((field) => [field, headerName(field)]),
+  };
+}
+
 /**
  * Gathers an operation's input from path, query and body, refusing fields sent where they do not travel:
  * unknown and retired query parameters, and path or query fields smuggled into the body.
  */
-function collectInput(op: Operation, request: FastifyRequest): Record<string, unknown> {
+function collectInput({ op, takesBody, headerFields }: InputPlan, request: FastifyRequest) {
   const input: Record<string, unknown> = {};
-  const bodyFields = Object.keys(op.body);
-  if (bodyFields.length > 0 && request.body !== undefined && request.body !== null) {
+  if (takesBody && request.body !== undefined && request.body !== null) {
     if (!isPlainObject(request.body))
       throw new Problem("UZ-REQ-001", { detail: "The body must be a JSON object." });
     for (const [key, value] of Object.entries(request.body)) {
@@ -27,7 +43,9 @@ function collectInput(op: Operation, request: FastifyRequest): Record<string, un
       input[key] = value;
     }
   }
-  for (const [key, value] of Object.entries(request.query as Record<string, unknown>)) {
+  const query = request.query as Record<string, unknown>;
+  for (const key in query) {
+    const value = query[key];
     if (!(key in op.query)) {
       const retired = (retiredPagingParams as readonly string[]).includes(key) || key === "sort";
       throw new Problem("UZ-REQ-001", {
@@ -40,11 +58,12 @@ function collectInput(op: Operation, request: FastifyRequest): Record<string, un
       throw new Problem("UZ-REQ-001", { detail: `The query parameter ${key} is given more than once.` });
     if (value !== "") input[key] = value; // `?limit=` means "not given"
   }
-  for (const field of Object.keys(op.requestHeaders)) {
-    const value = request.headers[headerName(field)];
+  for (const [field, header] of headerFields) {
+    const value = request.headers[header];
     if (typeof value === "string") input[field] = value;
   }
-  Object.assign(input, request.params as Record<string, string>);
+  const params = request.params as Record<string, string>;
+  for (const key in params) input[key] = params[key];
   return input;
 }
 
@@ -74,18 +93,21 @@ export function registerRestRoutes(
       input: unknown;
     }) => unknown;
     const mutation = op.method !== "GET";
+    const plan = planInput(op);
+    const url = op.path.replace(/\{(\w+)\}/g, ":$1");
     app.route({
       method: op.method,
-      url: op.path.replace(/\{(\w+)\}/g, ":$1"),
+      url,
       bodyLimit: op.bodyLimit ?? DEFAULT_BODY_LIMIT,
       handler: async (request, reply) => {
+        (reply.raw as ServerResponse & { [ROUTE]?: string })[ROUTE] = url;
         const ctx = contextFor(request);
         const authorized = authorize(op, ctx, mutation);
         const principal = authorized instanceof Promise ? await authorized : authorized;
-        const input = op.input.safeParse(collectInput(op, request));
+        const input = op.input.safeParse(collectInput(plan, request));
         if (!input.success)
           throw new Problem("UZ-REQ-001", { detail: describeIssue(input.error.issues[0]!) });
-        const result = await resolve({ ctx: { ...ctx, principal }, input: input.data });
+        const result = await resolve({ ctx: Object.assign(ctx, { principal }), input: input.data });
         if (op.headers) reply.headers(op.headers);
         if (ctx.response.headers !== undefined) reply.headers(ctx.response.headers);
         if (ctx.response.notModified) return reply.code(304).send();

@@ -6,23 +6,10 @@ import {
   type ServerResponse,
 } from "node:http";
 import { Problem } from "@fleet/contracts";
-import { newId } from "../ids.ts";
+import { type Responses, requestIdOf } from "./responses.ts";
 
 /** Node's default is 16 KiB too; named here because the spec's 431 depends on it. */
 export const MAX_HEADER_BYTES = 16 * 1024;
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-
-/**
- * Settles the request id as a request arrives and sets it on the raw response, so every answer carries
- * it (routes, refusals, the tRPC adapter, the answers given while starting) without a hook on the hot
- * path. A caller's own `X-Request-Id` is kept when it is a sane token.
- */
-export function requestIdOf(request: IncomingMessage, response: ServerResponse): string {
-  const incoming = request.headers["x-request-id"];
-  const id = typeof incoming === "string" && REQUEST_ID.test(incoming) ? incoming : newId();
-  response.setHeader("x-request-id", id);
-  return id;
-}
 
 /**
  * The API's HTTP server, listening before the service behind it is ready. While the database opens and
@@ -36,8 +23,12 @@ export class StartingServer {
   #serving = false;
   #waiting: [IncomingMessage, ServerResponse][] = [];
 
-  constructor(private readonly docsUrl: string) {
-    this.server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (request, response) => {
+  constructor(
+    private readonly docsUrl: string,
+    readonly responses: Responses,
+  ) {
+    const options = { maxHeaderSize: MAX_HEADER_BYTES, ServerResponse: responses.Response };
+    this.server = createServer(options, (request, response) => {
       if (this.#serving) this.#listener!(request, response);
       else this.#whileStarting(request, response);
     });
@@ -69,7 +60,7 @@ export class StartingServer {
   #whileStarting(request: IncomingMessage, response: ServerResponse): void {
     const path = request.url?.split("?")[0];
     if (path === "/healthz" || path === "/readyz") {
-      const id = requestIdOf(request, response);
+      const id = requestIdOf(response);
       const [status, type, body] =
         path === "/healthz"
           ? [200, "application/json; charset=utf-8", { status: "ok", version: "1.0.0" }]

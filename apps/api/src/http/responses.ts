@@ -1,0 +1,92 @@
+import { type IncomingMessage, ServerResponse } from "node:http";
+import { hostname } from "node:os";
+import { newId } from "../ids.ts";
+
+/** Set on a raw response by the route that answers it: the pattern to log instead of the path. */
+export const ROUTE = Symbol("fleet.route");
+/** The request id, set on the raw request and its response as the request arrives. */
+export const REQUEST_ID = Symbol("fleet.requestId");
+
+export type TaggedRequest = IncomingMessage & { [REQUEST_ID]?: string };
+type TaggedResponse = ServerResponse & { [ROUTE]?: string; [REQUEST_ID]: string };
+
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const PINO_INFO = 30;
+
+/**
+ * The class the API's HTTP server builds every response from (`createServer({ ServerResponse })`), so
+ * that every answer (routes, refusals, the tRPC adapter, the answers given while starting) carries its
+ * request id and writes its access line without any per-request hook:
+ *
+ * - **Request id.** A caller's `X-Request-Id` is kept when it matches `[A-Za-z0-9._:-]{1,128}`, else a
+ *   UUIDv7 is minted. It is added to the header object the answer is written with: set with
+ *   `setHeader` beforehand, it would push every later header through Node's slow merging path.
+ * - **Access log.** One pino-format JSON line per answered request (`level`, `time`, `pid`, `hostname`,
+ *   `reqId`, `method`, `route`, `status`, `ms`, `msg: "request"`), written as the response ends. Fastify's
+ *   onResponse hook made every request add and remove two listeners and stay alive for the garbage
+ *   collector to copy. Only the route is escaped: the request id, the method (one the HTTP parser knows)
+ *   and the numbers never need it. A request whose client goes away before the answer writes no line.
+ */
+export class Responses {
+  readonly Response: typeof ServerResponse;
+  #write: ((line: string) => void) | null = null;
+  readonly #prefix = `{"level":${PINO_INFO},"time":`;
+  readonly #origin = `,"pid":${process.pid},"hostname":${JSON.stringify(hostname())},"reqId":"`;
+
+  constructor() {
+    const responses = this;
+    class FleetResponse extends ServerResponse {
+      readonly [REQUEST_ID]: string;
+      readonly #startedAt = performance.now();
+      #logged = false;
+
+      constructor(request: TaggedRequest, options?: object) {
+        // @ts-expect-error Node passes the server's response options (highWaterMark…); the types omit them.
+        super(request, options);
+        const incoming = request.headers["x-request-id"];
+        const id = typeof incoming === "string" && SANE_REQUEST_ID.test(incoming) ? incoming : newId();
+        this[REQUEST_ID] = id;
+        request[REQUEST_ID] = id;
+      }
+
+      override writeHead(...args: unknown[]): this {
+        const last = args.length - 1;
+        const headers = args[last];
+        if (last > 0 && typeof headers === "object" && headers !== null && !Array.isArray(headers)) {
+          args[last] = { ...headers, "x-request-id": this[REQUEST_ID] };
+        } else if (!this.hasHeader("x-request-id")) {
+          this.setHeader("x-request-id", this[REQUEST_ID]);
+        }
+        return (ServerResponse.prototype.writeHead as (...args: unknown[]) => this).apply(this, args);
+      }
+
+      override end(...args: unknown[]): this {
+        (ServerResponse.prototype.end as (...args: unknown[]) => unknown).apply(this, args);
+        if (responses.#write !== null && !this.#logged) {
+          this.#logged = true;
+          responses.#record(this, performance.now() - this.#startedAt);
+        }
+        return this;
+      }
+    }
+    this.Response = FleetResponse as unknown as typeof ServerResponse;
+  }
+
+  /** Starts writing access lines to `destination`; until then (and at levels above info) none are written. */
+  logTo(destination: { write(line: string): void }): void {
+    this.#write = (line) => destination.write(line);
+  }
+
+  #record(response: TaggedResponse, ms: number): void {
+    const request = response.req;
+    const route = response[ROUTE] ?? request.url?.split("?")[0] ?? "";
+    this.#write!(
+      `${this.#prefix}${Date.now()}${this.#origin}${response[REQUEST_ID]}","method":"${request.method}","route":${JSON.stringify(route)},"status":${response.statusCode},"ms":${Math.round(ms)},"msg":"request"}\n`,
+    );
+  }
+}
+
+/** The request id of a raw response built by `Responses`. */
+export function requestIdOf(response: ServerResponse): string {
+  return (response as TaggedResponse)[REQUEST_ID];
+}

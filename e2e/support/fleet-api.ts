@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { Lease } from "@fleet/contracts";
 import { operatorToken, type Tenant } from "./fleetctl.ts";
 
 /**
@@ -112,15 +113,6 @@ export function messageFleet(apiUrl: string, tenant: Tenant, fleetId: string, me
     `/v1/workspaces/${tenant.workspace_id}/fleets/${fleetId}/messages`,
     { message },
   );
-}
-
-/** The fields of a lease (`POST /v1/runners/me/leases`) the specs use. */
-export interface Lease {
-  lease_id: string;
-  event_id: string;
-  fencing_token: number;
-  fleet_id: string;
-  event: { request_json: string };
 }
 
 export type Outcome =

@@ -1,18 +1,11 @@
 import { randomUUID } from "node:crypto";
-import { call, type Lease } from "./fleet-api.ts";
+import type { CapabilityReport, Lease } from "@fleet/contracts";
+import { call } from "./fleet-api.ts";
 
 /**
  * A runner driven by hand through the real /v1 API, for the operator pages: enrolled with an operator
  * token, then heartbeating a chosen capability report and taking leases with its own token.
  */
-
-export interface CapabilityReport {
-  landlock: boolean;
-  seccomp: boolean;
-  cgroup_controllers: string[];
-  bubblewrap: boolean;
-  egress_enforcement: boolean;
-}
 
 export const noMechanisms: CapabilityReport = {
   landlock: false,

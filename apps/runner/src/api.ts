@@ -1,7 +1,7 @@
 import {
   type ActivityFrame,
   acquireLease,
-  type capabilityReport,
+  type CapabilityReport,
   createFleetSchedule,
   heartbeat,
   type Lease,
@@ -16,7 +16,7 @@ import {
 import type { z } from "zod";
 import { ApiError, type HttpClient } from "./http.ts";
 
-export type CapabilityReport = z.output<typeof capabilityReport>;
+export type { CapabilityReport };
 export type HeartbeatAnswer = z.output<typeof heartbeat.output>;
 export type AcquireAnswer = z.output<typeof acquireLease.output>;
 export type Memory = z.output<typeof memoryItem>;

@@ -42,6 +42,7 @@ export const assignedPolicy = z
     worker_count: z.number().int(),
   })
   .meta({ id: "AssignedPolicy" });
+export type AssignedPolicy = z.output<typeof assignedPolicy>;
 
 /** What the host says it can enforce. Unknown fields are refused. */
 export const capabilityReport = z
@@ -53,6 +54,8 @@ export const capabilityReport = z
     egress_enforcement: z.boolean().default(false),
   })
   .meta({ id: "CapabilityReport" });
+/** A capability report as stored and answered (every field present once defaults apply). */
+export type CapabilityReport = z.output<typeof capabilityReport>;
 
 export const runnerView = z
   .object({

@@ -1,22 +1,9 @@
+import type { AssignedPolicy, CapabilityReport } from "@fleet/contracts";
 import { sql } from "drizzle-orm";
 import { bigint, boolean, check, index, jsonb, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 
-/** The sandbox a runner must provide, assigned by an operator. */
-export interface AssignedPolicy {
-  sandbox_tier: "landlock_full" | "container_nested" | "dev_none";
-  network_policy: "allow_all" | "deny_all_egress" | "allow_list_egress";
-  registry_allowlist: string[];
-  worker_count: number;
-}
-
-/** What the host reports it can enforce, with each heartbeat. */
-export interface CapabilityReport {
-  landlock: boolean;
-  seccomp: boolean;
-  cgroup_controllers: string[];
-  bubblewrap: boolean;
-  egress_enforcement: boolean;
-}
+// The policy an operator assigns and what a host reports it can enforce: shapes of the contracts.
+export type { AssignedPolicy, CapabilityReport } from "@fleet/contracts";
 
 /** The contracts' runner admin states; the check constraint below keeps the column to them. */
 export type RunnerAdminState = "active" | "cordoned" | "draining" | "revoked";

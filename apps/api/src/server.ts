@@ -13,7 +13,7 @@ import { buildOpenApiDocument } from "./http/openapi.ts";
 import { toProblem } from "./http/problem.ts";
 import { REQUEST_ID, Responses, type TaggedRequest } from "./http/responses.ts";
 import { DEFAULT_BODY_LIMIT, registerRestRoutes } from "./http/rest.ts";
-import { MAX_HEADER_BYTES, type StartingServer } from "./http/starting-server.ts";
+import { HEALTHY, MAX_HEADER_BYTES, type StartingServer } from "./http/starting-server.ts";
 import { newId } from "./ids.ts";
 import { LogDestination } from "./log-destination.ts";
 import { appRouter } from "./router/root.ts";
@@ -163,7 +163,7 @@ export async function createApp(
     throw new Problem("UZ-REQ-004", { detail: `No route matches ${request.method} ${path}.` });
   });
 
-  app.get("/healthz", async () => ({ status: "ok", version: "1.0.0" }));
+  app.get("/healthz", async () => HEALTHY);
   app.get("/readyz", async () => {
     try {
       await database.query("select 1");

@@ -8,6 +8,9 @@ import {
 import { Problem } from "@fleet/contracts";
 import { type Responses, requestIdOf } from "./responses.ts";
 
+/** What `/healthz` answers, while starting and after. */
+export const HEALTHY = { status: "ok", version: "1.0.0" } as const;
+
 /** Node's default is 16 KiB too; named here because the spec's 431 depends on it. */
 export const MAX_HEADER_BYTES = 16 * 1024;
 
@@ -63,7 +66,7 @@ export class StartingServer {
       const id = requestIdOf(response);
       const [status, type, body] =
         path === "/healthz"
-          ? [200, "application/json; charset=utf-8", { status: "ok", version: "1.0.0" }]
+          ? [200, "application/json; charset=utf-8", HEALTHY]
           : [
               503,
               "application/problem+json; charset=utf-8",

@@ -1,4 +1,4 @@
-import { execFile, spawn } from "node:child_process";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -22,15 +22,27 @@ function freePort(): Promise<number> {
   });
 }
 
-async function poll<T>(what: string, attempt: () => Promise<T | undefined>, seconds = 60): Promise<T> {
+/** Polls until `attempt` gives a value; fails at once, with the server's stderr, if the server exits. */
+async function poll<T>(
+  server: ChildProcess,
+  stderr: string[],
+  what: string,
+  attempt: () => Promise<T | undefined>,
+  seconds = 60,
+): Promise<T> {
   const deadline = Date.now() + seconds * 1000;
   for (;;) {
     const value = await attempt().catch(() => undefined);
     if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${seconds} s`);
+    const why = server.exitCode !== null ? `the server exited with ${server.exitCode}` : null;
+    if (why !== null || Date.now() > deadline) {
+      throw new Error(`${what} did not happen (${why ?? `${seconds} s`}); stderr:\n${stderr.join("")}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
+
+const timeout = () => AbortSignal.timeout(5_000);
 
 /**
  * `pnpm start:api` (scripts/start.mjs: the bundled API) on a fresh embedded directory, whose creation
@@ -45,12 +57,17 @@ describe.runIf(databaseKind === "pglite")("starting the API", () => {
     const server = spawn(process.execPath, ["scripts/start.mjs"], {
       cwd: apiDir,
       env: { ...env, PORT: String(port) },
-      stdio: ["ignore", "ignore", "inherit"],
+      stdio: ["ignore", "ignore", "pipe"],
     });
+    const stderr: string[] = [];
+    server.stderr!.on("data", (chunk: Buffer) => stderr.push(chunk.toString()));
     const exited = new Promise<number | null>((resolve) => server.once("exit", resolve));
     try {
-      const health = await poll("/healthz answering", async () => {
-        const response = await fetch(`${baseUrl}/healthz`, { headers: { "x-request-id": "start-1" } });
+      const health = await poll(server, stderr, "/healthz answering", async () => {
+        const response = await fetch(`${baseUrl}/healthz`, {
+          headers: { "x-request-id": "start-1" },
+          signal: timeout(),
+        });
         return response.ok ? response : undefined;
       });
       expect(health.headers.get("x-request-id")).toBe("start-1");
@@ -65,8 +82,8 @@ describe.runIf(databaseKind === "pglite")("starting the API", () => {
 
       // Sent while the database is still being created: answered once the routes serve, not refused.
       const waited = fetch(`${baseUrl}/v1/users/me`);
-      const ready = await poll("/readyz answering 200", async () => {
-        const response = await fetch(`${baseUrl}/readyz`);
+      const ready = await poll(server, stderr, "/readyz answering 200", async () => {
+        const response = await fetch(`${baseUrl}/readyz`, { signal: timeout() });
         return response.ok ? response : undefined;
       });
       expect(await ready.json()).toMatchObject({ status: "ready" });

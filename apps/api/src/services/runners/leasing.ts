@@ -33,6 +33,11 @@ interface Claimed {
  * written. The insert violates the one-running-lease-per-fleet index when the fleet still holds a lease
  * past its time (it must be marked expired first) or one a concurrent acquire committed after this
  * statement's snapshot: `"conflict"` then, and the caller settles lapsed leases and tries again.
+ *
+ * Each candidate event's fleet is looked up (and locked) by its key in a lateral subquery fenced with
+ * `offset 0`: the prepared statement's cached generic plan otherwise joined the events to a materialised
+ * scan of every fleet and re-read that list for each event it passed over (the events of fleets already
+ * leased come first, oldest-first), which cost more with every fleet and held lease cycles to ~640/s.
  */
 async function tryAcquire(ctx: ServiceContext, runnerId: string): Promise<Lease | null | "conflict"> {
   const now = ctx.now();
@@ -49,11 +54,15 @@ async function tryAcquire(ctx: ServiceContext, runnerId: string): Promise<Lease 
           select f.id as fleet_id, f.workspace_id, f.name, f.definition,
                  e.id as event_id, e.event_type, e.actor, e.request_json
           from r, fleet_events e
-          join fleets f on f.id = e.fleet_id
+          cross join lateral (
+            select f.id, f.workspace_id, f.name, f.definition from fleets f
+            where f.id = e.fleet_id
+              and f.status = 'active'
+              and coalesce(f.definition -> 'requirements' -> 'runner_labels', '[]'::jsonb) <@ r.labels
+              and (f.leased_until is null or f.leased_until <= ${now}::bigint)
+            offset 0
+          ) f
           where e.status = 'received'
-            and f.status = 'active'
-            and coalesce(f.definition -> 'requirements' -> 'runner_labels', '[]'::jsonb) <@ r.labels
-            and (f.leased_until is null or f.leased_until <= ${now}::bigint)
           order by e.created_at, e.id
           limit 1
           for update of f skip locked

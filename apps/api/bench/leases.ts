@@ -119,6 +119,8 @@ export interface LeaseFigures {
   cycleP99: number;
   acquireP99: number;
   errors: number;
+  /** Events leased a second time after their report (each event must run once). */
+  doubled: number;
   deliveryP50: number;
   deliveryP99: number;
   deliverySamples: number;
@@ -129,7 +131,9 @@ export interface LeaseFigures {
 async function cycles(base: string, tokens: string[], seconds: number) {
   const cycleMs: number[] = [];
   const acquireMs: number[] = [];
+  const leased = new Set<string>();
   let errors = 0;
+  let doubled = 0;
   const end = performance.now() + seconds * 1000;
   const worker = async (token: string) => {
     while (performance.now() < end) {
@@ -142,6 +146,8 @@ async function cycles(base: string, tokens: string[], seconds: number) {
           console.error(`an acquire answered ${acquired.status}: ${JSON.stringify(acquired.body)}`);
       }
       if (lease === null || lease === undefined) continue;
+      if (leased.has(lease.event_id)) doubled++;
+      leased.add(lease.event_id);
       const reported = await post(base, "/v1/runners/me/reports", token, {
         lease_id: lease.lease_id,
         event_id: lease.event_id,
@@ -160,7 +166,7 @@ async function cycles(base: string, tokens: string[], seconds: number) {
     tokens.flatMap((token) => Array.from({ length: WORKERS_PER_RUNNER }, () => worker(token))),
   );
   const elapsed = (performance.now() - started) / 1000;
-  return { count: cycleMs.length, elapsed, cycleMs, acquireMs, errors };
+  return { count: cycleMs.length, elapsed, cycleMs, acquireMs, errors, doubled };
 }
 
 /** Waiting runners; a message to an idle fleet every 20 ms; the time until a runner holds its lease. */
@@ -293,6 +299,7 @@ export async function benchLeases(
       cycleP99: percentile(run.cycleMs, 99),
       acquireP99: percentile(run.acquireMs, 99),
       errors: run.errors,
+      doubled: run.doubled,
       deliveryP50: percentile(latencies, 50),
       deliveryP99: percentile(latencies, 99),
       deliverySamples: latencies.length,
@@ -309,7 +316,7 @@ const mark = (ok: boolean) => (ok ? "met" : "MISSED");
 export function printLeaseFigures(f: LeaseFigures): void {
   console.log("\nRunners and leases (issue #4), PostgreSQL");
   console.log(
-    `  lease cycles (acquire → report), ${RUNNERS} runners × ${WORKERS_PER_RUNNER} workers over ${FLEETS} fleets: ${Math.round(f.cyclesPerSecond).toLocaleString("en-US")} leases/s, cycle p50 ${f.cycleP50.toFixed(1)} ms, p99 ${f.cycleP99.toFixed(1)} ms (acquire p99 ${f.acquireP99.toFixed(1)} ms), errors ${f.errors}` +
+    `  lease cycles (acquire → report), ${RUNNERS} runners × ${WORKERS_PER_RUNNER} workers over ${FLEETS} fleets: ${Math.round(f.cyclesPerSecond).toLocaleString("en-US")} leases/s, cycle p50 ${f.cycleP50.toFixed(1)} ms, p99 ${f.cycleP99.toFixed(1)} ms (acquire p99 ${f.acquireP99.toFixed(1)} ms), errors ${f.errors}, events leased twice ${f.doubled}` +
       `  [target ≥ 1,000/s: ${mark(f.cyclesPerSecond >= 1000)}; p99 ≤ 50 ms: ${mark(f.cycleP99 <= 50)}]`,
   );
   console.log(

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { hash, randomBytes, timingSafeEqual } from "node:crypto";
 
 export const TENANT_KEY_PREFIX = "agt_t";
 export const RUNNER_TOKEN_PREFIX = "agt_r";
@@ -8,8 +8,9 @@ export function mintSecret(prefix: string): string {
   return `${prefix}${randomBytes(32).toString("base64url")}`;
 }
 
+/** Every request with a key or token hashes it once to find it: the one-shot hash is ~4× cheaper than a Hash object. */
 export function sha256Hex(value: string): string {
-  return createHash("sha256").update(value).digest("hex");
+  return hash("sha256", value, "hex");
 }
 
 /** Compares two strings in time independent of where they differ. */

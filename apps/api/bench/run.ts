@@ -4,6 +4,8 @@
  * embedded PGlite, plus API startup time. Prints figures beside their targets; never fails on a miss.
  *
  * Env: BENCH_SECONDS (load per run, default 10), BENCH_WARMUP_SECONDS (default 3),
+ * BENCH_ROUNDS (default 3: the users/me configurations are measured in this many rounds, each round
+ * taking them in an order rotated by one, and each figure is its configuration's median round),
  * BENCH_PG_ADMIN_URL (default postgres://postgres@127.0.0.1:5432/postgres),
  * BENCH_RETRIES (default 2: how many runs, in all, may be measured again when other processes took
  * over 15% of the CPU during them; the less contended result is kept),
@@ -43,6 +45,7 @@ interface Settings {
   pgAdminUrl: string;
   profile: boolean;
   retries: number;
+  rounds: number;
   suites: Set<string>;
 }
 
@@ -62,6 +65,7 @@ function readSettings(): Settings {
     pgAdminUrl: process.env.BENCH_PG_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres",
     profile: ["1", "true", "yes"].includes(process.env.BENCH_PROFILE ?? ""),
     retries: wholeNumber("BENCH_RETRIES", 2, 0),
+    rounds: wholeNumber("BENCH_ROUNDS", 3),
     suites: new Set((process.env.BENCH_SUITES ?? "me,fleets,leases").split(",").map((name) => name.trim())),
   };
 }
@@ -188,6 +192,37 @@ async function measureQuietly(
 }
 
 /**
+ * Measures every configuration `settings.rounds` times, in rounds, each round starting one further along
+ * the list: this machine's speed drifts over minutes (later runs in a sequence read slower), so a ratio
+ * taken between configurations measured minutes apart measured the drift. Each configuration's figure is
+ * its median round by requests/s, its CPU per request and latencies from that same run.
+ */
+async function measureInRounds(
+  runs: [MeasuredKey, LoadRun][],
+  settings: Settings,
+  logDir: string,
+): Promise<Partial<Record<MeasuredKey, Measurement>>> {
+  const retries = { left: settings.retries };
+  const rounds = new Map<MeasuredKey, Measurement[]>(runs.map(([key]) => [key, []]));
+  for (let round = 0; round < settings.rounds; round++) {
+    for (let n = 0; n < runs.length; n++) {
+      const [key, run] = runs[(round + n) % runs.length]!;
+      progress(`round ${round + 1}/${settings.rounds}`);
+      rounds.get(key)!.push(await measureQuietly(run, settings, logDir, retries));
+    }
+  }
+  const medians: Partial<Record<MeasuredKey, Measurement>> = {};
+  for (const [key, measurements] of rounds) {
+    const sorted = [...measurements].sort((a, b) => a.result.requestsPerSec - b.result.requestsPerSec);
+    const median = sorted[Math.floor((sorted.length - 1) / 2)]!;
+    const spread = sorted.map((m) => Math.round(m.result.requestsPerSec).toLocaleString("en-US")).join(" / ");
+    const rounded = `median of ${sorted.length} rounds (${spread} req/s)`;
+    medians[key] = { ...median, note: median.note ? `${median.note}; ${rounded}` : rounded };
+  }
+  return medians;
+}
+
+/**
  * Time from running `pnpm start:api` on an already-migrated PGlite dir until `/healthz` answers 200 (the
  * process is up and listening) and until `/readyz` does (database open and migrated, scheduler started,
  * every route served). One unmeasured start first: it builds the bundle if a source changed.
@@ -279,11 +314,11 @@ async function bench(settings: Settings, cleanup: Cleanup): Promise<void> {
     ["apiLite", apiRun("API /v1/users/me (PGlite, LOG_LEVEL=info)", pglite, "info")],
   ];
   if (settings.suites.has("me")) {
-    const measured: Partial<Record<MeasuredKey, Measurement>> = {};
-    const retries = { left: settings.retries };
-    for (const [key, run] of runs) {
-      if (run !== null) measured[key] = await measureQuietly(run, settings, logDir, retries);
-    }
+    const measured = await measureInRounds(
+      runs.filter((entry): entry is [MeasuredKey, LoadRun] => entry[1] !== null),
+      settings,
+      logDir,
+    );
     const startup = await measureStartup(pglite, logDir);
     const profilePath = settings.profile ? await profileApi(pg ?? pglite, settings, work) : undefined;
 

@@ -1,4 +1,9 @@
-import { type IncomingMessage, ServerResponse } from "node:http";
+import {
+  type IncomingMessage,
+  type OutgoingHttpHeader,
+  type OutgoingHttpHeaders,
+  ServerResponse,
+} from "node:http";
 import { hostname } from "node:os";
 import { newId } from "../ids.ts";
 
@@ -49,19 +54,31 @@ export class Responses {
         request[REQUEST_ID] = id;
       }
 
-      override writeHead(...args: unknown[]): this {
-        const last = args.length - 1;
-        const headers = args[last];
-        if (last > 0 && typeof headers === "object" && headers !== null && !Array.isArray(headers)) {
-          args[last] = { ...headers, "x-request-id": this[REQUEST_ID] };
-        } else if (!this.hasHeader("x-request-id")) {
-          this.setHeader("x-request-id", this[REQUEST_ID]);
+      // Written out parameter by parameter: a rest array, an object spread and `apply` here cost ~5 µs
+      // a response, a quarter of a bare hello's.
+      override writeHead(statusCode: number, reason?: unknown, headers?: unknown): this {
+        const given = headers === undefined && typeof reason !== "string" ? reason : headers;
+        if (typeof given === "object" && given !== null && !Array.isArray(given)) {
+          const merged: Record<string, unknown> = { "x-request-id": this[REQUEST_ID] };
+          for (const name in given) {
+            if (name !== "x-request-id") merged[name] = (given as Record<string, unknown>)[name];
+          }
+          return typeof reason === "string"
+            ? super.writeHead(statusCode, reason, merged as OutgoingHttpHeaders)
+            : super.writeHead(statusCode, merged as OutgoingHttpHeaders);
         }
-        return (ServerResponse.prototype.writeHead as (...args: unknown[]) => this).apply(this, args);
+        if (!this.hasHeader("x-request-id")) this.setHeader("x-request-id", this[REQUEST_ID]);
+        return typeof reason === "string"
+          ? super.writeHead(
+              statusCode,
+              reason,
+              given as OutgoingHttpHeaders | OutgoingHttpHeader[] | undefined,
+            )
+          : super.writeHead(statusCode, given as OutgoingHttpHeaders | OutgoingHttpHeader[] | undefined);
       }
 
-      override end(...args: unknown[]): this {
-        (ServerResponse.prototype.end as (...args: unknown[]) => unknown).apply(this, args);
+      override end(chunk?: unknown, encoding?: unknown, callback?: unknown): this {
+        super.end(chunk as never, encoding as never, callback as never);
         if (responses.#write !== null && !this.#logged) {
           this.#logged = true;
           responses.#record(this, performance.now() - this.#startedAt);

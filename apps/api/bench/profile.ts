@@ -85,13 +85,19 @@ export function formatSummary(summary: ProfileSummary): string {
 }
 
 /**
- * Prints the summary of the main thread's profile in `dir` (Node writes one per thread, and tsx's
- * loader hooks run in a worker: the main thread's is the largest).
+ * The main thread's profile in `dir`: Node writes one per thread, and tsx's loader hooks run in a
+ * worker, so the main thread's is the largest.
  */
-export function printProfileIn(dir: string, heading: string, limit = 25): void {
+export function mainThreadProfile(dir: string): string | undefined {
   const files = readdirSync(dir).filter((name) => name.endsWith(".cpuprofile"));
   const largest = files.sort((a, b) => statSync(join(dir, b)).size - statSync(join(dir, a)).size)[0];
-  if (largest === undefined) return;
+  return largest === undefined ? undefined : join(dir, largest);
+}
+
+/** Prints the summary of the main thread's profile in `dir`, if there is one. */
+export function printProfileIn(dir: string, heading: string, limit = 25): void {
+  const path = mainThreadProfile(dir);
+  if (path === undefined) return;
   console.log(`\n${heading}`);
-  console.log(formatSummary(summariseProfile(join(dir, largest), limit)));
+  console.log(formatSummary(summariseProfile(path, limit)));
 }

@@ -15,7 +15,7 @@
  * `fleets` issue #3's messages and deep event-list figures, `leases` issue #4's lease cycles, delivery
  * and cron latency; the last two on PostgreSQL only).
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -31,7 +31,7 @@ import {
   stopProcess,
   waitUntilReady,
 } from "./processes.ts";
-import { formatSummary, summariseProfile } from "./profile.ts";
+import { formatSummary, mainThreadProfile, summariseProfile } from "./profile.ts";
 import { type BenchResults, type Measurement, OTHERS_BUSY, printReport, type Startup } from "./report.ts";
 import { runWrk } from "./wrk.ts";
 
@@ -268,14 +268,10 @@ async function profileApi(db: SeededDatabase, settings: Settings, work: string):
   );
   // measure() stops the server with SIGTERM, so main.ts exits normally and V8 writes the profile.
   await measure(run, settings, work);
-  // Node writes one profile per thread (tsx's loader hooks run in a worker): the main thread's is largest.
-  const files = readdirSync(profileDir).filter((name) => name.endsWith(".cpuprofile"));
-  const file = files.sort(
-    (a, b) => statSync(join(profileDir, b)).size - statSync(join(profileDir, a)).size,
-  )[0];
-  if (file === undefined) throw new Error("the API wrote no .cpuprofile");
+  const profile = mainThreadProfile(profileDir);
+  if (profile === undefined) throw new Error("the API wrote no .cpuprofile");
   const kept = join(tmpdir(), `fleet-bench-api-${process.pid}.cpuprofile`);
-  copyFileSync(join(profileDir, file), kept);
+  copyFileSync(profile, kept);
   return kept;
 }
 

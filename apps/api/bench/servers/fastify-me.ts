@@ -14,7 +14,8 @@ import { describeCaller } from "../../src/services/identity/get-me.ts";
  * with the real Authenticator and PrincipalCache against the same database, answer the same fields.
  * No tRPC, no contracts layer, no access log — what the API would cost without its framework layers.
  * With ME_PLATFORM=1 it also carries what every API response carries: a request id on the response and
- * its access line (the API's own request ids, access log and log buffer), so the ratio against it isolates the contracts/adapter layers.
+ * its access line (the API's own request ids, access log and log buffer), so the ratio against it
+ * isolates the contracts/adapter layers.
  */
 const config = loadConfig();
 const database = await openDatabase(config.databaseUrl);

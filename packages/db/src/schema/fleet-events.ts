@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { bigint, check, index, pgTable, text, uuid } from "drizzle-orm/pg-core";
+import { bigint, index, pgTable, text, uuid } from "drizzle-orm/pg-core";
+import { fleetEventStatus, fleetEventType } from "./domains.ts";
 import { fleets } from "./fleets.ts";
 
 /** Records of a fleet's runs: what asked for the run, and what the run answered. */
@@ -13,10 +14,10 @@ export const fleetEvents = pgTable(
       .references(() => fleets.id, { onDelete: "cascade" }),
     /** `user:<id>`, `api_key:<id>`, `cron:<schedule_id>`, `runner:<id>` or `webhook:<source>`. */
     actor: text("actor").notNull(),
-    eventType: text("event_type").notNull(),
+    eventType: fleetEventType("event_type").notNull(),
     /** The trigger payload as stored, as text. */
     requestJson: text("request_json").notNull(),
-    status: text("status").notNull(),
+    status: fleetEventStatus("status").notNull(),
     responseText: text("response_text"),
     failureLabel: text("failure_label"),
     failureDetail: text("failure_detail"),
@@ -35,10 +36,5 @@ export const fleetEvents = pgTable(
     index("fleet_events_pending_idx").on(t.fleetId, t.createdAt, t.id).where(sql`${t.status} = 'received'`),
     /** All waiting work, oldest first: where a runner's acquire starts looking. */
     index("fleet_events_waiting_idx").on(t.createdAt, t.id).where(sql`${t.status} = 'received'`),
-    check("fleet_events_type", sql`${t.eventType} in ('chat', 'webhook', 'cron', 'continuation')`),
-    check(
-      "fleet_events_status",
-      sql`${t.status} in ('received', 'processed', 'fleet_error', 'gate_blocked')`,
-    ),
   ],
 );

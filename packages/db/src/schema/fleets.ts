@@ -1,5 +1,5 @@
-import { sql } from "drizzle-orm";
-import { bigint, check, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigint, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { fleetStatus } from "./domains.ts";
 import type { LibraryRequirements, LibraryTrigger } from "./fleet-libraries.ts";
 import { tenants } from "./tenants.ts";
 import { workspaces } from "./workspaces.ts";
@@ -10,9 +10,6 @@ export interface FleetDefinition {
   triggers: LibraryTrigger[];
   requirements: LibraryRequirements;
 }
-
-/** The contracts' fleet statuses; the check constraint below keeps the column to them. */
-export type FleetStatus = "installing" | "active" | "paused" | "stopped" | "killed";
 
 export const fleets = pgTable(
   "fleets",
@@ -25,7 +22,7 @@ export const fleets = pgTable(
       .notNull()
       .references(() => workspaces.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
-    status: text("status").$type<FleetStatus>().notNull(),
+    status: fleetStatus("status").notNull(),
     /** The library entry it was installed from; entries are never deleted, so no cascade is needed. */
     libraryId: uuid("library_id").notNull(),
     libraryVisibility: text("library_visibility").notNull(),
@@ -47,6 +44,5 @@ export const fleets = pgTable(
   (t) => [
     uniqueIndex("fleets_workspace_name_key").on(t.workspaceId, t.name),
     index("fleets_workspace_page_idx").on(t.workspaceId, t.createdAt, t.id),
-    check("fleets_status", sql`${t.status} in ('installing', 'active', 'paused', 'stopped', 'killed')`),
   ],
 );

@@ -1,4 +1,5 @@
 export * from "./api-keys.ts";
+export * from "./domains.ts";
 export * from "./fleet-events.ts";
 export * from "./fleet-libraries.ts";
 export * from "./fleet-memories.ts";

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { bigint, check, index, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigint, index, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { leaseKind, leaseStatus } from "./domains.ts";
 import { runners } from "./runners.ts";
 
 /**
@@ -21,8 +22,8 @@ export const leases = pgTable(
     eventId: uuid("event_id").notNull(),
     fencingToken: bigint("fencing_token", { mode: "number" }).notNull(),
     /** `fresh` for an event's first lease, `reclaim` when an earlier lease on it expired. */
-    kind: text("kind").notNull(),
-    status: text("status").notNull(),
+    kind: leaseKind("kind").notNull(),
+    status: leaseStatus("status").notNull(),
     failureLabel: text("failure_label"),
     failureDetail: text("failure_detail"),
     provider: text("provider"),
@@ -40,7 +41,5 @@ export const leases = pgTable(
     uniqueIndex("leases_one_running_per_fleet").on(t.fleetId).where(sql`${t.status} = 'running'`),
     index("leases_runner_page_idx").on(t.runnerId, t.createdAt, t.id),
     index("leases_event_idx").on(t.eventId),
-    check("leases_kind", sql`${t.kind} in ('fresh', 'reclaim')`),
-    check("leases_status", sql`${t.status} in ('running', 'succeeded', 'failed', 'expired')`),
   ],
 );

@@ -44,6 +44,8 @@ interface Claimed {
  * `offset 0`: the prepared statement's cached generic plan otherwise joined the events to a materialised
  * scan of every fleet and re-read that list for each event it passed over (the events of fleets already
  * leased come first, oldest-first), which cost more with every fleet and held lease cycles to ~640/s.
+ * The runner's row is read once (`materialized`): inlined, it was looked up again for every event passed
+ * over, a quarter of the acquire's buffer reads with 32 fleets in flight.
  */
 async function tryAcquire(ctx: ServiceContext, runnerId: string): Promise<Lease | null | "conflict"> {
   const now = ctx.now();
@@ -52,7 +54,7 @@ async function tryAcquire(ctx: ServiceContext, runnerId: string): Promise<Lease 
   try {
     rows = resultRows<Claimed>(
       await ctx.db.execute(sql`
-        with r as (
+        with r as materialized (
           select labels from runners
           where id = ${runnerId} and not degraded and admin_state = 'active'
         ),

@@ -1,3 +1,4 @@
+import { fleetEventStatuses, fleetEventTypes, fleetStatuses, runnerEventTypes } from "@fleet/contracts";
 import { customType } from "drizzle-orm/pg-core";
 
 /**
@@ -11,25 +12,18 @@ function textDomain<T extends string>(domain: string) {
   return customType<{ data: T; driverData: string }>({ dataType: () => domain });
 }
 
-/** Each domain's values, as migration `0007` declares them (a test holds the two together). */
+/**
+ * Each domain's values, as migration `0007` declares them (a test holds the two together): the
+ * contracts' lists where the API shows the column, and the stored lease states (an `unknown` outcome is
+ * derived, never stored).
+ */
 export const domainValues = {
-  fleet_status: ["installing", "active", "paused", "stopped", "killed"],
-  fleet_event_type: ["chat", "webhook", "cron", "continuation"],
-  fleet_event_status: ["received", "processed", "fleet_error", "gate_blocked"],
+  fleet_status: fleetStatuses,
+  fleet_event_type: fleetEventTypes,
+  fleet_event_status: fleetEventStatuses,
   lease_kind: ["fresh", "reclaim"],
   lease_status: ["running", "succeeded", "failed", "expired"],
-  runner_event_type: [
-    "runner_registered",
-    "runner_online",
-    "runner_offline",
-    "lease_acquired",
-    "lease_released",
-    "runner_cordoned",
-    "runner_draining",
-    "runner_drained",
-    "runner_revoked",
-    "runner_policy_assigned",
-  ],
+  runner_event_type: runnerEventTypes,
 } as const;
 
 type Values = typeof domainValues;

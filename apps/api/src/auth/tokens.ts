@@ -8,7 +8,7 @@ export function mintSecret(prefix: string): string {
   return `${prefix}${randomBytes(32).toString("base64url")}`;
 }
 
-/** Every request with a key or token hashes it once to find it: the one-shot hash is ~4× cheaper than a Hash object. */
+/** Each request with a key or token hashes it once to find it; one-shot `hash` is ~4× cheaper than a Hash. */
 export function sha256Hex(value: string): string {
   return hash("sha256", value, "hex");
 }

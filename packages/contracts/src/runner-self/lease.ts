@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { epochMs, uuidv7 } from "../common.ts";
+import { leaseKinds } from "../runners/runner.ts";
 
 /** A lease as its holder receives it: the work, and the token every fenced write must carry. */
 export const lease = z
@@ -9,7 +10,7 @@ export const lease = z
     workspace_id: z.string(),
     event_id: z.string(),
     fencing_token: z.number().int(),
-    kind: z.enum(["fresh", "reclaim"]),
+    kind: z.enum(leaseKinds),
     expires_at: epochMs,
     event: z.object({ event_type: z.string(), actor: z.string(), request_json: z.string() }),
     fleet: z.object({

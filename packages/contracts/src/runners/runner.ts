@@ -6,7 +6,10 @@ export const networkPolicies = ["allow_all", "deny_all_egress", "allow_list_egre
 export const runnerAdminStates = ["active", "cordoned", "draining", "revoked"] as const;
 export const runnerStatuses = ["active", "cordoned", "draining", "drained", "revoked"] as const;
 export const runnerLiveness = ["registered", "busy", "online", "offline"] as const;
-export const leaseOutcomes = ["running", "succeeded", "failed", "expired", "unknown"] as const;
+export const leaseKinds = ["fresh", "reclaim"] as const;
+/** What the service records of a lease; `unknown` is only ever derived (its fleet event is gone). */
+export const leaseStates = ["running", "succeeded", "failed", "expired"] as const;
+export const leaseOutcomes = [...leaseStates, "unknown"] as const;
 export const runnerEventTypes = [
   "runner_registered",
   "runner_online",
@@ -88,7 +91,7 @@ export const leaseSummary = z
     failure_label: z.string().optional(),
     failure_detail: z.string().optional(),
     fencing_token: z.number().int(),
-    kind: z.enum(["fresh", "reclaim"]),
+    kind: z.enum(leaseKinds),
     provider: z.string().nullable(),
     model: z.string().nullable(),
     posture: z.string().nullable(),

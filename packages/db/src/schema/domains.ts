@@ -1,4 +1,11 @@
-import { fleetEventStatuses, fleetEventTypes, fleetStatuses, runnerEventTypes } from "@fleet/contracts";
+import {
+  fleetEventStatuses,
+  fleetEventTypes,
+  fleetStatuses,
+  leaseKinds,
+  leaseStates,
+  runnerEventTypes,
+} from "@fleet/contracts";
 import { customType } from "drizzle-orm/pg-core";
 
 /**
@@ -8,35 +15,24 @@ import { customType } from "drizzle-orm/pg-core";
  * database's CPU in lease cycles), while a domain's check is planned once per connection and runs only
  * where the column is assigned. docs/decisions.md, "Enumerated columns on hot tables".
  */
-function textDomain<T extends string>(domain: string) {
-  return customType<{ data: T; driverData: string }>({ dataType: () => domain });
-}
-
-/**
- * Each domain's values, as migration `0007` declares them (a test holds the two together): the
- * contracts' lists where the API shows the column, and the stored lease states (an `unknown` outcome is
- * derived, never stored).
- */
+/** Each domain's values, from the contracts, as migration `0007` declares them (a test checks both). */
 export const domainValues = {
   fleet_status: fleetStatuses,
   fleet_event_type: fleetEventTypes,
   fleet_event_status: fleetEventStatuses,
-  lease_kind: ["fresh", "reclaim"],
-  lease_status: ["running", "succeeded", "failed", "expired"],
+  lease_kind: leaseKinds,
+  lease_status: leaseStates,
   runner_event_type: runnerEventTypes,
 } as const;
 
-type Values = typeof domainValues;
-export type FleetStatus = Values["fleet_status"][number];
-export type FleetEventType = Values["fleet_event_type"][number];
-export type FleetEventStatus = Values["fleet_event_status"][number];
-export type LeaseKind = Values["lease_kind"][number];
-export type LeaseStatus = Values["lease_status"][number];
-export type RunnerEventType = Values["runner_event_type"][number];
+/** A column of domain `name`, typed as the union of its values. */
+function textDomain<N extends keyof typeof domainValues>(name: N) {
+  return customType<{ data: (typeof domainValues)[N][number]; driverData: string }>({ dataType: () => name });
+}
 
-export const fleetStatus = textDomain<FleetStatus>("fleet_status");
-export const fleetEventType = textDomain<FleetEventType>("fleet_event_type");
-export const fleetEventStatus = textDomain<FleetEventStatus>("fleet_event_status");
-export const leaseKind = textDomain<LeaseKind>("lease_kind");
-export const leaseStatus = textDomain<LeaseStatus>("lease_status");
-export const runnerEventType = textDomain<RunnerEventType>("runner_event_type");
+export const fleetStatus = textDomain("fleet_status");
+export const fleetEventType = textDomain("fleet_event_type");
+export const fleetEventStatus = textDomain("fleet_event_status");
+export const leaseKind = textDomain("lease_kind");
+export const leaseStatus = textDomain("lease_status");
+export const runnerEventType = textDomain("runner_event_type");

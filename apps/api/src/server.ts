@@ -128,6 +128,7 @@ export async function createApp(
       csrfHeader: request.headers["x-fleet-csrf"] === "1",
       logError: (error) => log.error({ reqId: request.id, err: error }, "request failed"),
       response: {},
+      socket: request.raw.socket ?? null,
     });
 
   app.setErrorHandler((error, request, reply) => {

@@ -1,3 +1,4 @@
+import type { Socket } from "node:net";
 import { hasScope, type Operation, Problem } from "@fleet/contracts";
 import { initTRPC, type TRPC_ERROR_CODE_KEY, TRPCError } from "@trpc/server";
 import type { z } from "zod";
@@ -31,6 +32,8 @@ export interface RequestContext {
   logError: (error: unknown) => void;
   /** What a resolver adds to its answer beyond the body; the REST surface applies it. */
   response: ResponseExtras;
+  /** The caller's connection: a long poll stops waiting, and leases nothing, once it closes. */
+  socket: Socket | null;
 }
 
 export interface ResponseExtras {

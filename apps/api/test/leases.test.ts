@@ -1,3 +1,4 @@
+import { request } from "node:http";
 import { fleetEvents, fleets, leases, sql } from "@fleet/db";
 import { describe, expect, it } from "vitest";
 import type { PublishedFrame } from "../src/services/runners/activity-bus.ts";
@@ -138,6 +139,51 @@ describe("leases", () => {
     expect(waited).toBeLessThan(5_000); // woken by the message, not by the 5 s re-poll
     const idle = await acquire(runner, 200);
     expect(idle.body).toMatchObject({ lease: null });
+  });
+
+  it("wakes a waiting acquire when a report frees a busy fleet's next message", async () => {
+    const tenant = await seedTenant();
+    const label = uniqueLabel();
+    const { fleetId } = await labelledWork(tenant, label);
+    const first = await enrollRunner({ labels: [label] });
+    const held = await acquire(first);
+    expect(held.body.lease).not.toBeNull();
+    const next = await messageFleet(tenant, fleetId, "second message");
+    // The fleet is leased: the second runner finds nothing it may take, and waits.
+    const second = await enrollRunner({ labels: [label] });
+    const waiting = acquire(second, 10_000);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const reported = Date.now();
+    expect((await report(first, held.body.lease!)).status).toBe(200);
+    const answer = await waiting;
+    expect(answer.body.lease?.event_id).toBe(next);
+    expect(Date.now() - reported).toBeLessThan(2_500); // the 5 s re-poll would come later
+  });
+
+  it("leases nothing to a runner that hung up while waiting", async () => {
+    const tenant = await seedTenant();
+    const label = uniqueLabel();
+    const entry = await seedLibraryEntry({ runnerLabels: [label] });
+    const created = await call<{ fleet_id: string }>("POST", `/v1/workspaces/${tenant.workspaceId}/fleets`, {
+      token: tenant.apiKey,
+      body: { platform_library_id: entry },
+    });
+    const runner = await enrollRunner({ labels: [label] });
+    const api = await testApi();
+    const gone = request(`${api.baseUrl}/v1/runners/me/leases`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${runner.token}`, "content-type": "application/json" },
+    });
+    gone.on("error", () => {}); // destroyed below, on purpose
+    gone.end(JSON.stringify({ wait_ms: 10_000 }));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    gone.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const eventId = await messageFleet(tenant, created.body.fleet_id, "for whoever is there");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Nothing went to the closed connection: the work is free, and its first lease holds token 1.
+    const answer = await acquire(runner);
+    expect(answer.body.lease).toMatchObject({ event_id: eventId, fencing_token: 1, kind: "fresh" });
   });
 
   it("hands expired work out again with a higher token, refusing the old holder everywhere", async () => {

@@ -1,5 +1,6 @@
+import type { Socket } from "node:net";
 import { type Lease, Problem } from "@fleet/contracts";
-import { type Database, eq, fleets, leases, resultRows, runners, sql, type Tx } from "@fleet/db";
+import { and, type Database, eq, fleets, leases, resultRows, runners, sql, type Tx } from "@fleet/db";
 import { newId } from "../../ids.ts";
 import { type ServiceContext, uniqueViolation } from "../context.ts";
 import { recordRunnerEvent } from "./runners.ts";
@@ -127,11 +128,19 @@ async function tryAcquire(ctx: ServiceContext, runnerId: string): Promise<Lease 
 
 /**
  * Leases work for the runner, holding the request open up to `waitMs` until some arrives. Waiting is on
- * the work signal (this instance's inserts, and other instances' NOTIFY), with a slow re-poll as a net.
+ * the work signal (this instance's inserts and reports, and other instances' NOTIFY), with a slow re-poll
+ * as a net. A runner that hangs up while waiting (shutting down, or its host gone) is leased nothing: a
+ * lease granted to a closed connection would hold its fleet's work for a whole TTL.
  */
-export async function acquireLease(ctx: ServiceContext, runnerId: string, waitMs: number) {
+export async function acquireLease(
+  ctx: ServiceContext,
+  runnerId: string,
+  waitMs: number,
+  connection: Socket | null = null,
+) {
   const deadline = ctx.now() + waitMs;
   for (let attempt = 0; ; attempt++) {
+    if (connection?.destroyed) return { lease: null, retry_after_ms: 0 };
     const ticket = ctx.work.ticket();
     const lease = await tryAcquire(ctx, runnerId);
     if (lease === "conflict") {
@@ -146,7 +155,7 @@ export async function acquireLease(ctx: ServiceContext, runnerId: string, waitMs
     }
     const left = deadline - ctx.now();
     if (left <= 0) return { lease: null, retry_after_ms: 1_000 };
-    await ctx.work.wait(ticket, Math.min(left, REPOLL_MS));
+    await ctx.work.wait(ticket, Math.min(left, REPOLL_MS), connection);
   }
 }
 
@@ -239,7 +248,19 @@ export async function renewLease(
   const now = ctx.now();
   return fencedWrite(ctx, runnerId, input, async (tx, lease) => {
     const expiresAt = Math.min(now + ctx.config.leaseTtlMs, lease.createdAt + LEASE_MAX_MS);
-    await tx.update(leases).set({ expiresAt }).where(eq(leases.id, lease.id));
+    // Still running when the row is written: a lapsed lease marked expired by a concurrent acquire
+    // after `requireCurrentLease` read it is not revived (its fleet would stay blocked for a TTL).
+    const renewed = await tx
+      .update(leases)
+      .set({ expiresAt })
+      .where(and(eq(leases.id, lease.id), eq(leases.status, "running")))
+      .returning({ id: leases.id });
+    if (renewed.length === 0) {
+      throw new Problem("UZ-RUN-005", {
+        detail: "This lease has been superseded or has ended; its holder may no longer write.",
+        current_state: "expired",
+      });
+    }
     await tx.update(fleets).set({ leasedUntil: expiresAt }).where(eq(fleets.id, lease.fleetId));
     return { lease_id: lease.id, expires_at: expiresAt };
   });

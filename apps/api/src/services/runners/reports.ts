@@ -27,7 +27,8 @@ export interface ReportInput {
 /**
  * Ends the lease and writes the run's answer onto its event, in one statement: it changes anything only
  * if the caller holds the lease and its token is still the fleet's (the fleet row is locked meanwhile).
- * A refusal is told apart afterwards, off the hot path.
+ * A refusal is told apart afterwards, off the hot path. When the fleet has further events waiting, the
+ * work signal wakes waiting runners: the fleet was skipped while leased, and is free now.
  *
  * The lease is read by its key alone, in a subquery fenced with `offset 0`: with `status = 'running'`
  * beside the key, a generic plan cached while `leases` had no statistics (a new database) read the
@@ -83,8 +84,12 @@ export async function reportLease(ctx: ServiceContext, runnerId: string, input: 
              jsonb_build_object('lease_id', cur.id, 'outcome', ${succeeded ? "succeeded" : "failed"}::text), ${now}::bigint
       from cur
     )
-    select cur.id from cur`);
-  const rows = resultRows(result);
+    select cur.id, exists (
+      select 1 from fleet_events w
+      where w.fleet_id = cur.fleet_id and w.status = 'received' and w.id <> cur.event_id
+    ) as more
+    from cur`);
+  const rows = resultRows<{ id: string; more: boolean }>(result);
   if (rows.length === 0) {
     // Why nothing changed: not this runner's lease (404), superseded or ended (409), another event (400).
     const lease = await fencedWrite(ctx, runnerId, input, async (_tx, held) => held);
@@ -95,6 +100,8 @@ export async function reportLease(ctx: ServiceContext, runnerId: string, input: 
       detail: "The lease changed while the report was written; it was not applied.",
     });
   }
+  // The fleet is free again: its next event can be leased now, not at a waiting runner's next re-poll.
+  if (rows[0]!.more) ctx.work.announce();
   return {
     lease_id: input.lease_id,
     event_id: input.event_id,

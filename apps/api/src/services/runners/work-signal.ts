@@ -1,3 +1,4 @@
+import type { EventEmitter } from "node:events";
 import type { DatabaseHandle } from "@fleet/db";
 
 export const WORK_CHANNEL = "fleet_work";
@@ -41,17 +42,22 @@ export class WorkSignal {
     return this.generation;
   }
 
-  /** Waits until work may have arrived since `ticket`, or `ms` pass. */
-  wait(ticket: number, ms: number): Promise<void> {
+  /**
+   * Waits until work may have arrived since `ticket`, `ms` pass, or `connection` (the waiting caller's)
+   * closes: a caller that went away is not kept waiting for work it cannot take.
+   */
+  wait(ticket: number, ms: number, connection: EventEmitter | null = null): Promise<void> {
     if (this.generation !== ticket || ms <= 0) return Promise.resolve();
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);
         this.waiters.delete(done);
+        connection?.off("close", done);
         resolve();
       };
       const timer = setTimeout(done, ms);
       this.waiters.add(done);
+      connection?.once("close", done);
     });
   }
 

@@ -1,5 +1,6 @@
 import { fleetEvents, schedules, sql } from "@fleet/db";
 import { describe, expect, it } from "vitest";
+import { fireSchedule } from "../src/services/schedules/sync.ts";
 import { installFleet, seedLibraryEntry } from "./fleet-fixtures.ts";
 import { call, seedTenant, type Tenant, testApi } from "./harness.ts";
 
@@ -207,7 +208,16 @@ describe("schedule fires", () => {
       if (seen(once.body.schedule_id) && seen(every.body.schedule_id)) break;
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
+    // A fire delivered again (pg-boss retries a failed batch, or a job whose worker died) is dropped,
+    // even twice at once: one event per instant.
+    const fired = (await cronEvents()).filter((e) => e.actor === `cron:${every.body.schedule_id}`).length;
+    const redelivered = { schedule_id: every.body.schedule_id, generation: 1, registered_at: 0 };
+    await Promise.all([
+      fireSchedule(api.app.services, redelivered),
+      fireSchedule(api.app.services, redelivered),
+    ]);
     const events = await cronEvents();
+    expect(events.filter((e) => e.actor === `cron:${every.body.schedule_id}`)).toHaveLength(fired);
     expect(events.filter((e) => e.actor === `cron:${once.body.schedule_id}`)).toHaveLength(1);
     expect(events.some((e) => e.actor === `cron:${every.body.schedule_id}`)).toBe(true);
     expect(JSON.parse(events.find((e) => e.actor === `cron:${once.body.schedule_id}`)!.requestJson)).toEqual({

@@ -35,6 +35,8 @@ export const schedules = pgTable(
     override: jsonb("override").$type<ScheduleOverride>(),
     /** For `trigger` schedules: which trigger of the fleet's document it came from. */
     triggerIndex: integer("trigger_index"),
+    /** The cron instant this schedule last fired for: a redelivered fire of it is dropped. */
+    lastFiredAt: bigint("last_fired_at", { mode: "number" }),
     createdAt: bigint("created_at", { mode: "number" }).notNull(),
     updatedAt: bigint("updated_at", { mode: "number" }).notNull(),
   },

@@ -66,6 +66,10 @@ export async function fireSchedule(ctx: ServiceContext, data: FireData): Promise
     const instant = ctx.scheduler?.previousFire(running.cron, running.timezone, now) ?? null;
     if (instant !== null && data.registered_at !== undefined && instant < data.registered_at - 1_000)
       return null;
+    // pg-boss delivers a fire at least once: it retries a whole batch when one job in it failed after
+    // others had committed, and redelivers a job whose worker died before completing it. The instant a
+    // fire is for is recorded on the row (locked above), so a second delivery of it wakes nobody.
+    if (instant !== null && row.lastFiredAt !== null && instant <= row.lastFiredAt) return null;
     await tx.insert(fleetEvents).values({
       id: newId(now),
       workspaceId: row.workspaceId,
@@ -77,7 +81,11 @@ export async function fireSchedule(ctx: ServiceContext, data: FireData): Promise
       createdAt: now,
       updatedAt: now,
     });
-    if (!row.once) return null;
+    const lastFiredAt = instant ?? now;
+    if (!row.once) {
+      await tx.update(schedules).set({ lastFiredAt }).where(eq(schedules.id, row.id));
+      return null;
+    }
     // Retired: never fires again. The row goes once the scheduler has forgotten it.
     await tx
       .update(schedules)
@@ -85,6 +93,7 @@ export async function fireSchedule(ctx: ServiceContext, data: FireData): Promise
         status: "deleting",
         sync: "syncing",
         generation: sql`${schedules.generation} + 1`,
+        lastFiredAt,
         updatedAt: now,
       })
       .where(eq(schedules.id, row.id));

@@ -66,6 +66,61 @@ describe.runIf(databaseKind === "postgres")("the scheduler out of reach, and sev
     }
   });
 
+  it("records a push the scheduler does not answer within its deadline as failed, and sync retries at once", {
+    timeout: 60_000,
+  }, async () => {
+    const url = new URL(testDatabaseUrl());
+    const proxy = new TcpProxy(url.hostname, Number(url.port || 5432));
+    await proxy.start();
+    const schedulerUrl = new URL(url);
+    schedulerUrl.hostname = "127.0.0.1";
+    schedulerUrl.port = String(proxy.port);
+    // No reconciler pass during the test: a row left failed stays failed until someone syncs it.
+    const api = await startApi({
+      FLEET_SCHEDULER_URL: schedulerUrl.toString(),
+      FLEET_SCHEDULER_DEADLINE_MS: "1000",
+      FLEET_RECONCILE_INTERVAL_MS: "600000",
+    });
+    try {
+      const tenant = await seedTenant();
+      const fleetId = await installFleet(tenant);
+      const path = `/v1/workspaces/${tenant.workspaceId}/fleets/${fleetId}/schedules`;
+      await expect
+        .poll(async () => (await callAt(api.baseUrl, "GET", "/readyz")).status, { timeout: 30_000 })
+        .toBe(200);
+      proxy.stall(); // the scheduler's store hangs: connected, answering nothing
+      const started = Date.now();
+      const created = await callAt<{ schedule_id: string; sync: string; last_error: string | null }>(
+        api.baseUrl,
+        "POST",
+        path,
+        { token: tenant.apiKey, body: { cron: "0 7 * * *", message: "hung scheduler" } },
+      );
+      expect(created.status, created.text).toBe(201);
+      expect(Date.now() - started).toBeLessThan(4_000); // held for the deadline, not for the hang
+      expect(created.body).toMatchObject({ sync: "failed" });
+      expect(created.body.last_error).toMatch(/within 1000 ms/);
+
+      proxy.restore();
+      const item = `${path}/${created.body.schedule_id}`;
+      const stillFailed = await callAt<{ sync: string }>(api.baseUrl, "GET", item, { token: tenant.apiKey });
+      expect(stillFailed.body.sync).toBe("failed");
+      const synced = await callAt<{ sync: string; last_error: string | null }>(
+        api.baseUrl,
+        "POST",
+        `${item}/sync`,
+        { token: tenant.apiKey },
+      );
+      expect(synced.status, synced.text).toBe(200);
+      expect(synced.body).toMatchObject({ sync: "synced", last_error: null });
+    } finally {
+      proxy.restore();
+      await api.app.close();
+      await api.database.close();
+      await proxy.stop();
+    }
+  });
+
   it("fires each cron instant once with two API instances on one PostgreSQL", {
     timeout: 150_000,
   }, async () => {

@@ -1,13 +1,16 @@
 import { connect, createServer, type Server, type Socket } from "node:net";
 
 /**
- * A TCP proxy to a real server that a test can cut and restore, to show what the service does while a
- * dependency is out of reach. Cut: every open connection is destroyed and new ones are closed at once.
+ * A TCP proxy to a real server that a test can cut, stall and restore, to show what the service does
+ * while a dependency is out of reach. Cut: every open connection is destroyed and new ones are closed at
+ * once. Stalled: connections stay open (and new ones are accepted) but nothing passes either way, as
+ * with a server that hangs.
  */
 export class TcpProxy {
   private server: Server;
   private sockets = new Set<Socket>();
   private cut = false;
+  private stalled = false;
   port = 0;
 
   constructor(
@@ -29,6 +32,7 @@ export class TcpProxy {
         });
       }
       client.pipe(upstream).pipe(client);
+      if (this.stalled) for (const socket of [client, upstream]) socket.pause();
     });
   }
 
@@ -43,8 +47,16 @@ export class TcpProxy {
     for (const socket of this.sockets) socket.destroy();
   }
 
+  /** Holds every byte, open connections and new ones alike, until `restore()`. */
+  stall(): void {
+    this.stalled = true;
+    for (const socket of this.sockets) socket.pause();
+  }
+
   restore(): void {
     this.cut = false;
+    this.stalled = false;
+    for (const socket of this.sockets) socket.resume();
   }
 
   async stop(): Promise<void> {

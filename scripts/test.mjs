@@ -1,5 +1,5 @@
-// `pnpm test`: every test, one suite after another (the machine has two cores): unit and API tests
-// (the API suite on PGlite and, when reachable, on PostgreSQL), then the browser tests.
+// `pnpm test`: every check, one suite after another (the machine has two cores): lint and types, unit
+// and API tests (the API suite on PGlite and, when reachable, on PostgreSQL), then the browser tests.
 import { spawnSync } from "node:child_process";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -13,6 +13,8 @@ const env = {
 };
 
 const suites = [
+  ["lint", ["lint"]],
+  ["typecheck", ["typecheck"]],
   ["contracts", ["--filter", "@fleet/contracts", "test"]],
   ["db", ["--filter", "@fleet/db", "test"]],
   ["api", ["--filter", "@fleet/api", "test"]],

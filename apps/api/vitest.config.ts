@@ -27,6 +27,10 @@ function reachable(url: string): Promise<boolean> {
 
 export default defineConfig(async () => {
   const withPostgres = process.env.TEST_SKIP_POSTGRES !== "1" && (await reachable(postgresUrl));
+  if (!withPostgres && process.env.CI === "true" && process.env.TEST_SKIP_POSTGRES !== "1") {
+    // In CI the races, the multi-instance faults and the PostgreSQL driver must be proven, not skipped.
+    throw new Error(`[api tests] PostgreSQL not reachable at ${postgresUrl}; CI runs the suite on it`);
+  }
   if (!withPostgres)
     console.warn(`[api tests] PostgreSQL not reachable at ${postgresUrl}: running on PGlite only`);
   const shared = {

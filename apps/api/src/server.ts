@@ -8,6 +8,7 @@ import { Authenticator } from "./auth/authenticate.ts";
 import { PrincipalCache } from "./auth/principal-cache.ts";
 import { SessionSigner } from "./auth/sessions.ts";
 import type { Config } from "./env.ts";
+import { answerClientError } from "./http/client-error.ts";
 import { registerDocs } from "./http/docs.ts";
 import { buildOpenApiDocument } from "./http/openapi.ts";
 import { toProblem } from "./http/problem.ts";
@@ -97,6 +98,7 @@ export async function createApp(
     genReqId: (request) => (request as TaggedRequest)[REQUEST_ID] ?? newId(),
     bodyLimit: DEFAULT_BODY_LIMIT,
     routerOptions: { maxParamLength: 256 },
+    clientErrorHandler: (error, socket) => answerClientError(error, socket, config.docsUrl),
   });
   await cache.start(database);
   await services.work.start(database);

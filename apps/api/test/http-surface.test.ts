@@ -1,4 +1,5 @@
 import { request as httpRequest } from "node:http";
+import { connect } from "node:net";
 import { describe, expect, it } from "vitest";
 import { call, callAt, databaseKind, seedTenant, startApi, testApi } from "./harness.ts";
 
@@ -69,6 +70,60 @@ describe("the HTTP surface", () => {
     expect(huge.body.error_code).toBe("UZ-REQ-006");
   });
 
+  it("refuses unknown and retired query parameters, and bodies where a route takes none, naming them", async () => {
+    const { apiKey } = await seedTenant();
+    const unknown = await call("GET", "/v1/api-keys?colour=red", { token: apiKey });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body).toMatchObject({
+      error_code: "UZ-REQ-001",
+      detail: "Unknown query parameter: colour.",
+    });
+    const retired = await call("GET", "/v1/api-keys?page=2", { token: apiKey });
+    expect(retired.status).toBe(400);
+    expect(retired.body).toMatchObject({ error_code: "UZ-REQ-001", detail: expect.stringContaining("page") });
+    const twice = await call("GET", "/v1/api-keys?limit=1&limit=2", { token: apiKey });
+    expect(twice.status).toBe(400);
+    expect(twice.body.detail).toContain("limit");
+
+    const minted = await call<{ id: string }>("POST", "/v1/api-keys", {
+      token: apiKey,
+      body: { key_name: "closed" },
+    });
+    const revoke = `/v1/api-keys/${minted.body.id}`;
+    expect((await call("PATCH", revoke, { token: apiKey, body: { active: false } })).status).toBe(200);
+    const withBody = await call("DELETE", revoke, { token: apiKey, body: { force: true } });
+    expect(withBody.status).toBe(400);
+    expect(withBody.body).toMatchObject({ error_code: "UZ-REQ-001", detail: "Unknown field: force." });
+    // fetch sends no body with GET: a raw request does, as some clients will.
+    const api = await testApi();
+    const me = await new Promise<{ status: number; body: Record<string, unknown> }>((resolve, reject) => {
+      const sent = httpRequest(
+        `${api.baseUrl}/v1/users/me`,
+        {
+          method: "GET",
+          headers: {
+            authorization: `Bearer ${apiKey}`,
+            "content-type": "application/json",
+            "content-length": "21",
+          },
+        },
+        (response) => {
+          let text = "";
+          response.on("data", (chunk: Buffer) => {
+            text += chunk.toString();
+          });
+          response.on("end", () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) }));
+        },
+      );
+      sent.on("error", reject);
+      sent.end(JSON.stringify({ as: "someone-else" }));
+    });
+    expect(me.status).toBe(400);
+    expect(me.body).toMatchObject({ error_code: "UZ-REQ-001", detail: "GET /v1/users/me takes no body." });
+    // Nothing was changed by the refused delete; an empty object is no field at all.
+    expect((await call("DELETE", revoke, { token: apiKey, body: {} })).status).toBe(204);
+  });
+
   it("answers unknown routes 404 and wrong methods 405 with Allow", async () => {
     const unknown = await call("GET", "/v1/nothing-here");
     expect(unknown.status).toBe(404);
@@ -89,6 +144,24 @@ describe("the HTTP surface", () => {
     });
     expect(response.status).toBe(400);
     expect(response.body).toMatchObject({ error_code: "UZ-REQ-001", detail: "id must be a valid UUIDv7." });
+  });
+
+  it("answers a request the HTTP parser cannot read with a problem, and closes the connection", async () => {
+    const api = await testApi();
+    const { port } = new URL(api.baseUrl);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), "127.0.0.1", () => socket.write("NOT HTTP AT ALL\r\n\r\n"));
+      let text = "";
+      socket.on("data", (chunk: Buffer) => {
+        text += chunk.toString();
+      });
+      socket.on("close", () => resolve(text));
+      socket.on("error", reject);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    expect(answer).toMatch(/content-type: application\/problem\+json/i);
+    const body = JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4));
+    expect(body).toMatchObject({ error_code: "UZ-REQ-001", request_id: expect.any(String) });
   });
 
   it("refuses a header block over 16 KiB before routing", async () => {

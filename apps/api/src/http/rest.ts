@@ -17,6 +17,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 interface InputPlan {
   op: Operation;
   takesBody: boolean;
+  /** GET: Fastify does not read its body, so one sent is refused by its headers. */
+  unread: boolean;
   headerFields: [field: string, header: string][];
 }
 
@@ -24,6 +26,7 @@ function planInput(op: Operation): InputPlan {
   return {
     op,
     takesBody: Object.keys(op.body).length > 0,
+    unread: op.method === "GET",
     headerFields: Object.keys(op.requestHeaders).map((field) => [field, headerName(field)]),
   };
 }
@@ -32,13 +35,19 @@ function planInput(op: Operation): InputPlan {
  * Gathers an operation's input from path, query and body, refusing fields sent where they do not travel:
  * unknown and retired query parameters, and path or query fields smuggled into the body.
  */
-function collectInput({ op, takesBody, headerFields }: InputPlan, request: FastifyRequest) {
+function collectInput({ op, takesBody, unread, headerFields }: InputPlan, request: FastifyRequest) {
   const input: Record<string, unknown> = {};
-  if (takesBody && request.body !== undefined && request.body !== null) {
+  if (
+    unread &&
+    ((request.headers["content-length"] ?? "0") !== "0" || request.headers["transfer-encoding"] !== undefined)
+  )
+    throw new Problem("UZ-REQ-001", { detail: `${op.method} ${op.path} takes no body.` });
+  if (request.body !== undefined && request.body !== null) {
     if (!isPlainObject(request.body))
       throw new Problem("UZ-REQ-001", { detail: "The body must be a JSON object." });
     for (const [key, value] of Object.entries(request.body)) {
-      if (key in op.params || key in op.query)
+      // Bodies are closed, also where a route takes none (an empty object is no field at all).
+      if (!takesBody || key in op.params || key in op.query)
         throw new Problem("UZ-REQ-001", { detail: `Unknown field: ${key}.` });
       input[key] = value;
     }

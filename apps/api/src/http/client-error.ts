@@ -1,0 +1,27 @@
+import type { Socket } from "node:net";
+import { Problem } from "@fleet/contracts";
+import { newId } from "../ids.ts";
+
+/**
+ * Answers a request Node's HTTP parser could not read — a header block over 16 KiB, a malformed request
+ * line, bytes after a request that declared no body — with a problem like every other refusal (Fastify's
+ * own answer is a bare JSON 400), then closes the connection: nothing after a parse error can be read.
+ * A client that is already gone, or that timed out mid-request, just has its connection closed.
+ */
+export function answerClientError(error: NodeJS.ErrnoException, socket: Socket, docsUrl: string): void {
+  if (!socket.writable || error.code === "ECONNRESET" || error.code === "ERR_HTTP_REQUEST_TIMEOUT") {
+    socket.destroy();
+    return;
+  }
+  const tooLarge = error.code === "HPE_HEADER_OVERFLOW";
+  const id = newId();
+  const problem = tooLarge
+    ? new Problem("UZ-REQ-007", { detail: "The request line plus headers exceed 16 KiB." })
+    : new Problem("UZ-REQ-001", { detail: "The request could not be read as HTTP/1.1." });
+  const body = JSON.stringify(problem.toBody(id, docsUrl));
+  socket.end(
+    `HTTP/1.1 ${tooLarge ? "431 Request Header Fields Too Large" : "400 Bad Request"}\r\n` +
+      "content-type: application/problem+json; charset=utf-8\r\n" +
+      `content-length: ${Buffer.byteLength(body)}\r\nx-request-id: ${id}\r\nconnection: close\r\n\r\n${body}`,
+  );
+}

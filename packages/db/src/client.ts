@@ -28,11 +28,16 @@ export interface DatabaseHandle {
   db: Database;
   /** Runs raw SQL and returns its rows, whatever the driver. */
   query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
-  /** Subscribes to a PostgreSQL notification channel; `onReady` runs on every (re)subscription. */
+  /**
+   * Subscribes to a PostgreSQL notification channel. `onReady` runs on every (re)subscription; `onLost`
+   * runs as soon as the listening connection closes, because notifications sent from then until the next
+   * `onReady` are never delivered. PGlite runs in process and never loses it.
+   */
   listen(
     channel: string,
     onMessage: (payload: string) => void,
     onReady?: () => void,
+    onLost?: () => void,
   ): Promise<() => Promise<void>>;
   /**
    * What an embedded scheduler needs to share this database: the PGlite instance itself (it admits one
@@ -114,12 +119,80 @@ function preparing<T extends Client>(sql: T): T {
   });
 }
 
+interface Subscriber {
+  onMessage: (payload: string) => void;
+  onReady?: () => void;
+  onLost?: () => void;
+}
+
+/**
+ * LISTEN on a connection of its own rather than through postgres.js's `sql.listen`: that one subscribes
+ * again after its connection drops but tells no one it dropped, and whoever keeps a cache fresh by
+ * notifications must stop trusting it the moment one can be missed. This client's `onclose` fires when its
+ * one socket closes (not at the next query), so subscribers hear `onLost` then, and `onReady` once LISTEN ran
+ * on a new connection; postgres.js queues that LISTEN and retries the connection with its backoff.
+ */
+function notifications(url: string) {
+  const channels = new Map<string, Set<Subscriber>>();
+  let ending = false;
+  const command = (verb: "listen" | "unlisten", channel: string) =>
+    client.unsafe(`${verb} "${channel.replace(/"/g, '""')}"`);
+  // postgres.js reads `onnotify` (its own `sql.listen` is built on it) but leaves it out of its types.
+  const options: postgres.Options<Record<string, never>> & {
+    onnotify: (channel: string, payload: string) => void;
+  } = {
+    max: 1,
+    // Recycling the connection would read as a loss to every subscriber.
+    max_lifetime: null,
+    fetch_types: false,
+    onnotice: () => {},
+    onnotify: (channel, payload) => {
+      for (const subscriber of channels.get(channel) ?? []) subscriber.onMessage(payload);
+    },
+    onclose: () => {
+      if (ending) return;
+      for (const [channel, subscribers] of channels) {
+        for (const subscriber of subscribers) subscriber.onLost?.();
+        command("listen", channel).then(
+          () => {
+            for (const subscriber of channels.get(channel) ?? []) subscriber.onReady?.();
+          },
+          // A failed attempt closes the connection again, and this runs again.
+          () => {},
+        );
+      }
+    },
+  };
+  const client = postgres(url, options);
+  return {
+    async listen(channel: string, subscriber: Subscriber): Promise<() => Promise<void>> {
+      // Registered only once LISTEN succeeded: a subscription that never began is not retried.
+      if (!channels.has(channel)) await command("listen", channel);
+      const subscribers = channels.get(channel) ?? new Set();
+      channels.set(channel, subscribers);
+      subscribers.add(subscriber);
+      subscriber.onReady?.();
+      return async () => {
+        subscribers.delete(subscriber);
+        if (subscribers.size > 0 || channels.get(channel) !== subscribers) return;
+        channels.delete(channel);
+        await command("unlisten", channel);
+      };
+    },
+    async end() {
+      ending = true;
+      await client.end({ timeout: 5 });
+    },
+  };
+}
+
 function openPostgres(url: string, max: number): DatabaseHandle {
   const options = {
     max,
     onnotice: () => {},
   };
   const sql = preparing(postgres(url, options));
+  const listener = notifications(url);
   const db = drizzlePostgres(sql, { schema }) as unknown as Database;
   return {
     kind: "postgres",
@@ -129,9 +202,8 @@ function openPostgres(url: string, max: number): DatabaseHandle {
     async query<T>(text: string, params: unknown[] = []) {
       return (await sql.unsafe(text, params as never[])) as unknown as T[];
     },
-    async listen(channel, onMessage, onReady) {
-      const { unlisten } = await sql.listen(channel, onMessage, onReady);
-      return unlisten;
+    listen(channel, onMessage, onReady, onLost) {
+      return listener.listen(channel, { onMessage, onReady, onLost });
     },
     async migrate() {
       // One connection holds the advisory lock for the whole run, so concurrent starts migrate once.
@@ -145,7 +217,7 @@ function openPostgres(url: string, max: number): DatabaseHandle {
       }
     },
     async close() {
-      await sql.end({ timeout: 5 });
+      await Promise.all([sql.end({ timeout: 5 }), listener.end()]);
     },
   };
 }

@@ -15,8 +15,11 @@ interface Entry {
  * Credentials resolved to principals, kept in process so an authenticated read costs no database round
  * trip. Every change that affects a principal (revoking a key, changing or removing a membership)
  * publishes a NOTIFY on `fleet_auth` inside its transaction; every instance LISTENs and drops the matching
- * entries, so a revoked key is refused at once everywhere. While the LISTEN connection is down the cache
- * is bypassed, and it is emptied when the subscription comes back.
+ * entries, so a revoked key is refused at once everywhere. A NOTIFY sent while an instance's LISTEN
+ * connection is down never reaches it, so as soon as this process sees that connection's socket close the
+ * cache is emptied and bypassed: every request resolves from the database (and fails while the database
+ * is unreachable) until LISTEN runs again on a new connection, when the cache is emptied once more and
+ * serves again.
  */
 export class PrincipalCache {
   private readonly entries = new Map<string, Entry>();
@@ -42,6 +45,7 @@ export class PrincipalCache {
         this.entries.clear();
         this.live = true;
       },
+      () => this.suspend(),
     );
   }
 

@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { call, callAt, databaseKind, seedTenant, startApi, testDatabaseUrl } from "./harness.ts";
+import { TcpProxy } from "./tcp-proxy.ts";
+
+// Only PostgreSQL has a LISTEN connection to lose: PGlite delivers notifications in process.
+describe.runIf(databaseKind === "postgres")("a key revoked while an instance cannot hear it", () => {
+  it("is not admitted from that instance's cache, and is refused there once its database is back", {
+    timeout: 60_000,
+  }, async () => {
+    const url = new URL(testDatabaseUrl());
+    const proxy = new TcpProxy(url.hostname, Number(url.port || 5432));
+    await proxy.start();
+    const proxied = new URL(url);
+    proxied.hostname = "127.0.0.1";
+    proxied.port = String(proxy.port);
+    // Instance A reaches the database through the proxy; its scheduler, not the subject, goes direct.
+    const a = await startApi({ DATABASE_URL: proxied.toString(), FLEET_SCHEDULER_URL: url.toString() });
+    try {
+      const tenant = await seedTenant();
+      const minted = await call<{ id: string; key: string }>("POST", "/v1/api-keys", {
+        token: tenant.apiKey,
+        body: { key_name: "outage" },
+      });
+      expect(minted.status).toBe(201);
+      const me = () => callAt(a.baseUrl, "GET", "/v1/users/me", { token: minted.body.key });
+      expect((await me()).status).toBe(200); // now in A's cache
+
+      proxy.interrupt();
+      const revoked = await call("PATCH", `/v1/api-keys/${minted.body.id}`, {
+        token: tenant.apiKey,
+        body: { active: false },
+      });
+      expect(revoked.status).toBe(200);
+
+      // A never heard the NOTIFY and cannot reach its database: it may fail, but must not admit the key.
+      const blind = await me();
+      expect(blind.status === 401 || blind.status >= 500, `${blind.status} ${blind.text}`).toBe(true);
+
+      proxy.restore();
+      await expect.poll(async () => (await me()).status, { timeout: 15_000 }).toBe(401);
+      expect((await me()).body.error_code).toBe("UZ-APIKEY-004");
+    } finally {
+      proxy.restore(); // A's shutdown unsubscribes, which waits for its database
+      await a.app.close();
+      await a.database.close();
+      await proxy.stop();
+    }
+  });
+});

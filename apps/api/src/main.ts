@@ -6,17 +6,29 @@ import { Responses } from "./http/responses.ts";
 import { StartingServer } from "./http/starting-server.ts";
 import { createApp } from "./server.ts";
 
+/** A start refused for a reason the operator can fix: one line on stderr, no stack. */
+class StartError extends Error {}
+
 /**
  * Starts the API: listen first (so `/healthz` answers while the rest starts), then open and migrate the
  * database, build the service, and serve; stop cleanly on SIGINT/SIGTERM.
  */
 async function main(): Promise<void> {
   const config = loadConfig();
-  const starting = new StartingServer(config.docsUrl, new Responses());
-  await starting.listen(config.port, config.host);
   const target = parseDatabaseUrl(config.databaseUrl);
+  const dir = target.kind === "pglite" ? target.dir : null;
+  // A second start on a held embedded directory would otherwise meet the holder's port first (a read of
+  // the lock file: the lock itself is taken when the database opens, after listening).
+  if (dir !== null) DataDirLockedError.throwIfHeld(dir);
+  const starting = new StartingServer(config.docsUrl, new Responses());
+  await starting.listen(config.port, config.host).catch((error: unknown) => {
+    if ((error as NodeJS.ErrnoException).code !== "EADDRINUSE") throw error;
+    throw new StartError(
+      `port ${config.port} on ${config.host} is already in use; stop what listens there, or set PORT to a free port`,
+    );
+  });
   // Owning an embedded directory, the server also answers fleetctl, which cannot open it alongside.
-  const socket = target.kind === "pglite" && target.dir !== null ? controlSocketPath(target.dir) : null;
+  const socket = dir === null ? null : controlSocketPath(dir);
   const database = await openDatabase(config.databaseUrl, socket === null ? {} : { controlSocket: socket });
   await database.migrate();
   const { app, log, services, close } = await createApp(config, database, { server: starting });
@@ -42,7 +54,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof DataDirLockedError) {
+  if (error instanceof ConfigError || error instanceof DataDirLockedError || error instanceof StartError) {
     console.error(`fleet-api: ${error.message}`);
   } else {
     console.error("fleet-api: failed to start:", error);

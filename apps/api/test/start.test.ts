@@ -1,6 +1,6 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -44,6 +44,24 @@ async function poll<T>(
 
 const timeout = () => AbortSignal.timeout(5_000);
 
+/** Environment for `pnpm start:api` on the embedded directory `db` under the test's directory. */
+function envFor(db: string): NodeJS.ProcessEnv {
+  return { ...process.env, DATABASE_URL: `pglite://${join(dir, db)}`, LOG_LEVEL: "warn" };
+}
+
+/** Runs `pnpm start:api`'s script (the bundled API) on `port`, collecting its stderr. */
+function start(env: NodeJS.ProcessEnv, port: number) {
+  const server = spawn(process.execPath, ["scripts/start.mjs"], {
+    cwd: apiDir,
+    env: { ...env, PORT: String(port) },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  const stderr: string[] = [];
+  server.stderr!.on("data", (chunk: Buffer) => stderr.push(chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => server.once("exit", resolve));
+  return { server, stderr, exited };
+}
+
 /**
  * `pnpm start:api` (scripts/start.mjs: the bundled API) on a fresh embedded directory, whose creation
  * takes seconds: the process answers liveness at once, readiness only once it serves, and a request
@@ -53,15 +71,8 @@ describe.runIf(databaseKind === "pglite")("starting the API", () => {
   it("answers /healthz while starting, /readyz 503 until ready, and serves the requests that waited", async () => {
     const port = await freePort();
     const baseUrl = `http://127.0.0.1:${port}`;
-    const env = { ...process.env, DATABASE_URL: `pglite://${join(dir, "db")}`, LOG_LEVEL: "warn" };
-    const server = spawn(process.execPath, ["scripts/start.mjs"], {
-      cwd: apiDir,
-      env: { ...env, PORT: String(port) },
-      stdio: ["ignore", "ignore", "pipe"],
-    });
-    const stderr: string[] = [];
-    server.stderr!.on("data", (chunk: Buffer) => stderr.push(chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => server.once("exit", resolve));
+    const env = envFor("db");
+    const { server, stderr, exited } = start(env, port);
     try {
       const health = await poll(server, stderr, "/healthz answering", async () => {
         const response = await fetch(`${baseUrl}/healthz`, {
@@ -114,4 +125,42 @@ describe.runIf(databaseKind === "pglite")("starting the API", () => {
     }
     expect(await exited).toBe(0);
   }, 120_000);
+
+  it("stops a second start on the same directory with the lock's message, on another port or the same", async () => {
+    const env = envFor("held");
+    const port = await freePort();
+    const first = start(env, port);
+    try {
+      await poll(first.server, first.stderr, "the lock taken", async () =>
+        existsSync(join(dir, "held", "fleet.lock")) ? true : undefined,
+      );
+      const held = join(dir, "held");
+      const message = `fleet-api: the embedded database at ${held} is in use by process ${first.server.pid} (lock file ${join(held, "fleet.lock")}); stop that process, or point DATABASE_URL at another directory`;
+      // The same port is `pnpm start:api` twice with the defaults: the lock is checked before listening.
+      for (const secondPort of [await freePort(), port]) {
+        const second = start(env, secondPort);
+        expect(await second.exited).toBe(1);
+        expect(second.stderr.join("").trim()).toBe(message); // one line: no stack trace
+      }
+    } finally {
+      first.server.kill("SIGKILL");
+      await first.exited;
+    }
+  }, 120_000);
+
+  it("stops a start whose port is taken with a line naming the port and PORT", async () => {
+    const port = await freePort();
+    const taken = await new Promise<Server>((resolve) => {
+      const blocker = createServer().listen(port, "127.0.0.1", () => resolve(blocker));
+    });
+    try {
+      const second = start(envFor("port-taken"), port);
+      expect(await second.exited).toBe(1);
+      expect(second.stderr.join("").trim()).toBe(
+        `fleet-api: port ${port} on 127.0.0.1 is already in use; stop what listens there, or set PORT to a free port`,
+      );
+    } finally {
+      taken.close();
+    }
+  }, 60_000);
 });

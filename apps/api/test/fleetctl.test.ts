@@ -86,6 +86,45 @@ describe.runIf(databaseKind === "pglite")("fleetctl beside a running API", () =>
     expect(link.owner).toBe("owner1@example.test");
   }, 60_000);
 
+  it("mints session and operator tokens, sign-in links and migrates, beside the running API", async () => {
+    const tenant = await fleetctl("bootstrap", "--tenant", "Tokens", "--email", "tokens@example.test");
+    const before = Date.now();
+    const session = await fleetctl("session", "--email", "tokens@example.test", "--ttl", "120");
+    const expiresAt = Number(session.expires_at);
+    expect(expiresAt).toBeGreaterThanOrEqual(before + 110_000);
+    expect(expiresAt).toBeLessThanOrEqual(Date.now() + 130_000);
+    const me = await callAt(baseUrl, "GET", "/v1/users/me", { token: session.token });
+    expect(me.body).toMatchObject({ credential: "cli_credential", tenant_id: tenant.tenant_id });
+
+    const operator = await fleetctl("operator", "--scopes", "runner:read");
+    expect((await callAt(baseUrl, "GET", "/v1/fleets/runners", { token: operator.token })).status).toBe(200);
+    expect((await callAt(baseUrl, "GET", "/v1/users/me", { token: operator.token })).status).toBe(401);
+
+    const link = await fleetctl("login-link", "--email", "tokens@example.test");
+    expect(link.url).toMatch(/^http:\/\/[^/]+\/auth\/link\?token=[A-Za-z0-9_-]{43}$/);
+
+    const tooLong = await run(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        "src/cli/fleetctl.ts",
+        "session",
+        "--email",
+        "tokens@example.test",
+        "--ttl",
+        "99999999",
+      ],
+      { cwd: apiDir, env },
+    ).catch((error: { code: number; stderr: string }) => error);
+    expect((tooLong as { code: number }).code).toBe(1);
+    expect((tooLong as { stderr: string }).stderr).toContain(
+      "--ttl must be a whole number from 1 to 2592000",
+    );
+
+    await expect(fleetctl("migrate")).resolves.toBeDefined();
+  }, 60_000);
+
   it("reports a refused command on stderr with a non-zero exit", async () => {
     const failure = await run(
       process.execPath,

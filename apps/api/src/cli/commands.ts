@@ -13,11 +13,15 @@ function required(values: Values, name: string): string {
   return value;
 }
 
-function optionalInt(values: Values, name: string): number | undefined {
+/** The longest a token fleetctl mints may live: a bearer token outliving a month is a leak waiting. */
+const MAX_TTL_SECONDS = 30 * 24 * 60 * 60;
+
+function optionalInt(values: Values, name: string, max = Number.MAX_SAFE_INTEGER): number | undefined {
   const value = values[name];
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`--${name} must be a positive whole number`);
+  if (!Number.isInteger(n) || n <= 0 || n > max)
+    throw new UsageError(`--${name} must be a whole number from 1 to ${max}`);
   return n;
 }
 
@@ -53,14 +57,14 @@ export async function runCommand(
         email: required(values, "email"),
         kind: "cli",
         ...(tenantId ? { tenantId } : {}),
-        ...(values.ttl ? { ttlSeconds: optionalInt(values, "ttl")! } : {}),
+        ...(values.ttl ? { ttlSeconds: optionalInt(values, "ttl", MAX_TTL_SECONDS)! } : {}),
       });
       return { token: session.token, expires_at: session.expires_at };
     }
     case "operator": {
       const token = await issueOperatorToken(ctx, {
         scopes: parseScopeList(required(values, "scopes")),
-        ...(values.ttl ? { ttlSeconds: optionalInt(values, "ttl")! } : {}),
+        ...(values.ttl ? { ttlSeconds: optionalInt(values, "ttl", MAX_TTL_SECONDS)! } : {}),
       });
       return { token: token.token, expires_at: token.expires_at };
     }

@@ -1,7 +1,17 @@
 import { request as httpRequest } from "node:http";
 import { connect } from "node:net";
 import { describe, expect, it } from "vitest";
-import { call, callAt, databaseKind, seedTenant, startApi, testApi } from "./harness.ts";
+import {
+  call,
+  callAt,
+  databaseKind,
+  operatorToken,
+  seedTenant,
+  sessionFor,
+  signInLink,
+  startApi,
+  testApi,
+} from "./harness.ts";
 
 function rawStatus(baseUrl: string, headers: Record<string, string>): Promise<number | "closed"> {
   return new Promise((resolve) => {
@@ -171,6 +181,17 @@ describe("the HTTP surface", () => {
     expect(await rawStatus(api.baseUrl, { "x-padding": "a".repeat(8 * 1024) })).toBe(401);
   });
 
+  it("points docs_uri at DOCS_URL when one is configured", async () => {
+    const api = await startApi({ DOCS_URL: "https://docs.example.test/fleet/errors" });
+    try {
+      const response = await callAt(api.baseUrl, "GET", "/v1/api-keys");
+      expect(response.body.docs_uri).toBe("https://docs.example.test/fleet/errors#UZ-AUTH-001");
+    } finally {
+      await api.app.close();
+      await api.database.close();
+    }
+  });
+
   it("answers 503 UZ-INTERNAL-002 while the database is unreachable, leaking nothing", async () => {
     const broken = await startApi();
     const { apiKey } = await seedTenant();
@@ -272,10 +293,37 @@ describe("the HTTP surface", () => {
     });
     await call("GET", "/v1/users/me", { token: minted.body.key });
     await call("GET", "/v1/users/me", { token: `${minted.body.key}x` });
+    // Every credential class, accepted and refused, on routes that answer and routes that refuse.
+    const session = await sessionFor(tenant);
+    const operator = await operatorToken(["runner:write"]);
+    const enrolled = await call<{ runner_token: string }>("POST", "/v1/runners", {
+      token: operator,
+      body: { host_id: "log-scan-host", assigned_policy: { sandbox_tier: "landlock_full" } },
+    });
+    const runner = enrolled.body.runner_token;
+    const linkToken = await signInLink(tenant);
+    await call("GET", "/v1/users/me", { token: session });
+    await call("GET", "/v1/api-keys", { token: operator }); // refused: an operator token on a tenant route
+    await call("GET", "/v1/runners/me", { token: runner });
+    await call("GET", "/v1/users/me", { token: runner }); // refused: a runner token on a tenant route
+    await call("GET", "/v1/nothing-here", {
+      token: session,
+      headers: { cookie: `fleet_session=${session}` },
+    });
+    await call("POST", "/v1/api-keys", {
+      token: session,
+      rawBody: "{broken",
+      headers: { "content-type": "application/json" },
+    });
+    await call("POST", "/v1/auth/sign-in-links/exchange", { body: { token: linkToken } });
     const logs = api.logs.join("\n");
     expect(logs.length).toBeGreaterThan(0);
-    expect(logs).not.toContain(minted.body.key);
-    expect(logs).not.toContain(tenant.apiKey);
+    for (const secret of [minted.body.key, tenant.apiKey, session, operator, runner, linkToken]) {
+      expect(secret.length).toBeGreaterThan(20);
+      expect(logs).not.toContain(secret);
+    }
     expect(logs.toLowerCase()).not.toContain("bearer");
+    expect(logs.toLowerCase()).not.toContain("authorization");
+    expect(logs).not.toContain("fleet_session=");
   });
 });

@@ -95,7 +95,8 @@ export function WorkspaceListBody<T>({
   children: (data: T, workspace: NonNullable<WorkspaceChoice["workspace"]>) => ReactNode;
 }) {
   const { workspaces, items, first, chosenId, workspace } = choice;
-  if (workspaces.error) {
+  // Listing workspaces needs workspace:admin: a member without it still reaches the one a link names.
+  if (workspaces.error && chosenId === undefined) {
     return <ListProblem query={workspaces} retry={retryWorkspaces ? "outage" : "never"} />;
   }
   if (noWorkspaces && items !== undefined && items.length === 0) {
@@ -121,7 +122,11 @@ export function WorkspaceListBody<T>({
       </ListProblem>
     );
   }
-  if (list.data === undefined || workspace === undefined || (waitForNames && items === undefined)) {
+  if (
+    list.data === undefined ||
+    workspace === undefined ||
+    (waitForNames && items === undefined && !workspaces.error)
+  ) {
     return <ListLoading>{loading}</ListLoading>;
   }
   return children(list.data, workspace);

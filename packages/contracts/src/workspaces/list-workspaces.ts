@@ -11,9 +11,10 @@ export const listWorkspaces = defineOperation({
   method: "GET",
   path: "/v1/tenants/me/workspaces",
   summary: "List the tenant's workspaces",
-  description: "Newest first, cursor-paged; name filters by exact name.",
+  description:
+    "Newest first, cursor-paged; name filters by exact name. Needs workspace:admin, the scope that creates and lists workspaces.",
   tags: ["Workspaces"],
-  scope: null,
+  scope: "workspace:admin",
   credentials: tenantCredentials,
   successStatus: 200,
   query: {

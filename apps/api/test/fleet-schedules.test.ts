@@ -1,7 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { messageFleet, seedLibraryEntry } from "./fleet-fixtures.ts";
-import { call, seedTenant, type Tenant, useIsolatedApi } from "./harness.ts";
+import {
+  call,
+  callAt,
+  databaseKind,
+  seedTenant,
+  startApi,
+  type Tenant,
+  testApi,
+  useIsolatedApi,
+} from "./harness.ts";
 import { acquire, enrollRunner, type LeaseAnswer } from "./runner-fixtures.ts";
+import { TcpProxy } from "./tcp-proxy.ts";
 
 type HeldLease = NonNullable<LeaseAnswer["lease"]>;
 const SECRET = "ghp_live_0123456789abcdef";
@@ -86,6 +96,48 @@ describe("schedules a fleet creates while it runs", () => {
     }
   });
 
+  it("holds 32 in all when a person and the fleet create at once, of them at most 16 the fleet's", async () => {
+    const tenant = await seedTenant();
+    // Arrival order decides who wins, not the caps: interleaved, the fleet reaches its 16 first; with
+    // the people's requests sent first, the 32 fills while the fleet holds fewer than 16.
+    for (const peopleFirst of [false, true]) {
+      const { fleetId, runner, lease } = await leasedFleet(tenant);
+      const personal = `/v1/workspaces/${tenant.workspaceId}/fleets/${fleetId}/schedules`;
+      const byFleet = (i: number) =>
+        create(runner.token, lease, { cron: `${i} * * * *`, message: `fleet ${i}` }).then((answer) => ({
+          by: "fleet",
+          ...answer,
+        }));
+      const byPerson = (i: number) =>
+        call<Record<string, unknown>>("POST", personal, {
+          token: tenant.apiKey,
+          body: { cron: `${i} * * * *`, message: `person ${i}` },
+        }).then((answer) => ({ by: "person", ...answer }));
+      const answers = await Promise.all(
+        Array.from({ length: 40 }, (_, i) =>
+          peopleFirst ? (i < 20 ? byPerson(i) : byFleet(i)) : i % 2 === 0 ? byFleet(i) : byPerson(i),
+        ),
+      );
+      const made = answers.filter((answer) => answer.status === 201);
+      expect(made).toHaveLength(32);
+      const fleetMade = made.filter((answer) => answer.by === "fleet").length;
+      expect(fleetMade).toBeLessThanOrEqual(16);
+
+      // A person's create meets only the 32; the fleet's meets its 16 first, and the 32 below that.
+      for (const refused of answers.filter((answer) => answer.status !== 201)) {
+        expect(refused.status, refused.text).toBe(409);
+        const code =
+          refused.by === "fleet" && fleetMade === 16
+            ? { error_code: "UZ-SCHED-009", current_state: "at_capacity" }
+            : { error_code: "UZ-SCHED-003", current_state: "limit_reached" };
+        expect(refused.body, refused.by).toMatchObject(code);
+      }
+      const listed = await call<{ items: { source: string }[] }>("GET", personal, { token: tenant.apiKey });
+      expect(listed.body.items).toHaveLength(32);
+      expect(listed.body.items.filter((item) => item.source === "fleet")).toHaveLength(fleetMade);
+    }
+  });
+
   it("lets the fleet change, run and delete only schedules it created, and refuses a stale holder", async () => {
     const tenant = await seedTenant();
     const { fleetId, runner, lease } = await leasedFleet(tenant);
@@ -139,3 +191,54 @@ describe("schedules a fleet creates while it runs", () => {
     expect(stale.body.error_code).toBe("UZ-RUN-005");
   });
 });
+
+// A scheduler on a connection of its own can only be cut off on PostgreSQL: the embedded one is in-process.
+describe.runIf(databaseKind === "postgres")(
+  "a schedule the fleet creates while the scheduler is away",
+  () => {
+    it("answers 201 with sync failed, the schedule saved", { timeout: 30_000 }, async () => {
+      const databaseUrl = (await testApi()).config.databaseUrl;
+      const url = new URL(databaseUrl);
+      const proxy = new TcpProxy(url.hostname, Number(url.port || 5432));
+      await proxy.start();
+      proxy.interrupt();
+      const schedulerUrl = new URL(url);
+      schedulerUrl.hostname = "127.0.0.1";
+      schedulerUrl.port = String(proxy.port);
+      const cut = await startApi({
+        DATABASE_URL: databaseUrl,
+        FLEET_SCHEDULER_URL: schedulerUrl.toString(),
+        FLEET_SCHEDULER_DEADLINE_MS: "1000",
+        FLEET_RECONCILE_INTERVAL_MS: "600000",
+      });
+      try {
+        const tenant = await seedTenant();
+        const { fleetId, runner, lease } = await leasedFleet(tenant);
+        const created = await callAt<Record<string, unknown>>(
+          cut.baseUrl,
+          "POST",
+          `/v1/runners/me/leases/${lease.lease_id}/schedules`,
+          {
+            token: runner.token,
+            body: { fencing_token: lease.fencing_token, cron: "0 6 * * *", message: "cut off" },
+          },
+        );
+        expect(created.status, created.text).toBe(201);
+        expect(created.body).toMatchObject({ fleet_id: fleetId, source: "fleet", sync: "failed" });
+        expect(created.body.last_error).toMatch(/scheduler/);
+        // Saved all the same (another instance's reconciler may have registered it since).
+        const read = await call(
+          "GET",
+          `/v1/workspaces/${tenant.workspaceId}/fleets/${fleetId}/schedules/${created.body.schedule_id}`,
+          { token: tenant.apiKey },
+        );
+        expect(read.status, read.text).toBe(200);
+        expect(read.body).toMatchObject({ source: "fleet", message: "cut off" });
+      } finally {
+        await cut.app.close();
+        await cut.database.close();
+        await proxy.stop();
+      }
+    });
+  },
+);

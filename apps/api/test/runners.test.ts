@@ -1,6 +1,7 @@
+import { runners, sql } from "@fleet/db";
 import { describe, expect, it } from "vitest";
 import { installFleet, messageFleet } from "./fleet-fixtures.ts";
-import { call, operatorToken, seedTenant, useIsolatedApi } from "./harness.ts";
+import { call, operatorToken, seedTenant, testApi, useIsolatedApi } from "./harness.ts";
 import { acquire, enrollRunner, fullReport } from "./runner-fixtures.ts";
 
 interface RunnerView {
@@ -148,6 +149,36 @@ describe("runner enrolment and the operator plane", () => {
       body: { assigned_policy: { sandbox_tier: "landlock_full" } },
     });
     expect(assigned.body.degraded).toBe(false);
+  });
+
+  it("reads online while the last heartbeat is within 90 s, offline after, and online again at the next", async () => {
+    const runner = await enrollRunner();
+    const reader = await operatorToken(["runner:read"]);
+    const api = await testApi();
+    const liveness = async (heardAgo: number) => {
+      await api.database.db
+        .update(runners)
+        .set({ lastHeartbeatAt: Date.now() - heardAgo })
+        .where(sql`${runners.id} = ${runner.runnerId}`);
+      const one = await call<RunnerView>("GET", `/v1/fleets/runners/${runner.runnerId}`, { token: reader });
+      const list = await call<{ items: RunnerView[] }>("GET", "/v1/fleets/runners?limit=100", {
+        token: reader,
+      });
+      const listed = list.body.items.find((item) => item.runner_id === runner.runnerId);
+      expect(listed?.liveness).toBe(one.body.liveness);
+      return one.body.liveness;
+    };
+    expect(await liveness(0)).toBe("online");
+    expect(await liveness(85_000)).toBe("online");
+    expect(await liveness(95_000)).toBe("offline");
+    expect(await liveness(24 * 60 * 60 * 1000)).toBe("offline");
+    const beat = await call("POST", "/v1/runners/me/heartbeats", {
+      token: runner.token,
+      body: { capability_report: fullReport },
+    });
+    expect(beat.status).toBe(200);
+    const back = await call<RunnerView>("GET", `/v1/fleets/runners/${runner.runnerId}`, { token: reader });
+    expect(back.body.liveness).toBe("online");
   });
 
   it("cordons (no new leases), drains to drained, and revokes (token refused at once; then deletable)", async () => {

@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { messageFleet, seedLibraryEntry } from "./fleet-fixtures.ts";
+import { call, callAt, databaseKind, seedTenant, startApi, testApi, useIsolatedApi } from "./harness.ts";
+import { enrollRunner, type LeaseAnswer } from "./runner-fixtures.ts";
+
+// Instances share work only through PostgreSQL's NOTIFY: PGlite is one process's database.
+describe.runIf(databaseKind === "postgres")("work arriving on another instance", () => {
+  // Runners lease any tenant's waiting work: this file runs on a database of its own.
+  useIsolatedApi();
+
+  it("wakes a runner long-polling one instance when a message is posted through another", async () => {
+    const first = await testApi();
+    const second = await startApi({ DATABASE_URL: first.config.databaseUrl });
+    try {
+      const tenant = await seedTenant();
+      const label = `x-${Math.random().toString(36).slice(2, 10)}`;
+      const entry = await seedLibraryEntry({ runnerLabels: [label] });
+      const created = await call<{ fleet_id: string }>(
+        "POST",
+        `/v1/workspaces/${tenant.workspaceId}/fleets`,
+        { token: tenant.apiKey, body: { platform_library_id: entry } },
+      );
+      expect(created.status, created.text).toBe(201);
+      const runner = await enrollRunner({ labels: [label] });
+
+      const waiting = callAt<LeaseAnswer>(second.baseUrl, "POST", "/v1/runners/me/leases", {
+        token: runner.token,
+        body: { wait_ms: 10_000 },
+      }).then((answer) => ({ answer, at: Date.now() }));
+      // Past its first look for work: the request is parked on the second instance's signal.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const eventId = await messageFleet(tenant, created.body.fleet_id, "across instances");
+      const posted = Date.now();
+      const { answer, at } = await waiting;
+      expect(answer.status, answer.text).toBe(200);
+      expect(answer.body.lease?.event_id).toBe(eventId);
+      // The second instance re-polls every 5 s on its own; only the NOTIFY wakes it this soon.
+      expect(at - posted).toBeLessThan(2_000);
+    } finally {
+      await second.app.close();
+      await second.database.close();
+    }
+  });
+});

@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { collectProblems, expect, openFromNavigation, screenshot, test } from "../support/fixtures.ts";
-import { addTenantEntry, definition, installFleet, messageFleet } from "../support/fleet-api.ts";
+import { addTenantEntry, call, definition, installFleet, messageFleet } from "../support/fleet-api.ts";
 import { operatorToken, type Tenant } from "../support/fleetctl.ts";
 import { ManualRunner, noMechanisms } from "../support/runner-api.ts";
 
@@ -209,6 +209,84 @@ test.describe("Runners", () => {
     await page.getByRole("button", { name: "Forget operator token" }).click();
     await expect(page.getByRole("region", { name: "Operator access" })).toBeVisible();
     expect((await page.context().cookies()).some((c) => c.name === "fleet_operator")).toBe(false);
+    expect(problems).toEqual([]);
+  });
+
+  test("drain waits for the running lease, shows drained once it ends, and reactivate makes it active again", async ({
+    page,
+    tenant,
+    apiUrl,
+  }, testInfo) => {
+    const problems = collectProblems(page);
+    const operator = await operatorToken("runner:write");
+    const runner = new ManualRunner(apiUrl);
+    await runner.enrol(operator);
+    await runner.heartbeat({ ...noMechanisms, landlock: true, seccomp: true });
+    /** The runner's admin state as the API reports it to an operator. */
+    const apiStatus = async () =>
+      (await call<{ status: string }>(apiUrl, operator, "GET", `/v1/fleets/runners/${runner.runnerId}`))
+        .status;
+
+    // The runner holds a lease, so a drain has something to wait for.
+    const entry = await addTenantEntry(
+      apiUrl,
+      tenant,
+      definition({ name: "Drain watch", runnerLabels: [runner.label] }),
+    );
+    const fleet = await installFleet(apiUrl, tenant, entry);
+    await messageFleet(apiUrl, tenant, fleet.fleet_id, "Keep the runner busy.");
+    const lease = await runner.lease();
+
+    await openRunners(page, tenant);
+    await pasteOperatorToken(page, operator);
+    await page.getByRole("link", { name: runner.hostId }).click();
+    const heading = page.getByRole("heading", { level: 1, name: runner.hostId });
+    await expect(heading).toBeVisible();
+    // The host's name with its admin state and liveness beside it.
+    const title = heading.locator("xpath=..");
+    await expect(title).toContainText("Active");
+    await expect(title).toContainText("Busy");
+    const drain = page.getByRole("button", { name: `Drain runner ${runner.hostId}` });
+    const reactivate = page.getByRole("button", { name: `Reactivate runner ${runner.hostId}` });
+    await expect(reactivate).toBeDisabled();
+    await expect(reactivate).toHaveAccessibleDescription("The runner is already active.");
+
+    // Drain: at once, no confirmation; draining while its lease runs.
+    await drain.click();
+    await expect(
+      page.getByRole("status").filter({ hasText: `Draining ${runner.hostId}: it takes no new work` }),
+    ).toContainText("shows drained once its leases end");
+    await expect(title).toContainText("Draining");
+    await expect(drain).toBeDisabled();
+    await expect(drain).toHaveAccessibleDescription("The runner is already draining.");
+    await expect(reactivate).toBeEnabled();
+    expect(await apiStatus()).toBe("draining");
+    await screenshot(page, testInfo, "runner-draining");
+
+    // The lease ends: drained, on the page (it polls) and in the API.
+    await runner.fail(lease, "interrupted", "The host is being drained for maintenance");
+    await runner.heartbeat({ ...noMechanisms, landlock: true, seccomp: true });
+    await expect(title).toContainText("Drained", { timeout: 25_000 });
+    await expect(drain).toHaveAccessibleDescription("The runner has already drained.");
+    expect(await apiStatus()).toBe("drained");
+    await page.getByRole("navigation", { name: "Breadcrumb" }).getByRole("link", { name: "Runners" }).click();
+    const row = page.getByRole("row", { name: new RegExp(runner.hostId) });
+    await expect(row.getByRole("cell").nth(0)).toContainText("Drained");
+    await screenshot(page, testInfo, "runners-drained");
+
+    // Reactivate: active again, and drainable again.
+    await row.getByRole("link", { name: runner.hostId }).click();
+    await expect(heading).toBeVisible();
+    await reactivate.click();
+    await expect(page.getByRole("status").filter({ hasText: `Reactivated ${runner.hostId}` })).toContainText(
+      "it takes work again",
+    );
+    await expect(title).toContainText("Active");
+    await expect(title).not.toContainText("Drained");
+    await expect(reactivate).toBeDisabled();
+    await expect(drain).toBeEnabled();
+    expect(await apiStatus()).toBe("active");
+    await screenshot(page, testInfo, "runner-reactivated");
     expect(problems).toEqual([]);
   });
 

@@ -1,0 +1,113 @@
+import { randomUUID } from "node:crypto";
+import { expect, screenshot, test } from "../support/fixtures.ts";
+import { StartCommand, type Stopped } from "../support/start-command.ts";
+
+/** The suite's own API and console ports, which the start must not take. */
+function suitePorts(): number[] {
+  return [process.env.E2E_API_URL, process.env.E2E_CONSOLE_URL].map((url) => Number(new URL(url!).port));
+}
+
+test.describe("First run", () => {
+  test("pnpm start prints the URLs and a sign-in link; the owner installs Echo and the local runner answers", async ({
+    page,
+  }, testInfo) => {
+    // The API's first start on a fresh database, two fleetctl runs, the runner and the console: minutes
+    // on two busy cores, not seconds.
+    test.setTimeout(420_000);
+    const start = await StartCommand.launch(suitePorts());
+    let stopped: Stopped | undefined;
+    try {
+      // What README.md's set-up section promises, in the order start.mjs prints it.
+      await start.waitFor(/Stop with Ctrl-C\./, 300);
+      const printed = start.printed;
+      const apiUrl = `http://localhost:${start.apiPort}`;
+      const consoleUrl = `http://localhost:${start.consolePort}`;
+      expect(printed).toContain("Fleet Control Plane is running.");
+      expect(printed).toMatch(new RegExp(`^ {2}API +${apiUrl} +\\(reference ${apiUrl}/docs\\)$`, "m"));
+      expect(printed).toMatch(new RegExp(`^ {2}Console +${consoleUrl}$`, "m"));
+      expect(printed).toMatch(
+        /^ {2}Runner +local-dev is working \(dev_none, echo executor\): messages to fleets are answered$/m,
+      );
+      expect(printed).toContain('Created tenant "Default" with owner owner@localhost.');
+      const apiKey = printed.match(/\(shown once\):\n {2}(agt_t\S+)$/m)?.[1];
+      expect(apiKey, "the tenant's first API key").toBeDefined();
+      const signIn = printed.match(/one-time link, valid 10 minutes\):\n {2}(\S+)$/m)?.[1];
+      expect(signIn, "the one-time sign-in link").toMatch(new RegExp(`^${consoleUrl}/`));
+      // It asked turbo to build the console (the shim answered: the global setup built it already).
+      expect(start.buildsRequested()).toContain("--filter=@fleet/console");
+
+      // The printed link signs the owner in.
+      await page.goto(signIn!);
+      await page.getByRole("button", { name: "Continue" }).click();
+      await expect(page).toHaveURL(new RegExp(`^${consoleUrl}/api-keys$`), { timeout: 30_000 });
+      await expect(page.getByRole("heading", { level: 1, name: "API keys" })).toBeVisible();
+
+      // The demo fleet waits in the Library, offered by the platform.
+      await page
+        .getByRole("navigation", { name: "Main" })
+        .getByRole("link", { name: /Library/ })
+        .click();
+      await expect(page.getByRole("heading", { level: 1, name: "Library" })).toBeVisible();
+      await expect(page).toHaveURL(/\/library\?workspace=[0-9a-f-]{36}$/);
+      const workspaceId = new URL(page.url()).searchParams.get("workspace")!;
+      await expect(page.getByRole("row", { name: /Echo/ })).toContainText("Platform");
+      await expect(page.getByRole("row", { name: /Echo/ })).toContainText("ECHO_GREETING");
+      await screenshot(page, testInfo, "first-run-library");
+      await page.getByRole("link", { name: "Echo", exact: true }).click();
+      await expect(page.getByRole("heading", { level: 1, name: "Echo" })).toBeVisible();
+
+      // Install it: it asks for ECHO_GREETING by name and reason, added in place.
+      await page.getByRole("button", { name: "Install this fleet" }).click();
+      const review = page.getByRole("dialog", { name: "Install Echo" });
+      const credential = review
+        .getByRole("list", { name: "Required credentials" })
+        .getByRole("listitem")
+        .filter({ hasText: "ECHO_GREETING" });
+      await expect(credential).toContainText("A secret the fleet declares it needs");
+      await expect(credential).toContainText("Missing");
+      await review.getByRole("button", { name: "Add secret ECHO_GREETING" }).click();
+      const secretForm = review.getByRole("form", { name: "Add secret ECHO_GREETING" });
+      await secretForm.getByLabel("Value 1", { exact: true }).fill("Good morning");
+      await secretForm.getByRole("button", { name: "Save secret ECHO_GREETING" }).click();
+      await expect(
+        review.getByRole("status").filter({ hasText: "Added the secret ECHO_GREETING" }),
+      ).toBeVisible();
+      await expect(credential).toContainText("In default");
+      await screenshot(page, testInfo, "first-run-install");
+      await review.getByRole("button", { name: "Install fleet" }).click();
+      await expect(review).toBeHidden({ timeout: 20_000 });
+      await expect(page.getByRole("status").filter({ hasText: "Installed Echo." })).toBeVisible();
+
+      // The printed API key is the tenant's: it reads the secret the console created (by name only).
+      const secrets = await fetch(`${apiUrl}/v1/workspaces/${workspaceId}/secrets`, {
+        headers: { authorization: `Bearer ${apiKey}` },
+      });
+      expect(secrets.status).toBe(200);
+      expect((await secrets.json()).secrets.map((s: { name: string }) => s.name)).toContain("ECHO_GREETING");
+
+      // Send it a message; the local runner leases it and the echo executor answers.
+      await page.getByRole("link", { name: "Open Echo" }).click();
+      await expect(page.getByRole("heading", { level: 1, name: "Echo" })).toBeVisible();
+      const message = `Hello from the first run ${randomUUID().slice(0, 8)}`;
+      await page.getByLabel("Message to Echo").fill(message);
+      await page.getByRole("button", { name: "Send message" }).click();
+      await expect(
+        page.getByRole("status").filter({ hasText: "Sent: the message waits as event" }),
+      ).toBeVisible();
+      const log = page.getByRole("log", { name: "Events of Echo" });
+      const eventRow = log.getByRole("row", { name: /Message/ });
+      await expect(eventRow).toContainText("Processed", { timeout: 60_000 });
+      await screenshot(page, testInfo, "first-run-events");
+      await eventRow.getByRole("link", { name: /^Inspect message event/ }).click();
+      const inspect = page.getByRole("dialog", { name: "Message event" });
+      await expect(inspect.getByRole("region", { name: "Response" })).toContainText(`Echo: ${message}`);
+      await screenshot(page, testInfo, "first-run-answer");
+    } finally {
+      stopped = await start.stop();
+      await testInfo.attach("start output", { body: start.printed, contentType: "text/plain" });
+    }
+    // SIGTERM to start.mjs ends its API, console and runner: nothing of its process group outlives it.
+    expect(stopped.survivors).toEqual([]);
+    await expect(fetch(`http://127.0.0.1:${start.apiPort}/healthz`)).rejects.toThrow();
+  });
+});

@@ -58,3 +58,8 @@ export async function loginLink(email: string): Promise<string> {
 export async function operatorToken(scopes: string): Promise<string> {
   return ((await fleetctl(["operator", "--scopes", scopes])) as { token: string }).token;
 }
+
+/** Adds a person to the tenant with the scopes, as `fleetctl member add` does. */
+export async function addMember(tenantId: string, email: string, scopes: string): Promise<void> {
+  await fleetctl(["member", "add", "--tenant-id", tenantId, "--email", email, "--scopes", scopes]);
+}

@@ -1,0 +1,26 @@
+import { randomUUID } from "node:crypto";
+import { expect, signInByLink, test } from "../support/fixtures.ts";
+import { addMember } from "../support/fleetctl.ts";
+
+test.describe("A member without workspace:admin", () => {
+  test("is told why the workspaces cannot be listed, and reaches a workspace by a link naming it", async ({
+    page,
+    tenant,
+  }) => {
+    const email = `reader-${randomUUID().slice(0, 8)}@example.test`;
+    await addMember(tenant.tenant_id, email, "fleet:read");
+    await signInByLink(page, { ...tenant, email });
+
+    await page
+      .getByRole("navigation", { name: "Main" })
+      .getByRole("link", { name: /Fleets/ })
+      .click();
+    await expect(page.getByRole("heading", { level: 1, name: "Fleets" })).toBeVisible();
+    await expect(page.getByText(/workspace:admin/)).toBeVisible();
+
+    // The link an owner shares keeps the workspace in its URL: the member's fleet:read is enough there.
+    await page.goto(`/fleets?workspace=${tenant.workspace_id}`);
+    await expect(page.getByText("No fleets in this workspace yet")).toBeVisible();
+    await expect(page.getByText(/workspace:admin/)).toHaveCount(0);
+  });
+});

@@ -20,11 +20,22 @@ const env = {
 };
 const children = [];
 let stopping = false;
+/** The local runner gives held leases 20 s to finish before it releases them; then everything is killed. */
+const STOP_GRACE_MS = 25_000;
 
+/** Stops every child (SIGTERM, then SIGKILL after the grace) and exits once they all have. */
 function stopAll(code) {
+  if (stopping) return;
   stopping = true;
-  for (const child of children) if (child.exitCode === null) child.kill("SIGTERM");
-  setTimeout(() => process.exit(code), 1500).unref();
+  const running = children.filter((child) => child.exitCode === null && child.signalCode === null);
+  for (const child of running) child.kill("SIGTERM");
+  const killer = setTimeout(() => {
+    for (const child of running) if (child.exitCode === null) child.kill("SIGKILL");
+  }, STOP_GRACE_MS);
+  Promise.all(running.map((child) => new Promise((resolve) => child.once("exit", resolve)))).then(() => {
+    clearTimeout(killer);
+    process.exit(code);
+  });
 }
 process.on("SIGINT", () => stopAll(0));
 process.on("SIGTERM", () => stopAll(0));
@@ -110,57 +121,67 @@ async function startRunner(apiUrl) {
   return "did not come online within 30 s (see its warnings above)";
 }
 
+// The build sees the environment `pnpm build` in this shell would, without the defaults set above: turbo
+// hashes every variable of globalEnv into a task's key, so with them a first start after `pnpm build` (or
+// any start on another port) rebuilt the console from scratch, though it reads them only when it runs.
+const buildEnv = { ...process.env, TURBO_TELEMETRY_DISABLED: "1", NEXT_TELEMETRY_DISABLED: "1" };
 console.log("start: building the console (cached after the first time)…");
 const build = spawnSync(
   "pnpm",
   ["exec", "turbo", "run", "build", "--filter=@fleet/console", "--output-logs=errors-only"],
   {
     cwd: root,
-    env,
+    env: buildEnv,
     stdio: "inherit",
   },
 );
 if (build.status !== 0) process.exit(build.status ?? 1);
 
-const apiUrl = `http://localhost:${apiPort}`;
-run("api", process.execPath, ["apps/api/scripts/start.mjs"]);
-// /readyz, not /healthz: the API listens (and /healthz answers) before its database is open, and
-// fleetctl below talks to the running server's control socket, which opens with the database.
-await waitForHealth(`${apiUrl}/readyz`, 60);
+// A start that fails part-way stops what it already started: nothing is left running behind an error.
+try {
+  const apiUrl = `http://localhost:${apiPort}`;
+  run("api", process.execPath, ["apps/api/scripts/start.mjs"]);
+  // /readyz, not /healthz: the API listens (and /healthz answers) before its database is open, and
+  // fleetctl below talks to the running server's control socket, which opens with the database.
+  await waitForHealth(`${apiUrl}/readyz`, 60);
 
-const firstRun = spawnSync(
-  process.execPath,
-  ["--import", "tsx", "apps/api/src/cli/fleetctl.ts", "first-run", "--json"],
-  {
-    cwd: root,
-    env,
-    encoding: "utf8",
-  },
-);
-if (firstRun.status !== 0) {
-  console.error(firstRun.stderr);
-  stopAll(1);
-} else {
-  run("console", "pnpm", ["--filter", "@fleet/console", "exec", "next", "start", "-p", consolePort]);
-  const runner = startRunner(apiUrl);
-  await waitForHealth(`http://localhost:${consolePort}/`, 60);
-  const result = JSON.parse(firstRun.stdout);
-  const lines = [
-    "",
-    "Fleet Control Plane is running.",
-    `  API       ${apiUrl}   (reference ${apiUrl}/docs)`,
-    `  Console   http://localhost:${consolePort}`,
-    `  Runner    ${await runner}`,
-  ];
-  if (result.created) {
-    lines.push(
+  const firstRun = spawnSync(
+    process.execPath,
+    ["--import", "tsx", "apps/api/src/cli/fleetctl.ts", "first-run", "--json"],
+    {
+      cwd: root,
+      env,
+      encoding: "utf8",
+    },
+  );
+  if (firstRun.status !== 0) {
+    console.error(firstRun.stderr);
+    stopAll(1);
+  } else {
+    run("console", "pnpm", ["--filter", "@fleet/console", "exec", "next", "start", "-p", consolePort]);
+    const runner = startRunner(apiUrl);
+    await waitForHealth(`http://localhost:${consolePort}/`, 60);
+    const result = JSON.parse(firstRun.stdout);
+    const lines = [
       "",
-      `Created tenant "Default" with owner ${result.owner}. Its first API key (shown once):`,
-      `  ${result.created.api_key}`,
-    );
+      "Fleet Control Plane is running.",
+      `  API       ${apiUrl}   (reference ${apiUrl}/docs)`,
+      `  Console   http://localhost:${consolePort}`,
+      `  Runner    ${await runner}`,
+    ];
+    if (result.created) {
+      lines.push(
+        "",
+        `Created tenant "Default" with owner ${result.owner}. Its first API key (shown once):`,
+        `  ${result.created.api_key}`,
+      );
+    }
+    if (result.url)
+      lines.push("", `Sign in as ${result.owner} (one-time link, valid 10 minutes):`, `  ${result.url}`);
+    lines.push("", "More sign-in links: pnpm fleetctl login-link --email <address>. Stop with Ctrl-C.", "");
+    console.log(lines.join("\n"));
   }
-  if (result.url)
-    lines.push("", `Sign in as ${result.owner} (one-time link, valid 10 minutes):`, `  ${result.url}`);
-  lines.push("", "More sign-in links: pnpm fleetctl login-link --email <address>. Stop with Ctrl-C.", "");
-  console.log(lines.join("\n"));
+} catch (error) {
+  console.error(`start: ${error instanceof Error ? error.message : error}; stopping`);
+  stopAll(1);
 }

@@ -4,6 +4,26 @@ import { TcpProxy } from "./tcp-proxy.ts";
 
 // Only PostgreSQL has a LISTEN connection to lose: PGlite delivers notifications in process.
 describe.runIf(databaseKind === "postgres")("a key revoked while an instance cannot hear it", () => {
+  it("lets an instance shut down while its database is out of reach", { timeout: 60_000 }, async () => {
+    const url = new URL(testDatabaseUrl());
+    const proxy = new TcpProxy(url.hostname, Number(url.port || 5432));
+    await proxy.start();
+    const proxied = new URL(url);
+    proxied.hostname = "127.0.0.1";
+    proxied.port = String(proxy.port);
+    const a = await startApi({ DATABASE_URL: proxied.toString(), FLEET_SCHEDULER_URL: url.toString() });
+    try {
+      proxy.interrupt();
+      const started = Date.now();
+      // Unsubscribing waited for a database that never came back: the shutdown hung.
+      await a.app.close();
+      await a.database.close();
+      expect(Date.now() - started).toBeLessThan(20_000);
+    } finally {
+      await proxy.stop();
+    }
+  });
+
   it("is not admitted from that instance's cache, and is refused there once its database is back", {
     timeout: 60_000,
   }, async () => {

@@ -176,7 +176,10 @@ function notifications(url: string) {
         subscribers.delete(subscriber);
         if (subscribers.size > 0 || channels.get(channel) !== subscribers) return;
         channels.delete(channel);
-        await command("unlisten", channel);
+        // Not awaited: with the database out of reach the command waits for a reconnect that may never
+        // come, and a shutdown waiting on it hung. Notifications for a channel no longer in the map are
+        // dropped on arrival anyway, and closing the handle ends the connection and its LISTENs.
+        command("unlisten", channel).catch(() => {});
       };
     },
     async end() {

@@ -3,7 +3,7 @@ import { fleetEvents, fleets, leases, sql } from "@fleet/db";
 import { describe, expect, it } from "vitest";
 import type { PublishedFrame } from "../src/services/runners/activity-bus.ts";
 import { messageFleet, seedLibraryEntry } from "./fleet-fixtures.ts";
-import { call, seedTenant, type Tenant, testApi, useIsolatedApi } from "./harness.ts";
+import { call, databaseKind, seedTenant, type Tenant, testApi, useIsolatedApi } from "./harness.ts";
 import { acquire, type EnrolledRunner, enrollRunner, type LeaseAnswer } from "./runner-fixtures.ts";
 
 type HeldLease = NonNullable<LeaseAnswer["lease"]>;
@@ -185,6 +185,41 @@ describe("leases", () => {
     const answer = await acquire(runner);
     expect(answer.body.lease).toMatchObject({ event_id: eventId, fencing_token: 1, kind: "fresh" });
   });
+
+  // One connection on PGlite: the interleaving below needs a second session holding a lock.
+  it.runIf(databaseKind === "postgres")(
+    "refuses a renew that meets its lease marked expired meanwhile, and the fleet's work goes out again",
+    async () => {
+      const tenant = await seedTenant();
+      const label = uniqueLabel();
+      const { fleetId } = await labelledWork(tenant, label);
+      const runner = await enrollRunner({ labels: [label] });
+      const lease = (await acquire(runner)).body.lease!;
+      await expire(lease.lease_id);
+      const api = await testApi();
+      let renewed: Promise<{ status: number; body: Record<string, unknown> }> | undefined;
+      // Hold the fleet row: the renew reads the lease (still running), then waits for the fleet's lock.
+      await api.database.db.transaction(async (tx) => {
+        await tx.execute(sql`select 1 from fleets where id = ${fleetId} for update`);
+        renewed = call("POST", `/v1/runners/me/leases/${lease.lease_id}/renew`, {
+          token: runner.token,
+          body: { fencing_token: lease.fencing_token },
+        });
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        // Meanwhile the lapsed lease is marked expired, as an acquire for its fleet does.
+        await api.database.db
+          .update(leases)
+          .set({ status: "expired", endedAt: Date.now() })
+          .where(sql`${leases.id} = ${lease.lease_id}`);
+      });
+      const answer = await renewed!;
+      expect(answer.status, JSON.stringify(answer.body)).toBe(409);
+      expect(answer.body).toMatchObject({ error_code: "UZ-RUN-005", current_state: "expired" });
+      // Not revived: the fleet is not held for a lease that is over, and its work is leased again.
+      const next = await acquire(await enrollRunner({ labels: [label] }));
+      expect(next.body.lease).toMatchObject({ fleet_id: fleetId, kind: "reclaim", fencing_token: 2 });
+    },
+  );
 
   it("hands expired work out again with a higher token, refusing the old holder everywhere", async () => {
     const tenant = await seedTenant();

@@ -15,7 +15,7 @@ import { toProblem } from "./http/problem.ts";
 import { REQUEST_ID, Responses, type TaggedRequest } from "./http/responses.ts";
 import { DEFAULT_BODY_LIMIT, registerRestRoutes } from "./http/rest.ts";
 import { HEALTHY, MAX_HEADER_BYTES, type StartingServer } from "./http/starting-server.ts";
-import { newId } from "./ids.ts";
+import { newRequestId } from "./ids.ts";
 import { LogDestination } from "./log-destination.ts";
 import { appRouter } from "./router/root.ts";
 import type { ServiceContext } from "./services/context.ts";
@@ -95,7 +95,7 @@ export async function createApp(
     serverFactory: (handler) =>
       options.server?.attach(handler) ??
       createServer({ maxHeaderSize: MAX_HEADER_BYTES, ServerResponse: responses.Response }, handler),
-    genReqId: (request) => (request as TaggedRequest)[REQUEST_ID] ?? newId(),
+    genReqId: (request) => (request as TaggedRequest)[REQUEST_ID] ?? newRequestId(),
     bodyLimit: DEFAULT_BODY_LIMIT,
     routerOptions: { maxParamLength: 256 },
     clientErrorHandler: (error, socket) => answerClientError(error, socket, config.docsUrl),

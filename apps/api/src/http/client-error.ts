@@ -1,6 +1,6 @@
 import type { Socket } from "node:net";
 import { Problem } from "@fleet/contracts";
-import { newId } from "../ids.ts";
+import { newRequestId } from "../ids.ts";
 
 /**
  * Answers a request Node's HTTP parser could not read — a header block over 16 KiB, a malformed request
@@ -14,7 +14,7 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Socket, 
     return;
   }
   const tooLarge = error.code === "HPE_HEADER_OVERFLOW";
-  const id = newId();
+  const id = newRequestId();
   const problem = tooLarge
     ? new Problem("UZ-REQ-007", { detail: "The request line plus headers exceed 16 KiB." })
     : new Problem("UZ-REQ-001", { detail: "The request could not be read as HTTP/1.1." });

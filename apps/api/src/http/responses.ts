@@ -5,7 +5,7 @@ import {
   ServerResponse,
 } from "node:http";
 import { hostname } from "node:os";
-import { newId } from "../ids.ts";
+import { newRequestId } from "../ids.ts";
 
 /** Set on a raw response by the route that answers it: the pattern to log instead of the path. */
 export const ROUTE = Symbol("fleet.route");
@@ -49,7 +49,7 @@ export class Responses {
         // @ts-expect-error Node passes the server's response options (highWaterMark…); the types omit them.
         super(request, options);
         const incoming = request.headers["x-request-id"];
-        const id = typeof incoming === "string" && SANE_REQUEST_ID.test(incoming) ? incoming : newId();
+        const id = typeof incoming === "string" && SANE_REQUEST_ID.test(incoming) ? incoming : newRequestId();
         this[REQUEST_ID] = id;
         request[REQUEST_ID] = id;
       }

@@ -11,7 +11,7 @@ import {
   useIsolatedApi,
 } from "./harness.ts";
 import { acquire, enrollRunner, type LeaseAnswer } from "./runner-fixtures.ts";
-import { TcpProxy } from "./tcp-proxy.ts";
+import { proxyTo } from "./tcp-proxy.ts";
 
 type HeldLease = NonNullable<LeaseAnswer["lease"]>;
 const SECRET = "ghp_live_0123456789abcdef";
@@ -198,16 +198,11 @@ describe.runIf(databaseKind === "postgres")(
   () => {
     it("answers 201 with sync failed, the schedule saved", { timeout: 30_000 }, async () => {
       const databaseUrl = (await testApi()).config.databaseUrl;
-      const url = new URL(databaseUrl);
-      const proxy = new TcpProxy(url.hostname, Number(url.port || 5432));
-      await proxy.start();
+      const { proxy, url: schedulerUrl } = await proxyTo(databaseUrl);
       proxy.interrupt();
-      const schedulerUrl = new URL(url);
-      schedulerUrl.hostname = "127.0.0.1";
-      schedulerUrl.port = String(proxy.port);
       const cut = await startApi({
         DATABASE_URL: databaseUrl,
-        FLEET_SCHEDULER_URL: schedulerUrl.toString(),
+        FLEET_SCHEDULER_URL: schedulerUrl,
         FLEET_SCHEDULER_DEADLINE_MS: "1000",
         FLEET_RECONCILE_INTERVAL_MS: "600000",
       });

@@ -66,25 +66,9 @@ export function useIsolatedApi(): void {
   let api: TestApi | null = null;
   let drop: (() => Promise<void>) | null = null;
   beforeAll(async () => {
-    let url = "pglite://memory";
-    if (databaseKind === "postgres") {
-      const base = new URL(testDatabaseUrl());
-      const name = `${base.pathname.slice(1)}_iso_${process.pid}_${++isolatedCounter}`;
-      const admin = new URL(base);
-      admin.pathname = "/postgres";
-      const server = await openDatabase(admin.toString(), { max: 1 });
-      await server.query(`create database ${name}`);
-      base.pathname = `/${name}`;
-      url = base.toString();
-      const handle = await openDatabase(url, { max: 1 });
-      await handle.migrate();
-      await handle.close();
-      drop = async () => {
-        await server.query(`drop database if exists ${name} with (force)`);
-        await server.close();
-      };
-    }
-    api = await startApi({ DATABASE_URL: url });
+    const database = await isolatedDatabase();
+    drop = database.drop;
+    api = await startApi({ DATABASE_URL: database.url });
     isolated = api;
   }, 60_000);
   afterAll(async () => {
@@ -96,6 +80,28 @@ export function useIsolatedApi(): void {
 }
 
 let isolatedCounter = 0;
+
+/** A migrated database of the caller's own (a fresh in-memory PGlite, or a new PostgreSQL database). */
+export async function isolatedDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  if (databaseKind !== "postgres") return { url: "pglite://memory", drop: async () => {} };
+  const base = new URL(testDatabaseUrl());
+  const name = `${base.pathname.slice(1)}_iso_${process.pid}_${++isolatedCounter}`;
+  const admin = new URL(base);
+  admin.pathname = "/postgres";
+  const server = await openDatabase(admin.toString(), { max: 1 });
+  await server.query(`create database ${name}`);
+  base.pathname = `/${name}`;
+  const handle = await openDatabase(base.toString(), { max: 1 });
+  await handle.migrate();
+  await handle.close();
+  return {
+    url: base.toString(),
+    drop: async () => {
+      await server.query(`drop database if exists ${name} with (force)`);
+      await server.close();
+    },
+  };
+}
 
 export interface Response<T = Record<string, unknown>> {
   status: number;

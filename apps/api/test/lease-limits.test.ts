@@ -2,7 +2,7 @@ import { leases, sql } from "@fleet/db";
 import { describe, expect, it } from "vitest";
 import { messageFleet, seedLibraryEntry } from "./fleet-fixtures.ts";
 import { call, operatorToken, seedTenant, type Tenant, testApi, useIsolatedApi } from "./harness.ts";
-import { acquire, type EnrolledRunner, enrollRunner, type LeaseAnswer } from "./runner-fixtures.ts";
+import { acquire, type EnrolledRunner, enrollRunner, type HeldLease, report } from "./runner-fixtures.ts";
 
 const HOUR = 60 * 60 * 1000;
 const uniqueLabel = () => `l-${Math.random().toString(36).slice(2, 10)}`;
@@ -30,7 +30,7 @@ async function heldLease(message = "work") {
   return { tenant, label, fleetId, runner, lease: answer.body.lease! };
 }
 
-function renew(runner: EnrolledRunner, lease: NonNullable<LeaseAnswer["lease"]>) {
+function renew(runner: EnrolledRunner, lease: HeldLease) {
   return call<{ lease_id: string; expires_at: number }>(
     "POST",
     `/v1/runners/me/leases/${lease.lease_id}/renew`,
@@ -132,16 +132,7 @@ describe("lease limits", () => {
   it("lists a runner's leases without request_json, running or reported", async () => {
     const body = `request body ${Math.random().toString(36).slice(2)}`;
     const { tenant, fleetId, runner, lease } = await heldLease(body);
-    const reported = await call("POST", "/v1/runners/me/reports", {
-      token: runner.token,
-      body: {
-        lease_id: lease.lease_id,
-        event_id: lease.event_id,
-        fencing_token: lease.fencing_token,
-        outcome: "processed",
-        response_text: "done",
-      },
-    });
+    const reported = await report(runner, lease);
     expect(reported.status, reported.text).toBe(200);
     await messageFleet(tenant, fleetId, body);
     const running = (await acquire(runner)).body.lease!;

@@ -4,24 +4,22 @@ import { describe, expect, it } from "vitest";
 import type { PublishedFrame } from "../src/services/runners/activity-bus.ts";
 import { messageFleet, seedLibraryEntry } from "./fleet-fixtures.ts";
 import { call, databaseKind, seedTenant, type Tenant, testApi, useIsolatedApi } from "./harness.ts";
-import { acquire, type EnrolledRunner, enrollRunner, type LeaseAnswer } from "./runner-fixtures.ts";
+import {
+  acquire,
+  type EnrolledRunner,
+  enrollRunner,
+  type HeldLease,
+  report as reportLease,
+} from "./runner-fixtures.ts";
 
-type HeldLease = NonNullable<LeaseAnswer["lease"]>;
-
+/** A report carrying the meters the tests read back. */
 function report(runner: EnrolledRunner, lease: HeldLease, extra: Record<string, unknown> = {}) {
-  return call<Record<string, unknown>>("POST", "/v1/runners/me/reports", {
-    token: runner.token,
-    body: {
-      lease_id: lease.lease_id,
-      event_id: lease.event_id,
-      fencing_token: lease.fencing_token,
-      outcome: "processed",
-      response_text: "All quiet.",
-      tokens: 120,
-      wall_ms: 900,
-      cost_nanos: 5000,
-      ...extra,
-    },
+  return reportLease(runner, lease, {
+    response_text: "All quiet.",
+    tokens: 120,
+    wall_ms: 900,
+    cost_nanos: 5000,
+    ...extra,
   });
 }
 
@@ -39,15 +37,21 @@ async function expire(leaseId: string) {
     .where(sql`${fleets.id} = ${lease!.fleetId}`);
 }
 
-/** A fleet of its own with one waiting message, so tests do not lease each other's work. */
-async function labelledWork(tenant: Tenant, label: string): Promise<{ fleetId: string; eventId: string }> {
+/** A fleet only runners with the label may lease, so tests do not lease each other's work. */
+async function labelledFleet(tenant: Tenant, label: string): Promise<string> {
   const entry = await seedLibraryEntry({ runnerLabels: [label] });
   const created = await call<{ fleet_id: string }>("POST", `/v1/workspaces/${tenant.workspaceId}/fleets`, {
     token: tenant.apiKey,
     body: { platform_library_id: entry },
   });
-  const eventId = await messageFleet(tenant, created.body.fleet_id, `work for ${label}`);
-  return { fleetId: created.body.fleet_id, eventId };
+  return created.body.fleet_id;
+}
+
+/** A labelled fleet of its own with one waiting message. */
+async function labelledWork(tenant: Tenant, label: string): Promise<{ fleetId: string; eventId: string }> {
+  const fleetId = await labelledFleet(tenant, label);
+  const eventId = await messageFleet(tenant, fleetId, `work for ${label}`);
+  return { fleetId, eventId };
 }
 
 const uniqueLabel = () => `t-${Math.random().toString(36).slice(2, 10)}`;
@@ -123,16 +127,12 @@ describe("leases", () => {
   it("wakes a waiting acquire when a message arrives", async () => {
     const tenant = await seedTenant();
     const label = uniqueLabel();
-    const entry = await seedLibraryEntry({ runnerLabels: [label] });
-    const created = await call<{ fleet_id: string }>("POST", `/v1/workspaces/${tenant.workspaceId}/fleets`, {
-      token: tenant.apiKey,
-      body: { platform_library_id: entry },
-    });
+    const fleetId = await labelledFleet(tenant, label);
     const runner = await enrollRunner({ labels: [label] });
     const started = Date.now();
     const waiting = acquire(runner, 10_000);
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const eventId = await messageFleet(tenant, created.body.fleet_id, "wake up");
+    const eventId = await messageFleet(tenant, fleetId, "wake up");
     const answer = await waiting;
     const waited = Date.now() - started;
     expect(answer.body.lease?.event_id).toBe(eventId);
@@ -163,11 +163,7 @@ describe("leases", () => {
   it("leases nothing to a runner that hung up while waiting", async () => {
     const tenant = await seedTenant();
     const label = uniqueLabel();
-    const entry = await seedLibraryEntry({ runnerLabels: [label] });
-    const created = await call<{ fleet_id: string }>("POST", `/v1/workspaces/${tenant.workspaceId}/fleets`, {
-      token: tenant.apiKey,
-      body: { platform_library_id: entry },
-    });
+    const fleetId = await labelledFleet(tenant, label);
     const runner = await enrollRunner({ labels: [label] });
     const api = await testApi();
     const gone = request(`${api.baseUrl}/v1/runners/me/leases`, {
@@ -179,7 +175,7 @@ describe("leases", () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     gone.destroy();
     await new Promise((resolve) => setTimeout(resolve, 100));
-    const eventId = await messageFleet(tenant, created.body.fleet_id, "for whoever is there");
+    const eventId = await messageFleet(tenant, fleetId, "for whoever is there");
     await new Promise((resolve) => setTimeout(resolve, 300));
     // Nothing went to the closed connection: the work is free, and its first lease holds token 1.
     const answer = await acquire(runner);

@@ -1,34 +1,16 @@
-import { fleetLibraries, openDatabase } from "@fleet/db";
+import { fleetLibraries } from "@fleet/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newId } from "../src/ids.ts";
 import { bootstrapTenant } from "../src/services/identity/tenants.ts";
 import type { ScheduleEngine } from "../src/services/schedules/engine.ts";
-import { callAt, databaseKind, startApi, type TestApi, testDatabaseUrl } from "./harness.ts";
+import { callAt, isolatedDatabase, startApi, type TestApi } from "./harness.ts";
 
 /**
  * An API whose reconciler passes every 300 ms, on a database of its own: on the run's shared database
  * it would converge other files' schedules that those files leave failed on purpose.
  */
 async function startReconcilingApi(): Promise<{ api: TestApi; drop: () => Promise<void> }> {
-  let url = "pglite://memory";
-  let drop = async () => {};
-  if (databaseKind === "postgres") {
-    const base = new URL(testDatabaseUrl());
-    const name = `${base.pathname.slice(1)}_reconcile_${process.pid}`;
-    const admin = new URL(base);
-    admin.pathname = "/postgres";
-    const server = await openDatabase(admin.toString(), { max: 1 });
-    await server.query(`create database ${name}`);
-    base.pathname = `/${name}`;
-    url = base.toString();
-    const handle = await openDatabase(url, { max: 1 });
-    await handle.migrate();
-    await handle.close();
-    drop = async () => {
-      await server.query(`drop database if exists ${name} with (force)`);
-      await server.close();
-    };
-  }
+  const { url, drop } = await isolatedDatabase();
   const api = await startApi({ DATABASE_URL: url, FLEET_RECONCILE_INTERVAL_MS: "300" });
   return { api, drop };
 }

@@ -1,17 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { call, callAt, databaseKind, seedTenant, startApi, testDatabaseUrl } from "./harness.ts";
-import { TcpProxy } from "./tcp-proxy.ts";
+import { proxyTo } from "./tcp-proxy.ts";
 
 // Only PostgreSQL has a LISTEN connection to lose: PGlite delivers notifications in process.
 describe.runIf(databaseKind === "postgres")("a key revoked while an instance cannot hear it", () => {
   it("lets an instance shut down while its database is out of reach", { timeout: 60_000 }, async () => {
-    const url = new URL(testDatabaseUrl());
-    const proxy = new TcpProxy(url.hostname, Number(url.port || 5432));
-    await proxy.start();
-    const proxied = new URL(url);
-    proxied.hostname = "127.0.0.1";
-    proxied.port = String(proxy.port);
-    const a = await startApi({ DATABASE_URL: proxied.toString(), FLEET_SCHEDULER_URL: url.toString() });
+    const direct = testDatabaseUrl();
+    const { proxy, url: proxied } = await proxyTo(direct);
+    const a = await startApi({ DATABASE_URL: proxied, FLEET_SCHEDULER_URL: direct });
     try {
       proxy.interrupt();
       const started = Date.now();
@@ -27,14 +23,10 @@ describe.runIf(databaseKind === "postgres")("a key revoked while an instance can
   it("is not admitted from that instance's cache, and is refused there once its database is back", {
     timeout: 60_000,
   }, async () => {
-    const url = new URL(testDatabaseUrl());
-    const proxy = new TcpProxy(url.hostname, Number(url.port || 5432));
-    await proxy.start();
-    const proxied = new URL(url);
-    proxied.hostname = "127.0.0.1";
-    proxied.port = String(proxy.port);
+    const direct = testDatabaseUrl();
+    const { proxy, url: proxied } = await proxyTo(direct);
     // Instance A reaches the database through the proxy; its scheduler, not the subject, goes direct.
-    const a = await startApi({ DATABASE_URL: proxied.toString(), FLEET_SCHEDULER_URL: url.toString() });
+    const a = await startApi({ DATABASE_URL: proxied, FLEET_SCHEDULER_URL: direct });
     try {
       const tenant = await seedTenant();
       const minted = await call<{ id: string; key: string }>("POST", "/v1/api-keys", {

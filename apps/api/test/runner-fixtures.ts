@@ -58,3 +58,20 @@ export function acquire(runner: EnrolledRunner, waitMs = 0) {
     body: { wait_ms: waitMs },
   });
 }
+
+export type HeldLease = NonNullable<LeaseAnswer["lease"]>;
+
+/** Reports the lease processed, through the runner route; `extra` adds to or overrides the body. */
+export function report(runner: EnrolledRunner, lease: HeldLease, extra: Record<string, unknown> = {}) {
+  return call<Record<string, unknown>>("POST", "/v1/runners/me/reports", {
+    token: runner.token,
+    body: {
+      lease_id: lease.lease_id,
+      event_id: lease.event_id,
+      fencing_token: lease.fencing_token,
+      outcome: "processed",
+      response_text: "done",
+      ...extra,
+    },
+  });
+}

@@ -2,7 +2,7 @@ import { runners, sql } from "@fleet/db";
 import { describe, expect, it } from "vitest";
 import { installFleet, messageFleet } from "./fleet-fixtures.ts";
 import { call, operatorToken, seedTenant, testApi, useIsolatedApi } from "./harness.ts";
-import { acquire, enrollRunner, fullReport } from "./runner-fixtures.ts";
+import { acquire, enrollRunner, fullReport, report } from "./runner-fixtures.ts";
 
 interface RunnerView {
   runner_id: string;
@@ -199,16 +199,7 @@ describe("runner enrolment and the operator plane", () => {
     const draining = await call<RunnerView>("PATCH", path, { token: writer, body: { status: "draining" } });
     expect(draining.body).toMatchObject({ status: "draining", liveness: "busy", active_lease_count: 1 });
     const lease = leased.body.lease!;
-    await call("POST", "/v1/runners/me/reports", {
-      token: runner.token,
-      body: {
-        lease_id: lease.lease_id,
-        event_id: lease.event_id,
-        fencing_token: lease.fencing_token,
-        outcome: "processed",
-        response_text: "done",
-      },
-    });
+    await report(runner, lease);
     const drained = await call<RunnerView>("GET", path, { token: writer });
     expect(drained.body).toMatchObject({ status: "drained", leases_acquired: 1, leases_succeeded: 1 });
 

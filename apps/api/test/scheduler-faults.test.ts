@@ -2,22 +2,17 @@ import { fleetEvents, sql } from "@fleet/db";
 import { describe, expect, it } from "vitest";
 import { installFleet } from "./fleet-fixtures.ts";
 import { callAt, databaseKind, seedTenant, startApi, testApi, testDatabaseUrl } from "./harness.ts";
-import { TcpProxy } from "./tcp-proxy.ts";
+import { proxyTo } from "./tcp-proxy.ts";
 
 // Faults of a scheduler on its own connection only exist on PostgreSQL: the embedded one runs in-process.
 describe.runIf(databaseKind === "postgres")("the scheduler out of reach, and several instances", () => {
   it("answers 201 with sync failed while the scheduler is unreachable, and converges once it is back", {
     timeout: 60_000,
   }, async () => {
-    const url = new URL(testDatabaseUrl());
-    const proxy = new TcpProxy(url.hostname, Number(url.port || 5432));
-    await proxy.start();
+    const { proxy, url: schedulerUrl } = await proxyTo(testDatabaseUrl());
     proxy.interrupt();
-    const schedulerUrl = new URL(url);
-    schedulerUrl.hostname = "127.0.0.1";
-    schedulerUrl.port = String(proxy.port);
     const api = await startApi({
-      FLEET_SCHEDULER_URL: schedulerUrl.toString(),
+      FLEET_SCHEDULER_URL: schedulerUrl,
       FLEET_SCHEDULER_DEADLINE_MS: "1000",
       FLEET_RECONCILE_INTERVAL_MS: "300",
     });
@@ -69,15 +64,10 @@ describe.runIf(databaseKind === "postgres")("the scheduler out of reach, and sev
   it("records a push the scheduler does not answer within its deadline as failed, and sync retries at once", {
     timeout: 60_000,
   }, async () => {
-    const url = new URL(testDatabaseUrl());
-    const proxy = new TcpProxy(url.hostname, Number(url.port || 5432));
-    await proxy.start();
-    const schedulerUrl = new URL(url);
-    schedulerUrl.hostname = "127.0.0.1";
-    schedulerUrl.port = String(proxy.port);
+    const { proxy, url: schedulerUrl } = await proxyTo(testDatabaseUrl());
     // No reconciler pass during the test: a row left failed stays failed until someone syncs it.
     const api = await startApi({
-      FLEET_SCHEDULER_URL: schedulerUrl.toString(),
+      FLEET_SCHEDULER_URL: schedulerUrl,
       FLEET_SCHEDULER_DEADLINE_MS: "1000",
       FLEET_RECONCILE_INTERVAL_MS: "600000",
     });

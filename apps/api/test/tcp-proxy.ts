@@ -64,3 +64,14 @@ export class TcpProxy {
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 }
+
+/** A started proxy to the PostgreSQL server of `url`, and that URL pointed through it. */
+export async function proxyTo(url: string): Promise<{ proxy: TcpProxy; url: string }> {
+  const target = new URL(url);
+  const proxy = new TcpProxy(target.hostname, Number(target.port || 5432));
+  await proxy.start();
+  const proxied = new URL(target);
+  proxied.hostname = "127.0.0.1";
+  proxied.port = String(proxy.port);
+  return { proxy, url: proxied.toString() };
+}

@@ -186,6 +186,7 @@ interface LeaseSummary {
   outcome: string;
   kind: string;
   fencing_token: number;
+  model: string | null;
 }
 
 async function leasesOf(runnerId: string): Promise<LeaseSummary[]> {
@@ -345,6 +346,28 @@ describe("the reference runner against a real API", () => {
       status: "processed",
       response_text: "Echo: finish me",
     });
+  }, 60_000);
+
+  it("runs an executor module named by FLEET_RUNNER_EXECUTOR in place of echo", async () => {
+    const custom = await installFleet();
+    const eventId = await message(custom, "are you there");
+    const shouting = startRunner("shout-host", custom, {
+      FLEET_RUNNER_EXECUTOR: join(import.meta.dirname, "fixtures", "executors", "shout.ts"),
+    });
+    const event = await processed(custom, eventId);
+    expect(event).toMatchObject({ status: "processed", response_text: "SHOUT: ARE YOU THERE" });
+    const lease = (await leasesOf(await shouting.runnerId())).find((item) => item.event_id === eventId);
+    expect(lease).toMatchObject({ outcome: "succeeded", model: "shout-1" });
+    shouting.child.kill("SIGTERM");
+    expect(await shouting.exited).toBe(0);
+  }, 60_000);
+
+  it("refuses to start with an executor module that exports no createExecutor", async () => {
+    const broken = startRunner("broken-executor-host", await installFleet(), {
+      FLEET_RUNNER_EXECUTOR: join(import.meta.dirname, "fixtures", "executors", "no-factory.ts"),
+    });
+    expect(await broken.exited).not.toBe(0);
+    expect(broken.output.join("")).toContain("does not export createExecutor");
   }, 60_000);
 
   it("exits cleanly when an operator revokes it", async () => {

@@ -94,7 +94,9 @@ export async function createApp(
     requestIdHeader: false,
     serverFactory: (handler) =>
       options.server?.attach(handler) ??
-      createServer({ maxHeaderSize: MAX_HEADER_BYTES, ServerResponse: responses.Response }, handler),
+      responses.watch(
+        createServer({ maxHeaderSize: MAX_HEADER_BYTES, ServerResponse: responses.Response }, handler),
+      ),
     genReqId: (request) => (request as TaggedRequest)[REQUEST_ID] ?? newRequestId(),
     bodyLimit: DEFAULT_BODY_LIMIT,
     routerOptions: { maxParamLength: 256 },

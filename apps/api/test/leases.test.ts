@@ -180,6 +180,11 @@ describe("leases", () => {
     // Nothing went to the closed connection: the work is free, and its first lease holds token 1.
     const answer = await acquire(runner);
     expect(answer.body.lease).toMatchObject({ event_id: eventId, fencing_token: 1, kind: "fresh" });
+    // The given-up poll is in the access log, as a client that closed the request.
+    const abandoned = api.logs
+      .map((line) => JSON.parse(line) as { route?: string; status?: number; msg?: string })
+      .filter((line) => line.msg === "request" && line.route === "/v1/runners/me/leases");
+    expect(abandoned.some((line) => line.status === 499)).toBe(true);
   });
 
   // One connection on PGlite: the interleaving below needs a second session holding a lock.

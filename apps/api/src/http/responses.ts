@@ -2,8 +2,10 @@ import {
   type IncomingMessage,
   type OutgoingHttpHeader,
   type OutgoingHttpHeaders,
+  type Server,
   ServerResponse,
 } from "node:http";
+import type { Socket } from "node:net";
 import { hostname } from "node:os";
 import { newRequestId } from "../ids.ts";
 
@@ -17,6 +19,8 @@ type TaggedResponse = ServerResponse & { [ROUTE]?: string; [REQUEST_ID]: string 
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const PINO_INFO = 30;
+/** The status an access line gives an answer its client closed the connection on (nginx's 499). */
+const CLIENT_CLOSED = 499;
 
 /**
  * The class the API's HTTP server builds every response from (`createServer({ ServerResponse })`), so
@@ -30,7 +34,7 @@ const PINO_INFO = 30;
  *   `reqId`, `method`, `route`, `status`, `ms`, `msg: "request"`), written as the response ends. Fastify's
  *   onResponse hook made every request add and remove two listeners and stay alive for the garbage
  *   collector to copy. Only the route is escaped: the request id, the method (one the HTTP parser knows)
- *   and the numbers never need it. A request whose client goes away before the answer writes no line.
+ *   and the numbers never need it. An answer whose connection closes before it ends is logged with status 499.
  */
 export class Responses {
   readonly Response: typeof ServerResponse;
@@ -81,12 +85,34 @@ export class Responses {
         super.end(chunk as never, encoding as never, callback as never);
         if (responses.#write !== null && !this.#logged) {
           this.#logged = true;
-          responses.#record(this, performance.now() - this.#startedAt);
+          responses.#record(this, performance.now() - this.#startedAt, this.statusCode);
         }
         return this;
       }
+
+      /** The connection closed before this answer ended: its line says 499, as nginx logs it. */
+      abandon(): void {
+        if (responses.#write === null || this.#logged || this.writableEnded) return;
+        this.#logged = true;
+        responses.#record(this, performance.now() - this.#startedAt, CLIENT_CLOSED);
+      }
     }
     this.Response = FleetResponse as unknown as typeof ServerResponse;
+  }
+
+  /**
+   * Writes the access line of an answer whose client did not wait for it (a long poll given up, a client
+   * timing out), when its connection closes with the answer unfinished. One listener per connection, on
+   * the response Node has assigned to it, instead of one per request.
+   */
+  watch<S extends Server>(server: S): S {
+    server.on("connection", (socket: Socket) => {
+      socket.once("close", () => {
+        const pending = (socket as Socket & { _httpMessage?: unknown })._httpMessage;
+        if (pending instanceof this.Response) (pending as unknown as { abandon(): void }).abandon();
+      });
+    });
+    return server;
   }
 
   /** Starts writing access lines to `destination`; until then (and at levels above info) none are written. */
@@ -94,11 +120,11 @@ export class Responses {
     this.#write = (line) => destination.write(line);
   }
 
-  #record(response: TaggedResponse, ms: number): void {
+  #record(response: TaggedResponse, ms: number, status: number): void {
     const request = response.req;
     const route = response[ROUTE] ?? request.url?.split("?")[0] ?? "";
     this.#write!(
-      `${this.#prefix}${Date.now()}${this.#origin}${response[REQUEST_ID]}","method":"${request.method}","route":${JSON.stringify(route)},"status":${response.statusCode},"ms":${Math.round(ms)},"msg":"request"}\n`,
+      `${this.#prefix}${Date.now()}${this.#origin}${response[REQUEST_ID]}","method":"${request.method}","route":${JSON.stringify(route)},"status":${status},"ms":${Math.round(ms)},"msg":"request"}\n`,
     );
   }
 }

@@ -31,10 +31,12 @@ export class StartingServer {
     readonly responses: Responses,
   ) {
     const options = { maxHeaderSize: MAX_HEADER_BYTES, ServerResponse: responses.Response };
-    this.server = createServer(options, (request, response) => {
-      if (this.#serving) this.#listener!(request, response);
-      else this.#whileStarting(request, response);
-    });
+    this.server = responses.watch(
+      createServer(options, (request, response) => {
+        if (this.#serving) this.#listener!(request, response);
+        else this.#whileStarting(request, response);
+      }),
+    );
   }
 
   listen(port: number, host: string): Promise<void> {

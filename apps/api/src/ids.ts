@@ -47,31 +47,42 @@ export function newId(now = Date.now()): string {
 }
 
 const hex3: string[] = Array.from({ length: 4096 }, (_, i) => i.toString(16).padStart(3, "0"));
-/** This process's random tail of every request id: the variant bits, then 62 random bits. */
-const requestTail = (() => {
-  const bytes = randomBytes(8);
-  bytes[0] = 0x80 | (bytes[0]! & 0x3f);
-  const text = bytes.toString("hex");
-  return `-${text.slice(0, 4)}-${text.slice(4)}`;
-})();
-let requestMs = 0;
-let requestSequence = 0;
-let requestHead = "";
 
 /**
- * A request id: a UUIDv7 whose 12-bit counter (RFC 9562, method 1) orders the ids of one millisecond and
- * whose random tail is drawn once per process, so minting one is a table lookup and two concatenations.
+ * Request ids: UUIDv7s whose 12-bit counter (RFC 9562, method 1) orders the ids of one millisecond and
+ * whose random tail is drawn once per minter, so minting one is a table lookup and two concatenations.
  * Every answer carries one: `newId`'s fresh randomness and byte shuffling cost a twentieth of a cached
  * read. Ids of two processes collide only if their 62-bit tails do. Row ids keep `newId`.
  */
-export function newRequestId(now = Date.now()): string {
-  if (now > requestMs) {
-    requestMs = now;
-    requestSequence = 0;
-    const time = now.toString(16).padStart(12, "0");
-    requestHead = `${time.slice(0, 8)}-${time.slice(8)}-7`;
-  } else if (++requestSequence > 0xfff) {
-    return newRequestId(requestMs + 1); // 4,096 in one millisecond: go on in the next
+export class RequestIds {
+  readonly #tail: string;
+  #ms = 0;
+  #sequence = 0;
+  #head = "";
+
+  constructor() {
+    const bytes = randomBytes(8);
+    bytes[0] = 0x80 | (bytes[0]! & 0x3f); // the variant bits
+    const text = bytes.toString("hex");
+    this.#tail = `-${text.slice(0, 4)}-${text.slice(4)}`;
   }
-  return requestHead + hex3[requestSequence]! + requestTail;
+
+  mint(now = Date.now()): string {
+    if (now > this.#ms) {
+      this.#ms = now;
+      this.#sequence = 0;
+      const time = now.toString(16).padStart(12, "0");
+      this.#head = `${time.slice(0, 8)}-${time.slice(8)}-7`;
+    } else if (++this.#sequence > 0xfff) {
+      return this.mint(this.#ms + 1); // 4,096 in one millisecond: go on in the next
+    }
+    return this.#head + hex3[this.#sequence]! + this.#tail;
+  }
+}
+
+const requestIds = new RequestIds();
+
+/** This process's next request id (see `RequestIds`). */
+export function newRequestId(): string {
+  return requestIds.mint();
 }

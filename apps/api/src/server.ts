@@ -107,7 +107,7 @@ export async function createApp(
   const scheduler = new ScheduleEngine(database.shared, {
     url: config.schedulerUrl,
     deadlineMs: config.schedulerDeadlineMs,
-    onFire: (data) => fireSchedule(services, data),
+    onFire: (data, sentAt) => fireSchedule(services, data, sentAt),
     onError: (error) => log.warn({ err: error }, "scheduler error"),
   });
   services.scheduler = scheduler;

@@ -208,14 +208,29 @@ describe("schedule fires", () => {
       if (seen(once.body.schedule_id) && seen(every.body.schedule_id)) break;
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
-    // A fire delivered again (pg-boss retries a failed batch, or a job whose worker died) is dropped,
-    // even twice at once: one event per instant.
+    // A fire delivered again (pg-boss retries a failed batch at once, and a job whose worker died 15
+    // minutes on; both carry the job's creation time) is dropped, even twice at once: one event per
+    // instant, however late the second delivery comes.
+    const [firstFire] = await api.database.db
+      .select({ createdAt: fleetEvents.createdAt })
+      .from(fleetEvents)
+      .where(sql`${fleetEvents.actor} = ${`cron:${every.body.schedule_id}`}`)
+      .orderBy(fleetEvents.createdAt)
+      .limit(1);
     const fired = (await cronEvents()).filter((e) => e.actor === `cron:${every.body.schedule_id}`).length;
     const redelivered = { schedule_id: every.body.schedule_id, generation: 1, registered_at: 0 };
     await Promise.all([
-      fireSchedule(api.app.services, redelivered),
-      fireSchedule(api.app.services, redelivered),
+      fireSchedule(api.app.services, redelivered, firstFire!.createdAt),
+      fireSchedule(api.app.services, redelivered, firstFire!.createdAt),
     ]);
+    // The same delivery again a quarter of an hour on, as pg-boss redelivers an expired job.
+    const clock = api.app.services.now;
+    api.app.services.now = () => clock() + 15 * 60_000;
+    try {
+      await fireSchedule(api.app.services, redelivered, firstFire!.createdAt);
+    } finally {
+      api.app.services.now = clock;
+    }
     const events = await cronEvents();
     expect(events.filter((e) => e.actor === `cron:${every.body.schedule_id}`)).toHaveLength(fired);
     expect(events.filter((e) => e.actor === `cron:${once.body.schedule_id}`)).toHaveLength(1);

@@ -1,5 +1,5 @@
 import type { DatabaseHandle } from "@fleet/db";
-import { fromPglite, PgBoss } from "pg-boss";
+import { fromPglite, type JobWithMetadata, PgBoss } from "pg-boss";
 
 /** The pg-boss queue every fleet schedule fires into; each schedule is registered under its id as key. */
 export const FIRE_QUEUE = "fleet-schedule-fire";
@@ -24,7 +24,8 @@ export interface EngineOptions {
   url?: string;
   /** The longest a push may hold a request before it is recorded as failed. */
   deadlineMs: number;
-  onFire: (data: FireData) => Promise<void>;
+  /** `sentAt`: when pg-boss sent this fire (its job's creation), the same on every delivery of it. */
+  onFire: (data: FireData, sentAt: number) => Promise<void>;
   onError: (error: unknown) => void;
 }
 
@@ -81,11 +82,11 @@ export class ScheduleEngine {
       // once a second: with NOTIFY it wakes at once, which takes up to a second off cron → event. The
       // queue is pg-boss's own (pinned version); if it ever goes, forwarding still works by polling.
       await this.boss.updateQueue(SEND_IT_QUEUE, { notify: true }).catch(() => {});
-      await this.boss.work<FireData>(
+      await this.boss.work(
         FIRE_QUEUE,
-        { pollingIntervalSeconds: 0.5, batchSize: 20 },
-        async (jobs) => {
-          for (const job of jobs) await this.options.onFire(job.data);
+        { pollingIntervalSeconds: 0.5, batchSize: 20, includeMetadata: true },
+        async (jobs: JobWithMetadata<FireData>[]) => {
+          for (const job of jobs) await this.options.onFire(job.data, job.createdOn.getTime());
         },
       );
       this.ready = true;

@@ -48,7 +48,7 @@ export async function pushSchedule(ctx: ServiceContext, scheduleId: string): Pro
  * Turns a fire into a fleet event for runners to lease. Fires of a schedule that is gone, paused or
  * being deleted, or of a fleet that is not active, are dropped; a `once` schedule retires after it.
  */
-export async function fireSchedule(ctx: ServiceContext, data: FireData): Promise<void> {
+export async function fireSchedule(ctx: ServiceContext, data: FireData, sentAt: number): Promise<void> {
   const now = ctx.now();
   const retired = await ctx.db.transaction(async (tx) => {
     const [found] = await tx
@@ -63,12 +63,15 @@ export async function fireSchedule(ctx: ServiceContext, data: FireData): Promise
     if (running.status !== "active" || found.fleetStatus !== "active") return null;
     // pg-boss sends an instant that passed up to a minute before a schedule was registered; that
     // instant belongs to no version of this schedule, so it is dropped.
-    const instant = ctx.scheduler?.previousFire(running.cron, running.timezone, now) ?? null;
+    // The instant this fire is for: the latest at or before pg-boss sent it (within the minute it treats
+    // an instant as due), read from the job, not from now, so every delivery of it names the same one.
+    const instant = ctx.scheduler?.previousFire(running.cron, running.timezone, sentAt) ?? null;
     if (instant !== null && data.registered_at !== undefined && instant < data.registered_at - 1_000)
       return null;
     // pg-boss delivers a fire at least once: it retries a whole batch when one job in it failed after
-    // others had committed, and redelivers a job whose worker died before completing it. The instant a
-    // fire is for is recorded on the row (locked above), so a second delivery of it wakes nobody.
+    // others had committed, and redelivers (after its 15-minute expiry) a job whose worker died before
+    // completing it. The instant last fired is kept on the row (locked above): a second delivery of an
+    // instant, or of an earlier one, wakes nobody.
     if (instant !== null && row.lastFiredAt !== null && instant <= row.lastFiredAt) return null;
     await tx.insert(fleetEvents).values({
       id: newId(now),

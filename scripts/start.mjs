@@ -20,32 +20,50 @@ const env = {
 };
 const children = [];
 let stopping = false;
-/** The local runner gives held leases 20 s to finish before it releases them; then everything is killed. */
-const STOP_GRACE_MS = 25_000;
+/** The local runner gives held leases 20 s to finish (reporting or releasing them to the API) first. */
+const RUNNER_GRACE_MS = 25_000;
+const SERVER_GRACE_MS = 10_000;
 
-/** Stops every child (SIGTERM, then SIGKILL after the grace) and exits once they all have. */
+const isRunning = (child) => child.exitCode === null && child.signalCode === null;
+
+/** SIGTERM, then SIGKILL after `graceMs`; resolves once each has exited. */
+function stopChildren(list, graceMs) {
+  const running = list.filter(isRunning);
+  for (const child of running) child.kill("SIGTERM");
+  const killer = setTimeout(() => {
+    for (const child of running) if (isRunning(child)) child.kill("SIGKILL");
+  }, graceMs);
+  return Promise.all(
+    running.map(
+      (child) => new Promise((resolve) => (isRunning(child) ? child.once("exit", resolve) : resolve())),
+    ),
+  ).finally(() => clearTimeout(killer));
+}
+
+/**
+ * Stops everything and exits once all have: the runner first, while the API still answers the reports
+ * and releases of the leases it finishes in its grace, then the API and the console.
+ */
 function stopAll(code) {
   if (stopping) return;
   stopping = true;
-  const running = children.filter((child) => child.exitCode === null && child.signalCode === null);
-  for (const child of running) child.kill("SIGTERM");
-  const killer = setTimeout(() => {
-    for (const child of running) if (child.exitCode === null) child.kill("SIGKILL");
-  }, STOP_GRACE_MS);
-  Promise.all(running.map((child) => new Promise((resolve) => child.once("exit", resolve)))).then(() => {
-    clearTimeout(killer);
-    process.exit(code);
-  });
+  const runners = children.filter((child) => child.fleetRole === "runner");
+  stopChildren(runners, RUNNER_GRACE_MS)
+    .then(() => stopChildren(children, SERVER_GRACE_MS))
+    .then(() => process.exit(code));
 }
 process.on("SIGINT", () => stopAll(0));
 process.on("SIGTERM", () => stopAll(0));
 
 function run(name, command, args, options = {}) {
+  // Nothing starts once a stop began: it would outlive the stop.
+  if (stopping) throw new Error(`not starting ${name}: stopping`);
   const child = spawn(command, args, {
     cwd: root,
     env: options.env ?? env,
     stdio: options.stdio ?? "inherit",
   });
+  child.fleetRole = name;
   children.push(child);
   child.on("exit", (code, signal) => {
     if (stopping || signal !== null || code === 0) return;

@@ -134,6 +134,7 @@ interface Subscriber {
  */
 function notifications(url: string) {
   const channels = new Map<string, Set<Subscriber>>();
+  const relistening = new Set<string>();
   let ending = false;
   const command = (verb: "listen" | "unlisten", channel: string) =>
     client.unsafe(`${verb} "${channel.replace(/"/g, '""')}"`);
@@ -153,13 +154,19 @@ function notifications(url: string) {
       if (ending) return;
       for (const [channel, subscribers] of channels) {
         for (const subscriber of subscribers) subscriber.onLost?.();
-        command("listen", channel).then(
-          () => {
-            for (const subscriber of channels.get(channel) ?? []) subscriber.onReady?.();
-          },
-          // A failed attempt closes the connection again, and this runs again.
-          () => {},
-        );
+        // One LISTEN waiting per channel: closes while it waits (a server that accepts and drops) must
+        // not queue more, each of which would run, and call onReady, once the database is back.
+        if (relistening.has(channel)) continue;
+        relistening.add(channel);
+        command("listen", channel)
+          .then(
+            () => {
+              for (const subscriber of channels.get(channel) ?? []) subscriber.onReady?.();
+            },
+            // A failed attempt closes the connection again, and this runs again.
+            () => {},
+          )
+          .finally(() => relistening.delete(channel));
       }
     },
   };

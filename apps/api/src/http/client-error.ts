@@ -4,12 +4,21 @@ import { newRequestId } from "../ids.ts";
 
 /**
  * Answers a request Node's HTTP parser could not read — a header block over 16 KiB, a malformed request
- * line, bytes after a request that declared no body — with a problem like every other refusal (Fastify's
- * own answer is a bare JSON 400), then closes the connection: nothing after a parse error can be read.
- * A client that is already gone, or that timed out mid-request, just has its connection closed.
+ * line — with a problem like every other refusal (Fastify's own answer is a bare JSON 400), then closes
+ * the connection: nothing after a parse error can be read. A client that is already gone, that timed out
+ * mid-request, or whose connection is still being answered (bytes after a request that declared no
+ * body) just has its connection closed.
  */
 export function answerClientError(error: NodeJS.ErrnoException, socket: Socket, docsUrl: string): void {
-  if (!socket.writable || error.code === "ECONNRESET" || error.code === "ERR_HTTP_REQUEST_TIMEOUT") {
+  // An answer still being written on this connection (bytes after a request it is answering) would be
+  // interleaved with ours: close the connection instead, as Node does.
+  const answering = (socket as Socket & { _httpMessage?: unknown })._httpMessage != null;
+  if (
+    answering ||
+    !socket.writable ||
+    error.code === "ECONNRESET" ||
+    error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+  ) {
     socket.destroy();
     return;
   }

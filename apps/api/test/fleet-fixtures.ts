@@ -1,7 +1,8 @@
 import { fleetLibraries, type LibraryTrigger } from "@fleet/db";
 import { expect } from "vitest";
 import { newId } from "../src/ids.ts";
-import { call, type Tenant, testApi } from "./harness.ts";
+import { bootstrapTenant } from "../src/services/identity/tenants.ts";
+import { call, callAt, type Tenant, type TestApi, testApi } from "./harness.ts";
 
 /**
  * A library entry written straight to the store: the fleets tests need entries, and how entries are
@@ -14,9 +15,11 @@ export async function seedLibraryEntry(
     credentials?: string[];
     triggers?: LibraryTrigger[];
     runnerLabels?: string[];
+    /** An API of the caller's own (its own database); the shared one otherwise. */
+    on?: TestApi;
   } = {},
 ): Promise<string> {
-  const api = await testApi();
+  const api = options.on ?? (await testApi());
   const id = newId();
   const credentials = options.credentials ?? [];
   await api.database.db.insert(fleetLibraries).values({
@@ -61,4 +64,23 @@ export async function messageFleet(owner: Tenant, fleetId: string, message = "he
   );
   expect(sent.status, sent.text).toBe(202);
   return sent.body.event_id;
+}
+
+/** A tenant with one fleet on an API of the caller's own (its own database), not the shared one. */
+export async function seedFleetOn(
+  api: TestApi,
+): Promise<{ apiKey: string; workspaceId: string; fleetId: string }> {
+  const tenant = await bootstrapTenant(api.app.services, {
+    tenantName: `own-${newId()}`,
+    email: `owner-${newId()}@example.test`,
+  });
+  const entry = await seedLibraryEntry({ on: api });
+  const fleet = await callAt<{ fleet_id: string }>(
+    api.baseUrl,
+    "POST",
+    `/v1/workspaces/${tenant.workspace_id}/fleets`,
+    { token: tenant.api_key, body: { platform_library_id: entry } },
+  );
+  expect(fleet.status, fleet.text).toBe(201);
+  return { apiKey: tenant.api_key, workspaceId: tenant.workspace_id, fleetId: fleet.body.fleet_id };
 }

@@ -1,8 +1,7 @@
-import { fleetLibraries } from "@fleet/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newId } from "../src/ids.ts";
-import { bootstrapTenant } from "../src/services/identity/tenants.ts";
 import type { ScheduleEngine } from "../src/services/schedules/engine.ts";
+import { seedFleetOn } from "./fleet-fixtures.ts";
 import { callAt, isolatedDatabase, startApi, type TestApi } from "./harness.ts";
 
 /**
@@ -28,34 +27,9 @@ beforeAll(async () => {
     if (Date.now() - started > 30_000) throw new Error("the scheduler did not start");
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  const tenant = await bootstrapTenant(api.app.services, {
-    tenantName: "reconciler",
-    email: `reconciler-${newId()}@example.test`,
-  });
-  apiKey = tenant.api_key;
-  const entry = newId();
-  await api.database.db.insert(fleetLibraries).values({
-    id: entry,
-    visibility: "platform",
-    tenantId: null,
-    workspaceId: null,
-    name: `fleet-${entry.slice(-8)}`,
-    description: "A fleet for tests",
-    instructions: "Answer every message with its text.",
-    triggers: [],
-    requirements: { credentials: [], tools: [], network_hosts: [], runner_labels: [] },
-    credentialReasons: {},
-    sourceRef: "upload:sha256:test",
-    createdAt: Date.now(),
-  });
-  const fleet = await callAt<{ fleet_id: string }>(
-    api.baseUrl,
-    "POST",
-    `/v1/workspaces/${tenant.workspace_id}/fleets`,
-    { token: apiKey, body: { platform_library_id: entry } },
-  );
-  expect(fleet.status, fleet.text).toBe(201);
-  schedulesPath = `/v1/workspaces/${tenant.workspace_id}/fleets/${fleet.body.fleet_id}/schedules`;
+  const seeded = await seedFleetOn(api);
+  apiKey = seeded.apiKey;
+  schedulesPath = `/v1/workspaces/${seeded.workspaceId}/fleets/${seeded.fleetId}/schedules`;
 }, 60_000);
 
 afterAll(async () => {

@@ -52,7 +52,7 @@ describe.runIf(databaseKind === "postgres")("a key revoked while an instance can
       await expect.poll(async () => (await me()).status, { timeout: 15_000 }).toBe(401);
       expect((await me()).body.error_code).toBe("UZ-APIKEY-004");
     } finally {
-      proxy.restore(); // A's shutdown unsubscribes, which waits for its database
+      proxy.restore();
       await a.app.close();
       await a.database.close();
       await proxy.stop();

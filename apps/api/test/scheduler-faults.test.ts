@@ -1,7 +1,15 @@
 import { fleetEvents, sql } from "@fleet/db";
 import { describe, expect, it } from "vitest";
-import { installFleet } from "./fleet-fixtures.ts";
-import { callAt, databaseKind, seedTenant, startApi, testApi, testDatabaseUrl } from "./harness.ts";
+import { installFleet, seedFleetOn } from "./fleet-fixtures.ts";
+import {
+  callAt,
+  databaseKind,
+  isolatedDatabase,
+  seedTenant,
+  startApi,
+  testApi,
+  testDatabaseUrl,
+} from "./harness.ts";
 import { proxyTo } from "./tcp-proxy.ts";
 
 // Faults of a scheduler on its own connection only exist on PostgreSQL: the embedded one runs in-process.
@@ -64,17 +72,19 @@ describe.runIf(databaseKind === "postgres")("the scheduler out of reach, and sev
   it("records a push the scheduler does not answer within its deadline as failed, and sync retries at once", {
     timeout: 60_000,
   }, async () => {
-    const { proxy, url: schedulerUrl } = await proxyTo(testDatabaseUrl());
+    // A database of its own: the run's shared instances' reconcilers would converge the failed row.
+    const database = await isolatedDatabase();
+    const { proxy, url: schedulerUrl } = await proxyTo(database.url);
     // No reconciler pass during the test: a row left failed stays failed until someone syncs it.
     const api = await startApi({
+      DATABASE_URL: database.url,
       FLEET_SCHEDULER_URL: schedulerUrl,
       FLEET_SCHEDULER_DEADLINE_MS: "1000",
       FLEET_RECONCILE_INTERVAL_MS: "600000",
     });
     try {
-      const tenant = await seedTenant();
-      const fleetId = await installFleet(tenant);
-      const path = `/v1/workspaces/${tenant.workspaceId}/fleets/${fleetId}/schedules`;
+      const tenant = await seedFleetOn(api);
+      const path = `/v1/workspaces/${tenant.workspaceId}/fleets/${tenant.fleetId}/schedules`;
       await expect
         .poll(async () => (await callAt(api.baseUrl, "GET", "/readyz")).status, { timeout: 30_000 })
         .toBe(200);
@@ -108,6 +118,7 @@ describe.runIf(databaseKind === "postgres")("the scheduler out of reach, and sev
       await api.app.close();
       await api.database.close();
       await proxy.stop();
+      await database.drop();
     }
   });
 

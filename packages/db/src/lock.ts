@@ -13,8 +13,11 @@ export class DataDirLockedError extends Error {
     readonly lockPath: string,
     readonly holder: LockInfo,
   ) {
+    const dir = lockPath.replace(/\/[^/]+$/, "");
     super(
-      `the embedded database at ${lockPath.replace(/\/[^/]+$/, "")} is in use by process ${holder.pid} (lock file ${lockPath}); stop that process, or point DATABASE_URL at another directory`,
+      holder.pid > 0
+        ? `the embedded database at ${dir} is in use by process ${holder.pid} (lock file ${lockPath}); stop that process, or point DATABASE_URL at another directory`
+        : `the embedded database at ${dir} is being opened by other processes that keep taking its lock (lock file ${lockPath}); start one at a time`,
     );
     this.name = "DataDirLockedError";
   }

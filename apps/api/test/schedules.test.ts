@@ -1,5 +1,6 @@
 import { fleetEvents, schedules, sql } from "@fleet/db";
 import { describe, expect, it } from "vitest";
+import { FIRE_QUEUE } from "../src/services/schedules/engine.ts";
 import { fireSchedule } from "../src/services/schedules/sync.ts";
 import { installFleet, seedLibraryEntry } from "./fleet-fixtures.ts";
 import { call, seedTenant, type Tenant, testApi } from "./harness.ts";
@@ -181,6 +182,37 @@ describe("schedules (person routes)", () => {
 });
 
 describe("schedule fires", () => {
+  it("sends the next instant ahead to pg-boss, and drops a fire of an earlier version", async () => {
+    const tenant = await seedTenant();
+    const fleetId = await installFleet(tenant);
+    const created = await call<ScheduleView>("POST", base(tenant, fleetId), {
+      token: tenant.apiKey,
+      body: { cron: "0 0 1 1 *", message: "new year" },
+    });
+    expect(created.status, created.text).toBe(201);
+    const id = created.body.schedule_id;
+    const api = await testApi();
+    // Held by pg-boss until the instant the View says comes next.
+    const ahead = await api.database.query<{ at: string }>(
+      "select (extract(epoch from start_after) * 1000)::bigint::text as at from pgboss.job where name = $1 and data->>'schedule_id' = $2",
+      [FIRE_QUEUE, id],
+    );
+    expect(ahead.map((row) => Number(row.at))).toContain(created.body.next_fire_at);
+
+    const events = async () =>
+      (
+        await api.database.db
+          .select({ id: fleetEvents.id })
+          .from(fleetEvents)
+          .where(sql`${fleetEvents.actor} = ${`cron:${id}`}`)
+      ).length;
+    // No instant of a yearly schedule within a minute of now: nothing to deduplicate against.
+    await fireSchedule(api.app.services, { schedule_id: id, generation: 0, registered_at: 0 }, Date.now());
+    expect(await events()).toBe(0);
+    await fireSchedule(api.app.services, { schedule_id: id, generation: 1, registered_at: 0 }, Date.now());
+    expect(await events()).toBe(1);
+  });
+
   it("a fire becomes a cron event; a once schedule retires after its first fire", {
     timeout: 150_000,
   }, async () => {

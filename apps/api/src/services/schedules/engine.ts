@@ -24,7 +24,10 @@ export interface EngineOptions {
   url?: string;
   /** The longest a push may hold a request before it is recorded as failed. */
   deadlineMs: number;
-  /** `sentAt`: when pg-boss sent this fire (its job's creation), the same on every delivery of it. */
+  /**
+   * `sentAt`: when pg-boss made this fire due (its job's creation, or the instant a job sent ahead was
+   * held for), the same on every delivery of it.
+   */
   onFire: (data: FireData, sentAt: number) => Promise<void>;
   onError: (error: unknown) => void;
 }
@@ -86,7 +89,10 @@ export class ScheduleEngine {
         FIRE_QUEUE,
         { pollingIntervalSeconds: 0.5, batchSize: 20, includeMetadata: true },
         async (jobs: JobWithMetadata<FireData>[]) => {
-          for (const job of jobs) await this.options.onFire(job.data, job.createdOn.getTime());
+          for (const job of jobs) {
+            const due = Math.max(job.createdOn.getTime(), job.startAfter.getTime());
+            await this.options.onFire(job.data, due);
+          }
         },
       );
       this.ready = true;
@@ -134,6 +140,18 @@ export class ScheduleEngine {
   register(key: string, cron: string, timezone: string, data: FireData): Promise<void> {
     if (!this.ready) return Promise.reject(new SchedulerUnavailable("the scheduler is not reachable"));
     return this.within(this.boss.schedule(FIRE_QUEUE, cron, data, { tz: timezone, key }));
+  }
+
+  /**
+   * Sends a fire ahead, held by pg-boss until `at`: the fire worker polls every half second, so it
+   * becomes an event within about that of its instant, where the cron pass (once a second, at a phase
+   * that drifts) takes up to a second. The cron registration stays the source of every fire; this one
+   * only gets there first, and the later of the two is dropped as a second delivery of its instant.
+   */
+  sendAhead(data: FireData, at: number): Promise<void> {
+    if (!this.ready) return Promise.reject(new SchedulerUnavailable("the scheduler is not reachable"));
+    const options = { startAfter: new Date(at), singletonKey: `${data.schedule_id}:${at}` };
+    return this.within(this.boss.send(FIRE_QUEUE, data, options).then(() => undefined));
   }
 
   unregister(key: string): Promise<void> {

@@ -23,11 +23,9 @@ export async function pushSchedule(ctx: ServiceContext, scheduleId: string): Pro
     if (engine === null) throw new Error("no scheduler runs in this process");
     const running = effective(row);
     if (running.status === "active") {
-      await engine.register(row.id, running.cron, running.timezone, {
-        schedule_id: row.id,
-        generation: row.generation,
-        registered_at: ctx.now(),
-      });
+      const data = { schedule_id: row.id, generation: row.generation, registered_at: ctx.now() };
+      await engine.register(row.id, running.cron, running.timezone, data);
+      await sendNextAhead(ctx, data, running.cron, running.timezone);
     } else {
       await engine.unregister(row.id);
     }
@@ -45,12 +43,23 @@ export async function pushSchedule(ctx: ServiceContext, scheduleId: string): Pro
 }
 
 /**
+ * Sends the schedule's next instant ahead (see `ScheduleEngine.sendAhead`). Best effort: when it cannot,
+ * the cron registration fires that instant a little later, so nothing is recorded.
+ */
+async function sendNextAhead(ctx: ServiceContext, data: FireData, cron: string, timezone: string) {
+  const engine = ctx.scheduler;
+  const next = engine?.nextFire(cron, timezone, new Date(ctx.now())) ?? null;
+  if (engine === null || next === null) return;
+  await engine.sendAhead(data, next).catch(() => {});
+}
+
+/**
  * Turns a fire into a fleet event for runners to lease. Fires of a schedule that is gone, paused or
  * being deleted, or of a fleet that is not active, are dropped; a `once` schedule retires after it.
  */
 export async function fireSchedule(ctx: ServiceContext, data: FireData, sentAt: number): Promise<void> {
   const now = ctx.now();
-  const retired = await ctx.db.transaction(async (tx) => {
+  const fired = await ctx.db.transaction(async (tx) => {
     const [found] = await tx
       .select({ schedule: schedules, fleetStatus: fleets.status })
       .from(schedules)
@@ -61,6 +70,8 @@ export async function fireSchedule(ctx: ServiceContext, data: FireData, sentAt: 
     const row: ScheduleRow = found.schedule;
     const running = effective(row);
     if (running.status !== "active" || found.fleetStatus !== "active") return null;
+    // A fire of an earlier version of the schedule (sent ahead before an edit) is not this version's.
+    if (data.generation !== row.generation) return null;
     // pg-boss sends an instant that passed up to a minute before a schedule was registered; that
     // instant belongs to no version of this schedule, so it is dropped.
     // The instant this fire is for: the latest at or before pg-boss sent it (within the minute it treats
@@ -87,7 +98,7 @@ export async function fireSchedule(ctx: ServiceContext, data: FireData, sentAt: 
     const lastFiredAt = instant ?? now;
     if (!row.once) {
       await tx.update(schedules).set({ lastFiredAt }).where(eq(schedules.id, row.id));
-      return null;
+      return { retired: null, recipe: running };
     }
     // Retired: never fires again. The row goes once the scheduler has forgotten it.
     await tx
@@ -100,10 +111,12 @@ export async function fireSchedule(ctx: ServiceContext, data: FireData, sentAt: 
         updatedAt: now,
       })
       .where(eq(schedules.id, row.id));
-    return row.id;
+    return { retired: row.id, recipe: null };
   });
+  if (fired === null) return;
   ctx.work.announce();
-  if (retired !== null) await pushSchedule(ctx, retired);
+  if (fired.retired !== null) await pushSchedule(ctx, fired.retired);
+  else await sendNextAhead(ctx, data, fired.recipe.cron, fired.recipe.timezone);
 }
 
 /** Rows not in line and not being pushed right now: failed ones, and pushes that never reported back. */

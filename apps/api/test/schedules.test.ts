@@ -211,6 +211,11 @@ describe("schedule fires", () => {
     expect(await events()).toBe(0);
     await fireSchedule(api.app.services, { schedule_id: id, generation: 1, registered_at: 0 }, Date.now());
     expect(await events()).toBe(1);
+    // A fire sent ahead is taken when it comes due, with no notification to wake the worker: within
+    // its half-second poll, not the 30 s NOTIFY backstop.
+    const due = Date.now() + 1_000;
+    await api.app.services.scheduler!.sendAhead({ schedule_id: id, generation: 1, registered_at: 0 }, due);
+    await expect.poll(events, { timeout: 5_000, interval: 100 }).toBe(2);
   });
 
   it("a fire becomes a cron event; a once schedule retires after its first fire", {

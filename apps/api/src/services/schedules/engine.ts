@@ -87,7 +87,14 @@ export class ScheduleEngine {
       await this.boss.updateQueue(SEND_IT_QUEUE, { notify: true }).catch(() => {});
       await this.boss.work(
         FIRE_QUEUE,
-        { pollingIntervalSeconds: 0.5, batchSize: 20, includeMetadata: true },
+        // Every half second even with NOTIFY on (whose backstop poll is otherwise 30 s): a fire sent
+        // ahead becomes due at its instant without any notification, and is found by this poll.
+        {
+          pollingIntervalSeconds: 0.5,
+          notifyPollingIntervalSeconds: 0.5,
+          batchSize: 20,
+          includeMetadata: true,
+        },
         async (jobs: JobWithMetadata<FireData>[]) => {
           for (const job of jobs) {
             const due = Math.max(job.createdOn.getTime(), job.startAfter.getTime());

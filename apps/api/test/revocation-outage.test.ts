@@ -20,6 +20,50 @@ describe.runIf(databaseKind === "postgres")("a key revoked while an instance can
     }
   });
 
+  it("is not admitted from a cache whose LISTEN connection went silent without closing", {
+    timeout: 90_000,
+  }, async () => {
+    const direct = testDatabaseUrl();
+    const { proxy, url: proxied } = await proxyTo(direct);
+    const a = await startApi({ DATABASE_URL: proxied, FLEET_SCHEDULER_URL: direct });
+    try {
+      const tenant = await seedTenant();
+      const minted = await call<{ id: string; key: string }>("POST", "/v1/api-keys", {
+        token: tenant.apiKey,
+        body: { key_name: "partition" },
+      });
+      const me = (timeoutMs: number) =>
+        fetch(`${a.baseUrl}/v1/users/me`, {
+          headers: { authorization: `Bearer ${minted.body.key}` },
+          signal: AbortSignal.timeout(timeoutMs),
+        }).then(
+          (response) => response.status,
+          () => "no answer" as const,
+        );
+      expect(await me(5_000)).toBe(200); // now in A's cache
+
+      // A partition: every connection of A stays open, and nothing passes (no FIN, no RST).
+      proxy.stall();
+      // The LISTEN connection's probe (every 10 s, 5 s to answer) finds it silent.
+      await new Promise((resolve) => setTimeout(resolve, 16_000));
+      const revoked = await call("PATCH", `/v1/api-keys/${minted.body.id}`, {
+        token: tenant.apiKey,
+        body: { active: false },
+      });
+      expect(revoked.status).toBe(200);
+      // A cannot hear the NOTIFY nor read its database: it must not admit the key from its cache.
+      expect(await me(3_000)).not.toBe(200);
+
+      proxy.restore();
+      await expect.poll(() => me(5_000), { timeout: 30_000 }).toBe(401);
+    } finally {
+      proxy.restore();
+      await a.app.close();
+      await a.database.close();
+      await proxy.stop();
+    }
+  });
+
   it("is not admitted from that instance's cache, and is refused there once its database is back", {
     timeout: 60_000,
   }, async () => {

@@ -132,6 +132,10 @@ interface Subscriber {
  * one socket closes (not at the next query), so subscribers hear `onLost` then, and `onReady` once LISTEN ran
  * on a new connection; postgres.js queues that LISTEN and retries the connection with its backoff.
  */
+/** How often the LISTEN connection is asked whether it still answers, and how long it has to. */
+const PROBE_EVERY_MS = 10_000;
+const PROBE_TIMEOUT_MS = 5_000;
+
 function notifications(url: string) {
   const channels = new Map<string, Set<Subscriber>>();
   const relistening = new Set<string>();
@@ -152,6 +156,7 @@ function notifications(url: string) {
     },
     onclose: () => {
       if (ending) return;
+      silent = false; // a loss told below; onReady follows the new LISTEN
       for (const [channel, subscribers] of channels) {
         for (const subscriber of subscribers) subscriber.onLost?.();
         // One LISTEN waiting per channel: closes while it waits (a server that accepts and drops) must
@@ -171,6 +176,33 @@ function notifications(url: string) {
     },
   };
   const client = postgres(url, options);
+  const everyone = () => [...channels.values()].flatMap((subscribers) => [...subscribers]);
+  // A connection that goes silent without closing (a partition: no FIN, no RST) closes only when TCP
+  // keepalive gives up, minutes on. A probe unanswered within PROBE_TIMEOUT_MS counts as a loss until
+  // it is answered: then nothing was lost (the connection held), and subscribers hear onReady again.
+  let probing = false;
+  let silent = false;
+  const probe = setInterval(() => {
+    if (probing || ending || channels.size === 0) return;
+    probing = true;
+    const overdue = setTimeout(() => {
+      if (!probing || silent || ending) return;
+      silent = true;
+      for (const subscriber of everyone()) subscriber.onLost?.();
+    }, PROBE_TIMEOUT_MS);
+    const settle = (answered: boolean) => {
+      probing = false;
+      clearTimeout(overdue);
+      if (!answered || !silent) return;
+      silent = false;
+      for (const subscriber of everyone()) subscriber.onReady?.();
+    };
+    client`select 1`.then(
+      () => settle(true),
+      () => settle(false), // the connection closed: onclose has told everyone, and subscribes again
+    );
+  }, PROBE_EVERY_MS);
+  probe.unref();
   return {
     async listen(channel: string, subscriber: Subscriber): Promise<() => Promise<void>> {
       // Registered only once LISTEN succeeded: a subscription that never began is not retried.
@@ -191,6 +223,7 @@ function notifications(url: string) {
     },
     async end() {
       ending = true;
+      clearInterval(probe);
       await client.end({ timeout: 5 });
     },
   };

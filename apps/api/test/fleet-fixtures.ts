@@ -44,15 +44,27 @@ export async function seedLibraryEntry(
   return id;
 }
 
-/** Installs a fleet from a fresh platform entry and answers its id. */
-export async function installFleet(owner: Tenant, name?: string): Promise<string> {
-  const platform_library_id = await seedLibraryEntry();
+/** Installs a fleet from the platform entry and answers its id. */
+export async function installFromEntry(owner: Tenant, platform_library_id: string, name?: string) {
   const created = await call<{ fleet_id: string }>("POST", `/v1/workspaces/${owner.workspaceId}/fleets`, {
     token: owner.apiKey,
     body: { platform_library_id, ...(name ? { name } : {}) },
   });
   expect(created.status, created.text).toBe(201);
   return created.body.fleet_id;
+}
+
+/** Installs a fleet from a fresh platform entry and answers its id. */
+export async function installFleet(owner: Tenant, name?: string): Promise<string> {
+  return installFromEntry(owner, await seedLibraryEntry(), name);
+}
+
+/** A runner label of the caller's own. */
+export const uniqueLabel = () => `t-${Math.random().toString(36).slice(2, 10)}`;
+
+/** A fleet only runners carrying `label` may lease, so tests do not lease each other's work. */
+export async function labelledFleet(owner: Tenant, label: string): Promise<string> {
+  return installFromEntry(owner, await seedLibraryEntry({ runnerLabels: [label] }));
 }
 
 /** Sends a message and answers the event id. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { messageFleet, seedLibraryEntry } from "./fleet-fixtures.ts";
+import { installFromEntry, messageFleet, seedLibraryEntry } from "./fleet-fixtures.ts";
 import {
   call,
   callAt,
@@ -10,10 +10,9 @@ import {
   testApi,
   useIsolatedApi,
 } from "./harness.ts";
-import { acquire, enrollRunner, type LeaseAnswer } from "./runner-fixtures.ts";
+import { acquire, enrollRunner, type HeldLease } from "./runner-fixtures.ts";
 import { proxyTo } from "./tcp-proxy.ts";
 
-type HeldLease = NonNullable<LeaseAnswer["lease"]>;
 const SECRET = "ghp_live_0123456789abcdef";
 
 /** A fleet that declares GITHUB_TOKEN, the secret stored, a message waiting, and a runner holding its lease. */
@@ -24,15 +23,11 @@ async function leasedFleet(tenant: Tenant) {
     body: { name: "GITHUB_TOKEN", data: { token: SECRET } },
   });
   const entry = await seedLibraryEntry({ credentials: ["GITHUB_TOKEN"], runnerLabels: [label] });
-  const installed = await call<{ fleet_id: string }>("POST", `/v1/workspaces/${tenant.workspaceId}/fleets`, {
-    token: tenant.apiKey,
-    body: { platform_library_id: entry },
-  });
-  expect(installed.status, installed.text).toBe(201);
-  await messageFleet(tenant, installed.body.fleet_id);
+  const fleetId = await installFromEntry(tenant, entry);
+  await messageFleet(tenant, fleetId);
   const runner = await enrollRunner({ labels: [label] });
   const lease = (await acquire(runner)).body.lease!;
-  return { fleetId: installed.body.fleet_id, runner, lease };
+  return { fleetId, runner, lease };
 }
 
 function create(token: string, lease: HeldLease, body: Record<string, unknown>) {

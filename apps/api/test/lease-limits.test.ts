@@ -1,22 +1,10 @@
 import { leases, sql } from "@fleet/db";
 import { describe, expect, it } from "vitest";
-import { messageFleet, seedLibraryEntry } from "./fleet-fixtures.ts";
-import { call, operatorToken, seedTenant, type Tenant, testApi, useIsolatedApi } from "./harness.ts";
+import { labelledFleet, messageFleet, uniqueLabel } from "./fleet-fixtures.ts";
+import { call, operatorToken, seedTenant, testApi, useIsolatedApi } from "./harness.ts";
 import { acquire, type EnrolledRunner, enrollRunner, type HeldLease, report } from "./runner-fixtures.ts";
 
 const HOUR = 60 * 60 * 1000;
-const uniqueLabel = () => `l-${Math.random().toString(36).slice(2, 10)}`;
-
-/** A fleet of its own requiring `label`, and its id. */
-async function labelledFleet(tenant: Tenant, label: string): Promise<string> {
-  const entry = await seedLibraryEntry({ runnerLabels: [label] });
-  const created = await call<{ fleet_id: string }>("POST", `/v1/workspaces/${tenant.workspaceId}/fleets`, {
-    token: tenant.apiKey,
-    body: { platform_library_id: entry },
-  });
-  expect(created.status, created.text).toBe(201);
-  return created.body.fleet_id;
-}
 
 /** A runner holding the lease of a fresh fleet's one message. */
 async function heldLease(message = "work") {

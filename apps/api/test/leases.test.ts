@@ -2,7 +2,7 @@ import { request } from "node:http";
 import { fleetEvents, fleets, leases, sql } from "@fleet/db";
 import { describe, expect, it } from "vitest";
 import type { PublishedFrame } from "../src/services/runners/activity-bus.ts";
-import { messageFleet, seedLibraryEntry } from "./fleet-fixtures.ts";
+import { labelledFleet, messageFleet, uniqueLabel } from "./fleet-fixtures.ts";
 import { call, databaseKind, seedTenant, type Tenant, testApi, useIsolatedApi } from "./harness.ts";
 import {
   acquire,
@@ -37,24 +37,12 @@ async function expire(leaseId: string) {
     .where(sql`${fleets.id} = ${lease!.fleetId}`);
 }
 
-/** A fleet only runners with the label may lease, so tests do not lease each other's work. */
-async function labelledFleet(tenant: Tenant, label: string): Promise<string> {
-  const entry = await seedLibraryEntry({ runnerLabels: [label] });
-  const created = await call<{ fleet_id: string }>("POST", `/v1/workspaces/${tenant.workspaceId}/fleets`, {
-    token: tenant.apiKey,
-    body: { platform_library_id: entry },
-  });
-  return created.body.fleet_id;
-}
-
 /** A labelled fleet of its own with one waiting message. */
 async function labelledWork(tenant: Tenant, label: string): Promise<{ fleetId: string; eventId: string }> {
   const fleetId = await labelledFleet(tenant, label);
   const eventId = await messageFleet(tenant, fleetId, `work for ${label}`);
   return { fleetId, eventId };
 }
-
-const uniqueLabel = () => `t-${Math.random().toString(36).slice(2, 10)}`;
 
 // Runners lease any tenant's waiting work: this file runs on a database of its own.
 useIsolatedApi();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { messageFleet, seedLibraryEntry } from "./fleet-fixtures.ts";
-import { call, callAt, databaseKind, seedTenant, startApi, testApi, useIsolatedApi } from "./harness.ts";
+import { labelledFleet, messageFleet, uniqueLabel } from "./fleet-fixtures.ts";
+import { callAt, databaseKind, seedTenant, startApi, testApi, useIsolatedApi } from "./harness.ts";
 import { enrollRunner, type LeaseAnswer } from "./runner-fixtures.ts";
 
 // Instances share work only through PostgreSQL's NOTIFY: PGlite is one process's database.
@@ -13,14 +13,8 @@ describe.runIf(databaseKind === "postgres")("work arriving on another instance",
     const second = await startApi({ DATABASE_URL: first.config.databaseUrl });
     try {
       const tenant = await seedTenant();
-      const label = `x-${Math.random().toString(36).slice(2, 10)}`;
-      const entry = await seedLibraryEntry({ runnerLabels: [label] });
-      const created = await call<{ fleet_id: string }>(
-        "POST",
-        `/v1/workspaces/${tenant.workspaceId}/fleets`,
-        { token: tenant.apiKey, body: { platform_library_id: entry } },
-      );
-      expect(created.status, created.text).toBe(201);
+      const label = uniqueLabel();
+      const fleetId = await labelledFleet(tenant, label);
       const runner = await enrollRunner({ labels: [label] });
 
       const waiting = callAt<LeaseAnswer>(second.baseUrl, "POST", "/v1/runners/me/leases", {
@@ -29,7 +23,7 @@ describe.runIf(databaseKind === "postgres")("work arriving on another instance",
       }).then((answer) => ({ answer, at: Date.now() }));
       // Past its first look for work: the request is parked on the second instance's signal.
       await new Promise((resolve) => setTimeout(resolve, 300));
-      const eventId = await messageFleet(tenant, created.body.fleet_id, "across instances");
+      const eventId = await messageFleet(tenant, fleetId, "across instances");
       const posted = Date.now();
       const { answer, at } = await waiting;
       expect(answer.status, answer.text).toBe(200);

@@ -1,4 +1,3 @@
-import { createServer } from "node:http";
 import { Problem } from "@fleet/contracts";
 import type { DatabaseHandle } from "@fleet/db";
 import { fastifyTRPCPlugin } from "@trpc/server/adapters/fastify";
@@ -14,7 +13,7 @@ import { buildOpenApiDocument } from "./http/openapi.ts";
 import { toProblem } from "./http/problem.ts";
 import { REQUEST_ID, Responses, type TaggedRequest } from "./http/responses.ts";
 import { DEFAULT_BODY_LIMIT, registerRestRoutes } from "./http/rest.ts";
-import { HEALTHY, MAX_HEADER_BYTES, type StartingServer } from "./http/starting-server.ts";
+import { createHttpServer, HEALTHY, type StartingServer } from "./http/starting-server.ts";
 import { newRequestId } from "./ids.ts";
 import { LogDestination } from "./log-destination.ts";
 import { appRouter } from "./router/root.ts";
@@ -92,11 +91,7 @@ export async function createApp(
   const app = Fastify({
     logger: false,
     requestIdHeader: false,
-    serverFactory: (handler) =>
-      options.server?.attach(handler) ??
-      responses.watch(
-        createServer({ maxHeaderSize: MAX_HEADER_BYTES, ServerResponse: responses.Response }, handler),
-      ),
+    serverFactory: (handler) => options.server?.attach(handler) ?? createHttpServer(responses, handler),
     genReqId: (request) => (request as TaggedRequest)[REQUEST_ID] ?? newRequestId(),
     bodyLimit: DEFAULT_BODY_LIMIT,
     routerOptions: { maxParamLength: 256 },

@@ -12,7 +12,16 @@ import { type Responses, requestIdOf } from "./responses.ts";
 export const HEALTHY = { status: "ok", version: "1.0.0" } as const;
 
 /** Node's default is 16 KiB too; named here because the spec's 431 depends on it. */
-export const MAX_HEADER_BYTES = 16 * 1024;
+const MAX_HEADER_BYTES = 16 * 1024;
+
+/**
+ * The API's HTTP server: header blocks up to 16 KiB, and every response built by `responses` (request
+ * id, access line, the 499 line of an answer its connection closed on).
+ */
+export function createHttpServer(responses: Responses, listener: RequestListener): Server {
+  const options = { maxHeaderSize: MAX_HEADER_BYTES, ServerResponse: responses.Response };
+  return responses.watch(createServer(options, listener));
+}
 
 /**
  * The API's HTTP server, listening before the service behind it is ready. While the database opens and
@@ -30,13 +39,10 @@ export class StartingServer {
     private readonly docsUrl: string,
     readonly responses: Responses,
   ) {
-    const options = { maxHeaderSize: MAX_HEADER_BYTES, ServerResponse: responses.Response };
-    this.server = responses.watch(
-      createServer(options, (request, response) => {
-        if (this.#serving) this.#listener!(request, response);
-        else this.#whileStarting(request, response);
-      }),
-    );
+    this.server = createHttpServer(responses, (request, response) => {
+      if (this.#serving) this.#listener!(request, response);
+      else this.#whileStarting(request, response);
+    });
   }
 
   listen(port: number, host: string): Promise<void> {

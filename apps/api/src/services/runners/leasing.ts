@@ -190,6 +190,14 @@ async function runnerRefusal(ctx: ServiceContext, runnerId: string) {
   return runner.adminState === "active" ? null : { lease: null, retry_after_ms: REPOLL_MS };
 }
 
+/** The refusal of a write by a holder the lease no longer has. */
+function lostLease(currentState: string): Problem {
+  return new Problem("UZ-RUN-005", {
+    detail: "This lease has been superseded or has ended; its holder may no longer write.",
+    current_state: currentState,
+  });
+}
+
 /**
  * The lease, if the caller holds it and is still the fleet's current holder. Locks the fleet row, so
  * the check holds until the enclosing transaction ends: no newer lease can be granted meanwhile.
@@ -216,10 +224,7 @@ export async function requireCurrentLease(
     token !== lease.fencingToken ||
     fleet.fenceSeq !== lease.fencingToken
   ) {
-    throw new Problem("UZ-RUN-005", {
-      detail: "This lease has been superseded or has ended; its holder may no longer write.",
-      current_state: lease.status === "running" ? "superseded" : lease.status,
-    });
+    throw lostLease(lease.status === "running" ? "superseded" : lease.status);
   }
   return lease;
 }
@@ -256,10 +261,7 @@ export async function renewLease(
       .where(and(eq(leases.id, lease.id), eq(leases.status, "running")))
       .returning({ id: leases.id });
     if (renewed.length === 0) {
-      throw new Problem("UZ-RUN-005", {
-        detail: "This lease has been superseded or has ended; its holder may no longer write.",
-        current_state: "expired",
-      });
+      throw lostLease("expired");
     }
     await tx.update(fleets).set({ leasedUntil: expiresAt }).where(eq(fleets.id, lease.fleetId));
     return { lease_id: lease.id, expires_at: expiresAt };

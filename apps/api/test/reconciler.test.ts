@@ -1,4 +1,6 @@
+import type { scheduleView } from "@fleet/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { z } from "zod";
 import { newId } from "../src/ids.ts";
 import type { ScheduleEngine } from "../src/services/schedules/engine.ts";
 import { seedFleetOn } from "./fleet-fixtures.ts";
@@ -38,11 +40,7 @@ afterAll(async () => {
   await drop?.();
 });
 
-interface ScheduleView {
-  schedule_id: string;
-  sync: string;
-  last_error?: string | null;
-}
+type ScheduleView = z.output<typeof scheduleView>;
 
 async function createSchedule(body: Record<string, unknown>): Promise<string> {
   const created = await callAt<ScheduleView>(api.baseUrl, "POST", schedulesPath, { token: apiKey, body });

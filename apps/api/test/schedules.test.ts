@@ -1,24 +1,13 @@
+import type { scheduleView } from "@fleet/contracts";
 import { fleetEvents, schedules, sql } from "@fleet/db";
 import { describe, expect, it } from "vitest";
+import type { z } from "zod";
 import { FIRE_QUEUE } from "../src/services/schedules/engine.ts";
 import { fireSchedule } from "../src/services/schedules/sync.ts";
 import { installFleet, seedLibraryEntry } from "./fleet-fixtures.ts";
 import { call, seedTenant, type Tenant, testApi } from "./harness.ts";
 
-interface ScheduleView {
-  schedule_id: string;
-  cron: string;
-  timezone: string;
-  message: string;
-  source: string;
-  status: string;
-  sync: string;
-  etag: string;
-  once: boolean;
-  last_error?: string | null;
-  override?: Record<string, unknown> | null;
-  next_fire_at: number | null;
-}
+type ScheduleView = z.output<typeof scheduleView>;
 
 function base(tenant: Tenant, fleetId: string) {
   return `/v1/workspaces/${tenant.workspaceId}/fleets/${fleetId}/schedules`;

@@ -4,7 +4,9 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import type { leaseSummary } from "@fleet/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { z } from "zod";
 
 /**
  * The runner against a real API: the API process on a temporary PGlite directory in dev mode with
@@ -180,14 +182,7 @@ function startRunner(host: string, fleet: Fleet, env: Record<string, string> = {
   return { child, output, exited, tokenFile, runnerId };
 }
 
-interface LeaseSummary {
-  lease_id: string;
-  event_id: string;
-  outcome: string;
-  kind: string;
-  fencing_token: number;
-  model: string | null;
-}
+type LeaseSummary = z.output<typeof leaseSummary>;
 
 async function leasesOf(runnerId: string): Promise<LeaseSummary[]> {
   const page = await api<{ items: LeaseSummary[] }>(

@@ -1,12 +1,12 @@
 import { type DatabaseHandle, fleetLibraries, fleets, openDatabase, workspaces } from "@fleet/db";
 import { SessionSigner } from "../src/auth/sessions.ts";
 import { loadConfig } from "../src/env.ts";
-import { newId } from "../src/ids.ts";
+import { ActivityBus } from "../src/runtime/activity-bus.ts";
+import { newId } from "../src/runtime/ids.ts";
+import { WorkSignal } from "../src/runtime/work-signal.ts";
 import type { ServiceContext } from "../src/services/context.ts";
-import { bootstrapTenant } from "../src/services/identity/tenants.ts";
-import { ActivityBus } from "../src/services/runners/activity-bus.ts";
-import { WorkSignal } from "../src/services/runners/work-signal.ts";
 import { Vault } from "../src/services/secrets/vault.ts";
+import { bootstrapTenant } from "../src/services/tenants/tenants.ts";
 
 /** A migrated database holding one tenant, and the tenant API key the load is sent with. */
 export interface SeededDatabase {

@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fleetEvents, openDatabase, sql } from "@fleet/db";
 import { encodeCursor } from "../src/services/cursor.ts";
-import { eventsBinding } from "../src/services/fleets/events.ts";
+import { eventsBinding } from "../src/services/fleet-events/fleet-events.ts";
 import { insertBenchFleets, type SeededDatabase } from "./databases.ts";
 import { apiServerSpec, startServer, stopProcess, waitUntilReady } from "./processes.ts";
 import { printProfileIn } from "./profile.ts";

@@ -6,7 +6,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { openDatabase, runners } from "@fleet/db";
 import { mintSecret, RUNNER_TOKEN_PREFIX, sha256Hex } from "../src/auth/tokens.ts";
-import { newId } from "../src/ids.ts";
+import { newId } from "../src/runtime/ids.ts";
 import { insertBenchFleets, type SeededDatabase } from "./databases.ts";
 import { type Answer, BenchConnection } from "./http-client.ts";
 import { apiServerSpec, startServer, stopProcess, waitUntilReady } from "./processes.ts";

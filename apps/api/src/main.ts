@@ -1,7 +1,7 @@
 import { rmSync } from "node:fs";
 import { controlSocketPath, DataDirLockedError, openDatabase, parseDatabaseUrl } from "@fleet/db";
+import { serveControlSocket } from "./cli/control-socket.ts";
 import { ConfigError, loadConfig } from "./env.ts";
-import { serveControlSocket } from "./http/control-socket.ts";
 import { Responses } from "./http/responses.ts";
 import { StartingServer } from "./http/starting-server.ts";
 import { createApp } from "./server.ts";

@@ -4,26 +4,27 @@ import { fastifyTRPCPlugin } from "@trpc/server/adapters/fastify";
 import Fastify, { type FastifyInstance, type FastifyRequest } from "fastify";
 import pino, { type Logger } from "pino";
 import { Authenticator } from "./auth/authenticate.ts";
+import type { Credential } from "./auth/authorize.ts";
 import { PrincipalCache } from "./auth/principal-cache.ts";
 import { SessionSigner } from "./auth/sessions.ts";
 import type { Config } from "./env.ts";
 import { answerClientError } from "./http/client-error.ts";
 import { registerDocs } from "./http/docs.ts";
 import { buildOpenApiDocument } from "./http/openapi.ts";
-import { toProblem } from "./http/problem.ts";
 import { REQUEST_ID, Responses, type TaggedRequest } from "./http/responses.ts";
 import { DEFAULT_BODY_LIMIT, registerRestRoutes } from "./http/rest.ts";
 import { createHttpServer, HEALTHY, type StartingServer } from "./http/starting-server.ts";
-import { newRequestId } from "./ids.ts";
-import { LogDestination } from "./log-destination.ts";
 import { appRouter } from "./router/root.ts";
+import { ActivityBus } from "./runtime/activity-bus.ts";
+import { newRequestId } from "./runtime/ids.ts";
+import { LogDestination } from "./runtime/log-destination.ts";
+import { toProblem } from "./runtime/problems.ts";
+import { ScheduleEngine } from "./runtime/schedule-engine.ts";
+import { WorkSignal } from "./runtime/work-signal.ts";
 import type { ServiceContext } from "./services/context.ts";
-import { ActivityBus } from "./services/runners/activity-bus.ts";
-import { WorkSignal } from "./services/runners/work-signal.ts";
-import { ScheduleEngine } from "./services/schedules/engine.ts";
 import { fireSchedule, reconcileSchedules } from "./services/schedules/sync.ts";
 import { resolveMasterKey, Vault } from "./services/secrets/vault.ts";
-import type { Credential, RequestContext } from "./trpc.ts";
+import type { RequestContext } from "./trpc.ts";
 
 export const SESSION_COOKIE = "fleet_session";
 /** The console's second cookie: an operator token, for the operator plane's pages (runners). */
@@ -178,7 +179,7 @@ export async function createApp(
   });
 
   registerDocs(app, () => buildOpenApiDocument(config.publicUrl));
-  registerRestRoutes(app, appRouter, contextFor(false));
+  registerRestRoutes(app, contextFor(false));
   await app.register(fastifyTRPCPlugin, {
     prefix: "/trpc",
     trpcOptions: {

@@ -1,33 +1,15 @@
 import type { Socket } from "node:net";
-import { hasScope, type Operation, Problem } from "@fleet/contracts";
-import { initTRPC, type TRPC_ERROR_CODE_KEY, TRPCError } from "@trpc/server";
+import { type CredentialClass, type Operation, Problem } from "@fleet/contracts";
+import { type AnyProcedure, initTRPC, type TRPC_ERROR_CODE_KEY, TRPCError } from "@trpc/server";
 import type { z } from "zod";
-import type { Authenticator } from "./auth/authenticate.ts";
-import {
-  type OperatorPrincipal,
-  type Principal,
-  principalScopes,
-  type RunnerPrincipal,
-  type TenantPrincipal,
-} from "./auth/principal.ts";
-import { toProblem } from "./http/problem.ts";
+import { authorize, type Caller } from "./auth/authorize.ts";
+import type { Principal } from "./auth/principal.ts";
+import { toProblem } from "./runtime/problems.ts";
 import type { ServiceContext } from "./services/context.ts";
 
-/** Where the credential came from: the REST surface reads bearer headers, the console its cookie. */
-export interface Credential {
-  token: string;
-  source: "header" | "cookie";
-}
-
-export interface RequestContext {
+export interface RequestContext extends Caller {
   requestId: string;
   services: ServiceContext;
-  authenticator: Authenticator;
-  credential: Credential | null;
-  /** The console's operator cookie, offered to operator-only procedures in place of the session. */
-  operatorCredential?: Credential | null;
-  /** Whether a cookie-authenticated request carries the console's anti-forgery header. */
-  csrfHeader: boolean;
   /** Receives unexpected failures with their request id; nothing of them reaches the client. */
   logError: (error: unknown) => void;
   /** What a resolver adds to its answer beyond the body; the REST surface applies it. */
@@ -68,10 +50,7 @@ export type Resolver<P extends Principal | null = Principal | null> = (opts: {
 }) => unknown;
 
 /** Meta of every procedure: its operation, plus the resolver the REST surface calls. */
-export type ProcedureMeta = Operation & {
-  resolve?: Resolver;
-  audience?: "tenant" | "operator" | "runner" | "public";
-};
+export type ProcedureMeta = Operation & { resolve?: Resolver };
 
 const t = initTRPC
   .context<RequestContext>()
@@ -105,113 +84,70 @@ const problems = t.middleware(async ({ next }) => {
   return result;
 });
 
-/**
- * Authenticates the credential and checks its class and scope against the operation. Both transports
- * call this: the tRPC middleware below and the REST adapter.
- */
-export function authorize(
-  op: Operation,
-  ctx: RequestContext,
-  mutation: boolean,
-): Principal | null | Promise<Principal | null> {
-  if (op.credentials.length === 0) return null;
-  const operatorOnly = op.credentials.every((c) => c === "operator");
-  const credential =
-    operatorOnly && ctx.credential?.source !== "header" ? (ctx.operatorCredential ?? null) : ctx.credential;
-  if (credential === null)
-    throw new Problem("UZ-AUTH-001", { detail: "This route needs a bearer credential." });
-  if (credential.source === "cookie" && mutation && !ctx.csrfHeader) {
-    throw new Problem("UZ-AUTH-011", { detail: "A console request must carry the x-fleet-csrf header." });
-  }
-  const principal = ctx.authenticator.authenticate(credential.token, ctx.services.now());
-  // A cached principal is checked without a promise; a database lookup is checked when it lands.
-  return principal instanceof Promise ? principal.then((p) => admit(op, p)) : admit(op, principal);
-}
-
-function admit(op: Operation, principal: Principal): Principal {
-  if (!op.credentials.includes(principal.class)) {
-    throw new Problem("UZ-AUTH-003", {
-      detail: `This route does not accept a ${principal.class.replace("_", " ")} credential.`,
-    });
-  }
-  if (op.scope !== null && !hasScope(principalScopes(principal), op.scope)) {
-    throw new Problem("UZ-AUTH-022", { detail: `This request needs the scope ${op.scope}.` });
-  }
-  return principal;
-}
-
 const authorized = t.middleware(async ({ ctx, meta, type, next }) => {
   if (meta === undefined) throw new Error("every procedure carries its operation's meta");
   const principal = await authorize(meta, ctx, type !== "query");
   return next({ ctx: { principal } });
 });
 
-function tenantOnly(op: Operation): void {
-  if (op.credentials.length === 0 || op.credentials.some((c) => c !== "session" && c !== "api_key")) {
-    throw new Error(`operation ${op.id} must accept only tenant credentials`);
-  }
-}
+/** The principal an operation's credential classes admit: `authorize` proves it before the resolver runs. */
+type PrincipalOf<C extends readonly CredentialClass[]> = C extends readonly []
+  ? null
+  : Extract<Principal, { class: C[number] }>;
+
+/** A procedure that remembers its operation's id in its type, so a resource router can key it by verb. */
+export type Named<Id extends string, T> = T & { readonly [OPERATION_ID]?: Id };
+declare const OPERATION_ID: unique symbol;
 
 /**
  * Declares the procedure of an operation. The resolver is written once; tRPC serves it at /trpc, and the
  * REST adapter calls the same resolver (kept in the meta) after the same `authorize`, input and output
- * parsing, without tRPC's per-request middleware machinery.
+ * parsing, without tRPC's per-request middleware machinery. The principal the resolver sees follows from
+ * the credential classes the operation accepts.
  */
-function declare<I extends z.ZodType, O extends z.ZodType, P extends Principal | null>(
-  op: Operation & { input: I; output: O },
-  audience: "tenant" | "operator" | "runner" | "public",
-) {
+export function procedure<
+  I extends z.ZodType,
+  O extends z.ZodType,
+  Id extends string,
+  C extends readonly CredentialClass[],
+>(op: Operation & { input: I; output: O; id: Id; credentials: C }) {
   type Resolve = (opts: {
-    ctx: AuthorizedContext<P>;
+    ctx: AuthorizedContext<PrincipalOf<C>>;
     input: z.output<I>;
   }) => z.input<O> | Promise<z.input<O>>;
   const build = (resolve: Resolve) =>
     t.procedure
-      .meta({ ...op, audience, resolve: resolve as unknown as Resolver })
+      .meta({ ...op, resolve: resolve as unknown as Resolver })
       .use(problems)
       .use(authorized)
       .input(op.input)
       .output(op.output);
-  // The middleware chain proves the principal's class (`authorize` checks it against the operation), so
-  // the resolver may see the narrower type its declaration names.
   return {
-    query: (resolve: Resolve) => build(resolve).query((opts) => resolve(opts as never) as never),
-    mutation: (resolve: Resolve) => build(resolve).mutation((opts) => resolve(opts as never) as never),
+    query: (resolve: Resolve) => {
+      const built = build(resolve).query((opts) => resolve(opts as never) as never);
+      return built as Named<Id, typeof built>;
+    },
+    mutation: (resolve: Resolve) => {
+      const built = build(resolve).mutation((opts) => resolve(opts as never) as never);
+      return built as Named<Id, typeof built>;
+    },
   };
 }
 
-/** A procedure anyone may call (sign-in exchanges); its operation lists no credential class. */
-export function publicProcedure<I extends z.ZodType, O extends z.ZodType>(
-  op: Operation & { input: I; output: O },
-) {
-  if (op.credentials.length > 0) throw new Error(`operation ${op.id} is not public`);
-  return declare<I, O, null>(op, "public");
-}
+type VerbOf<Id> = Id extends `${string}.${infer Verb}` ? Verb : never;
+type IdOf<T> = T extends { readonly [OPERATION_ID]?: infer Id } ? Id : never;
 
-/** A procedure of the operator plane (platform catalogue, runners): operator tokens only. */
-export function operatorProcedure<I extends z.ZodType, O extends z.ZodType>(
-  op: Operation & { input: I; output: O },
-) {
-  if (op.credentials.length !== 1 || op.credentials[0] !== "operator") {
-    throw new Error(`operation ${op.id} must accept only operator tokens`);
+/**
+ * A resource's router: each procedure keyed by the verb of its operation id (`fleets.update` → `update`),
+ * so the id is written once, in the contract.
+ */
+export function resource<const P extends readonly Named<string, AnyProcedure>[]>(...procedures: P) {
+  const record: Record<string, AnyProcedure> = {};
+  for (const built of procedures) {
+    const id = (built._def.meta as ProcedureMeta | undefined)?.id ?? "";
+    const verb = id.slice(id.indexOf(".") + 1);
+    if (verb === "" || verb in record) throw new Error(`procedure ${id} has no unique verb`);
+    record[verb] = built;
   }
-  return declare<I, O, OperatorPrincipal>(op, "operator");
-}
-
-/** A procedure of the runner self plane (`/v1/runners/me/*`): runner tokens only. */
-export function runnerProcedure<I extends z.ZodType, O extends z.ZodType>(
-  op: Operation & { input: I; output: O },
-) {
-  if (op.credentials.length !== 1 || op.credentials[0] !== "runner") {
-    throw new Error(`operation ${op.id} must accept only runner tokens`);
-  }
-  return declare<I, O, RunnerPrincipal>(op, "runner");
-}
-
-/** A procedure acting for a person in a tenant (session token or tenant API key). */
-export function tenantProcedure<I extends z.ZodType, O extends z.ZodType>(
-  op: Operation & { input: I; output: O },
-) {
-  tenantOnly(op);
-  return declare<I, O, TenantPrincipal>(op, "tenant");
+  return router(record as { [K in P[number] as VerbOf<IdOf<K>>]: K });
 }

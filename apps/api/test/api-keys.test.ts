@@ -212,7 +212,7 @@ describe("tenant API keys", () => {
     expect(minted.status).toBe(201);
     expect((await call("GET", "/v1/api-keys", { token: minted.body.key })).status).toBe(200);
     const api = await testApi();
-    const { upsertMember } = await import("../src/services/identity/members.ts");
+    const { upsertMember } = await import("../src/services/members/members.ts");
     await upsertMember(api.app.services, {
       tenantId: tenant.tenantId,
       email: member.email,

@@ -1,6 +1,6 @@
 import { fleetLibraries } from "@fleet/db";
 import { describe, expect, it } from "vitest";
-import { firstRun } from "../src/services/identity/first-run.ts";
+import { firstRun } from "../src/services/tenants/first-run.ts";
 import { call, testApi, useIsolatedApi } from "./harness.ts";
 
 // First run acts on an empty database: this file has one of its own.

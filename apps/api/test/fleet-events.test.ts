@@ -1,6 +1,6 @@
 import { fleetEvents, fleetMemories } from "@fleet/db";
 import { describe, expect, it } from "vitest";
-import { newId } from "../src/ids.ts";
+import { newId } from "../src/runtime/ids.ts";
 import { installFleet, messageFleet } from "./fleet-fixtures.ts";
 import { call, seedTenant, type Tenant, testApi } from "./harness.ts";
 

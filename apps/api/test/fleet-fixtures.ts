@@ -1,7 +1,7 @@
 import { fleetLibraries, type LibraryTrigger } from "@fleet/db";
 import { expect } from "vitest";
-import { newId } from "../src/ids.ts";
-import { bootstrapTenant } from "../src/services/identity/tenants.ts";
+import { newId } from "../src/runtime/ids.ts";
+import { bootstrapTenant } from "../src/services/tenants/tenants.ts";
 import { call, callAt, type Tenant, type TestApi, testApi } from "./harness.ts";
 
 /**

@@ -15,9 +15,9 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fleetLibraries, inArray } from "@fleet/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { newId } from "../src/ids.ts";
+import { newId } from "../src/runtime/ids.ts";
 import { fetchDefinitionFromGit } from "../src/services/fleet-libraries/git-source.ts";
-import { bootstrapTenant } from "../src/services/identity/tenants.ts";
+import { bootstrapTenant } from "../src/services/tenants/tenants.ts";
 import {
   call,
   callAt,

@@ -3,11 +3,11 @@ import { type DatabaseHandle, openDatabase, runners } from "@fleet/db";
 import { afterAll, beforeAll, inject } from "vitest";
 import { mintSecret, RUNNER_TOKEN_PREFIX, sha256Hex } from "../src/auth/tokens.ts";
 import { type Config, loadConfig } from "../src/env.ts";
-import { newId } from "../src/ids.ts";
+import { newId } from "../src/runtime/ids.ts";
 import { type App, createApp } from "../src/server.ts";
-import { upsertMember } from "../src/services/identity/members.ts";
-import { createSignInLink, issueOperatorToken, issueSession } from "../src/services/identity/sessions.ts";
-import { bootstrapTenant } from "../src/services/identity/tenants.ts";
+import { upsertMember } from "../src/services/members/members.ts";
+import { createSignInLink, issueOperatorToken, issueSession } from "../src/services/sessions/sessions.ts";
+import { bootstrapTenant } from "../src/services/tenants/tenants.ts";
 
 /** One API per test worker, on this project's database: PGlite in memory, or the run's PostgreSQL database. */
 export interface TestApi {

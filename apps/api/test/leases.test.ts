@@ -1,7 +1,7 @@
 import { request } from "node:http";
 import { fleetEvents, fleets, leases, sql } from "@fleet/db";
 import { describe, expect, it } from "vitest";
-import type { PublishedFrame } from "../src/services/runners/activity-bus.ts";
+import type { PublishedFrame } from "../src/runtime/activity-bus.ts";
 import { labelledFleet, messageFleet, uniqueLabel } from "./fleet-fixtures.ts";
 import { call, databaseKind, seedTenant, type Tenant, testApi, useIsolatedApi } from "./harness.ts";
 import {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { newId } from "../src/ids.ts";
+import { newId } from "../src/runtime/ids.ts";
 import { call, operatorToken, seedMember, seedTenant } from "./harness.ts";
 
 interface AdminModel {

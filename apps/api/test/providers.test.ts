@@ -1,6 +1,6 @@
 import { eq, platformKeys, tenantProviders } from "@fleet/db";
 import { describe, expect, it } from "vitest";
-import { newId } from "../src/ids.ts";
+import { newId } from "../src/runtime/ids.ts";
 import type { Resolve } from "../src/services/providers/base-url.ts";
 import { openTenantKey } from "../src/services/providers/tenant-key.ts";
 import { replaceTenantProvider } from "../src/services/providers/tenant-provider.ts";

@@ -1,8 +1,8 @@
 import type { scheduleView } from "@fleet/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
-import { newId } from "../src/ids.ts";
-import type { ScheduleEngine } from "../src/services/schedules/engine.ts";
+import { newId } from "../src/runtime/ids.ts";
+import type { ScheduleEngine } from "../src/runtime/schedule-engine.ts";
 import { seedFleetOn } from "./fleet-fixtures.ts";
 import { callAt, isolatedDatabase, startApi, type TestApi } from "./harness.ts";
 

@@ -2,7 +2,7 @@ import type { scheduleView } from "@fleet/contracts";
 import { fleetEvents, schedules, sql } from "@fleet/db";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import { FIRE_QUEUE } from "../src/services/schedules/engine.ts";
+import { FIRE_QUEUE } from "../src/runtime/schedule-engine.ts";
 import { fireSchedule } from "../src/services/schedules/sync.ts";
 import { installFleet, seedLibraryEntry } from "./fleet-fixtures.ts";
 import { call, seedTenant, type Tenant, testApi } from "./harness.ts";

@@ -1,5 +1,6 @@
-import { type Operation, operations } from "@fleet/contracts";
+import type { Operation } from "@fleet/contracts";
 import { describe, expect, it } from "vitest";
+import { operations } from "../src/router/root.ts";
 import { installFleet, messageFleet } from "./fleet-fixtures.ts";
 import { call, operatorToken, seedMember, seedRunnerToken, seedTenant, type Tenant } from "./harness.ts";
 
@@ -127,7 +128,7 @@ function bodyFor(op: Operation): unknown {
   return Object.keys(op.body).length > 0 ? {} : undefined;
 }
 
-const guarded = (Object.values(operations) as Operation[]).filter((op) => op.credentials.length > 0);
+const guarded: Operation[] = operations.filter((op) => op.credentials.length > 0);
 
 describe.each(guarded.map((op) => [op.id, op] as const))("security of %s", (_id, op) => {
   it("refuses a request with no credential (401)", async () => {

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { enrollRunner } from "@fleet/contracts";
+import { enrollRunner } from "@fleet/contracts/runners/enroll-runner";
 import { z } from "zod";
 import { ConfigError, type RunnerConfig } from "./env.ts";
 import type { HttpClient } from "./http.ts";

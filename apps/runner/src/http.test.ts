@@ -1,4 +1,4 @@
-import { heartbeat } from "@fleet/contracts";
+import { heartbeat } from "@fleet/contracts/runners/heartbeat";
 import { describe, expect, it } from "vitest";
 import { backoffDelay } from "./backoff.ts";
 import { ApiError, HttpClient, NetworkError } from "./http.ts";

@@ -10,7 +10,7 @@ export const credentialClasses = ["session", "api_key", "runner", "operator"] as
 export type CredentialClass = (typeof credentialClasses)[number];
 
 /** The classes a tenant-facing route accepts unless it says otherwise. */
-export const tenantCredentials: readonly CredentialClass[] = ["session", "api_key"];
+export const tenantCredentials = ["session", "api_key"] as const satisfies readonly CredentialClass[];
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -22,9 +22,14 @@ export interface OperationSpec<
   B extends Shape,
   O extends z.ZodType,
   H extends Shape = Record<never, never>,
+  Id extends string = string,
+  C extends readonly CredentialClass[] = readonly CredentialClass[],
 > {
-  /** tRPC procedure path, `<resource>.<verb>`. */
-  id: string;
+  /**
+   * tRPC procedure path, `<resource>.<verb>`: the resource is the folder the contract, procedure and
+   * service live in (camel-cased), the verb its key in that resource's router.
+   */
+  id: Id;
   method: HttpMethod;
   /** `/v1/…` with `{param}` placeholders. */
   path: string;
@@ -33,7 +38,8 @@ export interface OperationSpec<
   tags: string[];
   /** Scope the caller must hold; null when the route needs none. */
   scope: Scope | null;
-  credentials: readonly CredentialClass[];
+  /** The credential classes the route accepts; empty for an open route. The procedure's principal follows. */
+  credentials: C;
   successStatus: 200 | 201 | 202 | 204;
   /**
    * Refusal statuses the operation answers beyond those its shape implies (400 and 500 always; 401/403
@@ -62,7 +68,9 @@ export interface Operation<
   B extends Shape = Shape,
   O extends z.ZodType = z.ZodType,
   H extends Shape = Shape,
-> extends OperationSpec<P, Q, B, O, H> {
+  Id extends string = string,
+  C extends readonly CredentialClass[] = readonly CredentialClass[],
+> extends OperationSpec<P, Q, B, O, H, Id, C> {
   params: P;
   query: Q;
   body: B;
@@ -86,7 +94,9 @@ export function defineOperation<
   const B extends Shape = Record<never, never>,
   O extends z.ZodType = z.ZodType,
   const H extends Shape = Record<never, never>,
->(spec: OperationSpec<P, Q, B, O, H>): Operation<P, Q, B, O, H> {
+  const Id extends string = string,
+  const C extends readonly CredentialClass[] = readonly CredentialClass[],
+>(spec: OperationSpec<P, Q, B, O, H, Id, C>): Operation<P, Q, B, O, H, Id, C> {
   const params = (spec.params ?? {}) as P;
   const query = (spec.query ?? {}) as Q;
   const body = (spec.body ?? {}) as B;

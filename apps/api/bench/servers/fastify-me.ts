@@ -6,8 +6,8 @@ import { PrincipalCache } from "../../src/auth/principal-cache.ts";
 import { SessionSigner } from "../../src/auth/sessions.ts";
 import { loadConfig } from "../../src/env.ts";
 import { Responses } from "../../src/http/responses.ts";
-import { LogDestination } from "../../src/log-destination.ts";
-import { describeCaller } from "../../src/services/identity/get-me.ts";
+import { LogDestination } from "../../src/runtime/log-destination.ts";
+import { describeCaller } from "../../src/services/users/get-me.ts";
 
 /**
  * The same work as `GET /v1/users/me` written straight on Fastify: parse the Bearer header, resolve it

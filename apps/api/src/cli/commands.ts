@@ -1,9 +1,9 @@
 import { parseScopeList } from "@fleet/contracts";
 import type { ServiceContext } from "../services/context.ts";
-import { firstRun } from "../services/identity/first-run.ts";
-import { upsertMember } from "../services/identity/members.ts";
-import { createSignInLink, issueOperatorToken, issueSession } from "../services/identity/sessions.ts";
-import { bootstrapTenant } from "../services/identity/tenants.ts";
+import { upsertMember } from "../services/members/members.ts";
+import { createSignInLink, issueOperatorToken, issueSession } from "../services/sessions/sessions.ts";
+import { firstRun } from "../services/tenants/first-run.ts";
+import { bootstrapTenant } from "../services/tenants/tenants.ts";
 
 export type Values = Record<string, string | boolean | undefined>;
 

@@ -3,12 +3,12 @@ import { Problem } from "@fleet/contracts";
 import { openDatabase, parseDatabaseUrl, readLock } from "@fleet/db";
 import { SessionSigner } from "../auth/sessions.ts";
 import { ConfigError, loadConfig } from "../env.ts";
-import { sendCommand } from "../http/control-socket.ts";
+import { ActivityBus } from "../runtime/activity-bus.ts";
+import { WorkSignal } from "../runtime/work-signal.ts";
 import type { ServiceContext } from "../services/context.ts";
-import { ActivityBus } from "../services/runners/activity-bus.ts";
-import { WorkSignal } from "../services/runners/work-signal.ts";
 import { Vault } from "../services/secrets/vault.ts";
 import { runCommand, UsageError, type Values } from "./commands.ts";
+import { sendCommand } from "./control-socket.ts";
 
 const usage = `fleetctl — operator commands for Fleet Control Plane (uses DATABASE_URL, like the server)
 

@@ -1,6 +1,6 @@
 import type { Socket } from "node:net";
 import { Problem } from "@fleet/contracts";
-import { newRequestId } from "../ids.ts";
+import { newRequestId } from "../runtime/ids.ts";
 
 /**
  * Answers a request Node's HTTP parser could not read — a header block over 16 KiB, a malformed request

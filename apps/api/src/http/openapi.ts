@@ -3,10 +3,10 @@ import {
   errorRegistry,
   headerName,
   type Operation,
-  operations,
   problemSchema,
 } from "@fleet/contracts";
 import { z } from "zod";
+import { operations } from "../router/root.ts";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -72,7 +72,7 @@ export function buildOpenApiDocument(serverUrl: string): JsonSchema {
   const paths: Record<string, Record<string, unknown>> = {};
   // Problem carries its own id, so converting it files its body under components.Problem.
   convert(problemSchema, "output", components);
-  for (const op of Object.values(operations) as Operation[]) {
+  for (const op of operations) {
     const parameters = [
       ...Object.entries(op.params).map(([name, schema]) => ({
         name,

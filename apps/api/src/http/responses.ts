@@ -7,7 +7,7 @@ import {
 } from "node:http";
 import type { Socket } from "node:net";
 import { hostname } from "node:os";
-import { newRequestId } from "../ids.ts";
+import { newRequestId } from "../runtime/ids.ts";
 
 /** Set on a raw response by the route that answers it: the pattern to log instead of the path. */
 export const ROUTE = Symbol("fleet.route");

@@ -1,9 +1,10 @@
 import type { ServerResponse } from "node:http";
 import { headerName, type Operation, Problem, retiredPagingParams } from "@fleet/contracts";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { AppRouter } from "../router/root.ts";
-import { authorize, type ProcedureMeta, type RequestContext } from "../trpc.ts";
-import { describeIssue, internal } from "./problem.ts";
+import { authorize } from "../auth/authorize.ts";
+import { operations } from "../router/root.ts";
+import { describeIssue, internal } from "../runtime/problems.ts";
+import type { RequestContext } from "../trpc.ts";
 import { ROUTE } from "./responses.ts";
 
 /** Default body ceiling for routes that do not name one. */
@@ -76,10 +77,6 @@ function collectInput({ op, takesBody, unread, headerFields }: InputPlan, reques
   return input;
 }
 
-interface ProcedureRecord {
-  _def: { meta?: ProcedureMeta };
-}
-
 /**
  * Serves every procedure of the router as its operation's `/v1` REST route. The route runs the same
  * `authorize`, input parsing, resolver and output parsing as the tRPC procedure, without tRPC's
@@ -87,17 +84,10 @@ interface ProcedureRecord {
  */
 export function registerRestRoutes(
   app: FastifyInstance,
-  appRouter: AppRouter,
   contextFor: (request: FastifyRequest) => RequestContext,
 ): void {
-  const procedures = (appRouter._def as unknown as { procedures: Record<string, ProcedureRecord> })
-    .procedures;
-  for (const [path, procedure] of Object.entries(procedures)) {
-    const meta = procedure._def.meta;
-    if (meta?.resolve === undefined || meta.id !== path)
-      throw new Error(`procedure ${path} has no operation meta`);
-    const op: Operation = meta;
-    const resolve = meta.resolve as (opts: {
+  for (const op of operations) {
+    const resolve = op.resolve as (opts: {
       ctx: RequestContext & { principal: unknown };
       input: unknown;
     }) => unknown;

@@ -3,9 +3,9 @@ import { sql } from "@fleet/db";
 import { AUTH_CHANNEL } from "../auth/principal-cache.ts";
 import type { SessionSigner } from "../auth/sessions.ts";
 import type { Config } from "../env.ts";
-import type { ActivityBus } from "./runners/activity-bus.ts";
-import type { WorkSignal } from "./runners/work-signal.ts";
-import type { ScheduleEngine } from "./schedules/engine.ts";
+import type { ActivityBus } from "../runtime/activity-bus.ts";
+import type { ScheduleEngine } from "../runtime/schedule-engine.ts";
+import type { WorkSignal } from "../runtime/work-signal.ts";
 import type { Vault } from "./secrets/vault.ts";
 
 /** What services need, and nothing of HTTP. */

@@ -1,4 +1,4 @@
-import { listRunners } from "@fleet/contracts";
+import { listRunners } from "@fleet/contracts/runners/list-runners";
 import type { ProblemView } from "@fleet/ui";
 import { type ApiResult, callApi } from "./session.ts";
 

@@ -1,4 +1,6 @@
-import { callingPerson, exchangeSignInLink, getMe, problemSchema } from "@fleet/contracts";
+import { callingPerson, problemSchema } from "@fleet/contracts";
+import { exchangeSignInLink } from "@fleet/contracts/sessions/exchange-sign-in-link";
+import { getMe } from "@fleet/contracts/users/get-me";
 import type { ProblemView } from "@fleet/ui";
 import type { z } from "zod";
 import { env } from "../env.ts";

@@ -1,8 +1,8 @@
-import { createApiKey as op } from "@fleet/contracts";
+import { createApiKey as op } from "@fleet/contracts/api-keys/create-api-key";
 import { mintApiKey } from "../../services/api-keys/mint-api-key.ts";
-import { tenantProcedure } from "../../trpc.ts";
+import { procedure } from "../../trpc.ts";
 
-export const createApiKey = tenantProcedure(op).mutation(({ ctx, input }) =>
+export const createApiKey = procedure(op).mutation(({ ctx, input }) =>
   mintApiKey(
     ctx.services.db,
     {

@@ -1,7 +1,7 @@
-import { deleteApiKey as op } from "@fleet/contracts";
+import { deleteApiKey as op } from "@fleet/contracts/api-keys/delete-api-key";
 import { deleteApiKey as remove } from "../../services/api-keys/revoke-api-key.ts";
-import { tenantProcedure } from "../../trpc.ts";
+import { procedure } from "../../trpc.ts";
 
-export const deleteApiKey = tenantProcedure(op).mutation(({ ctx, input }) =>
+export const deleteApiKey = procedure(op).mutation(({ ctx, input }) =>
   remove(ctx.services, ctx.principal.tenantId, input.id),
 );

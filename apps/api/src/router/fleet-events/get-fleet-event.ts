@@ -1,7 +1,7 @@
-import { getFleetEvent as op } from "@fleet/contracts";
-import { getFleetEvent as get } from "../../services/fleets/events.ts";
-import { tenantProcedure } from "../../trpc.ts";
+import { getFleetEvent as op } from "@fleet/contracts/fleet-events/get-fleet-event";
+import { getFleetEvent as get } from "../../services/fleet-events/fleet-events.ts";
+import { procedure } from "../../trpc.ts";
 
-export const getFleetEvent = tenantProcedure(op).query(({ ctx, input }) =>
+export const getFleetEvent = procedure(op).query(({ ctx, input }) =>
   get(ctx.services.db, ctx.principal.tenantId, input),
 );

@@ -1,7 +1,7 @@
-import { listFleetEvents as op } from "@fleet/contracts";
-import { listFleetEvents as list } from "../../services/fleets/events.ts";
-import { tenantProcedure } from "../../trpc.ts";
+import { listFleetEvents as op } from "@fleet/contracts/fleet-events/list-fleet-events";
+import { listFleetEvents as list } from "../../services/fleet-events/fleet-events.ts";
+import { procedure } from "../../trpc.ts";
 
-export const listFleetEvents = tenantProcedure(op).query(({ ctx, input }) =>
+export const listFleetEvents = procedure(op).query(({ ctx, input }) =>
   list(ctx.services.db, ctx.principal.tenantId, input, ctx.services.now()),
 );

@@ -1,7 +1,7 @@
-import { listWorkspaceEvents as op } from "@fleet/contracts";
-import { listWorkspaceEvents as list } from "../../services/fleets/events.ts";
-import { tenantProcedure } from "../../trpc.ts";
+import { listWorkspaceEvents as op } from "@fleet/contracts/fleet-events/list-workspace-events";
+import { listWorkspaceEvents as list } from "../../services/fleet-events/fleet-events.ts";
+import { procedure } from "../../trpc.ts";
 
-export const listWorkspaceEvents = tenantProcedure(op).query(({ ctx, input }) =>
+export const listWorkspaceEvents = procedure(op).query(({ ctx, input }) =>
   list(ctx.services.db, ctx.principal.tenantId, input, ctx.services.now()),
 );

@@ -1,10 +1,6 @@
-import { router } from "../../trpc.ts";
+import { resource } from "../../trpc.ts";
 import { getFleetEvent } from "./get-fleet-event.ts";
 import { listFleetEvents } from "./list-fleet-events.ts";
 import { listWorkspaceEvents } from "./list-workspace-events.ts";
 
-export const fleetEventsRouter = router({
-  list: listFleetEvents,
-  listWorkspace: listWorkspaceEvents,
-  get: getFleetEvent,
-});
+export const fleetEventsRouter = resource(getFleetEvent, listFleetEvents, listWorkspaceEvents);

@@ -1,8 +1,8 @@
-import { createLibrary as op } from "@fleet/contracts";
+import { createLibrary as op } from "@fleet/contracts/fleet-libraries/create-library";
 import { onboardLibraryEntry } from "../../services/fleet-libraries/onboard.ts";
-import { tenantProcedure } from "../../trpc.ts";
+import { procedure } from "../../trpc.ts";
 
-export const createLibrary = tenantProcedure(op).mutation(({ ctx, input }) =>
+export const createLibrary = procedure(op).mutation(({ ctx, input }) =>
   onboardLibraryEntry(
     ctx.services,
     { visibility: "tenant", tenantId: ctx.principal.tenantId, workspaceId: input.workspace_id },

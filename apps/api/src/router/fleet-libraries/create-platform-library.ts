@@ -1,7 +1,7 @@
-import { createPlatformLibrary as op } from "@fleet/contracts";
+import { createPlatformLibrary as op } from "@fleet/contracts/fleet-libraries/create-platform-library";
 import { onboardLibraryEntry } from "../../services/fleet-libraries/onboard.ts";
-import { operatorProcedure } from "../../trpc.ts";
+import { procedure } from "../../trpc.ts";
 
-export const createPlatformLibrary = operatorProcedure(op).mutation(({ ctx, input }) =>
+export const createPlatformLibrary = procedure(op).mutation(({ ctx, input }) =>
   onboardLibraryEntry(ctx.services, { visibility: "platform" }, input),
 );

@@ -1,7 +1,7 @@
-import { getLibrary as op } from "@fleet/contracts";
+import { getLibrary as op } from "@fleet/contracts/fleet-libraries/get-library";
 import { getLibraryEntry } from "../../services/fleet-libraries/entries.ts";
-import { tenantProcedure } from "../../trpc.ts";
+import { procedure } from "../../trpc.ts";
 
-export const getLibrary = tenantProcedure(op).query(({ ctx, input }) =>
+export const getLibrary = procedure(op).query(({ ctx, input }) =>
   getLibraryEntry(ctx.services, ctx.principal.tenantId, input),
 );

@@ -1,7 +1,7 @@
-import { listLibraries as op } from "@fleet/contracts";
+import { listLibraries as op } from "@fleet/contracts/fleet-libraries/list-libraries";
 import { listLibraryEntries } from "../../services/fleet-libraries/list.ts";
-import { tenantProcedure } from "../../trpc.ts";
+import { procedure } from "../../trpc.ts";
 
-export const listLibraries = tenantProcedure(op).query(({ ctx, input }) =>
+export const listLibraries = procedure(op).query(({ ctx, input }) =>
   listLibraryEntries(ctx.services, ctx.principal.tenantId, input),
 );

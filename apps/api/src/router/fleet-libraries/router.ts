@@ -1,12 +1,7 @@
-import { router } from "../../trpc.ts";
+import { resource } from "../../trpc.ts";
 import { createLibrary } from "./create-library.ts";
 import { createPlatformLibrary } from "./create-platform-library.ts";
 import { getLibrary } from "./get-library.ts";
 import { listLibraries } from "./list-libraries.ts";
 
-export const fleetLibrariesRouter = router({
-  list: listLibraries,
-  get: getLibrary,
-  create: createLibrary,
-  createPlatform: createPlatformLibrary,
-});
+export const fleetLibrariesRouter = resource(createLibrary, createPlatformLibrary, getLibrary, listLibraries);

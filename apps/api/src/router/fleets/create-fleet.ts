@@ -1,7 +1,7 @@
-import { createFleet as op } from "@fleet/contracts";
+import { createFleet as op } from "@fleet/contracts/fleets/create-fleet";
 import { installFleet } from "../../services/fleets/install-fleet.ts";
-import { tenantProcedure } from "../../trpc.ts";
+import { procedure } from "../../trpc.ts";
 
-export const createFleet = tenantProcedure(op).mutation(({ ctx, input }) =>
+export const createFleet = procedure(op).mutation(({ ctx, input }) =>
   installFleet(ctx.services, ctx.principal.tenantId, input),
 );

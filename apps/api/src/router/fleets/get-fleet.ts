@@ -1,8 +1,8 @@
-import { getFleet as op } from "@fleet/contracts";
+import { getFleet as op } from "@fleet/contracts/fleets/get-fleet";
 import { getFleet as get } from "../../services/fleets/fleets.ts";
-import { tenantProcedure } from "../../trpc.ts";
+import { procedure } from "../../trpc.ts";
 
-export const getFleet = tenantProcedure(op).query(async ({ ctx, input }) => {
+export const getFleet = procedure(op).query(async ({ ctx, input }) => {
   const fleet = await get(ctx.services.db, ctx.principal.tenantId, input.workspace_id, input.fleet_id);
   ctx.response.headers = { etag: fleet.etag };
   return fleet;

@@ -1,7 +1,7 @@
-import { listFleets as op } from "@fleet/contracts";
+import { listFleets as op } from "@fleet/contracts/fleets/list-fleets";
 import { listFleets as list } from "../../services/fleets/fleets.ts";
-import { tenantProcedure } from "../../trpc.ts";
+import { procedure } from "../../trpc.ts";
 
-export const listFleets = tenantProcedure(op).query(({ ctx, input }) =>
+export const listFleets = procedure(op).query(({ ctx, input }) =>
   list(ctx.services.db, ctx.principal.tenantId, input),
 );

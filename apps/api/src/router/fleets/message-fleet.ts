@@ -1,8 +1,8 @@
-import { messageFleet as op } from "@fleet/contracts";
+import { messageFleet as op } from "@fleet/contracts/fleets/message-fleet";
 import { messageFleet as message } from "../../services/fleets/messages.ts";
-import { tenantProcedure } from "../../trpc.ts";
+import { procedure } from "../../trpc.ts";
 
-export const messageFleet = tenantProcedure(op).mutation(({ ctx, input }) => {
+export const messageFleet = procedure(op).mutation(({ ctx, input }) => {
   const { principal } = ctx;
   const actor = principal.apiKeyId ? `api_key:${principal.apiKeyId}` : `user:${principal.userId}`;
   return message(ctx.services, { tenantId: principal.tenantId, actor }, input);

@@ -1,4 +1,4 @@
-import { router } from "../../trpc.ts";
+import { resource } from "../../trpc.ts";
 import { createFleet } from "./create-fleet.ts";
 import { deleteFleet } from "./delete-fleet.ts";
 import { getFleet } from "./get-fleet.ts";
@@ -6,11 +6,11 @@ import { listFleets } from "./list-fleets.ts";
 import { messageFleet } from "./message-fleet.ts";
 import { updateFleet } from "./update-fleet.ts";
 
-export const fleetsRouter = router({
-  list: listFleets,
-  create: createFleet,
-  get: getFleet,
-  update: updateFleet,
-  delete: deleteFleet,
-  message: messageFleet,
-});
+export const fleetsRouter = resource(
+  createFleet,
+  deleteFleet,
+  getFleet,
+  listFleets,
+  messageFleet,
+  updateFleet,
+);

@@ -1,8 +1,8 @@
-import { updateFleet as op } from "@fleet/contracts";
+import { updateFleet as op } from "@fleet/contracts/fleets/update-fleet";
 import { updateFleet as update } from "../../services/fleets/fleets.ts";
-import { tenantProcedure } from "../../trpc.ts";
+import { procedure } from "../../trpc.ts";
 
-export const updateFleet = tenantProcedure(op).mutation(async ({ ctx, input }) => {
+export const updateFleet = procedure(op).mutation(async ({ ctx, input }) => {
   const fleet = await update(ctx.services, ctx.principal.tenantId, input);
   ctx.response.headers = { etag: fleet.etag };
   return fleet;

@@ -1,7 +1,7 @@
-import { listMemories as op } from "@fleet/contracts";
+import { listMemories as op } from "@fleet/contracts/memories/list-memories";
 import { listMemories as list } from "../../services/memories/memories.ts";
-import { tenantProcedure } from "../../trpc.ts";
+import { procedure } from "../../trpc.ts";
 
-export const listMemories = tenantProcedure(op).query(({ ctx, input }) =>
+export const listMemories = procedure(op).query(({ ctx, input }) =>
   list(ctx.services.db, ctx.principal.tenantId, input),
 );

@@ -1,4 +1,6 @@
-import { router } from "../../trpc.ts";
+import { resource } from "../../trpc.ts";
+import { deleteMemory } from "./delete-memory.ts";
 import { listMemories } from "./list-memories.ts";
+import { writeMemory } from "./write-memory.ts";
 
-export const memoriesRouter = router({ list: listMemories });
+export const memoriesRouter = resource(deleteMemory, listMemories, writeMemory);

@@ -1,5 +1,5 @@
-import { createModel as op } from "@fleet/contracts";
+import { createModel as op } from "@fleet/contracts/models/create-model";
 import { createModel as create } from "../../services/models/admin-models.ts";
-import { operatorProcedure } from "../../trpc.ts";
+import { procedure } from "../../trpc.ts";
 
-export const createModel = operatorProcedure(op).mutation(({ ctx, input }) => create(ctx.services, input));
+export const createModel = procedure(op).mutation(({ ctx, input }) => create(ctx.services, input));

@@ -1,7 +1,5 @@
-import { deleteModel as op } from "@fleet/contracts";
+import { deleteModel as op } from "@fleet/contracts/models/delete-model";
 import { deleteModel as remove } from "../../services/models/admin-models.ts";
-import { operatorProcedure } from "../../trpc.ts";
+import { procedure } from "../../trpc.ts";
 
-export const deleteModel = operatorProcedure(op).mutation(({ ctx, input }) =>
-  remove(ctx.services, input.uid),
-);
+export const deleteModel = procedure(op).mutation(({ ctx, input }) => remove(ctx.services, input.uid));

@@ -1,5 +1,5 @@
-import { listAdminModels as op } from "@fleet/contracts";
+import { listAdminModels as op } from "@fleet/contracts/models/list-admin-models";
 import { listAdminModels as list } from "../../services/models/admin-models.ts";
-import { operatorProcedure } from "../../trpc.ts";
+import { procedure } from "../../trpc.ts";
 
-export const listAdminModels = operatorProcedure(op).query(({ ctx, input }) => list(ctx.services, input));
+export const listAdminModels = procedure(op).query(({ ctx, input }) => list(ctx.services, input));

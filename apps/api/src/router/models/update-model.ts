@@ -1,5 +1,5 @@
-import { updateModel as op } from "@fleet/contracts";
+import { updateModel as op } from "@fleet/contracts/models/update-model";
 import { updateModel as update } from "../../services/models/admin-models.ts";
-import { operatorProcedure } from "../../trpc.ts";
+import { procedure } from "../../trpc.ts";
 
-export const updateModel = operatorProcedure(op).mutation(({ ctx, input }) => update(ctx.services, input));
+export const updateModel = procedure(op).mutation(({ ctx, input }) => update(ctx.services, input));

@@ -1,7 +1,5 @@
-import { getTenantProvider as op } from "@fleet/contracts";
+import { getTenantProvider as op } from "@fleet/contracts/providers/get-tenant-provider";
 import { getTenantProvider as get } from "../../services/providers/tenant-provider.ts";
-import { tenantProcedure } from "../../trpc.ts";
+import { procedure } from "../../trpc.ts";
 
-export const getTenantProvider = tenantProcedure(op).query(({ ctx }) =>
-  get(ctx.services, ctx.principal.tenantId),
-);
+export const getTenantProvider = procedure(op).query(({ ctx }) => get(ctx.services, ctx.principal.tenantId));

@@ -1,7 +1,5 @@
-import { replacePlatformKey as op } from "@fleet/contracts";
+import { replacePlatformKey as op } from "@fleet/contracts/providers/replace-platform-key";
 import { replacePlatformKey as replace } from "../../services/providers/platform-key.ts";
-import { operatorProcedure } from "../../trpc.ts";
+import { procedure } from "../../trpc.ts";
 
-export const replacePlatformKey = operatorProcedure(op).mutation(({ ctx, input }) =>
-  replace(ctx.services, input),
-);
+export const replacePlatformKey = procedure(op).mutation(({ ctx, input }) => replace(ctx.services, input));

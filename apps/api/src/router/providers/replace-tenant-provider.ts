@@ -1,7 +1,7 @@
-import { replaceTenantProvider as op } from "@fleet/contracts";
+import { replaceTenantProvider as op } from "@fleet/contracts/providers/replace-tenant-provider";
 import { replaceTenantProvider as replace } from "../../services/providers/tenant-provider.ts";
-import { tenantProcedure } from "../../trpc.ts";
+import { procedure } from "../../trpc.ts";
 
-export const replaceTenantProvider = tenantProcedure(op).mutation(({ ctx, input }) =>
+export const replaceTenantProvider = procedure(op).mutation(({ ctx, input }) =>
   replace(ctx.services, ctx.principal.tenantId, input),
 );

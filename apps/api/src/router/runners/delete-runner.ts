@@ -1,7 +1,5 @@
-import { deleteRunner as op } from "@fleet/contracts";
+import { deleteRunner as op } from "@fleet/contracts/runners/delete-runner";
 import { deleteRunner as remove } from "../../services/runners/runners.ts";
-import { operatorProcedure } from "../../trpc.ts";
+import { procedure } from "../../trpc.ts";
 
-export const deleteRunner = operatorProcedure(op).mutation(({ ctx, input }) =>
-  remove(ctx.services, input.id),
-);
+export const deleteRunner = procedure(op).mutation(({ ctx, input }) => remove(ctx.services, input.id));

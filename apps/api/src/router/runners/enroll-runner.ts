@@ -1,5 +1,5 @@
-import { enrollRunner as op } from "@fleet/contracts";
+import { enrollRunner as op } from "@fleet/contracts/runners/enroll-runner";
 import { enrollRunner as enroll } from "../../services/runners/runners.ts";
-import { operatorProcedure } from "../../trpc.ts";
+import { procedure } from "../../trpc.ts";
 
-export const enrollRunner = operatorProcedure(op).mutation(({ ctx, input }) => enroll(ctx.services, input));
+export const enrollRunner = procedure(op).mutation(({ ctx, input }) => enroll(ctx.services, input));

@@ -1,5 +1,5 @@
-import { listRunnerEvents as op } from "@fleet/contracts";
+import { listRunnerEvents as op } from "@fleet/contracts/runners/list-runner-events";
 import { listRunnerEvents as list } from "../../services/runners/runners.ts";
-import { operatorProcedure } from "../../trpc.ts";
+import { procedure } from "../../trpc.ts";
 
-export const listRunnerEvents = operatorProcedure(op).query(({ ctx, input }) => list(ctx.services, input));
+export const listRunnerEvents = procedure(op).query(({ ctx, input }) => list(ctx.services, input));

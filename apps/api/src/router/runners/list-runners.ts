@@ -1,5 +1,5 @@
-import { listRunners as op } from "@fleet/contracts";
+import { listRunners as op } from "@fleet/contracts/runners/list-runners";
 import { listRunners as list } from "../../services/runners/runners.ts";
-import { operatorProcedure } from "../../trpc.ts";
+import { procedure } from "../../trpc.ts";
 
-export const listRunners = operatorProcedure(op).query(({ ctx, input }) => list(ctx.services, input));
+export const listRunners = procedure(op).query(({ ctx, input }) => list(ctx.services, input));

@@ -1,7 +1,8 @@
-import { hasScope, updateRunner as op } from "@fleet/contracts";
+import { hasScope } from "@fleet/contracts";
+import { updateRunner as op } from "@fleet/contracts/runners/update-runner";
 import { updateRunner as update } from "../../services/runners/runners.ts";
-import { operatorProcedure } from "../../trpc.ts";
+import { procedure } from "../../trpc.ts";
 
-export const updateRunner = operatorProcedure(op).mutation(({ ctx, input }) =>
+export const updateRunner = procedure(op).mutation(({ ctx, input }) =>
   update(ctx.services, input, hasScope(ctx.principal.scopes, "runner:admin")),
 );

@@ -1,7 +1,7 @@
-import { createSchedule as op } from "@fleet/contracts";
+import { createSchedule as op } from "@fleet/contracts/schedules/create-schedule";
 import { createSchedule as create } from "../../services/schedules/schedules.ts";
-import { tenantProcedure } from "../../trpc.ts";
+import { procedure } from "../../trpc.ts";
 
-export const createSchedule = tenantProcedure(op).mutation(({ ctx, input }) =>
+export const createSchedule = procedure(op).mutation(({ ctx, input }) =>
   create(ctx.services, ctx.principal.tenantId, input),
 );

@@ -1,7 +1,7 @@
-import { deleteSchedule as op } from "@fleet/contracts";
+import { deleteSchedule as op } from "@fleet/contracts/schedules/delete-schedule";
 import { deleteSchedule as remove } from "../../services/schedules/schedules.ts";
-import { tenantProcedure } from "../../trpc.ts";
+import { procedure } from "../../trpc.ts";
 
-export const deleteSchedule = tenantProcedure(op).mutation(({ ctx, input }) =>
+export const deleteSchedule = procedure(op).mutation(({ ctx, input }) =>
   remove(ctx.services, ctx.principal.tenantId, input),
 );

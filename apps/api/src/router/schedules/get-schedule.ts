@@ -1,8 +1,8 @@
-import { getSchedule as op } from "@fleet/contracts";
+import { getSchedule as op } from "@fleet/contracts/schedules/get-schedule";
 import { getSchedule as get } from "../../services/schedules/schedules.ts";
-import { tenantProcedure } from "../../trpc.ts";
+import { procedure } from "../../trpc.ts";
 
-export const getSchedule = tenantProcedure(op).query(async ({ ctx, input }) => {
+export const getSchedule = procedure(op).query(async ({ ctx, input }) => {
   const schedule = await get(ctx.services, ctx.principal.tenantId, input);
   ctx.response.headers = { etag: schedule.etag };
   return schedule;

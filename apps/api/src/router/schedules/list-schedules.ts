@@ -1,7 +1,7 @@
-import { listSchedules as op } from "@fleet/contracts";
+import { listSchedules as op } from "@fleet/contracts/schedules/list-schedules";
 import { listSchedules as list } from "../../services/schedules/schedules.ts";
-import { tenantProcedure } from "../../trpc.ts";
+import { procedure } from "../../trpc.ts";
 
-export const listSchedules = tenantProcedure(op).query(({ ctx, input }) =>
+export const listSchedules = procedure(op).query(({ ctx, input }) =>
   list(ctx.services, ctx.principal.tenantId, input.workspace_id, input.fleet_id),
 );

@@ -1,4 +1,4 @@
-import { router } from "../../trpc.ts";
+import { resource } from "../../trpc.ts";
 import { createSchedule } from "./create-schedule.ts";
 import { deleteSchedule } from "./delete-schedule.ts";
 import { getSchedule } from "./get-schedule.ts";
@@ -6,11 +6,11 @@ import { listSchedules } from "./list-schedules.ts";
 import { syncSchedule } from "./sync-schedule.ts";
 import { updateSchedule } from "./update-schedule.ts";
 
-export const schedulesRouter = router({
-  list: listSchedules,
-  create: createSchedule,
-  get: getSchedule,
-  update: updateSchedule,
-  delete: deleteSchedule,
-  sync: syncSchedule,
-});
+export const schedulesRouter = resource(
+  createSchedule,
+  deleteSchedule,
+  getSchedule,
+  listSchedules,
+  syncSchedule,
+  updateSchedule,
+);

@@ -1,7 +1,7 @@
-import { syncSchedule as op } from "@fleet/contracts";
+import { syncSchedule as op } from "@fleet/contracts/schedules/sync-schedule";
 import { syncSchedule as sync } from "../../services/schedules/schedules.ts";
-import { tenantProcedure } from "../../trpc.ts";
+import { procedure } from "../../trpc.ts";
 
-export const syncSchedule = tenantProcedure(op).mutation(({ ctx, input }) =>
+export const syncSchedule = procedure(op).mutation(({ ctx, input }) =>
   sync(ctx.services, ctx.principal.tenantId, input),
 );

@@ -1,7 +1,7 @@
-import { deleteSecret as op } from "@fleet/contracts";
+import { deleteSecret as op } from "@fleet/contracts/secrets/delete-secret";
 import { deleteSecret as remove } from "../../services/secrets/secrets.ts";
-import { tenantProcedure } from "../../trpc.ts";
+import { procedure } from "../../trpc.ts";
 
-export const deleteSecret = tenantProcedure(op).mutation(({ ctx, input }) =>
+export const deleteSecret = procedure(op).mutation(({ ctx, input }) =>
   remove(ctx.services, ctx.principal.tenantId, input.workspace_id, input.secret_name),
 );

@@ -1,9 +1,9 @@
-import { listCredentials as op } from "@fleet/contracts";
+import { listCredentials as op } from "@fleet/contracts/secrets/list-credentials";
 import { listSecrets } from "../../services/secrets/secrets.ts";
-import { tenantProcedure } from "../../trpc.ts";
+import { procedure } from "../../trpc.ts";
 
 /** The deprecated name of the secrets list, in its old shape. */
-export const listCredentials = tenantProcedure(op).query(async ({ ctx, input }) => ({
+export const listCredentials = procedure(op).query(async ({ ctx, input }) => ({
   credentials: (await listSecrets(ctx.services, ctx.principal.tenantId, input.workspace_id)).map(
     ({ name, created_at }) => ({
       name,

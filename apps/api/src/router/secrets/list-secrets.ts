@@ -1,7 +1,7 @@
-import { listSecrets as op } from "@fleet/contracts";
+import { listSecrets as op } from "@fleet/contracts/secrets/list-secrets";
 import { listSecrets as list } from "../../services/secrets/secrets.ts";
-import { tenantProcedure } from "../../trpc.ts";
+import { procedure } from "../../trpc.ts";
 
-export const listSecrets = tenantProcedure(op).query(async ({ ctx, input }) => ({
+export const listSecrets = procedure(op).query(async ({ ctx, input }) => ({
   secrets: await list(ctx.services, ctx.principal.tenantId, input.workspace_id),
 }));

@@ -1,7 +1,7 @@
-import { replaceSecret as op } from "@fleet/contracts";
+import { replaceSecret as op } from "@fleet/contracts/secrets/replace-secret";
 import { replaceSecret as replace } from "../../services/secrets/secrets.ts";
-import { tenantProcedure } from "../../trpc.ts";
+import { procedure } from "../../trpc.ts";
 
-export const replaceSecret = tenantProcedure(op).mutation(({ ctx, input }) =>
+export const replaceSecret = procedure(op).mutation(({ ctx, input }) =>
   replace(ctx.services, ctx.principal.tenantId, input),
 );

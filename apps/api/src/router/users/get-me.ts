@@ -1,5 +1,5 @@
-import { getMe as op } from "@fleet/contracts";
-import { describeCaller } from "../../services/identity/get-me.ts";
-import { tenantProcedure } from "../../trpc.ts";
+import { getMe as op } from "@fleet/contracts/users/get-me";
+import { describeCaller } from "../../services/users/get-me.ts";
+import { procedure } from "../../trpc.ts";
 
-export const getMe = tenantProcedure(op).query(({ ctx }) => describeCaller(ctx.principal));
+export const getMe = procedure(op).query(({ ctx }) => describeCaller(ctx.principal));

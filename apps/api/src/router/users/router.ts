@@ -1,4 +1,4 @@
-import { router } from "../../trpc.ts";
+import { resource } from "../../trpc.ts";
 import { getMe } from "./get-me.ts";
 
-export const usersRouter = router({ getMe });
+export const usersRouter = resource(getMe);

@@ -1,7 +1,7 @@
-import { listWorkspaces as op } from "@fleet/contracts";
+import { listWorkspaces as op } from "@fleet/contracts/workspaces/list-workspaces";
 import { listWorkspaces as list } from "../../services/workspaces/workspaces.ts";
-import { tenantProcedure } from "../../trpc.ts";
+import { procedure } from "../../trpc.ts";
 
-export const listWorkspaces = tenantProcedure(op).query(({ ctx, input }) =>
+export const listWorkspaces = procedure(op).query(({ ctx, input }) =>
   list(ctx.services.db, ctx.principal.tenantId, input),
 );

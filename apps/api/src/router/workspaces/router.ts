@@ -1,5 +1,5 @@
-import { router } from "../../trpc.ts";
+import { resource } from "../../trpc.ts";
 import { createWorkspace } from "./create-workspace.ts";
 import { listWorkspaces } from "./list-workspaces.ts";
 
-export const workspacesRouter = router({ create: createWorkspace, list: listWorkspaces });
+export const workspacesRouter = resource(createWorkspace, listWorkspaces);

@@ -1,6 +1,6 @@
 import { apiKeys, type Database, type Tx } from "@fleet/db";
 import { mintSecret, sha256Hex, TENANT_KEY_PREFIX } from "../../auth/tokens.ts";
-import { newId } from "../../ids.ts";
+import { newId } from "../../runtime/ids.ts";
 
 /** Mints a tenant API key; the plaintext is returned here and never stored. */
 export async function mintApiKey(

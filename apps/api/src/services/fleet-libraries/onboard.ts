@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { byteLength, LIBRARY_CEILINGS, Problem } from "@fleet/contracts";
 import { fleetLibraries } from "@fleet/db";
-import { newId } from "../../ids.ts";
+import { newId } from "../../runtime/ids.ts";
 import type { ServiceContext } from "../context.ts";
 import { requireWorkspace } from "../workspaces/access.ts";
 import { parseDefinition } from "./definition.ts";

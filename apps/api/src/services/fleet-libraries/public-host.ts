@@ -1,6 +1,6 @@
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
-import { isPublicAddress } from "../network/public-address.ts";
+import { isPublicAddress } from "../../runtime/public-address.ts";
 
 export class HostRefused extends Error {}
 export class HostUnresolved extends Error {}

@@ -1,6 +1,6 @@
 import { Problem } from "@fleet/contracts";
 import { and, eq, fleets, inArray, schedules, secrets } from "@fleet/db";
-import { newId } from "../../ids.ts";
+import { newId } from "../../runtime/ids.ts";
 import { type ServiceContext, uniqueViolation } from "../context.ts";
 import { type LibraryEntryRef, readLibraryEntry } from "../fleet-libraries/entries.ts";
 import { pushSchedule } from "../schedules/sync.ts";

@@ -1,6 +1,6 @@
 import { Problem } from "@fleet/contracts";
 import { and, type Database, eq, fleetEvents, fleets, sql } from "@fleet/db";
-import { newId } from "../../ids.ts";
+import { newId } from "../../runtime/ids.ts";
 import type { ServiceContext } from "../context.ts";
 import { requireFleet } from "./access.ts";
 

@@ -1,6 +1,6 @@
 import { type AdminModel, modelProviders, Problem } from "@fleet/contracts";
 import { and, count, eq, models, type SQL } from "@fleet/db";
-import { newId } from "../../ids.ts";
+import { newId } from "../../runtime/ids.ts";
 import { type ServiceContext, uniqueViolation } from "../context.ts";
 import { knownProvider } from "../providers/choice.ts";
 import { bumpCatalogueVersion, catalogueReader, type ModelRow, providerIs } from "./catalogue.ts";

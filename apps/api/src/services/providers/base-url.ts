@@ -1,6 +1,6 @@
 import { lookup } from "node:dns/promises";
 import { Problem } from "@fleet/contracts";
-import { isPublicAddress, readBaseUrl } from "../network/public-address.ts";
+import { isPublicAddress, readBaseUrl } from "../../runtime/public-address.ts";
 
 /** Resolves a host name to every address it has. Injected, so tests run without a network. */
 export type Resolve = (host: string) => Promise<string[]>;

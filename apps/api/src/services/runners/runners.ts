@@ -14,7 +14,7 @@ import {
   type Tx,
 } from "@fleet/db";
 import { mintSecret, RUNNER_TOKEN_PREFIX, sha256Hex } from "../../auth/tokens.ts";
-import { newId } from "../../ids.ts";
+import { newId } from "../../runtime/ids.ts";
 import { notifyPrincipalChange, type ServiceContext } from "../context.ts";
 import { decodeCursor, encodeCursor } from "../cursor.ts";
 import { degradedVerdict } from "./policy.ts";

@@ -10,7 +10,7 @@ import {
   sql,
   type Tx,
 } from "@fleet/db";
-import { newId } from "../../ids.ts";
+import { newId } from "../../runtime/ids.ts";
 import type { ServiceContext } from "../context.ts";
 import { requireFleet } from "../fleets/access.ts";
 import { checkRecipe, type ScheduleRow, scheduleEtag, toScheduleView } from "./schedule-view.ts";

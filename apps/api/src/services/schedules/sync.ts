@@ -1,7 +1,7 @@
 import { and, eq, fleetEvents, fleets, schedules, sql } from "@fleet/db";
-import { newId } from "../../ids.ts";
+import { newId } from "../../runtime/ids.ts";
+import type { FireData } from "../../runtime/schedule-engine.ts";
 import type { ServiceContext } from "../context.ts";
-import type { FireData } from "./engine.ts";
 import { effective, type ScheduleRow } from "./schedule-view.ts";
 
 function describe(error: unknown): string {

@@ -1,6 +1,6 @@
 import { Problem } from "@fleet/contracts";
 import { and, asc, eq, secrets } from "@fleet/db";
-import { newId } from "../../ids.ts";
+import { newId } from "../../runtime/ids.ts";
 import { type ServiceContext, uniqueViolation } from "../context.ts";
 import { requireWorkspace } from "../workspaces/access.ts";
 

@@ -1,6 +1,6 @@
 import { Problem } from "@fleet/contracts";
 import { and, count, type Database, desc, eq, type SQL, sql, workspaces } from "@fleet/db";
-import { newId } from "../../ids.ts";
+import { newId } from "../../runtime/ids.ts";
 import { type ServiceContext, uniqueViolation } from "../context.ts";
 import { decodeCursor, encodeCursor } from "../cursor.ts";
 

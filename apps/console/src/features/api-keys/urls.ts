@@ -1,4 +1,5 @@
-import { type ApiKeySort, listApiKeys } from "@fleet/contracts";
+import { type ApiKeySort } from "@fleet/contracts";
+import { listApiKeys } from "@fleet/contracts/api-keys/list-api-keys";
 
 export interface ListPosition {
   sort: ApiKeySort;

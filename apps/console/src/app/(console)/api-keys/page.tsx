@@ -1,4 +1,4 @@
-import { listApiKeys } from "@fleet/contracts";
+import { listApiKeys } from "@fleet/contracts/api-keys/list-api-keys";
 import type { Metadata } from "next";
 import { ApiKeysView } from "../../../features/api-keys/api-keys-view.tsx";
 

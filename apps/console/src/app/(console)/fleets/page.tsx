@@ -1,6 +1,6 @@
 import "../../../styles/secrets.css";
 import "../../../styles/fleets.css";
-import { listFleets } from "@fleet/contracts";
+import { listFleets } from "@fleet/contracts/fleets/list-fleets";
 import type { Metadata } from "next";
 import { FleetsView } from "../../../features/fleets/fleets-view.tsx";
 import { first, type Search } from "../../../lib/search.ts";

@@ -1,0 +1,7 @@
+import { runFleetSchedule as op } from "@fleet/contracts/fleet-schedules/run-fleet-schedule";
+import { runFleetSchedule as run } from "../../services/fleet-schedules/fleet-schedules.ts";
+import { procedure } from "../../trpc.ts";
+
+export const runFleetSchedule = procedure(op).mutation(({ ctx, input }) =>
+  run(ctx.services, ctx.principal.runnerId, input),
+);

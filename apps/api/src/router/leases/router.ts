@@ -1,0 +1,7 @@
+import { resource } from "../../trpc.ts";
+import { acquireLease } from "./acquire-lease.ts";
+import { releaseLease } from "./release-lease.ts";
+import { renewLease } from "./renew-lease.ts";
+import { reportLease } from "./report-lease.ts";
+
+export const leasesRouter = resource(acquireLease, releaseLease, renewLease, reportLease);

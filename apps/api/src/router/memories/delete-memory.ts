@@ -1,0 +1,7 @@
+import { deleteMemory as op } from "@fleet/contracts/memories/delete-memory";
+import { deleteMemory as remove } from "../../services/memories/memory-writes.ts";
+import { procedure } from "../../trpc.ts";
+
+export const deleteMemory = procedure(op).mutation(({ ctx, input }) =>
+  remove(ctx.services, ctx.principal.runnerId, input),
+);

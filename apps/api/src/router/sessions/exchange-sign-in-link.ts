@@ -1,0 +1,7 @@
+import { exchangeSignInLink as op } from "@fleet/contracts/sessions/exchange-sign-in-link";
+import { exchangeSignInLink as exchange } from "../../services/sessions/sessions.ts";
+import { procedure } from "../../trpc.ts";
+
+export const exchangeSignInLink = procedure(op).mutation(({ ctx, input }) =>
+  exchange(ctx.services, input.token),
+);

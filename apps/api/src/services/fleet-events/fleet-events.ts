@@ -1,0 +1,147 @@
+import { Problem, resolveSince } from "@fleet/contracts";
+import { and, type Database, desc, eq, fleetEvents, fleets, type SQL, sql } from "@fleet/db";
+import { decodeCursor, encodeCursor } from "../cursor.ts";
+import { requireFleet } from "../fleets/access.ts";
+import { filteredBinding, present } from "../tags.ts";
+import { requireWorkspace } from "../workspaces/access.ts";
+
+type EventRow = typeof fleetEvents.$inferSelect;
+
+function toEventItem(row: Omit<EventRow, "requestJson" | "responseText" | "failureDetail" | "checkpointId">) {
+  return {
+    event_id: row.id,
+    fleet_id: row.fleetId,
+    workspace_id: row.workspaceId,
+    actor: row.actor,
+    event_type: row.eventType as "chat",
+    status: row.status as "received",
+    created_at: row.createdAt,
+    updated_at: row.updatedAt,
+    ...present("failure_label", row.failureLabel),
+    ...present("resumes_event_id", row.resumesEventId),
+    ...present("tokens", row.tokens),
+    ...present("wall_ms", row.wallMs),
+    ...present("cost_nanos", row.costNanos),
+  };
+}
+
+/** The list columns: never the bodies. */
+const itemColumns = {
+  id: fleetEvents.id,
+  fleetId: fleetEvents.fleetId,
+  workspaceId: fleetEvents.workspaceId,
+  actor: fleetEvents.actor,
+  eventType: fleetEvents.eventType,
+  status: fleetEvents.status,
+  createdAt: fleetEvents.createdAt,
+  updatedAt: fleetEvents.updatedAt,
+  failureLabel: fleetEvents.failureLabel,
+  resumesEventId: fleetEvents.resumesEventId,
+  tokens: fleetEvents.tokens,
+  wallMs: fleetEvents.wallMs,
+  costNanos: fleetEvents.costNanos,
+};
+
+export interface EventFilters {
+  starting_after?: string;
+  limit: number;
+  actor?: string;
+  since?: string;
+}
+
+/** What an events list's cursors are bound to: the list (`fleet:<id>` or `workspace:<id>`) and its filters. */
+export function eventsBinding(scopeKey: string, filters: { actor?: string; since?: string }): string {
+  return filteredBinding("events", [scopeKey, filters.actor ?? null, filters.since ?? null]);
+}
+
+async function pageOfEvents(db: Database, scope: SQL, scopeKey: string, filters: EventFilters, now: number) {
+  const bind = eventsBinding(scopeKey, filters);
+  const conditions: SQL[] = [scope];
+  if (filters.actor !== undefined) {
+    conditions.push(
+      filters.actor.endsWith("*")
+        ? sql`${fleetEvents.actor} like ${`${filters.actor.slice(0, -1).replace(/[\\%_]/g, "\\$&")}%`}`
+        : eq(fleetEvents.actor, filters.actor),
+    );
+  }
+  if (filters.since !== undefined) {
+    conditions.push(sql`${fleetEvents.createdAt} >= ${resolveSince(filters.since, now)}`);
+  }
+  if (filters.starting_after !== undefined) {
+    const after = decodeCursor(filters.starting_after, bind);
+    conditions.push(sql`(${fleetEvents.createdAt}, ${fleetEvents.id}) < (${after.value}, ${after.id}::uuid)`);
+  }
+  const rows = await db
+    .select(itemColumns)
+    .from(fleetEvents)
+    .where(and(...conditions))
+    .orderBy(desc(fleetEvents.createdAt), desc(fleetEvents.id))
+    .limit(filters.limit + 1);
+  const items = rows.slice(0, filters.limit);
+  const last = items.at(-1);
+  return {
+    items: items.map(toEventItem),
+    next_cursor:
+      rows.length > filters.limit && last ? encodeCursor({ bind, value: last.createdAt, id: last.id }) : null,
+  };
+}
+
+export async function listFleetEvents(
+  db: Database,
+  tenantId: string,
+  input: EventFilters & { workspace_id: string; fleet_id: string },
+  now: number,
+) {
+  await requireFleet(db, tenantId, input.workspace_id, input.fleet_id);
+  return pageOfEvents(db, eq(fleetEvents.fleetId, input.fleet_id), `fleet:${input.fleet_id}`, input, now);
+}
+
+export async function listWorkspaceEvents(
+  db: Database,
+  tenantId: string,
+  input: EventFilters & { workspace_id: string },
+  now: number,
+) {
+  await requireWorkspace(db, tenantId, input.workspace_id);
+  return pageOfEvents(
+    db,
+    eq(fleetEvents.workspaceId, input.workspace_id),
+    `workspace:${input.workspace_id}`,
+    input,
+    now,
+  );
+}
+
+/**
+ * One event with its bodies. The tenant, workspace and fleet are conditions of the one query, so an
+ * event elsewhere is exactly as absent as one that never existed.
+ */
+export async function getFleetEvent(
+  db: Database,
+  tenantId: string,
+  input: { workspace_id: string; fleet_id: string; event_id: string },
+) {
+  const [row] = await db
+    .select({ event: fleetEvents })
+    .from(fleetEvents)
+    .innerJoin(fleets, eq(fleets.id, fleetEvents.fleetId))
+    .where(
+      and(
+        eq(fleetEvents.id, input.event_id),
+        eq(fleetEvents.fleetId, input.fleet_id),
+        eq(fleetEvents.workspaceId, input.workspace_id),
+        eq(fleets.tenantId, tenantId),
+      ),
+    );
+  if (row === undefined) {
+    throw new Problem("UZ-EVENT-001", { detail: `No event ${input.event_id} for this fleet.` });
+  }
+  const event = row.event;
+  return {
+    ...toEventItem(event),
+    request_json: event.requestJson,
+    ...present("response_text", event.responseText),
+    ...present("failure_detail", event.failureDetail),
+    ...present("checkpoint_id", event.checkpointId),
+  };
+}

@@ -1,0 +1,173 @@
+import { Problem } from "@fleet/contracts";
+import { and, asc, eq, fleetEvents, fleets, inArray, schedules, secrets, type Tx } from "@fleet/db";
+import { newId } from "../../runtime/ids.ts";
+import type { ServiceContext } from "../context.ts";
+import { fencedWrite } from "../leases/leasing.ts";
+import { checkRecipe, toScheduleView } from "../schedules/schedule-view.ts";
+import {
+  applyChange,
+  insertSchedule,
+  markDeleting,
+  type NewSchedule,
+  refuseWhileSyncing,
+  type ScheduleChange,
+  scheduleNotFound,
+  viewOf,
+} from "../schedules/schedules.ts";
+import { pushSchedule } from "../schedules/sync.ts";
+
+/** Values shorter than this are not masked: they would shred ordinary words. */
+const MASKABLE_LENGTH = 4;
+
+function stringLeaves(value: unknown, into: string[]): void {
+  if (typeof value === "string") into.push(value);
+  else if (Array.isArray(value)) for (const item of value) stringLeaves(item, into);
+  else if (value && typeof value === "object")
+    for (const item of Object.values(value)) stringLeaves(item, into);
+}
+
+/**
+ * The message with every value of the fleet's declared secrets replaced by `[secret:NAME]`, so a fleet
+ * cannot persist a credential into a schedule where people and logs would read it.
+ */
+async function maskDeclaredSecrets(
+  ctx: ServiceContext,
+  tx: Tx,
+  fleetId: string,
+  workspaceId: string,
+  message: string,
+): Promise<string> {
+  const [fleet] = await tx
+    .select({ definition: fleets.definition })
+    .from(fleets)
+    .where(eq(fleets.id, fleetId));
+  const declared = fleet?.definition.requirements.credentials ?? [];
+  if (declared.length === 0) return message;
+  const rows = await tx
+    .select()
+    .from(secrets)
+    .where(and(eq(secrets.workspaceId, workspaceId), inArray(secrets.name, declared)));
+  const values: { name: string; value: string }[] = [];
+  for (const row of rows) {
+    const leaves: string[] = [];
+    stringLeaves(ctx.vault.open(workspaceId, row.name, row), leaves);
+    for (const value of leaves) if (value.length >= MASKABLE_LENGTH) values.push({ name: row.name, value });
+  }
+  // Longest first, so a value containing another is masked whole.
+  values.sort((a, b) => b.value.length - a.value.length);
+  let masked = message;
+  for (const { name, value } of values) masked = masked.split(value).join(`[secret:${name}]`);
+  return masked;
+}
+
+export async function createFleetSchedule(
+  ctx: ServiceContext,
+  runnerId: string,
+  input: NewSchedule & { lease_id: string; fencing_token: number },
+) {
+  checkRecipe(input.cron, input.timezone);
+  const now = ctx.now();
+  const id = await fencedWrite(ctx, runnerId, input, async (tx, lease) => {
+    // The fenced write holds the fleet's row lock: the caps below hold against concurrent creates.
+    const message = await maskDeclaredSecrets(ctx, tx, lease.fleetId, lease.workspaceId, input.message);
+    return insertSchedule(
+      tx,
+      { id: lease.fleetId, workspaceId: lease.workspaceId },
+      "fleet",
+      { ...input, message },
+      now,
+    );
+  });
+  await pushSchedule(ctx, id);
+  return viewOf(ctx, id);
+}
+
+export async function listFleetSchedules(
+  ctx: ServiceContext,
+  runnerId: string,
+  input: { lease_id: string; fencing_token: number },
+) {
+  const lease = await fencedWrite(ctx, runnerId, input, async (_tx, held) => held);
+  const rows = await ctx.db
+    .select()
+    .from(schedules)
+    .where(eq(schedules.fleetId, lease.fleetId))
+    .orderBy(asc(schedules.createdAt), asc(schedules.id));
+  const now = ctx.now();
+  return { items: rows.map((row) => toScheduleView(row, ctx.scheduler, now)) };
+}
+
+/** The fleet's schedule, for a fenced change; only schedules the fleet created may be changed by it. */
+async function fleetOwned(tx: Tx, fleetId: string, scheduleId: string, mustBeFleets: boolean) {
+  const [row] = await tx
+    .select()
+    .from(schedules)
+    .where(and(eq(schedules.id, scheduleId), eq(schedules.fleetId, fleetId)))
+    .for("update");
+  if (row === undefined) throw scheduleNotFound(scheduleId);
+  if (mustBeFleets && row.source !== "fleet") {
+    throw new Problem("UZ-SCHED-010", {
+      detail: `The schedule's source is ${row.source}; a fleet can change only schedules it created.`,
+    });
+  }
+  return row;
+}
+
+export async function updateFleetSchedule(
+  ctx: ServiceContext,
+  runnerId: string,
+  input: ScheduleChange & { lease_id: string; schedule_id: string; fencing_token: number },
+) {
+  const now = ctx.now();
+  await fencedWrite(ctx, runnerId, input, async (tx, lease) => {
+    const row = await fleetOwned(tx, lease.fleetId, input.schedule_id, true);
+    refuseWhileSyncing(row);
+    const message =
+      input.message == null
+        ? input.message
+        : await maskDeclaredSecrets(ctx, tx, lease.fleetId, lease.workspaceId, input.message);
+    await applyChange(tx, row, { ...input, message }, now);
+  });
+  await pushSchedule(ctx, input.schedule_id);
+  return viewOf(ctx, input.schedule_id);
+}
+
+export async function deleteFleetSchedule(
+  ctx: ServiceContext,
+  runnerId: string,
+  input: { lease_id: string; schedule_id: string; fencing_token: number },
+): Promise<void> {
+  const now = ctx.now();
+  await fencedWrite(ctx, runnerId, input, async (tx, lease) => {
+    const row = await fleetOwned(tx, lease.fleetId, input.schedule_id, true);
+    if (row.status !== "deleting") await markDeleting(tx, row, now);
+  });
+  await pushSchedule(ctx, input.schedule_id);
+}
+
+/** Stores a cron event for the schedule now, as a fire would. */
+export async function runFleetSchedule(
+  ctx: ServiceContext,
+  runnerId: string,
+  input: { lease_id: string; schedule_id: string; fencing_token: number },
+) {
+  const now = ctx.now();
+  const eventId = await fencedWrite(ctx, runnerId, input, async (tx, lease) => {
+    const row = await fleetOwned(tx, lease.fleetId, input.schedule_id, false);
+    const id = newId(now);
+    await tx.insert(fleetEvents).values({
+      id,
+      workspaceId: row.workspaceId,
+      fleetId: row.fleetId,
+      actor: `cron:${row.id}`,
+      eventType: "cron",
+      requestJson: JSON.stringify({ message: row.override?.message ?? row.message, schedule_id: row.id }),
+      status: "received",
+      createdAt: now,
+      updatedAt: now,
+    });
+    return id;
+  });
+  ctx.work.announce();
+  return { status: "accepted" as const, event_id: eventId };
+}

@@ -1,0 +1,50 @@
+import { and, eq, fleetMemories } from "@fleet/db";
+import { newId } from "../../runtime/ids.ts";
+import type { ServiceContext } from "../context.ts";
+import { fencedWrite } from "../leases/leasing.ts";
+
+/** Writes a memory of the leased fleet; only the lease's current holder may write. */
+export async function writeMemory(
+  ctx: ServiceContext,
+  runnerId: string,
+  input: { lease_id: string; key: string; fencing_token: number; category: string; content: string },
+) {
+  const now = ctx.now();
+  return fencedWrite(ctx, runnerId, input, async (tx, lease) => {
+    const [row] = await tx
+      .insert(fleetMemories)
+      .values({
+        id: newId(now),
+        fleetId: lease.fleetId,
+        key: input.key,
+        category: input.category,
+        content: input.content,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .onConflictDoUpdate({
+        target: [fleetMemories.fleetId, fleetMemories.key],
+        set: { category: input.category, content: input.content, updatedAt: now },
+      })
+      .returning();
+    return {
+      key: row!.key,
+      content: row!.content,
+      category: row!.category,
+      created_at: row!.createdAt,
+      updated_at: row!.updatedAt,
+    };
+  });
+}
+
+export async function deleteMemory(
+  ctx: ServiceContext,
+  runnerId: string,
+  input: { lease_id: string; key: string; fencing_token: number },
+): Promise<void> {
+  await fencedWrite(ctx, runnerId, input, async (tx, lease) => {
+    await tx
+      .delete(fleetMemories)
+      .where(and(eq(fleetMemories.fleetId, lease.fleetId), eq(fleetMemories.key, input.key)));
+  });
+}

@@ -1,0 +1,120 @@
+import { randomBytes } from "node:crypto";
+import { type OperatorScope, operatorScopes, Problem } from "@fleet/contracts";
+import { and, eq, gt, isNull, memberships, signInLinks, users } from "@fleet/db";
+import { sha256Hex } from "../../auth/tokens.ts";
+import { newId } from "../../runtime/ids.ts";
+import type { ServiceContext } from "../context.ts";
+
+const LINK_TTL_MS = 10 * 60_000;
+
+/** The one membership a person signs into: the named tenant, or their only one. */
+async function membershipOf(ctx: ServiceContext, email: string, tenantId?: string) {
+  const rows = await ctx.db
+    .select({ userId: users.id, tenantId: memberships.tenantId, scopes: memberships.scopes })
+    .from(users)
+    .innerJoin(memberships, eq(memberships.userId, users.id))
+    .where(
+      tenantId === undefined
+        ? eq(users.email, email.trim().toLowerCase())
+        : and(eq(users.email, email.trim().toLowerCase()), eq(memberships.tenantId, tenantId)),
+    );
+  if (rows.length === 0)
+    throw new Problem("UZ-REQ-001", { detail: `${email} is not a member of any such tenant.` });
+  if (rows.length > 1) {
+    throw new Problem("UZ-REQ-001", {
+      detail: `${email} belongs to several tenants; name one with --tenant-id.`,
+    });
+  }
+  return rows[0]!;
+}
+
+/** A session token for a member: a command-line credential, or a console session. */
+export async function issueSession(
+  ctx: ServiceContext,
+  input: { email: string; tenantId?: string; ttlSeconds?: number; kind: "session" | "cli" },
+): Promise<{ token: string; expires_at: number }> {
+  const member = await membershipOf(ctx, input.email, input.tenantId);
+  const { token, expiresAt } = await ctx.sessions.sign(
+    { sub: member.userId, kind: input.kind, tenantId: member.tenantId, scopes: member.scopes },
+    input.ttlSeconds ?? ctx.config.sessionTtlSeconds,
+    ctx.now(),
+  );
+  return { token, expires_at: expiresAt };
+}
+
+/** An operator token carrying operator scopes; it acts in no tenant. */
+export async function issueOperatorToken(
+  ctx: ServiceContext,
+  input: { scopes: string[]; ttlSeconds?: number; subject?: string },
+): Promise<{ token: string; expires_at: number }> {
+  const unknown = input.scopes.filter(
+    (scope) => !(operatorScopes as readonly string[]).includes(scope) && !/^[a-z-]+:\*$/.test(scope),
+  );
+  if (unknown.length > 0)
+    throw new Problem("UZ-REQ-001", { detail: `Not operator scopes: ${unknown.join(", ")}.` });
+  const { token, expiresAt } = await ctx.sessions.sign(
+    {
+      sub: input.subject ?? "operator",
+      kind: "operator",
+      tenantId: null,
+      scopes: input.scopes as OperatorScope[],
+    },
+    input.ttlSeconds ?? ctx.config.sessionTtlSeconds,
+    ctx.now(),
+  );
+  return { token, expires_at: expiresAt };
+}
+
+/** A one-time console sign-in link, valid for ten minutes. */
+export async function createSignInLink(
+  ctx: ServiceContext,
+  input: { email: string; tenantId?: string },
+): Promise<{ url: string; expires_at: number }> {
+  const member = await membershipOf(ctx, input.email, input.tenantId);
+  const token = randomBytes(32).toString("base64url");
+  const now = ctx.now();
+  const expiresAt = now + LINK_TTL_MS;
+  await ctx.db.insert(signInLinks).values({
+    id: newId(now),
+    tenantId: member.tenantId,
+    userId: member.userId,
+    tokenHash: sha256Hex(token),
+    expiresAt,
+  });
+  return { url: `${ctx.config.consoleUrl}/auth/link?token=${token}`, expires_at: expiresAt };
+}
+
+/** Spends a sign-in link (once, before it expires) for a console session token. */
+export async function exchangeSignInLink(ctx: ServiceContext, token: string) {
+  const now = ctx.now();
+  const [link] = await ctx.db
+    .update(signInLinks)
+    .set({ usedAt: now })
+    .where(
+      and(
+        eq(signInLinks.tokenHash, sha256Hex(token)),
+        isNull(signInLinks.usedAt),
+        gt(signInLinks.expiresAt, now),
+      ),
+    )
+    .returning({ userId: signInLinks.userId, tenantId: signInLinks.tenantId });
+  if (link === undefined)
+    throw new Problem("UZ-AUTH-010", { detail: "The sign-in link is unknown, used or expired." });
+  const [member] = await ctx.db
+    .select({ scopes: memberships.scopes })
+    .from(memberships)
+    .where(and(eq(memberships.tenantId, link.tenantId), eq(memberships.userId, link.userId)));
+  if (member === undefined)
+    throw new Problem("UZ-AUTH-010", { detail: "The sign-in link's person is no longer a member." });
+  const session = await ctx.sessions.sign(
+    { sub: link.userId, kind: "session", tenantId: link.tenantId, scopes: member.scopes },
+    ctx.config.sessionTtlSeconds,
+    now,
+  );
+  return {
+    session_token: session.token,
+    expires_at: session.expiresAt,
+    user_id: link.userId,
+    tenant_id: link.tenantId,
+  };
+}

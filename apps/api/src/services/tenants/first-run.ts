@@ -1,0 +1,42 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { asc, eq, memberships, tenants, users } from "@fleet/db";
+import type { ServiceContext } from "../context.ts";
+import { onboardLibraryEntry } from "../fleet-libraries/onboard.ts";
+import { createSignInLink } from "../sessions/sessions.ts";
+import { bootstrapTenant } from "./tenants.ts";
+
+/**
+ * What `pnpm start` needs on every start: on an empty database, a first tenant and its owner, and the
+ * platform library's demo fleet (so a new user can install one and watch the local runner answer it);
+ * then a fresh one-time sign-in link for the oldest owner.
+ */
+export async function firstRun(ctx: ServiceContext, input: { ownerEmail: string; tenantName: string }) {
+  const [existing] = await ctx.db.select({ id: tenants.id }).from(tenants).limit(1);
+  let created: { tenant_id: string; api_key: string } | null = null;
+  if (existing === undefined) {
+    const result = await bootstrapTenant(ctx, { tenantName: input.tenantName, email: input.ownerEmail });
+    created = { tenant_id: result.tenant_id, api_key: result.api_key };
+    await onboardLibraryEntry(ctx, { visibility: "platform" }, { definition: demoFleet() });
+  }
+  const [owner] = await ctx.db
+    .select({ email: users.email, tenantId: memberships.tenantId })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(eq(memberships.role, "owner"))
+    .orderBy(asc(memberships.createdAt))
+    .limit(1);
+  if (owner === undefined) return { created, owner: null, url: null };
+  const link = await createSignInLink(ctx, { email: owner.email, tenantId: owner.tenantId });
+  return { created, owner: owner.email, url: link.url };
+}
+
+/**
+ * The demo fleet definition shipped with the service (Markdown with YAML front matter). Found from the
+ * package root, not this module: `pnpm start:api` runs the API as one bundled file.
+ */
+function demoFleet(): string {
+  const root = dirname(createRequire(import.meta.url).resolve("@fleet/api/package.json"));
+  return readFileSync(join(root, "src/services/fleet-libraries/seed/echo-fleet.md"), "utf8");
+}

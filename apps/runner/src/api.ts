@@ -1,12 +1,12 @@
-import { type ActivityFrame, type CapabilityReport, type Lease, type memoryItem, type scheduleView } from "@fleet/contracts";
+import type { ActivityFrame, CapabilityReport, Lease, memoryItem, scheduleView } from "@fleet/contracts";
+import { publishActivity } from "@fleet/contracts/activity/publish-activity";
 import { createFleetSchedule } from "@fleet/contracts/fleet-schedules/create-fleet-schedule";
 import { acquireLease } from "@fleet/contracts/leases/acquire-lease";
-import { heartbeat } from "@fleet/contracts/runners/heartbeat";
-import { publishActivity } from "@fleet/contracts/activity/publish-activity";
 import { releaseLease } from "@fleet/contracts/leases/release-lease";
 import { renewLease } from "@fleet/contracts/leases/renew-lease";
 import { reportLease } from "@fleet/contracts/leases/report-lease";
 import { writeMemory } from "@fleet/contracts/memories/write-memory";
+import { heartbeat } from "@fleet/contracts/runners/heartbeat";
 import type { z } from "zod";
 import { ApiError, type HttpClient } from "./http.ts";
 

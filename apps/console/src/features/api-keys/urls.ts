@@ -1,4 +1,4 @@
-import { type ApiKeySort } from "@fleet/contracts";
+import type { ApiKeySort } from "@fleet/contracts";
 import { listApiKeys } from "@fleet/contracts/api-keys/list-api-keys";
 
 export interface ListPosition {

@@ -1,7 +1,7 @@
 import { eq, platformKeys, tenantProviders } from "@fleet/db";
 import { describe, expect, it } from "vitest";
 import { newId } from "../src/runtime/ids.ts";
-import type { Resolve } from "../src/services/providers/base-url.ts";
+import type { Resolve } from "../src/runtime/public-address.ts";
 import { openTenantKey } from "../src/services/providers/tenant-key.ts";
 import { replaceTenantProvider } from "../src/services/providers/tenant-provider.ts";
 import { call, operatorToken, seedMember, seedTenant, type Tenant, testApi } from "./harness.ts";

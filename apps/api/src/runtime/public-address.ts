@@ -1,3 +1,4 @@
+import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
 
 /**
@@ -128,4 +129,49 @@ export function readBaseUrl(raw: string): BaseUrlReading {
   const literal = host.startsWith("[") || isIP(host) !== 0;
   if (literal && !isPublicAddress(host)) return { ok: false, reason: "base_url must name a public host." };
   return { ok: true, href: url.href, host: literal ? host.replace(/^\[|\]$/g, "") : host, literal };
+}
+
+/** Resolves a host name to every address it has. Injected, so tests run without a network. */
+export type Resolve = (host: string) => Promise<string[]>;
+
+const RESOLVE_TIMEOUT_MS = 3000;
+
+/** The system resolver (what a client connecting to the host would use), every address, bounded in time. */
+export const systemResolve: Resolve = async (host) => {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error("lookup timed out")), RESOLVE_TIMEOUT_MS);
+  });
+  try {
+    const found = await Promise.race([lookup(host, { all: true, verbatim: true }), timeout]);
+    return found.map((entry) => entry.address);
+  } finally {
+    clearTimeout(timer);
+  }
+};
+
+export class HostRefused extends Error {}
+export class HostUnresolved extends Error {}
+
+/**
+ * The addresses `host` (a name or an IP literal) resolves to, all of them public; else HostRefused (a
+ * private or reserved address among them) or HostUnresolved. The one check that every resolved address is
+ * public: the caller pins its connection to these addresses, so a second resolution cannot swap in a
+ * private one.
+ */
+export async function resolvePublic(host: string, resolve: Resolve = systemResolve): Promise<string[]> {
+  const literal = host.replace(/^\[(.*)\]$/, "$1");
+  if (isIP(literal) !== 0) {
+    if (!isPublicAddress(literal)) throw new HostRefused(`${host} is not a public address`);
+    return [literal];
+  }
+  let addresses: string[];
+  try {
+    addresses = await resolve(host);
+  } catch {
+    throw new HostUnresolved(`${host} does not resolve`);
+  }
+  if (addresses.length === 0) throw new HostUnresolved(`${host} does not resolve`);
+  if (!addresses.every(isPublicAddress)) throw new HostRefused(`${host} resolves to a non-public address`);
+  return addresses;
 }

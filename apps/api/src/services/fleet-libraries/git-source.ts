@@ -2,8 +2,8 @@ import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { LIBRARY_CEILINGS, Problem } from "@fleet/contracts";
+import { HostRefused, resolvePublic } from "../../runtime/public-address.ts";
 import { dirBytes, Overrun, reason, run } from "./git-process.ts";
-import { HostRefused, resolvePublic } from "./public-host.ts";
 
 /** The clone's ceilings: bytes on disk (objects and all) and wall time, git's children included. */
 export const GIT_LIMITS = { checkoutBytes: 64 * 1024 * 1024, timeLimitMs: 30_000 };

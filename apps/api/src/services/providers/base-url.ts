@@ -1,25 +1,5 @@
-import { lookup } from "node:dns/promises";
 import { Problem } from "@fleet/contracts";
-import { isPublicAddress, readBaseUrl } from "../../runtime/public-address.ts";
-
-/** Resolves a host name to every address it has. Injected, so tests run without a network. */
-export type Resolve = (host: string) => Promise<string[]>;
-
-const RESOLVE_TIMEOUT_MS = 3000;
-
-/** The system resolver (what a client connecting to the host would use), every address, bounded in time. */
-export const systemResolve: Resolve = async (host) => {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error("lookup timed out")), RESOLVE_TIMEOUT_MS);
-  });
-  try {
-    const found = await Promise.race([lookup(host, { all: true, verbatim: true }), timeout]);
-    return found.map((entry) => entry.address);
-  } finally {
-    clearTimeout(timer);
-  }
-};
+import { HostRefused, type Resolve, readBaseUrl, resolvePublic } from "../../runtime/public-address.ts";
 
 function refused(reason: string): Problem {
   return new Problem("UZ-PROVIDER-005", { detail: reason });
@@ -34,15 +14,14 @@ export async function verifyBaseUrl(raw: string, resolve: Resolve): Promise<stri
   const reading = readBaseUrl(raw);
   if (!reading.ok) throw refused(reading.reason);
   if (reading.literal) return reading.href;
-  let addresses: string[];
   try {
-    addresses = await resolve(reading.host);
-  } catch {
-    throw refused(`base_url's host ${reading.host} does not resolve.`);
-  }
-  if (addresses.length === 0) throw refused(`base_url's host ${reading.host} does not resolve.`);
-  if (!addresses.every(isPublicAddress)) {
-    throw refused(`base_url's host ${reading.host} resolves to an address that is not public.`);
+    await resolvePublic(reading.host, resolve);
+  } catch (error) {
+    throw refused(
+      error instanceof HostRefused
+        ? `base_url's host ${reading.host} resolves to an address that is not public.`
+        : `base_url's host ${reading.host} does not resolve.`,
+    );
   }
   return reading.href;
 }

@@ -1,6 +1,7 @@
 import { type ModelProvider, namedProviders, Problem, type TenantProviderChoice } from "@fleet/contracts";
 import { and, type Database, eq, models, type Tx } from "@fleet/db";
-import { type Resolve, verifyBaseUrl } from "./base-url.ts";
+import type { Resolve } from "../../runtime/public-address.ts";
+import { verifyBaseUrl } from "./base-url.ts";
 
 /** Refuses a provider the deployment does not know (UZ-PROVIDER-001). */
 export function knownProvider<const T extends readonly string[]>(provider: string, known: T): T[number] {

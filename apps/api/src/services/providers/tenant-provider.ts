@@ -6,10 +6,10 @@ import {
   tenantProviderChoices,
 } from "@fleet/contracts";
 import { eq, models, platformKeys, tenantProviders } from "@fleet/db";
+import { type Resolve, systemResolve } from "../../runtime/public-address.ts";
 import type { ServiceContext } from "../context.ts";
 import { foreignKeyViolation, TENANT_MODEL_FK } from "../models/constraint.ts";
 import type { Sealed } from "../secrets/vault.ts";
-import { type Resolve, systemResolve } from "./base-url.ts";
 import { knownProvider, pricedModel, providerBaseUrl, unpriced } from "./choice.ts";
 import { sealTenantKey } from "./tenant-key.ts";
 

@@ -51,6 +51,13 @@ const schema = z.object({
   FLEET_SCHEDULER_DEADLINE_MS: z.coerce.number().int().min(100).max(30_000).default(2_000),
   /** How often the reconciler converges failed and drifted schedules and removes orphans. */
   FLEET_RECONCILE_INTERVAL_MS: z.coerce.number().int().min(200).max(600_000).default(10_000),
+  /**
+   * PostgreSQL: how long a database call may wait for a free pooled connection, and how long opening
+   * one may take, before the request answers 503 (decisions.md: database deadlines).
+   */
+  FLEET_DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(2_000),
+  /** PostgreSQL: the server ends a statement, or a transaction left idle, running longer than this. */
+  FLEET_DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
 });
 
 export type Env = z.infer<typeof schema>;
@@ -73,9 +80,16 @@ export interface Config {
   schedulerUrl: string | undefined;
   schedulerDeadlineMs: number;
   reconcileIntervalMs: number;
+  dbConnectTimeoutMs: number;
+  dbStatementTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
+
+/** The database deadlines of the configuration, as `openDatabase` takes them. */
+export function databaseLimits(config: Config) {
+  return { connectTimeoutMs: config.dbConnectTimeoutMs, statementTimeoutMs: config.dbStatementTimeoutMs };
+}
 
 /** Reads and validates configuration; a bad value throws one line naming the variable. */
 export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
@@ -104,5 +118,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     schedulerUrl: env.FLEET_SCHEDULER_URL,
     schedulerDeadlineMs: env.FLEET_SCHEDULER_DEADLINE_MS,
     reconcileIntervalMs: env.FLEET_RECONCILE_INTERVAL_MS,
+    dbConnectTimeoutMs: env.FLEET_DB_CONNECT_TIMEOUT_MS,
+    dbStatementTimeoutMs: env.FLEET_DB_STATEMENT_TIMEOUT_MS,
   };
 }

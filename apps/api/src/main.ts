@@ -1,7 +1,7 @@
 import { rmSync } from "node:fs";
 import { controlSocketPath, DataDirLockedError, openDatabase, parseDatabaseUrl } from "@fleet/db";
 import { serveControlSocket } from "./cli/control-socket.ts";
-import { ConfigError, loadConfig } from "./env.ts";
+import { ConfigError, databaseLimits, loadConfig } from "./env.ts";
 import { Responses } from "./http/responses.ts";
 import { StartingServer } from "./http/starting-server.ts";
 import { createApp } from "./server.ts";
@@ -29,7 +29,10 @@ async function main(): Promise<void> {
   });
   // Owning an embedded directory, the server also answers fleetctl, which cannot open it alongside.
   const socket = dir === null ? null : controlSocketPath(dir);
-  const database = await openDatabase(config.databaseUrl, socket === null ? {} : { controlSocket: socket });
+  const database = await openDatabase(config.databaseUrl, {
+    ...databaseLimits(config),
+    ...(socket === null ? {} : { controlSocket: socket }),
+  });
   await database.migrate();
   const { app, log, services, close } = await createApp(config, database, { server: starting });
   const control = socket === null ? null : await serveControlSocket(socket, services, log);

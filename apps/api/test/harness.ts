@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { type DatabaseHandle, openDatabase, runners } from "@fleet/db";
 import { afterAll, beforeAll, inject } from "vitest";
 import { mintSecret, RUNNER_TOKEN_PREFIX, sha256Hex } from "../src/auth/tokens.ts";
-import { type Config, loadConfig } from "../src/env.ts";
+import { type Config, databaseLimits, loadConfig } from "../src/env.ts";
 import { newId } from "../src/runtime/ids.ts";
 import { type App, createApp } from "../src/server.ts";
 import { upsertMember } from "../src/services/members/members.ts";
@@ -37,7 +37,7 @@ export async function startApi(overrides: Record<string, string> = {}): Promise<
     FLEET_MASTER_KEY: masterKey,
     ...overrides,
   });
-  const database = await openDatabase(config.databaseUrl, { max: 5 });
+  const database = await openDatabase(config.databaseUrl, { max: 5, ...databaseLimits(config) });
   if (databaseKind === "pglite") await database.migrate();
   const logs: string[] = [];
   const app = await createApp(config, database, { logStream: { write: (line) => void logs.push(line) } });
@@ -88,7 +88,8 @@ export async function isolatedDatabase(): Promise<{ url: string; drop: () => Pro
   const name = `${base.pathname.slice(1)}_iso_${process.pid}_${++isolatedCounter}`;
   const admin = new URL(base);
   admin.pathname = "/postgres";
-  const server = await openDatabase(admin.toString(), { max: 1 });
+  // Creating and dropping a database may outlast a request's statement timeout on a busy machine.
+  const server = await openDatabase(admin.toString(), { max: 1, statementTimeoutMs: 120_000 });
   await server.query(`create database ${name}`);
   base.pathname = `/${name}`;
   const handle = await openDatabase(base.toString(), { max: 1 });

@@ -5,7 +5,8 @@ import type { TestProject } from "vitest/node";
 export default async function setup(project: TestProject) {
   const serverUrl = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
   const name = `fleet_test_${process.pid}_${Date.now()}`;
-  const admin = await openDatabase(serverUrl, { max: 1 });
+  // Creating and dropping a database may outlast a request's statement timeout on a busy machine.
+  const admin = await openDatabase(serverUrl, { max: 1, statementTimeoutMs: 120_000 });
   await admin.query(`create database ${name}`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;

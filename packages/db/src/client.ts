@@ -10,6 +10,7 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
+import { Admission } from "./admission.ts";
 import { acquireLock } from "./lock.ts";
 import * as schema from "./schema/index.ts";
 
@@ -57,7 +58,17 @@ export interface OpenOptions {
    * recorded in the lock so `fleetctl` can reach it instead of opening the directory a second time.
    */
   controlSocket?: string;
+  /** PostgreSQL: how long opening a connection, or waiting for a free one, may take (ms). */
+  connectTimeoutMs?: number;
+  /**
+   * PostgreSQL: the longest a statement runs and a transaction sits idle before the server ends it (its
+   * `statement_timeout` and `idle_in_transaction_session_timeout`, ms).
+   */
+  statementTimeoutMs?: number;
 }
+
+export const DEFAULT_CONNECT_TIMEOUT_MS = 2_000;
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 5_000;
 
 const migrationsFolder = join(
   dirname(createRequire(import.meta.url).resolve("@fleet/db/package.json")),
@@ -86,7 +97,13 @@ export function parseDatabaseUrl(
 
 export async function openDatabase(url: string, options: OpenOptions = {}): Promise<DatabaseHandle> {
   const target = parseDatabaseUrl(url);
-  if (target.kind === "postgres") return openPostgres(target.url, options.max ?? 10);
+  if (target.kind === "postgres") {
+    return openPostgres(target.url, {
+      max: options.max ?? 10,
+      connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+      statementTimeoutMs: options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS,
+    });
+  }
   return openPglite(target.dir, options.controlSocket ?? null);
 }
 
@@ -99,25 +116,73 @@ type Client = postgres.Sql | postgres.TransactionSql;
  * faster once prepared). This client makes postgres.js prepare every query that has parameters: one round
  * trip, parsed once per connection, its statements keyed by their text. Transactions and savepoints hand
  * drizzle the same kind of client.
+ *
+ * On the pool (not inside a transaction, which already holds its connection), every query and every
+ * transaction passes `admission` first: see Admission.
  */
-function preparing<T extends Client>(sql: T): T {
+function preparing<T extends Client>(sql: T, admission: Admission | null): T {
   return new Proxy(sql, {
     get(target, property, receiver) {
       if (property === "unsafe") {
-        return (query: string, params?: never[], options?: postgres.UnsafeQueryOptions) =>
-          target.unsafe(query, params, { ...options, prepare: true });
+        return (query: string, params?: never[], options?: postgres.UnsafeQueryOptions) => {
+          const send = () => target.unsafe(query, params, { ...options, prepare: true });
+          return admission === null ? send() : admitted(admission, send);
+        };
       }
       if (property === "begin" || property === "savepoint") {
         return (...args: unknown[]) => {
           const body = args.pop() as (tx: postgres.TransactionSql) => unknown;
           const open = Reflect.get(target, property, target) as (...args: unknown[]) => unknown;
-          return open.call(target, ...args, (tx: postgres.TransactionSql) => body(preparing(tx)));
+          const run = () =>
+            open.call(target, ...args, (tx: postgres.TransactionSql) =>
+              body(preparing(tx, null)),
+            ) as PromiseLike<unknown>;
+          return admission === null || property === "savepoint" ? run() : admission.run(run);
         };
       }
       return Reflect.get(target, property, receiver);
     },
   });
 }
+
+/**
+ * A query that waits for admission before postgres.js sees it. It keeps the two things drizzle uses of
+ * a postgres.js query: `.values()` (rows as arrays) and being awaited, which is when it is sent.
+ */
+function admitted(
+  admission: Admission,
+  send: () => { values(): PromiseLike<unknown> } & PromiseLike<unknown>,
+) {
+  let arrays = false;
+  let running: Promise<unknown> | null = null;
+  const run = () =>
+    (running ??= admission.run(() => {
+      const query = send();
+      return arrays ? query.values() : query;
+    }));
+  const pending = {
+    values() {
+      arrays = true;
+      return pending;
+    },
+    // biome-ignore lint/suspicious/noThenProperty: awaited in place of postgres.js's own lazy query.
+    then(resolve?: (value: unknown) => unknown, reject?: (reason: unknown) => unknown) {
+      return run().then(resolve, reject);
+    },
+    catch(reject?: (reason: unknown) => unknown) {
+      return run().catch(reject);
+    },
+  };
+  return pending;
+}
+
+/**
+ * Seconds before postgres.js tries a closed connection again. Its default grows to 20 s as failures
+ * mount during an outage and applies to the first attempt after it: once the database was back, a pooled
+ * connection that had closed during the outage waited out its delay, and requests on it hung for 10 s.
+ * A quarter of a second at most keeps a down server from being hammered without holding anyone up.
+ */
+const reconnectDelay = (retries: number) => Math.min(0.02 * 2 ** retries, 0.25);
 
 interface Subscriber {
   onMessage: (payload: string) => void;
@@ -136,7 +201,7 @@ interface Subscriber {
 const PROBE_EVERY_MS = 10_000;
 const PROBE_TIMEOUT_MS = 5_000;
 
-function notifications(url: string) {
+function notifications(url: string, connectTimeoutMs: number) {
   const channels = new Map<string, Set<Subscriber>>();
   const relistening = new Set<string>();
   let ending = false;
@@ -147,6 +212,8 @@ function notifications(url: string) {
     onnotify: (channel: string, payload: string) => void;
   } = {
     max: 1,
+    connect_timeout: connectTimeoutMs / 1000,
+    backoff: reconnectDelay,
     // Recycling the connection would read as a loss to every subscriber.
     max_lifetime: null,
     fetch_types: false,
@@ -229,13 +296,29 @@ function notifications(url: string) {
   };
 }
 
-function openPostgres(url: string, max: number): DatabaseHandle {
+interface PostgresLimits {
+  max: number;
+  connectTimeoutMs: number;
+  statementTimeoutMs: number;
+}
+
+function openPostgres(
+  url: string,
+  { max, connectTimeoutMs, statementTimeoutMs }: PostgresLimits,
+): DatabaseHandle {
+  const base = { onnotice: () => {}, connect_timeout: connectTimeoutMs / 1000, backoff: reconnectDelay };
   const options = {
+    ...base,
     max,
-    onnotice: () => {},
+    // Set by the server at connect: a statement, or a transaction left idle, that outlives them is ended
+    // there, so nothing a request started keeps running (or commits) long after it was answered.
+    connection: {
+      statement_timeout: statementTimeoutMs,
+      idle_in_transaction_session_timeout: statementTimeoutMs,
+    },
   };
-  const sql = preparing(postgres(url, options));
-  const listener = notifications(url);
+  const sql = preparing(postgres(url, options), new Admission(max, connectTimeoutMs));
+  const listener = notifications(url, connectTimeoutMs);
   const db = drizzlePostgres(sql, { schema }) as unknown as Database;
   return {
     kind: "postgres",
@@ -250,7 +333,8 @@ function openPostgres(url: string, max: number): DatabaseHandle {
     },
     async migrate() {
       // One connection holds the advisory lock for the whole run, so concurrent starts migrate once.
-      const single = postgres(url, { ...options, max: 1 });
+      // Without the statement timeout: a migration, or waiting for another instance's, may take longer.
+      const single = postgres(url, { ...base, max: 1 });
       try {
         await single`select pg_advisory_lock(${MIGRATION_LOCK})`;
         await migratePostgres(drizzlePostgres(single), { migrationsFolder });

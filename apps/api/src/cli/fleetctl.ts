@@ -2,7 +2,7 @@ import { parseArgs } from "node:util";
 import { Problem } from "@fleet/contracts";
 import { openDatabase, parseDatabaseUrl, readLock } from "@fleet/db";
 import { SessionSigner } from "../auth/sessions.ts";
-import { ConfigError, loadConfig } from "../env.ts";
+import { ConfigError, databaseLimits, loadConfig } from "../env.ts";
 import { ActivityBus } from "../runtime/activity-bus.ts";
 import { WorkSignal } from "../runtime/work-signal.ts";
 import type { ServiceContext } from "../services/context.ts";
@@ -69,7 +69,7 @@ async function run(argv: string[]): Promise<Record<string, unknown>> {
     if (body.usage === true) throw new UsageError(String(body.error));
     throw new RemoteError(String(body.error));
   }
-  const database = await openDatabase(config.databaseUrl, { max: 2 });
+  const database = await openDatabase(config.databaseUrl, { max: 2, ...databaseLimits(config) });
   try {
     await database.migrate();
     const now = () => Date.now();

@@ -46,12 +46,13 @@ function unreachable(error: unknown): boolean {
     const { code, message } = cause as { code?: unknown; message?: unknown };
     if (typeof code === "string") {
       if (
-        /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|CONNECTION_(CLOSED|ENDED|DESTROYED)|CONNECT_TIMEOUT)$/.test(
+        /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|CONNECTION_(CLOSED|ENDED|DESTROYED)|CONNECT_TIMEOUT|POOL_TIMEOUT)$/.test(
           code,
         )
       )
         return true;
-      if (/^(08...|57P0[1-3])$/.test(code)) return true; // connection exceptions, admin shutdown
+      // Connection exceptions, shutdowns, and the server's statement and idle-transaction timeouts.
+      if (/^(08...|57P0[1-5]|57014|25P03)$/.test(code)) return true;
     }
     if (typeof message === "string" && message === "PGlite is closed") return true;
     cause = (cause as { cause?: unknown }).cause;

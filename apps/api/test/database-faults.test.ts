@@ -1,0 +1,209 @@
+import { openDatabase } from "@fleet/db";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seedFleetOn } from "./fleet-fixtures.ts";
+import { callAt, databaseKind, startApi, type TestApi } from "./harness.ts";
+import { PrivateCluster, postgresBinaries } from "./private-postgres.ts";
+
+/** The deadlines the API runs with here: the defaults env.ts states. */
+const CONNECT_TIMEOUT_MS = 2_000;
+const STATEMENT_TIMEOUT_MS = 5_000;
+/**
+ * The longest a request may take, database down or not (decisions.md, database deadlines): waiting for a
+ * connection and opening it each bounded by the connect timeout, then the statement timeout, plus slack.
+ */
+const ANSWER_WITHIN_MS = 2 * CONNECT_TIMEOUT_MS + STATEMENT_TIMEOUT_MS + 1_000;
+/** How long a client here waits before it gives up on a request (and counts it unanswered). */
+const CLIENT_PATIENCE_MS = 20_000;
+/** Once the database accepts connections again, requests succeed again within this. */
+const RECOVERED_WITHIN_MS = 2_000;
+
+interface Outcome {
+  kind: "write" | "read";
+  /** The write's message text, which identifies its row. */
+  message: string | null;
+  sentAt: number;
+  answeredAt: number;
+  status: number | "no answer";
+  contentType: string | null;
+  code: string | null;
+}
+
+const bin = postgresBinaries();
+if (bin === null)
+  console.log("[database-faults] no PostgreSQL server binaries under /usr/lib/postgresql: skipped");
+
+// A cluster of the test's own, to kill: only the PostgreSQL driver has a server to lose. The embedded
+// PGlite runs inside the API's process, so it cannot die while the API answers (see the PGlite case below).
+describe.runIf(bin !== null && databaseKind === "postgres")(
+  "a private PostgreSQL killed and stopped under load",
+  () => {
+    let cluster: PrivateCluster;
+    let api: TestApi;
+    let seeded: { apiKey: string; workspaceId: string; fleetId: string };
+    const eventIds: string[] = [];
+
+    beforeAll(async () => {
+      cluster = await PrivateCluster.create(bin!);
+      const handle = await openDatabase(cluster.url, { max: 1 });
+      await handle.migrate();
+      await handle.close();
+      api = await startApi({ DATABASE_URL: cluster.url, LOG_LEVEL: "silent" });
+      seeded = await seedFleetOn(api);
+      for (let i = 0; i < 4; i++) {
+        const sent = await callAt<{ event_id: string }>(api.baseUrl, "POST", messagesPath(), {
+          token: seeded.apiKey,
+          body: { message: `seed ${i}` },
+        });
+        expect(sent.status, sent.text).toBe(202);
+        eventIds.push(sent.body.event_id);
+      }
+    }, 60_000);
+
+    afterAll(async () => {
+      await api?.app.close();
+      await api?.database.close();
+      await cluster?.destroy();
+    });
+
+    const messagesPath = () => `/v1/workspaces/${seeded.workspaceId}/fleets/${seeded.fleetId}/messages`;
+    const eventPath = (id: string) =>
+      `/v1/workspaces/${seeded.workspaceId}/fleets/${seeded.fleetId}/events/${id}`;
+
+    let written = 0;
+    async function send(kind: "write" | "read"): Promise<Outcome> {
+      const message = kind === "write" ? `burst ${process.pid} ${++written} ${Date.now()}` : null;
+      const sentAt = Date.now();
+      const request =
+        kind === "write"
+          ? {
+              method: "POST",
+              path: messagesPath(),
+              body: JSON.stringify({ message }),
+            }
+          : { method: "GET", path: eventPath(eventIds[written % eventIds.length]!), body: undefined };
+      try {
+        const response = await fetch(`${api.baseUrl}${request.path}`, {
+          method: request.method,
+          headers: {
+            authorization: `Bearer ${seeded.apiKey}`,
+            ...(request.body ? { "content-type": "application/json" } : {}),
+          },
+          body: request.body,
+          signal: AbortSignal.timeout(CLIENT_PATIENCE_MS),
+        });
+        const text = await response.text();
+        let code: string | null = null;
+        try {
+          code = (JSON.parse(text) as { error_code?: string }).error_code ?? null;
+        } catch {}
+        return {
+          kind,
+          message,
+          sentAt,
+          answeredAt: Date.now(),
+          status: response.status,
+          contentType: response.headers.get("content-type"),
+          code,
+        };
+      } catch {
+        return {
+          kind,
+          message,
+          sentAt,
+          answeredAt: Date.now(),
+          status: "no answer",
+          contentType: null,
+          code: null,
+        };
+      }
+    }
+
+    /** Writers and readers sending one request after another until `stop` resolves. */
+    async function load(stop: Promise<unknown>): Promise<Outcome[]> {
+      let running = true;
+      void stop.then(() => {
+        running = false;
+      });
+      const outcomes: Outcome[] = [];
+      const loop = async (kind: "write" | "read") => {
+        while (running) {
+          outcomes.push(await send(kind));
+          await new Promise((resolve) => setTimeout(resolve, 25));
+        }
+      };
+      await Promise.all([...Array(6)].map(() => loop("write")).concat([...Array(4)].map(() => loop("read"))));
+      return outcomes;
+    }
+
+    for (const mode of ["immediate", "fast"] as const) {
+      it(`answers every request within its deadline while the database is ${mode === "immediate" ? "killed" : "stopped"}, stores no refused write, and recovers at once`, {
+        timeout: 60_000,
+      }, async () => {
+        let backAt = 0;
+        const outage = (async () => {
+          await new Promise((resolve) => setTimeout(resolve, 1_000));
+          await cluster.stop(mode);
+          await new Promise((resolve) => setTimeout(resolve, 3_000));
+          await cluster.start();
+          backAt = Date.now();
+          await new Promise((resolve) => setTimeout(resolve, 4_000));
+        })();
+        const outcomes = await load(outage);
+        const longest = Math.max(...outcomes.map((o) => o.answeredAt - o.sentAt));
+        const firstBack = (kind: string) =>
+          Math.min(
+            ...outcomes
+              .filter((o) => o.kind === kind && o.sentAt >= backAt && o.status !== 503)
+              .map((o) => o.sentAt),
+          ) - backAt;
+        console.log(
+          `[database-faults] ${mode}: ${outcomes.length} requests, ${outcomes.filter((o) => o.status === 503).length} answered 503, longest ${longest} ms; first success after the database returned: write +${firstBack("write")} ms, read +${firstBack("read")} ms`,
+        );
+
+        const slow = outcomes.filter(
+          (o) => o.status === "no answer" || o.answeredAt - o.sentAt > ANSWER_WITHIN_MS,
+        );
+        expect(
+          slow.map(
+            (o) =>
+              `${o.kind} ${o.status} after ${o.answeredAt - o.sentAt} ms, sent ${o.sentAt - backAt} ms from recovery`,
+          ),
+        ).toEqual([]);
+        const refused = outcomes.filter((o) => o.status !== 200 && o.status !== 202);
+        for (const o of refused) {
+          expect(o.status).toBe(503);
+          expect(o.contentType).toMatch(/^application\/problem\+json/);
+          expect(o.code).toBe("UZ-INTERNAL-002");
+        }
+        expect(refused.length, "the outage was seen").toBeGreaterThan(0);
+
+        // Back: every request sent from RECOVERED_WITHIN_MS after the database returned succeeds.
+        const late = outcomes.filter((o) => o.sentAt >= backAt + RECOVERED_WITHIN_MS);
+        expect(late.length).toBeGreaterThan(0);
+        expect(
+          late
+            .filter((o) => o.status !== 200 && o.status !== 202)
+            .map((o) => `${o.kind} ${o.status} sent ${o.sentAt - backAt} ms from recovery`),
+        ).toEqual([]);
+
+        // Every acknowledged write is stored, and no refused one is.
+        const rows = await api.database.query<{ request_json: string }>(
+          "select request_json from fleet_events where fleet_id = $1",
+          [seeded.fleetId],
+        );
+        const stored = new Set(
+          rows.map((row) => (JSON.parse(row.request_json) as { message: string }).message),
+        );
+        const writes = outcomes.filter((o) => o.kind === "write");
+        expect(
+          writes.filter((o) => o.status === 202 && !stored.has(o.message!)).map((o) => o.message),
+        ).toEqual([]);
+        expect(
+          writes
+            .filter((o) => o.status !== 202 && stored.has(o.message!))
+            .map((o) => `${o.message}: ${o.status} after ${o.answeredAt - o.sentAt} ms`),
+        ).toEqual([]);
+      });
+    }
+  },
+);

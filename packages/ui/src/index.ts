@@ -21,7 +21,6 @@ export {
   type Column,
   CursorPager,
   type CursorPagerProps,
-  type LinkComponent,
   PagedTable,
   type PagedTableProps,
 } from "./paged-table.tsx";
@@ -34,6 +33,7 @@ export {
   type SecretTextareaProps,
 } from "./secret-input.tsx";
 export { StatusBadge, type StatusBadgeProps, type StatusVariant } from "./status-badge.tsx";
+export type { ColumnSort, LinkComponent, SortOrder } from "./table-sort.tsx";
 export { type Tab, Tabs, type TabsProps } from "./tabs.tsx";
 export { browserTimeZone, TimeZoneField, type TimeZoneFieldProps } from "./time-zone-field.tsx";
 export { TypedConfirmDialog, type TypedConfirmDialogProps } from "./typed-confirm-dialog.tsx";

@@ -1,13 +1,5 @@
-import type { ComponentType, ReactNode } from "react";
-
-/** How the pager links: the app's router link (Next's Link) or a plain anchor. */
-export type LinkComponent = ComponentType<{ href: string; className?: string; children: ReactNode }>;
-
-const Anchor: LinkComponent = ({ href, className, children }) => (
-  <a href={href} className={className}>
-    {children}
-  </a>
-);
+import type { ReactNode } from "react";
+import { Anchor, type ColumnSort, type LinkComponent, SortLink } from "./table-sort.tsx";
 
 export interface CursorPagerProps {
   /** The navigation's name, "Pages of fleets". */
@@ -56,6 +48,8 @@ export interface Column<T> {
   /** A width class for the column (`ui-table__col-time`); fixed widths keep columns still as rows change. */
   width?: "status" | "time" | "number" | "actions" | "wide-actions";
   align?: "end";
+  /** The list can be sorted by this column: its header is a link (the sort lives in the URL). */
+  sort?: ColumnSort;
 }
 
 export interface PagedTableProps<T> {
@@ -69,10 +63,21 @@ export interface PagedTableProps<T> {
   /** A newer page is loading: the rows shown are the previous page's. */
   busy?: boolean;
   pager?: CursorPagerProps;
+  /** How sort headers and the pager link; the pager's own `link` wins for the pager. */
+  link?: LinkComponent;
 }
 
 /** A table of one page of a cursor-paged list, with its pager under it. */
-export function PagedTable<T>({ caption, columns, rows, rowKey, rowData, busy, pager }: PagedTableProps<T>) {
+export function PagedTable<T>({
+  caption,
+  columns,
+  rows,
+  rowKey,
+  rowData,
+  busy,
+  pager,
+  link = Anchor,
+}: PagedTableProps<T>) {
   return (
     <>
       <div className="ui-table-scroll">
@@ -86,9 +91,11 @@ export function PagedTable<T>({ caption, columns, rows, rowKey, rowData, busy, p
           <thead>
             <tr>
               {columns.map((column) => (
-                <th key={column.id} scope="col" data-align={column.align}>
+                <th key={column.id} scope="col" data-align={column.align} aria-sort={column.sort?.current}>
                   {column.headerHidden ? (
                     <span className="ui-visually-hidden">{column.header}</span>
+                  ) : column.sort ? (
+                    <SortLink label={column.header} sort={column.sort} link={link} />
                   ) : (
                     column.header
                   )}
@@ -115,7 +122,7 @@ export function PagedTable<T>({ caption, columns, rows, rowKey, rowData, busy, p
           </tbody>
         </table>
       </div>
-      {pager ? <CursorPager {...pager} /> : null}
+      {pager ? <CursorPager link={link} {...pager} /> : null}
     </>
   );
 }

@@ -11,7 +11,6 @@ import { useTRPC } from "../../lib/trpc.ts";
 import { DeleteKeyDialog, RevokeKeyDialog } from "./key-action-dialogs.tsx";
 import { KeysTable } from "./keys-table.tsx";
 import { MintKeyDialog } from "./mint-key-dialog.tsx";
-import { Pager } from "./pager.tsx";
 import { keysHref, type ListPosition } from "./urls.ts";
 
 type Pending = { action: "revoke" | "delete"; key: ApiKeyItem } | null;
@@ -76,16 +75,23 @@ export function ApiKeysView(position: ListPosition) {
             ) : null}
           </div>
         ) : (
-          <>
-            <KeysTable
-              keys={list.data.items}
-              position={position}
-              stale={list.isPlaceholderData}
-              onRevoke={(key) => setPending({ action: "revoke", key })}
-              onDelete={(key) => setPending({ action: "delete", key })}
-            />
-            <Pager position={position} page={list.data} />
-          </>
+          <KeysTable
+            keys={list.data.items}
+            position={position}
+            busy={list.isPlaceholderData}
+            onRevoke={(key) => setPending({ action: "revoke", key })}
+            onDelete={(key) => setPending({ action: "delete", key })}
+            pager={{
+              label: "Pages of API keys",
+              summary: `${list.data.items.length} shown · ${list.data.total} ${list.data.total === 1 ? "key" : "keys"} in this tenant`,
+              firstHref: position.startingAfter
+                ? keysHref({ ...position, startingAfter: undefined })
+                : undefined,
+              nextHref: list.data.next_cursor
+                ? keysHref({ ...position, startingAfter: list.data.next_cursor })
+                : undefined,
+            }}
+          />
         )}
       </section>
       <MintKeyDialog open={minting} onClose={() => setMinting(false)} />

@@ -1,5 +1,6 @@
 import type { ApiKeySort } from "@fleet/contracts";
 import { listApiKeys } from "@fleet/contracts/api-keys/list-api-keys";
+import type { ColumnSort } from "@fleet/ui";
 
 export interface ListPosition {
   sort: ApiKeySort;
@@ -20,4 +21,22 @@ export function keysHref({ sort, limit, startingAfter }: ListPosition): string {
   if (startingAfter) params.set("starting_after", startingAfter);
   const query = params.toString();
   return query ? `/api-keys?${query}` : "/api-keys";
+}
+
+type SortField = "key_name" | "created_at";
+
+/**
+ * Sorting by a column: the first click picks the field's natural order (names A–Z, newest first), the next
+ * reverses it. Changing the sort starts over from the first page.
+ */
+export function keySort(field: SortField, position: ListPosition): ColumnSort {
+  const active = position.sort.replace(/^-/, "") === field;
+  const descending = position.sort.startsWith("-");
+  const natural: ApiKeySort = field === "created_at" ? "-created_at" : "key_name";
+  const next: ApiKeySort = active ? (descending ? field : `-${field}`) : natural;
+  return {
+    href: keysHref({ sort: next, limit: position.limit }),
+    current: active ? (descending ? "descending" : "ascending") : undefined,
+    next: next.startsWith("-") ? "descending" : "ascending",
+  };
 }

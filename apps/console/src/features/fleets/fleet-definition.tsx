@@ -1,6 +1,6 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
-import { entryHref } from "../library/entries.ts";
+import { entryHref } from "../fleet-libraries/entries.ts";
 import type { FleetView } from "./status.ts";
 
 /**

@@ -2,9 +2,9 @@
 
 import { type Column, PagedTable, type PagedTableProps, RelativeTime, StatusBadge } from "@fleet/ui";
 import Link from "next/link";
+import { formatCount } from "../../lib/format.ts";
 import type { FleetActionHandlers } from "./fleet-row-actions.tsx";
 import { FleetRowActions } from "./fleet-row-actions.tsx";
-import { formatCount } from "./format.ts";
 import { type FleetItem, fleetStatusVariants } from "./status.ts";
 import { fleetHref } from "./urls.ts";
 

@@ -5,7 +5,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useState } from "react";
 import { problemOf, statusOf } from "../../lib/problem.ts";
 import { type RouterOutputs, useTRPC } from "../../lib/trpc.ts";
-import type { LibraryItem } from "../library/entries.ts";
+import type { LibraryItem } from "../fleet-libraries/entries.ts";
 import { CredentialChecklist } from "./credential-checklist.tsx";
 import { LibraryChoice } from "./library-choice.tsx";
 

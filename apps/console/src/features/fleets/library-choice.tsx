@@ -6,7 +6,7 @@ import Link from "next/link";
 import { useId, useState } from "react";
 import { QueryProblem } from "../../components/query-problem.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
-import { type LibraryItem, libraryHref, visibilityVariants } from "../library/entries.ts";
+import { type LibraryItem, libraryHref, visibilityVariants } from "../fleet-libraries/entries.ts";
 
 /** Entries a page of the chooser shows; the dialog stays short enough to see them all. */
 const PAGE_SIZE = 8;

@@ -4,9 +4,9 @@ import { MESSAGE_LIMIT } from "@fleet/contracts";
 import { Button, CheckIcon, ProblemAlert, SendIcon } from "@fleet/ui";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
+import { formatCount } from "../../lib/format.ts";
 import { problemOf, statusOf } from "../../lib/problem.ts";
 import { useTRPC } from "../../lib/trpc.ts";
-import { formatCount } from "./format.ts";
 import { type FleetView, messageBlockedReason } from "./status.ts";
 
 const utf8 = new TextEncoder();

@@ -4,9 +4,6 @@ import type { RouterOutputs } from "../../lib/trpc.ts";
 
 export type FleetItem = RouterOutputs["fleets"]["list"]["items"][number];
 export type FleetView = RouterOutputs["fleets"]["get"];
-export type FleetEventItem = RouterOutputs["fleetEvents"]["list"]["items"][number];
-export type FleetEventView = RouterOutputs["fleetEvents"]["get"];
-export type MemoryItem = RouterOutputs["memories"]["list"]["items"][number];
 
 export const fleetStatusVariants: Record<FleetStatus, StatusVariant> = {
   installing: { label: "Installing", tone: "info" },

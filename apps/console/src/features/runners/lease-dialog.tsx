@@ -3,7 +3,7 @@
 import { Button, Callout, CopyButton, Dialog, formatUtc, RelativeTime, StatusBadge } from "@fleet/ui";
 import Link from "next/link";
 import { Fact, none } from "../../components/fact.tsx";
-import { formatCount } from "../fleets/format.ts";
+import { formatCount } from "../../lib/format.ts";
 import { fleetHref } from "../fleets/urls.ts";
 import { type LeaseItem, leaseOutcomeVariants, leaseSentence } from "./status.ts";
 

@@ -2,7 +2,7 @@
 
 import { type Column, PagedTable, type PagedTableProps, RelativeTime } from "@fleet/ui";
 import Link from "next/link";
-import { formatCount } from "../fleets/format.ts";
+import { formatCount } from "../../lib/format.ts";
 import { DegradedBadge, RunnerState } from "./runner-badges.tsx";
 import { type RunnerItem, tierLabels } from "./status.ts";
 import { runnerHref } from "./urls.ts";

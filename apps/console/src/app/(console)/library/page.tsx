@@ -1,8 +1,8 @@
 import "../../../styles/secrets.css";
 import "../../../styles/fleets.css";
-import "../../../styles/library.css";
+import "../../../styles/fleet-libraries.css";
 import type { Metadata } from "next";
-import { LibraryView } from "../../../features/library/library-view.tsx";
+import { LibraryView } from "../../../features/fleet-libraries/library-view.tsx";
 import { first, type Search } from "../../../lib/search.ts";
 
 export const metadata: Metadata = { title: "Library" };

@@ -1,9 +1,9 @@
 import "../../../../styles/secrets.css";
 import "../../../../styles/fleets.css";
 import "../../../../styles/fleet-page.css";
-import "../../../../styles/library.css";
+import "../../../../styles/fleet-libraries.css";
 import type { Metadata } from "next";
-import { EntryView } from "../../../../features/library/entry-view.tsx";
+import { EntryView } from "../../../../features/fleet-libraries/entry-view.tsx";
 import { first, type Search } from "../../../../lib/search.ts";
 
 export const metadata: Metadata = { title: "Library entry" };

@@ -22,6 +22,7 @@ import { describeCron } from "../../lib/cron-text.ts";
 import { problemOf, statusOf } from "../../lib/problem.ts";
 import { useShortcuts } from "../../lib/shortcuts.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
+import type { FleetView } from "../fleets/status.ts";
 import { ScheduleDialog, type ScheduleDialogMode } from "./schedule-dialog.tsx";
 import {
   conflictHint,
@@ -33,7 +34,6 @@ import {
   syncVariants,
   until,
 } from "./schedule-labels.ts";
-import type { FleetView } from "./status.ts";
 import { useScheduleUpdate } from "./use-schedule-update.ts";
 
 /** While a push is under way the pill follows it closely; otherwise the next fires move slowly. */

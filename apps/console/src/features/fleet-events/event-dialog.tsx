@@ -14,11 +14,11 @@ import {
 import { skipToken, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { Fact, none } from "../../components/fact.tsx";
+import { formatCost, formatCount } from "../../lib/format.ts";
 import { problemOf } from "../../lib/problem.ts";
 import { useTRPC } from "../../lib/trpc.ts";
-import { eventStatusVariants, eventTypeLabels } from "./event-labels.ts";
-import { formatCost, formatCount, formatDuration } from "./format.ts";
-import type { FleetEventView } from "./status.ts";
+import { eventStatusVariants, eventTypeLabels, type FleetEventView } from "./event-labels.ts";
+import { formatDuration } from "./format.ts";
 
 /** The event as text to paste into a ticket or a chat with support: ids, times and the failure, no bodies. */
 export function diagnosticOf(event: FleetEventView): string {

@@ -1,4 +1,4 @@
-import type { FleetEventItem } from "./status.ts";
+import type { FleetEventItem } from "./event-labels.ts";
 
 /** A run of events shown as one row: a single event, or identical failures in a row. */
 export interface EventGroup {

@@ -1,5 +1,8 @@
 import type { StatusVariant } from "@fleet/ui";
-import type { FleetEventItem } from "./status.ts";
+import type { RouterOutputs } from "../../lib/trpc.ts";
+
+export type FleetEventItem = RouterOutputs["fleetEvents"]["list"]["items"][number];
+export type FleetEventView = RouterOutputs["fleetEvents"]["get"];
 
 export const eventTypeLabels: Record<FleetEventItem["event_type"], string> = {
   chat: "Message",

@@ -6,9 +6,11 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { ListLoading, ListProblem } from "../../components/query-problem.tsx";
 import { useShortcuts } from "../../lib/shortcuts.tsx";
-import { useTRPC } from "../../lib/trpc.ts";
-import type { FleetView, MemoryItem } from "./status.ts";
-import { type FleetPosition, fleetHref } from "./urls.ts";
+import { type RouterOutputs, useTRPC } from "../../lib/trpc.ts";
+import type { FleetView } from "../fleets/status.ts";
+import { type FleetPosition, fleetHref } from "../fleets/urls.ts";
+
+type MemoryItem = RouterOutputs["memories"]["list"]["items"][number];
 
 const columns: Column<MemoryItem>[] = [
   {

@@ -5,16 +5,16 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
+import { type LiveState, LiveStatus } from "../../components/live-status.tsx";
 import { ListLoading } from "../../components/query-problem.tsx";
 import { problemOf } from "../../lib/problem.ts";
 import { useShortcuts } from "../../lib/shortcuts.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
+import type { FleetView } from "../fleets/status.ts";
+import { type FleetPosition, fleetHref } from "../fleets/urls.ts";
 import { EventDialog } from "./event-dialog.tsx";
 import { EventFilters, type EventFilterValues } from "./event-filters.tsx";
 import { EventsTable } from "./events-table.tsx";
-import { type LiveState, LiveStatus } from "./live-status.tsx";
-import type { FleetView } from "./status.ts";
-import { type FleetPosition, fleetHref } from "./urls.ts";
 
 /** How often the first page looks for new events while all is well. */
 const POLL_MS = 5_000;

@@ -3,10 +3,10 @@
 import { Badge, formatUtc, RelativeTime, StatusBadge } from "@fleet/ui";
 import Link from "next/link";
 import { Fragment, useState } from "react";
+import { formatCost, formatCount } from "../../lib/format.ts";
 import { collapseFailures } from "./collapse.ts";
-import { eventStatusVariants, eventTypeLabels } from "./event-labels.ts";
-import { formatCost, formatCount, formatDuration } from "./format.ts";
-import type { FleetEventItem } from "./status.ts";
+import { eventStatusVariants, eventTypeLabels, type FleetEventItem } from "./event-labels.ts";
+import { formatDuration } from "./format.ts";
 
 export interface EventsTableProps {
   events: FleetEventItem[];

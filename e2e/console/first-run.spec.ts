@@ -39,8 +39,10 @@ test.describe("First run", () => {
       // The printed link signs the owner in.
       await page.goto(signIn!);
       await page.getByRole("button", { name: "Continue" }).click();
-      await expect(page).toHaveURL(new RegExp(`^${consoleUrl}/api-keys$`), { timeout: 30_000 });
-      await expect(page.getByRole("heading", { level: 1, name: "API keys" })).toBeVisible();
+      await expect(page).toHaveURL(new RegExp(`^${consoleUrl}/fleets(\\?workspace=[0-9a-f-]{36})?$`), {
+        timeout: 30_000,
+      });
+      await expect(page.getByRole("heading", { level: 1, name: "Fleets" })).toBeVisible();
 
       // The demo fleet waits in the Library, offered by the platform.
       await page

@@ -1,5 +1,6 @@
 import type { NextRequest } from "next/server";
 import { encodeProblem, SIGN_IN_PROBLEM_COOKIE, signInProblemCookieOptions } from "../../../../lib/flash.ts";
+import { LANDING_PATH } from "../../../../lib/landing.ts";
 import { isSecureRequest, redirectTo, sameOrigin } from "../../../../lib/redirect.ts";
 import { exchangeLink, SESSION_COOKIE, sessionCookieOptions } from "../../../../lib/session.ts";
 
@@ -20,7 +21,7 @@ export async function POST(request: NextRequest) {
     });
     return response;
   }
-  const response = redirectTo("/api-keys");
+  const response = redirectTo(LANDING_PATH);
   response.cookies.set(SESSION_COOKIE, result.value.session_token, {
     ...sessionCookieOptions(isSecureRequest(request.headers)),
     expires: new Date(result.value.expires_at),

@@ -43,7 +43,10 @@ test.describe("Sign-in", () => {
     const identity = page.getByRole("region", { name: "Signed in as" });
     await expect(identity).toContainText(tenant.email);
     await expect(identity).toContainText("Signed in with API key");
-    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: /API keys/ }).click();
+    await page
+      .getByRole("navigation", { name: "Main" })
+      .getByRole("link", { name: /API keys/ })
+      .click();
     await expect(page.getByRole("row", { name: /bootstrap/ })).toBeVisible();
     expect((await context.cookies()).find((c) => c.name === "fleet_session")?.httpOnly).toBe(true);
     expect(await page.content()).not.toContain(tenant.api_key);

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { expect, screenshot, test } from "../support/fixtures.ts";
+import { expect, landingSettled, screenshot, test } from "../support/fixtures.ts";
 import { StartCommand, type Stopped } from "../support/start-command.ts";
 
 /** The suite's own API and console ports, which the start must not take. */
@@ -52,6 +52,7 @@ test.describe("First run", () => {
         timeout: 30_000,
       });
       await expect(page.getByRole("heading", { level: 1, name: "Fleets" })).toBeVisible();
+      await landingSettled(page);
 
       // In dev mode the owner's sign-in opens the operator pages too: no token to mint and paste.
       await page

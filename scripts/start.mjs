@@ -1,10 +1,13 @@
 // `pnpm start`: build what is missing, then run the API and the console together on the configured
 // database (embedded PGlite by default), and print both URLs and a one-time sign-in link for the owner.
 // In dev mode (the default here) it also starts one local runner with the echo executor, so work flows.
+// Their logs go to files it names (.data/logs/), so the link and the key stay on screen; with LOG_LEVEL
+// set they stream to the terminal instead, at that level.
 import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { LogFiles } from "./start-logs.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const apiPort = process.env.PORT ?? "8080";
@@ -18,6 +21,8 @@ const env = {
   TURBO_TELEMETRY_DISABLED: "1",
   NEXT_TELEMETRY_DISABLED: "1",
 };
+/** Logs in files unless LOG_LEVEL asks for them in the terminal. */
+const logs = process.env.LOG_LEVEL === undefined ? new LogFiles(root, process.env.FLEET_LOG_DIR) : null;
 const children = [];
 let stopping = false;
 /** The local runner gives held leases 20 s to finish (reporting or releasing them to the API) first. */
@@ -52,8 +57,13 @@ function stopAll(code) {
     .then(() => stopChildren(children, SERVER_GRACE_MS))
     .then(() => process.exit(code));
 }
-process.on("SIGINT", () => stopAll(0));
-process.on("SIGTERM", () => stopAll(0));
+function onSignal() {
+  if (!stopping)
+    console.log("start: stopping (the runner first finishes or gives back its leases, up to 20 s)…");
+  stopAll(0);
+}
+process.on("SIGINT", onSignal);
+process.on("SIGTERM", onSignal);
 
 function run(name, command, args, options = {}) {
   // Nothing starts once a stop began: it would outlive the stop.
@@ -61,15 +71,16 @@ function run(name, command, args, options = {}) {
   const child = spawn(command, args, {
     cwd: root,
     env: options.env ?? env,
-    stdio: options.stdio ?? "inherit",
+    stdio: logs ? ["ignore", logs.open(name), logs.open(name)] : "inherit",
   });
   child.fleetRole = name;
   children.push(child);
   child.on("exit", (code, signal) => {
     if (stopping || signal !== null || code === 0) return;
-    if (options.optional) console.error(`start: ${name} exited with ${code}; the rest keeps running`);
+    const cause = logs ? `; the end of ${logs.shown(name)}:\n${logs.tail(name)}` : "";
+    if (options.optional) console.error(`start: ${name} exited with ${code}; the rest keeps running${cause}`);
     else {
-      console.error(`start: ${name} exited with ${code}; stopping`);
+      console.error(`start: ${name} exited with ${code}; stopping${cause}`);
       stopAll(code ?? 1);
     }
   });
@@ -94,7 +105,8 @@ const runnerHost = "local-dev";
 /**
  * One local runner (dev_none tier, echo executor) that enrols itself with an operator token on its first
  * start and keeps its runner token in .data/runner (mode 600), one file per database. Answers whether it
- * came online; it logs only warnings here, so the start's output stays short.
+ * came online. Into its log file it logs at info; into the terminal (LOG_LEVEL set) at LOG_LEVEL where the
+ * runner has that level, else warnings only, so the start's output stays short.
  */
 async function startRunner(apiUrl) {
   if (env.FLEET_DEV_MODE !== "true") return "not started (FLEET_DEV_MODE is not true)";
@@ -118,7 +130,7 @@ async function startRunner(apiUrl) {
       FLEET_RUNNER_HOST_ID: runnerHost,
       FLEET_RUNNER_TOKEN_FILE: join(root, ".data", "runner", `${runnerHost}-${database}.json`),
       FLEET_RUNNER_SANDBOX_TIER: "dev_none",
-      FLEET_RUNNER_LOG_LEVEL: env.FLEET_RUNNER_LOG_LEVEL ?? "warn",
+      FLEET_RUNNER_LOG_LEVEL: env.FLEET_RUNNER_LOG_LEVEL ?? runnerLogLevel(),
     },
   });
   const deadline = Date.now() + 30_000;
@@ -136,7 +148,12 @@ async function startRunner(apiUrl) {
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  return "did not come online within 30 s (see its warnings above)";
+  return `did not come online within 30 s (see ${logs ? logs.shown("runner") : "its warnings above"})`;
+}
+
+function runnerLogLevel() {
+  if (logs) return "info";
+  return ["error", "warn", "info", "debug"].includes(env.LOG_LEVEL) ? env.LOG_LEVEL : "warn";
 }
 
 // The build sees the environment `pnpm build` in this shell would, without the defaults set above: turbo
@@ -173,7 +190,7 @@ try {
     },
   );
   if (firstRun.status !== 0) {
-    console.error(firstRun.stderr);
+    console.error(firstRun.stderr.trim());
     stopAll(1);
   } else {
     run("console", "pnpm", ["--filter", "@fleet/console", "exec", "next", "start", "-p", consolePort]);
@@ -186,6 +203,9 @@ try {
       `  API       ${apiUrl}   (reference ${apiUrl}/docs)`,
       `  Console   http://localhost:${consolePort}`,
       `  Runner    ${await runner}`,
+      logs
+        ? `  Logs      ${logs.summary()}   (LOG_LEVEL=info pnpm start shows them here)`
+        : `  Logs      here, at LOG_LEVEL=${env.LOG_LEVEL}`,
     ];
     if (result.created) {
       lines.push(
@@ -194,12 +214,17 @@ try {
         `  ${result.created.api_key}`,
       );
     }
-    if (result.url)
+    if (result.url) {
       lines.push("", `Sign in as ${result.owner} (one-time link, valid 10 minutes):`, `  ${result.url}`);
-    lines.push("", "More sign-in links: pnpm fleetctl login-link --email <address>. Stop with Ctrl-C.", "");
+      if (env.FLEET_DEV_MODE === "true")
+        lines.push("  In dev mode the owner's sign-in also opens the operator pages (Runners).");
+    }
+    const email = result.owner ?? "<address>";
+    lines.push("", `A new sign-in link: pnpm fleetctl login-link --email ${email}. Stop with Ctrl-C.`, "");
     console.log(lines.join("\n"));
   }
 } catch (error) {
-  console.error(`start: ${error instanceof Error ? error.message : error}; stopping`);
+  const where = logs ? ` (logs: ${logs.summary()})` : "";
+  console.error(`start: ${error instanceof Error ? error.message : error}; stopping${where}`);
   stopAll(1);
 }

@@ -1,5 +1,7 @@
 import { connect } from "node:net";
+import { relative } from "node:path";
 import { defineConfig } from "vitest/config";
+import { specPath, specPresent } from "./test/spec-file.ts";
 
 /**
  * The API suite runs twice: on embedded PGlite, and on PostgreSQL when one is reachable at
@@ -33,6 +35,10 @@ export default defineConfig(async () => {
   }
   if (!withPostgres)
     console.warn(`[api tests] PostgreSQL not reachable at ${postgresUrl}: running on PGlite only`);
+  if (!specPresent)
+    console.warn(
+      `[api tests] no spec at ${relative(process.cwd(), specPath)}: skipping the check of its error codes`,
+    );
   const shared = {
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
     pool: "forks" as const,

@@ -19,6 +19,7 @@ test.describe("Accessibility", () => {
 
   test("the keys page and its dialogs have no serious or critical violations", async ({ page, tenant }) => {
     await signInByLink(page, tenant);
+    await page.goto("/api-keys");
     await expect(page.getByRole("row", { name: /bootstrap/ })).toBeVisible();
     expect(await seriousViolations(page)).toEqual([]);
 

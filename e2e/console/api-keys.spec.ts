@@ -10,6 +10,7 @@ test.describe("API keys", () => {
   }, testInfo) => {
     await context.grantPermissions(["clipboard-read", "clipboard-write"]);
     await signInByLink(page, tenant);
+    await page.goto("/api-keys");
     await expect(page.getByRole("region", { name: "Signed in as" })).toContainText(tenant.email);
     await expect(page.getByRole("region", { name: "Signed in as" })).toContainText(tenant.name);
     await expect(page.getByRole("row", { name: /bootstrap/ })).toBeVisible();
@@ -96,6 +97,7 @@ test.describe("API keys", () => {
       });
     });
     await signInByLink(page, tenant);
+    await page.goto("/api-keys");
     // A press that lands before the page has hydrated opens nothing: press until the dialog is there.
     await expect(async () => {
       if (!(await page.getByRole("dialog").isVisible())) {

@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { expect, screenshot, test } from "../support/fixtures.ts";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { expect, landingSettled, screenshot, test } from "../support/fixtures.ts";
 import { StartCommand, type Stopped } from "../support/start-command.ts";
 
 /** The suite's own API and console ports, which the start must not take. */
@@ -8,7 +10,7 @@ function suitePorts(): number[] {
 }
 
 test.describe("First run", () => {
-  test("pnpm start prints the URLs and a sign-in link; the owner installs Echo and the local runner answers", async ({
+  test("pnpm start prints a calm summary with a sign-in link; the owner sees the runner, installs Echo and the local runner answers", async ({
     page,
   }, testInfo) => {
     // The API's first start on a fresh database, two fleetctl runs, the runner and the console: minutes
@@ -28,19 +30,39 @@ test.describe("First run", () => {
       expect(printed).toMatch(
         /^ {2}Runner +local-dev is working \(dev_none, echo executor\): messages to fleets are answered$/m,
       );
+      // The servers' logs go to files it names; the terminal shows none of their lines.
+      expect(printed).toMatch(/^ {2}Logs +\S*first-run-\d+\/ \(api\.log, console\.log, runner\.log\) /m);
+      expect(printed).not.toMatch(/"level":\d+/);
+      expect(readFileSync(join(start.logDir, "api.log"), "utf8")).toMatch(/"msg":"request"/);
       expect(printed).toContain('Created tenant "Default" with owner owner@localhost.');
       const apiKey = printed.match(/\(shown once\):\n {2}(agt_t\S+)$/m)?.[1];
       expect(apiKey, "the tenant's first API key").toBeDefined();
       const signIn = printed.match(/one-time link, valid 10 minutes\):\n {2}(\S+)$/m)?.[1];
       expect(signIn, "the one-time sign-in link").toMatch(new RegExp(`^${consoleUrl}/`));
+      expect(printed).toContain(
+        "A new sign-in link: pnpm fleetctl login-link --email owner@localhost. Stop with Ctrl-C.",
+      );
       // It asked turbo to build the console (the shim answered: the global setup built it already).
       expect(start.buildsRequested()).toContain("--filter=@fleet/console");
 
       // The printed link signs the owner in.
       await page.goto(signIn!);
       await page.getByRole("button", { name: "Continue" }).click();
-      await expect(page).toHaveURL(new RegExp(`^${consoleUrl}/api-keys$`), { timeout: 30_000 });
-      await expect(page.getByRole("heading", { level: 1, name: "API keys" })).toBeVisible();
+      await expect(page).toHaveURL(new RegExp(`^${consoleUrl}/fleets(\\?workspace=[0-9a-f-]{36})?$`), {
+        timeout: 30_000,
+      });
+      await expect(page.getByRole("heading", { level: 1, name: "Fleets" })).toBeVisible();
+      await landingSettled(page);
+
+      // In dev mode the owner's sign-in opens the operator pages too: no token to mint and paste.
+      await page
+        .getByRole("navigation", { name: "Main" })
+        .getByRole("link", { name: /Runners/ })
+        .click();
+      await expect(page.getByRole("heading", { level: 1, name: "Runners" })).toBeVisible();
+      await expect(page.getByRole("region", { name: "Operator access" })).toHaveCount(0);
+      await expect(page.getByRole("row", { name: /local-dev/ })).toBeVisible();
+      await screenshot(page, testInfo, "first-run-runners");
 
       // The demo fleet waits in the Library, offered by the platform.
       await page

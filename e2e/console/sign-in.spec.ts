@@ -1,4 +1,4 @@
-import { expect, screenshot, signInByLink, test } from "../support/fixtures.ts";
+import { expect, LANDING_URL, screenshot, signInByLink, test } from "../support/fixtures.ts";
 import { loginLink } from "../support/fleetctl.ts";
 
 test.describe("Sign-in", () => {
@@ -38,10 +38,15 @@ test.describe("Sign-in", () => {
     await page.goto("/sign-in");
     await page.getByLabel("API key", { exact: true }).fill(tenant.api_key);
     await page.getByRole("button", { name: "Sign in with API key" }).click();
-    await expect(page).toHaveURL(/\/api-keys$/);
+    await expect(page).toHaveURL(LANDING_URL);
+    await expect(page.getByRole("heading", { level: 1, name: "Fleets" })).toBeVisible();
     const identity = page.getByRole("region", { name: "Signed in as" });
     await expect(identity).toContainText(tenant.email);
     await expect(identity).toContainText("Signed in with API key");
+    await page
+      .getByRole("navigation", { name: "Main" })
+      .getByRole("link", { name: /API keys/ })
+      .click();
     await expect(page.getByRole("row", { name: /bootstrap/ })).toBeVisible();
     expect((await context.cookies()).find((c) => c.name === "fleet_session")?.httpOnly).toBe(true);
     expect(await page.content()).not.toContain(tenant.api_key);
@@ -90,6 +95,6 @@ test.describe("Sign-in links", () => {
     });
     expect(forged.status()).toBe(403);
     await page.getByRole("button", { name: "Continue" }).click();
-    await expect(page).toHaveURL(/\/api-keys$/);
+    await expect(page).toHaveURL(LANDING_URL);
   });
 });

@@ -23,14 +23,33 @@ export const test = base.extend<Fixtures>({
 
 export { expect };
 
+/** Where a sign-in lands: Fleets, with the tenant's first workspace written into the URL once it loads. */
+export const LANDING_URL = /\/fleets(\?workspace=[0-9a-f-]{36})?$/;
+
 /** Signs the person in by opening a fresh one-time link, as someone who ran `fleetctl login-link` would. */
 export async function signInByLink(page: Page, tenant: Tenant): Promise<string> {
   const url = await loginLink(tenant.email);
   await page.goto(url);
   await page.getByRole("button", { name: "Continue" }).click();
-  await expect(page).toHaveURL(/\/api-keys$/);
-  await expect(page.getByRole("heading", { level: 1, name: "API keys" })).toBeVisible();
+  await expect(page).toHaveURL(LANDING_URL);
+  await expect(page.getByRole("heading", { level: 1, name: "Fleets" })).toBeVisible();
+  await landingSettled(page);
   return url;
+}
+
+/**
+ * Waits until Fleets has written the first workspace into the URL (a replace, which would undo a click
+ * made before it), or shows why the person cannot list workspaces.
+ */
+export async function landingSettled(page: Page): Promise<void> {
+  await expect
+    .poll(
+      async () =>
+        /[?&]workspace=/.test(page.url()) ||
+        // In the page: Next's route announcer is an alert too, outside it.
+        (await page.getByRole("main").getByRole("alert").count()) > 0,
+    )
+    .toBe(true);
 }
 
 /** A full-page screenshot kept with the test's artifacts (and in its report). */

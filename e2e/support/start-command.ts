@@ -23,6 +23,8 @@ import { e2eDir, freePort, repoRoot } from "./servers.ts";
 
 /** Settings of the suite's environment that would point the start at the suite's servers or database. */
 const inherited = [
+  "LOG_LEVEL",
+  "FLEET_LOG_DIR",
   "PORT",
   "CONSOLE_PORT",
   "API_URL",
@@ -91,6 +93,8 @@ export class StartCommand {
     readonly databaseUrl: string,
     readonly buildRequests: string,
     readonly logPath: string,
+    /** Where start.mjs keeps the API's, the console's and the runner's logs (kept with the suite's logs). */
+    readonly logDir: string,
     private readonly runDir: string,
   ) {
     const log = createWriteStream(logPath);
@@ -127,7 +131,10 @@ export class StartCommand {
       PATH: `${binDir}${delimiter}${process.env.PATH ?? ""}`,
     });
     const logDir = join(e2eDir, "logs");
+    const serverLogs = join(logDir, `first-run-${apiPort}`);
     mkdirSync(logDir, { recursive: true });
+    // Its servers' logs beside the suite's, not in the repository's .data/logs.
+    env.FLEET_LOG_DIR = serverLogs;
     // Its own process group: start.mjs's children stay in it, so `ps` finds any it leaves behind.
     const child = spawn(process.execPath, ["scripts/start.mjs"], {
       cwd: repoRoot,
@@ -142,6 +149,7 @@ export class StartCommand {
       databaseUrl,
       buildRequests,
       join(logDir, `first-run-${apiPort}.log`),
+      serverLogs,
       runDir,
     );
   }

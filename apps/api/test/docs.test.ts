@@ -9,17 +9,7 @@ type Json = any;
 
 import { operations } from "../src/router/root.ts";
 import { call } from "./harness.ts";
-
-const specPath = join(
-  import.meta.dirname,
-  "..",
-  "..",
-  "..",
-  "..",
-  "shared",
-  "spec",
-  "fleet-control-plane-api.md",
-);
+import { specPath, specPresent } from "./spec-file.ts";
 
 /** Every code the specification's Errors table names, with ranges (`UZ-VAULT-001..003`) expanded. */
 function specCodes(): string[] {
@@ -61,15 +51,19 @@ describe("documentation", () => {
     expect(served.sort()).toEqual([...new Set(declared)].sort());
   });
 
-  it("has every error code of the specification in the registry, and on the served page", async () => {
+  it.skipIf(!specPresent)("has every error code of the specification in the registry", async () => {
     const codes = specCodes();
     expect(codes.length).toBeGreaterThanOrEqual(46);
     const page = await call("GET", "/docs/errors");
-    expect(page.headers.get("content-type")).toMatch(/text\/html/);
     for (const code of codes) {
       expect(errorRegistry, code).toHaveProperty(code);
       expect(page.text, code).toContain(`id="${code}"`);
     }
+  });
+
+  it("documents every registered error code on the served page", async () => {
+    const page = await call("GET", "/docs/errors");
+    expect(page.headers.get("content-type")).toMatch(/text\/html/);
     for (const [code, entry] of Object.entries(errorRegistry)) {
       expect(entry.meaning.length, code).toBeGreaterThan(10);
       expect(page.text).toContain(`id="${code}"`);

@@ -125,6 +125,16 @@ describe.runIf(databaseKind === "pglite")("fleetctl beside a running API", () =>
     await expect(fleetctl("migrate")).resolves.toBeDefined();
   }, 60_000);
 
+  it("prints clean JSON from the documented `pnpm fleetctl … --json` at the repository root", async () => {
+    // The README and the console's Runners page give this command; its output is piped to jq.
+    const { stdout } = await run("pnpm", ["fleetctl", "operator", "--scopes", "runner:admin", "--json"], {
+      cwd: join(apiDir, "..", ".."),
+      env,
+    });
+    const operator = JSON.parse(stdout) as { token: string };
+    expect((await callAt(baseUrl, "GET", "/v1/fleets/runners", { token: operator.token })).status).toBe(200);
+  }, 60_000);
+
   it("reports a refused command on stderr with a non-zero exit", async () => {
     const failure = await run(
       process.execPath,

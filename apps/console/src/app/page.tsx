@@ -1,5 +1,6 @@
 import { redirect } from "next/navigation";
+import { LANDING_PATH } from "../lib/landing.ts";
 
 export default function Home() {
-  redirect("/api-keys");
+  redirect(LANDING_PATH);
 }

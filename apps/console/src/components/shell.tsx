@@ -4,6 +4,7 @@ import { Button, ProblemAlert } from "@fleet/ui";
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { LANDING_PATH } from "../lib/landing.ts";
 import { problemOf, statusOf } from "../lib/problem.ts";
 import { useShortcutsSheet } from "../lib/shortcuts.tsx";
 import { useTRPC } from "../lib/trpc.ts";
@@ -20,7 +21,7 @@ export function Shell({ children }: { children: ReactNode }) {
   return (
     <div className="shell">
       <aside className="shell__sidebar">
-        <Link href="/api-keys" className="brand">
+        <Link href={LANDING_PATH} className="brand">
           <span className="brand__mark" aria-hidden="true">
             F
           </span>

@@ -4,6 +4,7 @@ import type { ProblemView } from "@fleet/ui";
 import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { SIGN_IN_PROBLEM_COOKIE } from "./flash.ts";
+import { LANDING_PATH } from "./landing.ts";
 import { OPERATOR_COOKIE } from "./operator.ts";
 import { isSecureRequest } from "./redirect.ts";
 import { KEY_SESSION_SECONDS, SESSION_COOKIE, sessionCookieOptions, whoIs } from "./session.ts";
@@ -31,7 +32,7 @@ export async function signInWithKey(_previous: KeySignInState, form: FormData): 
     maxAge: KEY_SESSION_SECONDS,
   });
   jar.delete({ name: SIGN_IN_PROBLEM_COOKIE, path: "/sign-in" });
-  redirect("/api-keys");
+  redirect(LANDING_PATH);
 }
 
 /** Forgets the credentials in this browser; the tokens themselves expire on their own. */

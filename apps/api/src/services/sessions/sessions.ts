@@ -4,6 +4,7 @@ import { and, eq, gt, isNull, memberships, signInLinks, users } from "@fleet/db"
 import { sha256Hex } from "../../auth/tokens.ts";
 import { newId } from "../../runtime/ids.ts";
 import type { ServiceContext } from "../context.ts";
+import { devOwnerOperatorToken } from "./dev-operator.ts";
 
 const LINK_TTL_MS = 10 * 60_000;
 
@@ -84,7 +85,10 @@ export async function createSignInLink(
   return { url: `${ctx.config.consoleUrl}/auth/link?token=${token}`, expires_at: expiresAt };
 }
 
-/** Spends a sign-in link (once, before it expires) for a console session token. */
+/**
+ * Spends a sign-in link (once, before it expires) for a console session token, and in dev mode, for an
+ * owner, an operator token beside it (dev-operator.ts).
+ */
 export async function exchangeSignInLink(ctx: ServiceContext, token: string) {
   const now = ctx.now();
   const [link] = await ctx.db
@@ -111,10 +115,12 @@ export async function exchangeSignInLink(ctx: ServiceContext, token: string) {
     ctx.config.sessionTtlSeconds,
     now,
   );
+  const operatorToken = await devOwnerOperatorToken(ctx, { userId: link.userId, scopes: member.scopes }, now);
   return {
     session_token: session.token,
     expires_at: session.expiresAt,
     user_id: link.userId,
     tenant_id: link.tenantId,
+    ...(operatorToken === undefined ? {} : { operator_token: operatorToken }),
   };
 }

@@ -76,6 +76,10 @@ export function OperatorAccessCard({
           <code>runner:read</code> shows runners; <code>runner:write</code> also edits policy, cordons, drains
           and reactivates; <code>runner:admin</code> also revokes and deletes.
         </p>
+        <p className="operator-access__text muted">
+          On an install started with <code>pnpm start</code> (dev mode), the owner signing in with a sign-in
+          link gets one with the session.
+        </p>
         {problem ? <ProblemAlert problem={problem} /> : null}
         <form
           method="post"

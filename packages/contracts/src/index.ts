@@ -72,6 +72,7 @@ export * from "./fleet-libraries/cron.ts";
 export * from "./fleet-libraries/library.ts";
 export * from "./fleets/fleet.ts";
 export { MESSAGE_LIMIT } from "./fleets/message-fleet.ts";
+export * from "./input-screen.ts";
 export { memoryItem } from "./memories/list-memories.ts";
 export * from "./models/model.ts";
 export * from "./operation.ts";

@@ -65,8 +65,48 @@ function pathOf(frame: Frame): (string | number)[] {
   return path.reverse();
 }
 
+/**
+ * Whether anything in the value may be at fault: the hot path, without paths or allocations per member.
+ * Nearly every input passes here, and only a suspect one is walked again to name the field.
+ */
+function suspect(input: object): boolean {
+  const stack: object[] = [input];
+  const depths: number[] = [1];
+  while (stack.length > 0) {
+    const container = stack.pop()!;
+    const depth = depths.pop()!;
+    if (depth > MAX_INPUT_DEPTH) return true;
+    if (Array.isArray(container)) {
+      for (let i = 0; i < container.length; i++) {
+        const value: unknown = container[i];
+        if (typeof value === "string") {
+          if (SUSPECT.test(value)) return true;
+        } else if (typeof value === "object" && value !== null) {
+          stack.push(value);
+          depths.push(depth + 1);
+        }
+      }
+      continue;
+    }
+    const keys = Object.keys(container);
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
+      if (SUSPECT.test(key)) return true;
+      const value: unknown = (container as Record<string, unknown>)[key];
+      if (typeof value === "string") {
+        if (SUSPECT.test(value)) return true;
+      } else if (typeof value === "object" && value !== null) {
+        stack.push(value);
+        depths.push(depth + 1);
+      }
+    }
+  }
+  return false;
+}
+
 /** The first fault in an input value, or null when it passes. */
 export function screenInput(input: unknown): InputFault | null {
+  if (typeof input === "object" && input !== null && !suspect(input)) return null;
   if (typeof input === "string") {
     const fault = stringFault(input);
     return fault ? { path: [], message: valueMessages[fault] } : null;

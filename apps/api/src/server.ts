@@ -1,7 +1,7 @@
 import { Problem } from "@fleet/contracts";
 import type { DatabaseHandle } from "@fleet/db";
 import { fastifyTRPCPlugin } from "@trpc/server/adapters/fastify";
-import Fastify, { type FastifyInstance, type FastifyRequest } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import pino, { type Logger } from "pino";
 import { Authenticator } from "./auth/authenticate.ts";
 import type { Credential } from "./auth/authorize.ts";
@@ -89,7 +89,20 @@ export async function createApp(
   const log = pino({ level: config.logLevel }, destination);
   const responses = options.server?.responses ?? new Responses();
   if (log.isLevelEnabled("info")) responses.logTo(destination);
+  // Refusals the router answers itself (a path that is not percent-encoded UTF-8, a path parameter over
+  // maxParamLength) get the same problem body as every other refusal.
+  const answerProblem = (error: unknown, request: FastifyRequest, reply: FastifyReply) => {
+    const problem = toProblem(error, (cause) =>
+      log.error({ reqId: request.id, err: cause }, "request failed"),
+    );
+    return reply
+      .code(problem.status)
+      .headers(problem.headers)
+      .type("application/problem+json")
+      .send(problem.toBody(request.id, config.docsUrl));
+  };
   const app = Fastify({
+    frameworkErrors: answerProblem,
     logger: false,
     requestIdHeader: false,
     serverFactory: (handler) => options.server?.attach(handler) ?? createHttpServer(responses, handler),
@@ -131,16 +144,7 @@ export async function createApp(
       socket: request.raw.socket ?? null,
     });
 
-  app.setErrorHandler((error, request, reply) => {
-    const problem = toProblem(error, (cause) =>
-      log.error({ reqId: request.id, err: cause }, "request failed"),
-    );
-    return reply
-      .code(problem.status)
-      .headers(problem.headers)
-      .type("application/problem+json")
-      .send(problem.toBody(request.id, config.docsUrl));
-  });
+  app.setErrorHandler(answerProblem);
 
   // Routes the service answers, so a wrong method can be told from an unknown path.
   const routeMethods = new Map<RegExp, Set<string>>();

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { screenInput } from "./input-screen.ts";
 import type { Scope } from "./scopes.ts";
 
 /**
@@ -77,10 +78,31 @@ export interface Operation<
   requestHeaders: H;
   /**
    * Every field, wherever it travels: what the procedure parses. An absent input (a tRPC call of an
-   * operation with no required fields) parses as `{}`, so defaults still apply.
+   * operation with no required fields) parses as `{}`, so defaults still apply. The input passes
+   * `screenInput` before the object schema sees it.
    */
-  input: z.ZodPrefault<z.ZodObject<P & Q & B & H, z.core.$strict>>;
+  input: z.ZodType<z.output<FieldsOf<P & Q & B & H>>, z.input<FieldsOf<P & Q & B & H>> | undefined>;
 }
+
+type FieldsOf<S extends Shape> = z.ZodObject<S, z.core.$strict>;
+
+/**
+ * Refuses, before anything recursive reads it, input the database cannot hold or that nests too deep
+ * (NUL, lone surrogates, depth: see input-screen.ts), and any input that is not an object. The issue
+ * names the field, so both transports answer 400 UZ-REQ-001 with it.
+ */
+const screen = z.transform((value: unknown, payload) => {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    payload.issues.push({ code: "custom", message: "must be a JSON object", input: undefined, path: [] });
+    return z.NEVER;
+  }
+  const fault = screenInput(value);
+  if (fault === null) return value;
+  const field = fault.path.join(".");
+  const message = field ? `${field} ${fault.message}` : fault.message;
+  payload.issues.push({ code: "custom", message, input: undefined, path: fault.path });
+  return z.NEVER;
+});
 
 /** The request header an input field travels in: `if_none_match` → `if-none-match`. */
 export function headerName(field: string): string {
@@ -101,7 +123,9 @@ export function defineOperation<
   const query = (spec.query ?? {}) as Q;
   const body = (spec.body ?? {}) as B;
   const requestHeaders = (spec.requestHeaders ?? {}) as H;
-  const input = z.strictObject({ ...params, ...query, ...body, ...requestHeaders }).prefault({} as never);
+  const fields = z.strictObject({ ...params, ...query, ...body, ...requestHeaders });
+  // Typed as the object schema it ends in: the screen passes what it accepts through unchanged.
+  const input = screen.pipe(fields).prefault({}) as unknown as Operation<P, Q, B, O, H>["input"];
   return { ...spec, params, query, body, requestHeaders, input };
 }
 

@@ -43,7 +43,8 @@ function collectInput({ op, takesBody, unread, headerFields }: InputPlan, reques
     ((request.headers["content-length"] ?? "0") !== "0" || request.headers["transfer-encoding"] !== undefined)
   )
     throw new Problem("UZ-REQ-001", { detail: `${op.method} ${op.path} takes no body.` });
-  if (request.body !== undefined && request.body !== null) {
+  // No body is `undefined`; a JSON `null` is a body, and not the object every route's contract requires.
+  if (request.body !== undefined) {
     if (!isPlainObject(request.body))
       throw new Problem("UZ-REQ-001", { detail: "The body must be a JSON object." });
     for (const [key, value] of Object.entries(request.body)) {

@@ -96,7 +96,9 @@ export function toProblem(error: unknown, logError?: (error: unknown) => void): 
     typeof framework?.code === "string" &&
     framework.code.startsWith("FST_")
   ) {
-    const code = statusProblems[status] ?? "UZ-REQ-001";
+    // Fastify's other 400s are bodies it could not parse; a bad path is a malformed parameter.
+    const code =
+      framework.code === "FST_ERR_BAD_URL" ? "UZ-REQ-001" : (statusProblems[status] ?? "UZ-REQ-001");
     return new Problem(code, { detail: frameworkDetail(framework.code, status) });
   }
   logError?.(error);
@@ -107,6 +109,8 @@ function frameworkDetail(code: string, status: number): string {
   if (code === "FST_ERR_CTP_INVALID_MEDIA_TYPE") return "The body must be application/json.";
   if (code === "FST_ERR_CTP_BODY_TOO_LARGE") return "The request body is over this route's ceiling.";
   if (code === "FST_ERR_CTP_EMPTY_JSON_BODY") return "The body is empty but its Content-Type says JSON.";
+  if (code === "FST_ERR_BAD_URL") return "The path is not valid percent-encoded UTF-8.";
+  if (code === "FST_ERR_MAX_PARAM_LENGTH") return "A path segment is longer than this API accepts.";
   if (code.startsWith("FST_ERR_CTP") || status === 400) return "The request body is not valid JSON.";
   return "The request could not be read.";
 }

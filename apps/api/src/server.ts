@@ -9,6 +9,7 @@ import { SessionSigner } from "./auth/sessions.ts";
 import type { Config } from "./env.ts";
 import { answerClientError } from "./http/client-error.ts";
 import { registerDocs } from "./http/docs.ts";
+import { acceptEmptyJsonBodies } from "./http/json-body.ts";
 import { buildOpenApiDocument } from "./http/openapi.ts";
 import { toProblem } from "./http/problem.ts";
 import { REQUEST_ID, Responses, type TaggedRequest } from "./http/responses.ts";
@@ -116,6 +117,7 @@ export async function createApp(
   );
 
   app.removeContentTypeParser("text/plain");
+  acceptEmptyJsonBodies(app);
   const contextFor =
     (cookie: boolean) =>
     (request: FastifyRequest): RequestContext => ({

@@ -45,7 +45,9 @@ export async function installFleet(ctx: ServiceContext, tenantId: string, input:
     if (missing.length > 0) {
       throw new Problem("UZ-BUNDLE-003", {
         detail: `The workspace lacks credentials this fleet needs: ${missing.join(", ")}.`,
+        // The spec's clients read missing_secrets (shared decisions); the format names missing_credentials.
         missing_credentials: missing,
+        missing_secrets: missing,
       });
     }
   }

@@ -23,6 +23,7 @@ import { listAdminModels } from "./models/list-admin-models.ts";
 import { listModels } from "./models/list-models.ts";
 import { updateModel } from "./models/update-model.ts";
 import type { Operation } from "./operation.ts";
+import { deleteTenantProvider } from "./providers/delete-tenant-provider.ts";
 import { getTenantProvider } from "./providers/get-tenant-provider.ts";
 import { replacePlatformKey } from "./providers/replace-platform-key.ts";
 import { replaceTenantProvider } from "./providers/replace-tenant-provider.ts";
@@ -104,6 +105,7 @@ export {
   deleteRunner,
   deleteSchedule,
   deleteSecret,
+  deleteTenantProvider,
   enrollRunner,
   exchangeSignInLink,
   getFleet,
@@ -210,6 +212,7 @@ export const operations = {
   "providers.replacePlatformKey": replacePlatformKey,
   "providers.getTenant": getTenantProvider,
   "providers.replaceTenant": replaceTenantProvider,
+  "providers.deleteTenant": deleteTenantProvider,
   "fleetLibraries.list": listLibraries,
   "fleetLibraries.get": getLibrary,
   "fleetLibraries.create": createLibrary,

@@ -1,4 +1,5 @@
 import { router } from "../../trpc.ts";
+import { deleteTenantProvider } from "./delete-tenant-provider.ts";
 import { getTenantProvider } from "./get-tenant-provider.ts";
 import { replacePlatformKey } from "./replace-platform-key.ts";
 import { replaceTenantProvider } from "./replace-tenant-provider.ts";
@@ -7,4 +8,5 @@ export const providersRouter = router({
   replacePlatformKey,
   getTenant: getTenantProvider,
   replaceTenant: replaceTenantProvider,
+  deleteTenant: deleteTenantProvider,
 });

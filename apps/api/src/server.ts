@@ -168,12 +168,19 @@ export async function createApp(
 
   registerDocs(app, () => buildOpenApiDocument(config.publicUrl));
   registerRestRoutes(app, appRouter, contextFor(false));
-  await app.register(fastifyTRPCPlugin, {
-    prefix: "/trpc",
-    trpcOptions: {
-      router: appRouter,
-      createContext: ({ req }: { req: FastifyRequest }) => contextFor(true)(req),
-    },
+  await app.register(async (scope) => {
+    // The tRPC plugin reads JSON bodies as raw text and fails on an empty one, which is no input: the
+    // same as an empty object, as on /v1.
+    scope.addHook("preValidation", async (request) => {
+      if (request.body === "") request.body = "{}";
+    });
+    await scope.register(fastifyTRPCPlugin, {
+      prefix: "/trpc",
+      trpcOptions: {
+        router: appRouter,
+        createContext: ({ req }: { req: FastifyRequest }) => contextFor(true)(req),
+      },
+    });
   });
 
   return {

@@ -98,6 +98,39 @@ describe("changing a fleet's definition", () => {
     expect(again.body.etag).toBe(patched.body.etag);
   });
 
+  it("leaves deleted an unchanged trigger's schedule a person deleted, and keeps to the 32-schedule cap", async () => {
+    const tenant = await seedTenant();
+    const { fleetId, path } = await installed(tenant, [A, B]);
+    const before = await triggerSchedules(fleetId);
+    const deleted = await call("DELETE", `${path}/schedules/${before.get("A")!.id}`, {
+      token: tenant.apiKey,
+    });
+    expect(deleted.status).toBe(204);
+    const patched = await call("PATCH", path, {
+      token: tenant.apiKey,
+      body: { trigger_markdown: `---\n${triggerLines([A, { ...B, message: "B2" }])}---\n` },
+    });
+    expect(patched.status, patched.text).toBe(200);
+    const after = await triggerSchedules(fleetId);
+    expect([...after.keys()]).toEqual(["B2"]);
+    expect(after.get("B2")!.id).toBe(before.get("B")!.id); // edited by message, paired by its timing
+
+    for (let i = 0; i < 31; i++) {
+      const created = await call("POST", `${path}/schedules`, {
+        token: tenant.apiKey,
+        body: { cron: "0 3 * * *", message: `person ${i}` },
+      });
+      expect(created.status, created.text).toBe(201);
+    }
+    const over = await call("PATCH", path, {
+      token: tenant.apiKey,
+      body: { trigger_markdown: `---\n${triggerLines([{ ...B, message: "B2" }, C])}---\n` },
+    });
+    expect(over.status).toBe(409);
+    expect(over.body).toMatchObject({ error_code: "UZ-SCHED-003", current_state: "limit_reached" });
+    expect([...(await triggerSchedules(fleetId)).keys()]).toEqual(["B2"]);
+  });
+
   it("replaces the triggers alone with trigger_markdown", async () => {
     const tenant = await seedTenant();
     const { fleetId, path } = await installed(tenant, [A]);

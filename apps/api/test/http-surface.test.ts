@@ -148,7 +148,9 @@ describe("the HTTP surface", () => {
     expect((await call("GET", "/v1/api-keys/", { token })).status).not.toBe(405);
     // Without a valid credential a /v1 probe learns nothing of which routes exist.
     expect((await call("GET", "/v1/nothing-here")).body.error_code).toBe("UZ-AUTH-001");
-    expect((await call("PUT", "/v1/api-keys", { token: "agt_t_made_up" })).body.error_code).toBe("UZ-AUTH-002");
+    expect((await call("PUT", "/v1/api-keys", { token: "agt_t_made_up" })).body.error_code).toBe(
+      "UZ-AUTH-002",
+    );
     // Outside /v1, and on paths that take no credential, nothing changes.
     expect((await call("GET", "/nothing-here")).status).toBe(404);
     expect((await call("GET", "/v1/auth/sign-in-links/exchange")).status).toBe(405);

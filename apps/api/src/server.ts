@@ -10,6 +10,8 @@ import { SessionSigner } from "./auth/sessions.ts";
 import type { Config } from "./env.ts";
 import { answerClientError } from "./http/client-error.ts";
 import { registerDocs } from "./http/docs.ts";
+import { acceptEmptyJsonBodies } from "./http/json-body.ts";
+import { registerNotFound } from "./http/not-found.ts";
 import { buildOpenApiDocument } from "./http/openapi.ts";
 import { REQUEST_ID, Responses, type TaggedRequest } from "./http/responses.ts";
 import { DEFAULT_BODY_LIMIT, registerRestRoutes } from "./http/rest.ts";
@@ -130,6 +132,7 @@ export async function createApp(
   );
 
   app.removeContentTypeParser("text/plain");
+  acceptEmptyJsonBodies(app);
   const contextFor =
     (cookie: boolean) =>
     (request: FastifyRequest): RequestContext => ({
@@ -146,26 +149,12 @@ export async function createApp(
 
   app.setErrorHandler(answerProblem);
 
-  // Routes the service answers, so a wrong method can be told from an unknown path.
-  const routeMethods = new Map<RegExp, Set<string>>();
-  app.addHook("onRoute", (route) => {
-    const pattern = new RegExp(`^${route.url.replace(/:[^/]+/g, "[^/]+")}/?$`);
-    const existing = [...routeMethods.keys()].find((key) => key.source === pattern.source);
-    const methods = existing ? routeMethods.get(existing)! : new Set<string>();
-    for (const method of [route.method].flat()) methods.add(method);
-    if (!existing) routeMethods.set(pattern, methods);
-  });
-  app.setNotFoundHandler((request) => {
-    const path = request.url.split("?")[0]!;
-    for (const [pattern, methods] of routeMethods) {
-      if (!pattern.test(path) || methods.has(request.method)) continue;
-      const allow = [...methods].filter((method) => method !== "HEAD").join(", ");
-      throw new Problem("UZ-REQ-005", {
-        detail: `${path} does not take ${request.method}; it takes ${allow}.`,
-        headers: { allow },
-      });
-    }
-    throw new Problem("UZ-REQ-004", { detail: `No route matches ${request.method} ${path}.` });
+  registerNotFound(app, (request) => {
+    const credential = bearer(request);
+    if (credential === null)
+      throw new Problem("UZ-AUTH-001", { detail: "Routes under /v1 need a bearer credential." });
+    const principal = authenticator.authenticate(credential.token, now());
+    if (principal instanceof Promise) return principal.then(() => undefined);
   });
 
   app.get("/healthz", async () => HEALTHY);
@@ -184,12 +173,19 @@ export async function createApp(
 
   registerDocs(app, () => buildOpenApiDocument(config.publicUrl));
   registerRestRoutes(app, contextFor(false));
-  await app.register(fastifyTRPCPlugin, {
-    prefix: "/trpc",
-    trpcOptions: {
-      router: appRouter,
-      createContext: ({ req }: { req: FastifyRequest }) => contextFor(true)(req),
-    },
+  await app.register(async (scope) => {
+    // The tRPC plugin reads JSON bodies as raw text and fails on an empty one, which is no input: the
+    // same as an empty object, as on /v1.
+    scope.addHook("preValidation", async (request) => {
+      if (request.body === "") request.body = "{}";
+    });
+    await scope.register(fastifyTRPCPlugin, {
+      prefix: "/trpc",
+      trpcOptions: {
+        router: appRouter,
+        createContext: ({ req }: { req: FastifyRequest }) => contextFor(true)(req),
+      },
+    });
   });
 
   return {

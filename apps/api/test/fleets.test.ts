@@ -71,6 +71,7 @@ describe("fleets", () => {
     expect(refused.body).toMatchObject({
       error_code: "UZ-BUNDLE-003",
       missing_credentials: ["GITHUB_TOKEN"],
+      missing_secrets: ["GITHUB_TOKEN"], // the member the spec's clients read
     });
     expect((await call<{ total: number }>("GET", base, { token: tenant.apiKey })).body.total).toBe(0);
 

@@ -134,16 +134,27 @@ describe("the HTTP surface", () => {
     expect((await call("DELETE", revoke, { token: apiKey, body: {} })).status).toBe(204);
   });
 
-  it("answers unknown routes 404 and wrong methods 405 with Allow", async () => {
-    const unknown = await call("GET", "/v1/nothing-here");
+  it("answers unknown routes 404 and wrong methods 405 with Allow, once the credential is valid", async () => {
+    const { apiKey: token } = await seedTenant();
+    const unknown = await call("GET", "/v1/nothing-here", { token });
     expect(unknown.status).toBe(404);
     expect(unknown.body.error_code).toBe("UZ-REQ-004");
-    const wrong = await call("PUT", "/v1/api-keys");
+    const wrong = await call("PUT", "/v1/api-keys", { token });
     expect(wrong.status).toBe(405);
     expect(wrong.body.error_code).toBe("UZ-REQ-005");
     expect(wrong.headers.get("allow")).toContain("GET");
     expect(wrong.headers.get("allow")).toContain("POST");
-    expect((await call("GET", "/v1/api-keys/")).status).not.toBe(405); // a trailing slash is not a wrong method
+    // A trailing slash is not a wrong method.
+    expect((await call("GET", "/v1/api-keys/", { token })).status).not.toBe(405);
+    // Without a valid credential a /v1 probe learns nothing of which routes exist.
+    expect((await call("GET", "/v1/nothing-here")).body.error_code).toBe("UZ-AUTH-001");
+    expect((await call("PUT", "/v1/api-keys", { token: "agt_t_made_up" })).body.error_code).toBe(
+      "UZ-AUTH-002",
+    );
+    // Outside /v1, and on paths that take no credential, nothing changes.
+    expect((await call("GET", "/nothing-here")).status).toBe(404);
+    expect((await call("GET", "/v1/auth/sign-in-links/exchange")).status).toBe(405);
+    expect((await call("POST", "/v1/openapi.json")).status).toBe(405);
   });
 
   it("refuses a malformed id in a path with 400 naming it", async () => {
@@ -256,7 +267,8 @@ describe("the HTTP surface", () => {
     await new Promise<void>((resolve, reject) => {
       const path = '/v1/no/such/"route"\\';
       const { hostname, port } = new URL(api.baseUrl);
-      const target = { hostname, port, path, headers: { "x-request-id": ids[1]! } };
+      const headers = { "x-request-id": ids[1]!, authorization: `Bearer ${tenant.apiKey}` };
+      const target = { hostname, port, path, headers };
       httpRequest(target, (response) => {
         response.resume().once("end", resolve);
       })

@@ -333,6 +333,40 @@ describe("the platform default", () => {
     expect(based.body.error_code).toBe("UZ-PROVIDER-005");
   });
 
+  it("returns a tenant to the platform default on DELETE, refused (009) while there is none", async () => {
+    const api = await testApi();
+    await api.database.db.delete(platformKeys);
+    const tenant = await seedTenant();
+    const row = await catalogueRow("anthropic");
+    expect(
+      (await setProvider(tenant, { provider: "anthropic", api_key: API_KEY, model: row.model_id })).status,
+    ).toBe(200);
+    const path = "/v1/tenants/me/provider";
+    const none = await call("DELETE", path, { token: tenant.apiKey });
+    expect(none.status).toBe(409);
+    expect(none.body).toMatchObject({ error_code: "UZ-PROVIDER-009", current_state: "no_platform_default" });
+    expect((await call("GET", path, { token: tenant.apiKey })).body).toMatchObject({ provider: "anthropic" });
+
+    const source = await platformSource("anthropic");
+    const platform = { provider: "anthropic", source_workspace_id: source.workspaceId, model: row.model_id };
+    expect((await setPlatformKey(platform)).status).toBe(200);
+    const unscoped = await seedMember(tenant, ["secret:write", "fleet:admin"]);
+    expect((await call("DELETE", path, { token: unscoped.token })).status).toBe(403);
+    const deleted = await call("DELETE", path, { token: tenant.apiKey });
+    expect(deleted.status, deleted.text).toBe(204);
+    expect(deleted.text).toBe("");
+    expect((await call("GET", path, { token: tenant.apiKey })).body.error_code).toBe("UZ-PROVIDER-003");
+    // The sealed key went with the row.
+    const stored = await api.database.db
+      .select()
+      .from(tenantProviders)
+      .where(eq(tenantProviders.tenantId, tenant.tenantId));
+    expect(stored).toEqual([]);
+    const again = await call("DELETE", path, { token: tenant.apiKey });
+    expect(again.status).toBe(404);
+    expect(again.body.error_code).toBe("UZ-PROVIDER-003");
+  });
+
   it("refuses a missing workspace, a missing or generic secret, an unpriced model and a bad base_url", async () => {
     const anthropic = await catalogueRow("anthropic");
     const custom = await catalogueRow("openai_compatible");

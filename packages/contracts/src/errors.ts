@@ -277,7 +277,7 @@ export const errorRegistry = {
   "UZ-BUNDLE-003": def(
     424,
     "Missing credential",
-    "The install needs credentials the workspace lacks; the body carries missing_credentials.",
+    "The install needs credentials the workspace lacks; the body lists them in missing_credentials and, the same list, missing_secrets.",
   ),
   "UZ-LIBRARY-001": def(400, "Unknown cursor", "The cursor was never issued by this endpoint."),
   "UZ-LIBRARY-002": def(400, "Cursor page size mismatch", "The cursor was issued for a different page size."),

@@ -75,7 +75,8 @@ export function toProblem(error: unknown, logError?: (error: unknown) => void): 
     const issues = issuesOf(error.cause);
     if (error.code === "BAD_REQUEST" && issues)
       return new Problem("UZ-REQ-001", { detail: describeIssue(issues[0]!) });
-    if (error.code === "PARSE_ERROR")
+    // tRPC reports a body that is not JSON as BAD_REQUEST caused by the parser's SyntaxError.
+    if (error.code === "PARSE_ERROR" || (error.code === "BAD_REQUEST" && error.cause instanceof SyntaxError))
       return new Problem("UZ-REQ-002", { detail: "The request body is not valid JSON." });
     if (error.code === "NOT_FOUND") return new Problem("UZ-REQ-004", { detail: "No such procedure." });
     if (error.code === "METHOD_NOT_SUPPORTED")

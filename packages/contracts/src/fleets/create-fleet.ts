@@ -10,7 +10,7 @@ export const createFleet = defineOperation({
   path: "/v1/workspaces/{workspace_id}/fleets",
   summary: "Install a fleet from a library entry",
   description:
-    "Exactly one of platform_library_id or tenant_library_id. The fleet is named after the entry unless name is given. A required credential the workspace lacks answers 424 UZ-BUNDLE-003 with missing_credentials. The entry's triggers become the fleet's trigger schedules.",
+    "Exactly one of platform_library_id or tenant_library_id. The fleet is named after the entry unless name is given. A required credential the workspace lacks answers 424 UZ-BUNDLE-003 with missing_credentials (and missing_secrets, the same list). The entry's triggers become the fleet's trigger schedules.",
   tags: ["Fleets"],
   scope: "fleet:write",
   credentials: tenantCredentials,

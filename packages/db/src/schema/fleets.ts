@@ -4,7 +4,10 @@ import type { LibraryRequirements, LibraryTrigger } from "./fleet-libraries.ts";
 import { tenants } from "./tenants.ts";
 import { workspaces } from "./workspaces.ts";
 
-/** The definition a fleet was installed from, frozen at install so later library edits do not move it. */
+/**
+ * The definition a fleet was installed from, frozen at install so later library edits do not move it; a
+ * PATCH of the fleet may replace it.
+ */
 export interface FleetDefinition {
   instructions: string;
   triggers: LibraryTrigger[];

@@ -8,6 +8,7 @@ import {
 } from "@fleet/contracts";
 import type { LibraryRequirements, LibraryTrigger } from "@fleet/db";
 import { parseDocument } from "yaml";
+import type { z } from "zod";
 
 /** A fleet definition read from its file, ready to store. */
 export interface FleetDefinition {
@@ -92,11 +93,11 @@ function yamlValue(frontMatter: string): unknown {
 }
 
 /**
- * Reads a fleet definition (docs/fleet-library-format.md): YAML front matter validated by the contracts'
- * schema, and the Markdown body as instructions. Past a ceiling answers 413 UZ-LIBRARY-011, checked before
- * any other fault; a malformed definition 400 UZ-LIBRARY-010 naming the field.
+ * Reads a document's front matter against `schema`: past the byte ceiling answers 413 UZ-LIBRARY-011,
+ * checked before any other fault, as is a schema ceiling; a malformed one 400 UZ-LIBRARY-010 naming the
+ * field.
  */
-export function parseDefinition(source: string): FleetDefinition {
+function readFrontMatter<T>(source: string, schema: z.ZodType<T>): { data: T; body: string } {
   const bytes = byteLength(source);
   if (bytes > LIBRARY_CEILINGS.definitionBytes) {
     throw new Problem("UZ-LIBRARY-011", {
@@ -105,20 +106,41 @@ export function parseDefinition(source: string): FleetDefinition {
   }
   const { frontMatter, body } = split(source);
   const raw = yamlValue(frontMatter);
-  const parsed = fleetDefinitionFrontMatter.safeParse(raw);
+  const parsed = schema.safeParse(raw);
   if (!parsed.success) {
     const issues = parsed.error.issues as Issue[];
     const ceiling = issues.find(isCeilingIssue);
     if (ceiling !== undefined) throw new Problem("UZ-LIBRARY-011", { detail: describe(ceiling, raw) });
     throw invalid(describe(issues[0]!, raw));
   }
+  return { data: parsed.data, body };
+}
+
+/** A trigger document's front matter: the triggers alone, unknown keys refused. */
+const triggerFrontMatter = fleetDefinitionFrontMatter.pick({ triggers: true });
+
+/**
+ * Reads a fleet's trigger document: front matter holding `triggers` in the definition's format (the same
+ * rules and ceilings); the Markdown below it is the author's notes and is not stored.
+ */
+export function parseTriggerDocument(source: string): LibraryTrigger[] {
+  return readFrontMatter(source, triggerFrontMatter).data.triggers;
+}
+
+/**
+ * Reads a fleet definition (docs/fleet-library-format.md): YAML front matter validated by the contracts'
+ * schema, and the Markdown body as instructions. Past a ceiling answers 413 UZ-LIBRARY-011, checked before
+ * any other fault; a malformed definition 400 UZ-LIBRARY-010 naming the field.
+ */
+export function parseDefinition(source: string): FleetDefinition {
+  const { data, body } = readFrontMatter(source, fleetDefinitionFrontMatter);
   const instructions = fleetInstructions.safeParse(body);
   if (!instructions.success) {
     throw invalid(
       `instructions (the Markdown below the front matter) ${instructions.error.issues[0]!.message}.`,
     );
   }
-  const { name, description, triggers, requires } = parsed.data;
+  const { name, description, triggers, requires } = data;
   return {
     name,
     description,

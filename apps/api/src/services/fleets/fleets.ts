@@ -1,9 +1,14 @@
+import { isDeepStrictEqual } from "node:util";
 import { type FleetStatus, Problem } from "@fleet/contracts";
 import { and, count, type Database, desc, eq, fleets, sql } from "@fleet/db";
 import { type ServiceContext, uniqueViolation } from "../context.ts";
 import { decodeCursor, encodeCursor } from "../cursor.ts";
+import { pushSchedule } from "../schedules/sync.ts";
+import { reconcileTriggerSchedules } from "../schedules/trigger-schedules.ts";
 import { requireWorkspace } from "../workspaces/access.ts";
 import { fleetNotFound, requireFleet } from "./access.ts";
+import { requireCredentials } from "./credentials.ts";
+import { type DefinitionChange, readDefinitionChange } from "./definition-change.ts";
 import { fleetEtag, toFleetItem, toFleetView } from "./fleet-view.ts";
 
 /** Newest first, keyset-paged over (created_at, id). */
@@ -61,10 +66,12 @@ export async function updateFleet(
     if_match?: string;
     status?: Exclude<FleetStatus, "installing">;
     name?: string;
-  },
+  } & DefinitionChange,
 ) {
+  // Read before the row is locked: a malformed or oversized definition is refused without waiting on it.
+  const replaced = readDefinitionChange(input);
   try {
-    return await ctx.db.transaction(async (tx) => {
+    const { fleet, pushes } = await ctx.db.transaction(async (tx) => {
       const row = await requireFleet(tx, tenantId, input.workspace_id, input.fleet_id, { forUpdate: true });
       const etag = fleetEtag(row);
       if (input.if_match !== undefined && input.if_match !== etag) {
@@ -81,14 +88,39 @@ export async function updateFleet(
         });
       }
       const name = input.name ?? row.name;
-      if (status === row.status && name === row.name) return toFleetView(row);
+      const definition = replaced === null ? row.definition : { ...row.definition, ...replaced };
+      // Key order is not compared: jsonb stores an object's keys in its own order.
+      const redefined = !isDeepStrictEqual(definition, row.definition);
+      if (status === row.status && name === row.name && !redefined) return { fleet: row, pushes: [] };
+      let pushes: string[] = [];
+      if (redefined) {
+        if (row.status === "killed") {
+          throw new Problem("UZ-FLEET-003", {
+            detail: "A killed fleet's definition cannot change.",
+            current_state: row.status,
+          });
+        }
+        if (replaced?.requirements !== undefined)
+          await requireCredentials(tx, row.workspaceId, replaced.requirements.credentials);
+        const fleet = { id: row.id, workspaceId: row.workspaceId };
+        pushes = await reconcileTriggerSchedules(
+          tx,
+          fleet,
+          row.definition.triggers,
+          definition.triggers,
+          ctx.now(),
+        );
+      }
       const [updated] = await tx
         .update(fleets)
-        .set({ status, name, version: row.version + 1, updatedAt: ctx.now() })
+        .set({ status, name, definition, version: row.version + 1, updatedAt: ctx.now() })
         .where(eq(fleets.id, row.id))
         .returning();
-      return toFleetView(updated!);
+      return { fleet: updated!, pushes };
     });
+    // Stored; registering the changed trigger schedules is best-effort, the reconciler converges the rest.
+    await Promise.all(pushes.map((scheduleId) => pushSchedule(ctx, scheduleId)));
+    return toFleetView(fleet);
   } catch (error) {
     if (uniqueViolation(error, "fleets_workspace_name_key")) {
       throw new Problem("UZ-FLEET-002", {

@@ -1,10 +1,11 @@
 import { Problem } from "@fleet/contracts";
-import { and, eq, fleets, inArray, schedules, secrets } from "@fleet/db";
+import { fleets, schedules } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
 import { type ServiceContext, uniqueViolation } from "../context.ts";
 import { type LibraryEntryRef, readLibraryEntry } from "../fleet-libraries/entries.ts";
 import { pushSchedule } from "../schedules/sync.ts";
 import { requireWorkspace } from "../workspaces/access.ts";
+import { requireCredentials } from "./credentials.ts";
 import { fleetEtag } from "./fleet-view.ts";
 
 export interface InstallInput {
@@ -34,21 +35,7 @@ export async function installFleet(ctx: ServiceContext, tenantId: string, input:
   const ref = entryRef(input);
   await requireWorkspace(ctx.db, tenantId, input.workspace_id);
   const entry = await readLibraryEntry(ctx.db, { tenantId, workspaceId: input.workspace_id, ...ref });
-  const required = entry.requirements.credentials;
-  if (required.length > 0) {
-    const held = await ctx.db
-      .select({ name: secrets.name })
-      .from(secrets)
-      .where(and(eq(secrets.workspaceId, input.workspace_id), inArray(secrets.name, required)));
-    const heldNames = new Set(held.map((row) => row.name));
-    const missing = required.filter((name) => !heldNames.has(name));
-    if (missing.length > 0) {
-      throw new Problem("UZ-BUNDLE-003", {
-        detail: `The workspace lacks credentials this fleet needs: ${missing.join(", ")}.`,
-        missing_credentials: missing,
-      });
-    }
-  }
+  await requireCredentials(ctx.db, input.workspace_id, entry.requirements.credentials);
   const now = ctx.now();
   const id = newId(now);
   const name = input.name ?? entry.name;

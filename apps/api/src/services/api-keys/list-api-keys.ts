@@ -1,5 +1,6 @@
 import type { ApiKeySort } from "@fleet/contracts";
-import { and, apiKeys, asc, count, type Database, desc, eq, type SQL, sql } from "@fleet/db";
+import { and, apiKeys, asc, count, desc, eq, type SQL, sql } from "@fleet/db";
+import type { ServiceContext } from "../context.ts";
 import { decodeCursor, encodeCursor } from "../cursor.ts";
 import { toApiKeyItem } from "./api-key-item.ts";
 
@@ -10,7 +11,7 @@ const sortColumns = {
 
 /** One page of the tenant's keys in the requested order, keyset-paged over (sort value, id). */
 export async function listApiKeys(
-  db: Database,
+  ctx: ServiceContext,
   tenantId: string,
   input: { starting_after?: string; limit: number; sort: ApiKeySort },
 ) {
@@ -29,13 +30,13 @@ export async function listApiKeys(
   }
   const order = descending ? [desc(column), desc(apiKeys.id)] : [asc(column), asc(apiKeys.id)];
   const [rows, [total]] = await Promise.all([
-    db
+    ctx.db
       .select()
       .from(apiKeys)
       .where(and(...conditions))
       .orderBy(...order)
       .limit(input.limit + 1),
-    db.select({ n: count() }).from(apiKeys).where(eq(apiKeys.tenantId, tenantId)),
+    ctx.db.select({ n: count() }).from(apiKeys).where(eq(apiKeys.tenantId, tenantId)),
   ]);
   const hasMore = rows.length > input.limit;
   const items = rows.slice(0, input.limit);

@@ -1,5 +1,6 @@
 import { Problem, resolveSince } from "@fleet/contracts";
-import { and, type Database, desc, eq, fleetEvents, fleets, type SQL, sql } from "@fleet/db";
+import { and, desc, eq, fleetEvents, fleets, type SQL, sql } from "@fleet/db";
+import type { ServiceContext } from "../context.ts";
 import { decodeCursor, encodeCursor } from "../cursor.ts";
 import { requireFleet } from "../fleets/access.ts";
 import { filteredBinding, present } from "../tags.ts";
@@ -54,7 +55,7 @@ export function eventsBinding(scopeKey: string, filters: { actor?: string; since
   return filteredBinding("events", [scopeKey, filters.actor ?? null, filters.since ?? null]);
 }
 
-async function pageOfEvents(db: Database, scope: SQL, scopeKey: string, filters: EventFilters, now: number) {
+async function pageOfEvents(ctx: ServiceContext, scope: SQL, scopeKey: string, filters: EventFilters) {
   const bind = eventsBinding(scopeKey, filters);
   const conditions: SQL[] = [scope];
   if (filters.actor !== undefined) {
@@ -65,13 +66,13 @@ async function pageOfEvents(db: Database, scope: SQL, scopeKey: string, filters:
     );
   }
   if (filters.since !== undefined) {
-    conditions.push(sql`${fleetEvents.createdAt} >= ${resolveSince(filters.since, now)}`);
+    conditions.push(sql`${fleetEvents.createdAt} >= ${resolveSince(filters.since, ctx.now())}`);
   }
   if (filters.starting_after !== undefined) {
     const after = decodeCursor(filters.starting_after, bind);
     conditions.push(sql`(${fleetEvents.createdAt}, ${fleetEvents.id}) < (${after.value}, ${after.id}::uuid)`);
   }
-  const rows = await db
+  const rows = await ctx.db
     .select(itemColumns)
     .from(fleetEvents)
     .where(and(...conditions))
@@ -87,28 +88,25 @@ async function pageOfEvents(db: Database, scope: SQL, scopeKey: string, filters:
 }
 
 export async function listFleetEvents(
-  db: Database,
+  ctx: ServiceContext,
   tenantId: string,
   input: EventFilters & { workspace_id: string; fleet_id: string },
-  now: number,
 ) {
-  await requireFleet(db, tenantId, input.workspace_id, input.fleet_id);
-  return pageOfEvents(db, eq(fleetEvents.fleetId, input.fleet_id), `fleet:${input.fleet_id}`, input, now);
+  await requireFleet(ctx.db, tenantId, input.workspace_id, input.fleet_id);
+  return pageOfEvents(ctx, eq(fleetEvents.fleetId, input.fleet_id), `fleet:${input.fleet_id}`, input);
 }
 
 export async function listWorkspaceEvents(
-  db: Database,
+  ctx: ServiceContext,
   tenantId: string,
   input: EventFilters & { workspace_id: string },
-  now: number,
 ) {
-  await requireWorkspace(db, tenantId, input.workspace_id);
+  await requireWorkspace(ctx.db, tenantId, input.workspace_id);
   return pageOfEvents(
-    db,
+    ctx,
     eq(fleetEvents.workspaceId, input.workspace_id),
     `workspace:${input.workspace_id}`,
     input,
-    now,
   );
 }
 
@@ -117,11 +115,11 @@ export async function listWorkspaceEvents(
  * event elsewhere is exactly as absent as one that never existed.
  */
 export async function getFleetEvent(
-  db: Database,
+  ctx: ServiceContext,
   tenantId: string,
   input: { workspace_id: string; fleet_id: string; event_id: string },
 ) {
-  const [row] = await db
+  const [row] = await ctx.db
     .select({ event: fleetEvents })
     .from(fleetEvents)
     .innerJoin(fleets, eq(fleets.id, fleetEvents.fleetId))

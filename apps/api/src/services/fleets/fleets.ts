@@ -1,5 +1,5 @@
 import { type FleetStatus, Problem } from "@fleet/contracts";
-import { and, count, type Database, desc, eq, fleets, sql } from "@fleet/db";
+import { and, count, desc, eq, fleets, sql } from "@fleet/db";
 import { type ServiceContext, uniqueViolation } from "../context.ts";
 import { decodeCursor, encodeCursor } from "../cursor.ts";
 import { requireWorkspace } from "../workspaces/access.ts";
@@ -8,16 +8,16 @@ import { fleetEtag, toFleetItem, toFleetView } from "./fleet-view.ts";
 
 /** Newest first, keyset-paged over (created_at, id). */
 export async function listFleets(
-  db: Database,
+  ctx: ServiceContext,
   tenantId: string,
   input: { workspace_id: string; starting_after?: string; limit: number },
 ) {
-  await requireWorkspace(db, tenantId, input.workspace_id);
+  await requireWorkspace(ctx.db, tenantId, input.workspace_id);
   const bind = `fleets:${input.workspace_id}`;
   const scope = eq(fleets.workspaceId, input.workspace_id);
   const after = input.starting_after === undefined ? null : decodeCursor(input.starting_after, bind);
   const [rows, [total]] = await Promise.all([
-    db
+    ctx.db
       .select()
       .from(fleets)
       .where(
@@ -27,7 +27,7 @@ export async function listFleets(
       )
       .orderBy(desc(fleets.createdAt), desc(fleets.id))
       .limit(input.limit + 1),
-    db.select({ n: count() }).from(fleets).where(scope),
+    ctx.db.select({ n: count() }).from(fleets).where(scope),
   ]);
   const items = rows.slice(0, input.limit);
   const last = items.at(-1);
@@ -39,8 +39,8 @@ export async function listFleets(
   };
 }
 
-export async function getFleet(db: Database, tenantId: string, workspaceId: string, fleetId: string) {
-  return toFleetView(await requireFleet(db, tenantId, workspaceId, fleetId));
+export async function getFleet(ctx: ServiceContext, tenantId: string, workspaceId: string, fleetId: string) {
+  return toFleetView(await requireFleet(ctx.db, tenantId, workspaceId, fleetId));
 }
 
 /** Moves a person may make; `killed` is terminal. */
@@ -101,12 +101,17 @@ export async function updateFleet(
 }
 
 /** Deletes the fleet; its events, memories and schedules go with it (foreign keys cascade). */
-export async function deleteFleet(db: Database, tenantId: string, workspaceId: string, fleetId: string) {
-  const [row] = await db
+export async function deleteFleet(
+  ctx: ServiceContext,
+  tenantId: string,
+  workspaceId: string,
+  fleetId: string,
+) {
+  const [row] = await ctx.db
     .delete(fleets)
     .where(and(eq(fleets.id, fleetId), eq(fleets.workspaceId, workspaceId), eq(fleets.tenantId, tenantId)))
     .returning({ id: fleets.id });
   if (row !== undefined) return;
-  await requireWorkspace(db, tenantId, workspaceId);
+  await requireWorkspace(ctx.db, tenantId, workspaceId);
   throw fleetNotFound(fleetId);
 }

@@ -1,4 +1,5 @@
-import { and, count, type Database, desc, eq, fleetMemories, type SQL, sql } from "@fleet/db";
+import { and, count, desc, eq, fleetMemories, type SQL, sql } from "@fleet/db";
+import type { ServiceContext } from "../context.ts";
 import { decodeCursor, encodeCursor } from "../cursor.ts";
 import { requireFleet } from "../fleets/access.ts";
 import { filteredBinding } from "../tags.ts";
@@ -8,7 +9,7 @@ const searchable = sql`to_tsvector('simple', ${fleetMemories.key} || ' ' || ${fl
 
 /** Recent, by category, or by text search: each pages by cursor over creation order, newest first. */
 export async function listMemories(
-  db: Database,
+  ctx: ServiceContext,
   tenantId: string,
   input: {
     workspace_id: string;
@@ -19,7 +20,7 @@ export async function listMemories(
     query?: string;
   },
 ) {
-  await requireFleet(db, tenantId, input.workspace_id, input.fleet_id);
+  await requireFleet(ctx.db, tenantId, input.workspace_id, input.fleet_id);
   const bind = filteredBinding("memories", [input.fleet_id, input.category ?? null, input.query ?? null]);
   const filters: SQL[] = [eq(fleetMemories.fleetId, input.fleet_id)];
   if (input.category !== undefined) filters.push(eq(fleetMemories.category, input.category));
@@ -31,13 +32,13 @@ export async function listMemories(
     paged.push(sql`(${fleetMemories.createdAt}, ${fleetMemories.id}) < (${after.value}, ${after.id}::uuid)`);
   }
   const [rows, [total]] = await Promise.all([
-    db
+    ctx.db
       .select()
       .from(fleetMemories)
       .where(and(...paged))
       .orderBy(desc(fleetMemories.createdAt), desc(fleetMemories.id))
       .limit(input.limit + 1),
-    db
+    ctx.db
       .select({ n: count() })
       .from(fleetMemories)
       .where(and(...filters)),

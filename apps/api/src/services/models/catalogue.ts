@@ -1,5 +1,6 @@
 import { MODELS_PAGE_MAX } from "@fleet/contracts";
 import { and, asc, type Database, eq, modelCatalogue, models, type SQL, sql, type Tx } from "@fleet/db";
+import type { ServiceContext } from "../context.ts";
 import { decodeCursor, encodeCursor } from "../cursor.ts";
 
 const CATALOGUE = "catalogue";
@@ -51,11 +52,11 @@ export function providerIs(provider: string): SQL {
  * needless refetch later), never newer (which would let a client keep stale rows under a current tag).
  */
 export async function catalogueReader(
-  db: Database,
+  ctx: ServiceContext,
   bind: string,
   input: { provider?: string; starting_after?: string; limit: number },
 ) {
-  const version = await catalogueVersion(db);
+  const version = await catalogueVersion(ctx.db);
   const size = Math.min(input.limit, MODELS_PAGE_MAX);
   const conditions: SQL[] = [];
   if (input.provider !== undefined) conditions.push(providerIs(input.provider));
@@ -63,7 +64,7 @@ export async function catalogueReader(
     const after = decodeCursor(input.starting_after, bind);
     conditions.push(sql`(${models.createdAt}, ${models.uid}) > (${after.value}, ${after.id}::uuid)`);
   }
-  const rows = await db
+  const rows = await ctx.db
     .select()
     .from(models)
     .where(and(...conditions))

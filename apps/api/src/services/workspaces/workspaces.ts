@@ -1,5 +1,5 @@
 import { Problem } from "@fleet/contracts";
-import { and, count, type Database, desc, eq, type SQL, sql, workspaces } from "@fleet/db";
+import { and, count, desc, eq, type SQL, sql, workspaces } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
 import { type ServiceContext, uniqueViolation } from "../context.ts";
 import { decodeCursor, encodeCursor } from "../cursor.ts";
@@ -23,7 +23,7 @@ export async function createWorkspace(ctx: ServiceContext, tenantId: string, nam
 
 /** The tenant's workspaces, newest first, keyset-paged. */
 export async function listWorkspaces(
-  db: Database,
+  ctx: ServiceContext,
   tenantId: string,
   input: { name?: string; starting_after?: string; limit: number },
 ) {
@@ -36,13 +36,13 @@ export async function listWorkspaces(
     conditions.push(sql`(${workspaces.createdAt}, ${workspaces.id}) < (${after.value}, ${after.id}::uuid)`);
   }
   const [rows, [total]] = await Promise.all([
-    db
+    ctx.db
       .select()
       .from(workspaces)
       .where(and(...conditions))
       .orderBy(desc(workspaces.createdAt), desc(workspaces.id))
       .limit(input.limit + 1),
-    db
+    ctx.db
       .select({ n: count() })
       .from(workspaces)
       .where(and(...scope)),

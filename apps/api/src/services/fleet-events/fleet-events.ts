@@ -1,8 +1,8 @@
 import { Problem, resolveSince } from "@fleet/contracts";
-import { and, desc, eq, fleetEvents, fleets, type SQL, sql } from "@fleet/db";
+import { and, eq, fleetEvents, fleets, type SQL, sql } from "@fleet/db";
 import type { ServiceContext } from "../context.ts";
-import { decodeCursor, encodeCursor } from "../cursor.ts";
 import { requireFleet } from "../fleets/access.ts";
+import { keysetPage } from "../keyset.ts";
 import { filteredBinding, present } from "../tags.ts";
 import { requireWorkspace } from "../workspaces/access.ts";
 
@@ -56,7 +56,6 @@ export function eventsBinding(scopeKey: string, filters: { actor?: string; since
 }
 
 async function pageOfEvents(ctx: ServiceContext, scope: SQL, scopeKey: string, filters: EventFilters) {
-  const bind = eventsBinding(scopeKey, filters);
   const conditions: SQL[] = [scope];
   if (filters.actor !== undefined) {
     conditions.push(
@@ -68,23 +67,23 @@ async function pageOfEvents(ctx: ServiceContext, scope: SQL, scopeKey: string, f
   if (filters.since !== undefined) {
     conditions.push(sql`${fleetEvents.createdAt} >= ${resolveSince(filters.since, ctx.now())}`);
   }
-  if (filters.starting_after !== undefined) {
-    const after = decodeCursor(filters.starting_after, bind);
-    conditions.push(sql`(${fleetEvents.createdAt}, ${fleetEvents.id}) < (${after.value}, ${after.id}::uuid)`);
-  }
-  const rows = await ctx.db
-    .select(itemColumns)
-    .from(fleetEvents)
-    .where(and(...conditions))
-    .orderBy(desc(fleetEvents.createdAt), desc(fleetEvents.id))
-    .limit(filters.limit + 1);
-  const items = rows.slice(0, filters.limit);
-  const last = items.at(-1);
-  return {
-    items: items.map(toEventItem),
-    next_cursor:
-      rows.length > filters.limit && last ? encodeCursor({ bind, value: last.createdAt, id: last.id }) : null,
-  };
+  const page = await keysetPage({
+    bind: eventsBinding(scopeKey, filters),
+    sort: fleetEvents.createdAt,
+    id: fleetEvents.id,
+    descending: true,
+    limit: filters.limit,
+    starting_after: filters.starting_after,
+    read: ({ after, order, rows }) =>
+      ctx.db
+        .select(itemColumns)
+        .from(fleetEvents)
+        .where(and(...conditions, after))
+        .orderBy(...order)
+        .limit(rows),
+    keyOf: (row) => ({ value: row.createdAt, id: row.id }),
+  });
+  return { items: page.items.map(toEventItem), next_cursor: page.next_cursor };
 }
 
 export async function listFleetEvents(

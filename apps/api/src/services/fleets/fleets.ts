@@ -1,7 +1,7 @@
 import { type FleetStatus, Problem } from "@fleet/contracts";
-import { and, count, desc, eq, fleets, sql } from "@fleet/db";
+import { and, count, eq, fleets } from "@fleet/db";
 import { type ServiceContext, uniqueViolation } from "../context.ts";
-import { decodeCursor, encodeCursor } from "../cursor.ts";
+import { keysetPage } from "../keyset.ts";
 import { requireWorkspace } from "../workspaces/access.ts";
 import { fleetNotFound, requireFleet } from "./access.ts";
 import { fleetEtag, toFleetItem, toFleetView } from "./fleet-view.ts";
@@ -13,30 +13,25 @@ export async function listFleets(
   input: { workspace_id: string; starting_after?: string; limit: number },
 ) {
   await requireWorkspace(ctx.db, tenantId, input.workspace_id);
-  const bind = `fleets:${input.workspace_id}`;
   const scope = eq(fleets.workspaceId, input.workspace_id);
-  const after = input.starting_after === undefined ? null : decodeCursor(input.starting_after, bind);
-  const [rows, [total]] = await Promise.all([
-    ctx.db
-      .select()
-      .from(fleets)
-      .where(
-        after === null
-          ? scope
-          : and(scope, sql`(${fleets.createdAt}, ${fleets.id}) < (${after.value}, ${after.id}::uuid)`),
-      )
-      .orderBy(desc(fleets.createdAt), desc(fleets.id))
-      .limit(input.limit + 1),
-    ctx.db.select({ n: count() }).from(fleets).where(scope),
-  ]);
-  const items = rows.slice(0, input.limit);
-  const last = items.at(-1);
-  return {
-    items: items.map(toFleetItem),
-    total: total?.n ?? 0,
-    next_cursor:
-      rows.length > input.limit && last ? encodeCursor({ bind, value: last.createdAt, id: last.id }) : null,
-  };
+  const page = await keysetPage({
+    bind: `fleets:${input.workspace_id}`,
+    sort: fleets.createdAt,
+    id: fleets.id,
+    descending: true,
+    limit: input.limit,
+    starting_after: input.starting_after,
+    read: ({ after, order, rows }) =>
+      ctx.db
+        .select()
+        .from(fleets)
+        .where(and(scope, after))
+        .orderBy(...order)
+        .limit(rows),
+    keyOf: (row) => ({ value: row.createdAt, id: row.id }),
+    count: () => ctx.db.select({ n: count() }).from(fleets).where(scope),
+  });
+  return { items: page.items.map(toFleetItem), total: page.total, next_cursor: page.next_cursor };
 }
 
 export async function getFleet(ctx: ServiceContext, tenantId: string, workspaceId: string, fleetId: string) {

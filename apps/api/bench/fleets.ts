@@ -5,8 +5,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fleetEvents, openDatabase, sql } from "@fleet/db";
-import { encodeCursor } from "../src/services/cursor.ts";
 import { eventsBinding } from "../src/services/fleet-events/fleet-events.ts";
+import { encodeCursor } from "../src/services/keyset.ts";
 import { insertBenchFleets, type SeededDatabase } from "./databases.ts";
 import { apiServerSpec, startServer, stopProcess, waitUntilReady } from "./processes.ts";
 import { printProfileIn } from "./profile.ts";

@@ -1,5 +1,20 @@
 // Query operators come from here, so every package uses the one drizzle-orm instance this package pins.
-export { and, asc, count, desc, eq, gt, inArray, isNull, lt, ne, or, type SQL, sql } from "drizzle-orm";
+export {
+  type AnyColumn,
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  gt,
+  inArray,
+  isNull,
+  lt,
+  ne,
+  or,
+  type SQL,
+  sql,
+} from "drizzle-orm";
 export * from "./client.ts";
 export { DataDirLockedError, type LockInfo, readLock } from "./lock.ts";
 export * as schema from "./schema/index.ts";

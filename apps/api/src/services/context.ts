@@ -8,7 +8,13 @@ import type { ScheduleEngine } from "../runtime/schedule-engine.ts";
 import type { WorkSignal } from "../runtime/work-signal.ts";
 import type { Vault } from "./secrets/vault.ts";
 
-/** What services need, and nothing of HTTP. */
+/**
+ * What services need, and nothing of HTTP. Every service a procedure or fleetctl calls takes this as its
+ * first argument and reads the clock from `now()`. A step that works inside a caller's transaction takes
+ * that unit of work first instead (`tx`, or `db: Database | Tx` when it also runs alone) and gets the
+ * instant the operation shares as a later `now` argument; a service that another must run inside its own
+ * transaction is split into such a step and the ctx-taking service (`insertApiKey` and `mintApiKey`).
+ */
 export interface ServiceContext {
   db: Database;
   config: Config;

@@ -3,14 +3,10 @@ import { mintApiKey } from "../../services/api-keys/mint-api-key.ts";
 import { procedure } from "../../trpc.ts";
 
 export const createApiKey = procedure(op).mutation(({ ctx, input }) =>
-  mintApiKey(
-    ctx.services.db,
-    {
-      tenantId: ctx.principal.tenantId,
-      userId: ctx.principal.userId,
-      keyName: input.key_name,
-      description: input.description,
-    },
-    ctx.services.now(),
-  ),
+  mintApiKey(ctx.services, {
+    tenantId: ctx.principal.tenantId,
+    userId: ctx.principal.userId,
+    keyName: input.key_name,
+    description: input.description,
+  }),
 );

@@ -3,5 +3,5 @@ import { listApiKeys as list } from "../../services/api-keys/list-api-keys.ts";
 import { procedure } from "../../trpc.ts";
 
 export const listApiKeys = procedure(op).query(({ ctx, input }) =>
-  list(ctx.services.db, ctx.principal.tenantId, input),
+  list(ctx.services, ctx.principal.tenantId, input),
 );

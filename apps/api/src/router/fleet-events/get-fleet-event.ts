@@ -3,5 +3,5 @@ import { getFleetEvent as get } from "../../services/fleet-events/fleet-events.t
 import { procedure } from "../../trpc.ts";
 
 export const getFleetEvent = procedure(op).query(({ ctx, input }) =>
-  get(ctx.services.db, ctx.principal.tenantId, input),
+  get(ctx.services, ctx.principal.tenantId, input),
 );

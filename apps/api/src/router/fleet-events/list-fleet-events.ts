@@ -3,5 +3,5 @@ import { listFleetEvents as list } from "../../services/fleet-events/fleet-event
 import { procedure } from "../../trpc.ts";
 
 export const listFleetEvents = procedure(op).query(({ ctx, input }) =>
-  list(ctx.services.db, ctx.principal.tenantId, input, ctx.services.now()),
+  list(ctx.services, ctx.principal.tenantId, input),
 );

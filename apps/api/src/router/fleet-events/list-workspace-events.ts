@@ -3,5 +3,5 @@ import { listWorkspaceEvents as list } from "../../services/fleet-events/fleet-e
 import { procedure } from "../../trpc.ts";
 
 export const listWorkspaceEvents = procedure(op).query(({ ctx, input }) =>
-  list(ctx.services.db, ctx.principal.tenantId, input, ctx.services.now()),
+  list(ctx.services, ctx.principal.tenantId, input),
 );

@@ -3,7 +3,7 @@ import { getFleet as get } from "../../services/fleets/fleets.ts";
 import { procedure } from "../../trpc.ts";
 
 export const getFleet = procedure(op).query(async ({ ctx, input }) => {
-  const fleet = await get(ctx.services.db, ctx.principal.tenantId, input.workspace_id, input.fleet_id);
+  const fleet = await get(ctx.services, ctx.principal.tenantId, input.workspace_id, input.fleet_id);
   ctx.response.headers = { etag: fleet.etag };
   return fleet;
 });

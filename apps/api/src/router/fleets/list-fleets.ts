@@ -3,5 +3,5 @@ import { listFleets as list } from "../../services/fleets/fleets.ts";
 import { procedure } from "../../trpc.ts";
 
 export const listFleets = procedure(op).query(({ ctx, input }) =>
-  list(ctx.services.db, ctx.principal.tenantId, input),
+  list(ctx.services, ctx.principal.tenantId, input),
 );

@@ -3,5 +3,5 @@ import { listMemories as list } from "../../services/memories/memories.ts";
 import { procedure } from "../../trpc.ts";
 
 export const listMemories = procedure(op).query(({ ctx, input }) =>
-  list(ctx.services.db, ctx.principal.tenantId, input),
+  list(ctx.services, ctx.principal.tenantId, input),
 );

@@ -3,5 +3,5 @@ import { listWorkspaces as list } from "../../services/workspaces/workspaces.ts"
 import { procedure } from "../../trpc.ts";
 
 export const listWorkspaces = procedure(op).query(({ ctx, input }) =>
-  list(ctx.services.db, ctx.principal.tenantId, input),
+  list(ctx.services, ctx.principal.tenantId, input),
 );

@@ -1,6 +1,7 @@
 import type { ApiKeySort } from "@fleet/contracts";
-import { and, apiKeys, asc, count, type Database, desc, eq, type SQL, sql } from "@fleet/db";
-import { decodeCursor, encodeCursor } from "../cursor.ts";
+import { and, apiKeys, count, eq } from "@fleet/db";
+import type { ServiceContext } from "../context.ts";
+import { keysetPage } from "../keyset.ts";
 import { toApiKeyItem } from "./api-key-item.ts";
 
 const sortColumns = {
@@ -10,42 +11,28 @@ const sortColumns = {
 
 /** One page of the tenant's keys in the requested order, keyset-paged over (sort value, id). */
 export async function listApiKeys(
-  db: Database,
+  ctx: ServiceContext,
   tenantId: string,
   input: { starting_after?: string; limit: number; sort: ApiKeySort },
 ) {
-  const descending = input.sort.startsWith("-");
   const field = input.sort.replace(/^-/, "") as keyof typeof sortColumns;
-  const column = sortColumns[field];
-  const bind = `api-keys:${input.sort}`;
-  const conditions: SQL[] = [eq(apiKeys.tenantId, tenantId)];
-  if (input.starting_after !== undefined) {
-    const after = decodeCursor(input.starting_after, bind, field === "created_at" ? "number" : "string");
-    conditions.push(
-      descending
-        ? sql`(${column}, ${apiKeys.id}) < (${after.value}, ${after.id}::uuid)`
-        : sql`(${column}, ${apiKeys.id}) > (${after.value}, ${after.id}::uuid)`,
-    );
-  }
-  const order = descending ? [desc(column), desc(apiKeys.id)] : [asc(column), asc(apiKeys.id)];
-  const [rows, [total]] = await Promise.all([
-    db
-      .select()
-      .from(apiKeys)
-      .where(and(...conditions))
-      .orderBy(...order)
-      .limit(input.limit + 1),
-    db.select({ n: count() }).from(apiKeys).where(eq(apiKeys.tenantId, tenantId)),
-  ]);
-  const hasMore = rows.length > input.limit;
-  const items = rows.slice(0, input.limit);
-  const last = items.at(-1);
-  return {
-    items: items.map(toApiKeyItem),
-    total: total?.n ?? 0,
-    next_cursor:
-      hasMore && last
-        ? encodeCursor({ bind, value: field === "created_at" ? last.createdAt : last.keyName, id: last.id })
-        : null,
-  };
+  const page = await keysetPage({
+    bind: `api-keys:${input.sort}`,
+    sort: sortColumns[field],
+    id: apiKeys.id,
+    descending: input.sort.startsWith("-"),
+    valueType: field === "created_at" ? "number" : "string",
+    limit: input.limit,
+    starting_after: input.starting_after,
+    read: ({ after, order, rows }) =>
+      ctx.db
+        .select()
+        .from(apiKeys)
+        .where(and(eq(apiKeys.tenantId, tenantId), after))
+        .orderBy(...order)
+        .limit(rows),
+    keyOf: (row) => ({ value: field === "created_at" ? row.createdAt : row.keyName, id: row.id }),
+    count: () => ctx.db.select({ n: count() }).from(apiKeys).where(eq(apiKeys.tenantId, tenantId)),
+  });
+  return { items: page.items.map(toApiKeyItem), total: page.total, next_cursor: page.next_cursor };
 }

@@ -1,13 +1,22 @@
 import { apiKeys, type Database, type Tx } from "@fleet/db";
 import { mintSecret, sha256Hex, TENANT_KEY_PREFIX } from "../../auth/tokens.ts";
 import { newId } from "../../runtime/ids.ts";
+import type { ServiceContext } from "../context.ts";
+
+interface NewApiKey {
+  tenantId: string;
+  userId: string;
+  keyName: string;
+  description: string;
+}
 
 /** Mints a tenant API key; the plaintext is returned here and never stored. */
-export async function mintApiKey(
-  db: Database | Tx,
-  input: { tenantId: string; userId: string; keyName: string; description: string },
-  now: number,
-) {
+export async function mintApiKey(ctx: ServiceContext, input: NewApiKey) {
+  return insertApiKey(ctx.db, input, ctx.now());
+}
+
+/** The step that stores a new key, in the caller's transaction when it has one (the tenant bootstrap's). */
+export async function insertApiKey(db: Database | Tx, input: NewApiKey, now: number) {
   const key = mintSecret(TENANT_KEY_PREFIX);
   const id = newId(now);
   await db.insert(apiKeys).values({

@@ -1,7 +1,8 @@
 import { Problem, resolveSince } from "@fleet/contracts";
-import { and, type Database, desc, eq, fleetEvents, fleets, type SQL, sql } from "@fleet/db";
-import { decodeCursor, encodeCursor } from "../cursor.ts";
+import { and, eq, fleetEvents, fleets, type SQL, sql } from "@fleet/db";
+import type { ServiceContext } from "../context.ts";
 import { requireFleet } from "../fleets/access.ts";
+import { keysetPage } from "../keyset.ts";
 import { filteredBinding, present } from "../tags.ts";
 import { requireWorkspace } from "../workspaces/access.ts";
 
@@ -54,8 +55,7 @@ export function eventsBinding(scopeKey: string, filters: { actor?: string; since
   return filteredBinding("events", [scopeKey, filters.actor ?? null, filters.since ?? null]);
 }
 
-async function pageOfEvents(db: Database, scope: SQL, scopeKey: string, filters: EventFilters, now: number) {
-  const bind = eventsBinding(scopeKey, filters);
+async function pageOfEvents(ctx: ServiceContext, scope: SQL, scopeKey: string, filters: EventFilters) {
   const conditions: SQL[] = [scope];
   if (filters.actor !== undefined) {
     conditions.push(
@@ -65,50 +65,47 @@ async function pageOfEvents(db: Database, scope: SQL, scopeKey: string, filters:
     );
   }
   if (filters.since !== undefined) {
-    conditions.push(sql`${fleetEvents.createdAt} >= ${resolveSince(filters.since, now)}`);
+    conditions.push(sql`${fleetEvents.createdAt} >= ${resolveSince(filters.since, ctx.now())}`);
   }
-  if (filters.starting_after !== undefined) {
-    const after = decodeCursor(filters.starting_after, bind);
-    conditions.push(sql`(${fleetEvents.createdAt}, ${fleetEvents.id}) < (${after.value}, ${after.id}::uuid)`);
-  }
-  const rows = await db
-    .select(itemColumns)
-    .from(fleetEvents)
-    .where(and(...conditions))
-    .orderBy(desc(fleetEvents.createdAt), desc(fleetEvents.id))
-    .limit(filters.limit + 1);
-  const items = rows.slice(0, filters.limit);
-  const last = items.at(-1);
-  return {
-    items: items.map(toEventItem),
-    next_cursor:
-      rows.length > filters.limit && last ? encodeCursor({ bind, value: last.createdAt, id: last.id }) : null,
-  };
+  const page = await keysetPage({
+    bind: eventsBinding(scopeKey, filters),
+    sort: fleetEvents.createdAt,
+    id: fleetEvents.id,
+    descending: true,
+    limit: filters.limit,
+    starting_after: filters.starting_after,
+    read: ({ after, order, rows }) =>
+      ctx.db
+        .select(itemColumns)
+        .from(fleetEvents)
+        .where(and(...conditions, after))
+        .orderBy(...order)
+        .limit(rows),
+    keyOf: (row) => ({ value: row.createdAt, id: row.id }),
+  });
+  return { items: page.items.map(toEventItem), next_cursor: page.next_cursor };
 }
 
 export async function listFleetEvents(
-  db: Database,
+  ctx: ServiceContext,
   tenantId: string,
   input: EventFilters & { workspace_id: string; fleet_id: string },
-  now: number,
 ) {
-  await requireFleet(db, tenantId, input.workspace_id, input.fleet_id);
-  return pageOfEvents(db, eq(fleetEvents.fleetId, input.fleet_id), `fleet:${input.fleet_id}`, input, now);
+  await requireFleet(ctx.db, tenantId, input.workspace_id, input.fleet_id);
+  return pageOfEvents(ctx, eq(fleetEvents.fleetId, input.fleet_id), `fleet:${input.fleet_id}`, input);
 }
 
 export async function listWorkspaceEvents(
-  db: Database,
+  ctx: ServiceContext,
   tenantId: string,
   input: EventFilters & { workspace_id: string },
-  now: number,
 ) {
-  await requireWorkspace(db, tenantId, input.workspace_id);
+  await requireWorkspace(ctx.db, tenantId, input.workspace_id);
   return pageOfEvents(
-    db,
+    ctx,
     eq(fleetEvents.workspaceId, input.workspace_id),
     `workspace:${input.workspace_id}`,
     input,
-    now,
   );
 }
 
@@ -117,11 +114,11 @@ export async function listWorkspaceEvents(
  * event elsewhere is exactly as absent as one that never existed.
  */
 export async function getFleetEvent(
-  db: Database,
+  ctx: ServiceContext,
   tenantId: string,
   input: { workspace_id: string; fleet_id: string; event_id: string },
 ) {
-  const [row] = await db
+  const [row] = await ctx.db
     .select({ event: fleetEvents })
     .from(fleetEvents)
     .innerJoin(fleets, eq(fleets.id, fleetEvents.fleetId))

@@ -1,6 +1,7 @@
 import { Problem } from "@fleet/contracts";
 import { and, count, type Database, desc, eq, fleetLibraries, or, type SQL, sql } from "@fleet/db";
 import type { ServiceContext } from "../context.ts";
+import { takePage } from "../keyset.ts";
 import { requireWorkspace } from "../workspaces/access.ts";
 import type { LibraryEntry } from "./entries.ts";
 import { toLibraryItem } from "./item.ts";
@@ -125,21 +126,14 @@ export async function listLibraryEntries(
     slice(ctx.db, own, after("tenant", at), limit + 1),
     ctx.db.select({ n: count() }).from(fleetLibraries).where(or(platform, own)),
   ]);
-  const rows = [...platformRows, ...ownRows].sort(compare).slice(0, limit + 1);
-  const items = rows.slice(0, limit);
-  const last = items.at(-1);
-  const page = {
-    items: items.map(toLibraryItem),
-    total: total?.n ?? 0,
-    next_cursor:
-      rows.length > limit && last
-        ? encodeCursor(input.workspace_id, limit, {
-            createdAt: last.createdAt,
-            visibility: last.visibility as Visibility,
-            id: last.id,
-          })
-        : null,
-  };
+  const { items, next_cursor } = takePage([...platformRows, ...ownRows].sort(compare), limit, (last) =>
+    encodeCursor(input.workspace_id, limit, {
+      createdAt: last.createdAt,
+      visibility: last.visibility as Visibility,
+      id: last.id,
+    }),
+  );
+  const page = { items: items.map(toLibraryItem), total: total?.n ?? 0, next_cursor };
   const bytes = Buffer.byteLength(JSON.stringify(page));
   if (bytes > LIST_BODY_CEILING) {
     throw new Problem("UZ-LIBRARY-005", {

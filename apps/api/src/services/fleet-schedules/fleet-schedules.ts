@@ -15,6 +15,7 @@ import {
   viewOf,
 } from "../schedules/schedules.ts";
 import { pushSchedule } from "../schedules/sync.ts";
+import type { Vault } from "../secrets/vault.ts";
 
 /** Values shorter than this are not masked: they would shred ordinary words. */
 const MASKABLE_LENGTH = 4;
@@ -31,8 +32,8 @@ function stringLeaves(value: unknown, into: string[]): void {
  * cannot persist a credential into a schedule where people and logs would read it.
  */
 async function maskDeclaredSecrets(
-  ctx: ServiceContext,
   tx: Tx,
+  vault: Vault,
   fleetId: string,
   workspaceId: string,
   message: string,
@@ -50,7 +51,7 @@ async function maskDeclaredSecrets(
   const values: { name: string; value: string }[] = [];
   for (const row of rows) {
     const leaves: string[] = [];
-    stringLeaves(ctx.vault.open(workspaceId, row.name, row), leaves);
+    stringLeaves(vault.open(workspaceId, row.name, row), leaves);
     for (const value of leaves) if (value.length >= MASKABLE_LENGTH) values.push({ name: row.name, value });
   }
   // Longest first, so a value containing another is masked whole.
@@ -69,7 +70,7 @@ export async function createFleetSchedule(
   const now = ctx.now();
   const id = await fencedWrite(ctx, runnerId, input, async (tx, lease) => {
     // The fenced write holds the fleet's row lock: the caps below hold against concurrent creates.
-    const message = await maskDeclaredSecrets(ctx, tx, lease.fleetId, lease.workspaceId, input.message);
+    const message = await maskDeclaredSecrets(tx, ctx.vault, lease.fleetId, lease.workspaceId, input.message);
     return insertSchedule(
       tx,
       { id: lease.fleetId, workspaceId: lease.workspaceId },
@@ -125,7 +126,7 @@ export async function updateFleetSchedule(
     const message =
       input.message == null
         ? input.message
-        : await maskDeclaredSecrets(ctx, tx, lease.fleetId, lease.workspaceId, input.message);
+        : await maskDeclaredSecrets(tx, ctx.vault, lease.fleetId, lease.workspaceId, input.message);
     await applyChange(tx, row, { ...input, message }, now);
   });
   await pushSchedule(ctx, input.schedule_id);

@@ -1,8 +1,8 @@
 import { isDeepStrictEqual } from "node:util";
 import { type FleetStatus, Problem } from "@fleet/contracts";
-import { and, count, type Database, desc, eq, fleets, sql } from "@fleet/db";
+import { and, count, eq, fleets } from "@fleet/db";
 import { type ServiceContext, uniqueViolation } from "../context.ts";
-import { decodeCursor, encodeCursor } from "../cursor.ts";
+import { keysetPage } from "../keyset.ts";
 import { pushSchedule } from "../schedules/sync.ts";
 import { reconcileTriggerSchedules } from "../schedules/trigger-schedules.ts";
 import { requireWorkspace } from "../workspaces/access.ts";
@@ -13,39 +13,34 @@ import { fleetEtag, toFleetItem, toFleetView } from "./fleet-view.ts";
 
 /** Newest first, keyset-paged over (created_at, id). */
 export async function listFleets(
-  db: Database,
+  ctx: ServiceContext,
   tenantId: string,
   input: { workspace_id: string; starting_after?: string; limit: number },
 ) {
-  await requireWorkspace(db, tenantId, input.workspace_id);
-  const bind = `fleets:${input.workspace_id}`;
+  await requireWorkspace(ctx.db, tenantId, input.workspace_id);
   const scope = eq(fleets.workspaceId, input.workspace_id);
-  const after = input.starting_after === undefined ? null : decodeCursor(input.starting_after, bind);
-  const [rows, [total]] = await Promise.all([
-    db
-      .select()
-      .from(fleets)
-      .where(
-        after === null
-          ? scope
-          : and(scope, sql`(${fleets.createdAt}, ${fleets.id}) < (${after.value}, ${after.id}::uuid)`),
-      )
-      .orderBy(desc(fleets.createdAt), desc(fleets.id))
-      .limit(input.limit + 1),
-    db.select({ n: count() }).from(fleets).where(scope),
-  ]);
-  const items = rows.slice(0, input.limit);
-  const last = items.at(-1);
-  return {
-    items: items.map(toFleetItem),
-    total: total?.n ?? 0,
-    next_cursor:
-      rows.length > input.limit && last ? encodeCursor({ bind, value: last.createdAt, id: last.id }) : null,
-  };
+  const page = await keysetPage({
+    bind: `fleets:${input.workspace_id}`,
+    sort: fleets.createdAt,
+    id: fleets.id,
+    descending: true,
+    limit: input.limit,
+    starting_after: input.starting_after,
+    read: ({ after, order, rows }) =>
+      ctx.db
+        .select()
+        .from(fleets)
+        .where(and(scope, after))
+        .orderBy(...order)
+        .limit(rows),
+    keyOf: (row) => ({ value: row.createdAt, id: row.id }),
+    count: () => ctx.db.select({ n: count() }).from(fleets).where(scope),
+  });
+  return { items: page.items.map(toFleetItem), total: page.total, next_cursor: page.next_cursor };
 }
 
-export async function getFleet(db: Database, tenantId: string, workspaceId: string, fleetId: string) {
-  return toFleetView(await requireFleet(db, tenantId, workspaceId, fleetId));
+export async function getFleet(ctx: ServiceContext, tenantId: string, workspaceId: string, fleetId: string) {
+  return toFleetView(await requireFleet(ctx.db, tenantId, workspaceId, fleetId));
 }
 
 /** Moves a person may make; `killed` is terminal. */
@@ -133,12 +128,17 @@ export async function updateFleet(
 }
 
 /** Deletes the fleet; its events, memories and schedules go with it (foreign keys cascade). */
-export async function deleteFleet(db: Database, tenantId: string, workspaceId: string, fleetId: string) {
-  const [row] = await db
+export async function deleteFleet(
+  ctx: ServiceContext,
+  tenantId: string,
+  workspaceId: string,
+  fleetId: string,
+) {
+  const [row] = await ctx.db
     .delete(fleets)
     .where(and(eq(fleets.id, fleetId), eq(fleets.workspaceId, workspaceId), eq(fleets.tenantId, tenantId)))
     .returning({ id: fleets.id });
   if (row !== undefined) return;
-  await requireWorkspace(db, tenantId, workspaceId);
+  await requireWorkspace(ctx.db, tenantId, workspaceId);
   throw fleetNotFound(fleetId);
 }

@@ -1,6 +1,7 @@
-import { and, count, type Database, desc, eq, fleetMemories, type SQL, sql } from "@fleet/db";
-import { decodeCursor, encodeCursor } from "../cursor.ts";
+import { and, count, eq, fleetMemories, type SQL, sql } from "@fleet/db";
+import type { ServiceContext } from "../context.ts";
 import { requireFleet } from "../fleets/access.ts";
+import { keysetPage } from "../keyset.ts";
 import { filteredBinding } from "../tags.ts";
 
 /** The search expression; it must match the GIN index `fleet_memories_search_idx` exactly. */
@@ -8,7 +9,7 @@ const searchable = sql`to_tsvector('simple', ${fleetMemories.key} || ' ' || ${fl
 
 /** Recent, by category, or by text search: each pages by cursor over creation order, newest first. */
 export async function listMemories(
-  db: Database,
+  ctx: ServiceContext,
   tenantId: string,
   input: {
     workspace_id: string;
@@ -19,41 +20,41 @@ export async function listMemories(
     query?: string;
   },
 ) {
-  await requireFleet(db, tenantId, input.workspace_id, input.fleet_id);
-  const bind = filteredBinding("memories", [input.fleet_id, input.category ?? null, input.query ?? null]);
+  await requireFleet(ctx.db, tenantId, input.workspace_id, input.fleet_id);
   const filters: SQL[] = [eq(fleetMemories.fleetId, input.fleet_id)];
   if (input.category !== undefined) filters.push(eq(fleetMemories.category, input.category));
   if (input.query !== undefined)
     filters.push(sql`${searchable} @@ plainto_tsquery('simple', ${input.query})`);
-  const paged = [...filters];
-  if (input.starting_after !== undefined) {
-    const after = decodeCursor(input.starting_after, bind);
-    paged.push(sql`(${fleetMemories.createdAt}, ${fleetMemories.id}) < (${after.value}, ${after.id}::uuid)`);
-  }
-  const [rows, [total]] = await Promise.all([
-    db
-      .select()
-      .from(fleetMemories)
-      .where(and(...paged))
-      .orderBy(desc(fleetMemories.createdAt), desc(fleetMemories.id))
-      .limit(input.limit + 1),
-    db
-      .select({ n: count() })
-      .from(fleetMemories)
-      .where(and(...filters)),
-  ]);
-  const items = rows.slice(0, input.limit);
-  const last = items.at(-1);
+  const page = await keysetPage({
+    bind: filteredBinding("memories", [input.fleet_id, input.category ?? null, input.query ?? null]),
+    sort: fleetMemories.createdAt,
+    id: fleetMemories.id,
+    descending: true,
+    limit: input.limit,
+    starting_after: input.starting_after,
+    read: ({ after, order, rows }) =>
+      ctx.db
+        .select()
+        .from(fleetMemories)
+        .where(and(...filters, after))
+        .orderBy(...order)
+        .limit(rows),
+    keyOf: (row) => ({ value: row.createdAt, id: row.id }),
+    count: () =>
+      ctx.db
+        .select({ n: count() })
+        .from(fleetMemories)
+        .where(and(...filters)),
+  });
   return {
-    items: items.map((row) => ({
+    items: page.items.map((row) => ({
       key: row.key,
       content: row.content,
       category: row.category,
       created_at: row.createdAt,
       updated_at: row.updatedAt,
     })),
-    total: total?.n ?? 0,
-    next_cursor:
-      rows.length > input.limit && last ? encodeCursor({ bind, value: last.createdAt, id: last.id }) : null,
+    total: page.total,
+    next_cursor: page.next_cursor,
   };
 }

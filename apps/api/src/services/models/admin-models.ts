@@ -30,7 +30,7 @@ export async function listAdminModels(
 ) {
   const filters: SQL[] = input.provider === undefined ? [] : [providerIs(input.provider)];
   const [page, [total]] = await Promise.all([
-    catalogueReader(ctx.db, "admin-models", input),
+    catalogueReader(ctx, "admin-models", input),
     ctx.db
       .select({ n: count() })
       .from(models)

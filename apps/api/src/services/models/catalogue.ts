@@ -1,6 +1,7 @@
 import { MODELS_PAGE_MAX } from "@fleet/contracts";
-import { and, asc, type Database, eq, modelCatalogue, models, type SQL, sql, type Tx } from "@fleet/db";
-import { decodeCursor, encodeCursor } from "../cursor.ts";
+import { and, type Database, eq, modelCatalogue, models, type SQL, sql, type Tx } from "@fleet/db";
+import type { ServiceContext } from "../context.ts";
+import { keysetPage } from "../keyset.ts";
 
 const CATALOGUE = "catalogue";
 
@@ -51,30 +52,27 @@ export function providerIs(provider: string): SQL {
  * needless refetch later), never newer (which would let a client keep stale rows under a current tag).
  */
 export async function catalogueReader(
-  db: Database,
+  ctx: ServiceContext,
   bind: string,
   input: { provider?: string; starting_after?: string; limit: number },
 ) {
-  const version = await catalogueVersion(db);
-  const size = Math.min(input.limit, MODELS_PAGE_MAX);
-  const conditions: SQL[] = [];
-  if (input.provider !== undefined) conditions.push(providerIs(input.provider));
-  if (input.starting_after !== undefined) {
-    const after = decodeCursor(input.starting_after, bind);
-    conditions.push(sql`(${models.createdAt}, ${models.uid}) > (${after.value}, ${after.id}::uuid)`);
-  }
-  const rows = await db
-    .select()
-    .from(models)
-    .where(and(...conditions))
-    .orderBy(asc(models.createdAt), asc(models.uid))
-    .limit(size + 1);
-  const hasMore = rows.length > size;
-  const page = rows.slice(0, size);
-  const last = page.at(-1);
-  return {
-    version,
-    rows: page,
-    next_cursor: hasMore && last ? encodeCursor({ bind, value: last.createdAt, id: last.uid }) : null,
-  };
+  const version = await catalogueVersion(ctx.db);
+  const filters: SQL[] = input.provider === undefined ? [] : [providerIs(input.provider)];
+  const page = await keysetPage({
+    bind,
+    sort: models.createdAt,
+    id: models.uid,
+    descending: false,
+    limit: Math.min(input.limit, MODELS_PAGE_MAX),
+    starting_after: input.starting_after,
+    read: ({ after, order, rows }) =>
+      ctx.db
+        .select()
+        .from(models)
+        .where(and(...filters, after))
+        .orderBy(...order)
+        .limit(rows),
+    keyOf: (row) => ({ value: row.createdAt, id: row.uid }),
+  });
+  return { version, rows: page.items, next_cursor: page.next_cursor };
 }

@@ -20,7 +20,7 @@ export async function listModels(
   ctx: ServiceContext,
   input: { provider?: string; starting_after?: string; limit: number; if_none_match?: string },
 ) {
-  const page = await catalogueReader(ctx.db, "models", input);
+  const page = await catalogueReader(ctx, "models", input);
   const tag = catalogueTag(page.version);
   return {
     tag,

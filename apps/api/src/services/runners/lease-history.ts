@@ -1,7 +1,7 @@
 import { Problem } from "@fleet/contracts";
-import { and, desc, eq, fleetEvents, fleets, leases, runners, type SQL, sql } from "@fleet/db";
+import { and, eq, fleetEvents, fleets, leases, runners } from "@fleet/db";
 import type { ServiceContext } from "../context.ts";
-import { decodeCursor, encodeCursor } from "../cursor.ts";
+import { keysetPage } from "../keyset.ts";
 import { present } from "../tags.ts";
 
 type LeaseRow = typeof leases.$inferSelect;
@@ -25,25 +25,27 @@ export async function listRunnerLeases(
 ) {
   const [runner] = await ctx.db.select({ id: runners.id }).from(runners).where(eq(runners.id, input.id));
   if (runner === undefined) throw new Problem("UZ-RUN-014", { detail: `No runner ${input.id}.` });
-  const bind = `runner-leases:${input.id}`;
-  const conditions: SQL[] = [eq(leases.runnerId, input.id)];
-  if (input.starting_after !== undefined) {
-    const after = decodeCursor(input.starting_after, bind);
-    conditions.push(sql`(${leases.createdAt}, ${leases.id}) < (${after.value}, ${after.id}::uuid)`);
-  }
-  const rows = await ctx.db
-    .select({ lease: leases, fleetName: fleets.name, eventId: fleetEvents.id })
-    .from(leases)
-    .leftJoin(fleets, eq(fleets.id, leases.fleetId))
-    .leftJoin(fleetEvents, eq(fleetEvents.id, leases.eventId))
-    .where(and(...conditions))
-    .orderBy(desc(leases.createdAt), desc(leases.id))
-    .limit(input.limit + 1);
+  const page = await keysetPage({
+    bind: `runner-leases:${input.id}`,
+    sort: leases.createdAt,
+    id: leases.id,
+    descending: true,
+    limit: input.limit,
+    starting_after: input.starting_after,
+    read: ({ after, order, rows }) =>
+      ctx.db
+        .select({ lease: leases, fleetName: fleets.name, eventId: fleetEvents.id })
+        .from(leases)
+        .leftJoin(fleets, eq(fleets.id, leases.fleetId))
+        .leftJoin(fleetEvents, eq(fleetEvents.id, leases.eventId))
+        .where(and(eq(leases.runnerId, input.id), after))
+        .orderBy(...order)
+        .limit(rows),
+    keyOf: ({ lease }) => ({ value: lease.createdAt, id: lease.id }),
+  });
   const now = ctx.now();
-  const items = rows.slice(0, input.limit);
-  const last = items.at(-1);
   return {
-    items: items.map(({ lease, fleetName, eventId }) => {
+    items: page.items.map(({ lease, fleetName, eventId }) => {
       const outcome = leaseOutcome(lease, eventId !== null, now);
       return {
         lease_id: lease.id,
@@ -67,9 +69,6 @@ export async function listRunnerLeases(
         ended_at: lease.endedAt,
       };
     }),
-    next_cursor:
-      rows.length > input.limit && last
-        ? encodeCursor({ bind, value: last.lease.createdAt, id: last.lease.id })
-        : null,
+    next_cursor: page.next_cursor,
   };
 }

@@ -4,19 +4,17 @@ import {
   and,
   count,
   type Database,
-  desc,
   eq,
   inArray,
   runnerEvents,
   runners,
   type SQL,
-  sql,
   type Tx,
 } from "@fleet/db";
 import { mintSecret, RUNNER_TOKEN_PREFIX, sha256Hex } from "../../auth/tokens.ts";
 import { newId } from "../../runtime/ids.ts";
 import { notifyPrincipalChange, type ServiceContext } from "../context.ts";
-import { decodeCursor, encodeCursor } from "../cursor.ts";
+import { keysetPage } from "../keyset.ts";
 import { degradedVerdict } from "./policy.ts";
 import { runnerView, runnerViews } from "./runner-view.ts";
 
@@ -82,27 +80,20 @@ export async function enrollRunner(
 }
 
 export async function listRunners(ctx: ServiceContext, input: { starting_after?: string; limit: number }) {
-  const bind = "runners";
-  const after = input.starting_after === undefined ? null : decodeCursor(input.starting_after, bind);
-  const where =
-    after === null
-      ? undefined
-      : sql`(${runners.createdAt}, ${runners.id}) < (${after.value}, ${after.id}::uuid)`;
   const now = ctx.now();
-  const [rows, [total]] = await Promise.all([
-    runnerViews(ctx.db, where, input.limit + 1, now),
-    ctx.db.select({ n: count() }).from(runners),
-  ]);
-  const items = rows.slice(0, input.limit);
-  const last = items.at(-1);
-  return {
-    items: items.map((item) => item.view),
-    total: total?.n ?? 0,
-    next_cursor:
-      rows.length > input.limit && last
-        ? encodeCursor({ bind, value: last.row.createdAt, id: last.row.id })
-        : null,
-  };
+  const page = await keysetPage({
+    bind: "runners",
+    sort: runners.createdAt,
+    id: runners.id,
+    descending: true,
+    limit: input.limit,
+    starting_after: input.starting_after,
+    // runnerViews reads in this same order: newest first.
+    read: ({ after, rows }) => runnerViews(ctx.db, after, rows, now),
+    keyOf: ({ row }) => ({ value: row.createdAt, id: row.id }),
+    count: () => ctx.db.select({ n: count() }).from(runners),
+  });
+  return { items: page.items.map((item) => item.view), total: page.total, next_cursor: page.next_cursor };
 }
 
 export async function getRunner(ctx: ServiceContext, id: string) {
@@ -200,29 +191,30 @@ export async function listRunnerEvents(
   const bind = `runner-events:${input.id}:${(input.event_type ?? []).sort().join(",")}`;
   const conditions: SQL[] = [eq(runnerEvents.runnerId, input.id)];
   if (input.event_type) conditions.push(inArray(runnerEvents.eventType, input.event_type));
-  if (input.starting_after !== undefined) {
-    const after = decodeCursor(input.starting_after, bind);
-    conditions.push(
-      sql`(${runnerEvents.createdAt}, ${runnerEvents.id}) < (${after.value}, ${after.id}::uuid)`,
-    );
-  }
-  const rows = await ctx.db
-    .select()
-    .from(runnerEvents)
-    .where(and(...conditions))
-    .orderBy(desc(runnerEvents.createdAt), desc(runnerEvents.id))
-    .limit(input.limit + 1);
-  const items = rows.slice(0, input.limit);
-  const last = items.at(-1);
+  const page = await keysetPage({
+    bind,
+    sort: runnerEvents.createdAt,
+    id: runnerEvents.id,
+    descending: true,
+    limit: input.limit,
+    starting_after: input.starting_after,
+    read: ({ after, order, rows }) =>
+      ctx.db
+        .select()
+        .from(runnerEvents)
+        .where(and(...conditions, after))
+        .orderBy(...order)
+        .limit(rows),
+    keyOf: (row) => ({ value: row.createdAt, id: row.id }),
+  });
   return {
-    items: items.map((row) => ({
+    items: page.items.map((row) => ({
       id: row.id,
       runner_id: row.runnerId,
       event_type: row.eventType as RunnerEventType & "runner_registered",
       detail: row.detail,
       created_at: row.createdAt,
     })),
-    next_cursor:
-      rows.length > input.limit && last ? encodeCursor({ bind, value: last.createdAt, id: last.id }) : null,
+    next_cursor: page.next_cursor,
   };
 }

@@ -120,12 +120,12 @@ export async function fireSchedule(ctx: ServiceContext, data: FireData, sentAt: 
 }
 
 /** Rows not in line and not being pushed right now: failed ones, and pushes that never reported back. */
-async function rowsToConverge(ctx: ServiceContext, now: number): Promise<ScheduleRow[]> {
+async function rowsToConverge(ctx: ServiceContext): Promise<ScheduleRow[]> {
   return ctx.db
     .select()
     .from(schedules)
     .where(
-      sql`${schedules.sync} = 'failed' or (${schedules.sync} = 'syncing' and ${schedules.updatedAt} < ${now - 15_000})`,
+      sql`${schedules.sync} = 'failed' or (${schedules.sync} = 'syncing' and ${schedules.updatedAt} < ${ctx.now() - 15_000})`,
     );
 }
 
@@ -137,8 +137,7 @@ async function rowsToConverge(ctx: ServiceContext, now: number): Promise<Schedul
 export async function reconcileSchedules(ctx: ServiceContext): Promise<void> {
   const engine = ctx.scheduler;
   if (engine === null || !engine.available) return;
-  const now = ctx.now();
-  for (const row of await rowsToConverge(ctx, now)) await pushSchedule(ctx, row.id);
+  for (const row of await rowsToConverge(ctx)) await pushSchedule(ctx, row.id);
   const registered = new Map((await engine.registered()).map((entry) => [entry.key, entry]));
   const rows = await ctx.db.select().from(schedules);
   const wanted = new Set<string>();

@@ -1,7 +1,7 @@
 import { tenantScopes } from "@fleet/contracts";
 import { eq, memberships, type Tx, tenants, users, workspaces } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
-import { mintApiKey } from "../api-keys/mint-api-key.ts";
+import { insertApiKey } from "../api-keys/mint-api-key.ts";
 import type { ServiceContext } from "../context.ts";
 
 /** Finds the user with this address, or creates them. */
@@ -37,7 +37,7 @@ export async function bootstrapTenant(
       .values({ tenantId, userId, role: "owner", scopes: [...tenantScopes], createdAt: now });
     const workspaceId = newId(now);
     await tx.insert(workspaces).values({ id: workspaceId, tenantId, name: "default", createdAt: now });
-    const key = await mintApiKey(
+    const key = await insertApiKey(
       tx,
       { tenantId, userId, keyName: "bootstrap", description: "Minted by fleetctl bootstrap" },
       now,

@@ -1,8 +1,8 @@
 import { Problem } from "@fleet/contracts";
-import { and, count, type Database, desc, eq, type SQL, sql, workspaces } from "@fleet/db";
+import { and, count, eq, type SQL, workspaces } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
 import { type ServiceContext, uniqueViolation } from "../context.ts";
-import { decodeCursor, encodeCursor } from "../cursor.ts";
+import { keysetPage } from "../keyset.ts";
 
 export async function createWorkspace(ctx: ServiceContext, tenantId: string, name: string) {
   const now = ctx.now();
@@ -23,37 +23,37 @@ export async function createWorkspace(ctx: ServiceContext, tenantId: string, nam
 
 /** The tenant's workspaces, newest first, keyset-paged. */
 export async function listWorkspaces(
-  db: Database,
+  ctx: ServiceContext,
   tenantId: string,
   input: { name?: string; starting_after?: string; limit: number },
 ) {
-  const bind = "workspaces";
   const scope: SQL[] = [eq(workspaces.tenantId, tenantId)];
   if (input.name !== undefined) scope.push(eq(workspaces.name, input.name));
-  const conditions = [...scope];
-  if (input.starting_after !== undefined) {
-    const after = decodeCursor(input.starting_after, bind);
-    conditions.push(sql`(${workspaces.createdAt}, ${workspaces.id}) < (${after.value}, ${after.id}::uuid)`);
-  }
-  const [rows, [total]] = await Promise.all([
-    db
-      .select()
-      .from(workspaces)
-      .where(and(...conditions))
-      .orderBy(desc(workspaces.createdAt), desc(workspaces.id))
-      .limit(input.limit + 1),
-    db
-      .select({ n: count() })
-      .from(workspaces)
-      .where(and(...scope)),
-  ]);
-  const items = rows.slice(0, input.limit);
-  const last = items.at(-1);
+  const page = await keysetPage({
+    bind: "workspaces",
+    sort: workspaces.createdAt,
+    id: workspaces.id,
+    descending: true,
+    limit: input.limit,
+    starting_after: input.starting_after,
+    read: ({ after, order, rows }) =>
+      ctx.db
+        .select()
+        .from(workspaces)
+        .where(and(...scope, after))
+        .orderBy(...order)
+        .limit(rows),
+    keyOf: (row) => ({ value: row.createdAt, id: row.id }),
+    count: () =>
+      ctx.db
+        .select({ n: count() })
+        .from(workspaces)
+        .where(and(...scope)),
+  });
   return {
-    items: items.map((row) => ({ id: row.id, name: row.name, created_at: row.createdAt })),
+    items: page.items.map((row) => ({ id: row.id, name: row.name, created_at: row.createdAt })),
     tenant_id: tenantId,
-    total: total?.n ?? 0,
-    next_cursor:
-      rows.length > input.limit && last ? encodeCursor({ bind, value: last.createdAt, id: last.id }) : null,
+    total: page.total,
+    next_cursor: page.next_cursor,
   };
 }

@@ -1,15 +1,16 @@
+import type { OutputOf } from "@fleet/contracts";
+import type { exchangeSignInLink } from "@fleet/contracts/sessions/exchange-sign-in-link";
+import type { getMe } from "@fleet/contracts/users/get-me";
 import { describe, expect, it } from "vitest";
-import { call, seedTenant, sessionFor, signInLink } from "./harness.ts";
+import { call, seedTenant, sessionFor, signInLink, type TrpcRefusal, type TrpcResult } from "./harness.ts";
 
 describe("sign-in links and the console session", () => {
   it("exchanges a sign-in link once for a console session", async () => {
     const tenant = await seedTenant();
     const token = await signInLink(tenant);
-    const first = await call<{ session_token: string; expires_at: number }>(
-      "POST",
-      "/v1/auth/sign-in-links/exchange",
-      { body: { token } },
-    );
+    const first = await call<OutputOf<typeof exchangeSignInLink>>("POST", "/v1/auth/sign-in-links/exchange", {
+      body: { token },
+    });
     expect(first.status).toBe(200);
     expect(first.headers.get("cache-control")).toBe("no-store");
     expect(first.body.expires_at).toBeGreaterThan(Date.now());
@@ -33,19 +34,15 @@ describe("sign-in links and the console session", () => {
   it("serves the console over /trpc with the session cookie, and refuses cookie mutations without the CSRF header", async () => {
     const tenant = await seedTenant();
     const cookie = `fleet_session=${await sessionFor(tenant)}`;
-    const me = await call<{ result: { data: { email: string } } }>("GET", "/trpc/users.getMe", {
+    const me = await call<TrpcResult<OutputOf<typeof getMe>>>("GET", "/trpc/users.getMe", {
       headers: { cookie },
     });
     expect(me.status).toBe(200);
     expect(me.body.result.data.email).toBe(tenant.email);
-    const forged = await call<{ error: { data: { problem: { error_code: string } } } }>(
-      "POST",
-      "/trpc/apiKeys.create",
-      {
-        headers: { cookie },
-        body: { key_name: "from-another-site" },
-      },
-    );
+    const forged = await call<TrpcRefusal>("POST", "/trpc/apiKeys.create", {
+      headers: { cookie },
+      body: { key_name: "from-another-site" },
+    });
     expect(forged.status).toBe(403);
     expect(forged.body.error.data.problem.error_code).toBe("UZ-AUTH-011");
     const allowed = await call("POST", "/trpc/apiKeys.create", {

@@ -1,5 +1,9 @@
+import type { OutputOf } from "@fleet/contracts";
+import type { listWorkspaces } from "@fleet/contracts/workspaces/list-workspaces";
 import { describe, expect, it } from "vitest";
 import { call, seedTenant } from "./harness.ts";
+
+type Page = OutputOf<typeof listWorkspaces>;
 
 describe("workspaces", () => {
   it("creates workspaces with trimmed unique names and lists them newest first by cursor", async () => {
@@ -25,22 +29,17 @@ describe("workspaces", () => {
         (await call("POST", "/v1/workspaces", { token: tenant.apiKey, body: { name: bad } })).status,
       ).toBe(400);
     }
-    const first = await call<{
-      items: { name: string }[];
-      total: number;
-      next_cursor: string;
-      tenant_id: string;
-    }>("GET", "/v1/tenants/me/workspaces?limit=1", { token: tenant.apiKey });
+    const first = await call<Page>("GET", "/v1/tenants/me/workspaces?limit=1", { token: tenant.apiKey });
     expect(first.body).toMatchObject({ total: 2, tenant_id: tenant.tenantId });
     expect(first.body.items.map((w) => w.name)).toEqual(["Research"]);
-    const second = await call<{ items: { name: string }[]; next_cursor: string | null }>(
+    const second = await call<Page>(
       "GET",
       `/v1/tenants/me/workspaces?limit=1&starting_after=${first.body.next_cursor}`,
       { token: tenant.apiKey },
     );
     expect(second.body.items.map((w) => w.name)).toEqual(["default"]);
     expect(second.body.next_cursor).toBeNull();
-    const byName = await call<{ items: unknown[] }>("GET", "/v1/tenants/me/workspaces?name=default", {
+    const byName = await call<Page>("GET", "/v1/tenants/me/workspaces?name=default", {
       token: tenant.apiKey,
     });
     expect(byName.body.items).toHaveLength(1);

@@ -1,6 +1,5 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -13,6 +12,7 @@ import type { listMemories } from "@fleet/contracts/memories/list-memories";
 import type { getRunner } from "@fleet/contracts/runners/get-runner";
 import type { listRunnerLeases } from "@fleet/contracts/runners/list-runner-leases";
 import type { listSchedules } from "@fleet/contracts/schedules/list-schedules";
+import { freePort } from "@fleet/testing/free-port";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
 
@@ -33,15 +33,6 @@ const children: ChildProcess[] = [];
 let baseUrl = "";
 let operatorToken = "";
 let tenant: { workspace_id: string; api_key: string };
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 async function fleetctl(...args: string[]): Promise<Record<string, string>> {
   const { stdout } = await run(

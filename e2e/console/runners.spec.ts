@@ -1,3 +1,5 @@
+import type { OutputOf } from "@fleet/contracts";
+import type { getRunner } from "@fleet/contracts/runners/get-runner";
 import type { Page } from "@playwright/test";
 import { collectProblems, expect, openFromNavigation, screenshot, test } from "../support/fixtures.ts";
 import { addTenantEntry, call, definition, installFleet, messageFleet } from "../support/fleet-api.ts";
@@ -224,8 +226,14 @@ test.describe("Runners", () => {
     await runner.heartbeat({ ...noMechanisms, landlock: true, seccomp: true });
     /** The runner's admin state as the API reports it to an operator. */
     const apiStatus = async () =>
-      (await call<{ status: string }>(apiUrl, operator, "GET", `/v1/fleets/runners/${runner.runnerId}`))
-        .status;
+      (
+        await call<OutputOf<typeof getRunner>>(
+          apiUrl,
+          operator,
+          "GET",
+          `/v1/fleets/runners/${runner.runnerId}`,
+        )
+      ).status;
 
     // The runner holds a lease, so a drain has something to wait for.
     const entry = await addTenantEntry(

@@ -1,5 +1,9 @@
 import { randomUUID } from "node:crypto";
-import type { Lease } from "@fleet/contracts";
+import type { Lease, OutputOf } from "@fleet/contracts";
+import type { createLibrary } from "@fleet/contracts/fleet-libraries/create-library";
+import type { createFleet } from "@fleet/contracts/fleets/create-fleet";
+import type { messageFleet as messageOperation } from "@fleet/contracts/fleets/message-fleet";
+import type { enrollRunner } from "@fleet/contracts/runners/enroll-runner";
 import { operatorToken, type Tenant } from "./fleetctl.ts";
 
 /**
@@ -62,11 +66,7 @@ export function definition(options: DefinitionOptions): string {
   return `${lines.join("\n")}\n`;
 }
 
-export interface LibraryEntry {
-  id: string;
-  name: string;
-  visibility: "platform" | "tenant";
-}
+export type LibraryEntry = OutputOf<typeof createLibrary>;
 
 /** A tenant entry, visible to the tenant's workspace only (posted with the tenant's API key). */
 export function addTenantEntry(apiUrl: string, tenant: Tenant, text: string): Promise<LibraryEntry> {
@@ -81,10 +81,7 @@ export async function addPlatformEntry(apiUrl: string, text: string): Promise<Li
   return call(apiUrl, token, "POST", "/v1/admin/fleet-libraries", { definition: text });
 }
 
-export interface InstalledFleet {
-  fleet_id: string;
-  name: string;
-}
+export type InstalledFleet = OutputOf<typeof createFleet>;
 
 export function installFleet(apiUrl: string, tenant: Tenant, entry: LibraryEntry, name?: string) {
   return call<InstalledFleet>(
@@ -106,7 +103,7 @@ export function setFleetStatus(apiUrl: string, tenant: Tenant, fleetId: string, 
 }
 
 export function messageFleet(apiUrl: string, tenant: Tenant, fleetId: string, message: string) {
-  return call<{ event_id: string }>(
+  return call<OutputOf<typeof messageOperation>>(
     apiUrl,
     tenant.api_key,
     "POST",
@@ -132,11 +129,17 @@ export class TestRunner {
   private async self(method: string, path: string, body?: unknown) {
     if (this.token === null) {
       const operator = await operatorToken("runner:write");
-      const enrolled = await call<{ runner_token: string }>(this.apiUrl, operator, "POST", "/v1/runners", {
-        host_id: `${this.label}.e2e.test`,
-        assigned_policy: { sandbox_tier: "landlock_full" },
-        labels: [this.label],
-      });
+      const enrolled = await call<OutputOf<typeof enrollRunner>>(
+        this.apiUrl,
+        operator,
+        "POST",
+        "/v1/runners",
+        {
+          host_id: `${this.label}.e2e.test`,
+          assigned_policy: { sandbox_tier: "landlock_full" },
+          labels: [this.label],
+        },
+      );
       this.token = enrolled.runner_token;
       // The host reports what the policy needs, so it is not degraded and is leased work.
       await call(this.apiUrl, this.token, "POST", "/v1/runners/me/heartbeats", {

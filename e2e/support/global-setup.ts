@@ -2,7 +2,8 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort, repoRoot, startServer, stopServer, waitForUrl } from "./servers.ts";
+import { freePort } from "@fleet/testing/free-port";
+import { repoRoot, startServer, stopServer, waitForUrl } from "./servers.ts";
 
 const consoleDir = join(repoRoot, "apps", "console");
 

@@ -1,5 +1,8 @@
 import { randomUUID } from "node:crypto";
-import type { CapabilityReport, Lease } from "@fleet/contracts";
+import type { CapabilityReport, Lease, OutputOf } from "@fleet/contracts";
+import type { acquireLease } from "@fleet/contracts/leases/acquire-lease";
+import type { enrollRunner } from "@fleet/contracts/runners/enroll-runner";
+import type { heartbeat } from "@fleet/contracts/runners/heartbeat";
 import { call } from "./fleet-api.ts";
 
 /**
@@ -25,7 +28,7 @@ export class ManualRunner {
   constructor(private readonly apiUrl: string) {}
 
   async enrol(operatorToken: string, tier = "landlock_full"): Promise<void> {
-    const enrolled = await call<{ runner_id: string; runner_token: string }>(
+    const enrolled = await call<OutputOf<typeof enrollRunner>>(
       this.apiUrl,
       operatorToken,
       "POST",
@@ -37,18 +40,14 @@ export class ManualRunner {
   }
 
   heartbeat(report: CapabilityReport) {
-    return call<{ status: string; degraded: boolean; degraded_reason: string | null }>(
-      this.apiUrl,
-      this.token,
-      "POST",
-      "/v1/runners/me/heartbeats",
-      { capability_report: report },
-    );
+    return call<OutputOf<typeof heartbeat>>(this.apiUrl, this.token, "POST", "/v1/runners/me/heartbeats", {
+      capability_report: report,
+    });
   }
 
   /** Leases the next waiting event of the test's fleets, waiting up to 10 s for one. */
   async lease(): Promise<Lease> {
-    const answer = await call<{ lease: Lease | null }>(
+    const answer = await call<OutputOf<typeof acquireLease>>(
       this.apiUrl,
       this.token,
       "POST",

@@ -1,3 +1,5 @@
+import type { OutputOf } from "@fleet/contracts";
+import type { listSchedules as listOperation } from "@fleet/contracts/schedules/list-schedules";
 import { call } from "./fleet-api.ts";
 import type { Tenant } from "./fleetctl.ts";
 
@@ -19,7 +21,7 @@ export function patchSchedule(
 }
 
 export function listSchedules(apiUrl: string, tenant: Tenant, fleetId: string) {
-  return call<{ items: { schedule_id: string; sync: string; source: string; etag: string }[] }>(
+  return call<OutputOf<typeof listOperation>>(
     apiUrl,
     tenant.api_key,
     "GET",

@@ -1,26 +1,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createWriteStream, mkdirSync, readFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const e2eDir = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const repoRoot = join(e2eDir, "..");
 const logDir = join(e2eDir, "logs");
-
-/** The preferred port when it is free (so runs look alike), else one the system picks. */
-export async function freePort(preferred: number): Promise<number> {
-  const tryListen = (port: number) =>
-    new Promise<number | null>((resolve) => {
-      const server = createServer();
-      server.once("error", () => resolve(null));
-      server.listen(port, "127.0.0.1", () => {
-        const address = server.address();
-        server.close(() => resolve(typeof address === "object" && address ? address.port : null));
-      });
-    });
-  return (await tryListen(preferred)) ?? (await tryListen(0))!;
-}
 
 export interface Server {
   name: string;

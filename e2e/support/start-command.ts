@@ -13,7 +13,8 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
-import { e2eDir, freePort, repoRoot } from "./servers.ts";
+import { freePort } from "@fleet/testing/free-port";
+import { e2eDir, repoRoot } from "./servers.ts";
 
 /**
  * `pnpm start` (scripts/start.mjs) run as a new user would, beside the suite's own servers: its own ports,

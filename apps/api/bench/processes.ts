@@ -1,7 +1,7 @@
 import { type ChildProcess, type SpawnOptions, spawn } from "node:child_process";
 import { closeSync, openSync, readFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { setTimeout as delay } from "node:timers/promises";
+import { freePort } from "@fleet/testing/free-port";
 
 /** Every child this bench started and that has not exited yet, so a failure can still stop them all. */
 const live = new Set<ChildProcess>();
@@ -52,19 +52,6 @@ export async function stopProcess(child: ChildProcess, graceMs = 5_000): Promise
 
 export async function stopAllProcesses(): Promise<void> {
   await Promise.all([...live].map((child) => stopProcess(child)));
-}
-
-/** A port nobody listens on right now; the child binds it a moment later (a race we accept on a bench box). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", resolve);
-  });
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (address === null || typeof address === "string") throw new Error("could not find a free port");
-  return address.port;
 }
 
 export interface Server {

@@ -1,25 +1,12 @@
+import type { OutputOf } from "@fleet/contracts";
+import type { createApiKey } from "@fleet/contracts/api-keys/create-api-key";
+import type { listApiKeys } from "@fleet/contracts/api-keys/list-api-keys";
 import { apiKeys, sql } from "@fleet/db";
 import { describe, expect, it } from "vitest";
 import { call, callAt, databaseKind, seedMember, seedTenant, startApi, testApi } from "./harness.ts";
 
-interface Minted {
-  id: string;
-  key: string;
-  key_name: string;
-  created_at: number;
-}
-
-interface Page {
-  items: {
-    id: string;
-    key_name: string;
-    active: boolean;
-    revoked_at: number | null;
-    last_used_at: number | null;
-  }[];
-  total: number;
-  next_cursor: string | null;
-}
+type Minted = OutputOf<typeof createApiKey>;
+type Page = OutputOf<typeof listApiKeys>;
 
 describe("tenant API keys", () => {
   it("mints an agt_t key shown once, with no-store, that then authenticates as its creator", async () => {

@@ -1,3 +1,7 @@
+import type { OutputOf } from "@fleet/contracts";
+import type { listLibraries } from "@fleet/contracts/fleet-libraries/list-libraries";
+import type { getMe } from "@fleet/contracts/users/get-me";
+import type { listWorkspaces } from "@fleet/contracts/workspaces/list-workspaces";
 import { fleetLibraries } from "@fleet/db";
 import { describe, expect, it } from "vitest";
 import { firstRun } from "../src/services/tenants/first-run.ts";
@@ -18,15 +22,17 @@ describe("first run", () => {
     expect(entries.map((entry) => [entry.name, entry.visibility])).toEqual([["Echo", "platform"]]);
 
     // The owner sees it in their workspace's library and can install it once the credential it asks for exists.
-    const me = await call<{ tenant_id: string }>("GET", "/v1/users/me", { token: first.created!.api_key });
-    const workspaces = await call<{ items: { id: string }[] }>("GET", "/v1/tenants/me/workspaces", {
+    const me = await call<OutputOf<typeof getMe>>("GET", "/v1/users/me", { token: first.created!.api_key });
+    const workspaces = await call<OutputOf<typeof listWorkspaces>>("GET", "/v1/tenants/me/workspaces", {
       token: first.created!.api_key,
     });
     expect(me.status).toBe(200);
     const workspace = workspaces.body.items[0]!.id;
-    const library = await call<{
-      items: { id: string; required_credentials_reasons: Record<string, string> }[];
-    }>("GET", `/v1/workspaces/${workspace}/fleet-libraries`, { token: first.created!.api_key });
+    const library = await call<OutputOf<typeof listLibraries>>(
+      "GET",
+      `/v1/workspaces/${workspace}/fleet-libraries`,
+      { token: first.created!.api_key },
+    );
     expect(library.body.items).toHaveLength(1);
     expect(Object.keys(library.body.items[0]!.required_credentials_reasons)).toEqual(["ECHO_GREETING"]);
   });

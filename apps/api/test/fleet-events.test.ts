@@ -1,13 +1,15 @@
+import type { OutputOf } from "@fleet/contracts";
+import type { listFleetEvents } from "@fleet/contracts/fleet-events/list-fleet-events";
+import type { messageFleet as messageOperation } from "@fleet/contracts/fleets/message-fleet";
+import type { listMemories } from "@fleet/contracts/memories/list-memories";
+import type { getMe } from "@fleet/contracts/users/get-me";
 import { fleetEvents, fleetMemories } from "@fleet/db";
 import { describe, expect, it } from "vitest";
 import { newId } from "../src/runtime/ids.ts";
 import { installFleet, messageFleet } from "./fleet-fixtures.ts";
 import { call, seedTenant, type Tenant, testApi } from "./harness.ts";
 
-interface EventPage {
-  items: Record<string, unknown>[];
-  next_cursor: string | null;
-}
+type EventPage = OutputOf<typeof listFleetEvents>;
 
 async function pageThrough(tenant: Tenant, path: string, query = ""): Promise<string[]> {
   const seen: string[] = [];
@@ -16,7 +18,7 @@ async function pageThrough(tenant: Tenant, path: string, query = ""): Promise<st
     const url: string = `${path}?limit=2${query}${cursor ? `&starting_after=${cursor}` : ""}`;
     const page = await call<EventPage>("GET", url, { token: tenant.apiKey });
     expect(page.status, page.text).toBe(200);
-    seen.push(...page.body.items.map((item) => item.event_id as string));
+    seen.push(...page.body.items.map((item) => item.event_id));
     cursor = page.body.next_cursor;
   } while (cursor !== null);
   return seen;
@@ -27,14 +29,14 @@ describe("messages and fleet events", () => {
     const tenant = await seedTenant();
     const fleetId = await installFleet(tenant);
     const base = `/v1/workspaces/${tenant.workspaceId}/fleets/${fleetId}`;
-    const sent = await call<{ status: string; event_id: string }>("POST", `${base}/messages`, {
+    const sent = await call<OutputOf<typeof messageOperation>>("POST", `${base}/messages`, {
       token: tenant.apiKey,
       body: { message: "Summarise the open incidents" },
     });
     expect(sent.status).toBe(202);
     expect(sent.body.status).toBe("accepted");
 
-    const me = await call<{ user_id: string }>("GET", "/v1/users/me", { token: tenant.apiKey });
+    const me = await call<OutputOf<typeof getMe>>("GET", "/v1/users/me", { token: tenant.apiKey });
     const event = await call("GET", `${base}/events/${sent.body.event_id}`, { token: tenant.apiKey });
     expect(event.status).toBe(200);
     expect(event.body).toMatchObject({
@@ -192,7 +194,7 @@ describe("memories", () => {
       { key: "retro", category: "people", content: "Retro moved to Thursday" },
     ]);
     const base = `/v1/workspaces/${tenant.workspaceId}/fleets/${fleetId}/memories`;
-    type MemoryPage = { items: { key: string }[]; total: number; next_cursor: string | null };
+    type MemoryPage = OutputOf<typeof listMemories>;
     const all = await call<MemoryPage>("GET", base, { token: tenant.apiKey });
     expect(all.body.items.map((m) => m.key)).toEqual(["retro", "db-version", "oncall", "deploy-window"]);
     expect(all.body.total).toBe(4);

@@ -1,3 +1,6 @@
+import type { OutputOf } from "@fleet/contracts";
+import type { createFleet } from "@fleet/contracts/fleets/create-fleet";
+import type { messageFleet as messageOperation } from "@fleet/contracts/fleets/message-fleet";
 import { fleetLibraries, type LibraryTrigger } from "@fleet/db";
 import { expect } from "vitest";
 import { newId } from "../src/runtime/ids.ts";
@@ -46,10 +49,14 @@ export async function seedLibraryEntry(
 
 /** Installs a fleet from the platform entry and answers its id. */
 export async function installFromEntry(owner: Tenant, platform_library_id: string, name?: string) {
-  const created = await call<{ fleet_id: string }>("POST", `/v1/workspaces/${owner.workspaceId}/fleets`, {
-    token: owner.apiKey,
-    body: { platform_library_id, ...(name ? { name } : {}) },
-  });
+  const created = await call<OutputOf<typeof createFleet>>(
+    "POST",
+    `/v1/workspaces/${owner.workspaceId}/fleets`,
+    {
+      token: owner.apiKey,
+      body: { platform_library_id, ...(name ? { name } : {}) },
+    },
+  );
   expect(created.status, created.text).toBe(201);
   return created.body.fleet_id;
 }
@@ -69,7 +76,7 @@ export async function labelledFleet(owner: Tenant, label: string): Promise<strin
 
 /** Sends a message and answers the event id. */
 export async function messageFleet(owner: Tenant, fleetId: string, message = "hello"): Promise<string> {
-  const sent = await call<{ event_id: string }>(
+  const sent = await call<OutputOf<typeof messageOperation>>(
     "POST",
     `/v1/workspaces/${owner.workspaceId}/fleets/${fleetId}/messages`,
     { token: owner.apiKey, body: { message } },
@@ -87,7 +94,7 @@ export async function seedFleetOn(
     email: `owner-${newId()}@example.test`,
   });
   const entry = await seedLibraryEntry({ on: api });
-  const fleet = await callAt<{ fleet_id: string }>(
+  const fleet = await callAt<OutputOf<typeof createFleet>>(
     api.baseUrl,
     "POST",
     `/v1/workspaces/${tenant.workspace_id}/fleets`,

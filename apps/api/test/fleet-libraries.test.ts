@@ -13,6 +13,12 @@ import {
 import { createServer, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import type { OutputOf, ProblemBody } from "@fleet/contracts";
+import type { listApiKeys } from "@fleet/contracts/api-keys/list-api-keys";
+import type { createLibrary } from "@fleet/contracts/fleet-libraries/create-library";
+import type { getLibrary } from "@fleet/contracts/fleet-libraries/get-library";
+import type { listLibraries } from "@fleet/contracts/fleet-libraries/list-libraries";
+import type { createWorkspace } from "@fleet/contracts/workspaces/create-workspace";
 import { fleetLibraries, inArray } from "@fleet/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newId } from "../src/runtime/ids.ts";
@@ -27,34 +33,16 @@ import {
   startApi,
   type Tenant,
   type TestApi,
+  type TrpcRefusal,
   testApi,
 } from "./harness.ts";
 
 const fixtures = join(import.meta.dirname, "fixtures", "libraries");
 const TRIAGE = readFileSync(join(fixtures, "triage.md"), "utf8");
 
-/** A refusal's fields, present when the answer is a problem. */
-interface Refusal {
-  error_code?: string;
-  detail?: string;
-}
-
-interface Item extends Refusal {
-  id: string;
-  name: string;
-  description: string;
-  visibility: "platform" | "tenant";
-  source_ref: string;
-  requirements: { credentials: string[]; tools: string[]; network_hosts: string[]; runner_labels: string[] };
-  required_credentials_reasons: Record<string, string>;
-  created_at: number;
-}
-
-interface Page extends Refusal {
-  items: Item[];
-  total: number;
-  next_cursor: string | null;
-}
+/** An entry or a page of them; a problem's fields too, since the same calls are refused. */
+type Item = OutputOf<typeof createLibrary> & Partial<ProblemBody>;
+type Page = OutputOf<typeof listLibraries> & Partial<ProblemBody>;
 
 /** A definition file: the front matter lines, then the instructions. */
 function definition(frontMatter: string, instructions = "Do the work you are asked to do."): string {
@@ -70,7 +58,7 @@ function list(tenant: Tenant, query = "", workspaceId = tenant.workspaceId) {
 }
 
 async function newWorkspace(tenant: Tenant): Promise<string> {
-  const created = await call<{ workspace_id: string }>("POST", "/v1/workspaces", {
+  const created = await call<OutputOf<typeof createWorkspace>>("POST", "/v1/workspaces", {
     token: tenant.apiKey,
     body: { name: `second ${newId()}` },
   });
@@ -409,7 +397,7 @@ describe("onboarding a fleet definition", () => {
     const created = await onboard(tenant, { definition: seed });
     expect(created.status, created.text).toBe(201);
     expect(created.body.requirements.credentials).toEqual(["ECHO_GREETING"]);
-    const entry = await call<{ triggers: unknown[] }>(
+    const entry = await call<OutputOf<typeof getLibrary>>(
       "GET",
       `/v1/workspaces/${tenant.workspaceId}/fleet-libraries/${created.body.id}`,
       { token: tenant.apiKey },
@@ -530,8 +518,9 @@ describe("listing a workspace's library", () => {
     expect((await list(tenant, `?limit=2&starting_after=${cursor}`)).status).toBe(200);
 
     await call("POST", "/v1/api-keys", { token: tenant.apiKey, body: { key_name: "second" } });
-    const keyCursor = (await call<Page>("GET", "/v1/api-keys?limit=1", { token: tenant.apiKey })).body
-      .next_cursor!;
+    const keyCursor = (
+      await call<OutputOf<typeof listApiKeys>>("GET", "/v1/api-keys?limit=1", { token: tenant.apiKey })
+    ).body.next_cursor!;
     const elsewhere = await newWorkspace(tenant);
     const forged = Buffer.from(
       JSON.stringify(["fleet-libraries", tenant.workspaceId, 2, 1, "nope", newId()]),
@@ -566,11 +555,9 @@ describe("listing a workspace's library", () => {
     }
     // The console's transport reads limit the same way.
     const input = encodeURIComponent(JSON.stringify({ workspace_id: tenant.workspaceId, limit: 0 }));
-    const trpc = await call<{ error: { data: { problem: { error_code: string } } } }>(
-      "GET",
-      `/trpc/fleetLibraries.list?input=${input}`,
-      { token: tenant.apiKey },
-    );
+    const trpc = await call<TrpcRefusal>("GET", `/trpc/fleetLibraries.list?input=${input}`, {
+      token: tenant.apiKey,
+    });
     expect(trpc.status).toBe(400);
     expect(trpc.body.error.data.problem.error_code).toBe("UZ-LIBRARY-003");
   });

@@ -1,3 +1,8 @@
+import type { OutputOf } from "@fleet/contracts";
+import type { listFleetSchedules } from "@fleet/contracts/fleet-schedules/list-fleet-schedules";
+import type { runFleetSchedule } from "@fleet/contracts/fleet-schedules/run-fleet-schedule";
+import type { createSchedule } from "@fleet/contracts/schedules/create-schedule";
+import type { listSchedules } from "@fleet/contracts/schedules/list-schedules";
 import { describe, expect, it } from "vitest";
 import { installFromEntry, messageFleet, seedLibraryEntry } from "./fleet-fixtures.ts";
 import {
@@ -68,7 +73,7 @@ describe("schedules a fleet creates while it runs", () => {
     // No Idempotency-Key: the same request twice is two schedules.
     await create(runner.token, lease, { cron: "0 9 * * *", message: "twice" });
     await create(runner.token, lease, { cron: "0 9 * * *", message: "twice" });
-    const list = await call<{ items: unknown[] }>(
+    const list = await call<OutputOf<typeof listFleetSchedules>>(
       "GET",
       `/v1/runners/me/leases/${lease.lease_id}/schedules?fencing_token=${lease.fencing_token}`,
       { token: runner.token },
@@ -127,7 +132,7 @@ describe("schedules a fleet creates while it runs", () => {
             : { error_code: "UZ-SCHED-003", current_state: "limit_reached" };
         expect(refused.body, refused.by).toMatchObject(code);
       }
-      const listed = await call<{ items: { source: string }[] }>("GET", personal, { token: tenant.apiKey });
+      const listed = await call<OutputOf<typeof listSchedules>>("GET", personal, { token: tenant.apiKey });
       expect(listed.body.items).toHaveLength(32);
       expect(listed.body.items.filter((item) => item.source === "fleet")).toHaveLength(fleetMade);
     }
@@ -137,7 +142,7 @@ describe("schedules a fleet creates while it runs", () => {
     const tenant = await seedTenant();
     const { fleetId, runner, lease } = await leasedFleet(tenant);
     const mine = await create(runner.token, lease, { cron: "0 8 * * *", message: "mine" });
-    const person = await call<{ schedule_id: string }>(
+    const person = await call<OutputOf<typeof createSchedule>>(
       "POST",
       `/v1/workspaces/${tenant.workspaceId}/fleets/${fleetId}/schedules`,
       { token: tenant.apiKey, body: { cron: "0 8 * * *", message: "theirs" } },
@@ -161,7 +166,7 @@ describe("schedules a fleet creates while it runs", () => {
     });
     expect(paused.status, paused.text).toBe(200);
     expect(paused.body).toMatchObject({ status: "paused", message: "now with [secret:GITHUB_TOKEN]" });
-    const run = await call<{ event_id: string }>("POST", `${at(mine.body.schedule_id)}/runs`, {
+    const run = await call<OutputOf<typeof runFleetSchedule>>("POST", `${at(mine.body.schedule_id)}/runs`, {
       token: runner.token,
       body: { fencing_token: token },
     });

@@ -1,9 +1,9 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { freePort } from "@fleet/testing/free-port";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callAt, databaseKind } from "./harness.ts";
 
@@ -13,15 +13,6 @@ const dir = mkdtempSync(join(tmpdir(), "fleet-ctl-"));
 const env = { ...process.env, DATABASE_URL: `pglite://${dir}`, LOG_LEVEL: "warn" };
 let server: ChildProcess;
 let baseUrl = "";
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 async function fleetctl(...args: string[]): Promise<Record<string, string>> {
   const { stdout } = await run(

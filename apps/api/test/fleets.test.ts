@@ -1,18 +1,13 @@
+import type { OutputOf } from "@fleet/contracts";
+import type { createFleet } from "@fleet/contracts/fleets/create-fleet";
+import type { getFleet } from "@fleet/contracts/fleets/get-fleet";
+import type { listFleets } from "@fleet/contracts/fleets/list-fleets";
 import { eq, schedules } from "@fleet/db";
 import { describe, expect, it } from "vitest";
 import { installFleet, messageFleet, seedLibraryEntry } from "./fleet-fixtures.ts";
 import { call, seedMember, seedTenant, testApi } from "./harness.ts";
 
-interface FleetView {
-  fleet_id: string;
-  name: string;
-  status: string;
-  etag: string;
-  platform_library_id: string | null;
-  tenant_library_id: string | null;
-  requirements: { credentials: string[] };
-  triggers: unknown[];
-}
+type FleetView = OutputOf<typeof getFleet>;
 
 describe("fleets", () => {
   it("installs from a platform entry, records its trigger schedules, lists and reads the fleet", async () => {
@@ -20,11 +15,10 @@ describe("fleets", () => {
     const trigger = { cron: "0 9 * * 1-5", timezone: "Europe/Paris", message: "Morning report" };
     const entry = await seedLibraryEntry({ name: "reporter", triggers: [trigger] });
     const base = `/v1/workspaces/${tenant.workspaceId}/fleets`;
-    const created = await call<{ fleet_id: string; name: string; status: string; schedule_ids: string[] }>(
-      "POST",
-      base,
-      { token: tenant.apiKey, body: { platform_library_id: entry } },
-    );
+    const created = await call<OutputOf<typeof createFleet>>("POST", base, {
+      token: tenant.apiKey,
+      body: { platform_library_id: entry },
+    });
     expect(created.status, created.text).toBe(201);
     expect(created.body).toMatchObject({ name: "reporter", status: "active" });
     expect(created.body.schedule_ids).toHaveLength(1);
@@ -36,7 +30,7 @@ describe("fleets", () => {
       .where(eq(schedules.fleetId, created.body.fleet_id));
     expect(rows).toMatchObject([{ source: "trigger", ...trigger, status: "active", once: false }]);
 
-    const list = await call<{ items: { id: string; name: string }[]; total: number }>("GET", base, {
+    const list = await call<OutputOf<typeof listFleets>>("GET", base, {
       token: tenant.apiKey,
     });
     expect(list.body.total).toBe(1);
@@ -73,7 +67,9 @@ describe("fleets", () => {
       missing_credentials: ["GITHUB_TOKEN"],
       missing_secrets: ["GITHUB_TOKEN"], // the member the spec's clients read
     });
-    expect((await call<{ total: number }>("GET", base, { token: tenant.apiKey })).body.total).toBe(0);
+    expect((await call<OutputOf<typeof listFleets>>("GET", base, { token: tenant.apiKey })).body.total).toBe(
+      0,
+    );
 
     await call("POST", `/v1/workspaces/${tenant.workspaceId}/secrets`, {
       token: tenant.apiKey,
@@ -112,7 +108,7 @@ describe("fleets", () => {
     expect(foreign.status).toBe(404);
     expect(foreign.body.error_code).toBe("UZ-BUNDLE-002");
 
-    const own = await call<FleetView>("POST", base, {
+    const own = await call<OutputOf<typeof createFleet>>("POST", base, {
       token: tenant.apiKey,
       body: { tenant_library_id: mine, name: "mine" },
     });
@@ -138,9 +134,13 @@ describe("fleets", () => {
       expect(r.status).toBe(409);
       expect(r.body).toMatchObject({ error_code: "UZ-FLEET-002", current_state: "name_exists" });
     }
-    const list = await call<{ total: number }>("GET", `/v1/workspaces/${tenant.workspaceId}/fleets`, {
-      token: tenant.apiKey,
-    });
+    const list = await call<OutputOf<typeof listFleets>>(
+      "GET",
+      `/v1/workspaces/${tenant.workspaceId}/fleets`,
+      {
+        token: tenant.apiKey,
+      },
+    );
     expect(list.body.total).toBe(1);
   });
 
@@ -231,7 +231,7 @@ describe("fleets", () => {
     let cursor: string | null = null;
     do {
       const query: string = cursor ? `?limit=2&starting_after=${cursor}` : "?limit=2";
-      const page = await call<{ items: { id: string }[]; next_cursor: string | null }>("GET", base + query, {
+      const page = await call<OutputOf<typeof listFleets>>("GET", base + query, {
         token: tenant.apiKey,
       });
       expect(page.status).toBe(200);

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import type { ProblemBody } from "@fleet/contracts";
 import { type DatabaseHandle, openDatabase, runners } from "@fleet/db";
 import { afterAll, beforeAll, inject } from "vitest";
 import { mintSecret, RUNNER_TOKEN_PREFIX, sha256Hex } from "../src/auth/tokens.ts";
@@ -150,6 +151,16 @@ export async function callAt<T = Record<string, unknown>>(
     parsed = null;
   }
   return { status: response.status, headers: response.headers, body: parsed as T, text };
+}
+
+/** A refusal over /trpc: tRPC's error envelope with the problem body inside (the errorFormatter in src/trpc.ts). */
+export interface TrpcRefusal {
+  error: { data: { problem: ProblemBody } };
+}
+
+/** An answer over /trpc: tRPC's result envelope around the operation's output. */
+export interface TrpcResult<T> {
+  result: { data: T };
 }
 
 let tenantCounter = 0;

@@ -1,5 +1,8 @@
 import { request as httpRequest } from "node:http";
 import { connect } from "node:net";
+import type { OutputOf } from "@fleet/contracts";
+import type { createApiKey } from "@fleet/contracts/api-keys/create-api-key";
+import type { enrollRunner } from "@fleet/contracts/runners/enroll-runner";
 import { describe, expect, it } from "vitest";
 import {
   call,
@@ -95,7 +98,7 @@ describe("the HTTP surface", () => {
     expect(twice.status).toBe(400);
     expect(twice.body.detail).toContain("limit");
 
-    const minted = await call<{ id: string }>("POST", "/v1/api-keys", {
+    const minted = await call<OutputOf<typeof createApiKey>>("POST", "/v1/api-keys", {
       token: apiKey,
       body: { key_name: "closed" },
     });
@@ -299,7 +302,7 @@ describe("the HTTP surface", () => {
   it("never logs a key, a token or an Authorization header", async () => {
     const api = await testApi();
     const tenant = await seedTenant();
-    const minted = await call<{ key: string }>("POST", "/v1/api-keys", {
+    const minted = await call<OutputOf<typeof createApiKey>>("POST", "/v1/api-keys", {
       token: tenant.apiKey,
       body: { key_name: "log-scan" },
     });
@@ -308,7 +311,7 @@ describe("the HTTP surface", () => {
     // Every credential class, accepted and refused, on routes that answer and routes that refuse.
     const session = await sessionFor(tenant);
     const operator = await operatorToken(["runner:write"]);
-    const enrolled = await call<{ runner_token: string }>("POST", "/v1/runners", {
+    const enrolled = await call<OutputOf<typeof enrollRunner>>("POST", "/v1/runners", {
       token: operator,
       body: { host_id: "log-scan-host", assigned_policy: { sandbox_tier: "landlock_full" } },
     });

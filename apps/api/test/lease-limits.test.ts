@@ -1,3 +1,6 @@
+import type { OutputOf } from "@fleet/contracts";
+import type { renewLease } from "@fleet/contracts/leases/renew-lease";
+import type { listRunnerLeases } from "@fleet/contracts/runners/list-runner-leases";
 import { leases, sql } from "@fleet/db";
 import { describe, expect, it } from "vitest";
 import { labelledFleet, messageFleet, uniqueLabel } from "./fleet-fixtures.ts";
@@ -19,11 +22,10 @@ async function heldLease(message = "work") {
 }
 
 function renew(runner: EnrolledRunner, lease: HeldLease) {
-  return call<{ lease_id: string; expires_at: number }>(
-    "POST",
-    `/v1/runners/me/leases/${lease.lease_id}/renew`,
-    { token: runner.token, body: { fencing_token: lease.fencing_token } },
-  );
+  return call<OutputOf<typeof renewLease>>("POST", `/v1/runners/me/leases/${lease.lease_id}/renew`, {
+    token: runner.token,
+    body: { fencing_token: lease.fencing_token },
+  });
 }
 
 /** Moves the lease's start back in the store, as if it had been renewed since `createdAt`. */
@@ -126,7 +128,7 @@ describe("lease limits", () => {
     const running = (await acquire(runner)).body.lease!;
     expect(running).not.toBeNull();
 
-    const page = await call<{ items: Record<string, unknown>[] }>(
+    const page = await call<OutputOf<typeof listRunnerLeases>>(
       "GET",
       `/v1/fleets/runners/${runner.runnerId}/leases`,
       { token: await operatorToken(["runner:read"]) },

@@ -1,4 +1,9 @@
 import { request } from "node:http";
+import type { OutputOf } from "@fleet/contracts";
+import type { createFleetSchedule } from "@fleet/contracts/fleet-schedules/create-fleet-schedule";
+import type { renewLease } from "@fleet/contracts/leases/renew-lease";
+import type { listMemories } from "@fleet/contracts/memories/list-memories";
+import type { listRunnerLeases } from "@fleet/contracts/runners/list-runner-leases";
 import { fleetEvents, fleets, leases, sql } from "@fleet/db";
 import { describe, expect, it } from "vitest";
 import type { PublishedFrame } from "../src/runtime/activity-bus.ts";
@@ -59,7 +64,7 @@ describe("leases", () => {
     expect(lease).toMatchObject({ fleet_id: fleetId, event_id: eventId, kind: "fresh", fencing_token: 1 });
     expect(JSON.parse(lease.event.request_json)).toEqual({ message: `work for ${label}` });
 
-    const renewed = await call<{ expires_at: number }>(
+    const renewed = await call<OutputOf<typeof renewLease>>(
       "POST",
       `/v1/runners/me/leases/${lease.lease_id}/renew`,
       { token: runner.token, body: { fencing_token: lease.fencing_token } },
@@ -222,7 +227,7 @@ describe("leases", () => {
     const fresh = (await acquire(second)).body.lease!;
     expect(fresh).toMatchObject({ event_id: eventId, kind: "reclaim", fencing_token: old.fencing_token + 1 });
     // A schedule the fleet made under the new lease, for the old holder to try to touch.
-    const made = await call<{ schedule_id: string }>(
+    const made = await call<OutputOf<typeof createFleetSchedule>>(
       "POST",
       `/v1/runners/me/leases/${fresh.lease_id}/schedules`,
       {
@@ -275,7 +280,7 @@ describe("leases", () => {
     expect(borrowed.status).toBe(409);
     expect((await report(second, fresh)).status).toBe(200);
 
-    const history = await call<{ items: { lease_id: string; outcome: string }[] }>(
+    const history = await call<OutputOf<typeof listRunnerLeases>>(
       "GET",
       `/v1/fleets/runners/${first.runnerId}/leases`,
       { token: await (await import("./harness.ts")).operatorToken(["runner:read"]) },
@@ -336,7 +341,7 @@ describe("leases", () => {
 
     await (await testApi()).database.db.delete(fleetEvents).where(sql`${fleetEvents.fleetId} = ${fleetId}`);
     const { operatorToken } = await import("./harness.ts");
-    const history = await call<{ items: { outcome: string; fleet_name: string | null }[] }>(
+    const history = await call<OutputOf<typeof listRunnerLeases>>(
       "GET",
       `/v1/fleets/runners/${holder.runnerId}/leases`,
       { token: await operatorToken(["runner:read"]) },
@@ -407,7 +412,7 @@ describe("leases", () => {
       token: runner.token,
       body: { fencing_token: lease.fencing_token, category: "people", content: "Bob this week" },
     });
-    const read = await call<{ items: { key: string; content: string }[] }>(
+    const read = await call<OutputOf<typeof listMemories>>(
       "GET",
       `/v1/workspaces/${tenant.workspaceId}/fleets/${fleetId}/memories`,
       { token: tenant.apiKey },

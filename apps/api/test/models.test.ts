@@ -1,25 +1,13 @@
+import type { OutputOf } from "@fleet/contracts";
+import type { createModel as createOperation } from "@fleet/contracts/models/create-model";
+import type { listAdminModels } from "@fleet/contracts/models/list-admin-models";
+import type { listModels } from "@fleet/contracts/models/list-models";
 import { describe, expect, it } from "vitest";
 import { newId } from "../src/runtime/ids.ts";
 import { call, operatorToken, seedMember, seedTenant } from "./harness.ts";
 
-interface AdminModel {
-  uid: string;
-  provider: string;
-  model_id: string;
-  context_cap_tokens: number;
-  input_nanos_per_mtok: number;
-  cached_input_nanos_per_mtok: number;
-  output_nanos_per_mtok: number;
-  created_at: number;
-  updated_at: number;
-}
-
-interface Catalogue {
-  version: number;
-  models: { id: string; provider: string }[];
-  total: null;
-  next_cursor: string | null;
-}
+type AdminModel = OutputOf<typeof createOperation>;
+type Catalogue = OutputOf<typeof listModels>;
 
 const pricing = {
   context_cap_tokens: 200_000,
@@ -53,7 +41,7 @@ describe("the operator's model catalogue", () => {
     expect(created.uid).toMatch(/^[0-9a-f-]{36}$/);
     expect(created.created_at).toBe(created.updated_at);
 
-    const listed = await call<{ version: number; items: AdminModel[]; total: number }>(
+    const listed = await call<OutputOf<typeof listAdminModels>>(
       "GET",
       "/v1/admin/models?provider=anthropic&limit=100",
       { token },
@@ -146,7 +134,7 @@ describe("the operator's model catalogue", () => {
     const conflicts = answers.filter((a) => a.status === 409);
     expect(conflicts).toHaveLength(9);
     for (const conflict of conflicts) expect(conflict.body.error_code).toBe("UZ-PROVIDER-008");
-    const listed = await call<{ items: AdminModel[] }>(
+    const listed = await call<OutputOf<typeof listAdminModels>>(
       "GET",
       "/v1/admin/models?limit=100&provider=anthropic",
       {
@@ -296,8 +284,9 @@ describe("GET /v1/models", () => {
       expect(refused.status, query).toBe(400);
       expect(refused.body.error_code).toBe("UZ-REQ-001");
     }
-    const adminCursor = (await call<{ next_cursor: string }>("GET", "/v1/admin/models?limit=1", { token }))
-      .body.next_cursor;
+    const adminCursor = (
+      await call<OutputOf<typeof listAdminModels>>("GET", "/v1/admin/models?limit=1", { token })
+    ).body.next_cursor;
     const crossed = await call("GET", `/v1/models?starting_after=${adminCursor}`, { token: tenant.apiKey });
     expect(crossed.status).toBe(400);
   });

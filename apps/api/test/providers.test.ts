@@ -1,3 +1,5 @@
+import type { OutputOf } from "@fleet/contracts";
+import type { createModel } from "@fleet/contracts/models/create-model";
 import { eq, platformKeys, tenantProviders } from "@fleet/db";
 import { describe, expect, it } from "vitest";
 import { newId } from "../src/runtime/ids.ts";
@@ -18,7 +20,7 @@ const pricing = {
 
 /** A catalogue row of its own (the catalogue is shared by every test on the database). */
 async function catalogueRow(provider: string): Promise<{ uid: string; model_id: string }> {
-  const created = await call<{ uid: string; model_id: string }>("POST", "/v1/admin/models", {
+  const created = await call<OutputOf<typeof createModel>>("POST", "/v1/admin/models", {
     token: await operatorToken(["model:write"]),
     body: { provider, model_id: `${provider}-model-${newId()}`, ...pricing },
   });

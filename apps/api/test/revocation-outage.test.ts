@@ -1,3 +1,5 @@
+import type { OutputOf } from "@fleet/contracts";
+import type { createApiKey } from "@fleet/contracts/api-keys/create-api-key";
 import { describe, expect, it } from "vitest";
 import { call, databaseKind, seedTenant, startApi, type TestApi, testDatabaseUrl } from "./harness.ts";
 import { proxyTo, type TcpProxy } from "./tcp-proxy.ts";
@@ -12,7 +14,7 @@ async function cachedOnA(name: string) {
   const { proxy, url } = await proxyTo(direct);
   const a = await startApi({ DATABASE_URL: url, FLEET_SCHEDULER_URL: direct });
   const tenant = await seedTenant();
-  const minted = await call<{ id: string; key: string }>("POST", "/v1/api-keys", {
+  const minted = await call<OutputOf<typeof createApiKey>>("POST", "/v1/api-keys", {
     token: tenant.apiKey,
     body: { key_name: name },
   });

@@ -1,3 +1,6 @@
+import type { OutputOf } from "@fleet/contracts";
+import type { acquireLease } from "@fleet/contracts/leases/acquire-lease";
+import type { enrollRunner as enrollOperation } from "@fleet/contracts/runners/enroll-runner";
 import { expect } from "vitest";
 import { call, operatorToken } from "./harness.ts";
 
@@ -19,7 +22,7 @@ export async function enrollRunner(
   options: { labels?: string[]; policy?: Record<string, unknown>; heartbeat?: boolean } = {},
 ): Promise<EnrolledRunner> {
   const operator = await operatorToken(["runner:admin"]);
-  const enrolled = await call<{ runner_id: string; runner_token: string }>("POST", "/v1/runners", {
+  const enrolled = await call<OutputOf<typeof enrollOperation>>("POST", "/v1/runners", {
     token: operator,
     body: {
       host_id: `host-${Math.random().toString(36).slice(2, 8)}`,
@@ -39,18 +42,7 @@ export async function enrollRunner(
   return runner;
 }
 
-export interface LeaseAnswer {
-  lease: {
-    lease_id: string;
-    fleet_id: string;
-    event_id: string;
-    fencing_token: number;
-    kind: string;
-    expires_at: number;
-    event: { request_json: string };
-  } | null;
-  retry_after_ms: number;
-}
+export type LeaseAnswer = OutputOf<typeof acquireLease>;
 
 export function acquire(runner: EnrolledRunner, waitMs = 0) {
   return call<LeaseAnswer>("POST", "/v1/runners/me/leases", {

@@ -1,21 +1,16 @@
+import type { OutputOf } from "@fleet/contracts";
+import type { enrollRunner as enrollOperation } from "@fleet/contracts/runners/enroll-runner";
+import type { getRunner } from "@fleet/contracts/runners/get-runner";
+import type { getSelf } from "@fleet/contracts/runners/get-self";
+import type { listRunnerEvents } from "@fleet/contracts/runners/list-runner-events";
+import type { listRunners } from "@fleet/contracts/runners/list-runners";
 import { runners, sql } from "@fleet/db";
 import { describe, expect, it } from "vitest";
 import { installFleet, messageFleet } from "./fleet-fixtures.ts";
 import { call, operatorToken, seedTenant, testApi, useIsolatedApi } from "./harness.ts";
 import { acquire, enrollRunner, fullReport, report } from "./runner-fixtures.ts";
 
-interface RunnerView {
-  runner_id: string;
-  status: string;
-  liveness: string;
-  degraded: boolean;
-  degraded_reason: string | null;
-  assigned_policy: { sandbox_tier: string; network_policy: string; worker_count: number } | null;
-  active_lease_count: number;
-  leases_acquired: number;
-  leases_succeeded: number;
-  leases_expired: number;
-}
+type RunnerView = OutputOf<typeof getRunner>;
 
 // Runners lease any tenant's waiting work: this file runs on a database of its own.
 useIsolatedApi();
@@ -44,7 +39,7 @@ describe("runner enrolment and the operator plane", () => {
       registry_allowlist: ["ghcr.io"],
       worker_count: 64,
     });
-    const zero = await call<{ assigned_policy: { worker_count: number } }>("POST", "/v1/runners", {
+    const zero = await call<OutputOf<typeof enrollOperation>>("POST", "/v1/runners", {
       token: operator,
       body: { host_id: "b", assigned_policy: { sandbox_tier: "landlock_full", worker_count: 0 } },
     });
@@ -143,7 +138,7 @@ describe("runner enrolment and the operator plane", () => {
       body: { capability_report: fullReport },
     });
     expect(beat.body).toMatchObject({ degraded: true, degraded_reason: "no assigned policy" });
-    const self = await call<{ runner_id: string }>("GET", "/v1/runners/me", { token });
+    const self = await call<OutputOf<typeof getSelf>>("GET", "/v1/runners/me", { token });
     const assigned = await call<RunnerView>("PATCH", `/v1/fleets/runners/${self.body.runner_id}`, {
       token: await operatorToken(["runner:write"]),
       body: { assigned_policy: { sandbox_tier: "landlock_full" } },
@@ -161,7 +156,7 @@ describe("runner enrolment and the operator plane", () => {
         .set({ lastHeartbeatAt: Date.now() - heardAgo })
         .where(sql`${runners.id} = ${runner.runnerId}`);
       const one = await call<RunnerView>("GET", `/v1/fleets/runners/${runner.runnerId}`, { token: reader });
-      const list = await call<{ items: RunnerView[] }>("GET", "/v1/fleets/runners?limit=100", {
+      const list = await call<OutputOf<typeof listRunners>>("GET", "/v1/fleets/runners?limit=100", {
         token: reader,
       });
       const listed = list.body.items.find((item) => item.runner_id === runner.runnerId);
@@ -216,7 +211,7 @@ describe("runner enrolment and the operator plane", () => {
     const again = await call("PATCH", path, { token: admin, body: { status: "active" } });
     expect(again.body).toMatchObject({ error_code: "UZ-RUN-017", current_state: "revoked" });
 
-    const events = await call<{ items: { event_type: string }[] }>(
+    const events = await call<OutputOf<typeof listRunnerEvents>>(
       "GET",
       `${path}/events?event_type=runner_cordoned,runner_draining,runner_revoked`,
       { token: admin },
@@ -243,13 +238,11 @@ describe("runner enrolment and the operator plane", () => {
     const reader = await operatorToken(["runner:read"]);
     const a = await enrollRunner({ heartbeat: false });
     const b = await enrollRunner({ heartbeat: false });
-    const first = await call<{ items: { runner_id: string }[]; next_cursor: string | null; total: number }>(
-      "GET",
-      "/v1/fleets/runners?limit=1",
-      { token: reader },
-    );
+    const first = await call<OutputOf<typeof listRunners>>("GET", "/v1/fleets/runners?limit=1", {
+      token: reader,
+    });
     expect(first.body.items.map((r) => r.runner_id)).toEqual([b.runnerId]);
-    const second = await call<{ items: { runner_id: string }[] }>(
+    const second = await call<OutputOf<typeof listRunners>>(
       "GET",
       `/v1/fleets/runners?limit=1&starting_after=${first.body.next_cursor}`,
       { token: reader },

@@ -1,3 +1,7 @@
+import type { OutputOf } from "@fleet/contracts";
+import type { createSchedule } from "@fleet/contracts/schedules/create-schedule";
+import type { getSchedule } from "@fleet/contracts/schedules/get-schedule";
+import type { syncSchedule } from "@fleet/contracts/schedules/sync-schedule";
 import { fleetEvents, sql } from "@fleet/db";
 import { describe, expect, it } from "vitest";
 import { installFleet, seedFleetOn } from "./fleet-fixtures.ts";
@@ -30,12 +34,10 @@ describe.runIf(databaseKind === "postgres")("the scheduler out of reach, and sev
       const path = `/v1/workspaces/${tenant.workspaceId}/fleets/${fleetId}/schedules`;
       const notReady = await callAt(api.baseUrl, "GET", "/readyz");
       expect(notReady.status).toBe(503);
-      const created = await callAt<{ schedule_id: string; sync: string; last_error: string | null }>(
-        api.baseUrl,
-        "POST",
-        path,
-        { token: tenant.apiKey, body: { cron: "0 6 * * *", message: "early report" } },
-      );
+      const created = await callAt<OutputOf<typeof createSchedule>>(api.baseUrl, "POST", path, {
+        token: tenant.apiKey,
+        body: { cron: "0 6 * * *", message: "early report" },
+      });
       expect(created.status, created.text).toBe(201);
       expect(created.body.sync).toBe("failed");
       expect(created.body.last_error).toMatch(/scheduler/);
@@ -48,14 +50,19 @@ describe.runIf(databaseKind === "postgres")("the scheduler out of reach, and sev
         .poll(
           async () =>
             (
-              await callAt<{ sync: string }>(api.baseUrl, "GET", `${path}/${created.body.schedule_id}`, {
-                token: tenant.apiKey,
-              })
+              await callAt<OutputOf<typeof getSchedule>>(
+                api.baseUrl,
+                "GET",
+                `${path}/${created.body.schedule_id}`,
+                {
+                  token: tenant.apiKey,
+                },
+              )
             ).body.sync,
           { timeout: 15_000 },
         )
         .toBe("synced");
-      const retried = await callAt<{ sync: string; last_error: string | null }>(
+      const retried = await callAt<OutputOf<typeof syncSchedule>>(
         api.baseUrl,
         "POST",
         `${path}/${created.body.schedule_id}/sync`,
@@ -90,12 +97,10 @@ describe.runIf(databaseKind === "postgres")("the scheduler out of reach, and sev
         .toBe(200);
       proxy.stall(); // the scheduler's store hangs: connected, answering nothing
       const started = Date.now();
-      const created = await callAt<{ schedule_id: string; sync: string; last_error: string | null }>(
-        api.baseUrl,
-        "POST",
-        path,
-        { token: tenant.apiKey, body: { cron: "0 7 * * *", message: "hung scheduler" } },
-      );
+      const created = await callAt<OutputOf<typeof createSchedule>>(api.baseUrl, "POST", path, {
+        token: tenant.apiKey,
+        body: { cron: "0 7 * * *", message: "hung scheduler" },
+      });
       expect(created.status, created.text).toBe(201);
       expect(Date.now() - started).toBeLessThan(4_000); // held for the deadline, not for the hang
       expect(created.body).toMatchObject({ sync: "failed" });
@@ -103,14 +108,13 @@ describe.runIf(databaseKind === "postgres")("the scheduler out of reach, and sev
 
       proxy.restore();
       const item = `${path}/${created.body.schedule_id}`;
-      const stillFailed = await callAt<{ sync: string }>(api.baseUrl, "GET", item, { token: tenant.apiKey });
+      const stillFailed = await callAt<OutputOf<typeof getSchedule>>(api.baseUrl, "GET", item, {
+        token: tenant.apiKey,
+      });
       expect(stillFailed.body.sync).toBe("failed");
-      const synced = await callAt<{ sync: string; last_error: string | null }>(
-        api.baseUrl,
-        "POST",
-        `${item}/sync`,
-        { token: tenant.apiKey },
-      );
+      const synced = await callAt<OutputOf<typeof syncSchedule>>(api.baseUrl, "POST", `${item}/sync`, {
+        token: tenant.apiKey,
+      });
       expect(synced.status, synced.text).toBe(200);
       expect(synced.body).toMatchObject({ sync: "synced", last_error: null });
     } finally {
@@ -130,7 +134,7 @@ describe.runIf(databaseKind === "postgres")("the scheduler out of reach, and sev
       const first = await testApi();
       const tenant = await seedTenant();
       const fleetId = await installFleet(tenant);
-      const created = await callAt<{ schedule_id: string }>(
+      const created = await callAt<OutputOf<typeof createSchedule>>(
         second.baseUrl,
         "POST",
         `/v1/workspaces/${tenant.workspaceId}/fleets/${fleetId}/schedules`,

@@ -1,4 +1,6 @@
-import type { scheduleView } from "@fleet/contracts";
+import type { OutputOf, scheduleView } from "@fleet/contracts";
+import type { createFleet } from "@fleet/contracts/fleets/create-fleet";
+import type { listSchedules } from "@fleet/contracts/schedules/list-schedules";
 import { fleetEvents, schedules, sql } from "@fleet/db";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
@@ -62,7 +64,7 @@ describe("schedules (person routes)", () => {
       body: { status: "active" },
     });
     expect(resumed.body).toMatchObject({ status: "active", sync: "synced" });
-    const list = await call<{ items: ScheduleView[] }>("GET", base(tenant, fleetId), {
+    const list = await call<OutputOf<typeof listSchedules>>("GET", base(tenant, fleetId), {
       token: tenant.apiKey,
     });
     expect(list.body.items.map((s) => s.schedule_id)).toEqual([created.body.schedule_id]);
@@ -93,7 +95,9 @@ describe("schedules (person routes)", () => {
       body: { cron: "* * * * *", message: "m", source: "fleet" },
     });
     expect(unknown.body.error_code).toBe("UZ-REQ-001");
-    const list = await call<{ items: unknown[] }>("GET", base(tenant, fleetId), { token: tenant.apiKey });
+    const list = await call<OutputOf<typeof listSchedules>>("GET", base(tenant, fleetId), {
+      token: tenant.apiKey,
+    });
     expect(list.body.items).toEqual([]);
   });
 
@@ -102,7 +106,7 @@ describe("schedules (person routes)", () => {
     const entry = await seedLibraryEntry({
       triggers: [{ cron: "0 9 * * *", timezone: "UTC", message: "Daily digest" }],
     });
-    const installed = await call<{ fleet_id: string; schedule_ids: string[] }>(
+    const installed = await call<OutputOf<typeof createFleet>>(
       "POST",
       `/v1/workspaces/${tenant.workspaceId}/fleets`,
       { token: tenant.apiKey, body: { platform_library_id: entry } },

@@ -1,3 +1,5 @@
+import type { OutputOf } from "@fleet/contracts";
+import type { listSecrets } from "@fleet/contracts/secrets/list-secrets";
 import { secrets, sql } from "@fleet/db";
 import { describe, expect, it } from "vitest";
 import { openSecret } from "../src/services/secrets/secrets.ts";
@@ -17,7 +19,7 @@ describe("the secrets vault", () => {
     expect(created.body).toMatchObject({ name: "GITHUB_TOKEN", kind: "generic" });
     expect(created.text).not.toContain(VALUE);
 
-    const list = await call<{ secrets: { name: string; created_at: number; kind: string }[] }>("GET", base, {
+    const list = await call<OutputOf<typeof listSecrets>>("GET", base, {
       token: tenant.apiKey,
     });
     expect(list.status).toBe(200);
@@ -82,7 +84,7 @@ describe("the secrets vault", () => {
       const response = await call("POST", base, { token: tenant.apiKey, body });
       expect(response.status, JSON.stringify(body)).toBe(400);
     }
-    const list = await call<{ secrets: unknown[] }>("GET", base, { token: tenant.apiKey });
+    const list = await call<OutputOf<typeof listSecrets>>("GET", base, { token: tenant.apiKey });
     expect(list.body.secrets).toHaveLength(1);
   });
 

@@ -1,8 +1,19 @@
-import type { Operation } from "@fleet/contracts";
+import type { Operation, OutputOf } from "@fleet/contracts";
+import type { createApiKey } from "@fleet/contracts/api-keys/create-api-key";
+import type { createLibrary } from "@fleet/contracts/fleet-libraries/create-library";
+import type { createSchedule } from "@fleet/contracts/schedules/create-schedule";
 import { describe, expect, it } from "vitest";
 import { operations } from "../src/router/root.ts";
 import { installFleet, messageFleet } from "./fleet-fixtures.ts";
-import { call, operatorToken, seedMember, seedRunnerToken, seedTenant, type Tenant } from "./harness.ts";
+import {
+  call,
+  operatorToken,
+  seedMember,
+  seedRunnerToken,
+  seedTenant,
+  type Tenant,
+  type TrpcRefusal,
+} from "./harness.ts";
 
 /**
  * The shared security suite: every operation in the contracts, generated from them, so a new route cannot
@@ -27,17 +38,21 @@ async function fleetIn(owner: Tenant): Promise<Record<string, string>> {
 const LIBRARY_DEFINITION = "---\nname: Fixture fleet\n---\nAnswer every message.\n";
 
 async function libraryEntryIn(owner: Tenant): Promise<Record<string, string>> {
-  const created = await call<{ id: string }>("POST", `/v1/workspaces/${owner.workspaceId}/fleet-libraries`, {
-    token: owner.apiKey,
-    body: { definition: LIBRARY_DEFINITION },
-  });
+  const created = await call<OutputOf<typeof createLibrary>>(
+    "POST",
+    `/v1/workspaces/${owner.workspaceId}/fleet-libraries`,
+    {
+      token: owner.apiKey,
+      body: { definition: LIBRARY_DEFINITION },
+    },
+  );
   expect(created.status).toBe(201);
   return { workspace_id: owner.workspaceId, library_id: created.body.id };
 }
 
 async function scheduleIn(owner: Tenant): Promise<Record<string, string>> {
   const params = await fleetIn(owner);
-  const created = await call<{ schedule_id: string }>(
+  const created = await call<OutputOf<typeof createSchedule>>(
     "POST",
     `/v1/workspaces/${owner.workspaceId}/fleets/${params.fleet_id}/schedules`,
     { token: owner.apiKey, body: { cron: "0 9 * * *", message: "fixture" } },
@@ -98,7 +113,7 @@ const otherTenantFixtures: Record<string, Fixture> = {
 };
 
 async function mintKeyId(owner: Tenant): Promise<string> {
-  const minted = await call<{ id: string }>("POST", "/v1/api-keys", {
+  const minted = await call<OutputOf<typeof createApiKey>>("POST", "/v1/api-keys", {
     token: owner.apiKey,
     body: { key_name: "fixture" },
   });
@@ -204,15 +219,11 @@ describe.each(guarded.map((op) => [op.id, op] as const))("security of %s", (_id,
 /** The console's transport runs the same checks: the same refusals reach /trpc as the tRPC error's problem. */
 function trpcCall(op: Operation, token?: string) {
   const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
-  if (op.method === "GET") return call<TrpcError>("GET", `/trpc/${op.id}`, { headers });
-  return call<TrpcError>("POST", `/trpc/${op.id}`, {
+  if (op.method === "GET") return call<TrpcRefusal>("GET", `/trpc/${op.id}`, { headers });
+  return call<TrpcRefusal>("POST", `/trpc/${op.id}`, {
     headers: { ...headers, "x-fleet-csrf": "1" },
     body: {},
   });
-}
-
-interface TrpcError {
-  error: { data: { problem: { error_code: string; detail: string; request_id: string } } };
 }
 
 describe.each(guarded.map((op) => [op.id, op] as const))("security of %s over /trpc", (_id, op) => {

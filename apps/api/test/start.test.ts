@@ -4,6 +4,7 @@ import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { freePort } from "@fleet/testing/free-port";
 import { afterAll, describe, expect, it } from "vitest";
 import { databaseKind } from "./harness.ts";
 
@@ -12,15 +13,6 @@ const apiDir = join(import.meta.dirname, "..");
 const dir = mkdtempSync(join(tmpdir(), "fleet-start-"));
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** Polls until `attempt` gives a value; fails at once, with the server's stderr, if the server exits. */
 async function poll<T>(

@@ -1,10 +1,18 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import type { leaseSummary } from "@fleet/contracts";
+import type { leaseSummary, OutputOf } from "@fleet/contracts";
+import type { getFleetEvent } from "@fleet/contracts/fleet-events/get-fleet-event";
+import type { createPlatformLibrary } from "@fleet/contracts/fleet-libraries/create-platform-library";
+import type { createFleet } from "@fleet/contracts/fleets/create-fleet";
+import type { messageFleet } from "@fleet/contracts/fleets/message-fleet";
+import type { listMemories } from "@fleet/contracts/memories/list-memories";
+import type { getRunner } from "@fleet/contracts/runners/get-runner";
+import type { listRunnerLeases } from "@fleet/contracts/runners/list-runner-leases";
+import type { listSchedules } from "@fleet/contracts/schedules/list-schedules";
+import { freePort } from "@fleet/testing/free-port";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
 
@@ -25,15 +33,6 @@ const children: ChildProcess[] = [];
 let baseUrl = "";
 let operatorToken = "";
 let tenant: { workspace_id: string; api_key: string };
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 async function fleetctl(...args: string[]): Promise<Record<string, string>> {
   const { stdout } = await run(
@@ -90,9 +89,14 @@ async function installFleet(): Promise<Fleet> {
     "---",
     "Answer every message with its text.",
   ].join("\n");
-  const entry = await api<{ id: string }>("POST", "/v1/admin/fleet-libraries", operatorToken, { definition });
+  const entry = await api<OutputOf<typeof createPlatformLibrary>>(
+    "POST",
+    "/v1/admin/fleet-libraries",
+    operatorToken,
+    { definition },
+  );
   expect(entry.status, JSON.stringify(entry.body)).toBe(201);
-  const fleet = await api<{ fleet_id: string }>(
+  const fleet = await api<OutputOf<typeof createFleet>>(
     "POST",
     `/v1/workspaces/${tenant.workspace_id}/fleets`,
     tenant.api_key,
@@ -105,7 +109,7 @@ async function installFleet(): Promise<Fleet> {
 }
 
 async function message(fleet: Fleet, text: string): Promise<string> {
-  const sent = await api<{ event_id: string }>(
+  const sent = await api<OutputOf<typeof messageFleet>>(
     "POST",
     `/v1/workspaces/${tenant.workspace_id}/fleets/${fleet.fleetId}/messages`,
     tenant.api_key,
@@ -115,10 +119,7 @@ async function message(fleet: Fleet, text: string): Promise<string> {
   return sent.body.event_id;
 }
 
-interface FleetEvent {
-  status: string;
-  response_text?: string;
-}
+type FleetEvent = OutputOf<typeof getFleetEvent>;
 
 function readEvent(fleet: Fleet, eventId: string) {
   return api<FleetEvent>(
@@ -185,7 +186,7 @@ function startRunner(host: string, fleet: Fleet, env: Record<string, string> = {
 type LeaseSummary = z.output<typeof leaseSummary>;
 
 async function leasesOf(runnerId: string): Promise<LeaseSummary[]> {
-  const page = await api<{ items: LeaseSummary[] }>(
+  const page = await api<OutputOf<typeof listRunnerLeases>>(
     "GET",
     `/v1/fleets/runners/${runnerId}/leases`,
     operatorToken,
@@ -270,7 +271,7 @@ describe("the reference runner against a real API", () => {
     expect((await processed(fleet, eventId)).response_text).toBe(
       "Echo: remember: colour teal\nRemembered colour.",
     );
-    const memories = await api<{ items: Array<{ key: string; content: string }> }>(
+    const memories = await api<OutputOf<typeof listMemories>>(
       "GET",
       `/v1/workspaces/${tenant.workspace_id}/fleets/${fleet.fleetId}/memories`,
       tenant.api_key,
@@ -285,7 +286,7 @@ describe("the reference runner against a real API", () => {
     expect(event.response_text).toMatch(
       /Scheduled "Look again later" at \*\/5 \* \* \* \* \(UTC, once\): \S+/,
     );
-    const schedules = await api<{ items: Array<Record<string, unknown>> }>(
+    const schedules = await api<OutputOf<typeof listSchedules>>(
       "GET",
       `/v1/workspaces/${tenant.workspace_id}/fleets/${fleet.fleetId}/schedules`,
       tenant.api_key,
@@ -370,7 +371,11 @@ describe("the reference runner against a real API", () => {
     const worker = startRunner("revoked-host", idle);
     const runnerId = await worker.runnerId();
     await until("the runner to be online", async () => {
-      const view = await api<{ liveness: string }>("GET", `/v1/fleets/runners/${runnerId}`, operatorToken);
+      const view = await api<OutputOf<typeof getRunner>>(
+        "GET",
+        `/v1/fleets/runners/${runnerId}`,
+        operatorToken,
+      );
       return view.body.liveness === "online" ? true : undefined;
     });
     const revoked = await api("PATCH", `/v1/fleets/runners/${runnerId}`, operatorToken, {

@@ -104,6 +104,12 @@ const screen = z.transform((value: unknown, payload) => {
   return z.NEVER;
 });
 
+/**
+ * What an operation answers on success: its output schema's type. Clients and tests name a response by
+ * its operation (`OutputOf<typeof createFleet>`) instead of restating the shape.
+ */
+export type OutputOf<Op extends { output: z.ZodType }> = z.output<Op["output"]>;
+
 /** The request header an input field travels in: `if_none_match` → `if-none-match`. */
 export function headerName(field: string): string {
   return field.replaceAll("_", "-");

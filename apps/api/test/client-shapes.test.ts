@@ -1,4 +1,7 @@
 import { connect } from "node:net";
+import type { OutputOf } from "@fleet/contracts";
+import type { createApiKey } from "@fleet/contracts/api-keys/create-api-key";
+import type { createSchedule } from "@fleet/contracts/schedules/create-schedule";
 import { describe, expect, it } from "vitest";
 import { installFleet } from "./fleet-fixtures.ts";
 import { call, operatorToken, seedRunnerToken, seedTenant, type Tenant, testApi } from "./harness.ts";
@@ -85,7 +88,7 @@ const cli = (key: string): [string, string][] => [
 
 /** A revoked API key of the tenant, ready to be deleted. */
 async function revokedKey(tenant: Tenant): Promise<string> {
-  const minted = await call<{ id: string }>("POST", "/v1/api-keys", {
+  const minted = await call<OutputOf<typeof createApiKey>>("POST", "/v1/api-keys", {
     token: tenant.apiKey,
     body: { key_name: "k" },
   });
@@ -137,7 +140,7 @@ describe("the request shapes real clients send", () => {
   it("takes a bodiless POST with a JSON content type", async () => {
     const tenant = await seedTenant();
     const fleetId = await installFleet(tenant);
-    const created = await call<{ schedule_id: string }>(
+    const created = await call<OutputOf<typeof createSchedule>>(
       "POST",
       `/v1/workspaces/${tenant.workspaceId}/fleets/${fleetId}/schedules`,
       { token: tenant.apiKey, body: { cron: "0 9 * * *", message: "hi" } },

@@ -1,3 +1,5 @@
+import type { OutputOf } from "@fleet/contracts";
+import type { listSchedules } from "@fleet/contracts/schedules/list-schedules";
 import { and, eq, type LibraryTrigger, schedules } from "@fleet/db";
 import { describe, expect, it } from "vitest";
 import { installFromEntry, seedLibraryEntry } from "./fleet-fixtures.ts";
@@ -85,7 +87,7 @@ describe("changing a fleet's definition", () => {
     expect(after.get("A")!.generation).toBeGreaterThan(before.get("A")!.generation);
     expect(after.get("D")).toMatchObject({ triggerIndex: 2, status: "active" });
     // C is gone from the document, so its schedule goes too (unregistered, then removed).
-    const listed = await call<{ items: { schedule_id: string }[] }>("GET", `${path}/schedules`, {
+    const listed = await call<OutputOf<typeof listSchedules>>("GET", `${path}/schedules`, {
       token: tenant.apiKey,
     });
     expect(listed.body.items.map((item) => item.schedule_id)).not.toContain(before.get("C")!.id);

@@ -1,4 +1,6 @@
-import { MAX_INPUT_DEPTH } from "@fleet/contracts";
+import { MAX_INPUT_DEPTH, type OutputOf } from "@fleet/contracts";
+import type { createFleetSchedule } from "@fleet/contracts/fleet-schedules/create-fleet-schedule";
+import type { createSchedule } from "@fleet/contracts/schedules/create-schedule";
 import { describe, expect, it } from "vitest";
 import { labelledFleet, messageFleet, uniqueLabel } from "./fleet-fixtures.ts";
 import {
@@ -7,6 +9,7 @@ import {
   type Response,
   seedTenant,
   type Tenant,
+  type TrpcRefusal,
   testApi,
   useIsolatedApi,
 } from "./harness.ts";
@@ -85,7 +88,7 @@ describe("a NUL character in a string", () => {
     });
     expectRefused(refused, "message");
     expect(await rowCount("schedules", "fleet_id", fleetId)).toBe(0);
-    const made = await call<{ schedule_id: string }>("POST", base, {
+    const made = await call<OutputOf<typeof createSchedule>>("POST", base, {
       token: tenant.apiKey,
       body: { cron: "0 9 * * *", message: "fine" },
     });
@@ -115,7 +118,7 @@ describe("a NUL character in a string", () => {
     });
     expectRefused(created, "message");
     expect(await rowCount("schedules", "fleet_id", lease.fleet_id)).toBe(0);
-    const made = await call<{ schedule_id: string }>("POST", `${base}/schedules`, {
+    const made = await call<OutputOf<typeof createFleetSchedule>>("POST", `${base}/schedules`, {
       token: runner.token,
       body: { fencing_token, cron: "0 8 * * *", message: "fine" },
     });
@@ -282,11 +285,10 @@ describe("a JSON null body", () => {
 
 describe("over /trpc", () => {
   async function trpc(path: string, token: string, rawBody: string) {
-    return call<{ error: { data: { httpStatus: number; problem: { error_code: string; detail: string } } } }>(
-      "POST",
-      `/trpc/${path}`,
-      { rawBody, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" } },
-    );
+    return call<TrpcRefusal>("POST", `/trpc/${path}`, {
+      rawBody,
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    });
   }
 
   it("refuses NUL, lone surrogates, deep nesting and a null input the same way", async () => {

@@ -30,6 +30,16 @@ export interface EngineOptions {
    */
   onFire: (data: FireData, sentAt: number) => Promise<void>;
   onError: (error: unknown) => void;
+  /** Housekeeping passes pg-boss runs on a cron (seconds allowed), once per instant across instances. */
+  periodic?: PeriodicJob[];
+}
+
+export interface PeriodicJob {
+  /** Its queue, and the key of its one schedule. */
+  queue: string;
+  /** Six fields: `*\/2 * * * * *` is every two seconds. */
+  cron: string;
+  run: () => Promise<void>;
 }
 
 export class SchedulerUnavailable extends Error {}
@@ -102,6 +112,12 @@ export class ScheduleEngine {
           }
         },
       );
+      for (const job of this.options.periodic ?? []) {
+        // A pass due while another is queued or running is dropped (an exclusive queue): the next one catches up.
+        await this.boss.createQueue(job.queue, { policy: "exclusive", retryLimit: 0, expireInSeconds: 60 });
+        await this.boss.schedule(job.queue, job.cron, {}, { key: job.queue });
+        await this.boss.work(job.queue, { pollingIntervalSeconds: 0.5 }, () => job.run());
+      }
       this.ready = true;
     } catch (error) {
       this.options.onError(error);

@@ -3,5 +3,5 @@ import { deleteFleet as remove } from "../../services/fleets/fleets.ts";
 import { procedure } from "../../trpc.ts";
 
 export const deleteFleet = procedure(op).mutation(({ ctx, input }) =>
-  remove(ctx.services.db, ctx.principal.tenantId, input.workspace_id, input.fleet_id),
+  remove(ctx.services, ctx.principal.tenantId, input.workspace_id, input.fleet_id),
 );

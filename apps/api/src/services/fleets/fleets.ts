@@ -1,5 +1,6 @@
 import { type FleetStatus, Problem } from "@fleet/contracts";
 import { and, count, type Database, desc, eq, fleets, sql } from "@fleet/db";
+import { autoKillFleetGates } from "../approvals/sweep.ts";
 import { type ServiceContext, uniqueViolation } from "../context.ts";
 import { decodeCursor, encodeCursor } from "../cursor.ts";
 import { requireWorkspace } from "../workspaces/access.ts";
@@ -82,11 +83,16 @@ export async function updateFleet(
       }
       const name = input.name ?? row.name;
       if (status === row.status && name === row.name) return toFleetView(row);
+      const now = ctx.now();
       const [updated] = await tx
         .update(fleets)
-        .set({ status, name, version: row.version + 1, updatedAt: ctx.now() })
+        .set({ status, name, version: row.version + 1, updatedAt: now })
         .where(eq(fleets.id, row.id))
         .returning();
+      // A stopped or killed fleet acts on nothing it asked about: its open gates close with it.
+      if (status !== row.status && (status === "stopped" || status === "killed")) {
+        await autoKillFleetGates(tx, row.id, status, now);
+      }
       return toFleetView(updated!);
     });
   } catch (error) {
@@ -100,12 +106,25 @@ export async function updateFleet(
   }
 }
 
-/** Deletes the fleet; its events, memories and schedules go with it (foreign keys cascade). */
-export async function deleteFleet(db: Database, tenantId: string, workspaceId: string, fleetId: string) {
-  const [row] = await db
-    .delete(fleets)
-    .where(and(eq(fleets.id, fleetId), eq(fleets.workspaceId, workspaceId), eq(fleets.tenantId, tenantId)))
-    .returning({ id: fleets.id });
+/**
+ * Deletes the fleet; its events, memories and schedules go with it (foreign keys cascade). Its open
+ * approval gates stay, closed as `auto_killed`, so a runner waiting on one reads the closure.
+ */
+export async function deleteFleet(
+  ctx: ServiceContext,
+  tenantId: string,
+  workspaceId: string,
+  fleetId: string,
+) {
+  const db = ctx.db;
+  const row = await db.transaction(async (tx) => {
+    const [deleted] = await tx
+      .delete(fleets)
+      .where(and(eq(fleets.id, fleetId), eq(fleets.workspaceId, workspaceId), eq(fleets.tenantId, tenantId)))
+      .returning({ id: fleets.id });
+    if (deleted !== undefined) await autoKillFleetGates(tx, deleted.id, "deleted", ctx.now());
+    return deleted;
+  });
   if (row !== undefined) return;
   await requireWorkspace(db, tenantId, workspaceId);
   throw fleetNotFound(fleetId);

@@ -22,7 +22,7 @@ import { LogDestination } from "./runtime/log-destination.ts";
 import { toProblem } from "./runtime/problems.ts";
 import { ScheduleEngine } from "./runtime/schedule-engine.ts";
 import { WorkSignal } from "./runtime/work-signal.ts";
-import { GATE_SWEEP_CRON, GATE_SWEEP_QUEUE, sweepOverdueGates } from "./services/approvals/sweep.ts";
+import { GATE_SWEEP_EVERY_MS, GATE_SWEEP_QUEUE, sweepOverdueGates } from "./services/approvals/sweep.ts";
 import type { ServiceContext } from "./services/context.ts";
 import { fireSchedule, reconcileSchedules } from "./services/schedules/sync.ts";
 import { resolveMasterKey, Vault } from "./services/secrets/vault.ts";
@@ -112,7 +112,7 @@ export async function createApp(
     periodic: [
       {
         queue: GATE_SWEEP_QUEUE,
-        cron: GATE_SWEEP_CRON,
+        everyMs: GATE_SWEEP_EVERY_MS,
         run: () =>
           sweepOverdueGates(services).then(
             () => {},

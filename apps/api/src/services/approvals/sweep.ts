@@ -2,9 +2,9 @@ import { type Database, resultRows, sql, type Tx } from "@fleet/db";
 import { GATE_CHANNEL } from "../../runtime/gate-signal.ts";
 import type { ServiceContext } from "../context.ts";
 
-/** The sweeper's pg-boss queue, and its cadence: every 2 s, so a gate times out within ~2.5 s of its deadline. */
+/** The sweeper's pg-boss queue, and its cadence: a pass every 2 s, so a gate times out within ~3 s of its deadline. */
 export const GATE_SWEEP_QUEUE = "approval-gate-sweep";
-export const GATE_SWEEP_CRON = "*/2 * * * * *";
+export const GATE_SWEEP_EVERY_MS = 2_000;
 
 /** How many overdue gates one sweep closes; a larger backlog is taken by the next sweeps. */
 const SWEEP_BATCH = 500;

@@ -1,6 +1,6 @@
 import { approvalGates, eq } from "@fleet/db";
 import { describe, expect, it } from "vitest";
-import { sweepOverdueGates } from "../src/services/approvals/sweep.ts";
+import { sweepOverdueGates, timeOutGates } from "../src/services/approvals/sweep.ts";
 import { gateBody, type LeasedFleet, leasedFleet, openGate, type RunnerGate } from "./approval-fixtures.ts";
 import {
   call,
@@ -460,6 +460,22 @@ describe.runIf(databaseKind === "postgres")("answers across instances", () => {
         expect(
           answers.filter((a) => a.status === 409 && a.body.error_code === "UZ-APPROVAL-006"),
         ).toHaveLength(9);
+      }
+
+      // Sweeps on both instances at once (and the instances' own sweeper): each overdue gate is timed out
+      // by exactly one pass, never twice.
+      const overdue = await openMany(leased, 20, { timeout_ms: 1_000 });
+      await sleep(1_100);
+      const passes = await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          timeOutGates((i % 2 === 0 ? first : second).database.db, Date.now()),
+        ),
+      );
+      const swept = passes.flat().filter((id) => overdue.includes(id));
+      expect(new Set(swept).size).toBe(swept.length);
+      for (const id of overdue) {
+        const [row] = await first.database.db.select().from(approvalGates).where(eq(approvalGates.id, id));
+        expect(row?.status).toBe("timed_out");
       }
     } finally {
       await second.app.close();

@@ -2,6 +2,7 @@ import { type DatabaseHandle, fleetLibraries, fleets, openDatabase, workspaces }
 import { SessionSigner } from "../src/auth/sessions.ts";
 import { loadConfig } from "../src/env.ts";
 import { ActivityBus } from "../src/runtime/activity-bus.ts";
+import { GateSignal } from "../src/runtime/gate-signal.ts";
 import { newId } from "../src/runtime/ids.ts";
 import { WorkSignal } from "../src/runtime/work-signal.ts";
 import type { ServiceContext } from "../src/services/context.ts";
@@ -31,6 +32,7 @@ export async function seedTenant(url: string): Promise<SeededDatabase> {
       vault: new Vault(null), // the bench stores no secret
       sessions: await SessionSigner.create(database.db, undefined, now()),
       work: new WorkSignal(), // not started: nothing waits for work in this process
+      gates: new GateSignal(), // not started: nothing waits on a gate in this process
       activity: new ActivityBus(),
       scheduler: null,
     };

@@ -18,11 +18,13 @@ import { DEFAULT_BODY_LIMIT, registerRestRoutes } from "./http/rest.ts";
 import { createHttpServer, HEALTHY, type StartingServer } from "./http/starting-server.ts";
 import { appRouter } from "./router/root.ts";
 import { ActivityBus } from "./runtime/activity-bus.ts";
+import { GateSignal } from "./runtime/gate-signal.ts";
 import { newRequestId } from "./runtime/ids.ts";
 import { LogDestination } from "./runtime/log-destination.ts";
 import { toProblem } from "./runtime/problems.ts";
 import { ScheduleEngine } from "./runtime/schedule-engine.ts";
 import { WorkSignal } from "./runtime/work-signal.ts";
+import { GATE_SWEEP_EVERY_MS, GATE_SWEEP_QUEUE, sweepOverdueGates } from "./services/approvals/sweep.ts";
 import type { ServiceContext } from "./services/context.ts";
 import { fireSchedule, reconcileSchedules } from "./services/schedules/sync.ts";
 import { resolveMasterKey, Vault } from "./services/secrets/vault.ts";
@@ -81,6 +83,7 @@ export async function createApp(
     principalsChanged: (tag) => cache.invalidate(tag),
     vault: new Vault(resolveMasterKey(config.masterKey, database.dataDir, database.kind === "pglite")),
     work: new WorkSignal(),
+    gates: new GateSignal(),
     activity: new ActivityBus(),
     scheduler: null,
   };
@@ -115,11 +118,23 @@ export async function createApp(
   });
   await cache.start(database);
   await services.work.start(database);
+  await services.gates.start(database);
   const scheduler = new ScheduleEngine(database.shared, {
     url: config.schedulerUrl,
     deadlineMs: config.schedulerDeadlineMs,
     onFire: (data, sentAt) => fireSchedule(services, data, sentAt),
     onError: (error) => log.warn({ err: error }, "scheduler error"),
+    periodic: [
+      {
+        queue: GATE_SWEEP_QUEUE,
+        everyMs: GATE_SWEEP_EVERY_MS,
+        run: () =>
+          sweepOverdueGates(services).then(
+            () => {},
+            (error: unknown) => log.warn({ err: error }, "gate sweep failed"),
+          ),
+      },
+    ],
   });
   services.scheduler = scheduler;
   await scheduler.start();
@@ -197,6 +212,7 @@ export async function createApp(
       clearInterval(reconciler);
       await scheduler.stop();
       await services.work.stop();
+      await services.gates.stop();
       await cache.stop();
     },
   };

@@ -23,6 +23,8 @@ export interface ResponseExtras {
   headers?: Record<string, string>;
   /** Set when a conditional read's tag is current: REST answers 304 with no body. */
   notModified?: boolean;
+  /** A success status other than the operation's own (200 for an open that found its gate existing). */
+  status?: 200 | 201;
 }
 
 const trpcCodes: Record<number, TRPC_ERROR_CODE_KEY> = {

@@ -4,6 +4,7 @@ import type { createLibrary } from "@fleet/contracts/fleet-libraries/create-libr
 import type { createSchedule } from "@fleet/contracts/schedules/create-schedule";
 import { describe, expect, it } from "vitest";
 import { operations } from "../src/router/root.ts";
+import { gateIn } from "./approval-fixtures.ts";
 import { installFleet, messageFleet } from "./fleet-fixtures.ts";
 import {
   call,
@@ -104,6 +105,10 @@ const otherTenantFixtures: Record<string, Fixture> = {
     body: { data: { token: "replaced" } },
   }),
   "secrets.delete": async (owner) => ({ params: await secretIn(owner) }),
+  "approvals.list": async (owner) => ({ params: { workspace_id: owner.workspaceId } }),
+  "approvals.get": async (owner) => ({ params: await gateIn(owner) }),
+  "approvals.approve": async (owner) => ({ params: await gateIn(owner), body: {} }),
+  "approvals.deny": async (owner) => ({ params: await gateIn(owner), body: {} }),
   "apiKeys.update": async (owner) => ({ params: { id: await mintKeyId(owner) }, body: { active: false } }),
   "apiKeys.delete": async (owner) => {
     const id = await mintKeyId(owner);

@@ -315,15 +315,21 @@ export const errorRegistry = {
     "The repository could not be cloned: unreachable, not found, the ref is missing, or the clone ran past its time limit; detail says which.",
   ),
   // Approvals
+  /** No approval gate with this id in the workspace (or under the runner's lease's fleet). */
   "UZ-APPROVAL-001": def(
     404,
     "Approval gate not found",
     "No approval gate with this id is visible to the caller.",
   ),
+  /** A gate's fields break a rule no schema can state (reserved for the approval policy's rules). */
   "UZ-APPROVAL-002": def(400, "Invalid approval", "The gate's timeout or fields are invalid."),
+  /** An answer to a gate that reached its deadline first; the body carries the standing `timed_out`. */
   "UZ-APPROVAL-003": def(409, "Gate expired", "The gate timed out before the answer arrived."),
+  /** The caller may not answer this gate (the approval policy's approvers). */
   "UZ-APPROVAL-004": def(403, "Not an approver", "The caller may not answer this gate."),
+  /** An answer to a gate closed without a person: its fleet was stopped, killed or deleted (`auto_killed`). */
   "UZ-APPROVAL-005": def(409, "Gate not open", "The gate cannot take an answer in its current state."),
+  /** A second answer to a gate a person already answered; the first answer wins and is in the body. */
   "UZ-APPROVAL-006": def(
     409,
     "Gate already answered",

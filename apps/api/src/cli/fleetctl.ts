@@ -4,6 +4,7 @@ import { openDatabase, parseDatabaseUrl, readLock } from "@fleet/db";
 import { SessionSigner } from "../auth/sessions.ts";
 import { ConfigError, databaseLimits, loadConfig } from "../env.ts";
 import { ActivityBus } from "../runtime/activity-bus.ts";
+import { GateSignal } from "../runtime/gate-signal.ts";
 import { WorkSignal } from "../runtime/work-signal.ts";
 import type { ServiceContext } from "../services/context.ts";
 import { Vault } from "../services/secrets/vault.ts";
@@ -81,6 +82,7 @@ async function run(argv: string[]): Promise<Record<string, unknown>> {
       vault: new Vault(null), // no command touches a secret
       sessions: await SessionSigner.create(database.db, config.sessionSigningKey, now()),
       work: new WorkSignal(), // not started: nothing waits for work in this process
+      gates: new GateSignal(), // not started: nothing waits on a gate in this process
       activity: new ActivityBus(),
       scheduler: null,
     };

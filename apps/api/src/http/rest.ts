@@ -111,7 +111,7 @@ export function registerRestRoutes(
         if (op.headers) reply.headers(op.headers);
         if (ctx.response.headers !== undefined) reply.headers(ctx.response.headers);
         if (ctx.response.notModified) return reply.code(304).send();
-        reply.code(op.successStatus);
+        reply.code(ctx.response.status ?? op.successStatus);
         if (op.successStatus === 204) return reply.send();
         const output = op.output.safeParse(result);
         if (!output.success) {

@@ -1,6 +1,7 @@
 import { type ProcedureMeta, router } from "../trpc.ts";
 import { activityRouter } from "./activity/router.ts";
 import { apiKeysRouter } from "./api-keys/router.ts";
+import { approvalsRouter } from "./approvals/router.ts";
 import { fleetEventsRouter } from "./fleet-events/router.ts";
 import { fleetLibrariesRouter } from "./fleet-libraries/router.ts";
 import { fleetSchedulesRouter } from "./fleet-schedules/router.ts";
@@ -20,6 +21,7 @@ import { workspacesRouter } from "./workspaces/router.ts";
 export const appRouter = router({
   activity: activityRouter,
   apiKeys: apiKeysRouter,
+  approvals: approvalsRouter,
   fleetEvents: fleetEventsRouter,
   fleetLibraries: fleetLibrariesRouter,
   fleetSchedules: fleetSchedulesRouter,

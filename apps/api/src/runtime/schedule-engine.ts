@@ -30,6 +30,19 @@ export interface EngineOptions {
    */
   onFire: (data: FireData, sentAt: number) => Promise<void>;
   onError: (error: unknown) => void;
+  /** Housekeeping passes run as pg-boss jobs, one at a time across every instance. */
+  periodic?: PeriodicJob[];
+}
+
+/**
+ * A pass every `everyMs`. pg-boss's cron sends at most one job a minute, too coarse for sweeping, so each
+ * instance offers a job every `everyMs` to an `exclusive` queue, which holds at most one queued or active
+ * job: the offers of all instances but one are refused, and one pass runs at a time, on one instance.
+ */
+export interface PeriodicJob {
+  queue: string;
+  everyMs: number;
+  run: () => Promise<void>;
 }
 
 export class SchedulerUnavailable extends Error {}
@@ -48,6 +61,7 @@ export class ScheduleEngine {
   private ready = false;
   private stopped = false;
   private retryTimer: NodeJS.Timeout | null = null;
+  private offers: NodeJS.Timeout[] = [];
 
   constructor(
     shared: DatabaseHandle["shared"],
@@ -102,6 +116,17 @@ export class ScheduleEngine {
           }
         },
       );
+      for (const offer of this.offers.splice(0)) clearInterval(offer); // from an attempt that failed later
+      for (const job of this.options.periodic ?? []) {
+        await this.boss.createQueue(job.queue, { policy: "exclusive", retryLimit: 0, expireInSeconds: 60 });
+        await this.boss.work(job.queue, { pollingIntervalSeconds: 0.5 }, () => job.run());
+        const offer = setInterval(() => {
+          if (this.ready)
+            this.boss.send(job.queue, {}).catch((error: unknown) => this.options.onError(error));
+        }, job.everyMs);
+        offer.unref();
+        this.offers.push(offer);
+      }
       this.ready = true;
     } catch (error) {
       this.options.onError(error);
@@ -114,6 +139,7 @@ export class ScheduleEngine {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.retryTimer) clearTimeout(this.retryTimer);
+    for (const offer of this.offers) clearInterval(offer);
     if (this.ready) await this.boss.stop({ graceful: true, close: true, timeout: 5_000 }).catch(() => {});
     this.ready = false;
   }

@@ -4,6 +4,7 @@ import { AUTH_CHANNEL } from "../auth/principal-cache.ts";
 import type { SessionSigner } from "../auth/sessions.ts";
 import type { Config } from "../env.ts";
 import type { ActivityBus } from "../runtime/activity-bus.ts";
+import type { GateSignal } from "../runtime/gate-signal.ts";
 import type { ScheduleEngine } from "../runtime/schedule-engine.ts";
 import type { WorkSignal } from "../runtime/work-signal.ts";
 import type { Vault } from "./secrets/vault.ts";
@@ -29,6 +30,8 @@ export interface ServiceContext {
   principalsChanged: (tag: string) => void;
   /** Wakes runners waiting for work when this instance stores some. */
   work: WorkSignal;
+  /** Wakes runners waiting on an approval gate's answer. */
+  gates: GateSignal;
   /** Where runners' live activity frames are published. */
   activity: ActivityBus;
   /** The external scheduler; null in processes that run none (fleetctl, seeding). */

@@ -1,4 +1,5 @@
 export * from "./api-keys.ts";
+export * from "./approval-gates.ts";
 export * from "./domains.ts";
 export * from "./fleet-events.ts";
 export * from "./fleet-libraries.ts";

@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from "node:util";
 import { type FleetStatus, Problem } from "@fleet/contracts";
 import { and, count, eq, fleets } from "@fleet/db";
+import { autoKillFleetGates } from "../approvals/sweep.ts";
 import { type ServiceContext, uniqueViolation } from "../context.ts";
 import { keysetPage } from "../keyset.ts";
 import { pushSchedule } from "../schedules/sync.ts";
@@ -106,11 +107,16 @@ export async function updateFleet(
           ctx.now(),
         );
       }
+      const now = ctx.now();
       const [updated] = await tx
         .update(fleets)
-        .set({ status, name, definition, version: row.version + 1, updatedAt: ctx.now() })
+        .set({ status, name, definition, version: row.version + 1, updatedAt: now })
         .where(eq(fleets.id, row.id))
         .returning();
+      // A stopped or killed fleet acts on nothing it asked about: its open gates close with it.
+      if (status !== row.status && (status === "stopped" || status === "killed")) {
+        await autoKillFleetGates(tx, row.id, status, now);
+      }
       return { fleet: updated!, pushes };
     });
     // Stored; registering the changed trigger schedules is best-effort, the reconciler converges the rest.
@@ -127,17 +133,24 @@ export async function updateFleet(
   }
 }
 
-/** Deletes the fleet; its events, memories and schedules go with it (foreign keys cascade). */
+/**
+ * Deletes the fleet; its events, memories and schedules go with it (foreign keys cascade). Its open
+ * approval gates stay, closed as `auto_killed`, so a runner waiting on one reads the closure.
+ */
 export async function deleteFleet(
   ctx: ServiceContext,
   tenantId: string,
   workspaceId: string,
   fleetId: string,
 ) {
-  const [row] = await ctx.db
-    .delete(fleets)
-    .where(and(eq(fleets.id, fleetId), eq(fleets.workspaceId, workspaceId), eq(fleets.tenantId, tenantId)))
-    .returning({ id: fleets.id });
+  const row = await ctx.db.transaction(async (tx) => {
+    const [deleted] = await tx
+      .delete(fleets)
+      .where(and(eq(fleets.id, fleetId), eq(fleets.workspaceId, workspaceId), eq(fleets.tenantId, tenantId)))
+      .returning({ id: fleets.id });
+    if (deleted !== undefined) await autoKillFleetGates(tx, deleted.id, "deleted", ctx.now());
+    return deleted;
+  });
   if (row !== undefined) return;
   await requireWorkspace(ctx.db, tenantId, workspaceId);
   throw fleetNotFound(fleetId);

@@ -1,0 +1,16 @@
+import { resource } from "../../trpc.ts";
+import { approveApproval } from "./approve-approval.ts";
+import { denyApproval } from "./deny-approval.ts";
+import { getApproval } from "./get-approval.ts";
+import { listApprovals } from "./list-approvals.ts";
+import { openGate } from "./open-gate.ts";
+import { waitGate } from "./wait-gate.ts";
+
+export const approvalsRouter = resource(
+  approveApproval,
+  denyApproval,
+  getApproval,
+  listApprovals,
+  openGate,
+  waitGate,
+);

@@ -1,0 +1,82 @@
+import {
+  type ApprovalGate,
+  type ErrorCode,
+  type GateStatus,
+  gateFailureLabels,
+  Problem,
+} from "@fleet/contracts";
+import { type approvalGates, type Database, sql, type Tx } from "@fleet/db";
+import type { TenantPrincipal } from "../../auth/principal.ts";
+import { GATE_CHANNEL } from "../../runtime/gate-signal.ts";
+
+export type GateRow = typeof approvalGates.$inferSelect;
+type Terminal = Exclude<GateStatus, "pending">;
+
+/** The gate as the inbox shows it; `fleetName` is the fleet's current name while it exists. */
+export function toGateItem(row: GateRow, fleetName: string | null = null): ApprovalGate {
+  return {
+    gate_id: row.id,
+    fleet_id: row.fleetId,
+    workspace_id: row.workspaceId,
+    action_id: row.actionId,
+    requested_at: row.requestedAt,
+    timeout_at: row.timeoutAt,
+    updated_at: row.updatedAt,
+    fleet_name: fleetName ?? row.fleetName,
+    tool_name: row.toolName,
+    action_name: row.actionName,
+    gate_kind: row.gateKind,
+    proposed_action: row.proposedAction,
+    evidence: row.evidence,
+    blast_radius: row.blastRadius,
+    detail: row.detail,
+    status: row.status as GateStatus,
+    resolved_by: row.resolvedBy,
+    resolved_at: row.resolvedAt,
+    reason: row.reason,
+    amended_action: row.amendedAction,
+  };
+}
+
+/** The gate as its runner reads it: what to run when approved, what to report when not. */
+export function toRunnerGate(row: GateRow) {
+  const status = row.status as GateStatus;
+  return {
+    ...toGateItem(row),
+    outcome: status === "pending" ? null : status,
+    approved_action: status === "approved" ? (row.amendedAction ?? row.proposedAction) : null,
+    failure_label: status === "pending" || status === "approved" ? null : gateFailureLabels[status],
+  };
+}
+
+/** Who answered, as `resolved_by` names them. */
+export function resolverOf(principal: TenantPrincipal): string {
+  return principal.apiKeyId === null ? `user:${principal.userId}` : `api_key:${principal.apiKeyId}`;
+}
+
+const refusalOf: Record<Terminal, ErrorCode> = {
+  approved: "UZ-APPROVAL-006",
+  denied: "UZ-APPROVAL-006",
+  timed_out: "UZ-APPROVAL-003",
+  auto_killed: "UZ-APPROVAL-005",
+};
+
+/** The refusal of an answer to a gate that already has one, carrying the standing answer. */
+export function standingAnswer(row: GateRow): Problem {
+  const outcome = row.status as Terminal;
+  const by = outcome === "timed_out" ? "it timed out" : `by ${row.resolvedBy}`;
+  return new Problem(refusalOf[outcome], {
+    detail: `The gate was already ${outcome.replace("_", " ")} (${by}); the first answer stands.`,
+    gate_id: row.id,
+    action_id: row.actionId,
+    outcome,
+    resolved_at: row.resolvedAt,
+    resolved_by: row.resolvedBy,
+    current_state: outcome,
+  });
+}
+
+/** Tells every instance's waiters that these gates changed; delivered at the transaction's commit. */
+export async function notifyGates(tx: Database | Tx, gateIds: readonly string[]): Promise<void> {
+  for (const id of gateIds) await tx.execute(sql`select pg_notify(${GATE_CHANNEL}, ${id})`);
+}

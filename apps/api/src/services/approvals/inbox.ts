@@ -1,0 +1,76 @@
+import { type GateStatus, Problem } from "@fleet/contracts";
+import { and, approvalGates, eq, fleets } from "@fleet/db";
+import type { ServiceContext } from "../context.ts";
+import { keysetPage } from "../keyset.ts";
+import { requireWorkspace } from "../workspaces/access.ts";
+import { toGateItem } from "./gate-view.ts";
+
+export interface InboxQuery {
+  workspace_id: string;
+  status: GateStatus;
+  limit: number;
+  fleet_id?: string;
+  gate_kind?: string;
+  cursor?: string;
+  starting_after?: string;
+}
+
+const withFleetName = { gate: approvalGates, fleetName: fleets.name };
+
+/**
+ * Oldest first, keyset-paged over (requested_at, id) on the inbox index: a gate opened between two page
+ * reads sorts after the rows already served (or, opened in the same millisecond with a smaller id, is
+ * served on a later page only if it sorts after the cursor), and nothing already pending is skipped.
+ */
+export async function listApprovals(ctx: ServiceContext, tenantId: string, input: InboxQuery) {
+  if (input.cursor !== undefined && input.starting_after !== undefined) {
+    throw new Problem("UZ-REQ-001", { detail: "Send the cursor as cursor or as starting_after, not both." });
+  }
+  await requireWorkspace(ctx.db, tenantId, input.workspace_id);
+  const page = await keysetPage({
+    bind: `approvals:${input.workspace_id}:${input.status}:${input.fleet_id ?? ""}:${input.gate_kind ?? ""}`,
+    sort: approvalGates.requestedAt,
+    id: approvalGates.id,
+    descending: false,
+    limit: input.limit,
+    starting_after: input.cursor ?? input.starting_after,
+    read: ({ after, order, rows }) =>
+      ctx.db
+        .select(withFleetName)
+        .from(approvalGates)
+        .leftJoin(fleets, eq(fleets.id, approvalGates.fleetId))
+        .where(
+          and(
+            eq(approvalGates.workspaceId, input.workspace_id),
+            eq(approvalGates.status, input.status),
+            input.fleet_id === undefined ? undefined : eq(approvalGates.fleetId, input.fleet_id),
+            input.gate_kind === undefined ? undefined : eq(approvalGates.gateKind, input.gate_kind),
+            after,
+          ),
+        )
+        .orderBy(...order)
+        .limit(rows),
+    keyOf: (row) => ({ value: row.gate.requestedAt, id: row.gate.id }),
+  });
+  return { ...page, items: page.items.map((row) => toGateItem(row.gate, row.fleetName)) };
+}
+
+export async function getApproval(
+  ctx: ServiceContext,
+  tenantId: string,
+  workspaceId: string,
+  gateId: string,
+) {
+  await requireWorkspace(ctx.db, tenantId, workspaceId);
+  const [row] = await ctx.db
+    .select(withFleetName)
+    .from(approvalGates)
+    .leftJoin(fleets, eq(fleets.id, approvalGates.fleetId))
+    .where(and(eq(approvalGates.id, gateId), eq(approvalGates.workspaceId, workspaceId)));
+  if (row === undefined) throw gateNotFound(gateId);
+  return toGateItem(row.gate, row.fleetName);
+}
+
+export function gateNotFound(gateId: string): Problem {
+  return new Problem("UZ-APPROVAL-001", { detail: `No approval gate ${gateId} in this workspace.` });
+}

@@ -1,0 +1,73 @@
+import { EVIDENCE_MAX_BYTES, Problem } from "@fleet/contracts";
+import { and, approvalGates, eq, fleets } from "@fleet/db";
+import { newId } from "../../runtime/ids.ts";
+import type { ServiceContext } from "../context.ts";
+import { fencedWrite } from "../leases/leasing.ts";
+import { toRunnerGate } from "./gate-view.ts";
+
+export interface OpenGateInput {
+  lease_id: string;
+  fencing_token: number;
+  action_id: string;
+  tool_name: string;
+  action_name: string;
+  gate_kind: string;
+  proposed_action: string;
+  evidence: Record<string, unknown>;
+  blast_radius: string;
+  detail: string;
+  timeout_ms: number;
+}
+
+/**
+ * Opens a gate for the lease's fleet, fenced like every lease write. The same `action_id` for the same
+ * fleet finds the gate already open (`created: false`), so a runner that crashed, or one that reclaimed
+ * the work, waits on the gate that exists rather than asking twice.
+ */
+export async function openGate(ctx: ServiceContext, runnerId: string, input: OpenGateInput) {
+  const evidenceBytes = Buffer.byteLength(JSON.stringify(input.evidence));
+  if (evidenceBytes > EVIDENCE_MAX_BYTES) {
+    throw new Problem("UZ-REQ-006", {
+      detail: `evidence is ${evidenceBytes} bytes as JSON; a gate holds at most ${EVIDENCE_MAX_BYTES}.`,
+    });
+  }
+  const now = ctx.now();
+  return fencedWrite(ctx, runnerId, input, async (tx, lease) => {
+    // The fence found and locked the fleet row, so it exists; no concurrent open of the action gets in.
+    const [fleet] = await tx
+      .select({ name: fleets.name, tenantId: fleets.tenantId })
+      .from(fleets)
+      .where(eq(fleets.id, lease.fleetId));
+    const [inserted] = await tx
+      .insert(approvalGates)
+      .values({
+        id: newId(now),
+        tenantId: fleet!.tenantId,
+        workspaceId: lease.workspaceId,
+        fleetId: lease.fleetId,
+        fleetName: fleet!.name,
+        actionId: input.action_id,
+        leaseId: lease.id,
+        eventId: lease.eventId,
+        toolName: input.tool_name,
+        actionName: input.action_name,
+        gateKind: input.gate_kind,
+        proposedAction: input.proposed_action,
+        evidence: input.evidence,
+        blastRadius: input.blast_radius,
+        detail: input.detail,
+        status: "pending",
+        requestedAt: now,
+        timeoutAt: now + input.timeout_ms,
+        updatedAt: now,
+      })
+      .onConflictDoNothing({ target: [approvalGates.fleetId, approvalGates.actionId] })
+      .returning();
+    if (inserted !== undefined) return { gate: toRunnerGate(inserted), created: true };
+    const [existing] = await tx
+      .select()
+      .from(approvalGates)
+      .where(and(eq(approvalGates.fleetId, lease.fleetId), eq(approvalGates.actionId, input.action_id)));
+    return { gate: toRunnerGate(existing!), created: false };
+  });
+}

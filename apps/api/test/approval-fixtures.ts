@@ -1,0 +1,60 @@
+import { randomUUID } from "node:crypto";
+import type { ApprovalGate } from "@fleet/contracts";
+import { expect } from "vitest";
+import { labelledFleet, messageFleet, uniqueLabel } from "./fleet-fixtures.ts";
+import { call, type Tenant } from "./harness.ts";
+import { acquire, type EnrolledRunner, enrollRunner, type HeldLease } from "./runner-fixtures.ts";
+
+export type RunnerGate = ApprovalGate & {
+  outcome: string | null;
+  approved_action: string | null;
+  failure_label: string | null;
+};
+
+/** A fleet of the tenant's, leased by a runner of its own: what opening gates needs. */
+export interface LeasedFleet {
+  fleetId: string;
+  runner: EnrolledRunner;
+  lease: HeldLease;
+}
+
+export async function leasedFleet(owner: Tenant): Promise<LeasedFleet> {
+  const label = uniqueLabel();
+  const fleetId = await labelledFleet(owner, label);
+  const runner = await enrollRunner({ labels: [label] });
+  await messageFleet(owner, fleetId, "needs an approval");
+  const leased = await acquire(runner, 5_000);
+  expect(leased.status, leased.text).toBe(200);
+  expect(leased.body.lease?.fleet_id).toBe(fleetId);
+  return { fleetId, runner, lease: leased.body.lease! };
+}
+
+export function gateBody(lease: HeldLease, extra: Record<string, unknown> = {}) {
+  return {
+    fencing_token: lease.fencing_token,
+    action_id: randomUUID(),
+    tool_name: "github",
+    action_name: "merge_pull_request",
+    gate_kind: "repair",
+    proposed_action: "merge PR #42 into main",
+    evidence: { checks: "green", diff_lines: 12 },
+    blast_radius: "one repository, main branch",
+    detail: "The fix for the failing deploy.",
+    ...extra,
+  };
+}
+
+/** Opens a gate through the runner route and answers it. */
+export async function openGate(leased: LeasedFleet, extra: Record<string, unknown> = {}) {
+  return call<RunnerGate>("POST", `/v1/runners/me/leases/${leased.lease.lease_id}/gates`, {
+    token: leased.runner.token,
+    body: gateBody(leased.lease, extra),
+  });
+}
+
+/** A pending gate in the tenant's workspace. */
+export async function gateIn(owner: Tenant): Promise<Record<string, string>> {
+  const opened = await openGate(await leasedFleet(owner));
+  expect(opened.status, opened.text).toBe(201);
+  return { workspace_id: owner.workspaceId, gate_id: opened.body.gate_id };
+}

@@ -1,0 +1,87 @@
+import { z } from "zod";
+import { epochMs, uuidv7 } from "../common.ts";
+import { workspaceParam } from "../workspaces/workspace-param.ts";
+
+/** `pending`, then exactly one terminal status; terminal rows never change. */
+export const gateStatuses = ["pending", "approved", "denied", "timed_out", "auto_killed"] as const;
+export type GateStatus = (typeof gateStatuses)[number];
+
+/** Default and ceiling of a gate's timeout. */
+export const GATE_TIMEOUT_DEFAULT_MS = 60 * 60 * 1000;
+export const GATE_TIMEOUT_MAX_MS = 24 * 60 * 60 * 1000;
+/** The shortest timeout a runner may ask for. */
+export const GATE_TIMEOUT_MIN_MS = 1_000;
+/** `evidence`, serialised as JSON, is at most this many bytes (413 UZ-REQ-006 above it). */
+export const EVIDENCE_MAX_BYTES = 64 * 1024;
+/** `proposed_action` and `amended_action` are at most this many characters. */
+export const ACTION_MAX_CHARS = 16 * 1024;
+
+/**
+ * The `failure_label` a runner reports on the fleet event of an action its gate did not approve, also
+ * handed to it with the gate's answer: a denial, a timeout and a stopped fleet are told apart.
+ */
+export const gateFailureLabels = {
+  denied: "approval_denied",
+  timed_out: "approval_timed_out",
+  auto_killed: "approval_auto_killed",
+} as const;
+
+export const gateParams = { ...workspaceParam, gate_id: uuidv7("gate_id") };
+
+/** A gate as the inbox shows it: the spec's list item, with its status and answer. */
+export const approvalGate = z
+  .object({
+    gate_id: z.string(),
+    fleet_id: z.string(),
+    workspace_id: z.string(),
+    action_id: z.string(),
+    requested_at: epochMs,
+    timeout_at: epochMs,
+    updated_at: epochMs,
+    fleet_name: z.string(),
+    tool_name: z.string(),
+    action_name: z.string(),
+    gate_kind: z.string(),
+    proposed_action: z.string(),
+    evidence: z.record(z.string(), z.unknown()),
+    blast_radius: z.string(),
+    detail: z.string(),
+    status: z.enum(gateStatuses),
+    /** Who gave the answer: `user:<id>`, `api_key:<id>`, or `system:…`; null while pending. */
+    resolved_by: z.string().nullable(),
+    resolved_at: epochMs.nullable(),
+    reason: z.string().nullable(),
+    /** What the approver approved in place of `proposed_action`, when they changed it. */
+    amended_action: z.string().nullable(),
+  })
+  .meta({ id: "ApprovalGate" });
+export type ApprovalGate = z.infer<typeof approvalGate>;
+
+/** A gate as its runner reads it: the gate, what to run if approved, and the label to report if not. */
+export const runnerGate = approvalGate
+  .extend({
+    /** `approved`, `denied`, `timed_out`, `auto_killed`; null while pending. */
+    outcome: z.enum(gateStatuses).exclude(["pending"]).nullable(),
+    /** The action to run: the amended one when the approver changed it; null unless approved. */
+    approved_action: z.string().nullable(),
+    /** For the fleet event's report when the action is not run (`approval_denied`, …); null otherwise. */
+    failure_label: z.string().nullable(),
+  })
+  .meta({ id: "RunnerApprovalGate" });
+
+/** The answer a decision gets, and the standing answer a late one is refused with. */
+export const gateAnswer = z
+  .object({
+    gate_id: z.string(),
+    action_id: z.string(),
+    outcome: z.enum(gateStatuses).exclude(["pending"]),
+    resolved_at: epochMs,
+    resolved_by: z.string(),
+  })
+  .meta({ id: "ApprovalAnswer" });
+
+/** `{reason?}` for a denial; an approval may also carry `amended_action`. */
+export const reasonField = z
+  .string({ error: "reason must be a string" })
+  .max(2000, { error: "reason must be at most 2000 characters" })
+  .optional();

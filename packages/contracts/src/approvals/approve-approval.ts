@@ -1,0 +1,27 @@
+import { z } from "zod";
+import { defineOperation, tenantCredentials } from "../operation.ts";
+import { ACTION_MAX_CHARS, gateAnswer, gateParams, reasonField } from "./approval-gate.ts";
+
+export const approveApproval = defineOperation({
+  id: "approvals.approve",
+  method: "POST",
+  path: "/v1/workspaces/{workspace_id}/approvals/{gate_id}/approve",
+  summary: "Approve a pending gate",
+  description:
+    "The first answer wins on every instance. amended_action approves a changed action in place of the proposed one (the gate keeps both). A gate already answered is 409 UZ-APPROVAL-006 with the standing answer (gate_id, action_id, outcome, resolved_at, resolved_by, current_state); one that timed out 409 UZ-APPROVAL-003, one whose fleet was stopped 409 UZ-APPROVAL-005, with the same fields.",
+  tags: ["Approvals"],
+  scope: "approval:resolve",
+  credentials: tenantCredentials,
+  successStatus: 200,
+  errorStatuses: [409],
+  params: gateParams,
+  body: {
+    reason: reasonField,
+    amended_action: z
+      .string({ error: "amended_action must be a string" })
+      .min(1, { error: "amended_action must not be empty" })
+      .max(ACTION_MAX_CHARS, { error: `amended_action must be at most ${ACTION_MAX_CHARS} characters` })
+      .optional(),
+  },
+  output: gateAnswer,
+});

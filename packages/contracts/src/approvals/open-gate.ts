@@ -1,0 +1,56 @@
+import { z } from "zod";
+import { fencingToken, leaseIdParam } from "../leases/lease.ts";
+import { defineOperation } from "../operation.ts";
+import {
+  ACTION_MAX_CHARS,
+  GATE_TIMEOUT_DEFAULT_MS,
+  GATE_TIMEOUT_MAX_MS,
+  GATE_TIMEOUT_MIN_MS,
+  runnerGate,
+} from "./approval-gate.ts";
+
+const text = (field: string, max: number) =>
+  z
+    .string({ error: `${field} must be a string` })
+    .min(1, { error: `${field} must not be empty` })
+    .max(max, { error: `${field} must be at most ${max} characters` });
+
+export const openGate = defineOperation({
+  id: "approvals.open",
+  method: "POST",
+  path: "/v1/runners/me/leases/{lease_id}/gates",
+  summary: "Open an approval gate",
+  description:
+    "Holds a proposed action until a person answers it. Fenced: a superseded holder gets 409 UZ-RUN-005. action_id is the runner's own id for the action: sending it again for the same fleet answers the existing gate with 200. evidence is at most 64 KiB as JSON (413 above it); timeout_ms defaults to 1 h, at most 24 h.",
+  tags: ["Runner self"],
+  scope: null,
+  credentials: ["runner"],
+  successStatus: 201,
+  errorStatuses: [409],
+  bodyLimit: 128 * 1024,
+  params: leaseIdParam,
+  body: {
+    fencing_token: fencingToken,
+    action_id: z.uuid({ error: "action_id must be a UUID" }),
+    tool_name: text("tool_name", 200),
+    action_name: text("action_name", 200),
+    gate_kind: z.string({ error: "gate_kind must be a string" }).regex(/^[a-z][a-z0-9_.-]{0,63}$/, {
+      error: "gate_kind must be 1-64 lowercase letters, digits, _ . or -, starting with a letter",
+    }),
+    proposed_action: text("proposed_action", ACTION_MAX_CHARS),
+    evidence: z.record(z.string(), z.unknown(), { error: "evidence must be a JSON object" }),
+    blast_radius: text("blast_radius", 2000),
+    detail: text("detail", 4000),
+    timeout_ms: z
+      .number({ error: "timeout_ms must be an integer" })
+      .int({ error: "timeout_ms must be an integer" })
+      .min(GATE_TIMEOUT_MIN_MS, {
+        error: `timeout_ms must be from ${GATE_TIMEOUT_MIN_MS} to ${GATE_TIMEOUT_MAX_MS}`,
+      })
+      .max(GATE_TIMEOUT_MAX_MS, {
+        error: `timeout_ms must be from ${GATE_TIMEOUT_MIN_MS} to ${GATE_TIMEOUT_MAX_MS}`,
+      })
+      .default(GATE_TIMEOUT_DEFAULT_MS),
+  },
+  output: runnerGate,
+});

@@ -1,0 +1,65 @@
+import { sql } from "drizzle-orm";
+import { bigint, check, index, jsonb, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { tenants } from "./tenants.ts";
+import { workspaces } from "./workspaces.ts";
+
+/**
+ * A fleet's proposed action held until a person answers it. `pending` moves exactly once to one of
+ * `approved`, `denied`, `timed_out`, `auto_killed`; a trigger (migration 0009) refuses any update of a
+ * row that has left `pending`, so the first answer stands whatever the code does.
+ */
+export const approvalGates = pgTable(
+  "approval_gates",
+  {
+    id: uuid("id").primaryKey(),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    workspaceId: uuid("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    /** No foreign key: a gate outlives its deleted fleet (it reads `auto_killed`), as leases do. */
+    fleetId: uuid("fleet_id").notNull(),
+    /** The fleet's name when the gate opened; the inbox shows the current one while the fleet exists. */
+    fleetName: text("fleet_name").notNull(),
+    /** The runner's own id for the action: repeating it for the fleet finds this gate. */
+    actionId: uuid("action_id").notNull(),
+    /** The lease and event the gate was opened under. */
+    leaseId: uuid("lease_id").notNull(),
+    eventId: uuid("event_id").notNull(),
+    toolName: text("tool_name").notNull(),
+    actionName: text("action_name").notNull(),
+    gateKind: text("gate_kind").notNull(),
+    proposedAction: text("proposed_action").notNull(),
+    evidence: jsonb("evidence").$type<Record<string, unknown>>().notNull(),
+    blastRadius: text("blast_radius").notNull(),
+    detail: text("detail").notNull(),
+    status: text("status").notNull(),
+    /** What the approver approved instead of `proposed_action`, when they changed it. */
+    amendedAction: text("amended_action"),
+    reason: text("reason"),
+    /** `user:<id>`, `api_key:<id>`, or `system:timeout` / `system:fleet_<stopped|killed|deleted>`. */
+    resolvedBy: text("resolved_by"),
+    resolvedAt: bigint("resolved_at", { mode: "number" }),
+    requestedAt: bigint("requested_at", { mode: "number" }).notNull(),
+    timeoutAt: bigint("timeout_at", { mode: "number" }).notNull(),
+    updatedAt: bigint("updated_at", { mode: "number" }).notNull(),
+  },
+  (t) => [
+    uniqueIndex("approval_gates_fleet_action_key").on(t.fleetId, t.actionId),
+    /** The inbox: a workspace's gates of one status, oldest first, keyset over (requested_at, id). */
+    index("approval_gates_inbox_idx").on(t.workspaceId, t.status, t.requestedAt, t.id),
+    /** The sweeper's scan: pending gates by deadline. */
+    index("approval_gates_pending_deadline_idx").on(t.timeoutAt).where(sql`${t.status} = 'pending'`),
+    check(
+      "approval_gates_status",
+      sql`${t.status} in ('pending', 'approved', 'denied', 'timed_out', 'auto_killed')`,
+    ),
+    check(
+      "approval_gates_resolution",
+      sql`(${t.status} = 'pending') = (${t.resolvedAt} is null and ${t.resolvedBy} is null)`,
+    ),
+    check("approval_gates_amended", sql`${t.amendedAction} is null or ${t.status} = 'approved'`),
+    check("approval_gates_deadline", sql`${t.timeoutAt} > ${t.requestedAt}`),
+  ],
+);

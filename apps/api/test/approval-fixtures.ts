@@ -18,15 +18,38 @@ export interface LeasedFleet {
   lease: HeldLease;
 }
 
+/**
+ * A runner leases any tenant's waiting work its labels allow, and fleets that require no label are open to
+ * every runner: in the shared test database another file's waiting message may come first. Those leases
+ * are held until ours arrives (so the next acquire moves past them), then released at once.
+ */
 export async function leasedFleet(owner: Tenant): Promise<LeasedFleet> {
   const label = uniqueLabel();
   const fleetId = await labelledFleet(owner, label);
-  const runner = await enrollRunner({ labels: [label] });
+  const runner = await enrollRunner({
+    labels: [label],
+    policy: { sandbox_tier: "landlock_full", worker_count: 64 },
+  });
   await messageFleet(owner, fleetId, "needs an approval");
-  const leased = await acquire(runner, 5_000);
-  expect(leased.status, leased.text).toBe(200);
-  expect(leased.body.lease?.fleet_id).toBe(fleetId);
-  return { fleetId, runner, lease: leased.body.lease! };
+  const foreign: HeldLease[] = [];
+  try {
+    for (let attempt = 0; attempt < 32; attempt++) {
+      const leased = await acquire(runner, 5_000);
+      expect(leased.status, leased.text).toBe(200);
+      const lease = leased.body.lease;
+      expect(lease, "no lease came for the fixture's fleet").not.toBeNull();
+      if (lease!.fleet_id === fleetId) return { fleetId, runner, lease: lease! };
+      foreign.push(lease!);
+    }
+    throw new Error("the fixture's fleet was never leased");
+  } finally {
+    for (const lease of foreign) {
+      await call("POST", `/v1/runners/me/leases/${lease.lease_id}/release`, {
+        token: runner.token,
+        body: { fencing_token: lease.fencing_token },
+      });
+    }
+  }
 }
 
 export function gateBody(lease: HeldLease, extra: Record<string, unknown> = {}) {

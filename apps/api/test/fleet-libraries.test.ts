@@ -280,7 +280,6 @@ describe("onboarding a fleet definition", () => {
       ],
       [definition("name: Label\nrequires:\n  runner_labels: ['-gpu']"), /runner_labels\[0\]/],
       [definition("name: Empty body", "   \n"), /^instructions .* must not be empty/],
-      [definition("name: Nul", "Stop\u0000here"), /^instructions .*control/],
       [
         definition(
           `name: Long reason\nrequires:\n  credentials:\n    - name: TOKEN\n      reason: "${"é".repeat(251)}"`,
@@ -294,6 +293,11 @@ describe("onboarding a fleet definition", () => {
       expect(response.body.error_code, text).toBe("UZ-LIBRARY-010");
       expect(response.body.detail, text).toMatch(detail);
     }
+    // A NUL character is refused for every string at the contract, before the definition is read.
+    const nul = await onboard(tenant, { definition: definition("name: Nul", "Stop\u0000here") });
+    expect(nul.status).toBe(400);
+    expect(nul.body.error_code).toBe("UZ-REQ-001");
+    expect(nul.body.detail).toMatch(/^definition .*NUL/);
     expect((await list(tenant)).body.items.filter((item) => item.visibility === "tenant")).toEqual([]);
   });
 

@@ -33,7 +33,10 @@ const schema = z.object({
     .string()
     .refine((v) => Buffer.from(v, "base64").length === 32, "must be 32 bytes, base64-encoded")
     .optional(),
-  /** Dev mode allows the `dev_none` sandbox tier. */
+  /**
+   * Dev mode (`pnpm start`): allows the `dev_none` sandbox tier and `file://` library sources, and an
+   * owner's console sign-in also opens the operator pages (docs/decisions.md, "Dev mode").
+   */
   FLEET_DEV_MODE: z.stringbool().default(false),
   /** The process's search path, handed to the child processes the service runs (git). */
   PATH: z.string().default("/usr/bin:/bin"),

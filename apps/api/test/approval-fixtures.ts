@@ -1,7 +1,13 @@
 import { randomUUID } from "node:crypto";
 import type { ApprovalGate } from "@fleet/contracts";
 import { expect } from "vitest";
-import { labelledFleet, messageFleet, uniqueLabel } from "./fleet-fixtures.ts";
+import {
+  installFromEntry,
+  labelledFleet,
+  messageFleet,
+  seedLibraryEntry,
+  uniqueLabel,
+} from "./fleet-fixtures.ts";
 import { call, type Tenant } from "./harness.ts";
 import { acquire, type EnrolledRunner, enrollRunner, type HeldLease } from "./runner-fixtures.ts";
 
@@ -23,9 +29,18 @@ export interface LeasedFleet {
  * every runner: in the shared test database another file's waiting message may come first. Those leases
  * are held until ours arrives (so the next acquire moves past them), then released at once.
  */
-export async function leasedFleet(owner: Tenant): Promise<LeasedFleet> {
+export async function leasedFleet(
+  owner: Tenant,
+  options: { credentials?: string[] } = {},
+): Promise<LeasedFleet> {
   const label = uniqueLabel();
-  const fleetId = await labelledFleet(owner, label);
+  const fleetId =
+    options.credentials === undefined
+      ? await labelledFleet(owner, label)
+      : await installFromEntry(
+          owner,
+          await seedLibraryEntry({ credentials: options.credentials, runnerLabels: [label] }),
+        );
   const runner = await enrollRunner({
     labels: [label],
     policy: { sandbox_tier: "landlock_full", worker_count: 64 },

@@ -72,6 +72,52 @@ describe("opening a gate", () => {
     expect(again.body.gate_id).toBe(first.body.gate_id);
   });
 
+  it("refuses a gate for a fleet that was stopped while its runner still holds the lease", async () => {
+    const owner = await seedTenant();
+    const leased = await leasedFleet(owner);
+    const stopped = await call("PATCH", `/v1/workspaces/${owner.workspaceId}/fleets/${leased.fleetId}`, {
+      token: owner.apiKey,
+      body: { status: "stopped" },
+    });
+    expect(stopped.status, stopped.text).toBe(200);
+    const opened = await openGate(leased);
+    expect(opened.status, opened.text).toBe(409);
+    expect(opened.body).toMatchObject({ error_code: "UZ-FLEET-003", current_state: "stopped" });
+    const inbox = await call<{ items: unknown[] }>("GET", `/v1/workspaces/${owner.workspaceId}/approvals`, {
+      token: owner.apiKey,
+    });
+    expect(inbox.body.items).toEqual([]);
+  });
+
+  it("masks the fleet's declared secrets out of everything the inbox shows", async () => {
+    const owner = await seedTenant();
+    const secret = "ghp_live_0123456789abcdef";
+    const stored = await call("POST", `/v1/workspaces/${owner.workspaceId}/secrets`, {
+      token: owner.apiKey,
+      body: { name: "GITHUB_TOKEN", data: { token: secret } },
+    });
+    expect(stored.status, stored.text).toBe(201);
+    const leased = await leasedFleet(owner, { credentials: ["GITHUB_TOKEN"] });
+    const opened = await openGate(leased, {
+      proposed_action: `push with ${secret}`,
+      detail: `token ${secret}`,
+      blast_radius: `anything ${secret} reaches`,
+      evidence: { header: `Bearer ${secret}`, nested: [{ again: secret }] },
+    });
+    expect(opened.status, opened.text).toBe(201);
+    expect(opened.text).not.toContain(secret);
+    expect(opened.body.proposed_action).toBe("push with [secret:GITHUB_TOKEN]");
+    expect(opened.body.evidence).toEqual({
+      header: "Bearer [secret:GITHUB_TOKEN]",
+      nested: [{ again: "[secret:GITHUB_TOKEN]" }],
+    });
+    const read = await call("GET", `/v1/workspaces/${owner.workspaceId}/approvals/${opened.body.gate_id}`, {
+      token: owner.apiKey,
+    });
+    expect(read.status, read.text).toBe(200);
+    expect(read.text).not.toContain(secret);
+  });
+
   it("defaults the timeout to an hour and refuses more than 24 h", async () => {
     const leased = await leasedFleet(await seedTenant());
     const opened = await openGate(leased);

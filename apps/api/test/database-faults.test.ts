@@ -1,3 +1,5 @@
+import type { OutputOf } from "@fleet/contracts";
+import type { messageFleet } from "@fleet/contracts/fleets/message-fleet";
 import { openDatabase } from "@fleet/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedFleetOn } from "./fleet-fixtures.ts";
@@ -50,7 +52,7 @@ describe.runIf(bin !== null && databaseKind === "postgres")(
       api = await startApi({ DATABASE_URL: cluster.url, LOG_LEVEL: "silent" });
       seeded = await seedFleetOn(api);
       for (let i = 0; i < 4; i++) {
-        const sent = await callAt<{ event_id: string }>(api.baseUrl, "POST", messagesPath(), {
+        const sent = await callAt<OutputOf<typeof messageFleet>>(api.baseUrl, "POST", messagesPath(), {
           token: seeded.apiKey,
           body: { message: `seed ${i}` },
         });

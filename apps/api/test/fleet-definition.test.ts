@@ -1,17 +1,12 @@
 import type { OutputOf } from "@fleet/contracts";
+import type { getFleet } from "@fleet/contracts/fleets/get-fleet";
 import type { listSchedules } from "@fleet/contracts/schedules/list-schedules";
 import { and, eq, type LibraryTrigger, schedules } from "@fleet/db";
 import { describe, expect, it } from "vitest";
 import { installFromEntry, seedLibraryEntry } from "./fleet-fixtures.ts";
 import { call, seedTenant, type Tenant, testApi } from "./harness.ts";
 
-interface FleetView {
-  name: string;
-  etag: string;
-  instructions: string;
-  triggers: LibraryTrigger[];
-  requirements: { credentials: string[]; tools: string[] };
-}
+type FleetView = OutputOf<typeof getFleet>;
 
 const yaml = (value: string) => JSON.stringify(value);
 

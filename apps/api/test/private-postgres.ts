@@ -1,9 +1,9 @@
 import { execFile } from "node:child_process";
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { freePort } from "@fleet/testing/free-port";
 
 const run = promisify(execFile);
 
@@ -15,14 +15,6 @@ export function postgresBinaries(): string | null {
     .filter((name) => existsSync(join(root, name, "bin", "initdb")))
     .sort((a, b) => Number(b) - Number(a));
   return versions.length > 0 ? join(root, versions[0]!, "bin") : null;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return typeof address === "object" && address ? address.port : 0;
 }
 
 /**

@@ -32,7 +32,7 @@ export function isUnauthorized(error: unknown): boolean {
   return error instanceof ApiError && error.status === 401;
 }
 
-/** The runner-self plane of /v1, one method per route, with each call's retry policy. */
+/** The runner routes of /v1 (`/v1/runners/me/*`), one method per route, with each call's retry policy. */
 export class RunnerApi {
   constructor(
     private readonly http: HttpClient,

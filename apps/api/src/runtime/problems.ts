@@ -109,7 +109,6 @@ export function toProblem(error: unknown, logError?: (error: unknown) => void): 
 function frameworkDetail(code: string, status: number): string {
   if (code === "FST_ERR_CTP_INVALID_MEDIA_TYPE") return "The body must be application/json.";
   if (code === "FST_ERR_CTP_BODY_TOO_LARGE") return "The request body is over this route's ceiling.";
-  if (code === "FST_ERR_CTP_EMPTY_JSON_BODY") return "The body is empty but its Content-Type says JSON.";
   if (code === "FST_ERR_BAD_URL") return "The path is not valid percent-encoded UTF-8.";
   if (code === "FST_ERR_MAX_PARAM_LENGTH") return "A path segment is longer than this API accepts.";
   if (code.startsWith("FST_ERR_CTP") || status === 400) return "The request body is not valid JSON.";

@@ -2,9 +2,10 @@ import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
 
 /**
- * Whether a base_url may be called from the service: pure checks, no I/O. The caller resolves a host
- * name and hands every address to `isPublicAddress`; one non-public address refuses the URL, so a name
- * that resolves to a public and a private address is refused too.
+ * Whether the service may call an address: the one check that every address a host resolves to is public
+ * (`resolvePublic`), for provider base URLs and library git sources alike. One non-public address refuses
+ * the host, so a name that resolves to a public and a private address is refused too. `isPublicAddress`
+ * and `readBaseUrl` are pure; `resolvePublic` resolves the name (time-bounded, injectable for tests).
  */
 
 type Cidr = readonly [base: bigint, bits: number];

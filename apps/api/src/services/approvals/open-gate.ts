@@ -3,6 +3,7 @@ import { and, approvalGates, eq, fleets } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
 import type { ServiceContext } from "../context.ts";
 import { fencedWrite } from "../leases/leasing.ts";
+import { maskJson, secretMasker } from "../secrets/mask.ts";
 import { toRunnerGate } from "./gate-view.ts";
 
 export interface OpenGateInput {
@@ -35,9 +36,19 @@ export async function openGate(ctx: ServiceContext, runnerId: string, input: Ope
   return fencedWrite(ctx, runnerId, input, async (tx, lease) => {
     // The fence found and locked the fleet row, so it exists; no concurrent open of the action gets in.
     const [fleet] = await tx
-      .select({ name: fleets.name, tenantId: fleets.tenantId })
+      .select({ name: fleets.name, tenantId: fleets.tenantId, status: fleets.status })
       .from(fleets)
       .where(eq(fleets.id, lease.fleetId));
+    // Stopping or killing a fleet closes its gates; its runner may still hold the lease, but it may not
+    // ask for anything new.
+    if (fleet!.status === "stopped" || fleet!.status === "killed") {
+      throw new Problem("UZ-FLEET-003", {
+        detail: `The fleet is ${fleet!.status}; it cannot open an approval gate.`,
+        current_state: fleet!.status,
+      });
+    }
+    // What people read in the inbox never carries the value of a secret the fleet declares.
+    const mask = await secretMasker(tx, ctx.vault, lease.fleetId, lease.workspaceId);
     const [inserted] = await tx
       .insert(approvalGates)
       .values({
@@ -49,13 +60,13 @@ export async function openGate(ctx: ServiceContext, runnerId: string, input: Ope
         actionId: input.action_id,
         leaseId: lease.id,
         eventId: lease.eventId,
-        toolName: input.tool_name,
-        actionName: input.action_name,
+        toolName: mask(input.tool_name),
+        actionName: mask(input.action_name),
         gateKind: input.gate_kind,
-        proposedAction: input.proposed_action,
-        evidence: input.evidence,
-        blastRadius: input.blast_radius,
-        detail: input.detail,
+        proposedAction: mask(input.proposed_action),
+        evidence: maskJson(input.evidence, mask) as Record<string, unknown>,
+        blastRadius: mask(input.blast_radius),
+        detail: mask(input.detail),
         status: "pending",
         requestedAt: now,
         timeoutAt: now + input.timeout_ms,

@@ -3,6 +3,7 @@ import { Problem } from "@fleet/contracts";
 import { and, approvalGates, type Database, eq, leases } from "@fleet/db";
 import type { ServiceContext } from "../context.ts";
 import { type GateRow, toRunnerGate } from "./gate-view.ts";
+import { timeOutGates } from "./sweep.ts";
 
 /** A waiting read re-reads the gate at least this often, whatever the notifications say. */
 const REPOLL_MS = 5_000;
@@ -49,6 +50,12 @@ export async function waitForGate(
     let gate: GateRow;
     try {
       gate = await readGate(ctx.db, runnerId, input.lease_id, input.gate_id);
+      // An overdue gate times out on its reader too, so the deadline holds while the sweeper cannot run
+      // (the scheduler unreachable); the conditional write keeps it to one outcome.
+      if (gate.status === "pending" && gate.timeoutAt <= ctx.now()) {
+        await timeOutGates(ctx.db, ctx.now(), gate.id);
+        gate = await readGate(ctx.db, runnerId, input.lease_id, input.gate_id);
+      }
     } catch (error) {
       wait?.cancel();
       throw error;

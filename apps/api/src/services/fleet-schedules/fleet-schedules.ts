@@ -15,51 +15,7 @@ import {
   viewOf,
 } from "../schedules/schedules.ts";
 import { pushSchedule } from "../schedules/sync.ts";
-import type { Vault } from "../secrets/vault.ts";
-
-/** Values shorter than this are not masked: they would shred ordinary words. */
-const MASKABLE_LENGTH = 4;
-
-function stringLeaves(value: unknown, into: string[]): void {
-  if (typeof value === "string") into.push(value);
-  else if (Array.isArray(value)) for (const item of value) stringLeaves(item, into);
-  else if (value && typeof value === "object")
-    for (const item of Object.values(value)) stringLeaves(item, into);
-}
-
-/**
- * The message with every value of the fleet's declared secrets replaced by `[secret:NAME]`, so a fleet
- * cannot persist a credential into a schedule where people and logs would read it.
- */
-async function maskDeclaredSecrets(
-  tx: Tx,
-  vault: Vault,
-  fleetId: string,
-  workspaceId: string,
-  message: string,
-): Promise<string> {
-  const [fleet] = await tx
-    .select({ definition: fleets.definition })
-    .from(fleets)
-    .where(eq(fleets.id, fleetId));
-  const declared = fleet?.definition.requirements.credentials ?? [];
-  if (declared.length === 0) return message;
-  const rows = await tx
-    .select()
-    .from(secrets)
-    .where(and(eq(secrets.workspaceId, workspaceId), inArray(secrets.name, declared)));
-  const values: { name: string; value: string }[] = [];
-  for (const row of rows) {
-    const leaves: string[] = [];
-    stringLeaves(vault.open(workspaceId, row.name, row), leaves);
-    for (const value of leaves) if (value.length >= MASKABLE_LENGTH) values.push({ name: row.name, value });
-  }
-  // Longest first, so a value containing another is masked whole.
-  values.sort((a, b) => b.value.length - a.value.length);
-  let masked = message;
-  for (const { name, value } of values) masked = masked.split(value).join(`[secret:${name}]`);
-  return masked;
-}
+import { secretMasker } from "../secrets/mask.ts";
 
 export async function createFleetSchedule(
   ctx: ServiceContext,
@@ -70,7 +26,7 @@ export async function createFleetSchedule(
   const now = ctx.now();
   const id = await fencedWrite(ctx, runnerId, input, async (tx, lease) => {
     // The fenced write holds the fleet's row lock: the caps below hold against concurrent creates.
-    const message = await maskDeclaredSecrets(tx, ctx.vault, lease.fleetId, lease.workspaceId, input.message);
+    const message = (await secretMasker(tx, ctx.vault, lease.fleetId, lease.workspaceId))(input.message);
     return insertSchedule(
       tx,
       { id: lease.fleetId, workspaceId: lease.workspaceId },
@@ -126,7 +82,7 @@ export async function updateFleetSchedule(
     const message =
       input.message == null
         ? input.message
-        : await maskDeclaredSecrets(tx, ctx.vault, lease.fleetId, lease.workspaceId, input.message);
+        : (await secretMasker(tx, ctx.vault, lease.fleetId, lease.workspaceId))(input.message);
     await applyChange(tx, row, { ...input, message }, now);
   });
   await pushSchedule(ctx, input.schedule_id);

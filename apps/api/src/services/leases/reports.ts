@@ -1,5 +1,5 @@
-import { type ActivityFrame, Problem } from "@fleet/contracts";
-import { and, eq, fleetMemories, resultRows, sql } from "@fleet/db";
+import { Problem } from "@fleet/contracts";
+import { resultRows, sql } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
 import type { ServiceContext } from "../context.ts";
 import { fencedWrite } from "./leasing.ts";

@@ -76,12 +76,18 @@ export function toRunnerView(row: RunnerRow, counts: LeaseCounts, now: number) {
 }
 
 /** Runners as operators read them, newest first. */
-export async function runnerViews(db: Database | Tx, where: SQL | undefined, limit: number, now: number) {
+export async function runnerViews(
+  db: Database | Tx,
+  where: SQL | undefined,
+  limit: number,
+  now: number,
+  order: SQL[] = [desc(runners.createdAt), desc(runners.id)],
+) {
   const rows = await db
     .select()
     .from(runners)
     .where(where)
-    .orderBy(desc(runners.createdAt), desc(runners.id))
+    .orderBy(...order)
     .limit(limit);
   const counts = await leaseCounts(
     db,

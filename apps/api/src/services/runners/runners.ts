@@ -88,8 +88,7 @@ export async function listRunners(ctx: ServiceContext, input: { starting_after?:
     descending: true,
     limit: input.limit,
     starting_after: input.starting_after,
-    // runnerViews reads in this same order: newest first.
-    read: ({ after, rows }) => runnerViews(ctx.db, after, rows, now),
+    read: ({ after, order, rows }) => runnerViews(ctx.db, after, rows, now, order),
     keyOf: ({ row }) => ({ value: row.createdAt, id: row.id }),
     count: () => ctx.db.select({ n: count() }).from(runners),
   });

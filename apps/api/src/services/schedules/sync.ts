@@ -15,6 +15,12 @@ function describe(error: unknown): string {
  * still at the generation pushed, so a slow answer about an older version cannot overwrite a newer one.
  */
 export async function pushSchedule(ctx: ServiceContext, scheduleId: string): Promise<void> {
+  // Called after the change it registers has committed: a database that fails now must not turn that
+  // stored change into a refusal. The row stays `syncing` (or `failed`), and the reconciler converges it.
+  await pushStored(ctx, scheduleId).catch(() => {});
+}
+
+async function pushStored(ctx: ServiceContext, scheduleId: string): Promise<void> {
   const [row] = await ctx.db.select().from(schedules).where(eq(schedules.id, scheduleId));
   if (row === undefined) return;
   const sameGeneration = and(eq(schedules.id, row.id), eq(schedules.generation, row.generation));

@@ -1,4 +1,4 @@
-import { type OperatorScope, tenantScopes } from "@fleet/contracts";
+import type { OperatorScope } from "@fleet/contracts";
 import type { ServiceContext } from "../context.ts";
 
 /**
@@ -13,7 +13,7 @@ export const DEV_OWNER_OPERATOR_SCOPES: OperatorScope[] = [
 ];
 
 /**
- * In dev mode (`pnpm start`), a console sign-in by an owner (a member holding every tenant scope) also
+ * In dev mode (`pnpm start`), a console sign-in by an owner (a membership whose role is owner) also
  * carries an operator token, so the person who runs the install sees its runners without minting a token
  * in a terminal. It expires with the session. Outside dev mode the operator plane keeps its own
  * credential: nothing is issued (docs/decisions.md, "Dev mode: the owner's sign-in opens the operator
@@ -21,11 +21,11 @@ export const DEV_OWNER_OPERATOR_SCOPES: OperatorScope[] = [
  */
 export async function devOwnerOperatorToken(
   ctx: ServiceContext,
-  member: { userId: string; scopes: readonly string[] },
+  member: { userId: string; role: string },
   now: number,
 ): Promise<string | undefined> {
   if (!ctx.config.devMode) return undefined;
-  if (!tenantScopes.every((scope) => member.scopes.includes(scope))) return undefined;
+  if (member.role !== "owner") return undefined;
   const { token } = await ctx.sessions.sign(
     {
       sub: `dev-owner:${member.userId}`,

@@ -105,7 +105,7 @@ export async function exchangeSignInLink(ctx: ServiceContext, token: string) {
   if (link === undefined)
     throw new Problem("UZ-AUTH-010", { detail: "The sign-in link is unknown, used or expired." });
   const [member] = await ctx.db
-    .select({ scopes: memberships.scopes })
+    .select({ scopes: memberships.scopes, role: memberships.role })
     .from(memberships)
     .where(and(eq(memberships.tenantId, link.tenantId), eq(memberships.userId, link.userId)));
   if (member === undefined)
@@ -115,7 +115,7 @@ export async function exchangeSignInLink(ctx: ServiceContext, token: string) {
     ctx.config.sessionTtlSeconds,
     now,
   );
-  const operatorToken = await devOwnerOperatorToken(ctx, { userId: link.userId, scopes: member.scopes }, now);
+  const operatorToken = await devOwnerOperatorToken(ctx, { userId: link.userId, role: member.role }, now);
   return {
     session_token: session.token,
     expires_at: session.expiresAt,

@@ -1,9 +1,8 @@
 import type { OutputOf } from "@fleet/contracts";
 import type { listFleetEvents } from "@fleet/contracts/fleet-events/list-fleet-events";
 import type { messageFleet as messageOperation } from "@fleet/contracts/fleets/message-fleet";
-import type { listMemories } from "@fleet/contracts/memories/list-memories";
 import type { getMe } from "@fleet/contracts/users/get-me";
-import { fleetEvents, fleetMemories } from "@fleet/db";
+import { fleetEvents } from "@fleet/db";
 import { describe, expect, it } from "vitest";
 import { newId } from "../src/runtime/ids.ts";
 import { installFleet, messageFleet } from "./fleet-fixtures.ts";
@@ -169,72 +168,5 @@ describe("messages and fleet events", () => {
     expect(unknown.body.error_code).toBe("UZ-FLEET-001");
     const list = await call<EventPage>("GET", `${base}/events`, { token: tenant.apiKey });
     expect(list.body.items).toEqual([]);
-  });
-});
-
-describe("memories", () => {
-  async function remember(fleetId: string, rows: { key: string; category: string; content: string }[]) {
-    const api = await testApi();
-    let at = Date.now();
-    for (const row of rows) {
-      at += 1;
-      await api.database.db
-        .insert(fleetMemories)
-        .values({ id: newId(at), fleetId, ...row, createdAt: at, updatedAt: at });
-    }
-  }
-
-  it("lists recent memories, by category and by text search, each paged by cursor", async () => {
-    const tenant = await seedTenant();
-    const fleetId = await installFleet(tenant);
-    await remember(fleetId, [
-      { key: "deploy-window", category: "ops", content: "Deploys happen on Tuesday mornings" },
-      { key: "oncall", category: "people", content: "Alice is on call this week" },
-      { key: "db-version", category: "ops", content: "The primary database runs PostgreSQL 16" },
-      { key: "retro", category: "people", content: "Retro moved to Thursday" },
-    ]);
-    const base = `/v1/workspaces/${tenant.workspaceId}/fleets/${fleetId}/memories`;
-    type MemoryPage = OutputOf<typeof listMemories>;
-    const all = await call<MemoryPage>("GET", base, { token: tenant.apiKey });
-    expect(all.body.items.map((m) => m.key)).toEqual(["retro", "db-version", "oncall", "deploy-window"]);
-    expect(all.body.total).toBe(4);
-    expect(all.body.items[0]).toEqual({
-      key: "retro",
-      category: "people",
-      content: "Retro moved to Thursday",
-      created_at: expect.any(Number),
-      updated_at: expect.any(Number),
-    });
-
-    const ops = await call<MemoryPage>("GET", `${base}?category=ops&limit=1`, { token: tenant.apiKey });
-    expect(ops.body.items.map((m) => m.key)).toEqual(["db-version"]);
-    expect(ops.body.total).toBe(2);
-    const next = await call<MemoryPage>(
-      "GET",
-      `${base}?category=ops&limit=1&starting_after=${ops.body.next_cursor}`,
-      {
-        token: tenant.apiKey,
-      },
-    );
-    expect(next.body.items.map((m) => m.key)).toEqual(["deploy-window"]);
-    expect(next.body.next_cursor).toBeNull();
-    const misused = await call("GET", `${base}?limit=1&starting_after=${ops.body.next_cursor}`, {
-      token: tenant.apiKey,
-    });
-    expect(misused.status).toBe(400);
-
-    const search = await call<MemoryPage>(
-      "GET",
-      `${base}?query=${encodeURIComponent("postgresql primary")}`,
-      {
-        token: tenant.apiKey,
-      },
-    );
-    expect(search.body.items.map((m) => m.key)).toEqual(["db-version"]);
-    expect(search.body.total).toBe(1);
-    const byKey = await call<MemoryPage>("GET", `${base}?query=oncall`, { token: tenant.apiKey });
-    expect(byKey.body.items.map((m) => m.key)).toEqual(["oncall"]);
-    const none = await call<MemoryPage>("GET", `${base}?query=kubernetes`, { token: tenant.apiKey });
-    expect(none.body).toEqual({ items: [], total: 0, next_cursor: null });
   });
 });

@@ -2,11 +2,9 @@ import { request } from "node:http";
 import type { OutputOf } from "@fleet/contracts";
 import type { createFleetSchedule } from "@fleet/contracts/fleet-schedules/create-fleet-schedule";
 import type { renewLease } from "@fleet/contracts/leases/renew-lease";
-import type { listMemories } from "@fleet/contracts/memories/list-memories";
 import type { listRunnerLeases } from "@fleet/contracts/runners/list-runner-leases";
 import { fleetEvents, fleets, leases, sql } from "@fleet/db";
 import { describe, expect, it } from "vitest";
-import type { PublishedFrame } from "../src/runtime/activity-bus.ts";
 import { labelledFleet, messageFleet, uniqueLabel } from "./fleet-fixtures.ts";
 import { call, databaseKind, seedTenant, type Tenant, testApi, useIsolatedApi } from "./harness.ts";
 import {
@@ -347,80 +345,5 @@ describe("leases", () => {
       { token: await operatorToken(["runner:read"]) },
     );
     expect(history.body.items[0]).toMatchObject({ outcome: "unknown" });
-  });
-
-  it("accepts the four activity frame variants for publication, refusing unknown ones whole", async () => {
-    const tenant = await seedTenant();
-    const label = uniqueLabel();
-    const { fleetId, eventId } = await labelledWork(tenant, label);
-    const runner = await enrollRunner({ labels: [label] });
-    const lease = (await acquire(runner)).body.lease!;
-    const api = await testApi();
-    const seen: PublishedFrame[] = [];
-    const stop = api.app.services.activity.subscribe((frame) => {
-      if (frame.leaseId === lease.lease_id) seen.push(frame);
-    });
-    try {
-      const path = `/v1/runners/me/leases/${lease.lease_id}/activity`;
-      const frames = [
-        { tool_call_started: { name: "search", args_redacted: '{"q":"[redacted]"}' } },
-        { tool_call_progress: { name: "search", elapsed_ms: 120 } },
-        { fleet_response_chunk: { text: "Found 3 incidents" } },
-        { tool_call_completed: { name: "search", ms: 240 } },
-      ];
-      for (const frame of frames) {
-        const accepted = await call("POST", path, { token: runner.token, body: { frames: [frame] } });
-        expect(accepted.status).toBe(202);
-        expect(accepted.body).toEqual({ ok: true });
-      }
-      expect(seen.map((frame) => frame.kind)).toEqual([
-        "tool_call_started",
-        "tool_call_progress",
-        "chunk",
-        "tool_call_completed",
-      ]);
-      expect(seen[0]).toMatchObject({ fleetId, eventId, workspaceId: tenant.workspaceId });
-      for (const frames of [
-        [{ tool_call_started: { name: "x", args_redacted: "", extra: 1 } }],
-        [{ thinking: { text: "hmm" } }],
-        [{ fleet_response_chunk: { text: "ok" } }, { bogus: {} }],
-        [],
-      ]) {
-        const refused = await call("POST", path, { token: runner.token, body: { frames } });
-        expect(refused.status, JSON.stringify(frames)).toBe(400);
-        expect(refused.body.error_code).toBe("UZ-REQ-001");
-      }
-      expect(seen).toHaveLength(4);
-    } finally {
-      stop();
-    }
-  });
-
-  it("writes the leased fleet's memories under the fence, readable by people", async () => {
-    const tenant = await seedTenant();
-    const label = uniqueLabel();
-    const { fleetId } = await labelledWork(tenant, label);
-    const runner = await enrollRunner({ labels: [label] });
-    const lease = (await acquire(runner)).body.lease!;
-    const path = `/v1/runners/me/leases/${lease.lease_id}/memories`;
-    const written = await call("PUT", `${path}/oncall`, {
-      token: runner.token,
-      body: { fencing_token: lease.fencing_token, category: "people", content: "Alice this week" },
-    });
-    expect(written.status).toBe(200);
-    await call("PUT", `${path}/oncall`, {
-      token: runner.token,
-      body: { fencing_token: lease.fencing_token, category: "people", content: "Bob this week" },
-    });
-    const read = await call<OutputOf<typeof listMemories>>(
-      "GET",
-      `/v1/workspaces/${tenant.workspaceId}/fleets/${fleetId}/memories`,
-      { token: tenant.apiKey },
-    );
-    expect(read.body.items).toMatchObject([{ key: "oncall", content: "Bob this week" }]);
-    const removed = await call("DELETE", `${path}/oncall?fencing_token=${lease.fencing_token}`, {
-      token: runner.token,
-    });
-    expect(removed.status).toBe(204);
   });
 });

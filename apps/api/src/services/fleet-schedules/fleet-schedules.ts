@@ -1,5 +1,5 @@
 import { Problem } from "@fleet/contracts";
-import { and, asc, eq, fleetEvents, fleets, inArray, schedules, secrets, type Tx } from "@fleet/db";
+import { and, asc, eq, fleetEvents, schedules, type Tx } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
 import type { ServiceContext } from "../context.ts";
 import { fencedWrite } from "../leases/leasing.ts";

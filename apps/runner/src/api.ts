@@ -1,5 +1,8 @@
 import type { ActivityFrame, CapabilityReport, Lease, memoryItem, scheduleView } from "@fleet/contracts";
 import { publishActivity } from "@fleet/contracts/activity/publish-activity";
+import type { runnerGate } from "@fleet/contracts/approvals/approval-gate";
+import { openGate } from "@fleet/contracts/approvals/open-gate";
+import { waitGate } from "@fleet/contracts/approvals/wait-gate";
 import { createFleetSchedule } from "@fleet/contracts/fleet-schedules/create-fleet-schedule";
 import { acquireLease } from "@fleet/contracts/leases/acquire-lease";
 import { releaseLease } from "@fleet/contracts/leases/release-lease";
@@ -21,6 +24,12 @@ type ScheduleBody = NonNullable<z.input<typeof createFleetSchedule.input>>;
 /** The schedule creation request, less what the runner adds (the lease and its fencing token). */
 export type ScheduleRequest = Omit<ScheduleBody, "lease_id" | "fencing_token">;
 export type ScheduleView = z.output<typeof scheduleView>;
+
+type GateBody = NonNullable<z.input<typeof openGate.input>>;
+/** The gate an executor opens, less what the runner adds (the lease and its fencing token). */
+export type GateRequest = Omit<GateBody, "lease_id" | "fencing_token">;
+/** A gate as its runner reads it: status, and once answered the outcome, approved_action, failure_label. */
+export type RunnerGate = z.output<typeof runnerGate>;
 
 /** A refusal that means this runner no longer holds the lease: stop working on it and drop it. */
 export function isLeaseLost(error: unknown): boolean {
@@ -105,6 +114,27 @@ export class RunnerApi {
       token: this.token,
       params: { lease_id: lease.lease_id, key },
       body: { ...memory, fencing_token: lease.fencing_token },
+    });
+  }
+
+  /** Idempotent by action_id (a repeat answers the existing gate with 200), so retried like a read. */
+  openGate(lease: Lease, gate: GateRequest): Promise<RunnerGate> {
+    return this.http.call(openGate, {
+      token: this.token,
+      params: { lease_id: lease.lease_id },
+      body: { ...gate, fencing_token: lease.fencing_token },
+    });
+  }
+
+  /** Long-polls the gate's answer for up to `waitMs` (the service caps one wait at 30 s). */
+  waitGate(lease: Lease, gateId: string, waitMs: number, signal?: AbortSignal): Promise<RunnerGate> {
+    return this.http.call(waitGate, {
+      token: this.token,
+      params: { lease_id: lease.lease_id, gate_id: gateId },
+      query: { wait_ms: waitMs },
+      signal,
+      attempts: 3,
+      timeoutMs: waitMs + 15_000,
     });
   }
 

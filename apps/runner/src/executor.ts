@@ -1,5 +1,5 @@
 import type { ActivityFrame, Lease } from "@fleet/contracts";
-import type { Memory, ReportFields, ScheduleRequest, ScheduleView } from "./api.ts";
+import type { GateRequest, Memory, ReportFields, RunnerGate, ScheduleRequest, ScheduleView } from "./api.ts";
 
 /**
  * What an executor answers for one leased event: the report's fields without the lease's identity, which
@@ -21,6 +21,16 @@ export interface LeaseTools {
   writeMemory(key: string, memory: { content: string; category?: string }): Promise<Memory>;
   /** Creates a schedule for the fleet (source `fleet`). Not retried when it may have landed. */
   createSchedule(schedule: ScheduleRequest): Promise<ScheduleView>;
+  /**
+   * Opens an approval gate for a proposed action (or answers the one already open for its `action_id`,
+   * so a reclaimed run finds its gate again). `awaitApproval` opens and waits in one call.
+   */
+  openGate(gate: GateRequest): Promise<RunnerGate>;
+  /**
+   * The gate's state, held open up to `waitMs` (at most 30 s) while it is pending. Throws `LeaseLostError`
+   * as soon as the lease is lost or given up.
+   */
+  waitGate(gateId: string, waitMs: number): Promise<RunnerGate>;
 }
 
 /**

@@ -1,5 +1,13 @@
 // What an executor module imports: the interface it implements and the helpers around it.
-export type { CapabilityReport, Memory, ScheduleRequest, ScheduleView } from "./api.ts";
+export type {
+  CapabilityReport,
+  GateRequest,
+  Memory,
+  RunnerGate,
+  ScheduleRequest,
+  ScheduleView,
+} from "./api.ts";
+export { awaitApproval } from "./approval.ts";
 export type { RunnerConfig } from "./env.ts";
 export {
   type ExecutionResult,

@@ -1,9 +1,10 @@
 import type { Lease } from "@fleet/contracts";
 import { describe, expect, it } from "vitest";
-import { fakeLease, fakeSchedule } from "../test/lease.ts";
+import { fakeGate, fakeLease, fakeSchedule } from "../test/lease.ts";
 import type { ReportFields } from "./api.ts";
 import { sleep } from "./backoff.ts";
 import type { Executor } from "./executor.ts";
+import { createEchoExecutor } from "./executors/echo.ts";
 import { ApiError } from "./http.ts";
 import { type LeaseApi, runLease, ttlEstimate } from "./lease-worker.ts";
 import { silentLogger } from "./log.ts";
@@ -32,6 +33,8 @@ function fakeApi(overrides: Partial<LeaseApi> = {}) {
     },
     writeMemory: async () => ({ key: "k", content: "c", category: "general", created_at: 1, updated_at: 1 }),
     createSchedule: async () => fakeSchedule(),
+    openGate: async (_lease, gate) => fakeGate({ action_id: gate.action_id }),
+    waitGate: async (_lease, gateId) => fakeGate({ gate_id: gateId }),
     ...overrides,
   };
   return { api, calls };
@@ -148,6 +151,99 @@ describe("runLease", () => {
     );
     expect(calls.report.map((fields) => fields.outcome)).toEqual(["processed", "fleet_error"]);
     expect(calls.report[1]).toMatchObject({ failure_label: "report_refused" });
+  });
+});
+
+describe("runLease with an approval gate", () => {
+  /** A long-poll: sleeps up to `ms` on the request's signal, and fails as fetch does when it aborts. */
+  async function longPoll(ms: number, signal?: AbortSignal): Promise<void> {
+    await sleep(ms, signal);
+    if (signal?.aborted) throw new DOMException("The operation was aborted.", "AbortError");
+  }
+
+  it("keeps the lease renewed while the executor waits on a gate, then reports the answer", async () => {
+    const opened: Array<{ fencing: number; action: string }> = [];
+    let waits = 0;
+    const { api, calls } = fakeApi({
+      openGate: async (lease, gate) => {
+        opened.push({ fencing: lease.fencing_token, action: gate.proposed_action });
+        return fakeGate({ action_id: gate.action_id });
+      },
+      waitGate: async (_lease, gateId, _waitMs, signal) => {
+        await longPoll(250, signal);
+        return ++waits < 4
+          ? fakeGate({ gate_id: gateId })
+          : fakeGate({
+              status: "approved",
+              outcome: "approved",
+              resolved_by: "user:u1",
+              approved_action: "ship",
+            });
+      },
+    });
+    const end = await runLease(
+      fakeLease({ expires_at: Date.now() + 300, message: "approve: ship" }),
+      { api, executor: createEchoExecutor(), log: silentLogger },
+      never,
+    );
+    expect(end).toBe("reported");
+    expect(opened).toEqual([{ fencing: 7, action: "ship" }]);
+    expect(waits).toBe(4);
+    // About one renew every 100 ms over the second the gate stayed pending.
+    expect(calls.renew.length).toBeGreaterThanOrEqual(6);
+    expect(calls.report[0]).toMatchObject({
+      outcome: "processed",
+      response_text: "Echo: approve: ship\nApproved by user:u1: ship",
+    });
+  });
+
+  it("ends a gate wait at once when the lease is lost, and reports nothing", async () => {
+    let waitSignal: AbortSignal | undefined;
+    const { api, calls } = fakeApi({
+      renew: async () => {
+        throw superseded();
+      },
+      waitGate: async (_lease, gateId, _waitMs, signal) => {
+        waitSignal = signal;
+        await longPoll(10_000, signal);
+        return fakeGate({ gate_id: gateId });
+      },
+    });
+    const started = Date.now();
+    const end = await runLease(
+      fakeLease({ expires_at: Date.now() + 300, message: "approve: ship" }),
+      { api, executor: createEchoExecutor(), log: silentLogger },
+      never,
+    );
+    expect(end).toBe("lost");
+    expect(waitSignal?.aborted).toBe(true);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(calls.report).toHaveLength(0);
+  });
+
+  it("reports a denied gate as fleet_error with its failure label", async () => {
+    const { api, calls } = fakeApi({
+      waitGate: async (_lease, gateId) =>
+        fakeGate({
+          gate_id: gateId,
+          status: "denied",
+          outcome: "denied",
+          resolved_by: "api_key:k1",
+          failure_label: "approval_denied",
+        }),
+    });
+    expect(
+      await runLease(
+        fakeLease({ message: "approve: ship" }),
+        { api, executor: createEchoExecutor(), log: silentLogger },
+        never,
+      ),
+    ).toBe("reported");
+    expect(calls.report[0]).toMatchObject({
+      outcome: "fleet_error",
+      failure_label: "approval_denied",
+      failure_detail: 'The approval of "ship" was denied by api_key:k1.',
+    });
   });
 });
 

@@ -10,7 +10,7 @@ export type LeaseEnd = "reported" | "lost" | "given_up" | "unreported";
 
 export type LeaseApi = Pick<
   RunnerApi,
-  "renew" | "release" | "report" | "activity" | "writeMemory" | "createSchedule"
+  "renew" | "release" | "report" | "activity" | "writeMemory" | "createSchedule" | "openGate" | "waitGate"
 >;
 
 /** The service's lease TTL (decisions: 30 s); a shorter one is read off the lease itself. */
@@ -91,7 +91,7 @@ export async function runLease(
     try {
       return await write();
     } catch (error) {
-      if (isLeaseLost(error)) {
+      if (isLeaseLost(error) || held.signal.aborted) {
         drop("lost");
         throw new LeaseLostError(lease.lease_id);
       }
@@ -110,6 +110,10 @@ export async function runLease(
     },
     writeMemory: (key, memory) => fenced(() => api.writeMemory(lease, key, memory)),
     createSchedule: (schedule) => fenced(() => api.createSchedule(lease, schedule)),
+    openGate: (gate) => fenced(() => api.openGate(lease, gate)),
+    // Not fenced by the service (reading an answer changes nothing), but bound to the lease: the wait
+    // ends when the lease is lost, while the renew loop above keeps the lease alive during it.
+    waitGate: (gateId, waitMs) => fenced(() => api.waitGate(lease, gateId, waitMs, held.signal)),
   };
 
   try {

@@ -1,6 +1,6 @@
 import type { Lease } from "@fleet/contracts";
 import { describe, expect, it } from "vitest";
-import { fakeLease, fakeSchedule } from "../test/lease.ts";
+import { fakeGate, fakeLease, fakeSchedule } from "../test/lease.ts";
 import type { HeartbeatAnswer, ReportFields } from "./api.ts";
 import { sleep } from "./backoff.ts";
 import type { Executor } from "./executor.ts";
@@ -62,6 +62,8 @@ function fakeService(state: Partial<HeartbeatAnswer> = {}) {
     activity: async () => ({ ok: true }),
     writeMemory: async () => ({ key: "k", content: "c", category: "general", created_at: 1, updated_at: 1 }),
     createSchedule: async () => fakeSchedule(),
+    openGate: async () => fakeGate(),
+    waitGate: async () => fakeGate(),
   };
   return { service, api };
 }

@@ -4,6 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import type { leaseSummary, OutputOf } from "@fleet/contracts";
+import type { approveApproval } from "@fleet/contracts/approvals/approve-approval";
+import type { denyApproval } from "@fleet/contracts/approvals/deny-approval";
+import type { listApprovals } from "@fleet/contracts/approvals/list-approvals";
 import type { getFleetEvent } from "@fleet/contracts/fleet-events/get-fleet-event";
 import type { createPlatformLibrary } from "@fleet/contracts/fleet-libraries/create-platform-library";
 import type { createFleet } from "@fleet/contracts/fleets/create-fleet";
@@ -183,6 +186,21 @@ function startRunner(host: string, fleet: Fleet, env: Record<string, string> = {
   return { child, output, exited, tokenFile, runnerId };
 }
 
+type Gate = OutputOf<typeof listApprovals>["items"][number];
+
+/** The pending gate the fleet's runner opened for `action`, once it is in the inbox. */
+function pendingGate(fleet: Fleet, action: string): Promise<Gate> {
+  return until(`a gate for "${action}"`, async () => {
+    const page = await api<OutputOf<typeof listApprovals>>(
+      "GET",
+      `/v1/workspaces/${tenant.workspace_id}/approvals?fleet_id=${fleet.fleetId}`,
+      tenant.api_key,
+    );
+    expect(page.status).toBe(200);
+    return page.body.items.find((gate) => gate.proposed_action === action);
+  });
+}
+
 type LeaseSummary = z.output<typeof leaseSummary>;
 
 async function leasesOf(runnerId: string): Promise<LeaseSummary[]> {
@@ -299,6 +317,56 @@ describe("the reference runner against a real API", () => {
         once: true,
       }),
     );
+  }, 60_000);
+
+  it("asks for approval through a gate, keeps its lease while it waits, and answers once approved", async () => {
+    const eventId = await message(fleet, "approve: deploy v2");
+    const gate = await pendingGate(fleet, "deploy v2");
+    expect(gate).toMatchObject({
+      status: "pending",
+      tool_name: "echo",
+      action_name: "deploy",
+      gate_kind: "approval",
+      evidence: { message: "approve: deploy v2" },
+      blast_radius: "none (demo)",
+    });
+    // Two lease TTLs (1.5 s) pass while the gate is pending: the runner renews through its wait.
+    await new Promise((resolve) => setTimeout(resolve, 3_500));
+    expect((await readEvent(fleet, eventId)).body.status).toBe("received");
+
+    const approved = await api<OutputOf<typeof approveApproval>>(
+      "POST",
+      `/v1/workspaces/${tenant.workspace_id}/approvals/${gate.gate_id}/approve`,
+      tenant.api_key,
+      {},
+    );
+    expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+    expect(approved.body.resolved_by).toMatch(/^api_key:/);
+    const event = await processed(fleet, eventId);
+    expect(event).toMatchObject({
+      status: "processed",
+      response_text: `Echo: approve: deploy v2\nApproved by ${approved.body.resolved_by}: deploy v2`,
+    });
+    const leases = (await leasesOf(await runner.runnerId())).filter((lease) => lease.event_id === eventId);
+    expect(leases).toEqual([expect.objectContaining({ kind: "fresh", outcome: "succeeded" })]);
+  }, 60_000);
+
+  it("reports a denied approval as fleet_error approval_denied", async () => {
+    const eventId = await message(fleet, "approve: drop the staging database");
+    const gate = await pendingGate(fleet, "drop the staging database");
+    const denied = await api<OutputOf<typeof denyApproval>>(
+      "POST",
+      `/v1/workspaces/${tenant.workspace_id}/approvals/${gate.gate_id}/deny`,
+      tenant.api_key,
+      { reason: "not today" },
+    );
+    expect(denied.status, JSON.stringify(denied.body)).toBe(200);
+    const event = await processed(fleet, eventId);
+    expect(event).toMatchObject({
+      status: "fleet_error",
+      failure_label: "approval_denied",
+      failure_detail: `The approval of "drop the staging database" was denied by ${denied.body.resolved_by}: not today`,
+    });
   }, 60_000);
 
   it("stops on SIGTERM with exit code 0, and never logs a credential", async () => {

@@ -1,5 +1,5 @@
 import type { Lease } from "@fleet/contracts";
-import type { ScheduleView } from "../src/api.ts";
+import type { RunnerGate, ScheduleView } from "../src/api.ts";
 
 /** A lease as the service hands one out, for unit tests. */
 export function fakeLease(overrides: Partial<Lease> & { message?: string } = {}): Lease {
@@ -34,6 +34,36 @@ export function fakeSchedule(overrides: Partial<ScheduleView> = {}): ScheduleVie
     created_at: 1,
     updated_at: 1,
     next_fire_at: 60_000,
+    ...overrides,
+  };
+}
+
+/** A gate as the service answers its runner: pending unless overridden. */
+export function fakeGate(overrides: Partial<RunnerGate> = {}): RunnerGate {
+  return {
+    gate_id: "0190a000-0000-7000-8000-0000000000bb",
+    fleet_id: "0190a000-0000-7000-8000-000000000002",
+    workspace_id: "0190a000-0000-7000-8000-000000000003",
+    action_id: "6f1c2a4e-0000-5000-8000-000000000000",
+    requested_at: 1,
+    timeout_at: 3_600_001,
+    updated_at: 1,
+    fleet_name: "Echoes",
+    tool_name: "echo",
+    action_name: "deploy",
+    gate_kind: "approval",
+    proposed_action: "deploy v2",
+    evidence: {},
+    blast_radius: "none (demo)",
+    detail: "demo",
+    status: "pending",
+    resolved_by: null,
+    resolved_at: null,
+    reason: null,
+    amended_action: null,
+    outcome: null,
+    approved_action: null,
+    failure_label: null,
     ...overrides,
   };
 }

@@ -5,6 +5,7 @@ import type { z } from "zod";
 import { authorize, type Caller } from "./auth/authorize.ts";
 import type { Principal } from "./auth/principal.ts";
 import { toProblem } from "./runtime/problems.ts";
+import { type Actor, principalLabel } from "./services/audit/record.ts";
 import type { ServiceContext } from "./services/context.ts";
 
 export interface RequestContext extends Caller {
@@ -44,6 +45,11 @@ const trpcCodes: Record<number, TRPC_ERROR_CODE_KEY> = {
 
 /** A procedure's context once authorized: who is calling, for the resolver. */
 export type AuthorizedContext<P extends Principal | null> = RequestContext & { principal: P };
+
+/** Who acts in this request, and the request's id: what an audited service records. */
+export function actorOf(ctx: AuthorizedContext<Principal>): Actor {
+  return { principal: principalLabel(ctx.principal), requestId: ctx.requestId };
+}
 
 /** The function behind an operation, called by /trpc through tRPC and by /v1 directly. */
 export type Resolver<P extends Principal | null = Principal | null> = (opts: {

@@ -106,6 +106,7 @@ const otherTenantFixtures: Record<string, Fixture> = {
   }),
   "secrets.delete": async (owner) => ({ params: await secretIn(owner) }),
   "approvals.list": async (owner) => ({ params: { workspace_id: owner.workspaceId } }),
+  "audit.listWorkspace": async (owner) => ({ params: { workspace_id: owner.workspaceId } }),
   "approvals.get": async (owner) => ({ params: await gateIn(owner) }),
   "approvals.approve": async (owner) => ({ params: await gateIn(owner), body: {} }),
   "approvals.deny": async (owner) => ({ params: await gateIn(owner), body: {} }),

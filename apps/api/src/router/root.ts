@@ -2,6 +2,7 @@ import { type ProcedureMeta, router } from "../trpc.ts";
 import { activityRouter } from "./activity/router.ts";
 import { apiKeysRouter } from "./api-keys/router.ts";
 import { approvalsRouter } from "./approvals/router.ts";
+import { auditRouter } from "./audit/router.ts";
 import { fleetEventsRouter } from "./fleet-events/router.ts";
 import { fleetLibrariesRouter } from "./fleet-libraries/router.ts";
 import { fleetSchedulesRouter } from "./fleet-schedules/router.ts";
@@ -22,6 +23,7 @@ export const appRouter = router({
   activity: activityRouter,
   apiKeys: apiKeysRouter,
   approvals: approvalsRouter,
+  audit: auditRouter,
   fleetEvents: fleetEventsRouter,
   fleetLibraries: fleetLibrariesRouter,
   fleetSchedules: fleetSchedulesRouter,

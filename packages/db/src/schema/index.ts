@@ -1,5 +1,6 @@
 export * from "./api-keys.ts";
 export * from "./approval-gates.ts";
+export * from "./audit-events.ts";
 export * from "./domains.ts";
 export * from "./fleet-events.ts";
 export * from "./fleet-libraries.ts";

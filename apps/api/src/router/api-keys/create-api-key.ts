@@ -1,9 +1,9 @@
 import { createApiKey as op } from "@fleet/contracts/api-keys/create-api-key";
 import { mintApiKey } from "../../services/api-keys/mint-api-key.ts";
-import { procedure } from "../../trpc.ts";
+import { actorOf, procedure } from "../../trpc.ts";
 
 export const createApiKey = procedure(op).mutation(({ ctx, input }) =>
-  mintApiKey(ctx.services, {
+  mintApiKey(ctx.services, actorOf(ctx), {
     tenantId: ctx.principal.tenantId,
     userId: ctx.principal.userId,
     keyName: input.key_name,

@@ -1,8 +1,8 @@
 import { hasScope } from "@fleet/contracts";
 import { updateRunner as op } from "@fleet/contracts/runners/update-runner";
 import { updateRunner as update } from "../../services/runners/runners.ts";
-import { procedure } from "../../trpc.ts";
+import { actorOf, procedure } from "../../trpc.ts";
 
 export const updateRunner = procedure(op).mutation(({ ctx, input }) =>
-  update(ctx.services, input, hasScope(ctx.principal.scopes, "runner:admin")),
+  update(ctx.services, actorOf(ctx), input, hasScope(ctx.principal.scopes, "runner:admin")),
 );

@@ -1,7 +1,7 @@
 import { createSecret as op } from "@fleet/contracts/secrets/create-secret";
 import { createSecret as create } from "../../services/secrets/secrets.ts";
-import { procedure } from "../../trpc.ts";
+import { actorOf, procedure } from "../../trpc.ts";
 
 export const createSecret = procedure(op).mutation(({ ctx, input }) =>
-  create(ctx.services, ctx.principal.tenantId, input),
+  create(ctx.services, actorOf(ctx), ctx.principal.tenantId, input),
 );

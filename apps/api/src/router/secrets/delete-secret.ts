@@ -1,7 +1,7 @@
 import { deleteSecret as op } from "@fleet/contracts/secrets/delete-secret";
 import { deleteSecret as remove } from "../../services/secrets/secrets.ts";
-import { procedure } from "../../trpc.ts";
+import { actorOf, procedure } from "../../trpc.ts";
 
 export const deleteSecret = procedure(op).mutation(({ ctx, input }) =>
-  remove(ctx.services, ctx.principal.tenantId, input.workspace_id, input.secret_name),
+  remove(ctx.services, actorOf(ctx), ctx.principal.tenantId, input.workspace_id, input.secret_name),
 );

@@ -1,6 +1,7 @@
 import { apiKeys, type Database, type Tx } from "@fleet/db";
 import { mintSecret, sha256Hex, TENANT_KEY_PREFIX } from "../../auth/tokens.ts";
 import { newId } from "../../runtime/ids.ts";
+import { type Actor, recordAudit } from "../audit/record.ts";
 import type { ServiceContext } from "../context.ts";
 
 interface NewApiKey {
@@ -11,8 +12,21 @@ interface NewApiKey {
 }
 
 /** Mints a tenant API key; the plaintext is returned here and never stored. */
-export async function mintApiKey(ctx: ServiceContext, input: NewApiKey) {
-  return insertApiKey(ctx.db, input, ctx.now());
+export async function mintApiKey(ctx: ServiceContext, actor: Actor, input: NewApiKey) {
+  const now = ctx.now();
+  return ctx.db.transaction(async (tx) => {
+    const minted = await insertApiKey(tx, input, now);
+    await recordAudit(tx, {
+      actor,
+      at: now,
+      tenantId: input.tenantId,
+      workspaceId: null,
+      action: "api_key.mint",
+      target: `api_key:${minted.id}`,
+      details: { key_name: input.keyName },
+    });
+    return minted;
+  });
 }
 
 /** The step that stores a new key, in the caller's transaction when it has one (the tenant bootstrap's). */

@@ -1,5 +1,6 @@
 import { Problem } from "@fleet/contracts";
 import { and, apiKeys, eq } from "@fleet/db";
+import { type Actor, recordAudit } from "../audit/record.ts";
 import { notifyPrincipalChange, type ServiceContext } from "../context.ts";
 import { toApiKeyItem } from "./api-key-item.ts";
 
@@ -8,7 +9,7 @@ function notFound(id: string): Problem {
 }
 
 /** Revokes a key; every instance refuses it from the moment this commits. */
-export async function revokeApiKey(ctx: ServiceContext, tenantId: string, id: string) {
+export async function revokeApiKey(ctx: ServiceContext, actor: Actor, tenantId: string, id: string) {
   const now = ctx.now();
   const revoked = await ctx.db.transaction(async (tx) => {
     const [row] = await tx
@@ -24,6 +25,15 @@ export async function revokeApiKey(ctx: ServiceContext, tenantId: string, id: st
       });
     }
     const [updated] = await tx.update(apiKeys).set({ revokedAt: now }).where(eq(apiKeys.id, id)).returning();
+    await recordAudit(tx, {
+      actor,
+      at: now,
+      tenantId,
+      workspaceId: null,
+      action: "api_key.revoke",
+      target: `api_key:${id}`,
+      details: { key_name: row.keyName },
+    });
     await notifyPrincipalChange(tx, `key:${id}`);
     return toApiKeyItem(updated!);
   });
@@ -32,10 +42,16 @@ export async function revokeApiKey(ctx: ServiceContext, tenantId: string, id: st
 }
 
 /** Deletes a revoked key; an active one must be revoked first. */
-export async function deleteApiKey(ctx: ServiceContext, tenantId: string, id: string): Promise<void> {
+export async function deleteApiKey(
+  ctx: ServiceContext,
+  actor: Actor,
+  tenantId: string,
+  id: string,
+): Promise<void> {
+  const now = ctx.now();
   await ctx.db.transaction(async (tx) => {
     const [row] = await tx
-      .select({ revokedAt: apiKeys.revokedAt })
+      .select({ revokedAt: apiKeys.revokedAt, keyName: apiKeys.keyName })
       .from(apiKeys)
       .where(and(eq(apiKeys.id, id), eq(apiKeys.tenantId, tenantId)))
       .for("update");
@@ -47,6 +63,15 @@ export async function deleteApiKey(ctx: ServiceContext, tenantId: string, id: st
       });
     }
     await tx.delete(apiKeys).where(eq(apiKeys.id, id));
+    await recordAudit(tx, {
+      actor,
+      at: now,
+      tenantId,
+      workspaceId: null,
+      action: "api_key.delete",
+      target: `api_key:${id}`,
+      details: { key_name: row.keyName },
+    });
     await notifyPrincipalChange(tx, `key:${id}`);
   });
   ctx.principalsChanged(`key:${id}`);

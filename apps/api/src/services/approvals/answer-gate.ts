@@ -1,5 +1,6 @@
 import { and, approvalGates, eq, gt } from "@fleet/db";
 import type { TenantPrincipal } from "../../auth/principal.ts";
+import { type Actor, recordAudit } from "../audit/record.ts";
 import type { ServiceContext } from "../context.ts";
 import { requireWorkspace } from "../workspaces/access.ts";
 import { type GateRow, notifyGates, resolverOf, standingAnswer } from "./gate-view.ts";
@@ -22,6 +23,7 @@ export interface AnswerInput {
 export async function answerGate(
   ctx: ServiceContext,
   principal: TenantPrincipal,
+  actor: Actor,
   outcome: "approved" | "denied",
   input: AnswerInput,
 ) {
@@ -49,6 +51,15 @@ export async function answerGate(
       )
       .returning();
     if (won !== undefined) {
+      await recordAudit(tx, {
+        actor,
+        at: now,
+        tenantId: won.tenantId,
+        workspaceId: won.workspaceId,
+        action: outcome === "approved" ? "approval.approve" : "approval.deny",
+        target: `approval_gate:${won.id}`,
+        details: { fleet_id: won.fleetId, gate_kind: won.gateKind, amended: won.amendedAction !== null },
+      });
       await notifyGates(tx, [won.id]);
       return { won };
     }

@@ -13,6 +13,7 @@ import {
 } from "@fleet/db";
 import { mintSecret, RUNNER_TOKEN_PREFIX, sha256Hex } from "../../auth/tokens.ts";
 import { newId } from "../../runtime/ids.ts";
+import { type Actor, recordAudit } from "../audit/record.ts";
 import { notifyPrincipalChange, type ServiceContext } from "../context.ts";
 import { keysetPage } from "../keyset.ts";
 import { degradedVerdict } from "./policy.ts";
@@ -42,8 +43,29 @@ function checkAssignable(ctx: ServiceContext, policy: AssignedPolicy): void {
   }
 }
 
+/** Runner administration is operator-plane: its audit rows belong to no tenant. */
+function auditRunner(
+  tx: Tx,
+  actor: Actor,
+  at: number,
+  action: string,
+  id: string,
+  details: Record<string, unknown>,
+) {
+  return recordAudit(tx, {
+    actor,
+    at,
+    tenantId: null,
+    workspaceId: null,
+    action,
+    target: `runner:${id}`,
+    details,
+  });
+}
+
 export async function enrollRunner(
   ctx: ServiceContext,
+  actor: Actor,
   input: { host_id: string; assigned_policy: AssignedPolicy; labels: string[] },
 ) {
   checkAssignable(ctx, input.assigned_policy);
@@ -66,6 +88,10 @@ export async function enrollRunner(
     });
     await recordRunnerEvent(tx, id, "runner_registered", now, { host_id: input.host_id });
     await recordRunnerEvent(tx, id, "runner_policy_assigned", now, {
+      assigned_policy: input.assigned_policy,
+    });
+    await auditRunner(tx, actor, now, "runner.enroll", id, {
+      host_id: input.host_id,
       assigned_policy: input.assigned_policy,
     });
   });
@@ -114,6 +140,7 @@ const statusEvents = {
  */
 export async function updateRunner(
   ctx: ServiceContext,
+  actor: Actor,
   input: {
     id: string;
     assigned_policy?: AssignedPolicy;
@@ -155,6 +182,10 @@ export async function updateRunner(
     }
     const event = statusEvents[status];
     if (status !== row.adminState && event !== null) await recordRunnerEvent(tx, row.id, event, now);
+    await auditRunner(tx, actor, now, "runner.update", row.id, {
+      ...(input.assigned_policy ? { assigned_policy: policy } : {}),
+      ...(input.status ? { status: { from: row.adminState, to: status } } : {}),
+    });
     if (status === "revoked") await notifyPrincipalChange(tx, `runner:${row.id}`);
     return status === "revoked";
   });
@@ -162,19 +193,24 @@ export async function updateRunner(
   return getRunner(ctx, input.id);
 }
 
-export async function deleteRunner(ctx: ServiceContext, id: string): Promise<void> {
-  const [row] = await ctx.db
-    .select({ adminState: runners.adminState })
-    .from(runners)
-    .where(eq(runners.id, id));
-  if (row === undefined) throw runnerNotFound(id);
-  if (row.adminState !== "revoked") {
-    throw new Problem("UZ-RUN-015", {
-      detail: "Revoke the runner before deleting it.",
-      current_state: row.adminState,
-    });
-  }
-  await ctx.db.delete(runners).where(and(eq(runners.id, id), eq(runners.adminState, "revoked")));
+export async function deleteRunner(ctx: ServiceContext, actor: Actor, id: string): Promise<void> {
+  const now = ctx.now();
+  await ctx.db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({ adminState: runners.adminState, hostId: runners.hostId })
+      .from(runners)
+      .where(eq(runners.id, id))
+      .for("update");
+    if (row === undefined) throw runnerNotFound(id);
+    if (row.adminState !== "revoked") {
+      throw new Problem("UZ-RUN-015", {
+        detail: "Revoke the runner before deleting it.",
+        current_state: row.adminState,
+      });
+    }
+    await tx.delete(runners).where(and(eq(runners.id, id), eq(runners.adminState, "revoked")));
+    await auditRunner(tx, actor, now, "runner.delete", id, { host_id: row.hostId });
+  });
 }
 
 async function requireRunner(db: Database, id: string): Promise<void> {

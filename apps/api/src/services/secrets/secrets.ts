@@ -1,10 +1,31 @@
 import { Problem } from "@fleet/contracts";
-import { and, asc, eq, secrets } from "@fleet/db";
+import { and, asc, eq, secrets, type Tx } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
+import { type Actor, recordAudit } from "../audit/record.ts";
 import { type ServiceContext, uniqueViolation } from "../context.ts";
 import { requireWorkspace } from "../workspaces/access.ts";
 
 type Kind = "generic" | "provider_api_key";
+
+/** The audit row of a secret change: the name only, never the value. */
+function auditSecret(
+  tx: Tx,
+  actor: Actor,
+  at: number,
+  tenantId: string,
+  workspaceId: string,
+  action: string,
+  name: string,
+) {
+  return recordAudit(tx, {
+    actor,
+    at,
+    tenantId,
+    workspaceId,
+    action,
+    target: `secret:${name}`,
+  });
+}
 
 function notHeld(name: string): Problem {
   return new Problem("UZ-VAULT-003", { detail: `The workspace holds no secret named ${name}.` });
@@ -22,6 +43,7 @@ export async function listSecrets(ctx: ServiceContext, tenantId: string, workspa
 
 export async function createSecret(
   ctx: ServiceContext,
+  actor: Actor,
   tenantId: string,
   input: { workspace_id: string; name: string; data: Record<string, unknown>; kind: Kind },
 ) {
@@ -29,14 +51,17 @@ export async function createSecret(
   const sealed = ctx.vault.seal(input.workspace_id, input.name, input.data);
   const now = ctx.now();
   try {
-    await ctx.db.insert(secrets).values({
-      id: newId(now),
-      workspaceId: input.workspace_id,
-      name: input.name,
-      kind: input.kind,
-      ...sealed,
-      createdAt: now,
-      updatedAt: now,
+    await ctx.db.transaction(async (tx) => {
+      await tx.insert(secrets).values({
+        id: newId(now),
+        workspaceId: input.workspace_id,
+        name: input.name,
+        kind: input.kind,
+        ...sealed,
+        createdAt: now,
+        updatedAt: now,
+      });
+      await auditSecret(tx, actor, now, tenantId, input.workspace_id, "secret.create", input.name);
     });
   } catch (error) {
     if (uniqueViolation(error, "secrets_workspace_name_key")) {
@@ -52,27 +77,42 @@ export async function createSecret(
 /** Replaces the stored body whole, sealed afresh under a new data key. */
 export async function replaceSecret(
   ctx: ServiceContext,
+  actor: Actor,
   tenantId: string,
   input: { workspace_id: string; secret_name: string; data: Record<string, unknown> },
 ) {
   await requireWorkspace(ctx.db, tenantId, input.workspace_id);
   const sealed = ctx.vault.seal(input.workspace_id, input.secret_name, input.data);
-  const [row] = await ctx.db
-    .update(secrets)
-    .set({ ...sealed, updatedAt: ctx.now() })
-    .where(and(eq(secrets.workspaceId, input.workspace_id), eq(secrets.name, input.secret_name)))
-    .returning({ name: secrets.name });
-  if (row === undefined) throw notHeld(input.secret_name);
-  return { name: row.name };
+  const now = ctx.now();
+  return ctx.db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(secrets)
+      .set({ ...sealed, updatedAt: now })
+      .where(and(eq(secrets.workspaceId, input.workspace_id), eq(secrets.name, input.secret_name)))
+      .returning({ name: secrets.name });
+    if (row === undefined) throw notHeld(input.secret_name);
+    await auditSecret(tx, actor, now, tenantId, input.workspace_id, "secret.replace", row.name);
+    return { name: row.name };
+  });
 }
 
-export async function deleteSecret(ctx: ServiceContext, tenantId: string, workspaceId: string, name: string) {
+export async function deleteSecret(
+  ctx: ServiceContext,
+  actor: Actor,
+  tenantId: string,
+  workspaceId: string,
+  name: string,
+) {
   await requireWorkspace(ctx.db, tenantId, workspaceId);
-  const [row] = await ctx.db
-    .delete(secrets)
-    .where(and(eq(secrets.workspaceId, workspaceId), eq(secrets.name, name)))
-    .returning({ name: secrets.name });
-  if (row === undefined) throw notHeld(name);
+  const now = ctx.now();
+  await ctx.db.transaction(async (tx) => {
+    const [row] = await tx
+      .delete(secrets)
+      .where(and(eq(secrets.workspaceId, workspaceId), eq(secrets.name, name)))
+      .returning({ name: secrets.name });
+    if (row === undefined) throw notHeld(name);
+    await auditSecret(tx, actor, now, tenantId, workspaceId, "secret.delete", row.name);
+  });
 }
 
 /** A secret's value, for the services that use one (provider keys, connectors); never served. */

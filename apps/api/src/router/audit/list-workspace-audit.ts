@@ -1,0 +1,7 @@
+import { listWorkspaceAudit as op } from "@fleet/contracts/audit/list-workspace-audit";
+import { listWorkspaceAudit as list } from "../../services/audit/list.ts";
+import { procedure } from "../../trpc.ts";
+
+export const listWorkspaceAudit = procedure(op).query(({ ctx, input }) =>
+  list(ctx.services, ctx.principal.tenantId, input),
+);

@@ -4,6 +4,7 @@ import { newId } from "../../runtime/ids.ts";
 import { type ServiceContext, uniqueViolation } from "../context.ts";
 import { type LibraryEntryRef, readLibraryEntry } from "../fleet-libraries/entries.ts";
 import { pushSchedule } from "../schedules/sync.ts";
+import { triggerScheduleRow } from "../schedules/trigger-schedules.ts";
 import { requireWorkspace } from "../workspaces/access.ts";
 import { requireCredentials } from "./credentials.ts";
 import { fleetEtag } from "./fleet-view.ts";
@@ -39,20 +40,9 @@ export async function installFleet(ctx: ServiceContext, tenantId: string, input:
   const now = ctx.now();
   const id = newId(now);
   const name = input.name ?? entry.name;
-  const triggerRows = entry.triggers.map((trigger, index) => ({
-    id: newId(now),
-    workspaceId: input.workspace_id,
-    fleetId: id,
-    source: "trigger",
-    cron: trigger.cron,
-    timezone: trigger.timezone,
-    message: trigger.message,
-    status: "active",
-    sync: "syncing",
-    triggerIndex: index,
-    createdAt: now,
-    updatedAt: now,
-  }));
+  const triggerRows = entry.triggers.map((trigger, index) =>
+    triggerScheduleRow({ id, workspaceId: input.workspace_id }, trigger, index, now),
+  );
   try {
     await ctx.db.transaction(async (tx) => {
       await tx.insert(fleets).values({

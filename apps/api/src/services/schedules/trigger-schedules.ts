@@ -33,6 +33,29 @@ function pairTriggers(before: LibraryTrigger[], after: LibraryTrigger[]): (numbe
   return pairs;
 }
 
+/** The stored schedule of a fleet's trigger (its document's `triggers[index]`), waiting to be registered. */
+export function triggerScheduleRow(
+  fleet: { id: string; workspaceId: string },
+  trigger: LibraryTrigger,
+  index: number,
+  now: number,
+) {
+  return {
+    id: newId(now),
+    workspaceId: fleet.workspaceId,
+    fleetId: fleet.id,
+    source: "trigger" as const,
+    cron: trigger.cron,
+    timezone: trigger.timezone,
+    message: trigger.message,
+    status: "active" as const,
+    sync: "syncing" as const,
+    triggerIndex: index,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
 /**
  * Brings a fleet's `trigger` schedules in line with its new trigger list, under the fleet's row lock:
  * a new trigger gets a schedule, a gone one's schedule is removed, a changed one's schedule takes the new
@@ -105,22 +128,9 @@ export async function reconcileTriggerSchedules(
     changed.push(row.id);
   }
   for (const { trigger, index } of added) {
-    const id = newId(now);
-    await tx.insert(schedules).values({
-      id,
-      workspaceId: fleet.workspaceId,
-      fleetId: fleet.id,
-      source: "trigger",
-      cron: trigger.cron,
-      timezone: trigger.timezone,
-      message: trigger.message,
-      status: "active",
-      sync: "syncing",
-      triggerIndex: index,
-      createdAt: now,
-      updatedAt: now,
-    });
-    changed.push(id);
+    const row = triggerScheduleRow(fleet, trigger, index, now);
+    await tx.insert(schedules).values(row);
+    changed.push(row.id);
   }
   return changed;
 }

@@ -170,15 +170,29 @@ describe("the policy resource", () => {
       expect(put.status, `${JSON.stringify(body).slice(0, 200)} → ${put.text}`).toBe(400);
       expect(put.body.error_code, JSON.stringify(body).slice(0, 200)).toBe(code);
     }
+    // Nothing was stored by any refusal.
+    const untouched = await call<Body>("GET", policyPath(owner), { token: owner.apiKey });
+    expect(untouched.body.updated_at).toBeNull();
     const huge = await call("PUT", policyPath(owner), {
       token: owner.apiKey,
-      rawBody: JSON.stringify({ rules: [rule({ name: "x".repeat(70_000) })], escalation_webhook_url: null }),
+      rawBody: JSON.stringify({
+        rules: [rule({ detail: "x".repeat(300_000) })],
+        escalation_webhook_url: null,
+      }),
       headers: { "content-type": "application/json" },
     });
     expect(huge.status).toBe(413);
-    // Nothing was stored by any refusal.
+    // The most rules a policy holds, over the 64 KiB default body, are accepted.
+    const most = Array.from({ length: 100 }, (_, i) =>
+      rule({ name: `r${i}`, match: { blast_radius: [`radius ${i} ${"x".repeat(1_000)}`] } }),
+    );
+    const full = await putPolicy(owner, { rules: most, escalation_webhook_url: null });
+    expect(full.status, full.text.slice(0, 300)).toBe(200);
+    expect((full.body.rules as unknown[]).length).toBe(100);
+    await putPolicy(owner, { rules: [], escalation_webhook_url: null });
+    // No refusal stored anything: the policy is the one set last.
     const read = await call<Body>("GET", policyPath(owner), { token: owner.apiKey });
-    expect(read.body.updated_at).toBeNull();
+    expect(read.body.rules).toEqual([]);
   });
 });
 

@@ -1,5 +1,5 @@
 import { approvalGates, eq } from "@fleet/db";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { sweepOverdueGates, timeOutGates } from "../src/services/approvals/sweep.ts";
 import { gateBody, type LeasedFleet, leasedFleet, openGate, type RunnerGate } from "./approval-fixtures.ts";
 import {
@@ -48,6 +48,11 @@ async function openMany(leased: LeasedFleet, count: number, extra: Record<string
   }
   return ids;
 }
+
+// The worker's API (and on PGlite its database) starts in a hook, not inside the first test's time.
+beforeAll(async () => {
+  await testApi();
+}, 60_000);
 
 describe("opening a gate", () => {
   it("answers 201 with the pending gate, and 200 with the same gate for the same action_id", async () => {

@@ -132,6 +132,14 @@ describe("opening a gate", () => {
     expect(tooLong.body).toMatchObject({ error_code: "UZ-REQ-001" });
   });
 
+  it("refuses the kind integration_grant, which only a grant request opens", async () => {
+    const leased = await leasedFleet(await seedTenant());
+    const refused = await openGate(leased, { gate_kind: "integration_grant" });
+    expect(refused.status, refused.text).toBe(400);
+    expect(refused.body).toMatchObject({ error_code: "UZ-REQ-001" });
+    expect(JSON.stringify(refused.body)).toContain("reserved");
+  });
+
   it("refuses a superseded fencing token (409 UZ-RUN-005) and opens nothing", async () => {
     const leased = await leasedFleet(await seedTenant());
     const stale = await openGate(leased, { fencing_token: leased.lease.fencing_token - 1 });

@@ -90,6 +90,37 @@ describe("integration grants: requesting", () => {
     });
   });
 
+  it("a grant's gate takes the workspace policy's rule for integration_grant gates", async () => {
+    const owner = await seedTenant();
+    const put = await call("PUT", `/v1/workspaces/${owner.workspaceId}/approval-policy`, {
+      token: owner.apiKey,
+      body: {
+        rules: [
+          {
+            name: "new services",
+            match: { gate_kinds: ["integration_grant"] },
+            required_approvals: 2,
+            timeout_ms: 600_000,
+          },
+        ],
+        escalation_webhook_url: null,
+      },
+    });
+    expect(put.status, put.text).toBe(200);
+    const fleetId = await installFleet(owner, "grant-under-policy");
+    const requested = await requestGrant(owner, fleetId, "github", "Read issues.");
+    expect(requested.status, requested.text).toBe(201);
+    const gateId = requested.body.gate_id!;
+    const read = await gate(owner, gateId);
+    expect(read.body).toMatchObject({ rule: "new services", required_approvals: 2 });
+    expect(read.body.timeout_at - read.body.requested_at).toBe(600_000);
+    // One approval of two decides nothing: the grant waits for the second.
+    const first = await answer(owner, gateId, "approve");
+    expect(first.status, first.text).toBe(200);
+    expect(first.body).toMatchObject({ outcome: "pending" });
+    expect((await grantOf(owner, fleetId, requested.body.grant_id)).status).toBe("pending");
+  });
+
   it("concurrent requests for one service make one grant and one gate: one 201, the rest 200", async () => {
     const owner = await seedTenant();
     const fleetId = await installFleet(owner);

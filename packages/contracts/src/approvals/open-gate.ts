@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { GRANT_GATE_KIND } from "../integration-grants/integration-grant.ts";
 import { fencingToken, leaseIdParam } from "../leases/lease.ts";
 import { defineOperation } from "../operation.ts";
 import {
@@ -35,9 +36,15 @@ export const openGate = defineOperation({
     action_id: z.uuid({ error: "action_id must be a UUID" }),
     tool_name: text("tool_name", 200),
     action_name: text("action_name", 200),
-    gate_kind: z.string({ error: "gate_kind must be a string" }).regex(/^[a-z][a-z0-9_.-]{0,63}$/, {
-      error: "gate_kind must be 1-64 lowercase letters, digits, _ . or -, starting with a letter",
-    }),
+    gate_kind: z
+      .string({ error: "gate_kind must be a string" })
+      .regex(/^[a-z][a-z0-9_.-]{0,63}$/, {
+        error: "gate_kind must be 1-64 lowercase letters, digits, _ . or -, starting with a letter",
+      })
+      // A grant's gate is opened by its request, which it decides; a runner's gate of that kind would not.
+      .refine((kind) => kind !== GRANT_GATE_KIND, {
+        error: `gate_kind ${GRANT_GATE_KIND} is reserved for integration grant requests`,
+      }),
     proposed_action: text("proposed_action", ACTION_MAX_CHARS),
     evidence: z.record(z.string(), z.unknown(), { error: "evidence must be a JSON object" }),
     blast_radius: text("blast_radius", 2000),

@@ -1,13 +1,15 @@
 import { GATE_TIMEOUT_MAX_MS, GRANT_GATE_KIND } from "@fleet/contracts";
 import { and, approvalGates, eq, type fleets, gt, integrationGrants, type Tx } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
+import { gateTerms } from "../approval-policies/policy.ts";
 import { type GateRow, notifyGates } from "../approvals/gate-view.ts";
 import { secretMasker } from "../secrets/mask.ts";
 import type { Vault } from "../secrets/vault.ts";
 import type { GrantRow } from "./view.ts";
 
 /**
- * A grant's gate waits a day (the longest a gate may): asking a person to trust a new service is rarely
+ * A grant's gate waits a day (the longest a gate may) unless the workspace's policy has a rule for
+ * `integration_grant` gates that says otherwise: asking a person to trust a new service is rarely
  * answered within a runner's hour. A gate that times out leaves the grant pending; asking again opens a
  * new one.
  */
@@ -16,7 +18,9 @@ export const GRANT_GATE_TIMEOUT_MS = GATE_TIMEOUT_MAX_MS;
 /**
  * Opens the `integration_grant` gate of a grant's request in the caller's transaction, so the request
  * shows in the approvals inbox. No lease carries it (lease and event are null); its action id is new for
- * every request, so a re-request after a revoke or a timeout is a gate of its own.
+ * every request, so a re-request after a revoke or a timeout is a gate of its own. The workspace's
+ * approval policy applies as to any gate: its matching rule (approvers, quorum, timeout, escalation) is
+ * copied onto the gate.
  */
 export async function openGrantGate(
   tx: Tx,
@@ -28,6 +32,13 @@ export async function openGrantGate(
   // What people read in the inbox never carries the value of a secret the fleet declares.
   const mask = await secretMasker(tx, vault, fleet.id, fleet.workspaceId);
   const id = newId(now);
+  const blastRadius = `Whatever the workspace's ${grant.service} credentials reach, until the grant is revoked.`;
+  const terms = await gateTerms(
+    tx,
+    fleet.workspaceId,
+    { gate_kind: GRANT_GATE_KIND, blast_radius: blastRadius, timeout_ms: GRANT_GATE_TIMEOUT_MS },
+    now,
+  );
   await tx.insert(approvalGates).values({
     id,
     tenantId: fleet.tenantId,
@@ -42,12 +53,12 @@ export async function openGrantGate(
     gateKind: GRANT_GATE_KIND,
     proposedAction: `Let the fleet ${fleet.name} use ${grant.service}.`,
     evidence: { grant_id: grant.id, service: grant.service, requested_by: grant.requestedBy },
-    blastRadius: `Whatever the workspace's ${grant.service} credentials reach, until the grant is revoked.`,
+    blastRadius,
     detail: mask(grant.reason),
     status: "pending",
     requestedAt: now,
-    timeoutAt: now + GRANT_GATE_TIMEOUT_MS,
     updatedAt: now,
+    ...terms,
   });
   return id;
 }

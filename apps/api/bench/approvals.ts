@@ -7,6 +7,8 @@
  * Gates, the runner and its lease are written straight to the store: opening gates through the API would
  * time the opening, not the figure. Prints figures beside their targets; never fails on a miss.
  */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
 import { type DatabaseHandle, openDatabase, runners } from "@fleet/db";
 import { mintSecret, RUNNER_TOKEN_PREFIX, sha256Hex } from "../src/auth/tokens.ts";
 import { newId } from "../src/runtime/ids.ts";
@@ -15,12 +17,14 @@ import { insertBenchFleets, type SeededDatabase } from "./databases.ts";
 import { type Answer, BenchConnection } from "./http-client.ts";
 import {
   apiServerSpec,
+  cpuTimeMs,
   othersMeter,
   type Server,
   startServer,
   stopProcess,
   waitUntilReady,
 } from "./processes.ts";
+import { printProfileIn } from "./profile.ts";
 
 const APPROVERS = 20;
 const DISTINCT_GATES = 1_000;
@@ -55,6 +59,8 @@ export interface ApproverRun extends Latencies {
   errors: number;
   /** Share of both cores other processes took during the run (this machine is shared). */
   othersCpu?: number | undefined;
+  /** The server's CPU time per answer: steadier than the latencies on a busy machine. */
+  cpuUsPerAnswer?: number | undefined;
 }
 
 export interface ApprovalFigures {
@@ -89,6 +95,17 @@ function latencies(values: number[]): Latencies {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The server's CPU time (ms) from now until the returned function is called, per `count` requests (µs). */
+function serverCpu(server: Server): (count: number) => number | undefined {
+  const before = cpuTimeMs(server.child.pid);
+  return (count) => {
+    const after = cpuTimeMs(server.child.pid);
+    return before === undefined || after === undefined || count === 0
+      ? undefined
+      : ((after - before) * 1000) / count;
+  };
+}
 
 /** One bench fleet, a runner holding a lease on it (the wait route checks the lease is the runner's). */
 async function seedPlace(database: DatabaseHandle): Promise<Place> {
@@ -294,11 +311,18 @@ async function inboxPages(base: string, place: Place, apiKey: string, deepCursor
   return { first: latencies(first), deep: latencies(deep), deepItems };
 }
 
-async function startApi(db: SeededDatabase, name: string, options: { apiDir: string; logDir: string }) {
+async function startApi(
+  db: SeededDatabase,
+  name: string,
+  options: { apiDir: string; logDir: string },
+  profileDir?: string,
+) {
   const server = await startServer(
     apiServerSpec(name, {
-      ...options,
+      apiDir: options.apiDir,
+      logDir: options.logDir,
       env: { DATABASE_URL: db.url, LOG_LEVEL: "warn", FLEET_RECONCILE_INTERVAL_MS: "60000" },
+      ...(profileDir === undefined ? {} : { profileDir }),
     }),
   );
   await waitUntilReady(server, "/healthz", { timeoutMs: 120_000 });
@@ -324,7 +348,15 @@ async function mintKeys(server: Server, apiKey: string): Promise<string[]> {
 export async function benchApprovals(
   db: SeededDatabase,
   database: string,
-  options: { apiDir: string; logDir: string; inboxDepth: number; wakeSamples: number; pageSamples: number },
+  options: {
+    apiDir: string;
+    logDir: string;
+    inboxDepth: number;
+    wakeSamples: number;
+    pageSamples: number;
+    /** Profile the API through the wake and approver runs and print where its time went. */
+    profile?: boolean;
+  },
   progress: (message: string) => void,
 ): Promise<ApprovalFigures> {
   const seeding = await openDatabase(db.url, { max: 2, statementTimeoutMs: 600_000 });
@@ -343,7 +375,9 @@ export async function benchApprovals(
     await seeding.close();
   }
 
-  let server = await startApi(db, `API approvals (${database})`, options);
+  const profileDir = options.profile ? join(options.logDir, `approvals-profile-${database}`) : undefined;
+  if (profileDir !== undefined) mkdirSync(profileDir, { recursive: true });
+  let server = await startApi(db, `API approvals (${database})`, options, profileDir);
   let wakeFigures: ApprovalFigures["wake"];
   let distinct: ApproverRun;
   let contended: ApproverRun;
@@ -355,14 +389,25 @@ export async function benchApprovals(
     const keys = await mintKeys(server, db.apiKey);
     progress(`${database}: ${APPROVERS} approvers on ${DISTINCT_GATES} gates, each answered once`);
     others = othersMeter([server.child.pid]);
+    let cpu = serverCpu(server);
     distinct = await approvers(server.baseUrl, place, keys, distinctGates, true);
     distinct.othersCpu = others();
+    distinct.cpuUsPerAnswer = cpu(distinct.requests);
     progress(`${database}: ${APPROVERS} approvers all walking ${CONTENDED_GATES} gates oldest-first`);
     others = othersMeter([server.child.pid]);
+    cpu = serverCpu(server);
     contended = await approvers(server.baseUrl, place, keys, contendedGates, false);
     contended.othersCpu = others();
+    contended.cpuUsPerAnswer = cpu(contended.requests);
   } finally {
     await stopProcess(server.child);
+  }
+  if (profileDir !== undefined) {
+    printProfileIn(
+      profileDir,
+      `CPU profile of the API (${database}) through the wake and approver runs:`,
+      30,
+    );
   }
 
   let inbox: ApprovalFigures["inbox"];
@@ -413,6 +458,7 @@ function approverLine(label: string, run: ApproverRun): string {
     `  ${label}: ${whole(run.decisionsPerSecond)} decisions/s, ${whole(run.requestsPerSecond)} answers/s ` +
     `(${whole(run.requests)} answers), p50 ${f1(run.p50)} ms, p99 ${f1(run.p99)} ms, max ${f1(run.max)} ms; ` +
     `gates without exactly one 200: ${run.wrongWinners}, answers neither 200 nor 409: ${run.errors}` +
+    (run.cpuUsPerAnswer === undefined ? "" : `; server CPU ${whole(run.cpuUsPerAnswer)} µs/answer`) +
     othersNote(run.othersCpu)
   );
 }

@@ -350,7 +350,13 @@ async function bench(settings: Settings, cleanup: Cleanup): Promise<void> {
     else printLeaseFigures(await benchLeases(pg, { ...settings, work, logDir, apiDir }, progress));
   }
   if (settings.suites.has("approvals")) {
-    const common = { logDir, apiDir, wakeSamples: settings.wakeSamples, pageSamples: 200 };
+    const common = {
+      logDir,
+      apiDir,
+      wakeSamples: settings.wakeSamples,
+      pageSamples: 200,
+      profile: settings.profile,
+    };
     if (pg === null) console.log(`\nApproval gates (issue #14), PostgreSQL: skipped, ${postgres}`);
     else
       printApprovalFigures(

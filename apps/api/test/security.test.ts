@@ -107,9 +107,20 @@ const otherTenantFixtures: Record<string, Fixture> = {
   "secrets.delete": async (owner) => ({ params: await secretIn(owner) }),
   "approvals.list": async (owner) => ({ params: { workspace_id: owner.workspaceId } }),
   "audit.listWorkspace": async (owner) => ({ params: { workspace_id: owner.workspaceId } }),
+  "webhooks.getSecret": async (owner) => ({ params: { workspace_id: owner.workspaceId } }),
+  "webhooks.rotateSecret": async (owner) => ({ params: { workspace_id: owner.workspaceId } }),
   "approvals.get": async (owner) => ({ params: await gateIn(owner) }),
   "approvals.approve": async (owner) => ({ params: await gateIn(owner), body: {} }),
   "approvals.deny": async (owner) => ({ params: await gateIn(owner), body: {} }),
+  "approvals.extend": async (owner) => ({
+    params: await gateIn(owner),
+    body: { extend_ms: 1_000, reason: "fixture" },
+  }),
+  "approvalPolicies.get": async (owner) => ({ params: { workspace_id: owner.workspaceId } }),
+  "approvalPolicies.replace": async (owner) => ({
+    params: { workspace_id: owner.workspaceId },
+    body: { rules: [], escalation_webhook_url: null },
+  }),
   "apiKeys.update": async (owner) => ({ params: { id: await mintKeyId(owner) }, body: { active: false } }),
   "apiKeys.delete": async (owner) => {
     const id = await mintKeyId(owner);

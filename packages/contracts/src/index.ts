@@ -24,4 +24,5 @@ export * from "./schedules/schedule.ts";
 export * from "./scopes.ts";
 export * from "./secrets/secret.ts";
 export { callingPerson } from "./users/get-me.ts";
+export * from "./webhooks/webhook-secret.ts";
 export { workspaceItem } from "./workspaces/list-workspaces.ts";

@@ -17,6 +17,7 @@ import { schedulesRouter } from "./schedules/router.ts";
 import { secretsRouter } from "./secrets/router.ts";
 import { sessionsRouter } from "./sessions/router.ts";
 import { usersRouter } from "./users/router.ts";
+import { webhooksRouter } from "./webhooks/router.ts";
 import { workspacesRouter } from "./workspaces/router.ts";
 
 /** Every operation's procedure, by resource: the router key is the resource part of each operation id. */
@@ -39,6 +40,7 @@ export const appRouter = router({
   secrets: secretsRouter,
   sessions: sessionsRouter,
   users: usersRouter,
+  webhooks: webhooksRouter,
   workspaces: workspacesRouter,
 });
 

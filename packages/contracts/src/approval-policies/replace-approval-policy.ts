@@ -13,6 +13,8 @@ export const replaceApprovalPolicy = defineOperation({
   scope: "workspace:admin",
   credentials: tenantCredentials,
   successStatus: 200,
+  // A hundred rules naming people and blast radii outgrow the 64 KiB default; 413 above this.
+  bodyLimit: 256 * 1024,
   params: workspaceParam,
   body: { rules: approvalRules, escalation_webhook_url: escalationWebhookUrl },
   output: approvalPolicy,

@@ -22,4 +22,5 @@ export * from "./sign-in-links.ts";
 export * from "./tenant-providers.ts";
 export * from "./tenants.ts";
 export * from "./users.ts";
+export * from "./webhook-secrets.ts";
 export * from "./workspaces.ts";

@@ -41,7 +41,10 @@ export async function extendGate(
     }
     if (input.extend_ms > gate.maxExtensionMs) {
       throw new Problem("UZ-APPROVAL-002", {
-        detail: `extend_ms may be at most ${gate.maxExtensionMs} for this gate (its rule's max_extension_ms).`,
+        detail:
+          gate.maxExtensionMs === 0
+            ? `The gate's rule "${gate.ruleName}" allows no extension.`
+            : `extend_ms may be at most ${gate.maxExtensionMs} for this gate (its rule's max_extension_ms).`,
       });
     }
     const timeoutAt = gate.timeoutAt + input.extend_ms;

@@ -21,18 +21,22 @@ export async function lockOpenGate(
     eq(approvalGates.workspaceId, input.workspace_id),
     eq(approvalGates.tenantId, tenantId),
   );
-  const [gate] = await tx.select().from(approvalGates).where(scope).for("update");
-  if (gate === undefined) {
+  // A terminal row never changes, so a late answer is refused without queueing on the row's lock behind
+  // the answers still being counted.
+  const [seen] = await tx.select().from(approvalGates).where(scope);
+  if (seen === undefined) {
     await requireWorkspace(tx, tenantId, input.workspace_id);
     throw gateNotFound(input.gate_id);
   }
-  if (gate.status !== "pending") return { closed: gate };
-  if (gate.timeoutAt <= now) {
-    await timeOutGates(tx, now, gate.id);
+  if (seen.status !== "pending") return { closed: seen };
+  const [gate] = await tx.select().from(approvalGates).where(scope).for("update");
+  if (gate!.status !== "pending") return { closed: gate! };
+  if (gate!.timeoutAt <= now) {
+    await timeOutGates(tx, now, gate!.id);
     const [row] = await tx.select().from(approvalGates).where(scope);
     return { closed: row! };
   }
-  return { gate };
+  return { gate: gate! };
 }
 
 /** 403: the gate's rule names who may answer it, and the caller is not among them. */

@@ -1,0 +1,5 @@
+import { resource } from "../../trpc.ts";
+import { getWebhookSecret } from "./get-webhook-secret.ts";
+import { rotateWebhookSecret } from "./rotate-webhook-secret.ts";
+
+export const webhooksRouter = resource(getWebhookSecret, rotateWebhookSecret);

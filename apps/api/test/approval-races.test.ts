@@ -377,7 +377,7 @@ describe("a decision racing the timeout", () => {
     const listening = await gateNotifications(api);
     try {
       const gates = 20;
-      // Every gate falls due together; gate i's answers are fired from (i - 10) × 25 ms around the
+      // Every gate falls due together; gate i's answers are fired from (i - 10) × 40 ms around the
       // deadline, three of them 8 ms apart, while the sweeper runs: the early gates should mostly be
       // approved, the late ones timed out, the middle ones are the race.
       const dueAt = Date.now() + 2_000;
@@ -394,7 +394,7 @@ describe("a decision racing the timeout", () => {
         ids.flatMap((gateId, i) => {
           const own = Number(rowsBefore.get(gateId)!.timeout_at);
           return [0, 1, 2].map((k) =>
-            sleep(Math.max(0, own + (i - gates / 2) * 25 + k * 8 - Date.now()))
+            sleep(Math.max(0, own + (i - gates / 2) * 40 + k * 8 - Date.now()))
               .then(() =>
                 answerAt(
                   api.baseUrl,

@@ -13,6 +13,7 @@ export * from "./fleet-libraries/library.ts";
 export * from "./fleets/fleet.ts";
 export { MESSAGE_LIMIT } from "./fleets/message-fleet.ts";
 export * from "./input-screen.ts";
+export * from "./integration-grants/integration-grant.ts";
 export { MAX_WAIT_MS } from "./leases/acquire-lease.ts";
 export * from "./leases/lease.ts";
 export { memoryItem } from "./memories/list-memories.ts";

@@ -8,6 +8,7 @@ import { fleetEventsRouter } from "./fleet-events/router.ts";
 import { fleetLibrariesRouter } from "./fleet-libraries/router.ts";
 import { fleetSchedulesRouter } from "./fleet-schedules/router.ts";
 import { fleetsRouter } from "./fleets/router.ts";
+import { integrationGrantsRouter } from "./integration-grants/router.ts";
 import { leasesRouter } from "./leases/router.ts";
 import { memoriesRouter } from "./memories/router.ts";
 import { modelsRouter } from "./models/router.ts";
@@ -31,6 +32,7 @@ export const appRouter = router({
   fleetLibraries: fleetLibrariesRouter,
   fleetSchedules: fleetSchedulesRouter,
   fleets: fleetsRouter,
+  integrationGrants: integrationGrantsRouter,
   leases: leasesRouter,
   memories: memoriesRouter,
   models: modelsRouter,

@@ -3,6 +3,7 @@ import { and, approvalGates, approvalVotes, eq, type Tx } from "@fleet/db";
 import type { TenantPrincipal } from "../../auth/principal.ts";
 import { type Actor, recordAudit } from "../audit/record.ts";
 import type { ServiceContext } from "../context.ts";
+import { settleGrantForGate } from "../integration-grants/gate.ts";
 import { type GateRow, notifyGates, resolverOf, standingAnswer } from "./gate-view.ts";
 import { lockOpenGate, notApprover } from "./lock-gate.ts";
 import { approvalsOf, mayAnswer } from "./votes.ts";
@@ -151,6 +152,8 @@ async function decide(
       decided: true,
     },
   });
+  // An integration grant's gate decides its grant in the same transaction.
+  await settleGrantForGate(tx, won!, now);
   await notifyGates(tx, [gate.id]);
   return won!;
 }

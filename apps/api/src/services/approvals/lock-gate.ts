@@ -29,14 +29,23 @@ export async function lockOpenGate(
     throw gateNotFound(input.gate_id);
   }
   if (seen.status !== "pending") return { closed: seen };
-  const [gate] = await tx.select().from(approvalGates).where(scope).for("update");
-  if (gate!.status !== "pending") return { closed: gate! };
-  if (gate!.timeoutAt <= now) {
-    await timeOutGates(tx, now, gate!.id);
+  // Conditional on `pending`: a waiter granted the lock after a decision committed re-checks the row and
+  // takes no lock, so the losers of a race do not file through the lock one at a time.
+  const [gate] = await tx
+    .select()
+    .from(approvalGates)
+    .where(and(scope, eq(approvalGates.status, "pending")))
+    .for("update");
+  if (gate === undefined) {
     const [row] = await tx.select().from(approvalGates).where(scope);
     return { closed: row! };
   }
-  return { gate: gate! };
+  if (gate.timeoutAt <= now) {
+    await timeOutGates(tx, now, gate.id);
+    const [row] = await tx.select().from(approvalGates).where(scope);
+    return { closed: row! };
+  }
+  return { gate };
 }
 
 /** 403: the gate's rule names who may answer it, and the caller is not among them. */

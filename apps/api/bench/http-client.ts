@@ -36,6 +36,12 @@ export class BenchConnection {
     return this.send(head + payload);
   }
 
+  get(path: string, token: string): Promise<Answer> {
+    return this.send(
+      `GET ${path} HTTP/1.1\r\nhost: ${this.host}:${this.port}\r\nauthorization: Bearer ${token}\r\n\r\n`,
+    );
+  }
+
   close(): void {
     this.socket?.destroy();
     this.socket = null;

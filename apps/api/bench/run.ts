@@ -13,12 +13,16 @@
  * BENCH_WRK (the wrk binary, default `wrk` on PATH),
  * BENCH_SUITES (comma-separated, default `me,fleets,leases`: `me` is issue #2's users/me comparison,
  * `fleets` issue #3's messages and deep event-list figures, `leases` issue #4's lease cycles, delivery
- * and cron latency; the last two on PostgreSQL only).
+ * and cron latency; the last two on PostgreSQL only; `approvals`, issue #14's gate figures, on both),
+ * BENCH_INBOX_DEPTH (default 1000000: pending gates behind the approvals inbox on PostgreSQL),
+ * BENCH_INBOX_DEPTH_PGLITE (default the same; 0 skips the deep inbox on PGlite),
+ * BENCH_WAKE_SAMPLES (default 300: decisions timed to the waiting runner, per database).
  */
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { benchApprovals, printApprovalFigures } from "./approvals.ts";
 import { Cleanup } from "./cleanup.ts";
 import { createPostgresDatabase, type SeededDatabase, seedTenant } from "./databases.ts";
 import { benchFleets, printFleetFigures } from "./fleets.ts";
@@ -47,6 +51,9 @@ interface Settings {
   retries: number;
   rounds: number;
   suites: Set<string>;
+  inboxDepth: number;
+  inboxDepthPglite: number;
+  wakeSamples: number;
 }
 
 function wholeNumber(name: string, fallback: number, min = 1): number {
@@ -67,6 +74,13 @@ function readSettings(): Settings {
     retries: wholeNumber("BENCH_RETRIES", 2, 0),
     rounds: wholeNumber("BENCH_ROUNDS", 3),
     suites: new Set((process.env.BENCH_SUITES ?? "me,fleets,leases").split(",").map((name) => name.trim())),
+    inboxDepth: wholeNumber("BENCH_INBOX_DEPTH", 1_000_000, 0),
+    inboxDepthPglite: wholeNumber(
+      "BENCH_INBOX_DEPTH_PGLITE",
+      wholeNumber("BENCH_INBOX_DEPTH", 1_000_000, 0),
+      0,
+    ),
+    wakeSamples: wholeNumber("BENCH_WAKE_SAMPLES", 300),
   };
 }
 
@@ -334,6 +348,23 @@ async function bench(settings: Settings, cleanup: Cleanup): Promise<void> {
   if (settings.suites.has("leases")) {
     if (pg === null) console.log(`\nRunners and leases (issue #4): skipped, ${postgres}`);
     else printLeaseFigures(await benchLeases(pg, { ...settings, work, logDir, apiDir }, progress));
+  }
+  if (settings.suites.has("approvals")) {
+    const common = {
+      logDir,
+      apiDir,
+      wakeSamples: settings.wakeSamples,
+      pageSamples: 200,
+      profile: settings.profile,
+    };
+    if (pg === null) console.log(`\nApproval gates (issue #14), PostgreSQL: skipped, ${postgres}`);
+    else
+      printApprovalFigures(
+        await benchApprovals(pg, "PostgreSQL", { ...common, inboxDepth: settings.inboxDepth }, progress),
+      );
+    printApprovalFigures(
+      await benchApprovals(pglite, "PGlite", { ...common, inboxDepth: settings.inboxDepthPglite }, progress),
+    );
   }
 }
 

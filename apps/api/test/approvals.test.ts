@@ -372,6 +372,26 @@ describe("the inbox", () => {
     const one = await call<RunnerGate>("GET", `${path}/${first[0]}`, { token: owner.apiKey });
     expect(one.body).toMatchObject({ status: "denied", resolved_by: expect.stringMatching(/^api_key:/) });
   });
+
+  it("stops a page early at 1 MiB of gates, and its cursor serves the rest", {
+    timeout: 60_000,
+  }, async () => {
+    const owner = await seedTenant();
+    const leased = await leasedFleet(owner);
+    // Twenty gates of ~60 KiB evidence each: about 1.2 MB, more than one page may hold.
+    const ids = await openMany(leased, 20, { evidence: { log: "x".repeat(60 * 1024) } });
+    const path = `/v1/workspaces/${owner.workspaceId}/approvals?limit=200`;
+    const first = await call<Page>("GET", path, { token: owner.apiKey });
+    expect(first.status, first.text.slice(0, 300)).toBe(200);
+    expect(Buffer.byteLength(first.text)).toBeLessThanOrEqual(1024 * 1024 + 1024);
+    expect(first.body.items.length).toBeGreaterThan(0);
+    expect(first.body.items.length).toBeLessThan(20);
+    expect(first.body.next_cursor).not.toBeNull();
+    const rest = await call<Page>("GET", `${path}&cursor=${first.body.next_cursor}`, { token: owner.apiKey });
+    expect(rest.status).toBe(200);
+    expect(rest.body.next_cursor).toBeNull();
+    expect([...first.body.items, ...rest.body.items].map((gate) => gate.gate_id)).toEqual(ids);
+  });
 });
 
 describe("first answer wins", () => {

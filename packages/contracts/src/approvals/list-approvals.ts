@@ -10,7 +10,7 @@ export const listApprovals = defineOperation({
   path: "/v1/workspaces/{workspace_id}/approvals",
   summary: "List approval gates (the inbox)",
   description:
-    "Oldest first (the oldest is the most urgent), keyset-paged over (requested_at, gate_id) so gates opened between page reads are never skipped. status defaults to pending. The cursor travels as cursor (decisions.md) or starting_after (the API's name elsewhere), not both.",
+    "Oldest first (the oldest is the most urgent), keyset-paged over (requested_at, gate_id) so gates opened between page reads are never skipped. status defaults to pending. The cursor travels as cursor (decisions.md) or starting_after (the API's name elsewhere), not both. A page holds up to limit gates and stops early when its items would pass 1 MiB as JSON (gates carry up to 64 KiB of evidence each); follow next_cursor until it is null.",
   tags: ["Approvals"],
   scope: "approval:read",
   credentials: tenantCredentials,

@@ -1,7 +1,7 @@
 import { type GateStatus, Problem } from "@fleet/contracts";
 import { and, approvalGates, eq, fleets } from "@fleet/db";
 import type { ServiceContext } from "../context.ts";
-import { keysetPage } from "../keyset.ts";
+import { encodeCursor, keysetPage } from "../keyset.ts";
 import { requireWorkspace } from "../workspaces/access.ts";
 import { toGateItem } from "./gate-view.ts";
 import { approvalsOf } from "./votes.ts";
@@ -19,6 +19,14 @@ export interface InboxQuery {
 const withFleetName = { gate: approvalGates, fleetName: fleets.name };
 
 /**
+ * The most an inbox page's items may weigh as JSON. A gate can carry 64 KiB of evidence and 16 KiB twice
+ * over in actions, so 200 of them would be ~19 MB: a page stops early at this budget (always serving at
+ * least one gate) and its cursor continues after the last one served. The same 1 MiB the library list
+ * allows a page.
+ */
+export const INBOX_PAGE_BYTES = 1024 * 1024;
+
+/**
  * Oldest first, keyset-paged over (requested_at, id) on the inbox index: a gate opened between two page
  * reads sorts after the rows already served (or, opened in the same millisecond with a smaller id, is
  * served on a later page only if it sorts after the cursor), and nothing already pending is skipped.
@@ -28,8 +36,9 @@ export async function listApprovals(ctx: ServiceContext, tenantId: string, input
     throw new Problem("UZ-REQ-001", { detail: "Send the cursor as cursor or as starting_after, not both." });
   }
   await requireWorkspace(ctx.db, tenantId, input.workspace_id);
+  const bind = `approvals:${input.workspace_id}:${input.status}:${input.fleet_id ?? ""}:${input.gate_kind ?? ""}`;
   const page = await keysetPage({
-    bind: `approvals:${input.workspace_id}:${input.status}:${input.fleet_id ?? ""}:${input.gate_kind ?? ""}`,
+    bind,
     sort: approvalGates.requestedAt,
     id: approvalGates.id,
     descending: false,
@@ -57,10 +66,20 @@ export async function listApprovals(ctx: ServiceContext, tenantId: string, input
     ctx.db,
     page.items.map((row) => row.gate.id),
   );
-  return {
-    ...page,
-    items: page.items.map((row) => toGateItem(row.gate, approvals.get(row.gate.id) ?? [], row.fleetName)),
-  };
+  const items = page.items.map((row) =>
+    toGateItem(row.gate, approvals.get(row.gate.id) ?? [], row.fleetName),
+  );
+  let bytes = 0;
+  for (const [n, item] of items.entries()) {
+    bytes += Buffer.byteLength(JSON.stringify(item)) + 1;
+    if (n === 0 || bytes <= INBOX_PAGE_BYTES) continue;
+    const last = items[n - 1]!;
+    return {
+      items: items.slice(0, n),
+      next_cursor: encodeCursor({ bind, value: last.requested_at, id: last.gate_id }),
+    };
+  }
+  return { ...page, items };
 }
 
 export async function getApproval(

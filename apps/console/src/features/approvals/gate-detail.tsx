@@ -1,0 +1,236 @@
+"use client";
+
+import { Button, Callout, formatUtc, JsonViewer, ProblemAlert, RelativeTime, StatusBadge } from "@fleet/ui";
+import Link from "next/link";
+import { useId } from "react";
+import { Fact, none } from "../../components/fact.tsx";
+import { fleetHref } from "../fleets/urls.ts";
+import {
+  type AnswerResult,
+  type Decision,
+  type Gate,
+  outcomeWord,
+  standingSentence,
+  whoLabel,
+} from "./answer.ts";
+import { Countdown } from "./countdown.tsx";
+import { actionLabel, gateStatusVariants } from "./labels.ts";
+
+/** What the person has typed for the gate open in the pane; kept per gate, dropped when another opens. */
+export interface Draft {
+  gateId: string;
+  reason: string;
+  /** The changed action when approving with changes; null while not editing. */
+  amended: string | null;
+}
+
+export interface GateDetailProps {
+  gate: Gate;
+  me: string | undefined;
+  draft: Draft;
+  onDraft: (draft: Draft) => void;
+  onAnswer: (decision: Decision) => void;
+  /** An answer to this gate is in flight. */
+  answering: boolean;
+  /** What the last answer from this console came to. */
+  result: AnswerResult | undefined;
+}
+
+/**
+ * One gate in full: what the fleet wants to do and why, the evidence, and, while it is pending, the reason
+ * field and the three answers. A lost race says whose answer stands, not that something failed.
+ */
+export function GateDetail({ gate, me, draft, onDraft, onAnswer, answering, result }: GateDetailProps) {
+  const headingId = useId();
+  const reasonId = useId();
+  const amendId = useId();
+  const pending = gate.status === "pending";
+  const evidenceKeys = Object.keys(gate.evidence).length;
+  const amending = draft.amended !== null;
+  const unchanged = draft.amended !== null && draft.amended.trim() === gate.proposed_action.trim();
+  const emptyAmend = draft.amended !== null && draft.amended.trim() === "";
+
+  return (
+    <section className="gate-detail" aria-labelledby={headingId} data-gate-id={gate.gate_id}>
+      <header className="gate-detail__header">
+        <div>
+          <h2 id={headingId} className="gate-detail__title">
+            {actionLabel(gate)}
+          </h2>
+          <p className="gate-detail__sub">
+            <Link href={fleetHref({ workspaceId: gate.workspace_id, fleetId: gate.fleet_id, tab: "events" })}>
+              {gate.fleet_name}
+            </Link>{" "}
+            · requested <RelativeTime value={gate.requested_at} />
+          </p>
+        </div>
+        <StatusBadge status={gate.status} variants={gateStatusVariants} pending={answering} />
+      </header>
+
+      <AnswerNotice result={result} me={me} />
+
+      <dl className="facts facts--two">
+        <Fact term="Kind">
+          <code>{gate.gate_kind}</code>
+        </Fact>
+        <Fact term={pending ? "Time left" : "Deadline"}>
+          {pending ? (
+            <Countdown requestedAt={gate.requested_at} timeoutAt={gate.timeout_at} />
+          ) : (
+            formatUtc(gate.timeout_at)
+          )}
+        </Fact>
+        {!pending ? (
+          <>
+            <Fact
+              term={`${outcomeWord(gate.status)[0]?.toUpperCase()}${outcomeWord(gate.status).slice(1)} by`}
+            >
+              {gate.resolved_by ? whoLabel(gate.resolved_by, me) : none}
+            </Fact>
+            <Fact term="Answered">
+              {gate.resolved_at !== null ? <RelativeTime value={gate.resolved_at} /> : none}
+            </Fact>
+          </>
+        ) : null}
+      </dl>
+
+      <div className="gate-detail__block">
+        <h3 className="gate-detail__label">Blast radius</h3>
+        <p className="gate-detail__text">{gate.blast_radius}</p>
+      </div>
+      <div className="gate-detail__block">
+        <h3 className="gate-detail__label">Detail</h3>
+        <p className="gate-detail__text">{gate.detail}</p>
+      </div>
+      <div className="gate-detail__block">
+        <h3 className="gate-detail__label">Proposed action</h3>
+        <pre className="gate-detail__action">{gate.proposed_action}</pre>
+      </div>
+      {gate.amended_action !== null ? (
+        <div className="gate-detail__block">
+          <h3 className="gate-detail__label">Approved with changes</h3>
+          <pre className="gate-detail__action gate-detail__action--amended">{gate.amended_action}</pre>
+        </div>
+      ) : null}
+      {gate.reason ? (
+        <div className="gate-detail__block">
+          <h3 className="gate-detail__label">Reason given</h3>
+          <p className="gate-detail__text">{gate.reason}</p>
+        </div>
+      ) : null}
+
+      <details className="gate-detail__evidence" open>
+        <summary>
+          Evidence ({evidenceKeys} {evidenceKeys === 1 ? "field" : "fields"})
+        </summary>
+        <JsonViewer label="Evidence" text={JSON.stringify(gate.evidence)} />
+      </details>
+
+      {pending ? (
+        <form
+          className="gate-answer"
+          aria-label={`Answer ${actionLabel(gate)}`}
+          onSubmit={(event) => {
+            event.preventDefault();
+            onAnswer("approve");
+          }}
+        >
+          <div className="ui-field">
+            <label htmlFor={reasonId} className="ui-label">
+              Reason <span className="ui-label__optional">(optional)</span>
+            </label>
+            <textarea
+              id={reasonId}
+              className="ui-textarea gate-answer__reason"
+              rows={2}
+              maxLength={2000}
+              value={draft.reason}
+              placeholder="Why you approve or deny; kept with the answer and in the audit log."
+              onChange={(event) => onDraft({ ...draft, reason: event.target.value })}
+            />
+          </div>
+          {amending ? (
+            <div className="ui-field">
+              <label htmlFor={amendId} className="ui-label">
+                Action to approve
+              </label>
+              <textarea
+                id={amendId}
+                className="ui-textarea"
+                rows={4}
+                maxLength={16 * 1024}
+                value={draft.amended ?? ""}
+                aria-describedby={`${amendId}-hint`}
+                onChange={(event) => onDraft({ ...draft, amended: event.target.value })}
+              />
+              <p id={`${amendId}-hint`} className="ui-hint">
+                {emptyAmend
+                  ? "Enter the action to approve, or cancel the changes."
+                  : unchanged
+                    ? "Unchanged from the proposed action: change it, or approve as proposed."
+                    : "The fleet runs this in place of the proposed action; the gate keeps both."}
+              </p>
+            </div>
+          ) : null}
+          <div className="gate-answer__buttons">
+            {amending ? (
+              <>
+                <Button
+                  variant="primary"
+                  pending={answering}
+                  disabled={emptyAmend || unchanged}
+                  onClick={() => onAnswer("approve")}
+                >
+                  Approve changed action
+                </Button>
+                <Button variant="ghost" onClick={() => onDraft({ ...draft, amended: null })}>
+                  Cancel changes
+                </Button>
+              </>
+            ) : (
+              <>
+                <Button type="submit" variant="primary" pending={answering} aria-keyshortcuts="a">
+                  Approve
+                </Button>
+                <Button
+                  variant="danger"
+                  pending={answering}
+                  aria-keyshortcuts="d"
+                  onClick={() => onAnswer("deny")}
+                >
+                  Deny
+                </Button>
+                <Button variant="ghost" onClick={() => onDraft({ ...draft, amended: gate.proposed_action })}>
+                  Approve with changes…
+                </Button>
+              </>
+            )}
+          </div>
+        </form>
+      ) : null}
+    </section>
+  );
+}
+
+/** What this console's last answer to the gate came to: done, lost to another answer, or failed. */
+function AnswerNotice({ result, me }: { result: AnswerResult | undefined; me: string | undefined }) {
+  if (result === undefined) return null;
+  if (result.kind === "failed") return <ProblemAlert problem={result.problem} />;
+  if (result.kind === "lost") {
+    return (
+      <div role="status" className="gate-notice">
+        <Callout tone="info">
+          <p>
+            <strong>{standingSentence(result.standing, me, formatUtc(result.standing.resolvedAt))}.</strong>{" "}
+            The first answer stands; yours was not recorded.
+          </p>
+        </Callout>
+      </div>
+    );
+  }
+  return (
+    <p role="status" className="gate-notice gate-notice--done">
+      {result.decision === "approve" ? "You approved this gate." : "You denied this gate."}
+    </p>
+  );
+}

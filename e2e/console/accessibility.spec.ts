@@ -253,4 +253,53 @@ test.describe("Accessibility", () => {
     await expect(page.getByRole("dialog", { name: "Edit schedule" })).toBeVisible();
     expect(await seriousViolations(page)).toEqual([]);
   });
+
+  test("the approvals inbox and the audit log have no serious or critical violations", async ({
+    page,
+    tenant,
+    apiUrl,
+  }) => {
+    // Seven axe passes on a two-core machine.
+    test.setTimeout(120_000);
+    const runner = new TestRunner(apiUrl);
+    const entry = await addTenantEntry(
+      apiUrl,
+      tenant,
+      definition({ name: "Axe gates", runnerLabels: [runner.label] }),
+    );
+    const fleet = await installFleet(apiUrl, tenant, entry);
+    await messageFleet(apiUrl, tenant, fleet.fleet_id, "approve: deploy");
+    const lease = await runner.lease();
+    await signInByLink(page, tenant);
+    await page.goto(`/approvals?workspace=${tenant.workspace_id}`);
+    await expect(page.getByText("Nothing waits for an answer in default")).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await runner.openGate(lease, { action_name: "first" });
+    await runner.openGate(lease, { action_name: "second" });
+    await page.reload();
+    const pane = page.getByRole("region", { name: "deploy · first" });
+    await expect(pane.getByRole("button", { name: "Approve", exact: true })).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole("checkbox", { name: "Select all on this page" }).check();
+    await pane.getByRole("button", { name: "Approve with changes…" }).click();
+    await expect(pane.getByLabel("Action to approve")).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole("button", { name: "Approve 2" }).click();
+    await expect(page.getByRole("region", { name: "Outcome of the answers" })).toContainText(
+      "2 of 2 answered",
+    );
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole("tab", { name: "Approved" }).click();
+    await expect(page.getByRole("region", { name: "deploy · first" })).toContainText("Approved by");
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await page.goto(`/audit?workspace=${tenant.workspace_id}`);
+    await expect(page.getByRole("row", { name: /approval\.approve/ }).first()).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByLabel("Since", { exact: true }).fill("yesterday");
+    await page.getByRole("button", { name: "Apply filters" }).click();
+    await expect(page.getByText(/^A duration back from now/)).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+  });
 });

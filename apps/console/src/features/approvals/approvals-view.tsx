@@ -74,7 +74,14 @@ export function ApprovalsView({ position }: { position: ApprovalsPosition }) {
   const me = useQuery(trpc.users.getMe.queryOptions({})).data?.user_id;
 
   const items = list.data?.items ?? [];
-  const currentId = position.gate ?? items[0]?.gate_id;
+  // The open gate changes with every j and k: kept here and written into the URL without a round trip to
+  // the server, so keys pressed quickly each move from where the last one left.
+  const [opened, setOpened] = useState<{ from: string | undefined; gate: string | undefined }>({
+    from: position.gate,
+    gate: position.gate,
+  });
+  const selected = opened.from === position.gate ? opened.gate : position.gate;
+  const currentId = selected ?? items[0]?.gate_id;
   const listed = items.find((gate) => gate.gate_id === currentId);
   const detail = useQuery(
     trpc.approvals.get.queryOptions(
@@ -121,7 +128,10 @@ export function ApprovalsView({ position }: { position: ApprovalsPosition }) {
         ?.scrollIntoView({ block: "nearest" });
   }, [currentId]);
 
-  const open = (gateId: string | undefined) => router.replace(here({ gate: gateId }), { scroll: false });
+  const open = (gateId: string | undefined) => {
+    setOpened({ from: position.gate, gate: gateId });
+    window.history.replaceState(window.history.state, "", here({ gate: gateId }));
+  };
   const move = (step: 1 | -1) => {
     if (items.length === 0) return;
     const index = items.findIndex((item) => item.gate_id === currentId);
@@ -253,7 +263,7 @@ export function ApprovalsView({ position }: { position: ApprovalsPosition }) {
             firstPageHref={cursor ? here({ cursor: undefined, gate: undefined }) : undefined}
           >
             {(data, ws) =>
-              data.items.length === 0 && !position.gate ? (
+              data.items.length === 0 && !selected ? (
                 <EmptyInbox
                   status={status}
                   filtered={filtered}
@@ -289,6 +299,7 @@ export function ApprovalsView({ position }: { position: ApprovalsPosition }) {
                         workspaceName={ws.name}
                         current={currentId}
                         hrefFor={(gateId) => here({ gate: gateId })}
+                        onOpen={open}
                         checked={pendingTab ? checked : new Set()}
                         onCheck={toggle}
                         answering={answers.pending}

@@ -41,7 +41,16 @@ export function useSecondClock(): number {
  * "auto-deny in 4m 12s", live, with the deadline in UTC and local time on hover or focus. Under five
  * minutes (or a tenth of the gate's time) it turns urgent; past the deadline it says the sweeper is due.
  */
-export function Countdown({ requestedAt, timeoutAt }: { requestedAt: number; timeoutAt: number }) {
+export function Countdown({
+  requestedAt,
+  timeoutAt,
+  compact = false,
+}: {
+  requestedAt: number;
+  timeoutAt: number;
+  /** "4m 12s" for a table's "Time left" column; "auto-deny in 4m 12s" elsewhere. */
+  compact?: boolean;
+}) {
   const clock = useSecondClock();
   const tooltipId = useId();
   if (clock === 0) return <span className="countdown">…</span>;
@@ -50,10 +59,14 @@ export function Countdown({ requestedAt, timeoutAt }: { requestedAt: number; tim
     // biome-ignore lint/a11y/noNoninteractiveTabindex: focusable so keyboard users can reveal the deadline
     <span className="countdown ui-time" data-urgency={state} tabIndex={0} aria-describedby={tooltipId}>
       <time dateTime={new Date(timeoutAt).toISOString()}>
-        {state === "overdue" ? "auto-deny due now" : `auto-deny in ${formatDuration(timeoutAt - clock)}`}
+        {state === "overdue"
+          ? "auto-deny due now"
+          : compact
+            ? formatDuration(timeoutAt - clock)
+            : `auto-deny in ${formatDuration(timeoutAt - clock)}`}
       </time>
       <span role="tooltip" id={tooltipId} className="ui-tooltip">
-        <span>Deadline {formatUtc(timeoutAt)}</span>
+        <span>Auto-deny at {formatUtc(timeoutAt)}</span>
         <span>{formatLocal(timeoutAt)} (local)</span>
       </span>
     </span>

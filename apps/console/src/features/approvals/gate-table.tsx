@@ -1,10 +1,10 @@
 "use client";
 
-import { type Column, PagedTable, RelativeTime, StatusBadge } from "@fleet/ui";
+import { type Column, PagedTable, RelativeTime } from "@fleet/ui";
 import Link from "next/link";
 import type { Gate } from "./answer.ts";
 import { Countdown } from "./countdown.tsx";
-import { actionLabel, gateStatusVariants } from "./labels.ts";
+import { actionLabel } from "./labels.ts";
 
 export interface GateTableProps {
   gates: Gate[];
@@ -12,6 +12,8 @@ export interface GateTableProps {
   /** The gate open in the detail pane. */
   current: string | undefined;
   hrefFor: (gateId: string) => string;
+  /** Opens a gate in the pane (a plain click on its link; other clicks follow the link). */
+  onOpen: (gateId: string) => void;
   checked: ReadonlySet<string>;
   onCheck: (gateId: string, checked: boolean) => void;
   /** The gates whose answers are in flight. */
@@ -31,6 +33,7 @@ export function GateTable({
   workspaceName,
   current,
   hrefFor,
+  onOpen,
   checked,
   onCheck,
   answering,
@@ -54,20 +57,31 @@ export function GateTable({
     },
     {
       id: "action",
-      header: "Action",
+      header: "Action and fleet",
       rowHeader: true,
       cell: (gate) => (
-        <Link
-          href={hrefFor(gate.gate_id)}
-          scroll={false}
-          className="gate-link"
-          aria-current={gate.gate_id === current ? "true" : undefined}
-        >
-          {actionLabel(gate)}
-        </Link>
+        <span className="gate-name">
+          <Link
+            href={hrefFor(gate.gate_id)}
+            scroll={false}
+            className="gate-link"
+            aria-current={gate.gate_id === current ? "true" : undefined}
+            onClick={(event) => {
+              if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey)
+                return;
+              event.preventDefault();
+              onOpen(gate.gate_id);
+            }}
+          >
+            {actionLabel(gate)}
+          </Link>
+          <span className="gate-fleet">
+            <span className="ui-visually-hidden">Fleet </span>
+            {gate.fleet_name}
+          </span>
+        </span>
       ),
     },
-    { id: "fleet", header: "Fleet", cell: (gate) => <span className="gate-fleet">{gate.fleet_name}</span> },
     { id: "kind", header: "Kind", cell: (gate) => <code className="gate-kind">{gate.gate_kind}</code> },
     {
       id: "blast",
@@ -82,13 +96,11 @@ export function GateTable({
         answering.has(gate.gate_id) ? (
           <span className="muted">Answering…</span>
         ) : gate.status === "pending" ? (
-          <Countdown requestedAt={gate.requested_at} timeoutAt={gate.timeout_at} />
-        ) : (
-          <span className="gate-answered">
-            <StatusBadge status={gate.status} variants={gateStatusVariants} />
-            {gate.resolved_at !== null ? <RelativeTime value={gate.resolved_at} /> : null}
-          </span>
-        ),
+          <Countdown requestedAt={gate.requested_at} timeoutAt={gate.timeout_at} compact />
+        ) : // The tab says the outcome; the column says when.
+        gate.resolved_at !== null ? (
+          <RelativeTime value={gate.resolved_at} />
+        ) : null,
     },
   ];
   return (

@@ -58,7 +58,8 @@ export function useGateAnswers(workspaceId: string | undefined) {
         await Promise.all(Array.from({ length: Math.min(CONCURRENCY, gateIds.length) }, worker));
       } finally {
         setPending((current) => new Set([...current].filter((id) => !gateIds.includes(id))));
-        await queryClient.invalidateQueries({ queryKey: trpc.approvals.pathKey() });
+        // Not awaited: the answers are known now, whatever the refreshed lists take.
+        void queryClient.invalidateQueries({ queryKey: trpc.approvals.pathKey() });
       }
       setResults((current) => ({
         workspaceId,

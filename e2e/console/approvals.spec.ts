@@ -165,7 +165,7 @@ test.describe("Approvals", () => {
     await expect(page.getByRole("heading", { level: 1, name: "Audit log" })).toBeVisible();
     const entry = page.getByRole("row", { name: /approval\.approve/ });
     await expect(entry).toContainText(`approval_gate:${gate.gate_id}`);
-    await expect(entry).toContainText("(you)");
+    await expect(entry).toContainText("user: (you)");
     await shot(page, testInfo, "audit-log");
     // Filtered by an action prefix that matches nothing, in the URL.
     await page.getByLabel("Action", { exact: true }).fill("secret.*");

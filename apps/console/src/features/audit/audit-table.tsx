@@ -12,6 +12,24 @@ function valueText(value: unknown): string {
 }
 
 /**
+ * `user:0193…` or `approval_gate:0193…` in two lines, the kind over the id, so a long id wraps on its own
+ * line; the whole value stays one text for copying and reading aloud.
+ */
+function Principal({ value, className, suffix = "" }: { value: string; className: string; suffix?: string }) {
+  const at = value.indexOf(":");
+  if (at <= 0) return <code className={className}>{value}</code>;
+  return (
+    <span className={className}>
+      <span className="audit-kind">
+        {value.slice(0, at + 1)}
+        {suffix}
+      </span>
+      <code>{value.slice(at + 1)}</code>
+    </span>
+  );
+}
+
+/**
  * One row per audited act, newest first: when, who, what, on what, the few facts it recorded, and the
  * request id that ties it to the API's logs.
  */
@@ -38,10 +56,7 @@ export function AuditTable({
       id: "actor",
       header: "Actor",
       cell: (row) => (
-        <span className="audit-actor">
-          <code>{row.actor}</code>
-          {row.actor === me ? <span className="muted"> (you)</span> : null}
-        </span>
+        <Principal className="audit-actor" value={row.actor} suffix={row.actor === me ? " (you)" : ""} />
       ),
     },
     {
@@ -50,7 +65,11 @@ export function AuditTable({
       rowHeader: true,
       cell: (row) => <code className="audit-action">{row.action}</code>,
     },
-    { id: "target", header: "Target", cell: (row) => <code className="audit-target">{row.target}</code> },
+    {
+      id: "target",
+      header: "Target",
+      cell: (row) => <Principal className="audit-target" value={row.target} />,
+    },
     ...(workspaceNames
       ? [
           {

@@ -53,7 +53,7 @@ export function AuditView({ position }: { position: AuditPosition }) {
 
   const filtered = Boolean(actor || action || since !== undefined || until !== undefined);
   return (
-    <div className="page page--wide">
+    <div className="page page--wide audit">
       <PageHeader
         title="Audit log"
         description="Every approval answer, API key, secret and runner change, recorded in the same transaction as the change: who did it, to what, when, and the request id to find it in the API's logs."

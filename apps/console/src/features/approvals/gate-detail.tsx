@@ -184,7 +184,7 @@ export function GateDetail({ gate, me, draft, onDraft, onAnswer, answering, resu
                   Approve changed action
                 </Button>
                 <Button variant="ghost" onClick={() => onDraft({ ...draft, amended: null })}>
-                  Cancel changes
+                  Cancel
                 </Button>
               </>
             ) : (

@@ -81,7 +81,7 @@ export function AuditFilters({
         name="actor"
         label="Actor"
         defaultValue={values.actor ?? ""}
-        placeholder="user:<id> or api_key:<id>"
+        placeholder="user:<id>"
         autoComplete="off"
         spellCheck={false}
         error={errors.actor}
@@ -111,7 +111,7 @@ export function AuditFilters({
         name="until"
         label="Until"
         defaultValue={shown(values.until)}
-        placeholder="2026-01-31T23:59:59Z"
+        placeholder="2026-01-31T18:00Z"
         autoComplete="off"
         spellCheck={false}
         error={errors.until}

@@ -160,6 +160,7 @@ export async function createApp(
       logError: (error) => log.error({ reqId: request.id, err: error }, "request failed"),
       response: {},
       socket: request.raw.socket ?? null,
+      rawBody: null,
     });
 
   app.setErrorHandler(answerProblem);

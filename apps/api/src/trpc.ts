@@ -17,6 +17,12 @@ export interface RequestContext extends Caller {
   response: ResponseExtras;
   /** The caller's connection: a long poll stops waiting, and leases nothing, once it closes. */
   socket: Socket | null;
+  /**
+   * The JSON body exactly as the client sent it, for an operation that verifies a signature over it (a
+   * parsed and re-serialised body would not verify). The REST surface sets it; null on /trpc and when no
+   * body came.
+   */
+  rawBody: string | null;
 }
 
 export interface ResponseExtras {
@@ -24,8 +30,11 @@ export interface ResponseExtras {
   headers?: Record<string, string>;
   /** Set when a conditional read's tag is current: REST answers 304 with no body. */
   notModified?: boolean;
-  /** A success status other than the operation's own (200 for an open that found its gate existing). */
-  status?: 200 | 201;
+  /**
+   * A success status other than the operation's own, one its contract lists in `otherSuccesses` (200 for
+   * an open that found its gate existing).
+   */
+  status?: 200 | 201 | 202;
 }
 
 const trpcCodes: Record<number, TRPC_ERROR_CODE_KEY> = {

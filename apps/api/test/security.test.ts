@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { operations } from "../src/router/root.ts";
 import { gateIn } from "./approval-fixtures.ts";
 import { installFleet, messageFleet } from "./fleet-fixtures.ts";
+import { grantIn } from "./grant-fixtures.ts";
 import {
   call,
   operatorToken,
@@ -107,6 +108,14 @@ const otherTenantFixtures: Record<string, Fixture> = {
   "secrets.delete": async (owner) => ({ params: await secretIn(owner) }),
   "approvals.list": async (owner) => ({ params: { workspace_id: owner.workspaceId } }),
   "audit.listWorkspace": async (owner) => ({ params: { workspace_id: owner.workspaceId } }),
+  "integrationGrants.request": async (owner) => ({
+    params: await fleetIn(owner),
+    body: { service: "github", reason: "fixture" },
+  }),
+  "integrationGrants.list": async (owner) => ({ params: await fleetIn(owner) }),
+  "integrationGrants.revoke": async (owner) => ({ params: await grantIn(owner) }),
+  "webhooks.getSecret": async (owner) => ({ params: { workspace_id: owner.workspaceId } }),
+  "webhooks.rotateSecret": async (owner) => ({ params: { workspace_id: owner.workspaceId } }),
   "approvals.get": async (owner) => ({ params: await gateIn(owner) }),
   "approvals.approve": async (owner) => ({ params: await gateIn(owner), body: {} }),
   "approvals.deny": async (owner) => ({ params: await gateIn(owner), body: {} }),

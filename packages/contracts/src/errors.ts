@@ -335,6 +335,51 @@ export const errorRegistry = {
     "Gate already answered",
     "The gate already holds an answer; the first answer wins. The body names the gate, action, outcome, resolved_by and resolved_at.",
   ),
+  // Webhooks (signed inbound calls) and integration grants
+  /** The signature headers are missing or not of the form the service signs. */
+  "UZ-WEBHOOK-001": def(
+    401,
+    "Signature missing",
+    "x-signature-timestamp (Unix seconds) and x-signature (v0=<64 hex>) must both be sent, over the raw body as received.",
+  ),
+  /** The signature does not verify with the workspace's webhook secret in force. */
+  "UZ-WEBHOOK-002": def(
+    401,
+    "Invalid signature",
+    'The signature does not verify: HMAC-SHA256 of "v0:" + timestamp + ":" + the raw body, keyed with the workspace\'s current webhook secret.',
+  ),
+  /** The timestamp is more than 300 seconds from the service's clock, either way. */
+  "UZ-WEBHOOK-003": def(
+    401,
+    "Stale signature",
+    "x-signature-timestamp is more than 300 seconds away from the service's clock; sign the request again.",
+  ),
+  /** The nonce was already used with a verified call of this workspace. */
+  "UZ-WEBHOOK-004": def(
+    409,
+    "Nonce replayed",
+    "This nonce was already used; every webhook call carries a new one.",
+  ),
+  /** The fleet in the webhook's path does not exist. */
+  "UZ-WEBHOOK-005": def(404, "Unknown fleet", "No fleet with this id takes webhooks."),
+  /** The fleet's workspace has no webhook secret, so no call can verify. */
+  "UZ-WEBHOOK-006": def(
+    401,
+    "Webhook secret not configured",
+    "The fleet's workspace has no webhook secret; mint one with POST /v1/workspaces/{workspace_id}/webhook-secret.",
+  ),
+  /** No integration grant with this id for the fleet (or visible to the caller). */
+  "UZ-GRANT-001": def(
+    404,
+    "Integration grant not found",
+    "No integration grant with this id is visible here.",
+  ),
+  /** The grant is not in a state the call can change; current_state names it. */
+  "UZ-GRANT-002": def(
+    409,
+    "Grant not changeable",
+    "The grant is not in a state this call can change (a decision needs a pending grant; a revoke needs one not already revoked); current_state names the state.",
+  ),
   // Connectors and chat provider
   "UZ-CONN-001": def(400, "Chat connector error", "The chat-provider connector request is invalid."),
   "UZ-CONN-002": def(400, "Code-hosting connector error", "The code-hosting connector request is invalid."),

@@ -43,6 +43,12 @@ export interface OperationSpec<
   credentials: C;
   successStatus: 200 | 201 | 202 | 204;
   /**
+   * Other success statuses the operation answers with the same body, each with when (201 for a new
+   * resource and 200 for a repeat that found it, say). The resolver picks one through the response
+   * extras; OpenAPI documents each.
+   */
+  otherSuccesses?: Partial<Record<200 | 201 | 202, string>>;
+  /**
    * Refusal statuses the operation answers beyond those its shape implies (400 and 500 always; 401/403
    * with a credential or scope; 404 with a path parameter; 413/415 with a body). Listed in OpenAPI.
    */

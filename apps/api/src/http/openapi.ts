@@ -102,6 +102,12 @@ export function buildOpenApiDocument(serverUrl: string): JsonSchema {
               content: { "application/json": { schema: convert(op.output, "output", components) } },
             },
     };
+    for (const [status, when] of Object.entries(op.otherSuccesses ?? {})) {
+      responses[status] = {
+        description: `Success: ${when}`,
+        content: { "application/json": { schema: convert(op.output, "output", components) } },
+      };
+    }
     for (const status of errorStatuses(op)) {
       if (status < 400) {
         responses[status] = { description: statusText[status] };

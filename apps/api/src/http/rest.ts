@@ -5,6 +5,7 @@ import { authorize } from "../auth/authorize.ts";
 import { operations } from "../router/root.ts";
 import { describeIssue, internal } from "../runtime/problems.ts";
 import type { RequestContext } from "../trpc.ts";
+import { rawBodyOf } from "./json-body.ts";
 import { ROUTE } from "./responses.ts";
 
 /** Default body ceiling for routes that do not name one. */
@@ -102,6 +103,7 @@ export function registerRestRoutes(
       handler: async (request, reply) => {
         (reply.raw as ServerResponse & { [ROUTE]?: string })[ROUTE] = url;
         const ctx = contextFor(request);
+        ctx.rawBody = rawBodyOf(request);
         const authorized = authorize(op, ctx, mutation);
         const principal = authorized instanceof Promise ? await authorized : authorized;
         const input = op.input.safeParse(collectInput(plan, request));
@@ -111,7 +113,12 @@ export function registerRestRoutes(
         if (op.headers) reply.headers(op.headers);
         if (ctx.response.headers !== undefined) reply.headers(ctx.response.headers);
         if (ctx.response.notModified) return reply.code(304).send();
-        reply.code(ctx.response.status ?? op.successStatus);
+        const status = ctx.response.status ?? op.successStatus;
+        if (status !== op.successStatus && !(status in (op.otherSuccesses ?? {}))) {
+          ctx.logError(new Error(`${op.id} answered ${status}, which its contract does not list`));
+          throw internal();
+        }
+        reply.code(status);
         if (op.successStatus === 204) return reply.send();
         const output = op.output.safeParse(result);
         if (!output.success) {

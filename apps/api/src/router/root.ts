@@ -7,6 +7,7 @@ import { fleetEventsRouter } from "./fleet-events/router.ts";
 import { fleetLibrariesRouter } from "./fleet-libraries/router.ts";
 import { fleetSchedulesRouter } from "./fleet-schedules/router.ts";
 import { fleetsRouter } from "./fleets/router.ts";
+import { integrationGrantsRouter } from "./integration-grants/router.ts";
 import { leasesRouter } from "./leases/router.ts";
 import { memoriesRouter } from "./memories/router.ts";
 import { modelsRouter } from "./models/router.ts";
@@ -16,6 +17,7 @@ import { schedulesRouter } from "./schedules/router.ts";
 import { secretsRouter } from "./secrets/router.ts";
 import { sessionsRouter } from "./sessions/router.ts";
 import { usersRouter } from "./users/router.ts";
+import { webhooksRouter } from "./webhooks/router.ts";
 import { workspacesRouter } from "./workspaces/router.ts";
 
 /** Every operation's procedure, by resource: the router key is the resource part of each operation id. */
@@ -28,6 +30,7 @@ export const appRouter = router({
   fleetLibraries: fleetLibrariesRouter,
   fleetSchedules: fleetSchedulesRouter,
   fleets: fleetsRouter,
+  integrationGrants: integrationGrantsRouter,
   leases: leasesRouter,
   memories: memoriesRouter,
   models: modelsRouter,
@@ -37,6 +40,7 @@ export const appRouter = router({
   secrets: secretsRouter,
   sessions: sessionsRouter,
   users: usersRouter,
+  webhooks: webhooksRouter,
   workspaces: workspacesRouter,
 });
 

@@ -26,6 +26,7 @@ export const openGate = defineOperation({
   scope: null,
   credentials: ["runner"],
   successStatus: 201,
+  otherSuccesses: { 200: "The action_id was already open for this fleet: the existing gate, unchanged." },
   errorStatuses: [409],
   bodyLimit: 128 * 1024,
   params: leaseIdParam,

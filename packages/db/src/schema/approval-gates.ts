@@ -24,9 +24,12 @@ export const approvalGates = pgTable(
     fleetName: text("fleet_name").notNull(),
     /** The runner's own id for the action: repeating it for the fleet finds this gate. */
     actionId: uuid("action_id").notNull(),
-    /** The lease and event the gate was opened under. */
-    leaseId: uuid("lease_id").notNull(),
-    eventId: uuid("event_id").notNull(),
+    /**
+     * The lease and event a runner opened the gate under; both null for a gate the service opens itself
+     * (an integration grant's request, which no lease carries).
+     */
+    leaseId: uuid("lease_id"),
+    eventId: uuid("event_id"),
     toolName: text("tool_name").notNull(),
     actionName: text("action_name").notNull(),
     gateKind: text("gate_kind").notNull(),
@@ -61,5 +64,6 @@ export const approvalGates = pgTable(
     ),
     check("approval_gates_amended", sql`${t.amendedAction} is null or ${t.status} = 'approved'`),
     check("approval_gates_deadline", sql`${t.timeoutAt} > ${t.requestedAt}`),
+    check("approval_gates_lease_event", sql`(${t.leaseId} is null) = (${t.eventId} is null)`),
   ],
 );

@@ -2,6 +2,7 @@ import { and, approvalGates, eq, gt } from "@fleet/db";
 import type { TenantPrincipal } from "../../auth/principal.ts";
 import { type Actor, recordAudit } from "../audit/record.ts";
 import type { ServiceContext } from "../context.ts";
+import { settleGrantForGate } from "../integration-grants/gate.ts";
 import { requireWorkspace } from "../workspaces/access.ts";
 import { type GateRow, notifyGates, resolverOf, standingAnswer } from "./gate-view.ts";
 import { gateNotFound } from "./inbox.ts";
@@ -60,6 +61,7 @@ export async function answerGate(
         target: `approval_gate:${won.id}`,
         details: { fleet_id: won.fleetId, gate_kind: won.gateKind, amended: won.amendedAction !== null },
       });
+      await settleGrantForGate(tx, won, now);
       await notifyGates(tx, [won.id]);
       return { won };
     }

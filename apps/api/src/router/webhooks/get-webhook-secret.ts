@@ -1,0 +1,7 @@
+import { getWebhookSecret as op } from "@fleet/contracts/webhooks/get-webhook-secret";
+import { webhookSecretState } from "../../services/webhooks/secret.ts";
+import { procedure } from "../../trpc.ts";
+
+export const getWebhookSecret = procedure(op).query(({ ctx, input }) =>
+  webhookSecretState(ctx.services, ctx.principal.tenantId, input.workspace_id),
+);

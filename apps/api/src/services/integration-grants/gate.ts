@@ -1,0 +1,102 @@
+import { GATE_TIMEOUT_MAX_MS, GRANT_GATE_KIND } from "@fleet/contracts";
+import { and, approvalGates, eq, type fleets, gt, integrationGrants, type Tx } from "@fleet/db";
+import { newId } from "../../runtime/ids.ts";
+import { type GateRow, notifyGates } from "../approvals/gate-view.ts";
+import { secretMasker } from "../secrets/mask.ts";
+import type { Vault } from "../secrets/vault.ts";
+import type { GrantRow } from "./view.ts";
+
+/**
+ * A grant's gate waits a day (the longest a gate may): asking a person to trust a new service is rarely
+ * answered within a runner's hour. A gate that times out leaves the grant pending; asking again opens a
+ * new one.
+ */
+export const GRANT_GATE_TIMEOUT_MS = GATE_TIMEOUT_MAX_MS;
+
+/**
+ * Opens the `integration_grant` gate of a grant's request in the caller's transaction, so the request
+ * shows in the approvals inbox. No lease carries it (lease and event are null); its action id is new for
+ * every request, so a re-request after a revoke or a timeout is a gate of its own.
+ */
+export async function openGrantGate(
+  tx: Tx,
+  vault: Vault,
+  fleet: typeof fleets.$inferSelect,
+  grant: Pick<GrantRow, "id" | "service" | "reason" | "requestedBy">,
+  now: number,
+): Promise<string> {
+  // What people read in the inbox never carries the value of a secret the fleet declares.
+  const mask = await secretMasker(tx, vault, fleet.id, fleet.workspaceId);
+  const id = newId(now);
+  await tx.insert(approvalGates).values({
+    id,
+    tenantId: fleet.tenantId,
+    workspaceId: fleet.workspaceId,
+    fleetId: fleet.id,
+    fleetName: fleet.name,
+    actionId: newId(now),
+    leaseId: null,
+    eventId: null,
+    toolName: grant.service,
+    actionName: "integration_grant",
+    gateKind: GRANT_GATE_KIND,
+    proposedAction: `Let the fleet ${fleet.name} use ${grant.service}.`,
+    evidence: { grant_id: grant.id, service: grant.service, requested_by: grant.requestedBy },
+    blastRadius: `Whatever the workspace's ${grant.service} credentials reach, until the grant is revoked.`,
+    detail: mask(grant.reason),
+    status: "pending",
+    requestedAt: now,
+    timeoutAt: now + GRANT_GATE_TIMEOUT_MS,
+    updatedAt: now,
+  });
+  return id;
+}
+
+/**
+ * Decides the grant whose gate was just decided, in the deciding transaction: approved approves it,
+ * denied revokes it. A gate of another kind, or one whose grant has moved on (revoked meanwhile, or
+ * re-requested under a newer gate), changes nothing.
+ */
+export async function settleGrantForGate(tx: Tx, gate: GateRow, now: number): Promise<void> {
+  if (gate.gateKind !== GRANT_GATE_KIND) return;
+  if (gate.status !== "approved" && gate.status !== "denied") return;
+  await tx
+    .update(integrationGrants)
+    .set({
+      status: gate.status === "approved" ? "approved" : "revoked",
+      decidedBy: gate.resolvedBy,
+      decidedAt: now,
+      updatedAt: now,
+    })
+    .where(and(eq(integrationGrants.gateId, gate.id), eq(integrationGrants.status, "pending")));
+}
+
+/**
+ * Decides a grant's open gate along with the grant (a webhook decision, a revoke), so the inbox does not
+ * offer a question already answered. A gate past its deadline is left for the sweeper; one already
+ * decided is left as it stands. Returns the gate's id when this decided it.
+ */
+export async function decideGrantGate(
+  tx: Tx,
+  gateId: string | null,
+  outcome: "approved" | "denied",
+  resolvedBy: string,
+  reason: string,
+  now: number,
+): Promise<string | null> {
+  if (gateId === null) return null;
+  const [decided] = await tx
+    .update(approvalGates)
+    .set({ status: outcome, reason, resolvedBy, resolvedAt: now, updatedAt: now })
+    .where(
+      and(
+        eq(approvalGates.id, gateId),
+        eq(approvalGates.status, "pending"),
+        gt(approvalGates.timeoutAt, now),
+      ),
+    )
+    .returning({ id: approvalGates.id });
+  if (decided === undefined) return null;
+  await notifyGates(tx, [decided.id]);
+  return decided.id;
+}

@@ -1,0 +1,117 @@
+import { Problem } from "@fleet/contracts";
+import { and, approvalGates, eq, integrationGrants } from "@fleet/db";
+import { newId } from "../../runtime/ids.ts";
+import type { Actor } from "../audit/record.ts";
+import type { ServiceContext } from "../context.ts";
+import { requireFleet } from "../fleets/access.ts";
+import { openGrantGate } from "./gate.ts";
+import type { GrantRow } from "./view.ts";
+
+export interface GrantRequestInput {
+  workspace_id: string;
+  fleet_id: string;
+  service: string;
+  reason: string;
+}
+
+function answer(row: GrantRow, message: string) {
+  return {
+    grant_id: row.id,
+    status: row.status as "pending" | "approved" | "revoked",
+    fleet_id: row.fleetId,
+    service: row.service,
+    requested_at: row.requestedAt,
+    message,
+    gate_id: row.status === "pending" ? row.gateId : null,
+  };
+}
+
+/**
+ * Requests the fleet's use of a service. One grant per (fleet, service), decided under the fleet's row
+ * lock so concurrent requests see each other: a new one is created pending with its inbox gate
+ * (`created`); a pending one whose gate is still open, or an approved one, is answered as it stands; a
+ * pending one whose gate timed out or was closed, and a revoked one, go (back) to pending with a new gate
+ * (`created`, since a new question is put to people).
+ */
+export async function requestGrant(
+  ctx: ServiceContext,
+  actor: Actor,
+  tenantId: string,
+  input: GrantRequestInput,
+) {
+  const now = ctx.now();
+  return ctx.db.transaction(async (tx) => {
+    const fleet = await requireFleet(tx, tenantId, input.workspace_id, input.fleet_id, { forUpdate: true });
+    if (fleet.status === "stopped" || fleet.status === "killed") {
+      throw new Problem("UZ-FLEET-003", {
+        detail: `The fleet is ${fleet.status}; it cannot ask for an integration grant.`,
+        current_state: fleet.status,
+      });
+    }
+    const [existing] = await tx
+      .select()
+      .from(integrationGrants)
+      .where(and(eq(integrationGrants.fleetId, fleet.id), eq(integrationGrants.service, input.service)));
+    if (existing === undefined) {
+      const id = newId(now);
+      const grant = { id, service: input.service, reason: input.reason, requestedBy: actor.principal };
+      const gateId = await openGrantGate(tx, ctx.vault, fleet, grant, now);
+      const [row] = await tx
+        .insert(integrationGrants)
+        .values({
+          ...grant,
+          tenantId: fleet.tenantId,
+          workspaceId: fleet.workspaceId,
+          fleetId: fleet.id,
+          status: "pending",
+          requestedAt: now,
+          gateId,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning();
+      return {
+        created: true,
+        grant: answer(row!, "Requested: a person approves it in the approvals inbox."),
+      };
+    }
+    if (existing.status === "approved") {
+      return { created: false, grant: answer(existing, "Already approved.") };
+    }
+    if (existing.status === "pending" && existing.gateId !== null) {
+      const [gate] = await tx
+        .select({ status: approvalGates.status, timeoutAt: approvalGates.timeoutAt })
+        .from(approvalGates)
+        .where(eq(approvalGates.id, existing.gateId));
+      if (gate?.status === "pending" && gate.timeoutAt > now) {
+        return { created: false, grant: answer(existing, "Already requested: awaiting a decision.") };
+      }
+    }
+    // Revoked, or pending with no open gate (it timed out, or the fleet's gates were closed): ask again.
+    const grant = {
+      id: existing.id,
+      service: existing.service,
+      reason: input.reason,
+      requestedBy: actor.principal,
+    };
+    const gateId = await openGrantGate(tx, ctx.vault, fleet, grant, now);
+    const [row] = await tx
+      .update(integrationGrants)
+      .set({
+        status: "pending",
+        reason: input.reason,
+        requestedBy: actor.principal,
+        requestedAt: now,
+        decidedBy: null,
+        decidedAt: null,
+        gateId,
+        updatedAt: now,
+      })
+      .where(eq(integrationGrants.id, existing.id))
+      .returning();
+    return {
+      created: true,
+      grant: answer(row!, "Requested again: a person approves it in the approvals inbox."),
+    };
+  });
+}

@@ -1,0 +1,87 @@
+import type { OutputOf } from "@fleet/contracts";
+import type { listIntegrationGrants } from "@fleet/contracts/integration-grants/list-integration-grants";
+import type { requestIntegrationGrant } from "@fleet/contracts/integration-grants/request-integration-grant";
+import type { rotateWebhookSecret } from "@fleet/contracts/webhooks/rotate-webhook-secret";
+import { expect } from "vitest";
+import { sign } from "../src/services/webhooks/signature.ts";
+import { installFleet } from "./fleet-fixtures.ts";
+import { call, type Tenant } from "./harness.ts";
+
+export type GrantRequestAnswer = OutputOf<typeof requestIntegrationGrant>;
+export type GrantPage = OutputOf<typeof listIntegrationGrants>;
+export type Grant = GrantPage["items"][number];
+
+/** Asks for the fleet's use of `service` through the person route. */
+export function requestGrant(
+  owner: Tenant,
+  fleetId: string,
+  service = "github",
+  reason = "Open pull requests.",
+) {
+  return call<GrantRequestAnswer>(
+    "POST",
+    `/v1/workspaces/${owner.workspaceId}/fleets/${fleetId}/integration-requests`,
+    { token: owner.apiKey, body: { service, reason } },
+  );
+}
+
+/** A fleet of the owner's with a pending grant: what the security suite's fixtures need. */
+export async function grantIn(owner: Tenant): Promise<Record<string, string>> {
+  const fleetId = await installFleet(owner);
+  const requested = await requestGrant(owner, fleetId);
+  expect(requested.status, requested.text).toBe(201);
+  return { workspace_id: owner.workspaceId, fleet_id: fleetId, grant_id: requested.body.grant_id };
+}
+
+export async function listGrants(owner: Tenant, fleetId: string, query = "") {
+  return call<GrantPage>(
+    "GET",
+    `/v1/workspaces/${owner.workspaceId}/fleets/${fleetId}/integration-grants${query}`,
+    { token: owner.apiKey },
+  );
+}
+
+/** Mints (or rotates) the tenant's workspace webhook secret through the route. */
+export async function mintWebhookSecret(tenant: Tenant): Promise<string> {
+  const minted = await call<OutputOf<typeof rotateWebhookSecret>>(
+    "POST",
+    `/v1/workspaces/${tenant.workspaceId}/webhook-secret`,
+    { token: tenant.apiKey },
+  );
+  expect(minted.status, minted.text).toBe(201);
+  return minted.body.secret;
+}
+
+export interface SignedDecision {
+  grant_id: string;
+  decision: "approved" | "denied";
+  nonce?: string;
+}
+
+let nonceCounter = 0;
+export const freshNonce = () =>
+  `nonce-${process.pid}-${++nonceCounter}-${Math.random().toString(36).slice(2)}`;
+
+/**
+ * Sends the grant-approval webhook, signed with `secret` at `timestamp` (Unix seconds) over the exact
+ * bytes sent; `tamper` changes the body after signing.
+ */
+export function sendDecision(
+  fleetId: string,
+  decision: SignedDecision,
+  secret: string,
+  timestamp: number,
+  options: { tamper?: (raw: string) => string; headers?: Record<string, string> } = {},
+) {
+  const raw = JSON.stringify({ nonce: freshNonce(), ...decision });
+  const signature = sign(secret, timestamp, raw);
+  return call("POST", `/v1/webhooks/${fleetId}/grant-approval`, {
+    rawBody: options.tamper ? options.tamper(raw) : raw,
+    headers: {
+      "content-type": "application/json",
+      "x-signature-timestamp": String(timestamp),
+      "x-signature": signature,
+      ...options.headers,
+    },
+  });
+}

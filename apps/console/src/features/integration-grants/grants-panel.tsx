@@ -137,6 +137,10 @@ export function GrantsPanel({ fleet, position }: { fleet: FleetView; position: F
   return (
     <div className="grants">
       <div className="grants__toolbar">
+        <p className="grants__intro">
+          The services {fleet.name} asked to use. A request is answered in the approvals inbox; revoking takes
+          the service away at once.
+        </p>
         <DoneStatus done={done} />
       </div>
       {list.error && list.data === undefined ? (

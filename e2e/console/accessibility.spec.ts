@@ -2,6 +2,7 @@ import { seriousViolations } from "../support/axe.ts";
 import { expect, signInByLink, test } from "../support/fixtures.ts";
 import {
   addTenantEntry,
+  call,
   definition,
   installFleet,
   messageFleet,
@@ -300,6 +301,38 @@ test.describe("Accessibility", () => {
     await page.getByLabel("Since", { exact: true }).fill("yesterday");
     await page.getByRole("button", { name: "Apply filters" }).click();
     await expect(page.getByText(/^A duration back from now/)).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  test("the fleet's grants tab and its revoke dialog have no serious or critical violations", async ({
+    page,
+    tenant,
+    apiUrl,
+  }) => {
+    const entry = await addTenantEntry(
+      apiUrl,
+      tenant,
+      definition({ name: "Axe grants", runnerLabels: ["e2e-nobody-axe-grants"] }),
+    );
+    const fleet = await installFleet(apiUrl, tenant, entry);
+    for (const service of ["github", "slack"]) {
+      await call(
+        apiUrl,
+        tenant.api_key,
+        "POST",
+        `/v1/workspaces/${tenant.workspace_id}/fleets/${fleet.fleet_id}/integration-requests`,
+        {
+          service,
+          reason: `Reads ${service}.`,
+        },
+      );
+    }
+    await signInByLink(page, tenant);
+    await page.goto(`/fleets/${fleet.fleet_id}?workspace=${tenant.workspace_id}&tab=grants`);
+    await expect(page.getByRole("row", { name: /slack/ })).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole("button", { name: "Revoke grant github" }).click();
+    await expect(page.getByRole("dialog", { name: "Revoke github for Axe grants?" })).toBeVisible();
     expect(await seriousViolations(page)).toEqual([]);
   });
 });

@@ -76,11 +76,14 @@ export function ApprovalsView({ position }: { position: ApprovalsPosition }) {
   const items = list.data?.items ?? [];
   // The open gate changes with every j and k: kept here and written into the URL without a round trip to
   // the server, so keys pressed quickly each move from where the last one left.
-  const [opened, setOpened] = useState<{ from: string | undefined; gate: string | undefined }>({
+  // The view (workspace, tab, filters, page) the key moves were made in: another view starts afresh.
+  const view = JSON.stringify([chosenId, status, fleetId, kind, cursor]);
+  const [opened, setOpened] = useState<{ view: string; from: string | undefined; gate: string | undefined }>({
+    view,
     from: position.gate,
     gate: position.gate,
   });
-  const selected = opened.from === position.gate ? opened.gate : position.gate;
+  const selected = opened.view === view && opened.from === position.gate ? opened.gate : position.gate;
   const currentId = selected ?? items[0]?.gate_id;
   const listed = items.find((gate) => gate.gate_id === currentId);
   const detail = useQuery(
@@ -112,8 +115,7 @@ export function ApprovalsView({ position }: { position: ApprovalsPosition }) {
   });
   const [done, setDone] = useState<{ workspaceId: string; message: string } | null>(null);
 
-  // A new view (workspace, tab, filters, page) starts with nothing checked.
-  const view = JSON.stringify([chosenId, status, fleetId, kind, cursor]);
+  // A new view starts with nothing checked.
   useEffect(() => {
     void view;
     setChecked(new Set());
@@ -129,7 +131,7 @@ export function ApprovalsView({ position }: { position: ApprovalsPosition }) {
   }, [currentId]);
 
   const open = (gateId: string | undefined) => {
-    setOpened({ from: position.gate, gate: gateId });
+    setOpened({ view, from: position.gate, gate: gateId });
     window.history.replaceState(window.history.state, "", here({ gate: gateId }));
   };
   const move = (step: 1 | -1) => {

@@ -1,6 +1,15 @@
 "use client";
 
-import { Button, Callout, formatUtc, JsonViewer, ProblemAlert, RelativeTime, StatusBadge } from "@fleet/ui";
+import {
+  Button,
+  Callout,
+  formatUtc,
+  GuardedButton,
+  JsonViewer,
+  ProblemAlert,
+  RelativeTime,
+  StatusBadge,
+} from "@fleet/ui";
 import Link from "next/link";
 import { useId } from "react";
 import { Fact, none } from "../../components/fact.tsx";
@@ -175,14 +184,20 @@ export function GateDetail({ gate, me, draft, onDraft, onAnswer, answering, resu
           <div className="gate-answer__buttons">
             {amending ? (
               <>
-                <Button
+                <GuardedButton
                   variant="primary"
                   pending={answering}
-                  disabled={emptyAmend || unchanged}
+                  unavailable={
+                    emptyAmend
+                      ? "Enter the action to approve first."
+                      : unchanged
+                        ? "The action is unchanged: approve as proposed instead."
+                        : null
+                  }
                   onClick={() => onAnswer("approve")}
                 >
                   Approve changed action
-                </Button>
+                </GuardedButton>
                 <Button variant="ghost" onClick={() => onDraft({ ...draft, amended: null })}>
                   Cancel
                 </Button>

@@ -75,9 +75,13 @@ export function GateTable({
           >
             {actionLabel(gate)}
           </Link>
-          <span className="gate-fleet">
-            <span className="ui-visually-hidden">Fleet </span>
-            {gate.fleet_name}
+          <span className="gate-meta">
+            <span className="gate-fleet">
+              <span className="ui-visually-hidden">Fleet </span>
+              {gate.fleet_name}
+            </span>
+            <span aria-hidden="true">·</span>
+            <RelativeTime value={gate.requested_at} />
           </span>
         </span>
       ),

@@ -129,7 +129,12 @@ export async function createApp(
         queue: GATE_SWEEP_QUEUE,
         everyMs: GATE_SWEEP_EVERY_MS,
         run: () =>
-          sweepOverdueGates(services).then(
+          sweepOverdueGates(services, (failure) =>
+            log.warn(
+              { gateId: failure.gateId, workspaceId: failure.workspaceId, reason: failure.reason },
+              "escalation webhook not delivered",
+            ),
+          ).then(
             () => {},
             (error: unknown) => log.warn({ err: error }, "gate sweep failed"),
           ),

@@ -197,6 +197,36 @@ describe("waiting for the answer", () => {
     });
   });
 
+  it("without a policy a gate takes the default rule: anyone, one approval, shown in every view", async () => {
+    const owner = await seedTenant();
+    const approver = await seedMember(owner, ["approval:resolve", "approval:read"]);
+    const leased = await leasedFleet(owner);
+    const { body: gate } = await openGate(leased, { timeout_ms: 90_000 });
+    expect(gate).toMatchObject({
+      rule: null,
+      required_approvals: 1,
+      approvals: [],
+      escalated_at: null,
+      extended_at: null,
+    });
+    expect(gate.timeout_at - gate.requested_at).toBe(90_000);
+    const approved = await answer(owner, gate.gate_id, "approve");
+    expect(approved.body).toMatchObject({ outcome: "approved", required_approvals: 1 });
+    expect(approved.body.approvals).toEqual([
+      { by: approved.body.resolved_by, user_id: owner.userId, at: approved.body.resolved_at },
+    ]);
+    const views = [
+      (await waitFor(leased, gate.gate_id, 0)).body,
+      (
+        await call<RunnerGate>("GET", `/v1/workspaces/${owner.workspaceId}/approvals/${gate.gate_id}`, {
+          token: approver.token,
+        })
+      ).body,
+    ];
+    for (const view of views)
+      expect(view).toMatchObject({ status: "approved", approvals: approved.body.approvals });
+  });
+
   it("ends a wait with the gate still pending when wait_ms passes", async () => {
     const leased = await leasedFleet(await seedTenant());
     const { body: gate } = await openGate(leased);

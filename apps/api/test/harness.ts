@@ -61,15 +61,16 @@ export function testApi(): Promise<TestApi> {
 /**
  * Gives the calling test file an API on a database of its own, for subjects that are global across
  * tenants: a runner leases any fleet's work, so other files' waiting messages would be leased too.
- * Files in a worker run one after another, so the switch holds for exactly this file.
+ * Files in a worker run one after another, so the switch holds for exactly this file (or, called inside a
+ * describe, that block). `overrides` configure it (dev mode, say).
  */
-export function useIsolatedApi(): void {
+export function useIsolatedApi(overrides: Record<string, string> = {}): void {
   let api: TestApi | null = null;
   let drop: (() => Promise<void>) | null = null;
   beforeAll(async () => {
     const database = await isolatedDatabase();
     drop = database.drop;
-    api = await startApi({ DATABASE_URL: database.url });
+    api = await startApi({ ...overrides, DATABASE_URL: database.url });
     isolated = api;
   }, 60_000);
   afterAll(async () => {

@@ -119,6 +119,15 @@ const otherTenantFixtures: Record<string, Fixture> = {
   "approvals.get": async (owner) => ({ params: await gateIn(owner) }),
   "approvals.approve": async (owner) => ({ params: await gateIn(owner), body: {} }),
   "approvals.deny": async (owner) => ({ params: await gateIn(owner), body: {} }),
+  "approvals.extend": async (owner) => ({
+    params: await gateIn(owner),
+    body: { extend_ms: 1_000, reason: "fixture" },
+  }),
+  "approvalPolicies.get": async (owner) => ({ params: { workspace_id: owner.workspaceId } }),
+  "approvalPolicies.replace": async (owner) => ({
+    params: { workspace_id: owner.workspaceId },
+    body: { rules: [], escalation_webhook_url: null },
+  }),
   "apiKeys.update": async (owner) => ({ params: { id: await mintKeyId(owner) }, body: { active: false } }),
   "apiKeys.delete": async (owner) => {
     const id = await mintKeyId(owner);

@@ -335,6 +335,18 @@ export const errorRegistry = {
     "Gate already answered",
     "The gate already holds an answer; the first answer wins. The body names the gate, action, outcome, resolved_by and resolved_at.",
   ),
+  /** A second extension of a gate's deadline: a gate is extended once. */
+  "UZ-APPROVAL-007": def(
+    409,
+    "Gate already extended",
+    "The gate's deadline was already extended once; it cannot be extended again.",
+  ),
+  /** A person approving a gate they already approved: an approval counts once per person. */
+  "UZ-APPROVAL-008": def(
+    409,
+    "Already approved",
+    "You already approved this gate; an approval counts once per person. The body holds the approvals so far.",
+  ),
   // Webhooks (signed inbound calls) and integration grants
   /** The signature headers are missing or not of the form the service signs. */
   "UZ-WEBHOOK-001": def(
@@ -427,6 +439,10 @@ export const problemSchema = z
     resolved_by: z.string().nullable().optional(),
     resolved_at: z.number().int().nullable().optional(),
     etag: z.string().nullable().optional(),
+    /** On a 403 UZ-APPROVAL-004: the approval policy rule that names who may answer. */
+    rule: z.string().nullable().optional(),
+    /** On a 409 UZ-APPROVAL-008: who has approved the gate so far. */
+    approvals: z.array(z.object({ by: z.string(), user_id: z.string(), at: z.number().int() })).optional(),
     missing_secrets: z.array(z.string()).optional(),
     missing_credentials: z.array(z.string()).optional(),
   })

@@ -3,6 +3,7 @@
 
 export { type ActivityFrame, activityFrame } from "./activity/publish-activity.ts";
 export * from "./api-keys/api-key.ts";
+export * from "./approval-policies/approval-policy.ts";
 export * from "./approvals/approval-gate.ts";
 export * from "./common.ts";
 export * from "./errors.ts";

@@ -1,6 +1,7 @@
 import { type ProcedureMeta, router } from "../trpc.ts";
 import { activityRouter } from "./activity/router.ts";
 import { apiKeysRouter } from "./api-keys/router.ts";
+import { approvalPoliciesRouter } from "./approval-policies/router.ts";
 import { approvalsRouter } from "./approvals/router.ts";
 import { auditRouter } from "./audit/router.ts";
 import { fleetEventsRouter } from "./fleet-events/router.ts";
@@ -24,6 +25,7 @@ import { workspacesRouter } from "./workspaces/router.ts";
 export const appRouter = router({
   activity: activityRouter,
   apiKeys: apiKeysRouter,
+  approvalPolicies: approvalPoliciesRouter,
   approvals: approvalsRouter,
   audit: auditRouter,
   fleetEvents: fleetEventsRouter,

@@ -28,6 +28,18 @@ export const gateFailureLabels = {
 
 export const gateParams = { ...workspaceParam, gate_id: uuidv7("gate_id") };
 
+/** One person's approval counted toward a gate's quorum. */
+export const gateApproval = z
+  .object({
+    /** The credential that approved: `user:<id>` or `api_key:<id>`. */
+    by: z.string(),
+    /** The person it counts for (an API key counts as its creator). */
+    user_id: z.string(),
+    at: epochMs,
+  })
+  .meta({ id: "ApprovalGateApproval" });
+export type GateApproval = z.infer<typeof gateApproval>;
+
 /** A gate as the inbox shows it: the spec's list item, with its status and answer. */
 export const approvalGate = z
   .object({
@@ -53,6 +65,18 @@ export const approvalGate = z
     reason: z.string().nullable(),
     /** What the approver approved in place of `proposed_action`, when they changed it. */
     amended_action: z.string().nullable(),
+    /** The approval policy's rule copied onto the gate when it opened; null: the default. */
+    rule: z.string().nullable(),
+    /** Distinct approvals that decide `approved`. */
+    required_approvals: z.number().int(),
+    /** Who has approved so far, oldest first. */
+    approvals: z.array(gateApproval),
+    /** When the gate escalated (its rule's escalate_at_fraction passed while pending). */
+    escalated_at: epochMs.nullable(),
+    /** When, by whom and why the deadline was extended (once at most). */
+    extended_at: epochMs.nullable(),
+    extended_by: z.string().nullable(),
+    extension_reason: z.string().nullable(),
   })
   .meta({ id: "ApprovalGate" });
 export type ApprovalGate = z.infer<typeof approvalGate>;
@@ -69,14 +93,19 @@ export const runnerGate = approvalGate
   })
   .meta({ id: "RunnerApprovalGate" });
 
-/** The answer a decision gets, and the standing answer a late one is refused with. */
+/**
+ * The answer a vote gets: the decision, or `pending` with the approvals so far while a quorum rule still
+ * waits for more (resolved_at and resolved_by null then).
+ */
 export const gateAnswer = z
   .object({
     gate_id: z.string(),
     action_id: z.string(),
-    outcome: z.enum(gateStatuses).exclude(["pending"]),
-    resolved_at: epochMs,
-    resolved_by: z.string(),
+    outcome: z.enum(gateStatuses).exclude(["timed_out", "auto_killed"]),
+    resolved_at: epochMs.nullable(),
+    resolved_by: z.string().nullable(),
+    required_approvals: z.number().int(),
+    approvals: z.array(gateApproval),
   })
   .meta({ id: "ApprovalAnswer" });
 

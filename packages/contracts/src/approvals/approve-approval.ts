@@ -8,7 +8,7 @@ export const approveApproval = defineOperation({
   path: "/v1/workspaces/{workspace_id}/approvals/{gate_id}/approve",
   summary: "Approve a pending gate",
   description:
-    "The first answer wins on every instance. amended_action approves a changed action in place of the proposed one (the gate keeps both). A gate already answered is 409 UZ-APPROVAL-006 with the standing answer (gate_id, action_id, outcome, resolved_at, resolved_by, current_state); one that timed out 409 UZ-APPROVAL-003, one whose fleet was stopped 409 UZ-APPROVAL-005, with the same fields.",
+    "Under the workspace's approval policy the gate's rule may name who answers (403 UZ-APPROVAL-004 naming the rule) and require M approvals from different people: until the M-th the answer is 200 with outcome pending and the approvals so far (a person approving twice is 409 UZ-APPROVAL-008); any denial decides. With the default one approval, the first answer wins on every instance. amended_action (one-approver rules only) approves a changed action in place of the proposed one (the gate keeps both). A gate already answered is 409 UZ-APPROVAL-006 with the standing answer (gate_id, action_id, outcome, resolved_at, resolved_by, current_state); one that timed out 409 UZ-APPROVAL-003, one whose fleet was stopped 409 UZ-APPROVAL-005, with the same fields.",
   tags: ["Approvals"],
   scope: "approval:resolve",
   credentials: tenantCredentials,

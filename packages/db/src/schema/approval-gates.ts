@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, check, index, jsonb, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigint, check, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { tenants } from "./tenants.ts";
 import { workspaces } from "./workspaces.ts";
 
@@ -47,6 +47,26 @@ export const approvalGates = pgTable(
     requestedAt: bigint("requested_at", { mode: "number" }).notNull(),
     timeoutAt: bigint("timeout_at", { mode: "number" }).notNull(),
     updatedAt: bigint("updated_at", { mode: "number" }).notNull(),
+    // The approval policy's rule as it was when the gate opened: a later policy change never alters a
+    // pending gate's quorum, approvers, escalation or extension.
+    /** The matching rule's name; null when no rule matched (the default: anyone, one approval). */
+    ruleName: text("rule_name"),
+    /** Distinct people whose approvals decide `approved` (the M of M-of-N). */
+    requiredApprovals: integer("required_approvals").notNull().default(1),
+    /** User ids who may answer; null: anyone holding `approval:resolve`. */
+    approvers: jsonb("approvers").$type<string[]>(),
+    /** When the gate escalates if still pending (absolute epoch ms); null: it never does. */
+    escalateAt: bigint("escalate_at", { mode: "number" }),
+    /** When the sweeper escalated it; set once. */
+    escalatedAt: bigint("escalated_at", { mode: "number" }),
+    /** User ids who may also answer once escalated. */
+    escalationApprovers: jsonb("escalation_approvers").$type<string[]>(),
+    /** The most one extension may add to the deadline. */
+    maxExtensionMs: bigint("max_extension_ms", { mode: "number" }).notNull().default(3_600_000),
+    extendedAt: bigint("extended_at", { mode: "number" }),
+    extensionReason: text("extension_reason"),
+    /** `user:<id>` or `api_key:<id>`. */
+    extendedBy: text("extended_by"),
   },
   (t) => [
     uniqueIndex("approval_gates_fleet_action_key").on(t.fleetId, t.actionId),
@@ -65,5 +85,14 @@ export const approvalGates = pgTable(
     check("approval_gates_amended", sql`${t.amendedAction} is null or ${t.status} = 'approved'`),
     check("approval_gates_deadline", sql`${t.timeoutAt} > ${t.requestedAt}`),
     check("approval_gates_lease_event", sql`(${t.leaseId} is null) = (${t.eventId} is null)`),
+    check("approval_gates_quorum", sql`${t.requiredApprovals} between 1 and 10`),
+    check(
+      "approval_gates_extension",
+      sql`(${t.extendedAt} is null) = (${t.extendedBy} is null and ${t.extensionReason} is null)`,
+    ),
+    /** The sweeper's escalation scan: pending gates not yet escalated, by when they escalate. */
+    index("approval_gates_escalation_idx")
+      .on(t.escalateAt)
+      .where(sql`${t.status} = 'pending' and ${t.escalateAt} is not null and ${t.escalatedAt} is null`),
   ],
 );

@@ -1,5 +1,7 @@
 export * from "./api-keys.ts";
 export * from "./approval-gates.ts";
+export * from "./approval-policies.ts";
+export * from "./approval-votes.ts";
 export * from "./audit-events.ts";
 export * from "./domains.ts";
 export * from "./fleet-events.ts";

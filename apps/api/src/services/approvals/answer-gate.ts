@@ -1,12 +1,12 @@
-import { and, approvalGates, eq, gt } from "@fleet/db";
+import { type GateApproval, Problem } from "@fleet/contracts";
+import { and, approvalGates, approvalVotes, eq, type Tx } from "@fleet/db";
 import type { TenantPrincipal } from "../../auth/principal.ts";
 import { type Actor, recordAudit } from "../audit/record.ts";
 import type { ServiceContext } from "../context.ts";
 import { settleGrantForGate } from "../integration-grants/gate.ts";
-import { requireWorkspace } from "../workspaces/access.ts";
 import { type GateRow, notifyGates, resolverOf, standingAnswer } from "./gate-view.ts";
-import { gateNotFound } from "./inbox.ts";
-import { timeOutGates } from "./sweep.ts";
+import { lockOpenGate, notApprover } from "./lock-gate.ts";
+import { approvalsOf, mayAnswer } from "./votes.ts";
 
 export interface AnswerInput {
   workspace_id: string;
@@ -15,11 +15,18 @@ export interface AnswerInput {
   amended_action?: string;
 }
 
+type Answered =
+  | { decided: GateRow; approvals: GateApproval[] }
+  | { pending: GateRow; approvals: GateApproval[] }
+  | { closed: GateRow };
+
 /**
- * Answers a pending gate. One conditional UPDATE (`status = 'pending'` and before the deadline) decides:
- * concurrent answers on any instance queue on the row's lock and re-check it, so exactly one writes and
- * every other is refused with the answer that stands. An answer after the deadline times the gate out
- * itself (if the sweeper has not yet) and is refused with that.
+ * One person's answer to a pending gate. The gate's row is locked (`SELECT … FOR UPDATE`) for the whole
+ * answer, so concurrent answers on any instance are taken one at a time: each sees the votes before it,
+ * and the gate is decided exactly once. A denial decides `denied`; an approval is counted once per person
+ * (`approval_votes`' key), and the rule's M-th distinct approval decides `approved`; before that the
+ * answer is `pending` with the approvals so far. The one-approver default is the first answer winning.
+ * A late answer gets the standing answer (an overdue gate is timed out first, as the sweeper would).
  */
 export async function answerGate(
   ctx: ServiceContext,
@@ -29,66 +36,124 @@ export async function answerGate(
   input: AnswerInput,
 ) {
   const now = ctx.now();
-  const resolvedBy = resolverOf(principal);
-  const result = await ctx.db.transaction(async (tx): Promise<{ won: GateRow } | { lost: GateRow }> => {
-    const [won] = await tx
-      .update(approvalGates)
-      .set({
-        status: outcome,
-        reason: input.reason ?? null,
-        amendedAction: outcome === "approved" ? (input.amended_action ?? null) : null,
-        resolvedBy,
-        resolvedAt: now,
-        updatedAt: now,
-      })
-      .where(
-        and(
-          eq(approvalGates.id, input.gate_id),
-          eq(approvalGates.workspaceId, input.workspace_id),
-          eq(approvalGates.tenantId, principal.tenantId),
-          eq(approvalGates.status, "pending"),
-          gt(approvalGates.timeoutAt, now),
-        ),
-      )
-      .returning();
-    if (won !== undefined) {
-      await recordAudit(tx, {
-        actor,
-        at: now,
-        tenantId: won.tenantId,
-        workspaceId: won.workspaceId,
-        action: outcome === "approved" ? "approval.approve" : "approval.deny",
-        target: `approval_gate:${won.id}`,
-        details: { fleet_id: won.fleetId, gate_kind: won.gateKind, amended: won.amendedAction !== null },
+  const by = resolverOf(principal);
+  const result = await ctx.db.transaction(async (tx): Promise<Answered> => {
+    const locked = await lockOpenGate(tx, principal.tenantId, input, now);
+    if ("closed" in locked) return locked;
+    const { gate } = locked;
+    if (!mayAnswer(gate, principal, now)) throw notApprover(gate);
+    if (outcome === "approved" && input.amended_action !== undefined && gate.requiredApprovals > 1) {
+      throw new Problem("UZ-APPROVAL-002", {
+        detail: `Rule "${gate.ruleName}" takes ${gate.requiredApprovals} approvals; amended_action needs a one-approver rule, since the others approved the action as proposed.`,
       });
-      await settleGrantForGate(tx, won, now);
-      await notifyGates(tx, [won.id]);
-      return { won };
     }
-    const scope = and(
-      eq(approvalGates.id, input.gate_id),
-      eq(approvalGates.workspaceId, input.workspace_id),
-      eq(approvalGates.tenantId, principal.tenantId),
-    );
-    let [row] = await tx.select().from(approvalGates).where(scope);
-    if (row === undefined) {
-      await requireWorkspace(tx, principal.tenantId, input.workspace_id);
-      throw gateNotFound(input.gate_id);
+    const vote = {
+      gateId: gate.id,
+      voterId: principal.userId,
+      principal: by,
+      outcome,
+      reason: input.reason ?? null,
+      at: now,
+    };
+    if (outcome === "denied") {
+      // Any denial decides, also one by a person who approved earlier.
+      await tx
+        .insert(approvalVotes)
+        .values(vote)
+        .onConflictDoUpdate({
+          target: [approvalVotes.gateId, approvalVotes.voterId],
+          set: { outcome, principal: by, reason: vote.reason, at: now },
+        });
+      return { decided: await decide(tx, gate, actor, outcome, input, by, now), approvals: [] };
     }
-    if (row.status === "pending") {
-      // Past its deadline: the answer came too late. Time it out now, as the sweeper would.
-      await timeOutGates(tx, now, row.id);
-      [row] = await tx.select().from(approvalGates).where(scope);
+    const [counted] = await tx.insert(approvalVotes).values(vote).onConflictDoNothing().returning();
+    const approvals = (await approvalsOf(tx, [gate.id])).get(gate.id) ?? [];
+    if (counted === undefined) {
+      throw new Problem("UZ-APPROVAL-008", {
+        detail: `You already approved this gate; it needs ${gate.requiredApprovals} approvals from different people and has ${approvals.length}.`,
+        gate_id: gate.id,
+        current_state: "pending",
+        approvals,
+      });
     }
-    return { lost: row! };
+    if (approvals.length >= gate.requiredApprovals) {
+      return { decided: await decide(tx, gate, actor, outcome, input, by, now), approvals };
+    }
+    const [pending] = await tx
+      .update(approvalGates)
+      .set({ updatedAt: now })
+      .where(eq(approvalGates.id, gate.id))
+      .returning();
+    await recordAudit(tx, {
+      actor,
+      at: now,
+      tenantId: gate.tenantId,
+      workspaceId: gate.workspaceId,
+      action: "approval.approve",
+      target: `approval_gate:${gate.id}`,
+      details: {
+        fleet_id: gate.fleetId,
+        gate_kind: gate.gateKind,
+        approvals: approvals.length,
+        required_approvals: gate.requiredApprovals,
+        decided: false,
+      },
+    });
+    return { pending: pending!, approvals };
   });
-  if ("lost" in result) throw standingAnswer(result.lost);
-  ctx.gates.wake(result.won.id);
+  if ("closed" in result) throw standingAnswer(result.closed);
+  const row = "decided" in result ? result.decided : result.pending;
+  if ("decided" in result) ctx.gates.wake(row.id);
   return {
-    gate_id: result.won.id,
-    action_id: result.won.actionId,
-    outcome,
-    resolved_at: now,
-    resolved_by: resolvedBy,
+    gate_id: row.id,
+    action_id: row.actionId,
+    outcome: row.status as "approved" | "denied" | "pending",
+    resolved_at: row.resolvedAt,
+    resolved_by: row.resolvedBy,
+    required_approvals: row.requiredApprovals,
+    approvals: result.approvals,
   };
+}
+
+/** Writes the decision on the locked, pending gate, audits it and wakes its waiters at commit. */
+async function decide(
+  tx: Tx,
+  gate: GateRow,
+  actor: Actor,
+  outcome: "approved" | "denied",
+  input: AnswerInput,
+  by: string,
+  now: number,
+): Promise<GateRow> {
+  const [won] = await tx
+    .update(approvalGates)
+    .set({
+      status: outcome,
+      reason: input.reason ?? null,
+      amendedAction: outcome === "approved" ? (input.amended_action ?? null) : null,
+      resolvedBy: by,
+      resolvedAt: now,
+      updatedAt: now,
+    })
+    .where(and(eq(approvalGates.id, gate.id), eq(approvalGates.status, "pending")))
+    .returning();
+  await recordAudit(tx, {
+    actor,
+    at: now,
+    tenantId: gate.tenantId,
+    workspaceId: gate.workspaceId,
+    action: outcome === "approved" ? "approval.approve" : "approval.deny",
+    target: `approval_gate:${gate.id}`,
+    details: {
+      fleet_id: gate.fleetId,
+      gate_kind: gate.gateKind,
+      amended: won!.amendedAction !== null,
+      required_approvals: gate.requiredApprovals,
+      decided: true,
+    },
+  });
+  // An integration grant's gate decides its grant in the same transaction.
+  await settleGrantForGate(tx, won!, now);
+  await notifyGates(tx, [gate.id]);
+  return won!;
 }

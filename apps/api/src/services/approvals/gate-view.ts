@@ -1,6 +1,7 @@
 import {
   type ApprovalGate,
   type ErrorCode,
+  type GateApproval,
   type GateStatus,
   gateFailureLabels,
   Problem,
@@ -13,7 +14,11 @@ export type GateRow = typeof approvalGates.$inferSelect;
 type Terminal = Exclude<GateStatus, "pending">;
 
 /** The gate as the inbox shows it; `fleetName` is the fleet's current name while it exists. */
-export function toGateItem(row: GateRow, fleetName: string | null = null): ApprovalGate {
+export function toGateItem(
+  row: GateRow,
+  approvals: GateApproval[],
+  fleetName: string | null = null,
+): ApprovalGate {
   return {
     gate_id: row.id,
     fleet_id: row.fleetId,
@@ -35,14 +40,21 @@ export function toGateItem(row: GateRow, fleetName: string | null = null): Appro
     resolved_at: row.resolvedAt,
     reason: row.reason,
     amended_action: row.amendedAction,
+    rule: row.ruleName,
+    required_approvals: row.requiredApprovals,
+    approvals,
+    escalated_at: row.escalatedAt,
+    extended_at: row.extendedAt,
+    extended_by: row.extendedBy,
+    extension_reason: row.extensionReason,
   };
 }
 
 /** The gate as its runner reads it: what to run when approved, what to report when not. */
-export function toRunnerGate(row: GateRow) {
+export function toRunnerGate(row: GateRow, approvals: GateApproval[]) {
   const status = row.status as GateStatus;
   return {
-    ...toGateItem(row),
+    ...toGateItem(row, approvals),
     outcome: status === "pending" ? null : status,
     approved_action: status === "approved" ? (row.amendedAction ?? row.proposedAction) : null,
     failure_label: status === "pending" || status === "approved" ? null : gateFailureLabels[status],

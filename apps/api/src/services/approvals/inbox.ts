@@ -4,6 +4,7 @@ import type { ServiceContext } from "../context.ts";
 import { keysetPage } from "../keyset.ts";
 import { requireWorkspace } from "../workspaces/access.ts";
 import { toGateItem } from "./gate-view.ts";
+import { approvalsOf } from "./votes.ts";
 
 export interface InboxQuery {
   workspace_id: string;
@@ -52,7 +53,14 @@ export async function listApprovals(ctx: ServiceContext, tenantId: string, input
         .limit(rows),
     keyOf: (row) => ({ value: row.gate.requestedAt, id: row.gate.id }),
   });
-  return { ...page, items: page.items.map((row) => toGateItem(row.gate, row.fleetName)) };
+  const approvals = await approvalsOf(
+    ctx.db,
+    page.items.map((row) => row.gate.id),
+  );
+  return {
+    ...page,
+    items: page.items.map((row) => toGateItem(row.gate, approvals.get(row.gate.id) ?? [], row.fleetName)),
+  };
 }
 
 export async function getApproval(
@@ -68,7 +76,8 @@ export async function getApproval(
     .leftJoin(fleets, eq(fleets.id, approvalGates.fleetId))
     .where(and(eq(approvalGates.id, gateId), eq(approvalGates.workspaceId, workspaceId)));
   if (row === undefined) throw gateNotFound(gateId);
-  return toGateItem(row.gate, row.fleetName);
+  const approvals = await approvalsOf(ctx.db, [gateId]);
+  return toGateItem(row.gate, approvals.get(gateId) ?? [], row.fleetName);
 }
 
 export function gateNotFound(gateId: string): Problem {

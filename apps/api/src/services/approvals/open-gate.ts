@@ -1,10 +1,12 @@
 import { EVIDENCE_MAX_BYTES, Problem } from "@fleet/contracts";
 import { and, approvalGates, eq, fleets } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
+import { gateTerms } from "../approval-policies/policy.ts";
 import type { ServiceContext } from "../context.ts";
 import { fencedWrite } from "../leases/leasing.ts";
 import { maskJson, secretMasker } from "../secrets/mask.ts";
 import { toRunnerGate } from "./gate-view.ts";
+import { approvalsOf } from "./votes.ts";
 
 export interface OpenGateInput {
   lease_id: string;
@@ -49,6 +51,14 @@ export async function openGate(ctx: ServiceContext, runnerId: string, input: Ope
     }
     // What people read in the inbox never carries the value of a secret the fleet declares.
     const mask = await secretMasker(tx, ctx.vault, lease.fleetId, lease.workspaceId);
+    const blastRadius = mask(input.blast_radius);
+    // The policy's matching rule is copied onto the gate: a later policy change never alters it.
+    const terms = await gateTerms(
+      tx,
+      lease.workspaceId,
+      { gate_kind: input.gate_kind, blast_radius: blastRadius, timeout_ms: input.timeout_ms },
+      now,
+    );
     const [inserted] = await tx
       .insert(approvalGates)
       .values({
@@ -65,20 +75,21 @@ export async function openGate(ctx: ServiceContext, runnerId: string, input: Ope
         gateKind: input.gate_kind,
         proposedAction: mask(input.proposed_action),
         evidence: maskJson(input.evidence, mask) as Record<string, unknown>,
-        blastRadius: mask(input.blast_radius),
+        blastRadius,
         detail: mask(input.detail),
         status: "pending",
         requestedAt: now,
-        timeoutAt: now + input.timeout_ms,
         updatedAt: now,
+        ...terms,
       })
       .onConflictDoNothing({ target: [approvalGates.fleetId, approvalGates.actionId] })
       .returning();
-    if (inserted !== undefined) return { gate: toRunnerGate(inserted), created: true };
+    if (inserted !== undefined) return { gate: toRunnerGate(inserted, []), created: true };
     const [existing] = await tx
       .select()
       .from(approvalGates)
       .where(and(eq(approvalGates.fleetId, lease.fleetId), eq(approvalGates.actionId, input.action_id)));
-    return { gate: toRunnerGate(existing!), created: false };
+    const approvals = await approvalsOf(tx, [existing!.id]);
+    return { gate: toRunnerGate(existing!, approvals.get(existing!.id) ?? []), created: false };
   });
 }

@@ -1,6 +1,7 @@
 import { type Database, resultRows, sql, type Tx } from "@fleet/db";
 import { GATE_CHANNEL } from "../../runtime/gate-signal.ts";
 import type { ServiceContext } from "../context.ts";
+import { type DeliveryReport, escalateDueGates } from "./escalate.ts";
 
 /** The sweeper's pg-boss queue, and its cadence: a pass every 2 s, so a gate times out within ~3 s of its deadline. */
 export const GATE_SWEEP_QUEUE = "approval-gate-sweep";
@@ -38,10 +39,17 @@ export async function timeOutGates(db: Database | Tx, now: number, gateId?: stri
   return rows.map((row) => row.id);
 }
 
-/** The sweeper's pass (a pg-boss job, so one instance runs each pass): times out what is overdue. */
-export async function sweepOverdueGates(ctx: ServiceContext): Promise<number> {
+/**
+ * The sweeper's pass (a pg-boss job, so one instance runs each pass): times out what is overdue, then
+ * escalates what is due, whose webhooks go out in the background (failures go to `report`).
+ */
+export async function sweepOverdueGates(
+  ctx: ServiceContext,
+  report: DeliveryReport = () => {},
+): Promise<number> {
   const swept = await timeOutGates(ctx.db, ctx.now());
   for (const id of swept) ctx.gates.wake(id);
+  await escalateDueGates(ctx, report);
   return swept.length;
 }
 

@@ -4,6 +4,7 @@ import { and, approvalGates, type Database, eq, leases } from "@fleet/db";
 import type { ServiceContext } from "../context.ts";
 import { type GateRow, toRunnerGate } from "./gate-view.ts";
 import { timeOutGates } from "./sweep.ts";
+import { approvalsOf } from "./votes.ts";
 
 /** A waiting read re-reads the gate at least this often, whatever the notifications say. */
 const REPOLL_MS = 5_000;
@@ -32,7 +33,8 @@ async function readGate(db: Database, runnerId: string, leaseId: string, gateId:
 /**
  * Reads the gate, holding the request open up to `waitMs` while it is pending. An answer on any
  * instance wakes it at once (the gate signal's NOTIFY); it re-reads every few seconds as a net, and stops
- * waiting when the runner hangs up.
+ * waiting when the runner hangs up. An extension of the deadline also ends the wait, so the runner reads
+ * the new `timeout_at` at once.
  */
 export async function waitForGate(
   ctx: ServiceContext,
@@ -41,6 +43,7 @@ export async function waitForGate(
   connection: Socket | null = null,
 ) {
   const deadline = ctx.now() + input.wait_ms;
+  let firstTimeoutAt: number | null = null;
   for (;;) {
     const left = deadline - ctx.now();
     const wait =
@@ -60,9 +63,11 @@ export async function waitForGate(
       wait?.cancel();
       throw error;
     }
-    if (gate.status !== "pending" || wait === null) {
+    firstTimeoutAt ??= gate.timeoutAt;
+    if (gate.status !== "pending" || wait === null || gate.timeoutAt !== firstTimeoutAt) {
       wait?.cancel();
-      return toRunnerGate(gate);
+      const approvals = await approvalsOf(ctx.db, [gate.id]);
+      return toRunnerGate(gate, approvals.get(gate.id) ?? []);
     }
     await wait.promise;
   }

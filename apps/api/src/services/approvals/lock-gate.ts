@@ -1,0 +1,49 @@
+import { Problem } from "@fleet/contracts";
+import { and, approvalGates, eq, type Tx } from "@fleet/db";
+import { requireWorkspace } from "../workspaces/access.ts";
+import type { GateRow } from "./gate-view.ts";
+import { gateNotFound } from "./inbox.ts";
+import { timeOutGates } from "./sweep.ts";
+
+/**
+ * Locks the workspace's gate for a person's act on it (an answer, an extension): `{ gate }` while it is
+ * pending and before its deadline, else `{ closed }` with the row that stands. An overdue gate is timed
+ * out here, as the sweeper would, so the caller must commit before refusing with the standing answer.
+ */
+export async function lockOpenGate(
+  tx: Tx,
+  tenantId: string,
+  input: { workspace_id: string; gate_id: string },
+  now: number,
+): Promise<{ gate: GateRow } | { closed: GateRow }> {
+  const scope = and(
+    eq(approvalGates.id, input.gate_id),
+    eq(approvalGates.workspaceId, input.workspace_id),
+    eq(approvalGates.tenantId, tenantId),
+  );
+  // A terminal row never changes, so a late answer is refused without queueing on the row's lock behind
+  // the answers still being counted.
+  const [seen] = await tx.select().from(approvalGates).where(scope);
+  if (seen === undefined) {
+    await requireWorkspace(tx, tenantId, input.workspace_id);
+    throw gateNotFound(input.gate_id);
+  }
+  if (seen.status !== "pending") return { closed: seen };
+  const [gate] = await tx.select().from(approvalGates).where(scope).for("update");
+  if (gate!.status !== "pending") return { closed: gate! };
+  if (gate!.timeoutAt <= now) {
+    await timeOutGates(tx, now, gate!.id);
+    const [row] = await tx.select().from(approvalGates).where(scope);
+    return { closed: row! };
+  }
+  return { gate: gate! };
+}
+
+/** 403: the gate's rule names who may answer it, and the caller is not among them. */
+export function notApprover(gate: GateRow): Problem {
+  return new Problem("UZ-APPROVAL-004", {
+    detail: `The approval policy's rule "${gate.ruleName}" names who may answer this gate, and you are not among them.`,
+    gate_id: gate.id,
+    rule: gate.ruleName,
+  });
+}

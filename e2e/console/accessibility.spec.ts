@@ -13,6 +13,9 @@ import { operatorToken } from "../support/fleetctl.ts";
 import { ManualRunner, noMechanisms } from "../support/runner-api.ts";
 
 test.describe("Accessibility", () => {
+  // Each axe pass takes seconds on two shared cores; the longer tests make six or seven.
+  test.describe.configure({ timeout: 120_000 });
+
   test("the sign-in page has no serious or critical violations", async ({ page }) => {
     await page.goto("/sign-in");
     expect(await seriousViolations(page)).toEqual([]);
@@ -260,8 +263,6 @@ test.describe("Accessibility", () => {
     tenant,
     apiUrl,
   }) => {
-    // Seven axe passes on a two-core machine.
-    test.setTimeout(120_000);
     const runner = new TestRunner(apiUrl);
     const entry = await addTenantEntry(
       apiUrl,

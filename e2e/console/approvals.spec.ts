@@ -1,7 +1,14 @@
 import { mkdirSync } from "node:fs";
 import type { Lease } from "@fleet/contracts";
 import type { Page, Route, TestInfo } from "@playwright/test";
-import { collectProblems, expect, openFromNavigation, screenshot, test } from "../support/fixtures.ts";
+import {
+  collectProblems,
+  expect,
+  openFromNavigation,
+  screenshot,
+  signInByLink,
+  test,
+} from "../support/fixtures.ts";
 import {
   addTenantEntry,
   call,
@@ -11,7 +18,7 @@ import {
   type RunnerGate,
   TestRunner,
 } from "../support/fleet-api.ts";
-import type { Tenant } from "../support/fleetctl.ts";
+import { addMember, type Tenant } from "../support/fleetctl.ts";
 
 /** Where the screenshots looked at during development go, besides the test's own artifacts. */
 const SHOTS = "/tmp/shots";
@@ -307,5 +314,57 @@ test.describe("Approvals", () => {
     await page.getByRole("tab", { name: "Denied" }).click();
     await expect(page).toHaveURL(/status=denied/);
     await expect(page.getByText("No gates match the filters")).toBeVisible();
+  });
+
+  test("a two-approver gate shows its progress, is extended once with a reason, and the second person decides it", async ({
+    page,
+    tenant,
+    apiUrl,
+  }, testInfo) => {
+    await call(apiUrl, tenant.api_key, "PUT", `/v1/workspaces/${tenant.workspace_id}/approval-policy`, {
+      rules: [{ name: "Two keys", match: { gate_kinds: ["deploy"] }, required_approvals: 2 }],
+      escalation_webhook_url: null,
+    });
+    const { runner, lease } = await leasedFleet(apiUrl, tenant, "Quorum");
+    const gate = await runner.openGate(lease);
+    // The owner approves through their key: one of two.
+    await answerByApi(apiUrl, tenant, gate.gate_id, "approve");
+
+    const email = `approver-${gate.gate_id.slice(-8)}@example.test`;
+    await addMember(tenant.tenant_id, email, "approval:read approval:resolve fleet:read");
+    await signInByLink(page, { ...tenant, email });
+    await page.goto(`/approvals?workspace=${tenant.workspace_id}`);
+    const row = page.getByRole("row", { name: /deploy · release/ });
+    await expect(row).toContainText("1 of 2");
+    const pane = page.getByRole("region", { name: "deploy · release" });
+    await expect(pane).toContainText("Two keys");
+    await expect(pane.locator(".gate-quorum")).toHaveText("1 of 2 approvals");
+    await expect(pane.getByRole("button", { name: "Approve with changes…" })).toHaveCount(0);
+
+    // Extended once, with a reason; then no second extension is offered.
+    await pane.getByRole("button", { name: "Extend deadline…" }).click();
+    await pane.getByRole("button", { name: "Extend deadline", exact: true }).click();
+    await expect(pane.getByText("Say why: the reason is kept in the audit log.")).toBeVisible();
+    await pane.getByLabel("Extend by").selectOption({ label: "30 minutes" });
+    await pane.getByLabel("Why it needs longer").fill("The release manager is on a call.");
+    await pane.getByRole("button", { name: "Extend deadline", exact: true }).click();
+    await expect(pane.getByRole("status").filter({ hasText: "Extended by 30 minutes." })).toBeVisible();
+    await expect(pane).toContainText("“The release manager is on a call.”");
+    await expect(pane.getByRole("button", { name: "Extend deadline…" })).toHaveCount(0);
+    await screenshot(page, testInfo, "approvals-quorum");
+
+    await pane.getByRole("button", { name: "Approve (2 of 2)" }).click();
+    await expect(
+      page.getByRole("status").filter({ hasText: "Approved deploy · release on Quorum." }),
+    ).toBeVisible();
+    const decided = await call<{ status: string; approvals: unknown[]; extended_at: number | null }>(
+      apiUrl,
+      tenant.api_key,
+      "GET",
+      `/v1/workspaces/${tenant.workspace_id}/approvals/${gate.gate_id}`,
+    );
+    expect(decided.status).toBe("approved");
+    expect(decided.approvals).toHaveLength(2);
+    expect(decided.extended_at).not.toBeNull();
   });
 });

@@ -155,9 +155,15 @@ export function ApprovalsView({ position }: { position: ApprovalsPosition }) {
       amendedAction: amending ? (currentDraft.amended ?? undefined) : undefined,
     });
     if (result?.kind === "answered" && chosenId) {
+      const { answer } = result;
       setDone({
         workspaceId: chosenId,
-        message: `${decision === "approve" ? "Approved" : "Denied"} ${gateName(gate)}.`,
+        message:
+          decision === "deny"
+            ? `Denied ${gateName(gate)}.`
+            : answer.outcome === "pending"
+              ? `Approved ${gateName(gate)} (${answer.approvals.length} of ${answer.required_approvals}); it waits for more approvals.`
+              : `Approved ${gateName(gate)}.`,
       });
       // On to the next gate waiting, as an inbox does; the answered one is a click away in its tab.
       const next = items[index + 1] ?? items[index - 1];

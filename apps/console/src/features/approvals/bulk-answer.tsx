@@ -103,9 +103,11 @@ export function BulkOutcome({
             <span className="bulk-outcome__gate">{labels[result.gateId] ?? result.gateId}</span>
             <span className="bulk-outcome__what">
               {result.kind === "answered"
-                ? result.decision === "approve"
-                  ? "Approved"
-                  : "Denied"
+                ? result.decision === "deny"
+                  ? "Denied"
+                  : result.answer.outcome === "pending"
+                    ? `Approved (${result.answer.approvals.length} of ${result.answer.required_approvals}); waits for more`
+                    : "Approved"
                 : result.kind === "lost"
                   ? standingSentence(result.standing, me, formatUtc(result.standing.resolvedAt))
                   : `${result.problem.title}: ${result.problem.detail}`}

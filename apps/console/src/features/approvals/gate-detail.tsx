@@ -1,6 +1,7 @@
 "use client";
 
 import {
+  Badge,
   Button,
   Callout,
   formatUtc,
@@ -23,6 +24,7 @@ import {
   whoLabel,
 } from "./answer.ts";
 import { Countdown } from "./countdown.tsx";
+import { ExtendForm } from "./extend-form.tsx";
 import { actionLabel, gateStatusVariants } from "./labels.ts";
 
 /** What the person has typed for the gate open in the pane; kept per gate, dropped when another opens. */
@@ -31,6 +33,10 @@ export interface Draft {
   reason: string;
   /** The changed action when approving with changes; null while not editing. */
   amended: string | null;
+  /** The extend form is open in place of the answers. */
+  extending?: boolean;
+  /** What the last extension from this pane did. */
+  extended?: string | null;
 }
 
 export interface GateDetailProps {
@@ -54,6 +60,9 @@ export function GateDetail({ gate, me, draft, onDraft, onAnswer, answering, resu
   const reasonId = useId();
   const amendId = useId();
   const pending = gate.status === "pending";
+  const quorum = gate.required_approvals > 1;
+  const mine = gate.approvals.some((approval) => approval.user_id === me || approval.by === `user:${me}`);
+  const missingApprovals = gate.required_approvals - gate.approvals.length;
   const evidenceKeys = Object.keys(gate.evidence).length;
   const amending = draft.amended !== null;
   const unchanged = draft.amended !== null && draft.amended.trim() === gate.proposed_action.trim();
@@ -73,8 +82,16 @@ export function GateDetail({ gate, me, draft, onDraft, onAnswer, answering, resu
             · requested <RelativeTime value={gate.requested_at} />
           </p>
         </div>
-        <StatusBadge status={gate.status} variants={gateStatusVariants} pending={answering} />
+        <span className="gate-detail__badges">
+          {pending && gate.escalated_at !== null ? <Badge tone="danger">Escalated</Badge> : null}
+          <StatusBadge status={gate.status} variants={gateStatusVariants} pending={answering} />
+        </span>
       </header>
+      {draft.extended ? (
+        <p role="status" className="gate-notice gate-notice--done">
+          {draft.extended}
+        </p>
+      ) : null}
 
       <AnswerNotice result={result} me={me} />
 
@@ -89,6 +106,39 @@ export function GateDetail({ gate, me, draft, onDraft, onAnswer, answering, resu
             formatUtc(gate.timeout_at)
           )}
         </Fact>
+        {gate.rule !== null ? (
+          <Fact term="Rule">
+            <code>{gate.rule}</code>
+          </Fact>
+        ) : null}
+        {quorum || gate.approvals.length > 0 ? (
+          <Fact term="Approvals">
+            <span className="gate-quorum" data-approvals={gate.approvals.length}>
+              {gate.approvals.length} of {gate.required_approvals} approvals
+            </span>
+            {gate.approvals.length > 0 ? (
+              <ul className="gate-approvals">
+                {gate.approvals.map((approval) => (
+                  <li key={approval.user_id}>
+                    {whoLabel(approval.by, me)} · <RelativeTime value={approval.at} />
+                  </li>
+                ))}
+              </ul>
+            ) : null}
+          </Fact>
+        ) : null}
+        {gate.escalated_at !== null ? (
+          <Fact term="Escalated">
+            <RelativeTime value={gate.escalated_at} />
+          </Fact>
+        ) : null}
+        {gate.extended_at !== null ? (
+          <Fact term="Extended">
+            <RelativeTime value={gate.extended_at} /> by{" "}
+            {gate.extended_by ? whoLabel(gate.extended_by, me) : "someone"}
+            {gate.extension_reason ? <span className="gate-extension">“{gate.extension_reason}”</span> : null}
+          </Fact>
+        ) : null}
         {!pending ? (
           <>
             <Fact
@@ -135,7 +185,14 @@ export function GateDetail({ gate, me, draft, onDraft, onAnswer, answering, resu
         <JsonViewer label="Evidence" text={JSON.stringify(gate.evidence)} />
       </details>
 
-      {pending ? (
+      {pending && draft.extending ? (
+        <div className="gate-answer">
+          <ExtendForm
+            gate={gate}
+            onDone={(message) => onDraft({ ...draft, extending: false, extended: message })}
+          />
+        </div>
+      ) : pending ? (
         <form
           className="gate-answer"
           aria-label={`Answer ${actionLabel(gate)}`}
@@ -204,9 +261,21 @@ export function GateDetail({ gate, me, draft, onDraft, onAnswer, answering, resu
               </>
             ) : (
               <>
-                <Button type="submit" variant="primary" pending={answering} aria-keyshortcuts="a">
-                  Approve
-                </Button>
+                <GuardedButton
+                  type="submit"
+                  variant="primary"
+                  pending={answering}
+                  aria-keyshortcuts="a"
+                  unavailable={
+                    mine
+                      ? `You approved already; it waits for ${missingApprovals} more ${missingApprovals === 1 ? "approval" : "approvals"}.`
+                      : null
+                  }
+                >
+                  {quorum
+                    ? `Approve (${gate.approvals.length + 1} of ${gate.required_approvals})`
+                    : "Approve"}
+                </GuardedButton>
                 <Button
                   variant="danger"
                   pending={answering}
@@ -215,9 +284,22 @@ export function GateDetail({ gate, me, draft, onDraft, onAnswer, answering, resu
                 >
                   Deny
                 </Button>
-                <Button variant="ghost" onClick={() => onDraft({ ...draft, amended: gate.proposed_action })}>
-                  Approve with changes…
-                </Button>
+                {quorum ? null : (
+                  <Button
+                    variant="ghost"
+                    onClick={() => onDraft({ ...draft, amended: gate.proposed_action })}
+                  >
+                    Approve with changes…
+                  </Button>
+                )}
+                {gate.extended_at === null ? (
+                  <Button
+                    variant="ghost"
+                    onClick={() => onDraft({ ...draft, extending: true, extended: null })}
+                  >
+                    Extend deadline…
+                  </Button>
+                ) : null}
               </>
             )}
           </div>
@@ -243,9 +325,15 @@ function AnswerNotice({ result, me }: { result: AnswerResult | undefined; me: st
       </div>
     );
   }
+  const { answer } = result;
+  const waiting = answer.required_approvals - answer.approvals.length;
   return (
     <p role="status" className="gate-notice gate-notice--done">
-      {result.decision === "approve" ? "You approved this gate." : "You denied this gate."}
+      {result.decision === "deny"
+        ? "You denied this gate."
+        : answer.outcome === "pending"
+          ? `Your approval counts: ${answer.approvals.length} of ${answer.required_approvals}. The gate waits for ${waiting} more.`
+          : "You approved this gate."}
     </p>
   );
 }

@@ -100,7 +100,15 @@ export function GateTable({
         answering.has(gate.gate_id) ? (
           <span className="muted">Answering…</span>
         ) : gate.status === "pending" ? (
-          <Countdown requestedAt={gate.requested_at} timeoutAt={gate.timeout_at} compact />
+          <span className="gate-time">
+            <Countdown requestedAt={gate.requested_at} timeoutAt={gate.timeout_at} compact />
+            {gate.required_approvals > 1 ? (
+              <span className="gate-quorum">
+                {gate.approvals.length} of {gate.required_approvals}
+                <span className="ui-visually-hidden"> approvals</span>
+              </span>
+            ) : null}
+          </span>
         ) : // The tab says the outcome; the column says when.
         gate.resolved_at !== null ? (
           <RelativeTime value={gate.resolved_at} />

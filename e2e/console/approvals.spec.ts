@@ -92,6 +92,9 @@ async function openSteps(runner: TestRunner, lease: Lease, count: number): Promi
 }
 
 test.describe("Approvals", () => {
+  // The loop runs a runner, the API, the console and a browser on two shared cores.
+  test.describe.configure({ timeout: 120_000 });
+
   test("a gate a runner opens is approved with changes in the inbox, and the runner's wait and the fleet event hold the answer", async ({
     page,
     tenant,

@@ -354,7 +354,7 @@ test.describe("Approvals", () => {
     await expect(pane.getByRole("status").filter({ hasText: "Extended by 30 minutes." })).toBeVisible();
     await expect(pane).toContainText("“The release manager is on a call.”");
     await expect(pane.getByRole("button", { name: "Extend deadline…" })).toHaveCount(0);
-    await screenshot(page, testInfo, "approvals-quorum");
+    await shot(page, testInfo, "approvals-quorum");
 
     await pane.getByRole("button", { name: "Approve (2 of 2)" }).click();
     await expect(

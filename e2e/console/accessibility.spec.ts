@@ -2,6 +2,7 @@ import { seriousViolations } from "../support/axe.ts";
 import { expect, signInByLink, test } from "../support/fixtures.ts";
 import {
   addTenantEntry,
+  call,
   definition,
   installFleet,
   messageFleet,
@@ -12,6 +13,9 @@ import { operatorToken } from "../support/fleetctl.ts";
 import { ManualRunner, noMechanisms } from "../support/runner-api.ts";
 
 test.describe("Accessibility", () => {
+  // Each axe pass takes seconds on two shared cores; the longer tests make six or seven.
+  test.describe.configure({ timeout: 120_000 });
+
   test("the sign-in page has no serious or critical violations", async ({ page }) => {
     await page.goto("/sign-in");
     expect(await seriousViolations(page)).toEqual([]);
@@ -251,6 +255,85 @@ test.describe("Accessibility", () => {
       .click();
     await page.getByRole("menuitem", { name: "Edit schedule…" }).click();
     await expect(page.getByRole("dialog", { name: "Edit schedule" })).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  test("the approvals inbox and the audit log have no serious or critical violations", async ({
+    page,
+    tenant,
+    apiUrl,
+  }) => {
+    const runner = new TestRunner(apiUrl);
+    const entry = await addTenantEntry(
+      apiUrl,
+      tenant,
+      definition({ name: "Axe gates", runnerLabels: [runner.label] }),
+    );
+    const fleet = await installFleet(apiUrl, tenant, entry);
+    await messageFleet(apiUrl, tenant, fleet.fleet_id, "approve: deploy");
+    const lease = await runner.lease();
+    await signInByLink(page, tenant);
+    await page.goto(`/approvals?workspace=${tenant.workspace_id}`);
+    await expect(page.getByText("Nothing waits for an answer in default")).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await runner.openGate(lease, { action_name: "first" });
+    await runner.openGate(lease, { action_name: "second" });
+    await page.reload();
+    const pane = page.getByRole("region", { name: "deploy · first" });
+    await expect(pane.getByRole("button", { name: "Approve", exact: true })).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole("checkbox", { name: "Select all on this page" }).check();
+    await pane.getByRole("button", { name: "Approve with changes…" }).click();
+    await expect(pane.getByLabel("Action to approve")).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole("button", { name: "Approve 2" }).click();
+    await expect(page.getByRole("region", { name: "Outcome of the answers" })).toContainText(
+      "2 of 2 answered",
+    );
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole("tab", { name: "Approved" }).click();
+    await expect(page.getByRole("region", { name: "deploy · first" })).toContainText("Approved by");
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await page.goto(`/audit?workspace=${tenant.workspace_id}`);
+    await expect(page.getByRole("row", { name: /approval\.approve/ }).first()).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByLabel("Since", { exact: true }).fill("yesterday");
+    await page.getByRole("button", { name: "Apply filters" }).click();
+    await expect(page.getByText(/^A duration back from now/)).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  test("the fleet's grants tab and its revoke dialog have no serious or critical violations", async ({
+    page,
+    tenant,
+    apiUrl,
+  }) => {
+    const entry = await addTenantEntry(
+      apiUrl,
+      tenant,
+      definition({ name: "Axe grants", runnerLabels: ["e2e-nobody-axe-grants"] }),
+    );
+    const fleet = await installFleet(apiUrl, tenant, entry);
+    for (const service of ["github", "slack"]) {
+      await call(
+        apiUrl,
+        tenant.api_key,
+        "POST",
+        `/v1/workspaces/${tenant.workspace_id}/fleets/${fleet.fleet_id}/integration-requests`,
+        {
+          service,
+          reason: `Reads ${service}.`,
+        },
+      );
+    }
+    await signInByLink(page, tenant);
+    await page.goto(`/fleets/${fleet.fleet_id}?workspace=${tenant.workspace_id}&tab=grants`);
+    await expect(page.getByRole("row", { name: /slack/ })).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole("button", { name: "Revoke grant github" }).click();
+    await expect(page.getByRole("dialog", { name: "Revoke github for Axe grants?" })).toBeVisible();
     expect(await seriousViolations(page)).toEqual([]);
   });
 });

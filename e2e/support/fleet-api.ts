@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Lease, OutputOf } from "@fleet/contracts";
+import type { openGate } from "@fleet/contracts/approvals/open-gate";
 import type { createLibrary } from "@fleet/contracts/fleet-libraries/create-library";
 import type { createFleet } from "@fleet/contracts/fleets/create-fleet";
 import type { messageFleet as messageOperation } from "@fleet/contracts/fleets/message-fleet";
@@ -112,6 +113,19 @@ export function messageFleet(apiUrl: string, tenant: Tenant, fleetId: string, me
   );
 }
 
+export type RunnerGate = OutputOf<typeof openGate>;
+export interface GateFields {
+  action_id: string;
+  tool_name: string;
+  action_name: string;
+  gate_kind: string;
+  proposed_action: string;
+  evidence: Record<string, unknown>;
+  blast_radius: string;
+  detail: string;
+  timeout_ms: number;
+}
+
 export type Outcome =
   | { outcome: "processed"; response_text?: string; tokens?: number; wall_ms?: number; cost_nanos?: number }
   | { outcome: "fleet_error"; failure_label: string; failure_detail?: string; wall_ms?: number };
@@ -165,6 +179,33 @@ export class TestRunner {
       fencing_token: lease.fencing_token,
       ...outcome,
     });
+  }
+
+  /**
+   * Opens an approval gate for the leased event's fleet, as an executor does before a gated action; the
+   * fields not given are a plausible deploy. A new `action_id` each call unless one is given.
+   */
+  async openGate(lease: Lease, fields: Partial<GateFields> = {}): Promise<RunnerGate> {
+    return (await this.self("POST", `/v1/runners/me/leases/${lease.lease_id}/gates`, {
+      fencing_token: lease.fencing_token,
+      action_id: randomUUID(),
+      tool_name: "deploy",
+      action_name: "release",
+      gate_kind: "deploy",
+      proposed_action: "deploy web@v2 to production",
+      evidence: { service: "web", from: "v1", to: "v2", checks: { passed: 12, failed: 0 } },
+      blast_radius: "production web, all customers",
+      detail: "The release notes ask for an approval before production.",
+      ...fields,
+    })) as RunnerGate;
+  }
+
+  /** Reads a gate's answer as its runner does, waiting up to `waitMs` while it is pending. */
+  async waitGate(lease: Lease, gateId: string, waitMs = 0): Promise<RunnerGate> {
+    return (await this.self(
+      "GET",
+      `/v1/runners/me/leases/${lease.lease_id}/gates/${gateId}?wait_ms=${waitMs}`,
+    )) as RunnerGate;
   }
 
   /** Stores a memory for the leased event's fleet. */

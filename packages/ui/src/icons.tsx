@@ -65,6 +65,15 @@ export const ShieldIcon = () => (
     <path d="m5.75 8 1.5 1.5 3-3" />
   </Icon>
 );
+/** A page with a clock: the audit log's record of who did what, when. */
+export const HistoryIcon = () => (
+  <Icon>
+    <path d="M9.25 13.75H3.75a1 1 0 0 1-1-1V3.25a1 1 0 0 1 1-1h7.5a1 1 0 0 1 1 1v3" />
+    <path d="M5.25 5.25h4.5M5.25 8h2.5" />
+    <circle cx="11.25" cy="11.25" r="2.75" />
+    <path d="M11.25 10v1.35l.9.65" />
+  </Icon>
+);
 export const ServerIcon = () => (
   <Icon>
     <rect x="2.25" y="2.25" width="11.5" height="4.5" rx="1.25" />

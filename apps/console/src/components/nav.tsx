@@ -1,9 +1,19 @@
 "use client";
 
-import { BookIcon, GridIcon, KeyIcon, LockIcon, PlugIcon, ServerIcon, ShieldIcon } from "@fleet/ui";
+import {
+  BookIcon,
+  GridIcon,
+  HistoryIcon,
+  KeyIcon,
+  LockIcon,
+  PlugIcon,
+  ServerIcon,
+  ShieldIcon,
+} from "@fleet/ui";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
-import type { ReactNode } from "react";
+import { type ReactNode, Suspense } from "react";
+import { PendingBadge } from "../features/approvals/pending-count.tsx";
 
 interface NavItem {
   href: string;
@@ -11,16 +21,29 @@ interface NavItem {
   icon: ReactNode;
   /** Areas whose screens have not landed yet say so in the navigation. */
   soon?: boolean;
+  /** A count beside the label (the pending approvals). */
+  badge?: ReactNode;
 }
 
 const items: NavItem[] = [
-  { href: "/approvals", label: "Approvals", icon: <ShieldIcon />, soon: true },
+  {
+    href: "/approvals",
+    label: "Approvals",
+    icon: <ShieldIcon />,
+    // It reads the URL's workspace; Suspense keeps that from holding up the rest of the frame.
+    badge: (
+      <Suspense fallback={null}>
+        <PendingBadge />
+      </Suspense>
+    ),
+  },
   { href: "/runners", label: "Runners", icon: <ServerIcon /> },
   { href: "/fleets", label: "Fleets", icon: <GridIcon /> },
   { href: "/library", label: "Library", icon: <BookIcon /> },
   { href: "/connectors", label: "Connectors", icon: <PlugIcon />, soon: true },
   { href: "/secrets", label: "Secrets", icon: <LockIcon /> },
   { href: "/api-keys", label: "API keys", icon: <KeyIcon /> },
+  { href: "/audit", label: "Audit log", icon: <HistoryIcon /> },
 ];
 
 export function Nav() {
@@ -36,6 +59,7 @@ export function Nav() {
                 {item.icon}
                 <span>{item.label}</span>
                 {item.soon ? <span className="nav__soon">Soon</span> : null}
+                {item.badge ?? null}
               </Link>
             </li>
           );

@@ -7,6 +7,7 @@ import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import { type LiveState, LiveStatus } from "../../components/live-status.tsx";
 import { ListLoading } from "../../components/query-problem.tsx";
+import { pollInterval } from "../../lib/poll.ts";
 import { problemOf } from "../../lib/problem.ts";
 import { useShortcuts } from "../../lib/shortcuts.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
@@ -15,18 +16,6 @@ import { type FleetPosition, fleetHref } from "../fleets/urls.ts";
 import { EventDialog } from "./event-dialog.tsx";
 import { EventFilters, type EventFilterValues } from "./event-filters.tsx";
 import { EventsTable } from "./events-table.tsx";
-
-/** How often the first page looks for new events while all is well. */
-const POLL_MS = 5_000;
-const MAX_BACKOFF_MS = 60_000;
-
-/** After failures, wait longer each time, with jitter so many open consoles do not retry in step. */
-function pollInterval(query: { state: { fetchFailureCount: number } }): number {
-  const failures = query.state.fetchFailureCount;
-  if (failures === 0) return POLL_MS;
-  const ceiling = Math.min(MAX_BACKOFF_MS, POLL_MS * 2 ** failures);
-  return Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
-}
 
 /**
  * The fleet's events, newest first. The first page follows new events, but they do not shift the rows

@@ -10,6 +10,7 @@ import { formatCost, formatCount } from "../../lib/format.ts";
 import { useShortcuts } from "../../lib/shortcuts.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
 import { EventsPanel } from "../fleet-events/events-panel.tsx";
+import { GrantsPanel } from "../integration-grants/grants-panel.tsx";
 import { MemoriesPanel } from "../memories/memories-panel.tsx";
 import { SchedulesPanel } from "../schedules/schedules-panel.tsx";
 import { type ConfirmedAction, FleetActionDialogs, statusChange } from "./fleet-action-dialogs.tsx";
@@ -26,6 +27,7 @@ const tabs = [
   { value: "events", label: "Events" },
   { value: "memories", label: "Memories" },
   { value: "schedules", label: "Schedules" },
+  { value: "grants", label: "Grants" },
 ] as const;
 
 export function FleetView({
@@ -81,6 +83,7 @@ function FleetPage({ position }: { position: FleetPosition }) {
     { key: "[", description: "Show the events", run: () => showTab("events") },
     { key: "]", description: "Show the memories", run: () => showTab("memories") },
     { key: "s", description: "Show the schedules", run: () => showTab("schedules") },
+    { key: "g", description: "Show the integration grants", run: () => showTab("grants") },
   ]);
 
   const fleet = query.data;
@@ -158,6 +161,8 @@ function FleetPage({ position }: { position: FleetPosition }) {
             <EventsPanel fleet={fleet} position={position} latestSent={latestSent} />
           ) : position.tab === "memories" ? (
             <MemoriesPanel fleet={fleet} position={position} />
+          ) : position.tab === "grants" ? (
+            <GrantsPanel fleet={fleet} position={position} />
           ) : (
             <SchedulesPanel fleet={fleet} />
           )}

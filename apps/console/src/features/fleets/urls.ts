@@ -11,7 +11,7 @@ export function fleetsHref(workspaceId?: string, startingAfter?: string): string
   return withQuery("/fleets", { workspace: workspaceId, starting_after: startingAfter });
 }
 
-export type FleetTab = "events" | "memories" | "schedules";
+export type FleetTab = "events" | "memories" | "schedules" | "grants";
 
 /** Everything a fleet page's view holds in its URL: the tab, its filters and page, the event opened. */
 export interface FleetPosition {
@@ -32,6 +32,8 @@ export interface FleetPosition {
   q?: string | undefined;
   /** Memories: the page's cursor. */
   memoriesAfter?: string | undefined;
+  /** Grants: the page's cursor. */
+  grantsAfter?: string | undefined;
 }
 
 /** A fleet page's URL; each tab keeps its filters and page while the other is shown. */
@@ -46,5 +48,6 @@ export function fleetHref(position: FleetPosition): string {
     category: position.category,
     q: position.q,
     memories_after: position.memoriesAfter,
+    grants_after: position.grantsAfter,
   });
 }

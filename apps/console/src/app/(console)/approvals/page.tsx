@@ -1,13 +1,28 @@
+import "../../../styles/fleet-events.css";
+import "../../../styles/approvals.css";
 import type { Metadata } from "next";
-import { ComingSoon } from "../../../components/coming-soon.tsx";
+import { ApprovalsView } from "../../../features/approvals/approvals-view.tsx";
+import { statusOf } from "../../../features/approvals/urls.ts";
+import { first, type Search } from "../../../lib/search.ts";
 
 export const metadata: Metadata = { title: "Approvals" };
 
-export default function ApprovalsPage() {
+/**
+ * The approvals inbox. Its workspace, status tab, fleet and kind filters, page and open gate live in the
+ * URL, so a view can be shared and reloaded.
+ */
+export default async function ApprovalsPage({ searchParams }: { searchParams: Promise<Search> }) {
+  const search = await searchParams;
   return (
-    <ComingSoon title="Approvals">
-      This will be the inbox of approval gates, oldest first, with time left before auto-deny, the evidence
-      for each request, and approve or deny with a reason.
-    </ComingSoon>
+    <ApprovalsView
+      position={{
+        workspaceId: first(search.workspace),
+        status: statusOf(first(search.status)),
+        fleetId: first(search.fleet),
+        kind: first(search.kind),
+        cursor: first(search.cursor),
+        gate: first(search.gate),
+      }}
+    />
   );
 }

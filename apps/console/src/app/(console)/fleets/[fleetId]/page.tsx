@@ -3,6 +3,7 @@ import "../../../../styles/fleets.css";
 import "../../../../styles/fleet-page.css";
 import "../../../../styles/fleet-events.css";
 import "../../../../styles/schedules.css";
+import "../../../../styles/integration-grants.css";
 import type { Metadata } from "next";
 import { FleetView } from "../../../../features/fleets/fleet-view.tsx";
 import type { FleetTab } from "../../../../features/fleets/urls.ts";
@@ -11,11 +12,11 @@ import { first, type Search } from "../../../../lib/search.ts";
 export const metadata: Metadata = { title: "Fleet" };
 
 function tabOf(value: string | undefined): FleetTab {
-  return value === "memories" || value === "schedules" ? value : "events";
+  return value === "memories" || value === "schedules" || value === "grants" ? value : "events";
 }
 
 /**
- * One fleet. Its workspace, the tab (events, memories, schedules), each tab's filters and page, and the
+ * One fleet. Its workspace, the tab (events, memories, schedules, grants), each tab's filters and page, and the
  * event open in the inspect dialog live in the URL, so any view of it can be shared and reloaded.
  */
 export default async function FleetPage({
@@ -39,6 +40,7 @@ export default async function FleetPage({
         category: first(search.category),
         q: first(search.q),
         memoriesAfter: first(search.memories_after),
+        grantsAfter: first(search.grants_after),
       }}
     />
   );

@@ -1,0 +1,125 @@
+"use client";
+
+import { Button, formatUtc } from "@fleet/ui";
+import { useEffect, useRef } from "react";
+import { type AnswerResult, type Decision, type Gate, standingSentence } from "./answer.ts";
+import { actionLabel } from "./labels.ts";
+
+/**
+ * Answers the checked gates at once: a "select all on this page" box, the count, approve and deny. The
+ * outcome of each gate is listed after, since some may have been answered by someone else meanwhile.
+ */
+export function BulkAnswer({
+  gates,
+  checked,
+  onCheckAll,
+  onClear,
+  onAnswer,
+  busy,
+}: {
+  gates: Gate[];
+  checked: ReadonlySet<string>;
+  onCheckAll: (all: boolean) => void;
+  onClear: () => void;
+  onAnswer: (decision: Decision) => void;
+  busy: Decision | null;
+}) {
+  const box = useRef<HTMLInputElement>(null);
+  const count = gates.filter((gate) => checked.has(gate.gate_id)).length;
+  const all = count > 0 && count === gates.length;
+  useEffect(() => {
+    if (box.current) box.current.indeterminate = count > 0 && !all;
+  }, [count, all]);
+  return (
+    <fieldset className="bulk">
+      <legend className="ui-visually-hidden">Answer several gates</legend>
+      <label className="bulk__all">
+        <input
+          ref={box}
+          type="checkbox"
+          checked={all}
+          onChange={(event) => onCheckAll(event.target.checked)}
+        />
+        Select all on this page
+      </label>
+      {count > 0 ? (
+        <div className="bulk__actions">
+          <span className="bulk__count">{count} selected</span>
+          <Button
+            size="sm"
+            variant="primary"
+            pending={busy === "approve"}
+            disabled={busy !== null && busy !== "approve"}
+            onClick={() => onAnswer("approve")}
+          >
+            Approve {count}
+          </Button>
+          <Button
+            size="sm"
+            variant="danger"
+            pending={busy === "deny"}
+            disabled={busy !== null && busy !== "deny"}
+            onClick={() => onAnswer("deny")}
+          >
+            Deny {count}
+          </Button>
+          <Button size="sm" variant="ghost" onClick={onClear}>
+            Clear selection
+          </Button>
+        </div>
+      ) : null}
+    </fieldset>
+  );
+}
+
+/** What each gate of a bulk answer came to, one line a gate, until dismissed. */
+export function BulkOutcome({
+  results,
+  labels,
+  me,
+  onDismiss,
+}: {
+  results: AnswerResult[];
+  /** The action and fleet of each gate answered, by id (the gates may have left the list since). */
+  labels: Record<string, string>;
+  me: string | undefined;
+  onDismiss: () => void;
+}) {
+  const done = results.filter((result) => result.kind === "answered").length;
+  return (
+    <section className="bulk-outcome" aria-label="Outcome of the answers">
+      <div className="bulk-outcome__head">
+        <p role="status" className="bulk-outcome__summary">
+          {done} of {results.length} answered
+          {done < results.length ? `; ${results.length - done} not` : ""}.
+        </p>
+        <Button size="sm" variant="ghost" onClick={onDismiss}>
+          Dismiss
+        </Button>
+      </div>
+      <ul className="bulk-outcome__list">
+        {results.map((result) => (
+          <li key={result.gateId} data-outcome={result.kind}>
+            <span className="bulk-outcome__gate">{labels[result.gateId] ?? result.gateId}</span>
+            <span className="bulk-outcome__what">
+              {result.kind === "answered"
+                ? result.decision === "deny"
+                  ? "Denied"
+                  : result.answer.outcome === "pending"
+                    ? `Approved (${result.answer.approvals.length} of ${result.answer.required_approvals}); waits for more`
+                    : "Approved"
+                : result.kind === "lost"
+                  ? standingSentence(result.standing, me, formatUtc(result.standing.resolvedAt))
+                  : `${result.problem.title}: ${result.problem.detail}`}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** "github · merge on Release bot": how a gate is named in the outcome list. */
+export function gateName(gate: Gate): string {
+  return `${actionLabel(gate)} on ${gate.fleet_name}`;
+}

@@ -1,0 +1,24 @@
+import type { GateStatus } from "@fleet/contracts";
+import type { StatusVariant } from "@fleet/ui";
+
+export const gateStatusVariants: Record<GateStatus, StatusVariant> = {
+  pending: { label: "Pending", tone: "warning" },
+  approved: { label: "Approved", tone: "success" },
+  denied: { label: "Denied", tone: "danger" },
+  timed_out: { label: "Timed out", tone: "neutral" },
+  auto_killed: { label: "Auto-killed", tone: "neutral" },
+};
+
+/** The status tabs, in the order a gate moves through them. */
+export const statusTabs: { value: GateStatus; label: string }[] = [
+  { value: "pending", label: "Pending" },
+  { value: "approved", label: "Approved" },
+  { value: "denied", label: "Denied" },
+  { value: "timed_out", label: "Timed out" },
+  { value: "auto_killed", label: "Auto-killed" },
+];
+
+/** A gate's action as one name: the tool and what it does with it ("github · merge_pull_request"). */
+export function actionLabel(gate: { tool_name: string; action_name: string }): string {
+  return `${gate.tool_name} · ${gate.action_name}`;
+}

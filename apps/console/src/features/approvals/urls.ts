@@ -1,0 +1,36 @@
+import { type GateStatus, gateStatuses } from "@fleet/contracts";
+
+/** Everything the inbox holds in its URL: the tab, the filters, the page and the gate open in the pane. */
+export interface ApprovalsPosition {
+  workspaceId?: string | undefined;
+  status: GateStatus;
+  /** Only this fleet's gates. */
+  fleetId?: string | undefined;
+  /** Only gates of this kind (an exact slug). */
+  kind?: string | undefined;
+  /** The page's cursor. */
+  cursor?: string | undefined;
+  /** The gate shown in the detail pane. */
+  gate?: string | undefined;
+}
+
+/** A status from the URL; anything else is the inbox's default, the pending gates. */
+export function statusOf(value: string | undefined): GateStatus {
+  return gateStatuses.find((status) => status === value) ?? "pending";
+}
+
+/** The inbox's URL; empty values are left out so a plain inbox has a plain URL. */
+export function approvalsHref(position: ApprovalsPosition): string {
+  const params = new URLSearchParams();
+  const query: Record<string, string | undefined> = {
+    workspace: position.workspaceId,
+    status: position.status === "pending" ? undefined : position.status,
+    fleet: position.fleetId,
+    kind: position.kind,
+    cursor: position.cursor,
+    gate: position.gate,
+  };
+  for (const [key, value] of Object.entries(query)) if (value) params.set(key, value);
+  const text = params.toString();
+  return text ? `/approvals?${text}` : "/approvals";
+}

@@ -176,3 +176,28 @@ export async function resolvePublic(host: string, resolve: Resolve = systemResol
   if (!addresses.every(isPublicAddress)) throw new HostRefused(`${host} resolves to a non-public address`);
   return addresses;
 }
+
+/** A URL `requirePublicUrl` refused; the message names the field and says why. */
+export class UrlRefused extends Error {}
+
+/**
+ * Checks a URL this service will call out to (a provider's base_url, an escalation webhook): https, no
+ * credentials, and a host that is, or resolves only to, public addresses. `field` names the URL in the
+ * refusal. Answers the canonical URL to store. The check holds when it is made: whoever connects must
+ * connect to the addresses it resolves then, or check again, since a name can change what it resolves to.
+ */
+export async function requirePublicUrl(raw: string, field: string, resolve: Resolve): Promise<string> {
+  const reading = readBaseUrl(raw);
+  if (!reading.ok) throw new UrlRefused(reading.reason.replace("base_url", field));
+  if (reading.literal) return reading.href;
+  try {
+    await resolvePublic(reading.host, resolve);
+  } catch (error) {
+    throw new UrlRefused(
+      error instanceof HostRefused
+        ? `${field}'s host ${reading.host} resolves to an address that is not public.`
+        : `${field}'s host ${reading.host} does not resolve.`,
+    );
+  }
+  return reading.href;
+}

@@ -1,14 +1,15 @@
 import { Problem } from "@fleet/contracts";
-import { HostRefused, type Resolve, readBaseUrl, resolvePublic } from "../../runtime/public-address.ts";
+import { type Resolve, requirePublicUrl, UrlRefused } from "../../runtime/public-address.ts";
 
 function refused(reason: string): Problem {
-  return new Problem("UZ-APPROVAL-002", { detail: reason.replaceAll("base_url", "escalation_webhook_url") });
+  return new Problem("UZ-APPROVAL-002", { detail: reason });
 }
 
 /**
- * Checks the escalation webhook URL as a provider's base_url is checked: https, no credentials, and a host
- * that is, or resolves only to, public addresses. Dev mode (`pnpm start`, and tests that run a local
- * receiver) also takes http and local hosts, as it takes file:// library sources. Answers the URL to store.
+ * Checks the escalation webhook URL as a provider's base_url is checked (`requirePublicUrl`): https, no
+ * credentials, and a host that is, or resolves only to, public addresses. Dev mode (`pnpm start`, and
+ * tests that run a local receiver) also takes http and local hosts, as it takes file:// library sources.
+ * Answers the URL to store.
  */
 export async function verifyWebhookUrl(raw: string, devMode: boolean, resolve: Resolve): Promise<string> {
   if (devMode) {
@@ -24,17 +25,10 @@ export async function verifyWebhookUrl(raw: string, devMode: boolean, resolve: R
       throw refused("escalation_webhook_url must not carry credentials.");
     return url.href;
   }
-  const reading = readBaseUrl(raw);
-  if (!reading.ok) throw refused(reading.reason);
-  if (reading.literal) return reading.href;
   try {
-    await resolvePublic(reading.host, resolve);
+    return await requirePublicUrl(raw, "escalation_webhook_url", resolve);
   } catch (error) {
-    throw refused(
-      error instanceof HostRefused
-        ? `escalation_webhook_url's host ${reading.host} resolves to an address that is not public.`
-        : `escalation_webhook_url's host ${reading.host} does not resolve.`,
-    );
+    if (error instanceof UrlRefused) throw refused(error.message);
+    throw error;
   }
-  return reading.href;
 }

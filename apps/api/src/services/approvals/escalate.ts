@@ -1,4 +1,5 @@
 import { approvalGates, eq, fleets, inArray, resultRows, sql } from "@fleet/db";
+import { postPinned } from "../../runtime/pinned-post.ts";
 import { HostRefused, resolvePublic } from "../../runtime/public-address.ts";
 import { readPolicy } from "../approval-policies/policy.ts";
 import type { ServiceContext } from "../context.ts";
@@ -91,10 +92,12 @@ async function deliverOne(
   const secret = await workspaceWebhookSecret(ctx.db, ctx.vault, workspaceId);
   if (secret === null)
     return `not sent to ${target.origin}: the workspace has no webhook secret to sign with`;
+  let addresses: string[] | null = null;
   if (!ctx.config.devMode) {
-    // The host was public when the policy was stored; a name can change what it resolves to since.
+    // The host was public when the policy was stored; a name can change what it resolves to since. The
+    // call connects to the addresses checked now, so it cannot be re-pointed after this check.
     try {
-      await resolvePublic(target.hostname);
+      addresses = await resolvePublic(target.hostname);
     } catch (error) {
       const why = error instanceof HostRefused ? "resolves to a non-public address" : "does not resolve";
       return `not sent to ${target.origin}: the host ${why}`;
@@ -103,26 +106,24 @@ async function deliverOne(
   const body = JSON.stringify(payload);
   const timestamp = Math.floor(ctx.now() / 1000);
   try {
-    const response = await fetch(url, {
-      method: "POST",
-      headers: {
+    const status = await postPinned(
+      target,
+      body,
+      {
         "content-type": "application/json",
         "user-agent": "fleet-control-plane/escalation",
         "x-signature-timestamp": String(timestamp),
         "x-signature": sign(secret, timestamp, body),
       },
-      body,
-      redirect: "manual",
-      signal: AbortSignal.timeout(ESCALATION_DELIVERY_TIMEOUT_MS),
-    });
-    await response.body?.cancel();
-    return response.ok ? null : `${target.origin} answered ${response.status}`;
+      { addresses, timeoutMs: ESCALATION_DELIVERY_TIMEOUT_MS },
+    );
+    return status >= 200 && status < 300 ? null : `${target.origin} answered ${status}`;
   } catch (error) {
     return `${target.origin} unreachable: ${describe(error)}`;
   }
 }
 
 function describe(error: unknown): string {
-  const named = error as { name?: string; cause?: { code?: string } };
-  return named.cause?.code ?? named.name ?? "error";
+  const named = error as { name?: string; code?: string; cause?: { code?: string } };
+  return named.code ?? named.cause?.code ?? named.name ?? "error";
 }

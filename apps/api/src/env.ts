@@ -71,8 +71,11 @@ const schema = z.object({
   FLEET_RATE_LIMIT_WORKSPACE: z.coerce.number().int().min(1).max(1_000_000_000).default(3_000),
   /** Requests per window per API key (unless minted with its own `rate_limit`), or per person's sessions. */
   FLEET_RATE_LIMIT_CREDENTIAL: z.coerce.number().int().min(1).max(1_000_000_000).default(1_200),
-  /** Requests one instance serves at once; past it, 429 UZ-API-001. Health and readiness never count. */
-  FLEET_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(1_000_000).default(2_048),
+  /**
+   * Requests one instance serves at once; past it, 429 UZ-API-001. Health and readiness never count. 0
+   * turns the ceiling off.
+   */
+  FLEET_MAX_IN_FLIGHT: z.coerce.number().int().min(0).max(1_000_000).default(2_048),
   /** Where the rate-limit buckets are shared when set (redis://…); else PostgreSQL, or in process on PGlite. */
   REDIS_URL: z
     .string()

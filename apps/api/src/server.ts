@@ -26,6 +26,7 @@ import { newRequestId } from "./runtime/ids.ts";
 import { LogDestination } from "./runtime/log-destination.ts";
 import { toProblem } from "./runtime/problems.ts";
 import { PostgresBucketStore } from "./runtime/rate-limit-postgres.ts";
+import { RedisBucketStore } from "./runtime/rate-limit-redis.ts";
 import { type BucketStore, MemoryBucketStore, RateLimiter } from "./runtime/rate-limiter.ts";
 import { ScheduleEngine } from "./runtime/schedule-engine.ts";
 import { WorkSignal } from "./runtime/work-signal.ts";
@@ -111,7 +112,7 @@ export async function createApp(
       .type("application/problem+json")
       .send(problem.toBody(request.id, config.docsUrl));
   };
-  const limits = rateLimitsFor(config, database, now, (error) =>
+  const limits = await rateLimitsFor(config, database, now, (error) =>
     log.warn({ err: error }, "rate-limit store unreachable; admitting on this instance's count"),
   );
   const app = Fastify({
@@ -245,16 +246,20 @@ export async function createApp(
  * The rate limits of the configuration: buckets shared through Redis when REDIS_URL is set, else through
  * the PostgreSQL database, else (the embedded database, one process) in process.
  */
-function rateLimitsFor(
+async function rateLimitsFor(
   config: Config,
   database: DatabaseHandle,
   now: () => number,
   onStoreError: (error: unknown) => void,
-): RateLimits | null {
+): Promise<RateLimits | null> {
   const settings = config.rateLimits;
   if (!settings.enabled) return null;
   const store: BucketStore =
-    database.kind === "postgres" ? new PostgresBucketStore(database) : new MemoryBucketStore(now);
+    settings.redisUrl !== undefined
+      ? await RedisBucketStore.open(settings.redisUrl, onStoreError)
+      : database.kind === "postgres"
+        ? new PostgresBucketStore(database)
+        : new MemoryBucketStore(now);
   return new RateLimits(
     new RateLimiter(store, now, onStoreError),
     settings.windowMs,

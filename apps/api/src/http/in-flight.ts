@@ -37,7 +37,7 @@ export function limitInFlight(listener: RequestListener, max: number, docsUrl: s
       return;
     }
     inFlight += 1;
-    response.once("close", done);
+    response.on("close", done);
     listener(request, response);
   };
 }

@@ -2,7 +2,7 @@ import type { DatabaseHandle } from "@fleet/db";
 import type { BucketStore, Draw, Quota } from "./rate-limiter.ts";
 
 /** The most tokens one draw takes: at most this many admitted past a quota per instance (and window). */
-export const SHARED_MAX_BATCH = 100;
+export const SHARED_MAX_BATCH = 1_000;
 
 /** The database's clock in epoch ms: every instance refills by the same clock. */
 const NOW = "(extract(epoch from clock_timestamp()) * 1000)::bigint";

@@ -117,6 +117,13 @@ export class RateLimiter {
         this.#draw(bucket);
       return bucket;
     }
+    // A draw is on its way and the store had more than a batch at its last answer: spend on credit (at
+    // most a batch) rather than hold the request on the store's round trip; the draw settles the debt.
+    const batch = this.#batch(bucket);
+    if (bucket.drawing !== null && batch > 1 && bucket.allowance > -batch && bucket.shared >= batch) {
+      bucket.allowance -= 1;
+      return bucket;
+    }
     if (now < bucket.blockedUntil) return false;
     if (bucket.drawing === null && this.#draw(bucket) === undefined) {
       if (bucket.allowance >= 1) {
@@ -161,7 +168,8 @@ export class RateLimiter {
   }
 
   #batch(bucket: Bucket): number {
-    return Math.max(1, Math.min(this.store.maxBatch, Math.floor(bucket.quota.limit / 20)));
+    // A batch held and a batch on credit stay within 5 % of the limit per instance.
+    return Math.max(1, Math.min(this.store.maxBatch, Math.floor(bucket.quota.limit / 40)));
   }
 
   /** Draws a batch into the bucket: settled on return (undefined) or when the promise answered lands. */

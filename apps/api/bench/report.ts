@@ -236,8 +236,9 @@ export function printLimiterFigures(
   }
   for (const m of [unlimited, limited]) {
     const errors = m.result.non2xx + m.result.socketErrors;
+    const cpu = m.cpuUsPerRequest === undefined ? "" : `, server CPU ${m.cpuUsPerRequest.toFixed(1)} µs/req`;
     console.log(
-      `  ${m.label}: ${rps(m.result.requestsPerSec)} req/s, p99 ${ms(m.result.p99Ms)}, errors ${errors}${m.note ? ` (${m.note})` : ""}`,
+      `  ${m.label}: ${rps(m.result.requestsPerSec)} req/s, p99 ${ms(m.result.p99Ms)}${cpu}, errors ${errors}${m.note ? ` (${m.note})` : ""}`,
     );
   }
   const ratio = limited.result.requestsPerSec / unlimited.result.requestsPerSec;
@@ -245,4 +246,9 @@ export function printLimiterFigures(
   console.log(
     `  with/without: ${ratio.toFixed(3)}; cost ${percent(cost)} of throughput (target ≤ 5%): ${cost <= 0.05 ? "met" : "MISSED"}`,
   );
+  // On a shared machine throughput swings with other processes; CPU per request is steadier.
+  if (limited.cpuUsPerRequest !== undefined && unlimited.cpuUsPerRequest !== undefined) {
+    const extra = limited.cpuUsPerRequest / unlimited.cpuUsPerRequest - 1;
+    console.log(`  server CPU per request with/without: ${percent(extra)} more with the limiter`);
+  }
 }

@@ -30,6 +30,10 @@ export interface BenchResults {
   apiPgWarn?: Measurement;
   fastifyLite?: Measurement;
   apiLite?: Measurement;
+  /** users/me with the rate limiter on, quotas out of reach (issue 15). */
+  apiPgLimited?: Measurement;
+  /** The same with the rate limiter and the in-flight ceiling off. */
+  apiPgUnlimited?: Measurement;
   startup: Startup;
   /** Why the PostgreSQL runs were skipped, when they were. */
   skipped?: string;
@@ -218,4 +222,33 @@ export function printReport(results: BenchResults, load: { seconds: number; warm
   console.log(targetTable(targets(results)));
   console.log("\nOther figures (requests/s ratio, and the ratio server CPU per request implies)");
   for (const line of otherFigures(results)) console.log(line);
+}
+
+/** Issue 15: what the rate limiter costs `GET /v1/users/me`, as a ratio of one run's two configurations. */
+export function printLimiterFigures(
+  limited: Measurement | undefined,
+  unlimited: Measurement | undefined,
+): void {
+  console.log("\nRate limiter cost (issue 15), GET /v1/users/me on PostgreSQL, LOG_LEVEL=warn:");
+  if (limited === undefined || unlimited === undefined) {
+    console.log("  not measured");
+    return;
+  }
+  for (const m of [unlimited, limited]) {
+    const errors = m.result.non2xx + m.result.socketErrors;
+    const cpu = m.cpuUsPerRequest === undefined ? "" : `, server CPU ${m.cpuUsPerRequest.toFixed(1)} µs/req`;
+    console.log(
+      `  ${m.label}: ${rps(m.result.requestsPerSec)} req/s, p99 ${ms(m.result.p99Ms)}${cpu}, errors ${errors}${m.note ? ` (${m.note})` : ""}`,
+    );
+  }
+  const ratio = limited.result.requestsPerSec / unlimited.result.requestsPerSec;
+  const cost = 1 - ratio;
+  console.log(
+    `  with/without: ${ratio.toFixed(3)}; cost ${percent(cost)} of throughput (target ≤ 5%): ${cost <= 0.05 ? "met" : "MISSED"}`,
+  );
+  // On a shared machine throughput swings with other processes; CPU per request is steadier.
+  if (limited.cpuUsPerRequest !== undefined && unlimited.cpuUsPerRequest !== undefined) {
+    const extra = limited.cpuUsPerRequest / unlimited.cpuUsPerRequest - 1;
+    console.log(`  server CPU per request with/without: ${percent(extra)} more with the limiter`);
+  }
 }

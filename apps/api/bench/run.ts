@@ -11,7 +11,8 @@
  * over 15% of the CPU during them; the less contended result is kept),
  * BENCH_PROFILE=1 (also profile the API under load with --cpu-prof and summarise self time),
  * BENCH_WRK (the wrk binary, default `wrk` on PATH),
- * BENCH_SUITES (comma-separated, default `me,fleets,leases`: `me` is issue #2's users/me comparison,
+ * BENCH_SUITES (comma-separated, default `me,limits,fleets,leases`: `me` is issue #2's users/me comparison,
+ * `limits` issue 15's cost of the rate limiter (users/me with and without it, in rounds, PostgreSQL only),
  * `fleets` issue #3's messages and deep event-list figures, `leases` issue #4's lease cycles, delivery
  * and cron latency; the last two on PostgreSQL only; `approvals`, issue #14's gate figures, on both),
  * BENCH_INBOX_DEPTH (default 1000000: pending gates behind the approvals inbox on PostgreSQL),
@@ -36,7 +37,14 @@ import {
   waitUntilReady,
 } from "./processes.ts";
 import { formatSummary, mainThreadProfile, summariseProfile } from "./profile.ts";
-import { type BenchResults, type Measurement, OTHERS_BUSY, printReport, type Startup } from "./report.ts";
+import {
+  type BenchResults,
+  type Measurement,
+  OTHERS_BUSY,
+  printLimiterFigures,
+  printReport,
+  type Startup,
+} from "./report.ts";
 import { runWrk } from "./wrk.ts";
 
 const apiDir = fileURLToPath(new URL("..", import.meta.url));
@@ -73,7 +81,9 @@ function readSettings(): Settings {
     profile: ["1", "true", "yes"].includes(process.env.BENCH_PROFILE ?? ""),
     retries: wholeNumber("BENCH_RETRIES", 2, 0),
     rounds: wholeNumber("BENCH_ROUNDS", 3),
-    suites: new Set((process.env.BENCH_SUITES ?? "me,fleets,leases").split(",").map((name) => name.trim())),
+    suites: new Set(
+      (process.env.BENCH_SUITES ?? "me,limits,fleets,leases").split(",").map((name) => name.trim()),
+    ),
     inboxDepth: wholeNumber("BENCH_INBOX_DEPTH", 1_000_000, 0),
     inboxDepthPglite: wholeNumber(
       "BENCH_INBOX_DEPTH_PGLITE",
@@ -103,6 +113,7 @@ function apiRun(
   logLevel: "info" | "warn",
   extraNodeArgs: string[] = [],
   entry = ["scripts/start.mjs"],
+  env: Record<string, string> = {},
 ) {
   return {
     label,
@@ -110,7 +121,7 @@ function apiRun(
       name: label,
       nodeArgs: [...extraNodeArgs, ...entry],
       cwd: apiDir,
-      env: { DATABASE_URL: db.url, LOG_LEVEL: logLevel },
+      env: { DATABASE_URL: db.url, LOG_LEVEL: logLevel, ...env },
     },
     path: "/v1/users/me",
     headers: { authorization: `Bearer ${db.apiKey}` },
@@ -339,6 +350,33 @@ async function bench(settings: Settings, cleanup: Cleanup): Promise<void> {
     if (profilePath !== undefined) {
       console.log(`\nCPU profile of the API under load (LOG_LEVEL=info), kept at ${profilePath}:`);
       console.log(formatSummary(summariseProfile(profilePath)));
+    }
+  }
+  if (settings.suites.has("limits")) {
+    if (pg === null) console.log(`\nRate limits (issue 15): skipped, ${postgres}`);
+    else {
+      // The same API and request with the limiter (buckets drawn from PostgreSQL, the in-flight ceiling)
+      // and without it, in alternating rounds. Quotas no run reaches: this is the cost of counting.
+      const measured = await measureInRounds(
+        [
+          [
+            "apiPgLimited",
+            apiRun("API /v1/users/me with the limiter (PostgreSQL)", pg, "warn", [], undefined, {
+              FLEET_RATE_LIMIT_CREDENTIAL: "1000000000",
+            }),
+          ],
+          [
+            "apiPgUnlimited",
+            apiRun("API /v1/users/me without the limiter (PostgreSQL)", pg, "warn", [], undefined, {
+              FLEET_RATE_LIMITS: "false",
+              FLEET_MAX_IN_FLIGHT: "0",
+            }),
+          ],
+        ],
+        settings,
+        logDir,
+      );
+      printLimiterFigures(measured.apiPgLimited, measured.apiPgUnlimited);
     }
   }
   if (settings.suites.has("fleets")) {

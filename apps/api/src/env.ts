@@ -61,6 +61,26 @@ const schema = z.object({
   FLEET_DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(2_000),
   /** PostgreSQL: the server ends a statement, or a transaction left idle, running longer than this. */
   FLEET_DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
+  /**
+   * Rate limits (docs/decisions.md, "Rate limits (issue 15 §3)"): token buckets refilling their quota every
+   * window. `false` turns the buckets off (the in-flight ceiling stays).
+   */
+  FLEET_RATE_LIMITS: z.stringbool().default(true),
+  FLEET_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3_600).default(60),
+  /** Requests per window on routes under /v1/workspaces/{workspace_id}, per workspace. */
+  FLEET_RATE_LIMIT_WORKSPACE: z.coerce.number().int().min(1).max(1_000_000_000).default(3_000),
+  /** Requests per window per API key (unless minted with its own `rate_limit`), or per person's sessions. */
+  FLEET_RATE_LIMIT_CREDENTIAL: z.coerce.number().int().min(1).max(1_000_000_000).default(1_200),
+  /**
+   * Requests one instance serves at once; past it, 429 UZ-API-001. Health and readiness never count. 0
+   * turns the ceiling off.
+   */
+  FLEET_MAX_IN_FLIGHT: z.coerce.number().int().min(0).max(1_000_000).default(2_048),
+  /** Where the rate-limit buckets are shared when set (redis://…); else PostgreSQL, or in process on PGlite. */
+  REDIS_URL: z
+    .string()
+    .refine((v) => /^rediss?:\/\//.test(v), "must be a redis:// or rediss:// URL")
+    .optional(),
 });
 
 export type Env = z.infer<typeof schema>;
@@ -85,6 +105,14 @@ export interface Config {
   reconcileIntervalMs: number;
   dbConnectTimeoutMs: number;
   dbStatementTimeoutMs: number;
+  rateLimits: {
+    enabled: boolean;
+    windowMs: number;
+    workspace: number;
+    credential: number;
+    maxInFlight: number;
+    redisUrl: string | undefined;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -123,5 +151,13 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     reconcileIntervalMs: env.FLEET_RECONCILE_INTERVAL_MS,
     dbConnectTimeoutMs: env.FLEET_DB_CONNECT_TIMEOUT_MS,
     dbStatementTimeoutMs: env.FLEET_DB_STATEMENT_TIMEOUT_MS,
+    rateLimits: {
+      enabled: env.FLEET_RATE_LIMITS,
+      windowMs: env.FLEET_RATE_LIMIT_WINDOW_SECONDS * 1000,
+      workspace: env.FLEET_RATE_LIMIT_WORKSPACE,
+      credential: env.FLEET_RATE_LIMIT_CREDENTIAL,
+      maxInFlight: env.FLEET_MAX_IN_FLIGHT,
+      redisUrl: env.REDIS_URL,
+    },
   };
 }

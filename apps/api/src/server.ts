@@ -1,15 +1,18 @@
 import { Problem } from "@fleet/contracts";
 import type { DatabaseHandle } from "@fleet/db";
+import type { TRPCError } from "@trpc/server";
 import { fastifyTRPCPlugin } from "@trpc/server/adapters/fastify";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import pino, { type Logger } from "pino";
 import { Authenticator } from "./auth/authenticate.ts";
 import type { Credential } from "./auth/authorize.ts";
 import { PrincipalCache } from "./auth/principal-cache.ts";
+import { RateLimits, rateLimitHeaders } from "./auth/rate-limits.ts";
 import { SessionSigner } from "./auth/sessions.ts";
 import type { Config } from "./env.ts";
 import { answerClientError } from "./http/client-error.ts";
 import { registerDocs } from "./http/docs.ts";
+import { limitInFlight } from "./http/in-flight.ts";
 import { acceptEmptyJsonBodies } from "./http/json-body.ts";
 import { registerNotFound } from "./http/not-found.ts";
 import { buildOpenApiDocument } from "./http/openapi.ts";
@@ -22,6 +25,9 @@ import { GateSignal } from "./runtime/gate-signal.ts";
 import { newRequestId } from "./runtime/ids.ts";
 import { LogDestination } from "./runtime/log-destination.ts";
 import { toProblem } from "./runtime/problems.ts";
+import { PostgresBucketStore } from "./runtime/rate-limit-postgres.ts";
+import { RedisBucketStore } from "./runtime/rate-limit-redis.ts";
+import { type BucketStore, MemoryBucketStore, RateLimiter } from "./runtime/rate-limiter.ts";
 import { ScheduleEngine } from "./runtime/schedule-engine.ts";
 import { WorkSignal } from "./runtime/work-signal.ts";
 import { GATE_SWEEP_EVERY_MS, GATE_SWEEP_QUEUE, sweepOverdueGates } from "./services/approvals/sweep.ts";
@@ -106,11 +112,17 @@ export async function createApp(
       .type("application/problem+json")
       .send(problem.toBody(request.id, config.docsUrl));
   };
+  const limits = await rateLimitsFor(config, database, now, (error) =>
+    log.warn({ err: error }, "rate-limit store unreachable; admitting on this instance's count"),
+  );
   const app = Fastify({
     frameworkErrors: answerProblem,
     logger: false,
     requestIdHeader: false,
-    serverFactory: (handler) => options.server?.attach(handler) ?? createHttpServer(responses, handler),
+    serverFactory: (handler) => {
+      const limited = limitInFlight(handler, config.rateLimits.maxInFlight, config.docsUrl);
+      return options.server?.attach(limited) ?? createHttpServer(responses, limited);
+    },
     genReqId: (request) => (request as TaggedRequest)[REQUEST_ID] ?? newRequestId(),
     bodyLimit: DEFAULT_BODY_LIMIT,
     routerOptions: { maxParamLength: 256 },
@@ -159,6 +171,7 @@ export async function createApp(
       requestId: request.id,
       services,
       authenticator,
+      limits,
       credential: bearer(request) ?? (cookie ? cookieCredential(request, SESSION_COOKIE) : null),
       operatorCredential: cookie ? cookieCredential(request, OPERATOR_COOKIE) : null,
       csrfHeader: request.headers["x-fleet-csrf"] === "1",
@@ -205,6 +218,15 @@ export async function createApp(
       trpcOptions: {
         router: appRouter,
         createContext: ({ req }: { req: FastifyRequest }) => contextFor(true)(req),
+        // A refusal's own headers (Retry-After) and the RateLimit-* headers, as /v1 answers them.
+        responseMeta: ({ ctx, errors }: { ctx?: RequestContext; errors: readonly TRPCError[] }) => {
+          const headers: Record<string, string> = {};
+          for (const error of errors)
+            if (error.cause instanceof Problem) Object.assign(headers, error.cause.headers);
+          const bucket = ctx?.response.rateLimit;
+          if (bucket !== undefined) Object.assign(headers, rateLimitHeaders(bucket));
+          return { headers };
+        },
       },
     });
   });
@@ -220,6 +242,33 @@ export async function createApp(
       await services.work.stop();
       await services.gates.stop();
       await cache.stop();
+      await limits?.limiter.close();
     },
   };
+}
+
+/**
+ * The rate limits of the configuration: buckets shared through Redis when REDIS_URL is set, else through
+ * the PostgreSQL database, else (the embedded database, one process) in process.
+ */
+async function rateLimitsFor(
+  config: Config,
+  database: DatabaseHandle,
+  now: () => number,
+  onStoreError: (error: unknown) => void,
+): Promise<RateLimits | null> {
+  const settings = config.rateLimits;
+  if (!settings.enabled) return null;
+  const store: BucketStore =
+    settings.redisUrl !== undefined
+      ? await RedisBucketStore.open(settings.redisUrl, onStoreError)
+      : database.kind === "postgres"
+        ? new PostgresBucketStore(database)
+        : new MemoryBucketStore(now);
+  return new RateLimits(
+    new RateLimiter(store, now, onStoreError),
+    settings.windowMs,
+    settings.workspace,
+    settings.credential,
+  );
 }

@@ -4,12 +4,16 @@ import { type AnyProcedure, initTRPC, type TRPC_ERROR_CODE_KEY, TRPCError } from
 import type { z } from "zod";
 import { authorize, type Caller } from "./auth/authorize.ts";
 import type { Principal } from "./auth/principal.ts";
+import type { RateLimits } from "./auth/rate-limits.ts";
 import { toProblem } from "./runtime/problems.ts";
+import type { Bucket } from "./runtime/rate-limiter.ts";
 import { type Actor, principalLabel } from "./services/audit/record.ts";
 import type { ServiceContext } from "./services/context.ts";
 
 export interface RequestContext extends Caller {
   requestId: string;
+  /** The rate limits calls count against; null when they are turned off. */
+  limits: RateLimits | null;
   services: ServiceContext;
   /** Receives unexpected failures with their request id; nothing of them reaches the client. */
   logError: (error: unknown) => void;
@@ -35,6 +39,8 @@ export interface ResponseExtras {
    * an open that found its gate existing).
    */
   status?: 200 | 201 | 202;
+  /** The rate-limit bucket the call spent a token of, for the RateLimit-* headers of /trpc answers. */
+  rateLimit?: Bucket;
 }
 
 const trpcCodes: Record<number, TRPC_ERROR_CODE_KEY> = {
@@ -101,11 +107,22 @@ const problems = t.middleware(async ({ next }) => {
   return result;
 });
 
-const authorized = t.middleware(async ({ ctx, meta, type, next }) => {
+const authorized = t.middleware(async ({ ctx, meta, type, next, getRawInput }) => {
   if (meta === undefined) throw new Error("every procedure carries its operation's meta");
   const principal = await authorize(meta, ctx, type !== "query");
+  if (ctx.limits !== null) {
+    const input =
+      principal !== null && meta.path.startsWith(WORKSPACE_ROUTES)
+        ? ((await getRawInput()) as { workspace_id?: unknown } | null | undefined)
+        : undefined;
+    const bucket = await ctx.limits.admit(principal, input?.workspace_id);
+    if (bucket !== null) ctx.response.rateLimit = bucket;
+  }
   return next({ ctx: { principal } });
 });
+
+/** The routes whose calls also count against their workspace's quota. */
+export const WORKSPACE_ROUTES = "/v1/workspaces/{workspace_id}";
 
 /** The principal an operation's credential classes admit: `authorize` proves it before the resolver runs. */
 type PrincipalOf<C extends readonly CredentialClass[]> = C extends readonly []

@@ -17,7 +17,7 @@ describe("tenant API keys", () => {
     });
     expect(minted.status).toBe(201);
     expect(minted.headers.get("cache-control")).toBe("no-store");
-    expect(Object.keys(minted.body).sort()).toEqual(["created_at", "id", "key", "key_name"]);
+    expect(Object.keys(minted.body).sort()).toEqual(["created_at", "id", "key", "key_name", "rate_limit"]);
     expect(minted.body.key).toMatch(/^agt_t[A-Za-z0-9_-]{43}$/);
     expect(minted.body.key_name).toBe("deploy-bot");
     expect(minted.body.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);

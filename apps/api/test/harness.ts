@@ -36,6 +36,9 @@ export async function startApi(overrides: Record<string, string> = {}): Promise<
     PORT: "0",
     LOG_LEVEL: "info",
     FLEET_MASTER_KEY: masterKey,
+    // Suites share a tenant's key across many requests: quotas no test meets but the rate-limit tests' own.
+    FLEET_RATE_LIMIT_WORKSPACE: "1000000000",
+    FLEET_RATE_LIMIT_CREDENTIAL: "1000000000",
     ...overrides,
   });
   const database = await openDatabase(config.databaseUrl, { max: 5, ...databaseLimits(config) });

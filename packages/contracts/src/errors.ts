@@ -42,11 +42,11 @@ export const errorRegistry = {
   /** The request line and headers are over 16 KiB. */
   "UZ-REQ-007": def(431, "Request header fields too large", "The request line plus headers exceed 16 KiB."),
   // Instance
-  /** The workspace's rate limit is spent; retry after the Retry-After delay. */
+  /** A rate limit is spent (the workspace's or the credential's), or the instance is at its ceiling of requests in flight; retry after the Retry-After delay. */
   "UZ-API-001": def(
     429,
     "Rate limited",
-    "The workspace's request quota is spent for now; wait the Retry-After delay.",
+    "The workspace's or the credential's request quota is spent for now, or the instance is answering as many requests as it takes; wait the Retry-After delay (whole seconds). RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset describe the quota.",
     "Too many requests. Try again shortly.",
   ),
   /** The stream cannot take another subscriber on this instance. */

@@ -58,6 +58,7 @@ export class Authenticator {
     const [row] = await this.db
       .select({
         keyId: apiKeys.id,
+        rateLimit: apiKeys.rateLimit,
         revokedAt: apiKeys.revokedAt,
         tenantId: apiKeys.tenantId,
         tenantName: tenants.name,
@@ -92,6 +93,7 @@ export class Authenticator {
       tenantName: row.tenantName,
       scopes: row.scopes,
       apiKeyId: row.keyId,
+      rateLimit: row.rateLimit,
     };
     this.cache.set(hash, principal, tags, now, since);
     return principal;
@@ -145,6 +147,7 @@ export class Authenticator {
       // A session acts with the member's current scopes, narrowed to those the token was issued for.
       scopes: row.scopes.filter((scope) => claims.scopes.includes(scope)),
       apiKeyId: null,
+      rateLimit: null,
     };
     this.cache.set(hash, principal, invalidationTags(principal), now, since, maxAge);
     return principal;

@@ -14,6 +14,8 @@ export interface TenantPrincipal {
   scopes: string[];
   /** Set for tenant API keys. */
   apiKeyId: string | null;
+  /** The key's own request quota per rate-limit window, when minted with one; null for the default. */
+  rateLimit: number | null;
 }
 
 export interface RunnerPrincipal {

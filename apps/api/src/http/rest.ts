@@ -2,9 +2,10 @@ import type { ServerResponse } from "node:http";
 import { headerName, type Operation, Problem, retiredPagingParams } from "@fleet/contracts";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { authorize } from "../auth/authorize.ts";
+import { rateLimitHeaders } from "../auth/rate-limits.ts";
 import { operations } from "../router/root.ts";
 import { describeIssue, internal } from "../runtime/problems.ts";
-import type { RequestContext } from "../trpc.ts";
+import { type RequestContext, WORKSPACE_ROUTES } from "../trpc.ts";
 import { rawBodyOf } from "./json-body.ts";
 import { ROUTE } from "./responses.ts";
 
@@ -96,6 +97,7 @@ export function registerRestRoutes(
     const mutation = op.method !== "GET";
     const plan = planInput(op);
     const url = op.path.replace(/\{(\w+)\}/g, ":$1");
+    const inWorkspace = op.path.startsWith(WORKSPACE_ROUTES);
     app.route({
       method: op.method,
       url,
@@ -106,6 +108,15 @@ export function registerRestRoutes(
         ctx.rawBody = rawBodyOf(request);
         const authorized = authorize(op, ctx, mutation);
         const principal = authorized instanceof Promise ? await authorized : authorized;
+        if (ctx.limits !== null) {
+          const workspaceId = inWorkspace
+            ? (request.params as { workspace_id: string }).workspace_id
+            : undefined;
+          const admitted = ctx.limits.admit(principal, workspaceId);
+          const bucket = admitted instanceof Promise ? await admitted : admitted;
+          // Set now, so a refusal further on carries them too.
+          if (bucket !== null) reply.headers(rateLimitHeaders(bucket));
+        }
         const input = op.input.safeParse(collectInput(plan, request));
         if (!input.success)
           throw new Problem("UZ-REQ-001", { detail: describeIssue(input.error.issues[0]!) });

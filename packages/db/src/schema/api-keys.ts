@@ -1,4 +1,5 @@
-import { bigint, index, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { bigint, check, index, integer, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { tenants } from "./tenants.ts";
 import { users } from "./users.ts";
 
@@ -23,10 +24,16 @@ export const apiKeys = pgTable(
     lastUsedAt: bigint("last_used_at", { mode: "number" }),
     /** Set once; a key is active exactly while this is null. */
     revokedAt: bigint("revoked_at", { mode: "number" }),
+    /**
+     * This key's own request quota per rate-limit window, in place of the instance's default for
+     * credentials (FLEET_RATE_LIMIT_CREDENTIAL); null takes the default. Set at mint.
+     */
+    rateLimit: integer("rate_limit"),
   },
   (t) => [
     uniqueIndex("api_keys_hash_key").on(t.keyHash),
     index("api_keys_tenant_created_idx").on(t.tenantId, t.createdAt, t.id),
     index("api_keys_tenant_name_idx").on(t.tenantId, t.keyName, t.id),
+    check("api_keys_rate_limit", sql`${t.rateLimit} between 1 and 1000000`),
   ],
 );

@@ -8,5 +8,6 @@ export const createApiKey = procedure(op).mutation(({ ctx, input }) =>
     userId: ctx.principal.userId,
     keyName: input.key_name,
     description: input.description,
+    rateLimit: input.rate_limit,
   }),
 );

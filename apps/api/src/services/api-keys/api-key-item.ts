@@ -10,5 +10,6 @@ export function toApiKeyItem(row: typeof apiKeys.$inferSelect): ApiKeyItem {
     created_at: row.createdAt,
     last_used_at: row.lastUsedAt,
     revoked_at: row.revokedAt,
+    rate_limit: row.rateLimit,
   };
 }

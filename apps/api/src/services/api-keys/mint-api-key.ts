@@ -9,6 +9,8 @@ interface NewApiKey {
   userId: string;
   keyName: string;
   description: string;
+  /** The key's own request quota per rate-limit window; null takes the instance's default. */
+  rateLimit?: number | null;
 }
 
 /** Mints a tenant API key; the plaintext is returned here and never stored. */
@@ -23,7 +25,7 @@ export async function mintApiKey(ctx: ServiceContext, actor: Actor, input: NewAp
       workspaceId: null,
       action: "api_key.mint",
       target: `api_key:${minted.id}`,
-      details: { key_name: input.keyName },
+      details: { key_name: input.keyName, rate_limit: input.rateLimit ?? null },
     });
     return minted;
   });
@@ -41,6 +43,7 @@ export async function insertApiKey(db: Database | Tx, input: NewApiKey, now: num
     description: input.description,
     keyHash: sha256Hex(key),
     createdAt: now,
+    rateLimit: input.rateLimit ?? null,
   });
-  return { created_at: now, id, key, key_name: input.keyName };
+  return { created_at: now, id, key, key_name: input.keyName, rate_limit: input.rateLimit ?? null };
 }

@@ -1,0 +1,105 @@
+import { Problem } from "@fleet/contracts";
+import type { Bucket, Quota, RateLimiter } from "../runtime/rate-limiter.ts";
+import type { Principal, TenantPrincipal } from "./principal.ts";
+
+/**
+ * Which buckets a call counts against (docs/decisions.md, "Rate limits (issue 15 §3)"). A person's call,
+ * through an API key or a session, spends a token of its credential's bucket (the key's own quota when
+ * minted with one), and a call on a route under `/v1/workspaces/{workspace_id}` one of that workspace's.
+ * Runner and operator calls are not counted: runners are held by their lease caps, operators run the
+ * instance. Both transports call `limitCall` after `authorize` and before the input is read.
+ */
+export class RateLimits {
+  readonly #quotas = new Map<number, Quota>();
+  readonly workspace: Quota;
+  readonly credential: Quota;
+
+  constructor(
+    readonly limiter: RateLimiter,
+    readonly windowMs: number,
+    workspaceLimit: number,
+    credentialLimit: number,
+  ) {
+    this.workspace = { limit: workspaceLimit, windowMs };
+    this.credential = this.#quota(credentialLimit);
+  }
+
+  /** One quota object per limit, so a key's override costs no allocation per request. */
+  #quota(limit: number): Quota {
+    let quota = this.#quotas.get(limit);
+    if (quota === undefined) {
+      quota = { limit, windowMs: this.windowMs };
+      this.#quotas.set(limit, quota);
+    }
+    return quota;
+  }
+
+  /**
+   * Admits the call or throws 429 `UZ-API-001`. Answers the bucket whose headers the answer carries (the
+   * one with the fewest requests left), or null when the call is not limited.
+   */
+  admit(principal: Principal | null, workspaceId: unknown): Bucket | null | Promise<Bucket | null> {
+    if (principal === null || principal.class === "runner" || principal.class === "operator") return null;
+    const key = credentialKey(principal);
+    const quota = principal.rateLimit === null ? this.credential : this.#quota(principal.rateLimit);
+    const taken = this.limiter.take(key, quota);
+    if (taken instanceof Promise)
+      return taken.then((bucket) => this.#then(bucket, key, principal, workspaceId));
+    return this.#then(taken, key, principal, workspaceId);
+  }
+
+  #then(
+    credential: Bucket | false,
+    key: string,
+    principal: TenantPrincipal,
+    workspaceId: unknown,
+  ): Bucket | Promise<Bucket> {
+    if (credential === false)
+      throw refusal(this.limiter.bucket(key)!, "This credential's", this.limiter.now());
+    if (typeof workspaceId !== "string") return credential;
+    const workspaceKey = `w:${principal.tenantId}:${workspaceId}`;
+    const taken = this.limiter.take(workspaceKey, this.workspace);
+    const settle = (workspace: Bucket | false): Bucket => {
+      if (workspace === false) {
+        this.limiter.refund(credential);
+        throw refusal(this.limiter.bucket(workspaceKey)!, "This workspace's", this.limiter.now());
+      }
+      return workspace.remaining() < credential.remaining() ? workspace : credential;
+    };
+    return taken instanceof Promise ? taken.then(settle) : settle(taken);
+  }
+}
+
+/**
+ * A credential's bucket: the key's own, or the person's in the tenant for a session (every session of
+ * a person shares it). Workspace buckets are keyed by the caller's tenant too, so calls naming another
+ * tenant's workspace spend nothing of that tenant's quota.
+ */
+function credentialKey(principal: TenantPrincipal): string {
+  return principal.apiKeyId === null
+    ? `u:${principal.tenantId}:${principal.userId}`
+    : `k:${principal.apiKeyId}`;
+}
+
+function refusal(bucket: Bucket, whose: string, now: number): Problem {
+  const retryAfter = bucket.retryAfterSeconds(now);
+  return new Problem("UZ-API-001", {
+    detail: `${whose} request quota is spent; retry in ${retryAfter} s.`,
+    headers: { "retry-after": String(retryAfter), ...rateLimitHeaders(bucket) },
+  });
+}
+
+/** RateLimit-Limit, -Remaining and -Reset (seconds until the bucket is full), and their X- spellings. */
+export function rateLimitHeaders(bucket: Bucket): Record<string, string> {
+  const limit = String(bucket.quota.limit);
+  const remaining = String(bucket.remaining());
+  const reset = String(bucket.resetSeconds());
+  return {
+    "ratelimit-limit": limit,
+    "ratelimit-remaining": remaining,
+    "ratelimit-reset": reset,
+    "x-ratelimit-limit": limit,
+    "x-ratelimit-remaining": remaining,
+    "x-ratelimit-reset": reset,
+  };
+}

@@ -395,49 +395,7 @@ describe("the inbox", () => {
 });
 
 describe("first answer wins", () => {
-  // 100 × 20 on PostgreSQL; PGlite runs one statement at a time, so it takes a smaller count.
-  const gates = databaseKind === "postgres" ? 100 : 10;
-
-  it(`${gates} gates × 20 concurrent answers: one 200 and nineteen 409s each, with the standing answer`, {
-    timeout: 180_000,
-  }, async () => {
-    const owner = await seedTenant();
-    const leased = await leasedFleet(owner);
-    const ids = await openMany(leased, gates);
-    // Twenty answers race on each gate, two gates at a time (forty requests in flight: the test
-    // API's pool holds five connections, and a request waits at most the connect timeout for one).
-    const started = Date.now();
-    for (let at = 0; at < ids.length; at += 2) {
-      await Promise.all(
-        ids.slice(at, at + 2).map(async (gateId) => {
-          const answers = await Promise.all(
-            Array.from({ length: 20 }, (_, i) =>
-              answer(owner, gateId, i % 2 === 0 ? "approve" : "deny", { reason: `#${i}` }),
-            ),
-          );
-          const won = answers.filter((r) => r.status === 200);
-          const lost = answers.filter((r) => r.status === 409);
-          const statuses = answers.map((r) => `${r.status} ${r.body.error_code ?? ""}`);
-          expect(won, statuses.join(", ")).toHaveLength(1);
-          expect(lost, statuses.join(", ")).toHaveLength(19);
-          const winner = won[0]!.body;
-          for (const loser of lost) {
-            expect(loser.body).toMatchObject({
-              error_code: "UZ-APPROVAL-006",
-              gate_id: gateId,
-              action_id: winner.action_id,
-              outcome: winner.outcome,
-              resolved_at: winner.resolved_at,
-              resolved_by: winner.resolved_by,
-              current_state: winner.outcome,
-            });
-          }
-        }),
-      );
-    }
-    console.info(`${databaseKind}: ${gates * 20} answers in ${Date.now() - started} ms`);
-  });
-
+  // Twenty answers racing on each of 100 gates, and two instances answering: approval-races.test.ts.
   it("a decision racing the timeout sweeper ends in exactly one outcome", { timeout: 60_000 }, async () => {
     const owner = await seedTenant();
     const leased = await leasedFleet(owner);

@@ -43,6 +43,7 @@ export default defineConfig(async () => {
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
     pool: "forks" as const,
     isolate: false,
+    setupFiles: ["test/warm-api.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   };

@@ -119,7 +119,10 @@ describe("schedules a fleet creates while it runs", () => {
         ),
       );
       const made = answers.filter((answer) => answer.status === 201);
-      expect(made, answers.map((answer) => `${answer.status} ${answer.text.slice(0, 120)}`).join("\n")).toHaveLength(32);
+      expect(
+        made,
+        answers.map((answer) => `${answer.status} ${answer.text.slice(0, 120)}`).join("\n"),
+      ).toHaveLength(32);
       const fleetMade = made.filter((answer) => answer.by === "fleet").length;
       expect(fleetMade).toBeLessThanOrEqual(16);
 

@@ -192,6 +192,14 @@ export function ApprovalsView({ position }: { position: ApprovalsPosition }) {
     });
 
   const pendingTab = status === "pending";
+  const outcome = bulk.results ? (
+    <BulkOutcome
+      results={bulk.results}
+      labels={bulk.labels}
+      me={me}
+      onDismiss={() => setBulk({ busy: null, results: null, labels: {} })}
+    />
+  ) : null;
   useShortcuts("Approvals", [
     { key: "j", description: "Open the next gate", run: () => move(1) },
     { key: "k", description: "Open the previous gate", run: () => move(-1) },
@@ -272,12 +280,16 @@ export function ApprovalsView({ position }: { position: ApprovalsPosition }) {
           >
             {(data, ws) =>
               data.items.length === 0 && !selected ? (
-                <EmptyInbox
-                  status={status}
-                  filtered={filtered}
-                  after={Boolean(cursor)}
-                  workspaceName={ws.name}
-                />
+                // The outcome of a bulk answer stays when it emptied the page: it says what happened.
+                <>
+                  {outcome}
+                  <EmptyInbox
+                    status={status}
+                    filtered={filtered}
+                    after={Boolean(cursor)}
+                    workspaceName={ws.name}
+                  />
+                </>
               ) : (
                 <div className="inbox">
                   <div className="inbox__list">
@@ -293,14 +305,7 @@ export function ApprovalsView({ position }: { position: ApprovalsPosition }) {
                         onAnswer={(decision) => void answerChecked(decision)}
                       />
                     ) : null}
-                    {bulk.results ? (
-                      <BulkOutcome
-                        results={bulk.results}
-                        labels={bulk.labels}
-                        me={me}
-                        onDismiss={() => setBulk({ busy: null, results: null, labels: {} })}
-                      />
-                    ) : null}
+                    {outcome}
                     {data.items.length > 0 ? (
                       <GateTable
                         gates={data.items}

@@ -1,9 +1,7 @@
 "use client";
 
 import { resolveSince } from "@fleet/contracts";
-import { Button, TextField } from "@fleet/ui";
-import Link from "next/link";
-import { useState } from "react";
+import { FilterForm, FilterText, noProblems } from "../../components/filter-form.tsx";
 
 export interface AuditFilterValues {
   actor?: string | undefined;
@@ -33,26 +31,21 @@ export function AuditFilters({
   clearHref: string | undefined;
   onApply: (values: AuditFilterValues) => void;
 }) {
-  const [errors, setErrors] = useState<Partial<Record<keyof AuditFilterValues, string | null>>>({});
   return (
-    <form
-      className="filters"
-      aria-label="Filter the audit log"
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault();
-        const form = new FormData(event.currentTarget);
-        const text = (name: string) => String(form.get(name) ?? "").trim();
+    <FilterForm
+      label="Filter the audit log"
+      clearHref={clearHref}
+      check={(read) => {
         const [actor, action, sinceText, untilText] = [
-          text("actor"),
-          text("action"),
-          text("since"),
-          text("until"),
+          read("actor"),
+          read("action"),
+          read("since"),
+          read("until"),
         ];
         const now = Date.now();
         const since = sinceText ? resolveSince(sinceText, now) : undefined;
         const until = untilText ? resolveSince(untilText, now) : undefined;
-        const next = {
+        const problems = {
           actor: actor.length > 200 ? "At most 200 characters." : null,
           action:
             action && !ACTION.test(action)
@@ -66,66 +59,48 @@ export function AuditFilters({
                 ? "Until must not be before Since."
                 : null,
         };
-        setErrors(next);
-        if (Object.values(next).some(Boolean)) return;
-        onApply({
-          actor: actor || undefined,
-          action: action || undefined,
-          since: since ?? undefined,
-          until: until ?? undefined,
-        });
+        if (noProblems(problems))
+          onApply({
+            actor: actor || undefined,
+            action: action || undefined,
+            since: since ?? undefined,
+            until: until ?? undefined,
+          });
+        return problems;
       }}
     >
-      <TextField
-        key={`actor:${values.actor ?? ""}`}
-        name="actor"
-        label="Actor"
-        defaultValue={values.actor ?? ""}
-        placeholder="user:<id>"
-        autoComplete="off"
-        spellCheck={false}
-        error={errors.actor}
-      />
-      <TextField
-        key={`action:${values.action ?? ""}`}
-        name="action"
-        label="Action"
-        defaultValue={values.action ?? ""}
-        placeholder="approval.*"
-        autoComplete="off"
-        spellCheck={false}
-        error={errors.action}
-      />
-      <TextField
-        key={`since:${values.since ?? ""}`}
-        name="since"
-        label="Since"
-        defaultValue={shown(values.since)}
-        placeholder="7d"
-        autoComplete="off"
-        spellCheck={false}
-        error={errors.since}
-      />
-      <TextField
-        key={`until:${values.until ?? ""}`}
-        name="until"
-        label="Until"
-        defaultValue={shown(values.until)}
-        placeholder="2026-01-31T18:00Z"
-        autoComplete="off"
-        spellCheck={false}
-        error={errors.until}
-      />
-      <div className="filters__actions">
-        <Button type="submit" size="sm">
-          Apply filters
-        </Button>
-        {clearHref ? (
-          <Link className="ui-button ui-button--ghost ui-button--sm" href={clearHref}>
-            Clear filters
-          </Link>
-        ) : null}
-      </div>
-    </form>
+      {(problems) => (
+        <>
+          <FilterText
+            name="actor"
+            label="Actor"
+            value={values.actor ?? ""}
+            placeholder="user:<id>"
+            error={problems.actor}
+          />
+          <FilterText
+            name="action"
+            label="Action"
+            value={values.action ?? ""}
+            placeholder="approval.*"
+            error={problems.action}
+          />
+          <FilterText
+            name="since"
+            label="Since"
+            value={shown(values.since)}
+            placeholder="7d"
+            error={problems.since}
+          />
+          <FilterText
+            name="until"
+            label="Until"
+            value={shown(values.until)}
+            placeholder="2026-01-31T18:00Z"
+            error={problems.until}
+          />
+        </>
+      )}
+    </FilterForm>
   );
 }

@@ -1,9 +1,7 @@
 "use client";
 
 import { resolveSince } from "@fleet/contracts";
-import { Button, TextField } from "@fleet/ui";
-import Link from "next/link";
-import { useState } from "react";
+import { FilterForm, FilterText, noProblems } from "../../components/filter-form.tsx";
 
 export interface EventFilterValues {
   actor?: string | undefined;
@@ -20,10 +18,7 @@ function sinceProblem(since: string): string | null {
     : null;
 }
 
-/**
- * The events list's filters. Applying them navigates, so they live in the URL; the form refuses what the
- * API would, with the reason on the field, before sending anything.
- */
+/** The events list's filters: an actor (or a prefix of one) and how far back. */
 export function EventFilters({
   values,
   clearHref,
@@ -33,57 +28,38 @@ export function EventFilters({
   clearHref: string | undefined;
   onApply: (values: EventFilterValues) => void;
 }) {
-  const [errors, setErrors] = useState<{ actor?: string | null; since?: string | null }>({});
   return (
-    <form
-      className="filters"
-      aria-label="Filter events"
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault();
-        const form = new FormData(event.currentTarget);
-        const actor = String(form.get("actor") ?? "").trim();
-        const since = String(form.get("since") ?? "").trim();
-        const next = {
+    <FilterForm
+      label="Filter events"
+      clearHref={clearHref}
+      check={(read) => {
+        const [actor, since] = [read("actor"), read("since")];
+        const problems = {
           actor: actor ? actorProblem(actor) : null,
           since: since ? sinceProblem(since) : null,
         };
-        setErrors(next);
-        if (next.actor || next.since) return;
-        onApply({ actor: actor || undefined, since: since || undefined });
+        if (noProblems(problems)) onApply({ actor: actor || undefined, since: since || undefined });
+        return problems;
       }}
     >
-      <TextField
-        // Remounts with the URL's values when they change (Back, Clear).
-        key={`actor:${values.actor ?? ""}`}
-        name="actor"
-        label="Actor"
-        defaultValue={values.actor ?? ""}
-        placeholder="user:* or api_key:<id>"
-        autoComplete="off"
-        spellCheck={false}
-        error={errors.actor}
-      />
-      <TextField
-        key={`since:${values.since ?? ""}`}
-        name="since"
-        label="Since"
-        defaultValue={values.since ?? ""}
-        placeholder="15m, 2h, 7d"
-        autoComplete="off"
-        spellCheck={false}
-        error={errors.since}
-      />
-      <div className="filters__actions">
-        <Button type="submit" size="sm">
-          Apply filters
-        </Button>
-        {clearHref ? (
-          <Link className="ui-button ui-button--ghost ui-button--sm" href={clearHref}>
-            Clear filters
-          </Link>
-        ) : null}
-      </div>
-    </form>
+      {(problems) => (
+        <>
+          <FilterText
+            name="actor"
+            label="Actor"
+            value={values.actor ?? ""}
+            placeholder="user:* or api_key:<id>"
+            error={problems.actor}
+          />
+          <FilterText
+            name="since"
+            label="Since"
+            value={values.since ?? ""}
+            placeholder="15m, 2h, 7d"
+            error={problems.since}
+          />
+        </>
+      )}
+    </FilterForm>
   );
 }

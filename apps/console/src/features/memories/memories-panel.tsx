@@ -1,9 +1,10 @@
 "use client";
 
-import { Badge, Button, type Column, PagedTable, RelativeTime, TextField } from "@fleet/ui";
+import { Badge, type Column, PagedTable, RelativeTime, TextField } from "@fleet/ui";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
+import { FilterForm } from "../../components/filter-form.tsx";
 import { ListLoading, ListProblem } from "../../components/query-problem.tsx";
 import { useShortcuts } from "../../lib/shortcuts.tsx";
 import { type RouterOutputs, useTRPC } from "../../lib/trpc.ts";
@@ -70,49 +71,48 @@ export function MemoriesPanel({ fleet, position }: { fleet: FleetView; position:
 
   return (
     <div className="memories">
-      <form
-        className="filters"
-        aria-label="Filter memories"
-        onSubmit={(event) => {
-          event.preventDefault();
-          const form = new FormData(event.currentTarget);
-          const text = (name: string) => String(form.get(name) ?? "").trim() || undefined;
-          router.push(href({ category: text("category"), q: text("q"), memoriesAfter: undefined }));
+      <FilterForm
+        label="Filter memories"
+        submitLabel="Search memories"
+        clearLabel="Clear"
+        clearHref={
+          filtered ? href({ category: undefined, q: undefined, memoriesAfter: undefined }) : undefined
+        }
+        check={(read) => {
+          router.push(
+            href({
+              category: read("category") || undefined,
+              q: read("q") || undefined,
+              memoriesAfter: undefined,
+            }),
+          );
+          return {};
         }}
       >
-        <TextField
-          key={`category:${category ?? ""}`}
-          name="category"
-          label="Category"
-          defaultValue={category ?? ""}
-          placeholder="Exact category"
-          autoComplete="off"
-          maxLength={200}
-        />
-        <TextField
-          key={`q:${q ?? ""}`}
-          name="q"
-          type="search"
-          label="Search"
-          defaultValue={q ?? ""}
-          placeholder="Words in key or content"
-          autoComplete="off"
-          maxLength={500}
-        />
-        <div className="filters__actions">
-          <Button type="submit" size="sm">
-            Search memories
-          </Button>
-          {filtered ? (
-            <Link
-              className="ui-button ui-button--ghost ui-button--sm"
-              href={href({ category: undefined, q: undefined, memoriesAfter: undefined })}
-            >
-              Clear
-            </Link>
-          ) : null}
-        </div>
-      </form>
+        {() => (
+          <>
+            <TextField
+              key={`category:${category ?? ""}`}
+              name="category"
+              label="Category"
+              defaultValue={category ?? ""}
+              placeholder="Exact category"
+              autoComplete="off"
+              maxLength={200}
+            />
+            <TextField
+              key={`q:${q ?? ""}`}
+              name="q"
+              type="search"
+              label="Search"
+              defaultValue={q ?? ""}
+              placeholder="Words in key or content"
+              autoComplete="off"
+              maxLength={500}
+            />
+          </>
+        )}
+      </FilterForm>
       {list.error && !list.isPlaceholderData ? (
         <ListProblem query={list} retry="never" />
       ) : list.data === undefined ? (

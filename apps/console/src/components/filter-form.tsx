@@ -1,0 +1,91 @@
+"use client";
+
+import { Button, TextField } from "@fleet/ui";
+import Link from "next/link";
+import { type ReactNode, useState } from "react";
+
+/** Each field's problem, by the field's name; null or absent when the field is fine. */
+export type FilterProblems = Record<string, string | null | undefined>;
+
+/**
+ * A list's filter bar. Applying it navigates, so the filters live in the URL. `check` reads the fields
+ * (trimmed) and answers each one's problem, refusing on the field what the API would refuse, before
+ * anything is sent; with no problem it applies the filters itself.
+ */
+export function FilterForm({
+  label,
+  clearHref,
+  check,
+  children,
+  submitLabel = "Apply filters",
+  clearLabel = "Clear filters",
+}: {
+  label: string;
+  clearHref: string | undefined;
+  submitLabel?: string;
+  clearLabel?: string;
+  check: (read: (name: string) => string) => FilterProblems;
+  children: (problems: FilterProblems) => ReactNode;
+}) {
+  const [problems, setProblems] = useState<FilterProblems>({});
+  return (
+    <form
+      className="filters"
+      aria-label={label}
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        const form = new FormData(event.currentTarget);
+        setProblems(check((name) => String(form.get(name) ?? "").trim()));
+      }}
+    >
+      {children(problems)}
+      <div className="filters__actions">
+        <Button type="submit" size="sm">
+          {submitLabel}
+        </Button>
+        {clearHref ? (
+          <Link className="ui-button ui-button--ghost ui-button--sm" href={clearHref}>
+            {clearLabel}
+          </Link>
+        ) : null}
+      </div>
+    </form>
+  );
+}
+
+/** True when no field has a problem. */
+export function noProblems(problems: FilterProblems): boolean {
+  return !Object.values(problems).some(Boolean);
+}
+
+/**
+ * A free-text filter. It remounts with the URL's value when that changes (Back, Clear), so the field
+ * always shows the filter in force.
+ */
+export function FilterText({
+  name,
+  label,
+  value,
+  placeholder,
+  error,
+}: {
+  name: string;
+  label: string;
+  value: string;
+  placeholder: string;
+  error: string | null | undefined;
+}) {
+  return (
+    <TextField
+      key={`${name}:${value}`}
+      name={name}
+      label={label}
+      defaultValue={value}
+      placeholder={placeholder}
+      autoComplete="off"
+      spellCheck={false}
+      error={error ?? null}
+    />
+  );
+}

@@ -1,10 +1,11 @@
 import { type GateApproval, Problem } from "@fleet/contracts";
-import { and, approvalGates, approvalVotes, eq, type Tx } from "@fleet/db";
+import { approvalGates, approvalVotes, eq, type Tx } from "@fleet/db";
 import type { TenantPrincipal } from "../../auth/principal.ts";
 import { type Actor, recordAudit } from "../audit/record.ts";
 import type { ServiceContext } from "../context.ts";
 import { settleGrantForGate } from "../integration-grants/gate.ts";
-import { type GateRow, notifyGates, resolverOf, standingAnswer } from "./gate-view.ts";
+import { decideGate } from "./decide-gate.ts";
+import { type GateRow, resolverOf, standingAnswer } from "./gate-view.ts";
 import { lockOpenGate, notApprover } from "./lock-gate.ts";
 import { approvalsOf, mayAnswer } from "./votes.ts";
 
@@ -115,7 +116,7 @@ export async function answerGate(
   };
 }
 
-/** Writes the decision on the locked, pending gate, audits it and wakes its waiters at commit. */
+/** Decides the locked, pending gate, audits it, and decides the grant an integration grant's gate asks for. */
 async function decide(
   tx: Tx,
   gate: GateRow,
@@ -125,18 +126,18 @@ async function decide(
   by: string,
   now: number,
 ): Promise<GateRow> {
-  const [won] = await tx
-    .update(approvalGates)
-    .set({
-      status: outcome,
+  // The gate's row is locked and pending: this write decides it.
+  const won = (await decideGate(
+    tx,
+    gate.id,
+    {
+      outcome,
       reason: input.reason ?? null,
-      amendedAction: outcome === "approved" ? (input.amended_action ?? null) : null,
+      amendedAction: input.amended_action ?? null,
       resolvedBy: by,
-      resolvedAt: now,
-      updatedAt: now,
-    })
-    .where(and(eq(approvalGates.id, gate.id), eq(approvalGates.status, "pending")))
-    .returning();
+    },
+    now,
+  ))!;
   await recordAudit(tx, {
     actor,
     at: now,
@@ -147,13 +148,12 @@ async function decide(
     details: {
       fleet_id: gate.fleetId,
       gate_kind: gate.gateKind,
-      amended: won!.amendedAction !== null,
+      amended: won.amendedAction !== null,
       required_approvals: gate.requiredApprovals,
       decided: true,
     },
   });
   // An integration grant's gate decides its grant in the same transaction.
-  await settleGrantForGate(tx, won!, now);
-  await notifyGates(tx, [gate.id]);
-  return won!;
+  await settleGrantForGate(tx, won, now);
+  return won;
 }

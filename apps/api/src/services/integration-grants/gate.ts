@@ -1,8 +1,9 @@
 import { GATE_TIMEOUT_MAX_MS, GRANT_GATE_KIND } from "@fleet/contracts";
-import { and, approvalGates, eq, type fleets, gt, integrationGrants, type Tx } from "@fleet/db";
+import { and, approvalGates, eq, type fleets, integrationGrants, type Tx } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
 import { gateTerms } from "../approval-policies/policy.ts";
-import { type GateRow, notifyGates } from "../approvals/gate-view.ts";
+import { decideGate } from "../approvals/decide-gate.ts";
+import type { GateRow } from "../approvals/gate-view.ts";
 import { secretMasker } from "../secrets/mask.ts";
 import type { Vault } from "../secrets/vault.ts";
 import type { GrantRow } from "./view.ts";
@@ -85,7 +86,7 @@ export async function settleGrantForGate(tx: Tx, gate: GateRow, now: number): Pr
 /**
  * Decides a grant's open gate along with the grant (a webhook decision, a revoke), so the inbox does not
  * offer a question already answered. A gate past its deadline is left for the sweeper; one already
- * decided is left as it stands. Returns the gate's id when this decided it.
+ * decided is left as it stands. Returns the gate's id when this decided it. The caller decides the grant.
  */
 export async function decideGrantGate(
   tx: Tx,
@@ -96,18 +97,8 @@ export async function decideGrantGate(
   now: number,
 ): Promise<string | null> {
   if (gateId === null) return null;
-  const [decided] = await tx
-    .update(approvalGates)
-    .set({ status: outcome, reason, resolvedBy, resolvedAt: now, updatedAt: now })
-    .where(
-      and(
-        eq(approvalGates.id, gateId),
-        eq(approvalGates.status, "pending"),
-        gt(approvalGates.timeoutAt, now),
-      ),
-    )
-    .returning({ id: approvalGates.id });
-  if (decided === undefined) return null;
-  await notifyGates(tx, [decided.id]);
-  return decided.id;
+  const decided = await decideGate(tx, gateId, { outcome, reason, resolvedBy }, now, {
+    beforeDeadline: true,
+  });
+  return decided?.id ?? null;
 }

@@ -95,7 +95,10 @@ export async function createApp(
     config,
     sessions,
     now,
-    principalsChanged: (tag) => cache.invalidate(tag),
+    principalsChanged: (tag) => {
+      cache.invalidate(tag);
+      return cache.settled();
+    },
     vault: new Vault(resolveMasterKey(config.masterKey, database.dataDir, database.kind === "pglite")),
     work: new WorkSignal(),
     gates: new GateSignal(),

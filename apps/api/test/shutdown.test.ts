@@ -54,7 +54,7 @@ describe("an instance shutting down (in process)", () => {
     const api = await testApi();
     const { leased, gateId, forWork, onGate } = await longPolls(api.baseUrl);
     // The delay keeps the listener open while a load balancer would notice the 503 below.
-    const stopped = api.app.shutdown({ delayMs: 5_000, graceMs: 10_000 });
+    const stopped = api.app.shutdown({ delayMs: 8_000, graceMs: 10_000 });
 
     const ready = await callAt(api.baseUrl, "GET", "/readyz");
     expect(ready.status).toBe(503);

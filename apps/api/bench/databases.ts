@@ -28,7 +28,7 @@ export async function seedTenant(url: string): Promise<SeededDatabase> {
       db: database.db,
       config: loadConfig({ DATABASE_URL: url }),
       now,
-      principalsChanged: () => {}, // nothing is cached here, and no server runs yet
+      principalsChanged: async () => {}, // nothing is cached here, and no server runs yet
       vault: new Vault(null), // the bench stores no secret
       sessions: await SessionSigner.create(database.db, undefined, now()),
       work: new WorkSignal(), // not started: nothing waits for work in this process

@@ -55,4 +55,5 @@ if (!bundleIsFresh()) {
     renameSync(`${path}.${process.pid}`, path);
   }
 }
-await import(pathToFileURL(outfile).href);
+// `--build-only` (the container image's build stage): the bundle, without starting it.
+if (!process.argv.includes("--build-only")) await import(pathToFileURL(outfile).href);

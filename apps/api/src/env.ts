@@ -76,6 +76,14 @@ const schema = z.object({
    * turns the ceiling off.
    */
   FLEET_MAX_IN_FLIGHT: z.coerce.number().int().min(0).max(1_000_000).default(2_048),
+  /**
+   * Shutdown (SIGTERM/SIGINT; docs/deploy.md): how long the instance keeps accepting connections after it
+   * starts draining (`/readyz` answers 503 meanwhile), so a load balancer takes it out of rotation before
+   * its listener closes. 0 closes the listener at once.
+   */
+  FLEET_SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(120_000).default(0),
+  /** Shutdown: how long requests in flight may take to finish before their connections are closed. */
+  FLEET_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(300_000).default(10_000),
   /** Where the rate-limit buckets are shared when set (redis://…); else PostgreSQL, or in process on PGlite. */
   REDIS_URL: z
     .string()
@@ -113,6 +121,7 @@ export interface Config {
     maxInFlight: number;
     redisUrl: string | undefined;
   };
+  shutdown: { delayMs: number; graceMs: number };
 }
 
 export class ConfigError extends Error {}
@@ -159,5 +168,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       maxInFlight: env.FLEET_MAX_IN_FLIGHT,
       redisUrl: env.REDIS_URL,
     },
+    shutdown: { delayMs: env.FLEET_SHUTDOWN_DELAY_MS, graceMs: env.FLEET_SHUTDOWN_GRACE_MS },
   };
 }

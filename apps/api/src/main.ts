@@ -11,7 +11,8 @@ class StartError extends Error {}
 
 /**
  * Starts the API: listen first (so `/healthz` answers while the rest starts), then open and migrate the
- * database, build the service, and serve; stop cleanly on SIGINT/SIGTERM.
+ * database, build the service, and serve; on SIGINT/SIGTERM drain and stop (`App.shutdown`), then close
+ * the database.
  */
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -34,19 +35,23 @@ async function main(): Promise<void> {
     ...(socket === null ? {} : { controlSocket: socket }),
   });
   await database.migrate();
-  const { app, log, services, close } = await createApp(config, database, { server: starting });
+  const { app, log, services, shutdown } = await createApp(config, database, { server: starting });
   const control = socket === null ? null : await serveControlSocket(socket, services, log);
   let stopping = false;
   const stop = async (signal: string) => {
-    if (stopping) return;
+    if (stopping) {
+      // A second signal (Ctrl-C again): stop now, without waiting for the requests in flight.
+      log.warn({ signal }, "stopping at once");
+      if (socket !== null) rmSync(socket, { force: true });
+      process.exit(1);
+    }
     stopping = true;
-    log.info({ signal }, "stopping");
+    log.info({ signal, ...config.shutdown }, "stopping: draining");
     control?.close();
+    await shutdown();
     if (socket !== null) rmSync(socket, { force: true });
-    starting.server.close();
-    starting.server.closeIdleConnections();
-    await close();
     await database.close();
+    log.info("stopped");
     process.exit(0);
   };
   process.on("SIGINT", () => void stop("SIGINT"));

@@ -44,6 +44,15 @@ export interface App {
   app: FastifyInstance;
   log: Logger;
   services: ServiceContext;
+  /**
+   * Stops the instance gracefully (docs/deploy.md, "Shutdown"): drains (readiness 503, every response
+   * closes its connection, long polls answered now), keeps accepting for `delayMs` so a load balancer
+   * takes it out of rotation, closes the listener, lets requests in flight finish for up to `graceMs`,
+   * then stops the scheduler and the notification listeners. The database is the caller's to close.
+   * Called again, it returns the first call's promise.
+   */
+  shutdown(options?: { delayMs?: number; graceMs?: number }): Promise<void>;
+  /** `shutdown` without the delay. */
   close(): Promise<void>;
 }
 
@@ -86,7 +95,10 @@ export async function createApp(
     config,
     sessions,
     now,
-    principalsChanged: (tag) => cache.invalidate(tag),
+    principalsChanged: (tag) => {
+      cache.invalidate(tag);
+      return cache.settled();
+    },
     vault: new Vault(resolveMasterKey(config.masterKey, database.dataDir, database.kind === "pglite")),
     work: new WorkSignal(),
     gates: new GateSignal(),
@@ -115,13 +127,23 @@ export async function createApp(
   const limits = await rateLimitsFor(config, database, now, (error) =>
     log.warn({ err: error }, "rate-limit store unreachable; admitting on this instance's count"),
   );
+  let draining = false;
   const app = Fastify({
     frameworkErrors: answerProblem,
     logger: false,
+    // While closing, a request on a connection kept alive is still served (it is in flight as far as
+    // its client knows); each answer then closes its connection (below), so none lingers.
+    return503OnClosing: false,
     requestIdHeader: false,
     serverFactory: (handler) => {
       const limited = limitInFlight(handler, config.rateLimits.maxInFlight, config.docsUrl);
-      return options.server?.attach(limited) ?? createHttpServer(responses, limited);
+      // Draining, every answer closes its connection: a client's next request dials again, and the load
+      // balancer sends it to an instance that is not going away.
+      const closing: typeof limited = (request, response) => {
+        if (draining) response.setHeader("connection", "close");
+        limited(request, response);
+      };
+      return options.server?.attach(closing) ?? createHttpServer(responses, closing);
     },
     genReqId: (request) => (request as TaggedRequest)[REQUEST_ID] ?? newRequestId(),
     bodyLimit: DEFAULT_BODY_LIMIT,
@@ -193,6 +215,7 @@ export async function createApp(
 
   app.get("/healthz", async () => HEALTHY);
   app.get("/readyz", async () => {
+    if (draining) throw new Problem("UZ-INTERNAL-002", { detail: "The instance is shutting down." });
     try {
       await database.query("select 1");
     } catch (error) {
@@ -231,18 +254,50 @@ export async function createApp(
     });
   });
 
+  let stopped: Promise<void> | null = null;
+  const shutdown = async (delayMs: number, graceMs: number) => {
+    draining = true;
+    services.work.drain();
+    services.gates.drain();
+    if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+    // The listener closes (the server may be main's, which Fastify did not start, so it is closed here);
+    // `close` calls back once every connection has ended. A connection kept alive ends as soon as it is
+    // idle (its request in flight before the drain answered without `connection: close`); past the grace
+    // period the connections still open (a request that would not finish) are cut.
+    const server = app.server;
+    const ended = new Promise<void>((resolve) => server.close(() => resolve()));
+    const idle = setInterval(() => server.closeIdleConnections(), 50);
+    const cut = setTimeout(() => server.closeAllConnections(), graceMs);
+    try {
+      await ended;
+      await app.close();
+    } finally {
+      clearInterval(idle);
+      clearTimeout(cut);
+    }
+    clearInterval(reconciler);
+    // After the requests: one still in flight may push a schedule to it. Its fires in progress finish
+    // (pg-boss's graceful stop); fires not yet taken wait in its queue for another instance.
+    await scheduler.stop();
+    await services.work.stop();
+    await services.gates.stop();
+    await cache.stop();
+    await limits?.limiter.close();
+  };
   return {
     app,
     log,
     services,
-    async close() {
-      await app.close();
-      clearInterval(reconciler);
-      await scheduler.stop();
-      await services.work.stop();
-      await services.gates.stop();
-      await cache.stop();
-      await limits?.limiter.close();
+    shutdown(options = {}) {
+      stopped ??= shutdown(
+        options.delayMs ?? config.shutdown.delayMs,
+        options.graceMs ?? config.shutdown.graceMs,
+      );
+      return stopped;
+    },
+    close() {
+      stopped ??= shutdown(0, config.shutdown.graceMs);
+      return stopped;
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { Problem } from "@fleet/contracts";
 import type { DatabaseHandle } from "@fleet/db";
+import { PeerAcks, SYNC_PREFIX } from "./peer-acks.ts";
 import type { Principal } from "./principal.ts";
 
 export const AUTH_CHANNEL = "fleet_auth";
@@ -15,7 +16,8 @@ interface Entry {
  * Credentials resolved to principals, kept in process so an authenticated read costs no database round
  * trip. Every change that affects a principal (revoking a key, changing or removing a membership)
  * publishes a NOTIFY on `fleet_auth` inside its transaction; every instance LISTENs and drops the matching
- * entries, so a revoked key is refused at once everywhere. A NOTIFY sent while an instance's LISTEN
+ * entries, and the change is answered only once every instance has acked it (`PeerAcks`), so a revoked
+ * key is refused at once everywhere, from the revoker's very next request on. A NOTIFY sent while an instance's LISTEN
  * connection is down never reaches it, so as soon as this process sees that connection's socket close the
  * cache is emptied and bypassed: every request resolves from the database (and fails while the database
  * is unreachable) until LISTEN runs again on a new connection, when the cache is emptied once more and
@@ -30,6 +32,7 @@ export class PrincipalCache {
    */
   private generation = 0;
   private unlisten: (() => Promise<void>) | null = null;
+  private acks: PeerAcks | null = null;
 
   constructor(
     private readonly ttlMs = 60_000,
@@ -37,19 +40,26 @@ export class PrincipalCache {
   ) {}
 
   async start(handle: DatabaseHandle): Promise<void> {
+    const acks = new PeerAcks(handle, AUTH_CHANNEL);
+    this.acks = acks;
     this.unlisten = await handle.listen(
       AUTH_CHANNEL,
-      (payload) => this.invalidate(payload),
+      (payload) => {
+        if (payload.startsWith(SYNC_PREFIX)) acks.receive(payload);
+        else this.invalidate(payload);
+      },
       () => {
         this.generation++;
         this.entries.clear();
         this.live = true;
+        acks.announce();
       },
       () => this.suspend(),
     );
   }
 
   async stop(): Promise<void> {
+    if (this.live) this.acks?.leave();
     this.live = false;
     this.entries.clear();
     try {
@@ -96,6 +106,15 @@ export class PrincipalCache {
       return;
     }
     for (const [key, entry] of this.entries) if (entry.tags.includes(tag)) this.entries.delete(key);
+  }
+
+  /**
+   * Resolves once every instance (this one and the others it knows) has applied the changes committed so
+   * far (`PeerAcks`), or after `ms`; at once while this instance's subscription is down (its cache is
+   * bypassed then, and its LISTEN cannot carry the acks).
+   */
+  async settled(ms = 1_000): Promise<void> {
+    if (this.live) await this.acks?.settle(ms);
   }
 
   /** Marks the subscription lost: serve from the database until it is back. */

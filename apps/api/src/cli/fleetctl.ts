@@ -78,7 +78,7 @@ async function run(argv: string[]): Promise<Record<string, unknown>> {
       db: database.db,
       config,
       now,
-      principalsChanged: () => {}, // fleetctl caches nothing; its NOTIFY reaches the servers
+      principalsChanged: async () => {}, // fleetctl caches nothing; its NOTIFY reaches the servers
       vault: new Vault(null), // no command touches a secret
       sessions: await SessionSigner.create(database.db, config.sessionSigningKey, now()),
       work: new WorkSignal(), // not started: nothing waits for work in this process

@@ -11,6 +11,7 @@ export const GATE_CHANNEL = "approval_gates";
 export class GateSignal {
   private waiters = new Map<string, Set<() => void>>();
   private unlisten: (() => Promise<void>) | null = null;
+  #draining = false;
 
   async start(handle: DatabaseHandle): Promise<void> {
     this.unlisten = await handle.listen(
@@ -24,6 +25,17 @@ export class GateSignal {
     await this.unlisten?.().catch(() => {});
     this.unlisten = null;
     this.wakeAll();
+  }
+
+  /** The instance is shutting down: every waiter is woken now (see `WorkSignal.drain`). */
+  drain(): void {
+    this.#draining = true;
+    this.wakeAll();
+  }
+
+  /** While draining, a waiting read answers the gate as it stands instead of waiting. */
+  get draining(): boolean {
+    return this.#draining;
   }
 
   /**

@@ -18,6 +18,7 @@ export class WorkSignal {
   private notifyTimer: NodeJS.Timeout | null = null;
   private unlisten: (() => Promise<void>) | null = null;
   private handle: DatabaseHandle | null = null;
+  #draining = false;
 
   async start(handle: DatabaseHandle): Promise<void> {
     this.handle = handle;
@@ -37,6 +38,20 @@ export class WorkSignal {
     this.wake();
   }
 
+  /**
+   * The instance is shutting down: every waiter is woken now, and waits from here on end at once, so a
+   * runner's long poll is answered (and it asks again, through the load balancer, elsewhere) instead of
+   * holding the shutdown for its whole wait.
+   */
+  drain(): void {
+    this.#draining = true;
+    this.wake();
+  }
+
+  get draining(): boolean {
+    return this.#draining;
+  }
+
   /** A ticket to wait from: a wake after it was taken is not missed. */
   ticket(): number {
     return this.generation;
@@ -47,7 +62,7 @@ export class WorkSignal {
    * closes: a caller that went away is not kept waiting for work it cannot take.
    */
   wait(ticket: number, ms: number, connection: EventEmitter | null = null): Promise<void> {
-    if (this.generation !== ticket || ms <= 0) return Promise.resolve();
+    if (this.generation !== ticket || ms <= 0 || this.#draining) return Promise.resolve();
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);

@@ -24,10 +24,11 @@ export interface ServiceContext {
   /** Seals and opens workspace secrets. */
   vault: Vault;
   /**
-   * Drops this instance's cached principals tagged `tag`. Called after the change commits: the NOTIFY
-   * reaches every instance, but this one answers its caller before its own notification arrives.
+   * Drops this instance's cached principals tagged `tag`, then resolves once this instance has heard the
+   * change's NOTIFY delivered back (bounded; `PrincipalCache.settled`). Called after the change commits,
+   * and awaited before answering, so the caller's next request, on any instance, finds the change heard.
    */
-  principalsChanged: (tag: string) => void;
+  principalsChanged: (tag: string) => Promise<void>;
   /** Wakes runners waiting for work when this instance stores some. */
   work: WorkSignal;
   /** Wakes runners waiting on an approval gate's answer. */

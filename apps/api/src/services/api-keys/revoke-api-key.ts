@@ -37,7 +37,7 @@ export async function revokeApiKey(ctx: ServiceContext, actor: Actor, tenantId: 
     await notifyPrincipalChange(tx, `key:${id}`);
     return toApiKeyItem(updated!);
   });
-  ctx.principalsChanged(`key:${id}`);
+  await ctx.principalsChanged(`key:${id}`);
   return revoked;
 }
 
@@ -74,5 +74,5 @@ export async function deleteApiKey(
     });
     await notifyPrincipalChange(tx, `key:${id}`);
   });
-  ctx.principalsChanged(`key:${id}`);
+  await ctx.principalsChanged(`key:${id}`);
 }

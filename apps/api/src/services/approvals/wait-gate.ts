@@ -33,7 +33,8 @@ async function readGate(db: Database, runnerId: string, leaseId: string, gateId:
 /**
  * Reads the gate, holding the request open up to `waitMs` while it is pending. An answer on any
  * instance wakes it at once (the gate signal's NOTIFY); it re-reads every few seconds as a net, and stops
- * waiting when the runner hangs up. An extension of the deadline also ends the wait, so the runner reads
+ * waiting when the runner hangs up or the instance starts shutting down (the runner holds its lease and
+ * asks again, elsewhere). An extension of the deadline also ends the wait, so the runner reads
  * the new `timeout_at` at once.
  */
 export async function waitForGate(
@@ -47,7 +48,7 @@ export async function waitForGate(
   for (;;) {
     const left = deadline - ctx.now();
     const wait =
-      left > 0 && !connection?.destroyed
+      left > 0 && !connection?.destroyed && !ctx.gates.draining
         ? ctx.gates.waiter(input.gate_id, Math.min(left, REPOLL_MS), connection)
         : null;
     let gate: GateRow;

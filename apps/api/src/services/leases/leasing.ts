@@ -8,6 +8,8 @@ import { recordRunnerEvent } from "../runners/runners.ts";
 export const LEASE_MAX_MS = 12 * 60 * 60 * 1000;
 /** An idle acquire re-polls at least this often, whatever the wake-ups say. */
 const REPOLL_MS = 5_000;
+/** What a poll that arrives at an instance already shutting down is told to wait before asking again. */
+const DRAINING_RETRY_MS = 1_000;
 
 interface Claimed {
   lease_id: string;
@@ -130,7 +132,9 @@ async function tryAcquire(ctx: ServiceContext, runnerId: string): Promise<Lease 
  * Leases work for the runner, holding the request open up to `waitMs` until some arrives. Waiting is on
  * the work signal (this instance's inserts and reports, and other instances' NOTIFY), with a slow re-poll
  * as a net. A runner that hangs up while waiting (shutting down, or its host gone) is leased nothing: a
- * lease granted to a closed connection would hold its fleet's work for a whole TTL.
+ * lease granted to a closed connection would hold its fleet's work for a whole TTL. An instance shutting
+ * down answers its waiting polls at once with no lease (a lease is granted only to a request that is
+ * answered, so none is lost to the shutdown).
  */
 export async function acquireLease(
   ctx: ServiceContext,
@@ -155,6 +159,9 @@ export async function acquireLease(
     }
     const left = deadline - ctx.now();
     if (left <= 0) return { lease: null, retry_after_ms: 1_000 };
+    // Shutting down: a poll that waited asks again at once (through the load balancer, elsewhere); one
+    // that arrived while draining waits a little first, so it does not spin against this instance.
+    if (ctx.work.draining) return { lease: null, retry_after_ms: attempt === 0 ? DRAINING_RETRY_MS : 0 };
     await ctx.work.wait(ticket, Math.min(left, REPOLL_MS), connection);
   }
 }

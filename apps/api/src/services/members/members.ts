@@ -40,6 +40,6 @@ export async function upsertMember(
     await notifyPrincipalChange(tx, `user:${userId}`);
     return { user_id: userId };
   });
-  ctx.principalsChanged(`user:${member.user_id}`);
+  await ctx.principalsChanged(`user:${member.user_id}`);
   return member;
 }

@@ -189,7 +189,7 @@ export async function updateRunner(
     if (status === "revoked") await notifyPrincipalChange(tx, `runner:${row.id}`);
     return status === "revoked";
   });
-  if (revoked) ctx.principalsChanged(`runner:${input.id}`);
+  if (revoked) await ctx.principalsChanged(`runner:${input.id}`);
   return getRunner(ctx, input.id);
 }
 

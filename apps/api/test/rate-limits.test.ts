@@ -183,15 +183,17 @@ describe("rate limits", () => {
       kind: "session",
     });
     const input = encodeURIComponent(JSON.stringify({ workspace_id: tenant.workspaceId }));
-    const answers: Response[] = [];
-    for (let i = 0; i < WORKSPACE_QUOTA + 2; i++)
-      answers.push(
-        await callAt(api.baseUrl, "GET", `/trpc/fleets.list?input=${input}`, {
+    // At once, so the burst outruns the refill (a token every 400 ms) however slowly each call is answered.
+    const answers: Response[] = await Promise.all(
+      Array.from({ length: 3 * WORKSPACE_QUOTA }, () =>
+        callAt(api.baseUrl, "GET", `/trpc/fleets.list?input=${input}`, {
           headers: { cookie: `fleet_session=${token}` },
         }),
-      );
-    expect(answers[0]!.status, answers[0]!.text).toBe(200);
-    expect(limitHeaders(answers[0]!).limit).toBe(String(WORKSPACE_QUOTA));
+      ),
+    );
+    const admitted = answers.find((answer) => answer.status === 200);
+    expect(admitted, answers.map((answer) => answer.status).join(" ")).toBeDefined();
+    expect(limitHeaders(admitted!).limit).toBe(String(WORKSPACE_QUOTA));
     const refused = answers.find((answer) => answer.status === 429);
     expect(refused).toBeDefined();
     expect(refused!.headers.get("retry-after")).toMatch(/^[1-9]\d*$/);

@@ -96,9 +96,9 @@ const schema = z.object({
     .refine((v) => Number(v.slice(v.lastIndexOf(":") + 1)) <= 65535, "port must be at most 65535")
     .optional(),
   /** OTLP/HTTP base URL (the standard variable); traces go to `<url>/v1/traces`. Unset: no tracing. */
-  OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
   /** OTLP/HTTP URL for traces as it stands (the standard variable); wins over the base URL. */
-  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.url().optional(),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
   /** The `service.name` of the spans this instance exports. */
   OTEL_SERVICE_NAME: z.string().min(1).max(128).default("fleet-api"),
 });

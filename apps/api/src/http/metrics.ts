@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { Problem } from "@fleet/contracts";
 import type { FastifyInstance } from "fastify";
+import { ConfigError } from "../env.ts";
 import { newRequestId } from "../runtime/ids.ts";
 import type { Metrics } from "../runtime/metrics.ts";
 import type { Tracing } from "../runtime/tracing.ts";
@@ -95,9 +96,17 @@ export function serveMetricsAddress(
     );
   });
   return new Promise((resolve, reject) => {
-    server.once("error", reject);
+    const refuse = (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === "EADDRINUSE" || error.code === "EADDRNOTAVAIL" || error.code === "EACCES"
+          ? new ConfigError(
+              `invalid configuration: FLEET_METRICS_ADDRESS ${options.host}:${options.port} cannot be listened on (${error.code})`,
+            )
+          : error,
+      );
+    server.once("error", refuse);
     server.listen(options.port, options.host, () => {
-      server.off("error", reject);
+      server.off("error", refuse);
       resolve(server);
     });
   });

@@ -241,13 +241,14 @@ export class Metrics {
         this.set(read().size);
       },
     });
+    // A driver that says nothing of its queue (PGlite) gets no gauges for it, rather than a constant 0.
+    if (read().active === null) return;
     new Gauge({
       name: "fleet_db_pool_active",
       help: "Database calls (queries or whole transactions) holding a pooled connection.",
       registers,
       collect() {
-        const active = read().active;
-        if (active !== null) this.set(active);
+        this.set(read().active ?? 0);
       },
     });
     new Gauge({
@@ -255,8 +256,7 @@ export class Metrics {
       help: "Database calls waiting for a pooled connection.",
       registers,
       collect() {
-        const waiting = read().waiting;
-        if (waiting !== null) this.set(waiting);
+        this.set(read().waiting ?? 0);
       },
     });
   }

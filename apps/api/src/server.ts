@@ -90,6 +90,15 @@ export async function createApp(
   const served = config.metrics;
   // Without a way to scrape them, metrics are not kept at all: the request path then pays nothing.
   const metrics = served.token !== null || served.address !== null ? new Metrics() : null;
+  // First: an address that cannot be listened on stops the start before anything else has started.
+  const metricsServer =
+    metrics !== null && served.address !== null
+      ? await serveMetricsAddress(metrics, {
+          ...served.address,
+          token: served.token,
+          docsUrl: config.docsUrl,
+        })
+      : null;
   const tracing =
     config.tracing === null ? null : await startTracing(config.tracing.url, config.tracing.serviceName);
   const sessions = await SessionSigner.create(database.db, config.sessionSigningKey, now());
@@ -276,15 +285,6 @@ export async function createApp(
       },
     });
   });
-
-  const metricsServer =
-    metrics !== null && served.address !== null
-      ? await serveMetricsAddress(metrics, {
-          ...served.address,
-          token: served.token,
-          docsUrl: config.docsUrl,
-        })
-      : null;
 
   return {
     app,

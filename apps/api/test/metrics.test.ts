@@ -1,7 +1,9 @@
 import { createServer, type Server } from "node:http";
 import { connect, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "../src/env.ts";
 import { runTraceId } from "../src/runtime/tracing.ts";
+import { createApp } from "../src/server.ts";
 import { bootstrapTenant } from "../src/services/tenants/tenants.ts";
 import { gateIn } from "./approval-fixtures.ts";
 import { labelledFleet, messageFleet, uniqueLabel } from "./fleet-fixtures.ts";
@@ -112,6 +114,27 @@ function otlpReceiver(): Promise<{ url: string; spans: ReceivedSpan[]; server: S
 }
 
 describe("metrics, unconfigured", () => {
+  it("stops the start with one configuration error when the metrics address cannot be listened on", async () => {
+    const api = await testApi();
+    const busy = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, "127.0.0.1", resolve));
+    const address = busy.address();
+    const port = typeof address === "object" && address !== null ? address.port : 0;
+    try {
+      const config = loadConfig({
+        DATABASE_URL: api.config.databaseUrl,
+        FLEET_METRICS_ADDRESS: `127.0.0.1:${port}`,
+      });
+      const started = createApp(config, api.database);
+      await expect(started).rejects.toThrow(ConfigError);
+      await expect(started).rejects.toThrow(
+        `invalid configuration: FLEET_METRICS_ADDRESS 127.0.0.1:${port} cannot be listened on (EADDRINUSE)`,
+      );
+    } finally {
+      busy.close();
+    }
+  });
+
   it("answers /metrics 404 like any unknown path when neither a token nor an address is set", async () => {
     const api = await testApi();
     expect(api.config.metrics).toEqual({ token: null, address: null });

@@ -13,7 +13,8 @@
  * BENCH_WRK (the wrk binary, default `wrk` on PATH),
  * BENCH_SUITES (comma-separated, default `me,limits,fleets,leases`: `me` is issue #2's users/me comparison,
  * `limits` issue 15's cost of the rate limiter (users/me with and without it, in rounds, PostgreSQL only),
- * `fleets` issue #3's messages and deep event-list figures, `leases` issue #4's lease cycles, delivery
+ * `metrics` issue 15 §4's cost of keeping metrics (users/me with a scrape token set and without, in rounds,
+ * PostgreSQL only, not in the default list), `fleets` issue #3's messages and deep event-list figures, `leases` issue #4's lease cycles, delivery
  * and cron latency; the last two on PostgreSQL only; `approvals`, issue #14's gate figures, on both),
  * BENCH_INBOX_DEPTH (default 1000000: pending gates behind the approvals inbox on PostgreSQL),
  * BENCH_INBOX_DEPTH_PGLITE (default the same; 0 skips the deep inbox on PGlite),
@@ -42,6 +43,7 @@ import {
   type Measurement,
   OTHERS_BUSY,
   printLimiterFigures,
+  printMetricsFigures,
   printReport,
   type Startup,
 } from "./report.ts";
@@ -377,6 +379,32 @@ async function bench(settings: Settings, cleanup: Cleanup): Promise<void> {
         logDir,
       );
       printLimiterFigures(measured.apiPgLimited, measured.apiPgUnlimited);
+    }
+  }
+  if (settings.suites.has("metrics")) {
+    if (pg === null) console.log(`\nMetrics (issue 15 §4): skipped, ${postgres}`);
+    else {
+      // The same API and request with metrics kept (every request counted and timed) and without, in
+      // alternating rounds; the limiter is on in both, as deployed. Nothing scrapes during the load.
+      const common = { FLEET_RATE_LIMIT_CREDENTIAL: "1000000000" };
+      const measured = await measureInRounds(
+        [
+          [
+            "apiPgMetrics",
+            apiRun("API /v1/users/me with metrics (PostgreSQL)", pg, "warn", [], undefined, {
+              ...common,
+              FLEET_METRICS_TOKEN: "bench-scrape-token-0123456789",
+            }),
+          ],
+          [
+            "apiPgNoMetrics",
+            apiRun("API /v1/users/me without metrics (PostgreSQL)", pg, "warn", [], undefined, common),
+          ],
+        ],
+        settings,
+        logDir,
+      );
+      printMetricsFigures(measured.apiPgMetrics, measured.apiPgNoMetrics);
     }
   }
   if (settings.suites.has("fleets")) {

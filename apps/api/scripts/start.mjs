@@ -37,7 +37,9 @@ if (!bundleIsFresh()) {
     platform: "node",
     format: "esm",
     target: "node20",
-    external: ["@electric-sql/pglite", "@electric-sql/pglite/*"],
+    // The OpenTelemetry SDK is imported only when traces are configured: outside the bundle, it is then
+    // read from node_modules, and otherwise never parsed.
+    external: ["@electric-sql/pglite", "@electric-sql/pglite/*", "@opentelemetry/*"],
     // CommonJS packages inside an ES module bundle still call require() for Node's built-in modules.
     banner: {
       js: 'import { createRequire as __bundleRequire } from "node:module"; const require = __bundleRequire(import.meta.url);',

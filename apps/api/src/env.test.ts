@@ -15,9 +15,49 @@ describe("configuration", () => {
     [{ DATABASE_URL: "mysql://x" }, "DATABASE_URL"],
     [{ SESSION_SIGNING_KEY: "short" }, "SESSION_SIGNING_KEY"],
     [{ DOCS_URL: "not a url" }, "DOCS_URL"],
+    [{ FLEET_METRICS_TOKEN: "short" }, "FLEET_METRICS_TOKEN"],
+    [{ FLEET_METRICS_TOKEN: "has a space in it, sixteen+" }, "FLEET_METRICS_TOKEN"],
+    [{ FLEET_METRICS_ADDRESS: "9464" }, "FLEET_METRICS_ADDRESS"],
+    [{ FLEET_METRICS_ADDRESS: "127.0.0.1:70000" }, "FLEET_METRICS_ADDRESS"],
+    [{ FLEET_METRICS_ADDRESS: "http://127.0.0.1:9464" }, "FLEET_METRICS_ADDRESS"],
+    [{ OTEL_EXPORTER_OTLP_ENDPOINT: "collector:4318" }, "OTEL_EXPORTER_OTLP_ENDPOINT"],
   ])("refuses %j naming %s", (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`^invalid configuration: ${name} `));
+  });
+
+  it("serves no metrics and loads no tracing unless told to", () => {
+    const config = loadConfig({});
+    expect(config.metrics).toEqual({ token: null, address: null });
+    expect(config.tracing).toBeNull();
+  });
+
+  it("reads the metrics listener's address and the OTLP traces URL as the OpenTelemetry variables mean them", () => {
+    expect(loadConfig({ FLEET_METRICS_ADDRESS: "0.0.0.0:9464" }).metrics.address).toEqual({
+      host: "0.0.0.0",
+      port: 9464,
+    });
+    expect(loadConfig({ FLEET_METRICS_ADDRESS: "[::1]:9464" }).metrics.address).toEqual({
+      host: "::1",
+      port: 9464,
+    });
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318/" }).tracing).toEqual({
+      url: "http://collector:4318/v1/traces",
+      serviceName: "fleet-api",
+    });
+    expect(
+      loadConfig({
+        OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318",
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "http://traces:4318/custom",
+        OTEL_SERVICE_NAME: "fleet-eu",
+      }).tracing,
+    ).toEqual({ url: "http://traces:4318/custom", serviceName: "fleet-eu" });
+  });
+
+  it("never repeats a refused scrape token in its error", () => {
+    expect(() => loadConfig({ FLEET_METRICS_TOKEN: "secret tok" })).toThrow(
+      /^invalid configuration: FLEET_METRICS_TOKEN must be 16-512 printable characters without spaces$/,
+    );
   });
 
   it("stops the server's start with one line naming the variable", () => {

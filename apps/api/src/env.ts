@@ -89,6 +89,26 @@ const schema = z.object({
     .string()
     .refine((v) => /^rediss?:\/\//.test(v), "must be a redis:// or rediss:// URL")
     .optional(),
+  /**
+   * Serves `GET /metrics` on the API's port to a scraper presenting this bearer token (docs/decisions.md,
+   * "Metrics and traces"). Unset, and without FLEET_METRICS_ADDRESS, /metrics is a 404.
+   */
+  FLEET_METRICS_TOKEN: z
+    .string()
+    .regex(/^[\x21-\x7e]{16,512}$/, "must be 16-512 printable characters without spaces")
+    .optional(),
+  /** `host:port` of a listener of its own that serves only /metrics (port 0: any free port). */
+  FLEET_METRICS_ADDRESS: z
+    .string()
+    .regex(/^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/, "must be host:port ([v6]:port for IPv6)")
+    .refine((v) => Number(v.slice(v.lastIndexOf(":") + 1)) <= 65535, "port must be at most 65535")
+    .optional(),
+  /** OTLP/HTTP base URL (the standard variable); traces go to `<url>/v1/traces`. Unset: no tracing. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  /** OTLP/HTTP URL for traces as it stands (the standard variable); wins over the base URL. */
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  /** The `service.name` of the spans this instance exports. */
+  OTEL_SERVICE_NAME: z.string().min(1).max(128).default("fleet-api"),
 });
 
 export type Env = z.infer<typeof schema>;
@@ -122,6 +142,14 @@ export interface Config {
     redisUrl: string | undefined;
   };
   shutdown: { delayMs: number; graceMs: number };
+  metrics: {
+    /** The bearer token /metrics on the API's port takes; null: not served there. */
+    token: string | null;
+    /** A listener of its own for /metrics; null: none. */
+    address: { host: string; port: number } | null;
+  };
+  /** Where spans are exported (OTLP/HTTP, JSON); null: no tracing, and the SDK is never loaded. */
+  tracing: { url: string; serviceName: string } | null;
 }
 
 export class ConfigError extends Error {}
@@ -169,5 +197,23 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       redisUrl: env.REDIS_URL,
     },
     shutdown: { delayMs: env.FLEET_SHUTDOWN_DELAY_MS, graceMs: env.FLEET_SHUTDOWN_GRACE_MS },
+    metrics: {
+      token: env.FLEET_METRICS_TOKEN ?? null,
+      address: env.FLEET_METRICS_ADDRESS === undefined ? null : hostPort(env.FLEET_METRICS_ADDRESS),
+    },
+    tracing: tracesUrl(env) === null ? null : { url: tracesUrl(env)!, serviceName: env.OTEL_SERVICE_NAME },
   };
+}
+
+function hostPort(address: string): { host: string; port: number } {
+  const colon = address.lastIndexOf(":");
+  const host = address.slice(0, colon);
+  return { host: host.startsWith("[") ? host.slice(1, -1) : host, port: Number(address.slice(colon + 1)) };
+}
+
+/** The OTLP traces URL as the OpenTelemetry specification derives it from its two variables. */
+function tracesUrl(env: Env): string | null {
+  if (env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT !== undefined) return env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
+  if (env.OTEL_EXPORTER_OTLP_ENDPOINT === undefined) return null;
+  return `${env.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/$/, "")}/v1/traces`;
 }

@@ -1,7 +1,8 @@
+import type { Server, ServerResponse } from "node:http";
 import { Problem } from "@fleet/contracts";
 import type { DatabaseHandle } from "@fleet/db";
 import type { TRPCError } from "@trpc/server";
-import { fastifyTRPCPlugin } from "@trpc/server/adapters/fastify";
+import { type CreateFastifyContextOptions, fastifyTRPCPlugin } from "@trpc/server/adapters/fastify";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import pino, { type Logger } from "pino";
 import { Authenticator } from "./auth/authenticate.ts";
@@ -14,27 +15,32 @@ import { answerClientError } from "./http/client-error.ts";
 import { registerDocs } from "./http/docs.ts";
 import { limitInFlight } from "./http/in-flight.ts";
 import { acceptEmptyJsonBodies } from "./http/json-body.ts";
+import { registerMetricsRoute, requestObserver, serveMetricsAddress } from "./http/metrics.ts";
 import { registerNotFound } from "./http/not-found.ts";
 import { buildOpenApiDocument } from "./http/openapi.ts";
-import { REQUEST_ID, Responses, type TaggedRequest } from "./http/responses.ts";
+import { REQUEST_ID, Responses, ROUTE, type TaggedRequest } from "./http/responses.ts";
 import { DEFAULT_BODY_LIMIT, registerRestRoutes } from "./http/rest.ts";
 import { createHttpServer, HEALTHY, type StartingServer } from "./http/starting-server.ts";
-import { appRouter } from "./router/root.ts";
+import { appRouter, operations } from "./router/root.ts";
 import { ActivityBus } from "./runtime/activity-bus.ts";
 import { GateSignal } from "./runtime/gate-signal.ts";
 import { newRequestId } from "./runtime/ids.ts";
 import { LogDestination } from "./runtime/log-destination.ts";
+import { Metrics } from "./runtime/metrics.ts";
 import { toProblem } from "./runtime/problems.ts";
 import { PostgresBucketStore } from "./runtime/rate-limit-postgres.ts";
 import { RedisBucketStore } from "./runtime/rate-limit-redis.ts";
 import { type BucketStore, MemoryBucketStore, RateLimiter } from "./runtime/rate-limiter.ts";
 import { ScheduleEngine } from "./runtime/schedule-engine.ts";
+import { startTracing } from "./runtime/tracing.ts";
 import { WorkSignal } from "./runtime/work-signal.ts";
 import { GATE_SWEEP_EVERY_MS, GATE_SWEEP_QUEUE, sweepOverdueGates } from "./services/approvals/sweep.ts";
 import type { ServiceContext } from "./services/context.ts";
 import { fireSchedule, reconcileSchedules } from "./services/schedules/sync.ts";
 import { resolveMasterKey, Vault } from "./services/secrets/vault.ts";
 import type { RequestContext } from "./trpc.ts";
+
+const procedureIds = new Set(operations.map((op) => op.id));
 
 export const SESSION_COOKIE = "fleet_session";
 /** The console's second cookie: an operator token, for the operator plane's pages (runners). */
@@ -53,6 +59,8 @@ export interface App {
    */
   shutdown(options?: { delayMs?: number; graceMs?: number }): Promise<void>;
   /** `shutdown` without the delay. */
+  /** The listener of FLEET_METRICS_ADDRESS, serving only /metrics; null when none is configured. */
+  metricsServer: Server | null;
   close(): Promise<void>;
 }
 
@@ -88,6 +96,20 @@ export async function createApp(
   options: AppOptions = {},
 ): Promise<App> {
   const now = () => Date.now();
+  const served = config.metrics;
+  // Without a way to scrape them, metrics are not kept at all: the request path then pays nothing.
+  const metrics = served.token !== null || served.address !== null ? new Metrics() : null;
+  // First: an address that cannot be listened on stops the start before anything else has started.
+  const metricsServer =
+    metrics !== null && served.address !== null
+      ? await serveMetricsAddress(metrics, {
+          ...served.address,
+          token: served.token,
+          docsUrl: config.docsUrl,
+        })
+      : null;
+  const tracing =
+    config.tracing === null ? null : await startTracing(config.tracing.url, config.tracing.serviceName);
   const sessions = await SessionSigner.create(database.db, config.sessionSigningKey, now());
   const cache = new PrincipalCache();
   const services: ServiceContext = {
@@ -104,6 +126,8 @@ export async function createApp(
     gates: new GateSignal(),
     activity: new ActivityBus(),
     scheduler: null,
+    metrics,
+    tracing,
   };
   // The service's own logger, not Fastify's: Fastify would build a child logger for every request.
   const destination = options.logStream ?? new LogDestination();
@@ -115,6 +139,9 @@ export async function createApp(
   // Refusals the router answers itself (a path that is not percent-encoded UTF-8, a path parameter over
   // maxParamLength) get the same problem body as every other refusal.
   const answerProblem = (error: unknown, request: FastifyRequest, reply: FastifyReply) => {
+    // Refused before its handler ran (a body too large, not JSON): still labelled by its route's pattern.
+    const raw = reply.raw as ServerResponse & { [ROUTE]?: string };
+    if (raw[ROUTE] === undefined && !request.is404) raw[ROUTE] = request.routeOptions.url;
     const problem = toProblem(error, (cause) =>
       log.error({ reqId: request.id, err: cause }, "request failed"),
     );
@@ -124,8 +151,12 @@ export async function createApp(
       .type("application/problem+json")
       .send(problem.toBody(request.id, config.docsUrl));
   };
-  const limits = await rateLimitsFor(config, database, now, (error) =>
-    log.warn({ err: error }, "rate-limit store unreachable; admitting on this instance's count"),
+  const limits = await rateLimitsFor(
+    config,
+    database,
+    now,
+    (error) => log.warn({ err: error }, "rate-limit store unreachable; admitting on this instance's count"),
+    metrics,
   );
   let draining = false;
   const app = Fastify({
@@ -136,7 +167,9 @@ export async function createApp(
     return503OnClosing: false,
     requestIdHeader: false,
     serverFactory: (handler) => {
-      const limited = limitInFlight(handler, config.rateLimits.maxInFlight, config.docsUrl);
+      const limited = limitInFlight(handler, config.rateLimits.maxInFlight, config.docsUrl, () =>
+        metrics?.refused("in_flight"),
+      );
       // Draining, every answer closes its connection: a client's next request dials again, and the load
       // balancer sends it to an instance that is not going away.
       const closing: typeof limited = (request, response) => {
@@ -150,6 +183,21 @@ export async function createApp(
     routerOptions: { maxParamLength: 256 },
     clientErrorHandler: (error, socket) => answerClientError(error, socket, config.docsUrl),
   });
+  // Routes without parameters are their own route label; the rest are labelled by the pattern they set.
+  const staticPaths = new Set<string>();
+  app.addHook("onRoute", (route) => {
+    if (!/[:*]/.test(route.url)) staticPaths.add(route.url);
+  });
+  if (metrics !== null || tracing !== null) responses.observe(requestObserver(metrics, tracing, staticPaths));
+  if (metrics !== null) {
+    metrics.observePool(() => database.poolUse());
+    metrics.observePendingGates(async () => {
+      const [row] = await database.query<{ pending: number }>(
+        "select count(*)::int as pending from approval_gates where status = 'pending'",
+      );
+      return row?.pending ?? 0;
+    }, now);
+  }
   await cache.start(database);
   await services.work.start(database);
   await services.gates.start(database);
@@ -228,6 +276,7 @@ export async function createApp(
     return { status: "ready", database: "ok", scheduler: "ok" };
   });
 
+  if (metrics !== null && served.token !== null) registerMetricsRoute(app, metrics, served.token);
   registerDocs(app, () => buildOpenApiDocument(config.publicUrl));
   registerRestRoutes(app, contextFor(false));
   await app.register(async (scope) => {
@@ -240,7 +289,13 @@ export async function createApp(
       prefix: "/trpc",
       trpcOptions: {
         router: appRouter,
-        createContext: ({ req }: { req: FastifyRequest }) => contextFor(true)(req),
+        createContext: ({ req, res, info }: CreateFastifyContextOptions) => {
+          // The route label of a call to one known procedure is its operation id; a batch stays unmatched.
+          const [call, ...more] = info.calls;
+          if (call !== undefined && more.length === 0 && procedureIds.has(call.path))
+            (res.raw as ServerResponse & { [ROUTE]?: string })[ROUTE] = `/trpc/${call.path}`;
+          return contextFor(true)(req);
+        },
         // A refusal's own headers (Retry-After) and the RateLimit-* headers, as /v1 answers them.
         responseMeta: ({ ctx, errors }: { ctx?: RequestContext; errors: readonly TRPCError[] }) => {
           const headers: Record<string, string> = {};
@@ -283,11 +338,16 @@ export async function createApp(
     await services.gates.stop();
     await cache.stop();
     await limits?.limiter.close();
+    await tracing?.close();
+    // Last, so a scrape still reads the instance while it drains.
+    metricsServer?.close();
+    metricsServer?.closeAllConnections();
   };
   return {
     app,
     log,
     services,
+    metricsServer,
     shutdown(options = {}) {
       stopped ??= shutdown(
         options.delayMs ?? config.shutdown.delayMs,
@@ -311,6 +371,7 @@ async function rateLimitsFor(
   database: DatabaseHandle,
   now: () => number,
   onStoreError: (error: unknown) => void,
+  metrics: Metrics | null,
 ): Promise<RateLimits | null> {
   const settings = config.rateLimits;
   if (!settings.enabled) return null;
@@ -325,5 +386,6 @@ async function rateLimitsFor(
     settings.windowMs,
     settings.workspace,
     settings.credential,
+    metrics === null ? undefined : (bucket) => metrics.refused(bucket),
   );
 }

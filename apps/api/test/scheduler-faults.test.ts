@@ -16,6 +16,8 @@ import {
 } from "./harness.ts";
 import { proxyTo } from "./tcp-proxy.ts";
 
+const METRICS_TOKEN = "scheduler-faults-scrape-token";
+
 // Faults of a scheduler on its own connection only exist on PostgreSQL: the embedded one runs in-process.
 describe.runIf(databaseKind === "postgres")("the scheduler out of reach, and several instances", () => {
   it("answers 201 with sync failed while the scheduler is unreachable, and converges once it is back", {
@@ -27,6 +29,7 @@ describe.runIf(databaseKind === "postgres")("the scheduler out of reach, and sev
       FLEET_SCHEDULER_URL: schedulerUrl,
       FLEET_SCHEDULER_DEADLINE_MS: "1000",
       FLEET_RECONCILE_INTERVAL_MS: "300",
+      FLEET_METRICS_TOKEN: METRICS_TOKEN,
     });
     try {
       const tenant = await seedTenant();
@@ -41,6 +44,9 @@ describe.runIf(databaseKind === "postgres")("the scheduler out of reach, and sev
       expect(created.status, created.text).toBe(201);
       expect(created.body.sync).toBe("failed");
       expect(created.body.last_error).toMatch(/scheduler/);
+      const scraped = await callAt(api.baseUrl, "GET", "/metrics", { token: METRICS_TOKEN });
+      const failures = /^fleet_scheduler_sync_failures_total (\d+)$/m.exec(scraped.text);
+      expect(Number(failures?.[1])).toBeGreaterThanOrEqual(1);
 
       proxy.restore();
       await expect

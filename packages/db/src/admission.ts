@@ -20,6 +20,11 @@ export class Admission {
     private readonly waitMs: number,
   ) {}
 
+  /** Calls holding a connection now, and calls waiting for one (the metrics' pool gauges). */
+  get use(): { size: number; active: number; waiting: number } {
+    return { size: this.size, active: this.active, waiting: this.waiting.length };
+  }
+
   run<T>(call: () => PromiseLike<T>): Promise<T> {
     if (this.active < this.size) return this.start(call);
     return new Promise<T>((resolve, reject) => {

@@ -45,6 +45,12 @@ export interface DatabaseHandle {
    * session, so the scheduler runs in it), or the PostgreSQL URL (the scheduler keeps its own pool).
    */
   shared: { kind: "pglite"; pglite: PGlite } | { kind: "postgres"; url: string };
+  /**
+   * The pool as a metrics scrape reports it: its size, and on PostgreSQL the calls (queries or whole
+   * transactions) holding a connection and those waiting for one. PGlite is one connection in process
+   * and says nothing of its queue.
+   */
+  poolUse(): { size: number; active: number | null; waiting: number | null };
   /** Applies the committed migrations (serialised across processes on PostgreSQL). */
   migrate(): Promise<void>;
   close(): Promise<void>;
@@ -317,7 +323,8 @@ function openPostgres(
       idle_in_transaction_session_timeout: statementTimeoutMs,
     },
   };
-  const sql = preparing(postgres(url, options), new Admission(max, connectTimeoutMs));
+  const admission = new Admission(max, connectTimeoutMs);
+  const sql = preparing(postgres(url, options), admission);
   const listener = notifications(url, connectTimeoutMs);
   const db = drizzlePostgres(sql, { schema }) as unknown as Database;
   return {
@@ -331,6 +338,7 @@ function openPostgres(
     listen(channel, onMessage, onReady, onLost) {
       return listener.listen(channel, { onMessage, onReady, onLost });
     },
+    poolUse: () => admission.use,
     async migrate() {
       // One connection holds the advisory lock for the whole run, so concurrent starts migrate once.
       // Without the statement timeout: a migration, or waiting for another instance's, may take longer.
@@ -383,6 +391,7 @@ async function openPglite(dir: string | null, controlSocket: string | null): Pro
       onReady?.();
       return unlisten;
     },
+    poolUse: () => ({ size: 1, active: null, waiting: null }),
     async migrate() {
       await migratePglite(drizzlePglite(client), { migrationsFolder });
     },

@@ -19,6 +19,8 @@ export class RateLimits {
     readonly windowMs: number,
     workspaceLimit: number,
     credentialLimit: number,
+    /** Told of each refusal, with the bucket that refused (the metrics). */
+    private readonly onRefusal: (bucket: "credential" | "workspace") => void = () => {},
   ) {
     this.workspace = { limit: workspaceLimit, windowMs };
     this.credential = this.#quota(credentialLimit);
@@ -54,14 +56,17 @@ export class RateLimits {
     principal: TenantPrincipal,
     workspaceId: unknown,
   ): Bucket | Promise<Bucket> {
-    if (credential === false)
+    if (credential === false) {
+      this.onRefusal("credential");
       throw refusal(this.limiter.bucket(key)!, "This credential's", this.limiter.now());
+    }
     if (typeof workspaceId !== "string") return credential;
     const workspaceKey = `w:${principal.tenantId}:${workspaceId}`;
     const taken = this.limiter.take(workspaceKey, this.workspace);
     const settle = (workspace: Bucket | false): Bucket => {
       if (workspace === false) {
         this.limiter.refund(credential);
+        this.onRefusal("workspace");
         throw refusal(this.limiter.bucket(workspaceKey)!, "This workspace's", this.limiter.now());
       }
       return workspace.remaining() < credential.remaining() ? workspace : credential;

@@ -11,7 +11,12 @@ const UNCOUNTED = new Set(["/healthz", "/readyz", "/metrics"]);
  * wait. The count is this instance's own: the ceiling protects the process, not a tenant's quota. A
  * `max` of 0 is no ceiling.
  */
-export function limitInFlight(listener: RequestListener, max: number, docsUrl: string): RequestListener {
+export function limitInFlight(
+  listener: RequestListener,
+  max: number,
+  docsUrl: string,
+  onRefusal: () => void = () => {},
+): RequestListener {
   if (max === 0) return listener;
   let inFlight = 0;
   const done = () => {
@@ -22,6 +27,7 @@ export function limitInFlight(listener: RequestListener, max: number, docsUrl: s
     const query = url.indexOf("?");
     if (UNCOUNTED.has(query === -1 ? url : url.slice(0, query))) return listener(request, response);
     if (inFlight >= max) {
+      onRefusal();
       const problem = new Problem("UZ-API-001", {
         detail: "This instance is answering as many requests as it takes; retry in 1 s.",
       });

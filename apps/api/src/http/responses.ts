@@ -14,6 +14,13 @@ export const ROUTE = Symbol("fleet.route");
 /** The request id, set on the raw request and its response as the request arrives. */
 export const REQUEST_ID = Symbol("fleet.requestId");
 
+/** Told of every answered request: see `Responses.observe`. */
+export type RequestObserver = (
+  response: ServerResponse & { [ROUTE]?: string },
+  ms: number,
+  status: number,
+) => void;
+
 export type TaggedRequest = IncomingMessage & { [REQUEST_ID]?: string };
 type TaggedResponse = ServerResponse & { [ROUTE]?: string; [REQUEST_ID]: string };
 
@@ -35,10 +42,13 @@ const CLIENT_CLOSED = 499;
  *   onResponse hook made every request add and remove two listeners and stay alive for the garbage
  *   collector to copy. Only the route is escaped: the request id, the method (one the HTTP parser knows)
  *   and the numbers never need it. An answer whose connection closes before it ends is logged with status 499.
+ * - **Observer.** The metrics and the request spans are told of each answer at the same moment
+ *   (`observe`), with the same route, status and duration.
  */
 export class Responses {
   readonly Response: typeof ServerResponse;
   #write: ((line: string) => void) | null = null;
+  #observe: RequestObserver | null = null;
   readonly #prefix = `{"level":${PINO_INFO},"time":`;
   readonly #origin = `,"pid":${process.pid},"hostname":${JSON.stringify(hostname())},"reqId":"`;
 
@@ -47,7 +57,7 @@ export class Responses {
     class FleetResponse extends ServerResponse {
       readonly [REQUEST_ID]: string;
       readonly #startedAt = performance.now();
-      #logged = false;
+      #ended = false;
 
       constructor(request: TaggedRequest, options?: object) {
         // @ts-expect-error Node passes the server's response options (highWaterMark…); the types omit them.
@@ -83,18 +93,19 @@ export class Responses {
 
       override end(chunk?: unknown, encoding?: unknown, callback?: unknown): this {
         super.end(chunk as never, encoding as never, callback as never);
-        if (responses.#write !== null && !this.#logged) {
-          this.#logged = true;
-          responses.#record(this, performance.now() - this.#startedAt, this.statusCode);
+        if (!this.#ended && (responses.#write !== null || responses.#observe !== null)) {
+          this.#ended = true;
+          responses.#answered(this, performance.now() - this.#startedAt, this.statusCode);
         }
         return this;
       }
 
       /** The connection closed before this answer ended: its line says 499, as nginx logs it. */
       abandon(): void {
-        if (responses.#write === null || this.#logged || this.writableEnded) return;
-        this.#logged = true;
-        responses.#record(this, performance.now() - this.#startedAt, CLIENT_CLOSED);
+        if (this.#ended || this.writableEnded) return;
+        if (responses.#write === null && responses.#observe === null) return;
+        this.#ended = true;
+        responses.#answered(this, performance.now() - this.#startedAt, CLIENT_CLOSED);
       }
     }
     this.Response = FleetResponse as unknown as typeof ServerResponse;
@@ -118,6 +129,19 @@ export class Responses {
   /** Starts writing access lines to `destination`; until then (and at levels above info) none are written. */
   logTo(destination: { write(line: string): void }): void {
     this.#write = (line) => destination.write(line);
+  }
+
+  /**
+   * Hands every answered request to `observer` as it ends (metrics, request spans): its response (the
+   * route set on it, its request), its duration in ms and its status (499 for one abandoned).
+   */
+  observe(observer: RequestObserver): void {
+    this.#observe = observer;
+  }
+
+  #answered(response: TaggedResponse, ms: number, status: number): void {
+    if (this.#write !== null) this.#record(response, ms, status);
+    if (this.#observe !== null) this.#observe(response, ms, status);
   }
 
   #record(response: TaggedResponse, ms: number, status: number): void {

@@ -5,7 +5,9 @@ import type { SessionSigner } from "../auth/sessions.ts";
 import type { Config } from "../env.ts";
 import type { ActivityBus } from "../runtime/activity-bus.ts";
 import type { GateSignal } from "../runtime/gate-signal.ts";
+import type { Metrics } from "../runtime/metrics.ts";
 import type { ScheduleEngine } from "../runtime/schedule-engine.ts";
+import type { Tracing } from "../runtime/tracing.ts";
 import type { WorkSignal } from "../runtime/work-signal.ts";
 import type { Vault } from "./secrets/vault.ts";
 
@@ -37,6 +39,10 @@ export interface ServiceContext {
   activity: ActivityBus;
   /** The external scheduler; null in processes that run none (fleetctl, seeding). */
   scheduler: ScheduleEngine | null;
+  /** The Prometheus metrics, when served (docs/decisions.md, "Metrics and traces"); absent: nothing counts. */
+  metrics?: Metrics | null;
+  /** The run traces, when an OTLP endpoint is configured; absent: no spans, and no SDK loaded. */
+  tracing?: Tracing | null;
 }
 
 /**

@@ -19,5 +19,11 @@ export async function publishActivity(
     input.frames,
     ctx.now(),
   );
+  if (ctx.tracing) {
+    const run = { leaseId: lease.id, eventId: lease.eventId };
+    for (const frame of input.frames)
+      if ("tool_call_completed" in frame && frame.tool_call_completed !== undefined)
+        ctx.tracing.toolCall(run, frame.tool_call_completed.name, frame.tool_call_completed.ms, ctx.now());
+  }
   return { ok: true as const };
 }

@@ -125,6 +125,7 @@ export async function runFleetSchedule(
     });
     return id;
   });
+  ctx.tracing?.eventReceived(eventId, "cron");
   ctx.work.announce();
   return { status: "accepted" as const, event_id: eventId };
 }

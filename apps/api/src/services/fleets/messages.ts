@@ -27,6 +27,7 @@ export async function messageFleet(
   });
   if (row !== undefined) {
     ctx.work.announce(); // waiting runners take it now
+    ctx.tracing?.eventReceived(row.id, "chat");
     return { status: "accepted" as const, event_id: row.id };
   }
   const fleet = await requireFleet(db, caller.tenantId, input.workspace_id, input.fleet_id);

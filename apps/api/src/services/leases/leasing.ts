@@ -151,7 +151,19 @@ export async function acquireLease(
       await expireLapsedLeases(ctx);
       continue;
     }
-    if (lease !== null) return { lease, retry_after_ms: 0 };
+    if (lease !== null) {
+      ctx.metrics?.lease(lease.kind === "reclaim" ? "reclaimed" : "acquired");
+      ctx.tracing?.leaseAcquired(
+        {
+          leaseId: lease.lease_id,
+          eventId: lease.event_id,
+          kind: lease.kind,
+          fencingToken: lease.fencing_token,
+        },
+        ctx.now(),
+      );
+      return { lease, retry_after_ms: 0 };
+    }
     // Nothing leased: say why when it is the runner's own state, before waiting for work.
     if (attempt === 0) {
       const refusal = await runnerRefusal(ctx, runnerId);
@@ -169,7 +181,7 @@ export async function acquireLease(
 /** Marks leases past their time expired, so their fleets' work can be handed out again. */
 export async function expireLapsedLeases(ctx: ServiceContext): Promise<void> {
   const now = ctx.now();
-  await ctx.db.transaction(async (tx) => {
+  const expired = await ctx.db.transaction(async (tx) => {
     const lapsed = await tx
       .update(leases)
       .set({ status: "expired", endedAt: now })
@@ -181,7 +193,9 @@ export async function expireLapsedLeases(ctx: ServiceContext): Promise<void> {
         outcome: "expired",
       });
     }
+    return lapsed.length;
   });
+  if (expired > 0) ctx.metrics?.lease("expired", expired);
 }
 
 /** A degraded runner is refused; a cordoned, draining or revoked one gets no work. */
@@ -272,6 +286,9 @@ export async function renewLease(
     }
     await tx.update(fleets).set({ leasedUntil: expiresAt }).where(eq(fleets.id, lease.fleetId));
     return { lease_id: lease.id, expires_at: expiresAt };
+  }).then((renewed) => {
+    ctx.metrics?.lease("renewed");
+    return renewed;
   });
 }
 
@@ -289,5 +306,6 @@ export async function releaseLease(
     return { lease_id: lease.id, released: true as const };
   });
   ctx.work.announce(); // the fleet's waiting work can be leased now
+  ctx.metrics?.lease("released");
   return released;
 }

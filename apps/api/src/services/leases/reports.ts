@@ -102,6 +102,24 @@ export async function reportLease(ctx: ServiceContext, runnerId: string, input: 
   }
   // The fleet is free again: its next event can be leased now, not at a waiting runner's next re-poll.
   if (rows[0]!.more) ctx.work.announce();
+  ctx.metrics?.lease(succeeded ? "succeeded" : "failed");
+  ctx.tracing?.reported(
+    {
+      leaseId: input.lease_id,
+      eventId: input.event_id,
+      outcome: succeeded ? "succeeded" : "failed",
+      failureLabel,
+      tokens: input.tokens,
+      inputTokens: input.input_tokens,
+      outputTokens: input.output_tokens,
+      cachedTokens: input.cached_tokens,
+      costNanos: input.cost_nanos,
+      wallMs: input.wall_ms,
+      provider: input.provider,
+      model: input.model,
+    },
+    now,
+  );
   return {
     lease_id: input.lease_id,
     event_id: input.event_id,

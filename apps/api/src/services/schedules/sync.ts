@@ -41,6 +41,7 @@ async function pushStored(ctx: ServiceContext, scheduleId: string): Promise<void
     }
     await ctx.db.update(schedules).set({ sync: "synced", lastError: null }).where(sameGeneration);
   } catch (error) {
+    ctx.metrics?.schedulerSyncFailed();
     await ctx.db
       .update(schedules)
       .set({ sync: "failed", lastError: describe(error) })
@@ -90,8 +91,9 @@ export async function fireSchedule(ctx: ServiceContext, data: FireData, sentAt: 
     // completing it. The instant last fired is kept on the row (locked above): a second delivery of an
     // instant, or of an earlier one, wakes nobody.
     if (instant !== null && row.lastFiredAt !== null && instant <= row.lastFiredAt) return null;
+    const eventId = newId(now);
     await tx.insert(fleetEvents).values({
-      id: newId(now),
+      id: eventId,
       workspaceId: row.workspaceId,
       fleetId: row.fleetId,
       actor: `cron:${row.id}`,
@@ -104,7 +106,7 @@ export async function fireSchedule(ctx: ServiceContext, data: FireData, sentAt: 
     const lastFiredAt = instant ?? now;
     if (!row.once) {
       await tx.update(schedules).set({ lastFiredAt }).where(eq(schedules.id, row.id));
-      return { retired: null, recipe: running };
+      return { retired: null, recipe: running, eventId };
     }
     // Retired: never fires again. The row goes once the scheduler has forgotten it.
     await tx
@@ -117,9 +119,10 @@ export async function fireSchedule(ctx: ServiceContext, data: FireData, sentAt: 
         updatedAt: now,
       })
       .where(eq(schedules.id, row.id));
-    return { retired: row.id, recipe: null };
+    return { retired: row.id, recipe: null, eventId };
   });
   if (fired === null) return;
+  ctx.tracing?.eventReceived(fired.eventId, "cron");
   ctx.work.announce();
   if (fired.retired !== null) await pushSchedule(ctx, fired.retired);
   else await sendNextAhead(ctx, data, fired.recipe.cron, fired.recipe.timezone);

@@ -8,6 +8,7 @@ import { fleetEvents, openDatabase, sql } from "@fleet/db";
 import { eventsBinding } from "../src/services/fleet-events/fleet-events.ts";
 import { encodeCursor } from "../src/services/keyset.ts";
 import { insertBenchFleets, type SeededDatabase } from "./databases.ts";
+import { openLiveTail } from "./live-tail.ts";
 import { apiServerSpec, startServer, stopProcess, waitUntilReady } from "./processes.ts";
 import { printProfileIn } from "./profile.ts";
 import { runWrk, type WrkResult } from "./wrk.ts";
@@ -17,6 +18,8 @@ const DEPTH = 1_000_000;
 
 export interface FleetFigures {
   messages: WrkResult;
+  /** The same load with a live tail open, and the event_received frames that tail read. */
+  steering: WrkResult & { framesRead: number };
   firstPage: WrkResult;
   deepPage: WrkResult;
   seedSeconds: number;
@@ -124,6 +127,23 @@ export async function benchFleets(
     await runWrk(server.baseUrl, { seconds: options.warmupSeconds, script });
     const { cpuMs: _m, ...messages } = await runWrk(server.baseUrl, { seconds: options.seconds, script });
 
+    // Steering (issue 15 §7): the same load with a live tail of the workspace open, which must read
+    // every message's event_received frame.
+    progress(`POST messages with a live tail open: ${options.seconds}s, 32 connections`);
+    const tail = await openLiveTail(
+      `${server.baseUrl}/v1/workspaces/${seeded.workspaceId}/events/stream`,
+      auth,
+    );
+    let steering: FleetFigures["steering"];
+    try {
+      const { cpuMs: _s, ...loaded } = await runWrk(server.baseUrl, { seconds: options.seconds, script });
+      // Frames still on their way when wrk stops: give them a moment.
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      steering = { ...loaded, framesRead: tail.counts.get("event_received") ?? 0 };
+    } finally {
+      tail.close();
+    }
+
     const list = `${server.baseUrl}${base}/${seeded.deepFleetId}/events?limit=50`;
     const deep = `${list}&starting_after=${seeded.deepCursor}`;
     const check = await fetch(deep, { headers: auth });
@@ -146,7 +166,7 @@ export async function benchFleets(
     });
     await stopProcess(server.child);
     if (options.profile) printProfileIn(profileDir, "CPU profile of the API during the fleets runs:", 25);
-    return { messages, firstPage, deepPage, seedSeconds };
+    return { messages, steering, firstPage, deepPage, seedSeconds };
   } finally {
     await stopProcess(server.child);
   }
@@ -156,12 +176,17 @@ const fmt = (value: number) => Math.round(value).toLocaleString("en-US");
 const mark = (ok: boolean) => (ok ? "met" : "MISSED");
 
 export function printFleetFigures(figures: FleetFigures): void {
-  const { messages, firstPage, deepPage } = figures;
+  const { messages, steering, firstPage, deepPage } = figures;
   const ratio = deepPage.p50Ms / firstPage.p50Ms;
   console.log("\nFleets (issue #3), PostgreSQL");
   console.log(
     `  POST …/messages, 32 connections over ${FLEETS} fleets: ${fmt(messages.requestsPerSec)} accepted/s, p50 ${messages.p50Ms.toFixed(2)} ms, p99 ${messages.p99Ms.toFixed(2)} ms, non-2xx ${messages.non2xx}` +
       `  [target ≥ 5,000/s: ${mark(messages.requestsPerSec >= 5000)}; p99 ≤ 15 ms: ${mark(messages.p99Ms <= 15)}]`,
+  );
+  const accepted = steering.requests - steering.non2xx;
+  console.log(
+    `  Steering: POST …/messages with a live tail open: ${fmt(steering.requestsPerSec)} accepted/s, p50 ${steering.p50Ms.toFixed(2)} ms, p99 ${steering.p99Ms.toFixed(2)} ms; the tail read ${fmt(steering.framesRead)} event_received frames of ${fmt(accepted)} accepted` +
+      `  [target ≥ 5,000/s: ${mark(steering.requestsPerSec >= 5000)}; p99 ≤ 15 ms: ${mark(steering.p99Ms <= 15)}]`,
   );
   console.log(
     `  GET …/events first page: ${fmt(firstPage.requestsPerSec)} req/s, p50 ${firstPage.p50Ms.toFixed(2)} ms, p99 ${firstPage.p99Ms.toFixed(2)} ms`,

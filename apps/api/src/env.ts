@@ -76,6 +76,14 @@ const schema = z.object({
    * turns the ceiling off.
    */
   FLEET_MAX_IN_FLIGHT: z.coerce.number().int().min(0).max(1_000_000).default(2_048),
+  /** Live-tail streams one instance holds open at once; past it, 503 UZ-API-002 with Retry-After. */
+  FLEET_MAX_STREAMS: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
+  /** Idle milliseconds before a stream is sent a heartbeat frame. */
+  FLEET_STREAM_HEARTBEAT_MS: z.coerce.number().int().min(100).max(300_000).default(15_000),
+  /** Frames one resume replays at most; a larger gap is answered with `reset` (the client refetches). */
+  FLEET_STREAM_REPLAY_FRAMES: z.coerce.number().int().min(1).max(100_000).default(1_000),
+  /** Bytes a stream's socket may hold unsent before its reader counts as too slow and is dropped. */
+  FLEET_STREAM_MAX_BUFFERED: z.coerce.number().int().min(1_024).max(1_073_741_824).default(1_048_576),
   /** Where the rate-limit buckets are shared when set (redis://…); else PostgreSQL, or in process on PGlite. */
   REDIS_URL: z
     .string()
@@ -112,6 +120,12 @@ export interface Config {
     credential: number;
     maxInFlight: number;
     redisUrl: string | undefined;
+  };
+  streams: {
+    max: number;
+    heartbeatMs: number;
+    maxBuffered: number;
+    replayFrames: number;
   };
 }
 
@@ -158,6 +172,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       credential: env.FLEET_RATE_LIMIT_CREDENTIAL,
       maxInFlight: env.FLEET_MAX_IN_FLIGHT,
       redisUrl: env.REDIS_URL,
+    },
+    streams: {
+      max: env.FLEET_MAX_STREAMS,
+      heartbeatMs: env.FLEET_STREAM_HEARTBEAT_MS,
+      maxBuffered: env.FLEET_STREAM_MAX_BUFFERED,
+      replayFrames: env.FLEET_STREAM_REPLAY_FRAMES,
     },
   };
 }

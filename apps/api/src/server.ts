@@ -12,6 +12,7 @@ import { SessionSigner } from "./auth/sessions.ts";
 import type { Config } from "./env.ts";
 import { answerClientError } from "./http/client-error.ts";
 import { registerDocs } from "./http/docs.ts";
+import { EventStreams } from "./http/event-stream.ts";
 import { limitInFlight } from "./http/in-flight.ts";
 import { acceptEmptyJsonBodies } from "./http/json-body.ts";
 import { registerNotFound } from "./http/not-found.ts";
@@ -20,7 +21,6 @@ import { REQUEST_ID, Responses, type TaggedRequest } from "./http/responses.ts";
 import { DEFAULT_BODY_LIMIT, registerRestRoutes } from "./http/rest.ts";
 import { createHttpServer, HEALTHY, type StartingServer } from "./http/starting-server.ts";
 import { appRouter } from "./router/root.ts";
-import { ActivityBus } from "./runtime/activity-bus.ts";
 import { GateSignal } from "./runtime/gate-signal.ts";
 import { newRequestId } from "./runtime/ids.ts";
 import { LogDestination } from "./runtime/log-destination.ts";
@@ -29,12 +29,16 @@ import { PostgresBucketStore } from "./runtime/rate-limit-postgres.ts";
 import { RedisBucketStore } from "./runtime/rate-limit-redis.ts";
 import { type BucketStore, MemoryBucketStore, RateLimiter } from "./runtime/rate-limiter.ts";
 import { ScheduleEngine } from "./runtime/schedule-engine.ts";
+import { StreamHub } from "./runtime/stream-hub.ts";
 import { WorkSignal } from "./runtime/work-signal.ts";
 import { GATE_SWEEP_EVERY_MS, GATE_SWEEP_QUEUE, sweepOverdueGates } from "./services/approvals/sweep.ts";
 import type { ServiceContext } from "./services/context.ts";
 import { fireSchedule, reconcileSchedules } from "./services/schedules/sync.ts";
 import { resolveMasterKey, Vault } from "./services/secrets/vault.ts";
 import type { RequestContext } from "./trpc.ts";
+
+/** How long frames stay in the replay window of a resume (docs/decisions.md, "Streams"). */
+const REPLAY_SECONDS = 300;
 
 export const SESSION_COOKIE = "fleet_session";
 /** The console's second cookie: an operator token, for the operator plane's pages (runners). */
@@ -44,6 +48,8 @@ export interface App {
   app: FastifyInstance;
   log: Logger;
   services: ServiceContext;
+  /** The live-tail streams this instance serves. */
+  streams: EventStreams;
   close(): Promise<void>;
 }
 
@@ -90,7 +96,11 @@ export async function createApp(
     vault: new Vault(resolveMasterKey(config.masterKey, database.dataDir, database.kind === "pglite")),
     work: new WorkSignal(),
     gates: new GateSignal(),
-    activity: new ActivityBus(),
+    streams: new StreamHub({
+      replayFrames: config.streams.replayFrames,
+      replaySeconds: REPLAY_SECONDS,
+      onError: (error) => log.warn({ err: error }, "live-tail frames not published"),
+    }),
     scheduler: null,
   };
   // The service's own logger, not Fastify's: Fastify would build a child logger for every request.
@@ -98,6 +108,12 @@ export async function createApp(
   // No redaction pass (it costs more than the line itself): nothing logs headers, bodies or
   // credentials, and the test suite scans the log for keys and tokens.
   const log = pino({ level: config.logLevel }, destination);
+  const streams = new EventStreams(
+    services.streams,
+    { ...config.streams, replaySeconds: REPLAY_SECONDS },
+    now,
+  );
+  cache.observe((tag) => streams.invalidated(tag));
   const responses = options.server?.responses ?? new Responses();
   if (log.isLevelEnabled("info")) responses.logTo(destination);
   // Refusals the router answers itself (a path that is not percent-encoded UTF-8, a path parameter over
@@ -131,6 +147,7 @@ export async function createApp(
   await cache.start(database);
   await services.work.start(database);
   await services.gates.start(database);
+  await services.streams.start(database);
   const scheduler = new ScheduleEngine(database.shared, {
     url: config.schedulerUrl,
     deadlineMs: config.schedulerDeadlineMs,
@@ -206,7 +223,7 @@ export async function createApp(
   });
 
   registerDocs(app, () => buildOpenApiDocument(config.publicUrl));
-  registerRestRoutes(app, contextFor(false));
+  registerRestRoutes(app, contextFor(false), streams);
   await app.register(async (scope) => {
     // The tRPC plugin reads JSON bodies as raw text and fails on an empty one, which is no input: the
     // same as an empty object, as on /v1.
@@ -235,12 +252,16 @@ export async function createApp(
     app,
     log,
     services,
+    streams,
     async close() {
+      // Before the server closes: it waits for open connections, and a stream's would never end.
+      streams.closeAll();
       await app.close();
       clearInterval(reconciler);
       await scheduler.stop();
       await services.work.stop();
       await services.gates.stop();
+      await services.streams.stop();
       await cache.stop();
       await limits?.limiter.close();
     },

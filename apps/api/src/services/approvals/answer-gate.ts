@@ -3,6 +3,7 @@ import { and, approvalGates, approvalVotes, eq, type Tx } from "@fleet/db";
 import type { TenantPrincipal } from "../../auth/principal.ts";
 import { type Actor, recordAudit } from "../audit/record.ts";
 import type { ServiceContext } from "../context.ts";
+import { gatesResolved } from "../fleet-events/frames.ts";
 import { settleGrantForGate } from "../integration-grants/gate.ts";
 import { type GateRow, notifyGates, resolverOf, standingAnswer } from "./gate-view.ts";
 import { lockOpenGate, notApprover } from "./lock-gate.ts";
@@ -103,7 +104,10 @@ export async function answerGate(
   });
   if ("closed" in result) throw standingAnswer(result.closed);
   const row = "decided" in result ? result.decided : result.pending;
-  if ("decided" in result) ctx.gates.wake(row.id);
+  if ("decided" in result) {
+    ctx.gates.wake(row.id);
+    gatesResolved(ctx, [row.id]);
+  }
   return {
     gate_id: row.id,
     action_id: row.actionId,

@@ -424,6 +424,7 @@ async function benchStreamSuite(pg: SeededDatabase | null, why: string, logDir: 
       subscribers: wholeNumber("BENCH_STREAM_SUBSCRIBERS", 10_000),
       rounds: wholeNumber("BENCH_STREAM_ROUNDS", 5),
       crossSamples: wholeNumber("BENCH_STREAM_CROSS_SAMPLES", 200),
+      profile: process.env.BENCH_PROFILE === "1",
     },
     progress,
   );

@@ -9,12 +9,14 @@
  * Prints figures beside their targets; never fails on a miss.
  */
 import { type ChildProcess, fork } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { openDatabase } from "@fleet/db";
 import { insertBenchFleets, type SeededDatabase } from "./databases.ts";
 import { BenchConnection } from "./http-client.ts";
 import { apiServerSpec, type Server, startServer, stopProcess, waitUntilReady } from "./processes.ts";
+import { printProfileIn } from "./profile.ts";
 
 export interface StreamFigures {
   subscribers: number;
@@ -31,6 +33,8 @@ interface Options {
   subscribers: number;
   rounds: number;
   crossSamples: number;
+  /** Profile instance A (--cpu-prof) and print where its time went. */
+  profile: boolean;
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -48,11 +52,17 @@ function rssBytes(pid: number | undefined): number | null {
   }
 }
 
-async function startApi(name: string, db: SeededDatabase, options: Options): Promise<Server> {
+async function startApi(
+  name: string,
+  db: SeededDatabase,
+  options: Options,
+  profileDir?: string,
+): Promise<Server> {
   const server = await startServer(
     apiServerSpec(name, {
       apiDir: options.apiDir,
       logDir: options.logDir,
+      ...(profileDir === undefined ? {} : { profileDir }),
       env: {
         DATABASE_URL: db.url,
         LOG_LEVEL: "warn",
@@ -113,7 +123,9 @@ export async function benchStreams(
   }
   const messages = `/v1/workspaces/${place.workspaceId}/fleets/${place.fleetIds[0]}/messages`;
   const stream = `/v1/workspaces/${place.workspaceId}/events/stream?kinds=event_received`;
-  const a = await startApi("streams A", db, options);
+  const profileDir = options.profile ? join(options.logDir, "streams-profile") : undefined;
+  if (profileDir !== undefined) mkdirSync(profileDir, { recursive: true });
+  const a = await startApi("streams A", db, options, profileDir);
   const b = await startApi("streams B", db, options);
   const toA = BenchConnection.to(a.baseUrl);
   const toB = BenchConnection.to(b.baseUrl);
@@ -182,6 +194,7 @@ export async function benchStreams(
     toB.close();
     await stopProcess(a.child);
     await stopProcess(b.child);
+    if (profileDir !== undefined) printProfileIn(profileDir, "CPU profile of instance A (streams):");
   }
 }
 

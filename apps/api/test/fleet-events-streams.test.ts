@@ -125,6 +125,33 @@ describe("live-tail streams", () => {
     }
   });
 
+  it("publishes a gate closed with its stopped fleet as resolved, auto_killed", async () => {
+    const owner = await seedTenant();
+    const leased = await leasedFleet(owner);
+    const stream = await open(
+      fleetStream(owner, leased.fleetId, "?kinds=gate_opened,gate_resolved"),
+      owner.apiKey,
+    );
+    try {
+      const gate = await openGate(leased);
+      expect(gate.status, gate.text).toBe(201);
+      await stream.next((f) => f.event === "gate_opened");
+      const stopped = await call("PATCH", `/v1/workspaces/${owner.workspaceId}/fleets/${leased.fleetId}`, {
+        token: owner.apiKey,
+        body: { status: "stopped" },
+      });
+      expect(stopped.status, stopped.text).toBe(200);
+      const resolved = await stream.next((f) => f.event === "gate_resolved");
+      expect(resolved.data.payload).toMatchObject({
+        gate_id: gate.body.gate_id,
+        outcome: "auto_killed",
+        resolved_by: "system:fleet_stopped",
+      });
+    } finally {
+      stream.close();
+    }
+  });
+
   it("sends a listener only the kinds it asked for, and refuses an unknown kind with a problem", async () => {
     const owner = await seedTenant();
     const leased = await leasedFleet(owner);
@@ -262,6 +289,7 @@ describe("live-tail streams", () => {
 
 describe("live-tail streams at their limits", () => {
   useIsolatedApi({
+    FLEET_STREAM_HEARTBEAT_MS: "200",
     FLEET_MAX_STREAMS: "2",
     FLEET_STREAM_REPLAY_FRAMES: "3",
     FLEET_STREAM_MAX_BUFFERED: "65536",
@@ -289,6 +317,19 @@ describe("live-tail streams at their limits", () => {
     }
     expect(admitted).not.toBeNull();
     admitted!.close();
+  });
+
+  it("sends a heartbeat to a stream that has been idle", async () => {
+    const owner = await seedTenant();
+    const stream = await open(workspaceStream(owner), owner.apiKey);
+    try {
+      const beat = await stream.next((f) => f.event === "heartbeat");
+      expect(beat.id).toBeNull();
+      expect(Number.isInteger(beat.data.at)).toBe(true);
+    } finally {
+      stream.close();
+      await stream.ended;
+    }
   });
 
   it("sends reset when more frames followed Last-Event-ID than the window replays", async () => {

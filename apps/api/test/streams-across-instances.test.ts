@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { leasedFleet } from "./approval-fixtures.ts";
-import { installFleet } from "./fleet-fixtures.ts";
+import { installFleet, messageFleet } from "./fleet-fixtures.ts";
 import { call, callAt, databaseKind, seedTenant, startApi, type TestApi, testApi } from "./harness.ts";
 import { openStream } from "./stream-fixtures.ts";
 
@@ -49,6 +49,36 @@ describe.runIf(databaseKind === "postgres")("streams across instances", () => {
         stream.close();
       }
     });
+  });
+
+  it("ends its streams with a retry hint when an instance shuts down, and the client resumes on the other", async () => {
+    const first = await testApi();
+    const second = await startApi({ DATABASE_URL: first.config.databaseUrl });
+    const owner = await seedTenant();
+    const fleetId = await installFleet(owner);
+    const path = `/v1/workspaces/${owner.workspaceId}/events/stream`;
+    const stream = await openStream(second.baseUrl, path, { token: owner.apiKey });
+    expect(stream.status).toBe(200);
+    try {
+      const eventId = await messageFleet(owner, fleetId, "before the shutdown");
+      const seen = await stream.next((f) => f.data.event_id === eventId);
+      await second.app.close();
+      await stream.ended;
+      expect(stream.retries).toEqual([2000, 2000]);
+      const missed = await messageFleet(owner, fleetId, "while reconnecting");
+      const resumed = await openStream(first.baseUrl, path, {
+        token: owner.apiKey,
+        headers: { "last-event-id": seen.id! },
+      });
+      try {
+        await resumed.next((f) => f.data.event_id === missed);
+      } finally {
+        resumed.close();
+      }
+    } finally {
+      stream.close();
+      await second.database.close();
+    }
   });
 
   it("closes a stream on one instance when its key is revoked through another", async () => {

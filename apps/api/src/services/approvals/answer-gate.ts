@@ -19,7 +19,7 @@ export interface AnswerInput {
 type Answered =
   | { decided: GateRow; approvals: GateApproval[] }
   | { pending: GateRow; approvals: GateApproval[] }
-  | { closed: GateRow };
+  | { closed: GateRow; timedOut?: boolean };
 
 /**
  * One person's answer to a pending gate. The gate's row is locked (`SELECT … FOR UPDATE`) for the whole
@@ -102,7 +102,11 @@ export async function answerGate(
     });
     return { pending: pending!, approvals };
   });
-  if ("closed" in result) throw standingAnswer(result.closed);
+  if ("closed" in result) {
+    // A gate found overdue was timed out by this very request, and that change committed.
+    if ("timedOut" in result && result.timedOut) gatesResolved(ctx, [result.closed.id]);
+    throw standingAnswer(result.closed);
+  }
   const row = "decided" in result ? result.decided : result.pending;
   if ("decided" in result) {
     ctx.gates.wake(row.id);

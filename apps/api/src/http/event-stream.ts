@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 import { Problem } from "@fleet/contracts";
 import type { FastifyReply } from "fastify";
 import { invalidationTags, type Principal } from "../auth/principal.ts";
@@ -30,6 +31,8 @@ export type Recheck = (full: boolean) => Promise<void>;
 
 interface OpenStream extends Subscriber {
   raw: ServerResponse;
+  /** Where frames are written once the head is out (see `open`). */
+  socket: Socket;
   principal: Principal;
   tags: string[];
   recheck: Recheck;
@@ -83,22 +86,27 @@ export class EventStreams {
   ): Promise<void> {
     this.admit();
     const raw = reply.raw;
+    const socket = raw.socket;
+    if (socket === null) return; // the client went away before the stream began
     const headers = reply.getHeaders();
     reply.hijack();
+    // The body ends when the connection does, not chunked: each frame is then one write of the shared
+    // buffer straight to the socket, without a chunk header and trailer of its own per stream.
+    raw.useChunkedEncodingByDefault = false;
     raw.writeHead(200, {
       ...(headers as Record<string, string>),
       "content-type": "text/event-stream; charset=utf-8",
       "cache-control": "no-store",
       "x-accel-buffering": "no",
-      connection: "keep-alive",
     });
     leaveInFlight(raw);
-    raw.socket?.setNoDelay(true);
+    socket.setNoDelay(true);
     const stream: OpenStream = {
       workspaceId: subscription.workspaceId,
       fleetId: subscription.fleetId,
       kinds: subscription.kinds,
       raw,
+      socket,
       principal,
       tags: invalidationTags(principal),
       recheck,
@@ -156,7 +164,7 @@ export class EventStreams {
   }
 
   private write(stream: OpenStream, frame: Buffer, id: number): void {
-    if (stream.raw.writableLength > this.settings.maxBuffered) {
+    if (stream.socket.writableLength > this.settings.maxBuffered) {
       // Too slow to keep up: buffering without bound would let one reader exhaust the instance.
       this.hub.droppedSlowReader();
       stream.close();
@@ -165,7 +173,7 @@ export class EventStreams {
     }
     stream.lastSentId = id;
     stream.lastWriteAt = this.now();
-    stream.raw.write(frame);
+    stream.socket.write(frame);
   }
 
   private heartbeat(): void {
@@ -175,7 +183,7 @@ export class EventStreams {
       if (stream.pending !== null || now - stream.lastWriteAt < this.settings.heartbeatMs) continue;
       frame ??= HEARTBEAT(now);
       stream.lastWriteAt = now;
-      stream.raw.write(frame);
+      stream.socket.write(frame);
     }
   }
 

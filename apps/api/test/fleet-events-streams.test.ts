@@ -291,6 +291,8 @@ describe("live-tail streams at their limits", () => {
   useIsolatedApi({
     FLEET_STREAM_HEARTBEAT_MS: "200",
     FLEET_MAX_STREAMS: "2",
+    // Two open streams would fill it, if streams counted as requests in flight.
+    FLEET_MAX_IN_FLIGHT: "2",
     FLEET_STREAM_REPLAY_FRAMES: "3",
     FLEET_STREAM_MAX_BUFFERED: "65536",
   });
@@ -300,6 +302,9 @@ describe("live-tail streams at their limits", () => {
     const a = await open(workspaceStream(owner), owner.apiKey);
     const b = await open(workspaceStream(owner), owner.apiKey);
     const base = (await testApi()).baseUrl;
+    // The streams left the in-flight count: requests are still answered beside them.
+    const me = await call("GET", "/v1/users/me", { token: owner.apiKey });
+    expect(me.status, me.text).toBe(200);
     const refused = await openStream(base, workspaceStream(owner), { token: owner.apiKey });
     expect(refused.status).toBe(503);
     expect(refused.problem.error_code).toBe("UZ-API-002");

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { leasedFleet, openGate } from "./approval-fixtures.ts";
 import { installFleet, messageFleet } from "./fleet-fixtures.ts";
+import { requestGrant } from "./grant-fixtures.ts";
 import { call, seedTenant, type Tenant, testApi, useIsolatedApi } from "./harness.ts";
 import { report } from "./runner-fixtures.ts";
 import { type Frame, type OpenedStream, openStream } from "./stream-fixtures.ts";
@@ -120,6 +121,45 @@ describe("live-tail streams", () => {
         expect(frame.data.kind).toBe(frame.event);
         expect(Number.isInteger(frame.data.at)).toBe(true);
       }
+    } finally {
+      stream.close();
+    }
+  });
+
+  it("publishes a cron event entering and an integration grant's gate opening", async () => {
+    const owner = await seedTenant();
+    const leased = await leasedFleet(owner);
+    const stream = await open(workspaceStream(owner, "?kinds=event_received,gate_opened"), owner.apiKey);
+    try {
+      const leaseBase = `/v1/runners/me/leases/${leased.lease.lease_id}`;
+      const fencing = { fencing_token: leased.lease.fencing_token };
+      const schedule = await call<{ schedule_id: string }>("POST", `${leaseBase}/schedules`, {
+        token: leased.runner.token,
+        body: { ...fencing, cron: "0 9 * * *", message: "daily digest" },
+      });
+      expect(schedule.status, schedule.text).toBe(201);
+      const run = await call<{ event_id: string }>(
+        "POST",
+        `${leaseBase}/schedules/${schedule.body.schedule_id}/runs`,
+        { token: leased.runner.token, body: fencing },
+      );
+      expect(run.status, run.text).toBe(202);
+      const cron = await stream.next((f) => f.data.event_id === run.body.event_id);
+      expect(cron.data.payload).toEqual({
+        event_type: "cron",
+        actor: `cron:${schedule.body.schedule_id}`,
+        request_preview: "daily digest",
+      });
+
+      const requested = await requestGrant(owner, leased.fleetId);
+      expect(requested.status, requested.text).toBe(201);
+      const gate = await stream.next((f) => f.event === "gate_opened");
+      expect(gate.data).toMatchObject({
+        fleet_id: leased.fleetId,
+        event_id: null,
+        lease_id: null,
+        payload: { gate_id: requested.body.gate_id, gate_kind: "integration_grant" },
+      });
     } finally {
       stream.close();
     }

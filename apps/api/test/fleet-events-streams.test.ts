@@ -398,6 +398,9 @@ describe("live-tail streams at their limits", () => {
         expect(reset.data).toEqual({ reason: "gap_too_old" });
         // Nothing replayed: the reset follows hello, before any live frame.
         expect(resumed.frames.slice(0, 2).map((f) => f.event)).toEqual(["hello", "reset"]);
+        // Then live, whatever the id it was given.
+        await chunks(leased, [`live after ${lastId}`]);
+        await resumed.next((f) => f.data.payload?.text === `live after ${lastId}`);
       } finally {
         resumed.close();
         await resumed.ended;

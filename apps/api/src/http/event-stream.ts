@@ -133,13 +133,18 @@ export class EventStreams {
     };
     raw.write(`retry: ${RETRY_MS}\n\nevent: hello\ndata: ${JSON.stringify(hello)}\n\n`);
     if (subscription.afterId !== null) {
+      let reset = true; // a window out of reach is a gap the client cannot have filled: it refetches
       try {
         const replay = await this.hub.replay(subscription, subscription.afterId);
-        if (replay.reset) raw.write('event: reset\ndata: {"reason":"gap_too_old"}\n\n');
+        reset = replay.reset;
         for (const { id, frame } of replay.frames) this.write(stream, frame, id);
       } catch {
-        // The window is out of reach: the client refetches, as for a gap too old.
+        // reset stays true
+      }
+      if (reset) {
         raw.write('event: reset\ndata: {"reason":"gap_too_old"}\n\n');
+        // Live frames from here on, whatever their ids: the client's id may be one never issued here.
+        stream.lastSentId = 0;
       }
     }
     const pending = stream.pending ?? [];

@@ -18,8 +18,8 @@ export function leaveInFlight(response: ServerResponse): void {
 /**
  * The instance's ceiling on requests in flight: past `max` requests being answered at once, a request is
  * refused with 429 `UZ-API-001` and `Retry-After: 1` before anything reads it. Long polls count while they
- * wait. The count is this instance's own: the ceiling protects the process, not a tenant's quota. A
- * `max` of 0 is no ceiling.
+ * wait; a live-tail stream counts until it starts (`leaveInFlight`). The count is this instance's own:
+ * the ceiling protects the process, not a tenant's quota. A `max` of 0 is no ceiling.
  */
 export function limitInFlight(listener: RequestListener, max: number, docsUrl: string): RequestListener {
   if (max === 0) return listener;

@@ -192,18 +192,32 @@ export class EventStreams {
     }
   }
 
+  /**
+   * Rechecks the matching streams, a principal's streams together: one of them first, the rest once it
+   * has answered, so thousands of streams on one key cost one database read (the principal is cached by
+   * then), not thousands at once.
+   */
   private recheckAll(matches: (stream: OpenStream) => boolean, full: boolean): void {
+    const byPrincipal = new Map<string, OpenStream[]>();
     for (const stream of this.streams) {
       if (!matches(stream)) continue;
-      stream.recheck(full).then(
-        () => {},
-        (error: unknown) => {
-          if (!(error instanceof Problem) || error.status >= 500 || !this.streams.has(stream)) return;
-          const reason = error.status === 404 ? "not_found" : "credential_revoked";
-          stream.close();
-          stream.raw.end(`event: access_revoked\ndata: ${JSON.stringify({ reason })}\n\n`);
-        },
-      );
+      const key = stream.tags.join(" ");
+      const group = byPrincipal.get(key);
+      if (group === undefined) byPrincipal.set(key, [stream]);
+      else group.push(stream);
+    }
+    for (const [first, ...rest] of byPrincipal.values())
+      void this.recheckOne(first!, full).then(() => Promise.all(rest.map((s) => this.recheckOne(s, full))));
+  }
+
+  private async recheckOne(stream: OpenStream, full: boolean): Promise<void> {
+    try {
+      await stream.recheck(full);
+    } catch (error) {
+      if (!(error instanceof Problem) || error.status >= 500 || !this.streams.has(stream)) return;
+      const reason = error.status === 404 ? "not_found" : "credential_revoked";
+      stream.close();
+      stream.raw.end(`event: access_revoked\ndata: ${JSON.stringify({ reason })}\n\n`);
     }
   }
 }

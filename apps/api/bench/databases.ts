@@ -1,9 +1,9 @@
 import { type DatabaseHandle, fleetLibraries, fleets, openDatabase, workspaces } from "@fleet/db";
 import { SessionSigner } from "../src/auth/sessions.ts";
 import { loadConfig } from "../src/env.ts";
-import { ActivityBus } from "../src/runtime/activity-bus.ts";
 import { GateSignal } from "../src/runtime/gate-signal.ts";
 import { newId } from "../src/runtime/ids.ts";
+import { StreamHub } from "../src/runtime/stream-hub.ts";
 import { WorkSignal } from "../src/runtime/work-signal.ts";
 import type { ServiceContext } from "../src/services/context.ts";
 import { Vault } from "../src/services/secrets/vault.ts";
@@ -33,7 +33,7 @@ export async function seedTenant(url: string): Promise<SeededDatabase> {
       sessions: await SessionSigner.create(database.db, undefined, now()),
       work: new WorkSignal(), // not started: nothing waits for work in this process
       gates: new GateSignal(), // not started: nothing waits on a gate in this process
-      activity: new ActivityBus(),
+      streams: new StreamHub(),
       scheduler: null,
     };
     const result = await bootstrapTenant(ctx, { tenantName: "Bench Tenant", email: "bench@example.com" });

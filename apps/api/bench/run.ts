@@ -18,7 +18,10 @@
  * and cron latency; the last two on PostgreSQL only; `approvals`, issue #14's gate figures, on both),
  * BENCH_INBOX_DEPTH (default 1000000: pending gates behind the approvals inbox on PostgreSQL),
  * BENCH_INBOX_DEPTH_PGLITE (default the same; 0 skips the deep inbox on PGlite),
- * BENCH_WAKE_SAMPLES (default 300: decisions timed to the waiting runner, per database).
+ * BENCH_WAKE_SAMPLES (default 300: decisions timed to the waiting runner, per database),
+ * `streams` (not in the default set): issue 15's live-tail figures on PostgreSQL, two instances;
+ * BENCH_STREAM_SUBSCRIBERS (default 10000), BENCH_STREAM_ROUNDS (default 5: frames sent to all),
+ * BENCH_STREAM_CROSS_SAMPLES (default 200: frames published on B and timed on A).
  */
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -47,6 +50,7 @@ import {
   printReport,
   type Startup,
 } from "./report.ts";
+import { benchStreams, printStreamFigures } from "./streams.ts";
 import { runWrk } from "./wrk.ts";
 
 const apiDir = fileURLToPath(new URL("..", import.meta.url));
@@ -432,6 +436,27 @@ async function bench(settings: Settings, cleanup: Cleanup): Promise<void> {
       await benchApprovals(pglite, "PGlite", { ...common, inboxDepth: settings.inboxDepthPglite }, progress),
     );
   }
+  if (settings.suites.has("streams")) await benchStreamSuite(pg, String(postgres), logDir);
+}
+
+async function benchStreamSuite(pg: SeededDatabase | null, why: string, logDir: string): Promise<void> {
+  if (pg === null) {
+    console.log(`\nLive-tail streams (issue 15): skipped, ${why}`);
+    return;
+  }
+  const figures = await benchStreams(
+    pg,
+    {
+      apiDir,
+      logDir,
+      subscribers: wholeNumber("BENCH_STREAM_SUBSCRIBERS", 10_000),
+      rounds: wholeNumber("BENCH_STREAM_ROUNDS", 5),
+      crossSamples: wholeNumber("BENCH_STREAM_CROSS_SAMPLES", 200),
+      profile: process.env.BENCH_PROFILE === "1",
+    },
+    progress,
+  );
+  printStreamFigures(figures);
 }
 
 async function main(): Promise<void> {

@@ -84,6 +84,14 @@ const schema = z.object({
   FLEET_SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(120_000).default(0),
   /** Shutdown: how long requests in flight may take to finish before their connections are closed. */
   FLEET_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(300_000).default(10_000),
+  /** Live-tail streams one instance holds open at once; past it, 503 UZ-API-002 with Retry-After. */
+  FLEET_MAX_STREAMS: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
+  /** Idle milliseconds before a stream is sent a heartbeat frame. */
+  FLEET_STREAM_HEARTBEAT_MS: z.coerce.number().int().min(100).max(300_000).default(15_000),
+  /** Frames one resume replays at most; a larger gap is answered with `reset` (the client refetches). */
+  FLEET_STREAM_REPLAY_FRAMES: z.coerce.number().int().min(1).max(100_000).default(1_000),
+  /** Bytes a stream's socket may hold unsent before its reader counts as too slow and is dropped. */
+  FLEET_STREAM_MAX_BUFFERED: z.coerce.number().int().min(1_024).max(1_073_741_824).default(1_048_576),
   /** Where the rate-limit buckets are shared when set (redis://…); else PostgreSQL, or in process on PGlite. */
   REDIS_URL: z
     .string()
@@ -150,6 +158,12 @@ export interface Config {
   };
   /** Where spans are exported (OTLP/HTTP, JSON); null: no tracing, and the SDK is never loaded. */
   tracing: { url: string; serviceName: string } | null;
+  streams: {
+    max: number;
+    heartbeatMs: number;
+    maxBuffered: number;
+    replayFrames: number;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -202,6 +216,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       address: env.FLEET_METRICS_ADDRESS === undefined ? null : hostPort(env.FLEET_METRICS_ADDRESS),
     },
     tracing: tracesUrl(env) === null ? null : { url: tracesUrl(env)!, serviceName: env.OTEL_SERVICE_NAME },
+    streams: {
+      max: env.FLEET_MAX_STREAMS,
+      heartbeatMs: env.FLEET_STREAM_HEARTBEAT_MS,
+      maxBuffered: env.FLEET_STREAM_MAX_BUFFERED,
+      replayFrames: env.FLEET_STREAM_REPLAY_FRAMES,
+    },
   };
 }
 

@@ -13,6 +13,7 @@ import { SessionSigner } from "./auth/sessions.ts";
 import type { Config } from "./env.ts";
 import { answerClientError } from "./http/client-error.ts";
 import { registerDocs } from "./http/docs.ts";
+import { EventStreams } from "./http/event-stream.ts";
 import { limitInFlight } from "./http/in-flight.ts";
 import { acceptEmptyJsonBodies } from "./http/json-body.ts";
 import { registerMetricsRoute, requestObserver, serveMetricsAddress } from "./http/metrics.ts";
@@ -22,7 +23,6 @@ import { REQUEST_ID, Responses, ROUTE, type TaggedRequest } from "./http/respons
 import { DEFAULT_BODY_LIMIT, registerRestRoutes } from "./http/rest.ts";
 import { createHttpServer, HEALTHY, type StartingServer } from "./http/starting-server.ts";
 import { appRouter, operations } from "./router/root.ts";
-import { ActivityBus } from "./runtime/activity-bus.ts";
 import { GateSignal } from "./runtime/gate-signal.ts";
 import { newRequestId } from "./runtime/ids.ts";
 import { LogDestination } from "./runtime/log-destination.ts";
@@ -32,6 +32,7 @@ import { PostgresBucketStore } from "./runtime/rate-limit-postgres.ts";
 import { RedisBucketStore } from "./runtime/rate-limit-redis.ts";
 import { type BucketStore, MemoryBucketStore, RateLimiter } from "./runtime/rate-limiter.ts";
 import { ScheduleEngine } from "./runtime/schedule-engine.ts";
+import { StreamHub } from "./runtime/stream-hub.ts";
 import { startTracing } from "./runtime/tracing.ts";
 import { WorkSignal } from "./runtime/work-signal.ts";
 import { GATE_SWEEP_EVERY_MS, GATE_SWEEP_QUEUE, sweepOverdueGates } from "./services/approvals/sweep.ts";
@@ -41,6 +42,8 @@ import { resolveMasterKey, Vault } from "./services/secrets/vault.ts";
 import type { RequestContext } from "./trpc.ts";
 
 const procedureIds = new Set(operations.map((op) => op.id));
+/** How long frames stay in the replay window of a resume (docs/decisions.md, "Streams"). */
+const REPLAY_SECONDS = 300;
 
 export const SESSION_COOKIE = "fleet_session";
 /** The console's second cookie: an operator token, for the operator plane's pages (runners). */
@@ -61,6 +64,8 @@ export interface App {
   /** `shutdown` without the delay. */
   /** The listener of FLEET_METRICS_ADDRESS, serving only /metrics; null when none is configured. */
   metricsServer: Server | null;
+  /** The live-tail streams this instance serves. */
+  streams: EventStreams;
   close(): Promise<void>;
 }
 
@@ -124,7 +129,11 @@ export async function createApp(
     vault: new Vault(resolveMasterKey(config.masterKey, database.dataDir, database.kind === "pglite")),
     work: new WorkSignal(),
     gates: new GateSignal(),
-    activity: new ActivityBus(),
+    streams: new StreamHub({
+      replayFrames: config.streams.replayFrames,
+      replaySeconds: REPLAY_SECONDS,
+      onError: (error) => log.warn({ err: error }, "live-tail frames not published"),
+    }),
     scheduler: null,
     metrics,
     tracing,
@@ -134,6 +143,12 @@ export async function createApp(
   // No redaction pass (it costs more than the line itself): nothing logs headers, bodies or
   // credentials, and the test suite scans the log for keys and tokens.
   const log = pino({ level: config.logLevel }, destination);
+  const streams = new EventStreams(
+    services.streams,
+    { ...config.streams, replaySeconds: REPLAY_SECONDS },
+    now,
+  );
+  cache.observe((tag) => streams.invalidated(tag));
   const responses = options.server?.responses ?? new Responses();
   if (log.isLevelEnabled("info")) responses.logTo(destination);
   // Refusals the router answers itself (a path that is not percent-encoded UTF-8, a path parameter over
@@ -191,6 +206,7 @@ export async function createApp(
   if (metrics !== null || tracing !== null) responses.observe(requestObserver(metrics, tracing, staticPaths));
   if (metrics !== null) {
     metrics.observePool(() => database.poolUse());
+    metrics.observeStreams(() => services.streams.stats());
     metrics.observePendingGates(async () => {
       const [row] = await database.query<{ pending: number }>(
         "select count(*)::int as pending from approval_gates where status = 'pending'",
@@ -201,6 +217,7 @@ export async function createApp(
   await cache.start(database);
   await services.work.start(database);
   await services.gates.start(database);
+  await services.streams.start(database);
   const scheduler = new ScheduleEngine(database.shared, {
     url: config.schedulerUrl,
     deadlineMs: config.schedulerDeadlineMs,
@@ -278,7 +295,7 @@ export async function createApp(
 
   if (metrics !== null && served.token !== null) registerMetricsRoute(app, metrics, served.token);
   registerDocs(app, () => buildOpenApiDocument(config.publicUrl));
-  registerRestRoutes(app, contextFor(false));
+  registerRestRoutes(app, contextFor(false), streams);
   await app.register(async (scope) => {
     // The tRPC plugin reads JSON bodies as raw text and fails on an empty one, which is no input: the
     // same as an empty object, as on /v1.
@@ -319,6 +336,9 @@ export async function createApp(
     // `close` calls back once every connection has ended. A connection kept alive ends as soon as it is
     // idle (its request in flight before the drain answered without `connection: close`); past the grace
     // period the connections still open (a request that would not finish) are cut.
+    // Streams end now with a reconnect hint (a client resumes on another instance with Last-Event-ID);
+    // the listener's close waits for every connection, and a stream's would never end by itself.
+    streams.closeAll();
     const server = app.server;
     const ended = new Promise<void>((resolve) => server.close(() => resolve()));
     const idle = setInterval(() => server.closeIdleConnections(), 50);
@@ -336,6 +356,7 @@ export async function createApp(
     await scheduler.stop();
     await services.work.stop();
     await services.gates.stop();
+    await services.streams.stop();
     await cache.stop();
     await limits?.limiter.close();
     await tracing?.close();
@@ -348,6 +369,7 @@ export async function createApp(
     log,
     services,
     metricsServer,
+    streams,
     shutdown(options = {}) {
       stopped ??= shutdown(
         options.delayMs ?? config.shutdown.delayMs,

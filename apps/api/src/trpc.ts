@@ -7,6 +7,7 @@ import type { Principal } from "./auth/principal.ts";
 import type { RateLimits } from "./auth/rate-limits.ts";
 import { toProblem } from "./runtime/problems.ts";
 import type { Bucket } from "./runtime/rate-limiter.ts";
+import type { StreamSubscription } from "./runtime/stream-hub.ts";
 import { type Actor, principalLabel } from "./services/audit/record.ts";
 import type { ServiceContext } from "./services/context.ts";
 
@@ -156,7 +157,30 @@ export function procedure<
       .use(authorized)
       .input(op.input)
       .output(op.output);
+  type ResolveStream = (opts: {
+    ctx: AuthorizedContext<PrincipalOf<C>>;
+    input: z.output<I>;
+  }) => StreamSubscription | Promise<StreamSubscription>;
   return {
+    /**
+     * A Server-Sent Events operation (`stream: true`): the resolver checks access and says what to
+     * subscribe to; the REST surface serves the stream. Over /trpc the same checks run, then 405.
+     */
+    stream: (resolve: ResolveStream) => {
+      const built = t.procedure
+        .meta({ ...op, resolve: resolve as unknown as Resolver })
+        .use(problems)
+        .use(authorized)
+        .input(op.input)
+        .query(async (opts): Promise<never> => {
+          await resolve(opts as never);
+          throw new Problem("UZ-REQ-005", {
+            detail: `${op.id} is a text/event-stream; open it at GET ${op.path}.`,
+            headers: { allow: "GET" },
+          });
+        });
+      return built as Named<Id, typeof built>;
+    },
     query: (resolve: Resolve) => {
       const built = build(resolve).query((opts) => resolve(opts as never) as never);
       return built as Named<Id, typeof built>;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { PublishedFrame } from "../src/runtime/activity-bus.ts";
 import { labelledFleet, messageFleet, uniqueLabel } from "./fleet-fixtures.ts";
 import { call, seedTenant, type Tenant, testApi, useIsolatedApi } from "./harness.ts";
 import { acquire, enrollRunner } from "./runner-fixtures.ts";
+import { openStream } from "./stream-fixtures.ts";
 
 /** A fleet only this file's runners may lease, with a message waiting. */
 async function labelledWork(tenant: Tenant, label: string): Promise<{ fleetId: string; eventId: string }> {
@@ -22,10 +22,13 @@ describe("activity", () => {
     const runner = await enrollRunner({ labels: [label] });
     const lease = (await acquire(runner)).body.lease!;
     const api = await testApi();
-    const seen: PublishedFrame[] = [];
-    const stop = api.app.services.activity.subscribe((frame) => {
-      if (frame.leaseId === lease.lease_id) seen.push(frame);
-    });
+    const stream = await openStream(
+      api.baseUrl,
+      `/v1/workspaces/${tenant.workspaceId}/fleets/${fleetId}/events/stream?kinds=chunk,tool_call_started,tool_call_progress,tool_call_completed`,
+      { token: tenant.apiKey },
+    );
+    expect(stream.status).toBe(200);
+    const seen = () => stream.frames.filter((frame) => frame.data.lease_id === lease.lease_id);
     try {
       const path = `/v1/runners/me/leases/${lease.lease_id}/activity`;
       const frames = [
@@ -39,13 +42,19 @@ describe("activity", () => {
         expect(accepted.status).toBe(202);
         expect(accepted.body).toEqual({ ok: true });
       }
-      expect(seen.map((frame) => frame.kind)).toEqual([
+      await stream.next((frame) => frame.event === "tool_call_completed");
+      expect(seen().map((frame) => frame.event)).toEqual([
         "tool_call_started",
         "tool_call_progress",
         "chunk",
         "tool_call_completed",
       ]);
-      expect(seen[0]).toMatchObject({ fleetId, eventId, workspaceId: tenant.workspaceId });
+      expect(seen()[0]!.data).toMatchObject({
+        fleet_id: fleetId,
+        event_id: eventId,
+        workspace_id: tenant.workspaceId,
+        payload: { name: "search", args_redacted: '{"q":"[redacted]"}' },
+      });
       for (const frames of [
         [{ tool_call_started: { name: "x", args_redacted: "", extra: 1 } }],
         [{ thinking: { text: "hmm" } }],
@@ -56,9 +65,15 @@ describe("activity", () => {
         expect(refused.status, JSON.stringify(frames)).toBe(400);
         expect(refused.body.error_code).toBe("UZ-REQ-001");
       }
-      expect(seen).toHaveLength(4);
+      // A refused batch publishes nothing: a frame published after them is the next one to arrive.
+      await call("POST", path, {
+        token: runner.token,
+        body: { frames: [{ fleet_response_chunk: { text: "last" } }] },
+      });
+      await stream.next((frame) => frame.data.payload?.text === "last");
+      expect(seen()).toHaveLength(5);
     } finally {
-      stop();
+      stream.close();
     }
   });
 });

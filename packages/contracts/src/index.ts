@@ -8,6 +8,7 @@ export * from "./approvals/approval-gate.ts";
 export * from "./common.ts";
 export * from "./errors.ts";
 export * from "./fleet-events/fleet-event.ts";
+export * from "./fleet-events/stream-frame.ts";
 export * from "./fleet-libraries/cron.ts";
 export * from "./fleet-libraries/library.ts";
 export * from "./fleets/fleet.ts";

@@ -64,6 +64,12 @@ export interface OperationSpec<
   output: O;
   /** Response headers every success carries (e.g. Cache-Control: no-store on a minted secret). */
   headers?: Record<string, string>;
+  /**
+   * The operation answers a Server-Sent Events stream (`text/event-stream`) rather than one JSON body:
+   * the resolver returns what to subscribe to, and the REST surface hands it, with the raw response, to
+   * the stream server; `output` describes the `data:` of each frame. /trpc does not serve it.
+   */
+  stream?: boolean;
   /** Body ceiling in bytes; the server default applies when absent. */
   bodyLimit?: number;
   deprecated?: boolean;

@@ -33,6 +33,8 @@ export class PrincipalCache {
   private generation = 0;
   private unlisten: (() => Promise<void>) | null = null;
   private acks: PeerAcks | null = null;
+  /** Told of every invalidation (the live-tail streams recheck their callers' access then). */
+  private readonly observers: ((tag: string) => void)[] = [];
 
   constructor(
     private readonly ttlMs = 60_000,
@@ -98,8 +100,18 @@ export class PrincipalCache {
     this.entries.set(key, { value, tags, expiresAt: now + Math.min(maxAgeMs, this.ttlMs) });
   }
 
+  /** Calls `observer` after every invalidation, with its tag. */
+  observe(observer: (tag: string) => void): void {
+    this.observers.push(observer);
+  }
+
   /** Drops every entry carrying the tag (`key:<id>`, `user:<id>`, `tenant:<id>`, `runner:<id>`, `*`). */
   invalidate(tag: string): void {
+    this.drop(tag);
+    for (const observer of this.observers) observer(tag);
+  }
+
+  private drop(tag: string): void {
     this.generation++;
     if (tag === "*") {
       this.entries.clear();

@@ -3,8 +3,8 @@ import { Problem } from "@fleet/contracts";
 import { openDatabase, parseDatabaseUrl, readLock } from "@fleet/db";
 import { SessionSigner } from "../auth/sessions.ts";
 import { ConfigError, databaseLimits, loadConfig } from "../env.ts";
-import { ActivityBus } from "../runtime/activity-bus.ts";
 import { GateSignal } from "../runtime/gate-signal.ts";
+import { StreamHub } from "../runtime/stream-hub.ts";
 import { WorkSignal } from "../runtime/work-signal.ts";
 import type { ServiceContext } from "../services/context.ts";
 import { Vault } from "../services/secrets/vault.ts";
@@ -83,7 +83,7 @@ async function run(argv: string[]): Promise<Record<string, unknown>> {
       sessions: await SessionSigner.create(database.db, config.sessionSigningKey, now()),
       work: new WorkSignal(), // not started: nothing waits for work in this process
       gates: new GateSignal(), // not started: nothing waits on a gate in this process
-      activity: new ActivityBus(),
+      streams: new StreamHub(),
       scheduler: null,
     };
     return await runCommand(ctx, command, values as Values);

@@ -56,7 +56,7 @@ const statusText: Record<number, string> = {
   403: "The credential lacks the required scope (UZ-AUTH-022).",
   404: "No such resource, or none the caller may see.",
   409: "Conflict with the current state; current_state says which.",
-  503: "A dependency is unreachable (UZ-INTERNAL-002, UZ-VAULT-002).",
+  503: "A dependency is unreachable (UZ-INTERNAL-002, UZ-VAULT-002), or a stream's instance holds as many subscribers as it takes (UZ-API-002).",
   304: "Not modified: the If-None-Match tag is current.",
   412: "If-Match names an older version; the body carries the current etag.",
   424: "A dependency of the request is missing (UZ-BUNDLE-003 names the credentials).",
@@ -97,10 +97,16 @@ export function buildOpenApiDocument(serverUrl: string): JsonSchema {
       [op.successStatus]:
         op.successStatus === 204
           ? { description: "Done; no content." }
-          : {
-              description: "Success.",
-              content: { "application/json": { schema: convert(op.output, "output", components) } },
-            },
+          : op.stream
+            ? {
+                description:
+                  "A Server-Sent Events stream: `hello` first, then frames named by their kind whose `data:` is this schema.",
+                content: { "text/event-stream": { schema: convert(op.output, "output", components) } },
+              }
+            : {
+                description: "Success.",
+                content: { "application/json": { schema: convert(op.output, "output", components) } },
+              },
     };
     for (const [status, when] of Object.entries(op.otherSuccesses ?? {})) {
       responses[status] = {

@@ -5,7 +5,9 @@ import { authorize } from "../auth/authorize.ts";
 import { rateLimitHeaders } from "../auth/rate-limits.ts";
 import { operations } from "../router/root.ts";
 import { describeIssue, internal } from "../runtime/problems.ts";
+import type { StreamSubscription } from "../runtime/stream-hub.ts";
 import { type RequestContext, WORKSPACE_ROUTES } from "../trpc.ts";
+import type { EventStreams } from "./event-stream.ts";
 import { rawBodyOf } from "./json-body.ts";
 import { ROUTE } from "./responses.ts";
 
@@ -83,11 +85,14 @@ function collectInput({ op, takesBody, unread, headerFields }: InputPlan, reques
 /**
  * Serves every procedure of the router as its operation's `/v1` REST route. The route runs the same
  * `authorize`, input parsing, resolver and output parsing as the tRPC procedure, without tRPC's
- * per-request middleware machinery (which costs more than the rest of the request together).
+ * per-request middleware machinery (which costs more than the rest of the request together). A stream
+ * operation's resolver answers what to subscribe to, and `streams` serves it on the raw response; until
+ * then a refusal is a problem like any other.
  */
 export function registerRestRoutes(
   app: FastifyInstance,
   contextFor: (request: FastifyRequest) => RequestContext,
+  streams: EventStreams,
 ): void {
   for (const op of operations) {
     const resolve = op.resolve as (opts: {
@@ -117,10 +122,19 @@ export function registerRestRoutes(
           // Set now, so a refusal further on carries them too.
           if (bucket !== null) reply.headers(rateLimitHeaders(bucket));
         }
+        if (op.stream) streams.admit();
         const input = op.input.safeParse(collectInput(plan, request));
         if (!input.success)
           throw new Problem("UZ-REQ-001", { detail: describeIssue(input.error.issues[0]!) });
         const result = await resolve({ ctx: Object.assign(ctx, { principal }), input: input.data });
+        if (op.stream) {
+          const recheck = async (full: boolean) => {
+            const again = await authorize(op, ctx, false);
+            if (full) await resolve({ ctx: Object.assign(ctx, { principal: again }), input: input.data });
+          };
+          await streams.open(reply, result as StreamSubscription, principal!, recheck);
+          return reply;
+        }
         if (op.headers) reply.headers(op.headers);
         if (ctx.response.headers !== undefined) reply.headers(ctx.response.headers);
         if (ctx.response.notModified) return reply.code(304).send();

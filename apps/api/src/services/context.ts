@@ -3,10 +3,10 @@ import { sql } from "@fleet/db";
 import { AUTH_CHANNEL } from "../auth/principal-cache.ts";
 import type { SessionSigner } from "../auth/sessions.ts";
 import type { Config } from "../env.ts";
-import type { ActivityBus } from "../runtime/activity-bus.ts";
 import type { GateSignal } from "../runtime/gate-signal.ts";
 import type { Metrics } from "../runtime/metrics.ts";
 import type { ScheduleEngine } from "../runtime/schedule-engine.ts";
+import type { StreamHub } from "../runtime/stream-hub.ts";
 import type { Tracing } from "../runtime/tracing.ts";
 import type { WorkSignal } from "../runtime/work-signal.ts";
 import type { Vault } from "./secrets/vault.ts";
@@ -35,8 +35,8 @@ export interface ServiceContext {
   work: WorkSignal;
   /** Wakes runners waiting on an approval gate's answer. */
   gates: GateSignal;
-  /** Where runners' live activity frames are published. */
-  activity: ActivityBus;
+  /** The live tail: frames published here reach every instance's streams (after the change commits). */
+  streams: StreamHub;
   /** The external scheduler; null in processes that run none (fleetctl, seeding). */
   scheduler: ScheduleEngine | null;
   /** The Prometheus metrics, when served (docs/decisions.md, "Metrics and traces"); absent: nothing counts. */

@@ -21,6 +21,7 @@ export * from "./schedules.ts";
 export * from "./secrets.ts";
 export * from "./service-settings.ts";
 export * from "./sign-in-links.ts";
+export * from "./stream-frames.ts";
 export * from "./tenant-providers.ts";
 export * from "./tenants.ts";
 export * from "./users.ts";

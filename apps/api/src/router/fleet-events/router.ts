@@ -2,5 +2,13 @@ import { resource } from "../../trpc.ts";
 import { getFleetEvent } from "./get-fleet-event.ts";
 import { listFleetEvents } from "./list-fleet-events.ts";
 import { listWorkspaceEvents } from "./list-workspace-events.ts";
+import { streamFleetEvents } from "./stream-fleet-events.ts";
+import { streamWorkspaceEvents } from "./stream-workspace-events.ts";
 
-export const fleetEventsRouter = resource(getFleetEvent, listFleetEvents, listWorkspaceEvents);
+export const fleetEventsRouter = resource(
+  getFleetEvent,
+  listFleetEvents,
+  listWorkspaceEvents,
+  streamFleetEvents,
+  streamWorkspaceEvents,
+);

@@ -1,6 +1,14 @@
-import type { ActivityFrame } from "@fleet/contracts";
+import type { ActivityFrame, StreamFrameKind } from "@fleet/contracts";
 import type { ServiceContext } from "../context.ts";
 import { fencedWrite } from "../leases/leasing.ts";
+
+/** The stream's name of each activity variant: the response chunk streams as `chunk`. */
+const kinds: Record<string, StreamFrameKind> = {
+  tool_call_started: "tool_call_started",
+  tool_call_progress: "tool_call_progress",
+  tool_call_completed: "tool_call_completed",
+  fleet_response_chunk: "chunk",
+};
 
 /** Hands the frames to the live tail; only the lease's current holder may publish. */
 export async function publishActivity(
@@ -14,11 +22,19 @@ export async function publishActivity(
     { ...input, fencing_token: null },
     async (_tx, held) => held,
   );
-  ctx.activity.publish(
-    { workspaceId: lease.workspaceId, fleetId: lease.fleetId, eventId: lease.eventId, leaseId: lease.id },
-    input.frames,
-    ctx.now(),
-  );
+  const at = ctx.now();
+  for (const frame of input.frames) {
+    const [variant, payload] = Object.entries(frame)[0]!;
+    ctx.streams.publish({
+      workspaceId: lease.workspaceId,
+      fleetId: lease.fleetId,
+      eventId: lease.eventId,
+      leaseId: lease.id,
+      kind: kinds[variant]!,
+      payload: payload as Record<string, unknown>,
+      at,
+    });
+  }
   if (ctx.tracing) {
     const run = { leaseId: lease.id, eventId: lease.eventId };
     for (const frame of input.frames)

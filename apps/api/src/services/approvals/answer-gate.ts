@@ -3,6 +3,7 @@ import { approvalGates, approvalVotes, eq, type Tx } from "@fleet/db";
 import type { TenantPrincipal } from "../../auth/principal.ts";
 import { type Actor, recordAudit } from "../audit/record.ts";
 import type { ServiceContext } from "../context.ts";
+import { gatesResolved } from "../fleet-events/frames.ts";
 import { settleGrantForGate } from "../integration-grants/gate.ts";
 import { decideGate } from "./decide-gate.ts";
 import { type GateRow, resolverOf, standingAnswer } from "./gate-view.ts";
@@ -19,7 +20,7 @@ export interface AnswerInput {
 type Answered =
   | { decided: GateRow; approvals: GateApproval[] }
   | { pending: GateRow; approvals: GateApproval[] }
-  | { closed: GateRow };
+  | { closed: GateRow; timedOut?: boolean };
 
 /**
  * One person's answer to a pending gate. The gate's row is locked (`SELECT … FOR UPDATE`) for the whole
@@ -102,9 +103,16 @@ export async function answerGate(
     });
     return { pending: pending!, approvals };
   });
-  if ("closed" in result) throw standingAnswer(result.closed);
+  if ("closed" in result) {
+    // A gate found overdue was timed out by this very request, and that change committed.
+    if ("timedOut" in result && result.timedOut) gatesResolved(ctx, [result.closed.id]);
+    throw standingAnswer(result.closed);
+  }
   const row = "decided" in result ? result.decided : result.pending;
-  if ("decided" in result) ctx.gates.wake(row.id);
+  if ("decided" in result) {
+    ctx.gates.wake(row.id);
+    gatesResolved(ctx, [row.id]);
+  }
   return {
     gate_id: row.id,
     action_id: row.actionId,

@@ -3,6 +3,7 @@ import { approvalGates, eq } from "@fleet/db";
 import type { TenantPrincipal } from "../../auth/principal.ts";
 import { type Actor, recordAudit } from "../audit/record.ts";
 import type { ServiceContext } from "../context.ts";
+import { gatesResolved } from "../fleet-events/frames.ts";
 import { type GateRow, notifyGates, resolverOf, standingAnswer, toGateItem } from "./gate-view.ts";
 import { lockOpenGate, notApprover } from "./lock-gate.ts";
 import { approvalsOf, mayAnswer } from "./votes.ts";
@@ -27,57 +28,63 @@ export async function extendGate(
   input: ExtendInput,
 ) {
   const now = ctx.now();
-  const result = await ctx.db.transaction(async (tx): Promise<{ gate: GateRow } | { closed: GateRow }> => {
-    const locked = await lockOpenGate(tx, principal.tenantId, input, now);
-    if ("closed" in locked) return locked;
-    const { gate } = locked;
-    if (!mayAnswer(gate, principal, now)) throw notApprover(gate);
-    if (gate.extendedAt !== null) {
-      throw new Problem("UZ-APPROVAL-007", {
-        detail: `The gate's deadline was already extended (by ${gate.extendedBy}); a gate is extended once.`,
-        gate_id: gate.id,
-        current_state: "extended",
+  const result = await ctx.db.transaction(
+    async (tx): Promise<{ gate: GateRow } | { closed: GateRow; timedOut?: boolean }> => {
+      const locked = await lockOpenGate(tx, principal.tenantId, input, now);
+      if ("closed" in locked) return locked;
+      const { gate } = locked;
+      if (!mayAnswer(gate, principal, now)) throw notApprover(gate);
+      if (gate.extendedAt !== null) {
+        throw new Problem("UZ-APPROVAL-007", {
+          detail: `The gate's deadline was already extended (by ${gate.extendedBy}); a gate is extended once.`,
+          gate_id: gate.id,
+          current_state: "extended",
+        });
+      }
+      if (input.extend_ms > gate.maxExtensionMs) {
+        throw new Problem("UZ-APPROVAL-002", {
+          detail:
+            gate.maxExtensionMs === 0
+              ? `The gate's rule "${gate.ruleName}" allows no extension.`
+              : `extend_ms may be at most ${gate.maxExtensionMs} for this gate (its rule's max_extension_ms).`,
+        });
+      }
+      const timeoutAt = gate.timeoutAt + input.extend_ms;
+      const ceiling = gate.requestedAt + GATE_TIMEOUT_MAX_MS;
+      if (timeoutAt > ceiling) {
+        throw new Problem("UZ-APPROVAL-002", {
+          detail: `A gate's deadline is at most 24 h after it was requested; extend_ms may be at most ${ceiling - gate.timeoutAt} now.`,
+        });
+      }
+      const [extended] = await tx
+        .update(approvalGates)
+        .set({
+          timeoutAt,
+          extendedAt: now,
+          extendedBy: resolverOf(principal),
+          extensionReason: input.reason,
+          updatedAt: now,
+        })
+        .where(eq(approvalGates.id, gate.id))
+        .returning();
+      await recordAudit(tx, {
+        actor,
+        at: now,
+        tenantId: gate.tenantId,
+        workspaceId: gate.workspaceId,
+        action: "approval.extend",
+        target: `approval_gate:${gate.id}`,
+        details: { extend_ms: input.extend_ms, from: gate.timeoutAt, to: timeoutAt },
       });
-    }
-    if (input.extend_ms > gate.maxExtensionMs) {
-      throw new Problem("UZ-APPROVAL-002", {
-        detail:
-          gate.maxExtensionMs === 0
-            ? `The gate's rule "${gate.ruleName}" allows no extension.`
-            : `extend_ms may be at most ${gate.maxExtensionMs} for this gate (its rule's max_extension_ms).`,
-      });
-    }
-    const timeoutAt = gate.timeoutAt + input.extend_ms;
-    const ceiling = gate.requestedAt + GATE_TIMEOUT_MAX_MS;
-    if (timeoutAt > ceiling) {
-      throw new Problem("UZ-APPROVAL-002", {
-        detail: `A gate's deadline is at most 24 h after it was requested; extend_ms may be at most ${ceiling - gate.timeoutAt} now.`,
-      });
-    }
-    const [extended] = await tx
-      .update(approvalGates)
-      .set({
-        timeoutAt,
-        extendedAt: now,
-        extendedBy: resolverOf(principal),
-        extensionReason: input.reason,
-        updatedAt: now,
-      })
-      .where(eq(approvalGates.id, gate.id))
-      .returning();
-    await recordAudit(tx, {
-      actor,
-      at: now,
-      tenantId: gate.tenantId,
-      workspaceId: gate.workspaceId,
-      action: "approval.extend",
-      target: `approval_gate:${gate.id}`,
-      details: { extend_ms: input.extend_ms, from: gate.timeoutAt, to: timeoutAt },
-    });
-    await notifyGates(tx, [gate.id]);
-    return { gate: extended! };
-  });
-  if ("closed" in result) throw standingAnswer(result.closed);
+      await notifyGates(tx, [gate.id]);
+      return { gate: extended! };
+    },
+  );
+  if ("closed" in result) {
+    // A gate found overdue was timed out by this very request, and that change committed.
+    if ("timedOut" in result && result.timedOut) gatesResolved(ctx, [result.closed.id]);
+    throw standingAnswer(result.closed);
+  }
   ctx.gates.wake(result.gate.id);
   const approvals = await approvalsOf(ctx.db, [result.gate.id]);
   return toGateItem(result.gate, approvals.get(result.gate.id) ?? []);

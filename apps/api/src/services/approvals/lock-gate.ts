@@ -8,14 +8,15 @@ import { timeOutGates } from "./sweep.ts";
 /**
  * Locks the workspace's gate for a person's act on it (an answer, an extension): `{ gate }` while it is
  * pending and before its deadline, else `{ closed }` with the row that stands. An overdue gate is timed
- * out here, as the sweeper would, so the caller must commit before refusing with the standing answer.
+ * out here, as the sweeper would (`timedOut` says so: the caller publishes it once committed), so the
+ * caller must commit before refusing with the standing answer.
  */
 export async function lockOpenGate(
   tx: Tx,
   tenantId: string,
   input: { workspace_id: string; gate_id: string },
   now: number,
-): Promise<{ gate: GateRow } | { closed: GateRow }> {
+): Promise<{ gate: GateRow } | { closed: GateRow; timedOut?: boolean }> {
   const scope = and(
     eq(approvalGates.id, input.gate_id),
     eq(approvalGates.workspaceId, input.workspace_id),
@@ -43,7 +44,7 @@ export async function lockOpenGate(
   if (gate.timeoutAt <= now) {
     await timeOutGates(tx, now, gate.id);
     const [row] = await tx.select().from(approvalGates).where(scope);
-    return { closed: row! };
+    return { closed: row!, timedOut: true };
   }
   return { gate };
 }

@@ -3,6 +3,7 @@ import { and, approvalGates, eq, fleets } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
 import { gateTerms } from "../approval-policies/policy.ts";
 import type { ServiceContext } from "../context.ts";
+import { gateOpened } from "../fleet-events/frames.ts";
 import { fencedWrite } from "../leases/leasing.ts";
 import { maskJson, secretMasker } from "../secrets/mask.ts";
 import { toRunnerGate } from "./gate-view.ts";
@@ -35,7 +36,8 @@ export async function openGate(ctx: ServiceContext, runnerId: string, input: Ope
     });
   }
   const now = ctx.now();
-  return fencedWrite(ctx, runnerId, input, async (tx, lease) => {
+  let opened: typeof approvalGates.$inferSelect | undefined;
+  const answer = await fencedWrite(ctx, runnerId, input, async (tx, lease) => {
     // The fence found and locked the fleet row, so it exists; no concurrent open of the action gets in.
     const [fleet] = await tx
       .select({ name: fleets.name, tenantId: fleets.tenantId, status: fleets.status })
@@ -84,6 +86,7 @@ export async function openGate(ctx: ServiceContext, runnerId: string, input: Ope
       })
       .onConflictDoNothing({ target: [approvalGates.fleetId, approvalGates.actionId] })
       .returning();
+    opened = inserted;
     if (inserted !== undefined) return { gate: toRunnerGate(inserted, []), created: true };
     const [existing] = await tx
       .select()
@@ -92,4 +95,6 @@ export async function openGate(ctx: ServiceContext, runnerId: string, input: Ope
     const approvals = await approvalsOf(tx, [existing!.id]);
     return { gate: toRunnerGate(existing!, approvals.get(existing!.id) ?? []), created: false };
   });
+  if (opened !== undefined) gateOpened(ctx, opened);
+  return answer;
 }

@@ -1,6 +1,7 @@
 import { type Database, resultRows, sql, type Tx } from "@fleet/db";
 import { GATE_CHANNEL } from "../../runtime/gate-signal.ts";
 import type { ServiceContext } from "../context.ts";
+import { gatesResolved } from "../fleet-events/frames.ts";
 import { type DeliveryReport, escalateDueGates } from "./escalate.ts";
 
 /** The sweeper's pg-boss queue, and its cadence: a pass every 2 s, so a gate times out within ~3 s of its deadline. */
@@ -49,6 +50,7 @@ export async function sweepOverdueGates(
 ): Promise<number> {
   const swept = await timeOutGates(ctx.db, ctx.now());
   for (const id of swept) ctx.gates.wake(id);
+  gatesResolved(ctx, swept);
   await escalateDueGates(ctx, report);
   return swept.length;
 }
@@ -62,8 +64,8 @@ export async function autoKillFleetGates(
   fleetId: string,
   cause: "stopped" | "killed" | "deleted",
   now: number,
-): Promise<void> {
-  await tx.execute(sql`
+): Promise<string[]> {
+  const result = await tx.execute(sql`
     with killed as (
       update approval_gates
       set status = 'auto_killed', resolved_by = ${`system:fleet_${cause}`}, resolved_at = ${now}::bigint,
@@ -71,5 +73,6 @@ export async function autoKillFleetGates(
       where fleet_id = ${fleetId}::uuid and status = 'pending'
       returning id
     )
-    select pg_notify(${GATE_CHANNEL}, id::text) from killed`);
+    select id, pg_notify(${GATE_CHANNEL}, id::text) from killed`);
+  return resultRows<{ id: string }>(result).map((row) => row.id);
 }

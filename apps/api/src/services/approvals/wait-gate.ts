@@ -2,6 +2,7 @@ import type { Socket } from "node:net";
 import { Problem } from "@fleet/contracts";
 import { and, approvalGates, type Database, eq, leases } from "@fleet/db";
 import type { ServiceContext } from "../context.ts";
+import { gatesResolved } from "../fleet-events/frames.ts";
 import { type GateRow, toRunnerGate } from "./gate-view.ts";
 import { timeOutGates } from "./sweep.ts";
 import { approvalsOf } from "./votes.ts";
@@ -57,7 +58,7 @@ export async function waitForGate(
       // An overdue gate times out on its reader too, so the deadline holds while the sweeper cannot run
       // (the scheduler unreachable); the conditional write keeps it to one outcome.
       if (gate.status === "pending" && gate.timeoutAt <= ctx.now()) {
-        await timeOutGates(ctx.db, ctx.now(), gate.id);
+        gatesResolved(ctx, await timeOutGates(ctx.db, ctx.now(), gate.id));
         gate = await readGate(ctx.db, runnerId, input.lease_id, input.gate_id);
       }
     } catch (error) {

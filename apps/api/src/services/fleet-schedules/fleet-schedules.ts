@@ -2,6 +2,7 @@ import { Problem } from "@fleet/contracts";
 import { and, asc, eq, fleetEvents, schedules, type Tx } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
 import type { ServiceContext } from "../context.ts";
+import { eventReceived } from "../fleet-events/frames.ts";
 import { fencedWrite } from "../leases/leasing.ts";
 import { checkRecipe, toScheduleView } from "../schedules/schedule-view.ts";
 import {
@@ -109,7 +110,7 @@ export async function runFleetSchedule(
   input: { lease_id: string; schedule_id: string; fencing_token: number },
 ) {
   const now = ctx.now();
-  const eventId = await fencedWrite(ctx, runnerId, input, async (tx, lease) => {
+  const event = await fencedWrite(ctx, runnerId, input, async (tx, lease) => {
     const row = await fleetOwned(tx, lease.fleetId, input.schedule_id, false);
     const id = newId(now);
     await tx.insert(fleetEvents).values({
@@ -123,9 +124,17 @@ export async function runFleetSchedule(
       createdAt: now,
       updatedAt: now,
     });
-    return id;
+    return {
+      workspaceId: row.workspaceId,
+      fleetId: row.fleetId,
+      eventId: id,
+      eventType: "cron" as const,
+      actor: `cron:${row.id}`,
+      message: row.override?.message ?? row.message,
+    };
   });
-  ctx.tracing?.eventReceived(eventId, "cron");
+  ctx.tracing?.eventReceived(event.eventId, "cron");
   ctx.work.announce();
-  return { status: "accepted" as const, event_id: eventId };
+  eventReceived(ctx, event);
+  return { status: "accepted" as const, event_id: event.eventId };
 }

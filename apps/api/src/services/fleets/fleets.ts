@@ -3,6 +3,7 @@ import { type FleetStatus, Problem } from "@fleet/contracts";
 import { and, count, eq, fleets } from "@fleet/db";
 import { autoKillFleetGates } from "../approvals/sweep.ts";
 import { type ServiceContext, uniqueViolation } from "../context.ts";
+import { gatesResolved } from "../fleet-events/frames.ts";
 import { keysetPage } from "../keyset.ts";
 import { pushSchedule } from "../schedules/sync.ts";
 import { reconcileTriggerSchedules } from "../schedules/trigger-schedules.ts";
@@ -67,7 +68,7 @@ export async function updateFleet(
   // Read before the row is locked: a malformed or oversized definition is refused without waiting on it.
   const replaced = readDefinitionChange(input);
   try {
-    const { fleet, pushes } = await ctx.db.transaction(async (tx) => {
+    const { fleet, pushes, killed } = await ctx.db.transaction(async (tx) => {
       const row = await requireFleet(tx, tenantId, input.workspace_id, input.fleet_id, { forUpdate: true });
       const etag = fleetEtag(row);
       if (input.if_match !== undefined && input.if_match !== etag) {
@@ -87,7 +88,8 @@ export async function updateFleet(
       const definition = replaced === null ? row.definition : { ...row.definition, ...replaced };
       // Key order is not compared: jsonb stores an object's keys in its own order.
       const redefined = !isDeepStrictEqual(definition, row.definition);
-      if (status === row.status && name === row.name && !redefined) return { fleet: row, pushes: [] };
+      if (status === row.status && name === row.name && !redefined)
+        return { fleet: row, pushes: [], killed: [] };
       let pushes: string[] = [];
       if (redefined) {
         if (row.status === "killed") {
@@ -114,11 +116,13 @@ export async function updateFleet(
         .where(eq(fleets.id, row.id))
         .returning();
       // A stopped or killed fleet acts on nothing it asked about: its open gates close with it.
-      if (status !== row.status && (status === "stopped" || status === "killed")) {
-        await autoKillFleetGates(tx, row.id, status, now);
-      }
-      return { fleet: updated!, pushes };
+      const killed =
+        status !== row.status && (status === "stopped" || status === "killed")
+          ? await autoKillFleetGates(tx, row.id, status, now)
+          : [];
+      return { fleet: updated!, pushes, killed };
     });
+    gatesResolved(ctx, killed);
     // Stored; registering the changed trigger schedules is best-effort, the reconciler converges the rest.
     await Promise.all(pushes.map((scheduleId) => pushSchedule(ctx, scheduleId)));
     return toFleetView(fleet);
@@ -148,9 +152,10 @@ export async function deleteFleet(
       .delete(fleets)
       .where(and(eq(fleets.id, fleetId), eq(fleets.workspaceId, workspaceId), eq(fleets.tenantId, tenantId)))
       .returning({ id: fleets.id });
-    if (deleted !== undefined) await autoKillFleetGates(tx, deleted.id, "deleted", ctx.now());
-    return deleted;
+    if (deleted === undefined) return undefined;
+    return { ...deleted, killed: await autoKillFleetGates(tx, deleted.id, "deleted", ctx.now()) };
   });
+  if (row !== undefined) gatesResolved(ctx, row.killed);
   if (row !== undefined) return;
   await requireWorkspace(ctx.db, tenantId, workspaceId);
   throw fleetNotFound(fleetId);

@@ -2,6 +2,7 @@ import { Problem } from "@fleet/contracts";
 import { and, type Database, eq, fleetEvents, fleets, sql } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
 import type { ServiceContext } from "../context.ts";
+import { eventReceived } from "../fleet-events/frames.ts";
 import { requireFleet } from "./access.ts";
 
 /**
@@ -28,6 +29,14 @@ export async function messageFleet(
   if (row !== undefined) {
     ctx.work.announce(); // waiting runners take it now
     ctx.tracing?.eventReceived(row.id, "chat");
+    eventReceived(ctx, {
+      workspaceId: input.workspace_id,
+      fleetId: input.fleet_id,
+      eventId: row.id,
+      eventType: "chat",
+      actor: caller.actor,
+      message: input.message,
+    });
     return { status: "accepted" as const, event_id: row.id };
   }
   const fleet = await requireFleet(db, caller.tenantId, input.workspace_id, input.fleet_id);

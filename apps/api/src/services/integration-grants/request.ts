@@ -3,6 +3,7 @@ import { and, approvalGates, eq, integrationGrants } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
 import type { Actor } from "../audit/record.ts";
 import type { ServiceContext } from "../context.ts";
+import { gatesOpened } from "../fleet-events/frames.ts";
 import { requireFleet } from "../fleets/access.ts";
 import { openGrantGate } from "./gate.ts";
 import type { GrantRow } from "./view.ts";
@@ -40,7 +41,8 @@ export async function requestGrant(
   input: GrantRequestInput,
 ) {
   const now = ctx.now();
-  return ctx.db.transaction(async (tx) => {
+  let opened: string | null = null;
+  const result = await ctx.db.transaction(async (tx) => {
     const fleet = await requireFleet(tx, tenantId, input.workspace_id, input.fleet_id, { forUpdate: true });
     if (fleet.status === "stopped" || fleet.status === "killed") {
       throw new Problem("UZ-FLEET-003", {
@@ -56,6 +58,7 @@ export async function requestGrant(
       const id = newId(now);
       const grant = { id, service: input.service, reason: input.reason, requestedBy: actor.principal };
       const gateId = await openGrantGate(tx, ctx.vault, fleet, grant, now);
+      opened = gateId;
       const [row] = await tx
         .insert(integrationGrants)
         .values({
@@ -95,6 +98,7 @@ export async function requestGrant(
       requestedBy: actor.principal,
     };
     const gateId = await openGrantGate(tx, ctx.vault, fleet, grant, now);
+    opened = gateId;
     const [row] = await tx
       .update(integrationGrants)
       .set({
@@ -114,4 +118,6 @@ export async function requestGrant(
       grant: answer(row!, "Requested again: a person approves it in the approvals inbox."),
     };
   });
+  if (opened !== null) gatesOpened(ctx, [opened]);
+  return result;
 }

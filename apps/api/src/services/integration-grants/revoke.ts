@@ -1,6 +1,7 @@
 import { and, eq, inArray, integrationGrants } from "@fleet/db";
 import { type Actor, recordAudit } from "../audit/record.ts";
 import type { ServiceContext } from "../context.ts";
+import { gatesResolved } from "../fleet-events/frames.ts";
 import { requireFleet } from "../fleets/access.ts";
 import { decideGrantGate } from "./gate.ts";
 import { grantNotChangeable, grantNotFound, toGrantView } from "./view.ts";
@@ -51,6 +52,9 @@ export async function revokeGrant(
     });
     return { row, gateId };
   });
-  if (result.gateId !== null) ctx.gates.wake(result.gateId);
+  if (result.gateId !== null) {
+    ctx.gates.wake(result.gateId);
+    gatesResolved(ctx, [result.gateId]);
+  }
   return toGrantView(result.row);
 }

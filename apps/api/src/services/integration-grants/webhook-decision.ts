@@ -2,6 +2,7 @@ import { GRANT_WEBHOOK_RESOLVER, Problem, SIGNATURE_DRIFT_S } from "@fleet/contr
 import { and, eq, fleets, integrationGrants, sql, webhookNonces, webhookSecrets } from "@fleet/db";
 import { recordAudit } from "../audit/record.ts";
 import type { ServiceContext } from "../context.ts";
+import { gatesResolved } from "../fleet-events/frames.ts";
 import { workspaceWebhookSecret } from "../webhooks/secret.ts";
 import { requireSignature, type SignedHeaders } from "../webhooks/signature.ts";
 import { decideGrantGate } from "./gate.ts";
@@ -117,7 +118,10 @@ export async function decideGrantByWebhook(
         limit ${NONCE_SWEEP} for update skip locked)`);
     return { row, gateId };
   });
-  if (result.gateId !== null) ctx.gates.wake(result.gateId);
+  if (result.gateId !== null) {
+    ctx.gates.wake(result.gateId);
+    gatesResolved(ctx, [result.gateId]);
+  }
   const { row } = result;
   return {
     grant_id: row.id,

@@ -2,6 +2,7 @@ import { Problem } from "@fleet/contracts";
 import { resultRows, sql } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
 import type { ServiceContext } from "../context.ts";
+import { eventComplete } from "../fleet-events/frames.ts";
 import { fencedWrite } from "./leasing.ts";
 
 export interface ReportInput {
@@ -42,7 +43,7 @@ export async function reportLease(ctx: ServiceContext, runnerId: string, input: 
   const failureDetail = succeeded ? null : (input.failure_detail ?? null);
   const result = await ctx.db.execute(sql`
     with cur as (
-      select l.id, l.fleet_id, l.event_id
+      select l.id, l.fleet_id, l.event_id, f.workspace_id
       from (select * from leases where id = ${input.lease_id} offset 0) l
       join fleets f on f.id = l.fleet_id
       where l.runner_id = ${runnerId} and l.status = 'running'
@@ -84,12 +85,12 @@ export async function reportLease(ctx: ServiceContext, runnerId: string, input: 
              jsonb_build_object('lease_id', cur.id, 'outcome', ${succeeded ? "succeeded" : "failed"}::text), ${now}::bigint
       from cur
     )
-    select cur.id, exists (
+    select cur.id, cur.fleet_id, cur.workspace_id, exists (
       select 1 from fleet_events w
       where w.fleet_id = cur.fleet_id and w.status = 'received' and w.id <> cur.event_id
     ) as more
     from cur`);
-  const rows = resultRows<{ id: string; more: boolean }>(result);
+  const rows = resultRows<{ id: string; fleet_id: string; workspace_id: string; more: boolean }>(result);
   if (rows.length === 0) {
     // Why nothing changed: not this runner's lease (404), superseded or ended (409), another event (400).
     const lease = await fencedWrite(ctx, runnerId, input, async (_tx, held) => held);
@@ -101,7 +102,8 @@ export async function reportLease(ctx: ServiceContext, runnerId: string, input: 
     });
   }
   // The fleet is free again: its next event can be leased now, not at a waiting runner's next re-poll.
-  if (rows[0]!.more) ctx.work.announce();
+  const ended = rows[0]!;
+  if (ended.more) ctx.work.announce();
   ctx.metrics?.lease(succeeded ? "succeeded" : "failed");
   ctx.tracing?.reported(
     {
@@ -119,6 +121,11 @@ export async function reportLease(ctx: ServiceContext, runnerId: string, input: 
       model: input.model,
     },
     now,
+  );
+  eventComplete(
+    ctx,
+    { workspaceId: ended.workspace_id, fleetId: ended.fleet_id, eventId: input.event_id, leaseId: ended.id },
+    { ...input, status: input.outcome, failure_label: failureLabel },
   );
   return {
     lease_id: input.lease_id,

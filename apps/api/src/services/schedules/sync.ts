@@ -2,6 +2,7 @@ import { and, eq, fleetEvents, fleets, schedules, sql } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
 import type { FireData } from "../../runtime/schedule-engine.ts";
 import type { ServiceContext } from "../context.ts";
+import { eventReceived } from "../fleet-events/frames.ts";
 import { effective, type ScheduleRow } from "./schedule-view.ts";
 
 function describe(error: unknown): string {
@@ -91,9 +92,16 @@ export async function fireSchedule(ctx: ServiceContext, data: FireData, sentAt: 
     // completing it. The instant last fired is kept on the row (locked above): a second delivery of an
     // instant, or of an earlier one, wakes nobody.
     if (instant !== null && row.lastFiredAt !== null && instant <= row.lastFiredAt) return null;
-    const eventId = newId(now);
+    const event = {
+      workspaceId: row.workspaceId,
+      fleetId: row.fleetId,
+      eventId: newId(now),
+      eventType: "cron" as const,
+      actor: `cron:${row.id}`,
+      message: running.message,
+    };
     await tx.insert(fleetEvents).values({
-      id: eventId,
+      id: event.eventId,
       workspaceId: row.workspaceId,
       fleetId: row.fleetId,
       actor: `cron:${row.id}`,
@@ -106,7 +114,7 @@ export async function fireSchedule(ctx: ServiceContext, data: FireData, sentAt: 
     const lastFiredAt = instant ?? now;
     if (!row.once) {
       await tx.update(schedules).set({ lastFiredAt }).where(eq(schedules.id, row.id));
-      return { retired: null, recipe: running, eventId };
+      return { retired: null, recipe: running, event };
     }
     // Retired: never fires again. The row goes once the scheduler has forgotten it.
     await tx
@@ -119,11 +127,12 @@ export async function fireSchedule(ctx: ServiceContext, data: FireData, sentAt: 
         updatedAt: now,
       })
       .where(eq(schedules.id, row.id));
-    return { retired: row.id, recipe: null, eventId };
+    return { retired: row.id, recipe: null, event };
   });
   if (fired === null) return;
-  ctx.tracing?.eventReceived(fired.eventId, "cron");
+  ctx.tracing?.eventReceived(fired.event.eventId, "cron");
   ctx.work.announce();
+  eventReceived(ctx, fired.event);
   if (fired.retired !== null) await pushSchedule(ctx, fired.retired);
   else await sendNextAhead(ctx, data, fired.recipe.cron, fired.recipe.timezone);
 }

@@ -1,0 +1,7 @@
+import { streamWorkspaceEvents as op } from "@fleet/contracts/fleet-events/stream-workspace-events";
+import { streamWorkspaceEvents as stream } from "../../services/fleet-events/streams.ts";
+import { procedure } from "../../trpc.ts";
+
+export const streamWorkspaceEvents = procedure(op).stream(({ ctx, input }) =>
+  stream(ctx.services, ctx.principal.tenantId, input),
+);

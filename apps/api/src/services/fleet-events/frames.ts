@@ -1,0 +1,125 @@
+import { approvalGates, inArray } from "@fleet/db";
+import type { ServiceContext } from "../context.ts";
+
+/** How much of a request the `event_received` frame previews: enough to recognise it, never the whole. */
+const PREVIEW_CHARS = 160;
+
+/** An event entered (a message, a cron fire): published after its insert commits. */
+export function eventReceived(
+  ctx: ServiceContext,
+  event: {
+    workspaceId: string;
+    fleetId: string;
+    eventId: string;
+    eventType: "chat" | "cron";
+    actor: string;
+    message?: string;
+  },
+): void {
+  ctx.streams.publish({
+    workspaceId: event.workspaceId,
+    fleetId: event.fleetId,
+    eventId: event.eventId,
+    leaseId: null,
+    kind: "event_received",
+    payload: {
+      event_type: event.eventType,
+      actor: event.actor,
+      ...(event.message === undefined ? {} : { request_preview: event.message.slice(0, PREVIEW_CHARS) }),
+    },
+    at: ctx.now(),
+  });
+}
+
+/** A runner's report finished an event. */
+export function eventComplete(
+  ctx: ServiceContext,
+  run: { workspaceId: string; fleetId: string; eventId: string; leaseId: string },
+  report: {
+    status: string;
+    failure_label?: string | null;
+    wall_ms?: number;
+    tokens?: number;
+    cost_nanos?: number;
+  },
+): void {
+  const payload: Record<string, unknown> = { status: report.status };
+  if (report.failure_label) payload.failure_label = report.failure_label;
+  if (report.wall_ms !== undefined) payload.wall_ms = report.wall_ms;
+  if (report.tokens !== undefined) payload.tokens = report.tokens;
+  // Nanos of the tenant's currency unit, as `cost_nanos` is everywhere else.
+  if (report.cost_nanos !== undefined) payload.cost = report.cost_nanos;
+  ctx.streams.publish({ ...run, kind: "event_complete", payload, at: ctx.now() });
+}
+
+type GateRow = typeof approvalGates.$inferSelect;
+
+/** A gate opened (a run's, or an integration grant's): the fields the inbox lists, nothing of its evidence. */
+export function gateOpened(ctx: ServiceContext, gate: GateRow): void {
+  ctx.streams.publish({
+    workspaceId: gate.workspaceId,
+    fleetId: gate.fleetId,
+    eventId: gate.eventId,
+    leaseId: gate.leaseId,
+    kind: "gate_opened",
+    payload: {
+      gate_id: gate.id,
+      action_id: gate.actionId,
+      gate_kind: gate.gateKind,
+      tool_name: gate.toolName,
+      action_name: gate.actionName,
+      blast_radius: gate.blastRadius,
+      timeout_at: gate.timeoutAt,
+    },
+    at: ctx.now(),
+  });
+}
+
+/**
+ * Reads gates after the transaction that changed them committed, without making it wait: the business
+ * write neither waits for nor fails with the publication. Best effort, as the live tail is: the inbox
+ * list still shows every gate.
+ */
+function readGates(ctx: ServiceContext, gateIds: readonly string[], publish: (gate: GateRow) => void): void {
+  if (gateIds.length === 0) return;
+  ctx.db
+    .select()
+    .from(approvalGates)
+    .where(inArray(approvalGates.id, [...gateIds]))
+    .then(
+      (rows) => {
+        for (const gate of rows) publish(gate);
+      },
+      () => {},
+    );
+}
+
+/** Gates opened in a transaction that held only their ids (an integration grant's). */
+export function gatesOpened(ctx: ServiceContext, gateIds: readonly string[]): void {
+  readGates(ctx, gateIds, (gate) => gateOpened(ctx, gate));
+}
+
+/**
+ * Gates that may have been resolved (answered, timed out, auto-killed, decided by a webhook): each one
+ * found resolved is published.
+ */
+export function gatesResolved(ctx: ServiceContext, gateIds: readonly string[]): void {
+  readGates(ctx, gateIds, (gate) => {
+    if (gate.status === "pending") return;
+    ctx.streams.publish({
+      workspaceId: gate.workspaceId,
+      fleetId: gate.fleetId,
+      eventId: gate.eventId,
+      leaseId: gate.leaseId,
+      kind: "gate_resolved",
+      payload: {
+        gate_id: gate.id,
+        action_id: gate.actionId,
+        outcome: gate.status,
+        resolved_by: gate.resolvedBy,
+        resolved_at: gate.resolvedAt,
+      },
+      at: ctx.now(),
+    });
+  });
+}

@@ -1,0 +1,46 @@
+import { z } from "zod";
+
+/** The frame kinds a live-tail stream carries, besides its own `hello`, `heartbeat`, `reset`, `access_revoked`. */
+export const streamFrameKinds = [
+  "event_received",
+  "event_complete",
+  "gate_opened",
+  "gate_resolved",
+  "chunk",
+  "tool_call_started",
+  "tool_call_progress",
+  "tool_call_completed",
+] as const;
+export type StreamFrameKind = (typeof streamFrameKinds)[number];
+
+const kindList = new RegExp(`^(${streamFrameKinds.join("|")})(,(${streamFrameKinds.join("|")}))*$`);
+
+/** What a stream takes: the kinds it listens for, and where a client resumes when it cannot set headers. */
+export const streamQuery = {
+  kinds: z
+    .string()
+    .max(512)
+    .regex(kindList, { error: `kinds lists frame kinds, comma-separated, of ${streamFrameKinds.join(", ")}` })
+    .optional(),
+  last_event_id: z
+    .string()
+    .regex(/^\d{1,15}$/, { error: "last_event_id is the decimal id of a frame the stream sent" })
+    .optional(),
+};
+
+/**
+ * The `data:` of every frame a stream sends under `event: <kind>` with `id: <frame_id>` (docs/decisions.md,
+ * "Streams"). Before them, `event: hello` carries `{subscription_id, replay_window, last_frame_id}`.
+ */
+export const streamFrame = z
+  .object({
+    frame_id: z.string(),
+    kind: z.enum(streamFrameKinds),
+    workspace_id: z.string(),
+    fleet_id: z.string(),
+    event_id: z.string().nullable(),
+    lease_id: z.string().nullable(),
+    at: z.number().int(),
+    payload: z.record(z.string(), z.unknown()),
+  })
+  .meta({ id: "StreamFrame" });

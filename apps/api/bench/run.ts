@@ -17,7 +17,8 @@
  * and cron latency; the last two on PostgreSQL only; `approvals`, issue #14's gate figures, on both),
  * BENCH_INBOX_DEPTH (default 1000000: pending gates behind the approvals inbox on PostgreSQL),
  * BENCH_INBOX_DEPTH_PGLITE (default the same; 0 skips the deep inbox on PGlite),
- * BENCH_WAKE_SAMPLES (default 300: decisions timed to the waiting runner, per database).
+ * BENCH_WAKE_SAMPLES (default 300: decisions timed to the waiting runner, per database),
+ * BENCH_MEMBER_SAMPLES (default 100: member removals timed, per database; suite `members`, issue 16 §1).
  */
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -28,6 +29,7 @@ import { Cleanup } from "./cleanup.ts";
 import { createPostgresDatabase, type SeededDatabase, seedTenant } from "./databases.ts";
 import { benchFleets, printFleetFigures } from "./fleets.ts";
 import { benchLeases, printLeaseFigures } from "./leases.ts";
+import { benchMembers, printMemberFigures } from "./members.ts";
 import {
   cpuTimeMs,
   othersMeter,
@@ -403,6 +405,16 @@ async function bench(settings: Settings, cleanup: Cleanup): Promise<void> {
     printApprovalFigures(
       await benchApprovals(pglite, "PGlite", { ...common, inboxDepth: settings.inboxDepthPglite }, progress),
     );
+  }
+  if (settings.suites.has("members")) {
+    const samples = wholeNumber("BENCH_MEMBER_SAMPLES", 100);
+    const common = { logDir, apiDir, samples };
+    if (pg === null) console.log(`\nMember removal (issue 16 §1), PostgreSQL: skipped, ${postgres}`);
+    else
+      printMemberFigures(
+        await benchMembers(pg, "PostgreSQL, two instances", { ...common, twoInstances: true }, progress),
+      );
+    printMemberFigures(await benchMembers(pglite, "PGlite", { ...common, twoInstances: false }, progress));
   }
 }
 

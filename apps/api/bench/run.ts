@@ -22,6 +22,7 @@
  * `streams` (not in the default set): issue 15's live-tail figures on PostgreSQL, two instances;
  * BENCH_STREAM_SUBSCRIBERS (default 10000), BENCH_STREAM_ROUNDS (default 5: frames sent to all),
  * BENCH_STREAM_CROSS_SAMPLES (default 200: frames published on B and timed on A).
+ * BENCH_MEMBER_SAMPLES (default 100: member removals timed, per database; suite `members`, issue 16 §1).
  */
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -32,6 +33,7 @@ import { Cleanup } from "./cleanup.ts";
 import { createPostgresDatabase, type SeededDatabase, seedTenant } from "./databases.ts";
 import { benchFleets, printFleetFigures } from "./fleets.ts";
 import { benchLeases, printLeaseFigures } from "./leases.ts";
+import { benchMembers, printMemberFigures } from "./members.ts";
 import {
   cpuTimeMs,
   othersMeter,
@@ -435,6 +437,16 @@ async function bench(settings: Settings, cleanup: Cleanup): Promise<void> {
     printApprovalFigures(
       await benchApprovals(pglite, "PGlite", { ...common, inboxDepth: settings.inboxDepthPglite }, progress),
     );
+  }
+  if (settings.suites.has("members")) {
+    const samples = wholeNumber("BENCH_MEMBER_SAMPLES", 100);
+    const common = { logDir, apiDir, samples };
+    if (pg === null) console.log(`\nMember removal (issue 16 §1), PostgreSQL: skipped, ${postgres}`);
+    else
+      printMemberFigures(
+        await benchMembers(pg, "PostgreSQL, two instances", { ...common, twoInstances: true }, progress),
+      );
+    printMemberFigures(await benchMembers(pglite, "PGlite", { ...common, twoInstances: false }, progress));
   }
   if (settings.suites.has("streams")) await benchStreamSuite(pg, String(postgres), logDir);
 }

@@ -130,6 +130,13 @@ const otherTenantFixtures: Record<string, Fixture> = {
     params: { workspace_id: owner.workspaceId },
     body: { rules: [], escalation_webhook_url: null },
   }),
+  "members.update": async (owner) => ({
+    params: { user_id: (await seedMember(owner, ["fleet:read"])).userId },
+    body: { scopes: [] },
+  }),
+  "members.remove": async (owner) => ({
+    params: { user_id: (await seedMember(owner, ["fleet:read"])).userId },
+  }),
   "apiKeys.update": async (owner) => ({ params: { id: await mintKeyId(owner) }, body: { active: false } }),
   "apiKeys.delete": async (owner) => {
     const id = await mintKeyId(owner);
@@ -146,6 +153,9 @@ async function mintKeyId(owner: Tenant): Promise<string> {
   expect(minted.status).toBe(201);
   return minted.body.id;
 }
+
+/** Removals the spec makes idempotent (a non-member answers 204), so another tenant's answers 204 too. */
+const idempotentRemovals = new Set(["members.remove"]); // lists with GET /v1/tenants/me/members
 
 /** A credential of a class the operation accepts, holding no scope. */
 async function unscopedToken(op: Operation): Promise<string> {
@@ -235,6 +245,15 @@ describe.each(guarded.map((op) => [op.id, op] as const))("security of %s", (_id,
       const { params, body } = await fixture!(owner);
       const theirs = await call(op.method, pathOf(op, params), { token: stranger.apiKey, body });
       const absent = await call(op.method, pathOf(op, {}), { token: stranger.apiKey, body });
+      if (idempotentRemovals.has(op.id)) {
+        // The spec makes this removal idempotent: another tenant's resource answers as an absent one, 204,
+        // and is left where it was.
+        expect(theirs.status).toBe(204);
+        expect(absent.status).toBe(204);
+        const listed = await call("GET", "/v1/tenants/me/members?limit=100", { token: owner.apiKey });
+        expect(JSON.stringify(listed.body), "another tenant's removal removed it").toContain(params.user_id);
+        return;
+      }
       expect(theirs.status).toBe(404);
       expect(absent.status, JSON.stringify(absent.body)).toBe(404);
       expect(theirs.body.error_code).toBe(absent.body.error_code);

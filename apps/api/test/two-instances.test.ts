@@ -5,7 +5,7 @@ import { eq, fleetEvents, schedules, sql } from "@fleet/db";
 import { describe, expect, it } from "vitest";
 import { fireSchedule } from "../src/services/schedules/sync.ts";
 import { installFleet } from "./fleet-fixtures.ts";
-import { callAt, databaseKind, seedTenant } from "./harness.ts";
+import { callAt, databaseKind, seedMember, seedTenant } from "./harness.ts";
 import { useSecondInstance } from "./instances.ts";
 
 /**
@@ -44,6 +44,31 @@ describe.runIf(databaseKind === "postgres")("two API instances on one PostgreSQL
       const refused = await callAt(second.baseUrl, "GET", "/v1/users/me", { token: minted.body.key });
       expect(refused.status, refused.text).toBe(401);
       expect(refused.body).toMatchObject({ error_code: "UZ-APIKEY-004" });
+    }
+  });
+
+  it("refuses a member removed through one instance on the other's very next request, key and session", async () => {
+    const { first, second } = instances();
+    const tenant = await seedTenant();
+    for (let round = 0; round < 5; round++) {
+      const member = await seedMember(tenant, ["fleet:read", "apikey:write"]);
+      const minted = await callAt<OutputOf<typeof createApiKey>>(first.baseUrl, "POST", "/v1/api-keys", {
+        token: member.token,
+        body: { key_name: `member-${round}` },
+      });
+      expect(minted.status, minted.text).toBe(201);
+      for (const token of [member.token, minted.body.key, member.token, minted.body.key]) {
+        const me = await callAt(second.baseUrl, "GET", "/v1/users/me", { token });
+        expect(me.status, me.text).toBe(200);
+      }
+      const removed = await callAt(first.baseUrl, "DELETE", `/v1/tenants/me/members/${member.userId}`, {
+        token: tenant.apiKey,
+      });
+      expect(removed.status, removed.text).toBe(204);
+      const session = await callAt(second.baseUrl, "GET", "/v1/users/me", { token: member.token });
+      expect(session.status, session.text).toBe(401);
+      const key = await callAt(second.baseUrl, "GET", "/v1/users/me", { token: minted.body.key });
+      expect(key.status, key.text).toBe(401);
     }
   });
 

@@ -113,6 +113,20 @@ export const errorRegistry = {
   ),
   /** No such workspace, or one of another tenant. */
   "UZ-WORKSPACE-002": def(404, "Workspace not found", "No workspace with this id is visible to the caller."),
+  /** No such member, or a person of another tenant. */
+  "UZ-MEMBER-001": def(404, "Member not found", "No member with this user id is visible to the caller."),
+  /** Only an owner may invite, change or remove an owner, or give or take the owner role. */
+  "UZ-MEMBER-002": def(
+    403,
+    "Owner only",
+    "Only an owner can invite, change or remove an owner, or give or take the owner role.",
+  ),
+  /** The person is already a member of the tenant. */
+  "UZ-MEMBER-003": def(
+    409,
+    "Already a member",
+    "The person is already a member of the tenant; change their scopes instead (current_state: member).",
+  ),
   // API keys
   /** No such key, or one of another tenant. */
   "UZ-APIKEY-001": def(404, "API key not found", "No tenant API key with this id is visible to the caller."),

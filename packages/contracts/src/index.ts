@@ -17,6 +17,7 @@ export * from "./input-screen.ts";
 export * from "./integration-grants/integration-grant.ts";
 export { MAX_WAIT_MS } from "./leases/acquire-lease.ts";
 export * from "./leases/lease.ts";
+export * from "./members/member.ts";
 export { memoryItem } from "./memories/list-memories.ts";
 export * from "./models/model.ts";
 export * from "./operation.ts";

@@ -130,12 +130,16 @@ export class Authenticator {
         email: users.email,
         displayName: users.displayName,
         scopes: memberships.scopes,
+        joinedAt: memberships.createdAt,
       })
       .from(memberships)
       .innerJoin(tenants, eq(tenants.id, memberships.tenantId))
       .innerJoin(users, eq(users.id, memberships.userId))
       .where(and(eq(memberships.tenantId, claims.tenantId!), eq(memberships.userId, claims.sub)));
     if (row === undefined) return invalid();
+    // A token issued before the membership began belongs to an earlier membership the person was removed
+    // from: a later invitation does not bring it back.
+    if ((claims.issuedAt ?? 0) < row.joinedAt) return invalid();
     const principal: TenantPrincipal = {
       class: "session",
       credential: claims.kind === "cli" ? "cli_credential" : "session_token",

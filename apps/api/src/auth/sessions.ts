@@ -16,6 +16,8 @@ export interface SessionClaims {
   tenantId: string | null;
   scopes: string[];
   expiresAt: number;
+  /** When the token was issued, epoch ms (`iat_ms`; from a token without it, the end of its iat second). */
+  issuedAt?: number;
 }
 
 /** Signs and verifies session tokens (HS256 JWTs with iss and aud checked). */
@@ -44,6 +46,8 @@ export class SessionSigner {
       kind: claims.kind,
       scopes: claims.scopes.join(" "),
       ...(claims.tenantId ? { tenant_id: claims.tenantId } : {}),
+      // The issuing instant in ms (iat has whole seconds): a token older than its membership is refused.
+      iat_ms: now,
     })
       .setProtectedHeader({ alg: "HS256", typ: "JWT" })
       .setSubject(claims.sub)
@@ -70,7 +74,14 @@ export class SessionSigner {
       const tenantId = typeof payload.tenant_id === "string" ? payload.tenant_id : null;
       if (kind !== "operator" && tenantId === null) return null;
       const scopes = typeof payload.scopes === "string" ? payload.scopes.split(" ").filter(Boolean) : [];
-      return { sub: payload.sub, kind, tenantId, scopes, expiresAt: (payload.exp ?? 0) * 1000 };
+      return {
+        sub: payload.sub,
+        kind,
+        tenantId,
+        scopes,
+        expiresAt: (payload.exp ?? 0) * 1000,
+        issuedAt: typeof payload.iat_ms === "number" ? payload.iat_ms : ((payload.iat ?? 0) + 1) * 1000 - 1,
+      };
     } catch (error) {
       if (error instanceof joseErrors.JOSEError) return null;
       throw error;

@@ -10,6 +10,7 @@ import { fleetSchedulesRouter } from "./fleet-schedules/router.ts";
 import { fleetsRouter } from "./fleets/router.ts";
 import { integrationGrantsRouter } from "./integration-grants/router.ts";
 import { leasesRouter } from "./leases/router.ts";
+import { membersRouter } from "./members/router.ts";
 import { memoriesRouter } from "./memories/router.ts";
 import { modelsRouter } from "./models/router.ts";
 import { providersRouter } from "./providers/router.ts";
@@ -34,6 +35,7 @@ export const appRouter = router({
   fleets: fleetsRouter,
   integrationGrants: integrationGrantsRouter,
   leases: leasesRouter,
+  members: membersRouter,
   memories: memoriesRouter,
   models: modelsRouter,
   providers: providersRouter,

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { type OperatorScope, operatorScopes, Problem } from "@fleet/contracts";
-import { and, eq, gt, isNull, memberships, signInLinks, users } from "@fleet/db";
+import { and, type Database, eq, gt, isNull, memberships, signInLinks, type Tx, users } from "@fleet/db";
 import { sha256Hex } from "../../auth/tokens.ts";
 import { newId } from "../../runtime/ids.ts";
 import type { ServiceContext } from "../context.ts";
@@ -72,17 +72,29 @@ export async function createSignInLink(
   input: { email: string; tenantId?: string },
 ): Promise<{ url: string; expires_at: number }> {
   const member = await membershipOf(ctx, input.email, input.tenantId);
+  return insertSignInLink(ctx.db, ctx.config.consoleUrl, member, ctx.now());
+}
+
+/**
+ * The step of `createSignInLink` that writes the link, for a caller's transaction (an invitation answers
+ * the new member's link in the transaction that adds them).
+ */
+export async function insertSignInLink(
+  db: Database | Tx,
+  consoleUrl: string,
+  member: { tenantId: string; userId: string },
+  now: number,
+): Promise<{ url: string; expires_at: number }> {
   const token = randomBytes(32).toString("base64url");
-  const now = ctx.now();
   const expiresAt = now + LINK_TTL_MS;
-  await ctx.db.insert(signInLinks).values({
+  await db.insert(signInLinks).values({
     id: newId(now),
     tenantId: member.tenantId,
     userId: member.userId,
     tokenHash: sha256Hex(token),
     expiresAt,
   });
-  return { url: `${ctx.config.consoleUrl}/auth/link?token=${token}`, expires_at: expiresAt };
+  return { url: `${consoleUrl}/auth/link?token=${token}`, expires_at: expiresAt };
 }
 
 /**

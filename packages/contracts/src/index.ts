@@ -11,7 +11,7 @@ export * from "./fleet-events/fleet-event.ts";
 export * from "./fleet-libraries/cron.ts";
 export * from "./fleet-libraries/library.ts";
 export * from "./fleets/fleet.ts";
-export { MESSAGE_LIMIT } from "./fleets/message-fleet.ts";
+export { IDEMPOTENCY_KEY_LIMIT, MESSAGE_LIMIT } from "./fleets/message-fleet.ts";
 export * from "./input-screen.ts";
 export * from "./integration-grants/integration-grant.ts";
 export { MAX_WAIT_MS } from "./leases/acquire-lease.ts";

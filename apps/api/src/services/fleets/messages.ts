@@ -1,8 +1,8 @@
-import { Problem } from "@fleet/contracts";
 import { and, type Database, eq, fleetEvents, fleets, sql } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
 import type { ServiceContext } from "../context.ts";
-import { requireFleet } from "./access.ts";
+import { notAccepting, requireFleet } from "./access.ts";
+import { sendOnce } from "./message-keys.ts";
 
 /**
  * Stores a person's message as a chat event for a runner to lease. The common case is one statement:
@@ -12,8 +12,13 @@ import { requireFleet } from "./access.ts";
 export async function messageFleet(
   ctx: ServiceContext,
   caller: { tenantId: string; actor: string },
-  input: { workspace_id: string; fleet_id: string; message: string },
+  input: { workspace_id: string; fleet_id: string; message: string; idempotency_key?: string | undefined },
 ) {
+  if (input.idempotency_key !== undefined) {
+    const sent = await sendOnce(ctx, caller, { ...input, idempotency_key: input.idempotency_key });
+    if (sent.stored) ctx.work.announce();
+    return { status: "accepted" as const, event_id: sent.eventId };
+  }
   const { db } = ctx;
   const now = ctx.now();
   const [row] = await insertChat(db).execute({
@@ -30,10 +35,7 @@ export async function messageFleet(
     return { status: "accepted" as const, event_id: row.id };
   }
   const fleet = await requireFleet(db, caller.tenantId, input.workspace_id, input.fleet_id);
-  throw new Problem("UZ-FLEET-003", {
-    detail: `The fleet is ${fleet.status} and does not accept messages; resume it first.`,
-    current_state: fleet.status,
-  });
+  throw notAccepting(fleet.status);
 }
 
 const prepared = new WeakMap<Database, ReturnType<typeof prepareInsertChat>>();

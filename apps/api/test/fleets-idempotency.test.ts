@@ -87,7 +87,7 @@ describe("fleets: messages with an Idempotency-Key", () => {
   it("takes keys of 1-255 printable ASCII characters and refuses others with 400", async () => {
     const tenant = await seedTenant();
     const fleetId = await installFleet(tenant);
-    const longest = "k".repeat(254) + "~";
+    const longest = `${"k".repeat(254)}~`;
     expect((await send(tenant, fleetId, "a", longest)).status).toBe(202);
     expect((await send(tenant, fleetId, "b", "with space & symbols !#$%")).status).toBe(202);
     for (const bad of ["k".repeat(256), "tab\there", "caf\u00e9"]) {

@@ -106,16 +106,18 @@ export function ActivityView({ workspaceId }: { workspaceId: string | undefined 
             </p>
           </div>
         ) : (
-          <ol className="activity-feed" role="log" aria-live="polite" aria-label="Activity of the workspace">
-            {shown.map((item) => (
-              <ActivityRow
-                key={item.event_id}
-                item={item}
-                run={runs.get(item.event_id)}
-                fleetName={names.get(item.fleet_id)}
-              />
-            ))}
-          </ol>
+          <div role="log" aria-live="polite" aria-label="Activity of the workspace">
+            <ol className="activity-feed">
+              {shown.map((item) => (
+                <ActivityRow
+                  key={item.event_id}
+                  item={item}
+                  run={runs.get(item.event_id)}
+                  fleetName={names.get(item.fleet_id)}
+                />
+              ))}
+            </ol>
+          </div>
         )}
       </WorkspaceCard>
     </div>

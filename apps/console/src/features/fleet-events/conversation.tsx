@@ -3,7 +3,7 @@
 import { Badge, RelativeTime, StatusBadge } from "@fleet/ui";
 import { useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { useEffect } from "react";
+import { useEffect, useRef } from "react";
 import { LiveStatus } from "../../components/live-status.tsx";
 import { ListLoading, QueryProblem } from "../../components/query-problem.tsx";
 import { formatCost, formatCount } from "../../lib/format.ts";
@@ -115,6 +115,26 @@ export function Conversation({
       });
   }, [moved, queryClient, trpc, scope.workspace_id, scope.fleet_id]);
 
+  // The newest turn is at the bottom, as in a chat: follow it while the reader is there, not otherwise.
+  const scroller = useRef<HTMLDivElement>(null);
+  const following = useRef(true);
+  const tail = turns
+    .map((turn) => `${turn.eventId}:${turn.run?.updatedAt ?? ""}:${turn.item?.status ?? ""}`)
+    .join();
+  useEffect(() => {
+    const element = scroller.current;
+    if (element && following.current && tail) element.scrollTop = element.scrollHeight;
+  }, [tail]);
+  useEffect(() => {
+    const element = scroller.current;
+    if (!element) return;
+    const track = () => {
+      following.current = element.scrollHeight - element.scrollTop - element.clientHeight < 40;
+    };
+    element.addEventListener("scroll", track, { passive: true });
+    return () => element.removeEventListener("scroll", track);
+  });
+
   return (
     <section className="card conversation" aria-labelledby="conversation-heading">
       <header className="card__header conversation__header">
@@ -140,16 +160,19 @@ export function Conversation({
           </p>
         </div>
       ) : (
-        <ol
+        <div
+          ref={scroller}
           className="conversation__turns"
           role="log"
           aria-live="polite"
           aria-label={`Conversation with ${fleet.name}`}
         >
-          {turns.map((turn) => (
-            <TurnView key={turn.eventId} turn={turn} inspectHref={inspectHref} />
-          ))}
-        </ol>
+          <ol className="conversation__list">
+            {turns.map((turn) => (
+              <TurnView key={turn.eventId} turn={turn} inspectHref={inspectHref} />
+            ))}
+          </ol>
+        </div>
       )}
     </section>
   );

@@ -117,7 +117,14 @@ export function useEventStream({
         const fresh = memory.lastId === undefined;
         if (!fresh) headers["last-event-id"] = memory.lastId!;
         const response = await fetch(url!, { headers, signal: abort.signal, cache: "no-store" });
-        if (response.status === 404 || response.status === 405) return "unavailable";
+        // An API without the stream (404, or 400 where the path reads as an event id) refuses it for
+        // good: the page polls instead. A refusal that may pass (429, 5xx) is retried.
+        if (
+          response.status >= 400 &&
+          response.status < 500 &&
+          ![401, 403, 408, 429].includes(response.status)
+        )
+          return "unavailable";
         const type = response.headers.get("content-type") ?? "";
         if (!response.ok || !type.startsWith("text/event-stream") || response.body === null) {
           const retryAfter = Number(response.headers.get("retry-after"));

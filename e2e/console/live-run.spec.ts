@@ -142,6 +142,41 @@ test.describe("The run as it happens", () => {
     const stored = await events(apiUrl, tenant, fleet.fleet_id);
     expect(stored.items).toHaveLength(1);
     await expect(status).toContainText(stored.items[0]!.event_id.slice(0, 8));
+
+    // The answer shows inline under its message, without opening the event.
+    const lease = await runner.lease();
+    await runner.report(lease, {
+      outcome: "processed",
+      response_text: "Rolled web back to v1; error rate is back to 0.1 %.",
+      tokens: 512,
+      wall_ms: 4200,
+      cost_nanos: 1_900_000,
+    });
+    const conversation = page.getByRole("log", { name: `Conversation with ${fleet.name}` });
+    const turn = conversation.getByRole("listitem").filter({ hasText: message });
+    await expect(turn).toHaveAttribute("data-status", "processed");
+    await expect(turn).toContainText("Rolled web back to v1; error rate is back to 0.1 %.");
+    await expect(turn).toContainText("512 tokens");
+    for (const width of [1440, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      await screenshot(page, testInfo, `fleet-conversation-${width}`);
+    }
+
+    // The workspace's activity feed lists it, with its fleet and outcome.
+    await page
+      .getByRole("navigation", { name: "Main" })
+      .getByRole("link", { name: /Activity/ })
+      .click();
+    await expect(page.getByRole("heading", { level: 1, name: "Activity" })).toBeVisible();
+    const feed = page.getByRole("log", { name: "Activity of the workspace" });
+    await expect(feed.getByRole("listitem").filter({ hasText: fleet.name })).toHaveAttribute(
+      "data-status",
+      "processed",
+    );
+    for (const width of [390, 1440]) {
+      await page.setViewportSize({ width, height: 900 });
+      await screenshot(page, testInfo, `activity-${width}`);
+    }
   });
 
   test("a fresh page whose API does not answer shows an error with a retry, and the live badge stops saying Live", async ({

@@ -4,6 +4,7 @@ import { MESSAGE_LIMIT } from "@fleet/contracts";
 import { Button, CheckIcon, ProblemAlert, SendIcon } from "@fleet/ui";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useRef, useState } from "react";
+import { REQUEST_TIMEOUT_MS, unansweredOf } from "../../lib/api-fetch.ts";
 import { formatCount } from "../../lib/format.ts";
 import { answerLost, problemOf, statusOf } from "../../lib/problem.ts";
 import { useTRPC } from "../../lib/trpc.ts";
@@ -56,8 +57,10 @@ export function MessageBox({ fleet, onSent }: { fleet: FleetView; onSent: (event
         await queryClient.invalidateQueries({ queryKey: trpc.fleetEvents.list.pathKey() });
       },
       onError: (error) => {
-        // A refusal stored nothing: the next send of this text may take a new key.
+        // A refusal stored nothing: the next send of this text may take a new key. A lost answer may hide
+        // a stored message: the lists look again.
         if (!answerLost(error)) attempt.current = null;
+        else void queryClient.invalidateQueries({ queryKey: trpc.fleetEvents.list.pathKey() });
         // The fleet moved since the page read it: show its status as it is now.
         if (statusOf(error) === 409)
           return queryClient.invalidateQueries({
@@ -184,7 +187,7 @@ export function MessageBox({ fleet, onSent }: { fleet: FleetView; onSent: (event
             <ProblemAlert
               problem={{
                 title: "The message may have been sent",
-                detail: `${problemOf(send.error).detail} Its answer was lost, so the console cannot tell whether the API stored it. Retrying sends it with the same key: the API stores it at most once.`,
+                detail: `${lostAnswer(unansweredOf(send.error)?.kind === "timeout")} so the console cannot tell whether the message was stored. Retrying sends it with the same key: the API stores it at most once.`,
               }}
             >
               <Button size="sm" variant="primary" onClick={retryLost}>
@@ -198,6 +201,13 @@ export function MessageBox({ fleet, onSent }: { fleet: FleetView; onSent: (event
       ) : null}
     </section>
   );
+}
+
+/** Why the answer is missing, as the start of a sentence. */
+function lostAnswer(timedOut: boolean): string {
+  return timedOut
+    ? `The API did not answer within ${REQUEST_TIMEOUT_MS / 1000} seconds,`
+    : "The answer did not come back (the connection failed),";
 }
 
 /** 128 random bits; getRandomValues, unlike randomUUID, also works on a console served over plain http. */

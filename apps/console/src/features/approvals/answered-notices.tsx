@@ -19,19 +19,23 @@ export function AnsweredNotices({
   onDismiss: (gateId: string) => void;
 }) {
   return (
-    <ul className="answered-notices" aria-label="Gates answered just now" role="status">
-      {notices.map((notice) => (
-        <li key={notice.gateId} className="answered-notice" data-outcome={notice.outcome}>
-          <span>
-            {outcomeWords[notice.outcome] ?? notice.outcome}
-            {notice.name ? `: ${notice.name}` : ` gate ${notice.gateId.slice(0, 8)}…`}, by{" "}
-            <code>{notice.resolvedBy}</code>.
-          </span>
-          <Button size="sm" variant="ghost" onClick={() => onDismiss(notice.gateId)}>
-            Dismiss<span className="ui-visually-hidden"> the note on gate {notice.gateId}</span>
-          </Button>
-        </li>
-      ))}
-    </ul>
+    <div role="status">
+      {notices.length > 0 ? (
+        <ul className="answered-notices" aria-label="Gates answered just now">
+          {notices.map((notice) => (
+            <li key={notice.gateId} className="answered-notice" data-outcome={notice.outcome}>
+              <span>
+                {outcomeWords[notice.outcome] ?? notice.outcome}
+                {notice.name ? `: ${notice.name}` : ` gate ${notice.gateId.slice(0, 8)}…`}, by{" "}
+                <code>{notice.resolvedBy}</code>.
+              </span>
+              <Button size="sm" variant="ghost" onClick={() => onDismiss(notice.gateId)}>
+                Dismiss<span className="ui-visually-hidden"> the note on gate {notice.gateId}</span>
+              </Button>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
   );
 }

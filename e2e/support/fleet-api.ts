@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Lease, OutputOf } from "@fleet/contracts";
+import type { ActivityFrame } from "@fleet/contracts/activity/publish-activity";
 import type { openGate } from "@fleet/contracts/approvals/open-gate";
 import type { createLibrary } from "@fleet/contracts/fleet-libraries/create-library";
 import type { createFleet } from "@fleet/contracts/fleets/create-fleet";
@@ -206,6 +207,11 @@ export class TestRunner {
       "GET",
       `/v1/runners/me/leases/${lease.lease_id}/gates/${gateId}?wait_ms=${waitMs}`,
     )) as RunnerGate;
+  }
+
+  /** Publishes live-tail frames of the leased run, as an executor does while it works. */
+  async publish(lease: Lease, frames: ActivityFrame[]): Promise<void> {
+    await this.self("POST", `/v1/runners/me/leases/${lease.lease_id}/activity`, { frames });
   }
 
   /** Stores a memory for the leased event's fleet. */

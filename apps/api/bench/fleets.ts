@@ -20,6 +20,8 @@ export interface FleetFigures {
   messages: WrkResult;
   /** The same load with a live tail open, and the event_received frames that tail read. */
   steering: WrkResult & { framesRead: number };
+  /** The same load, each request with its own Idempotency-Key, as the console sends. */
+  keyedMessages: WrkResult;
   firstPage: WrkResult;
   deepPage: WrkResult;
   seedSeconds: number;
@@ -67,8 +69,8 @@ async function seedFleets(url: string): Promise<Seeded> {
   }
 }
 
-function messageScript(dir: string, paths: string[], token: string): string {
-  const file = join(dir, "messages.lua");
+function messageScript(dir: string, paths: string[], token: string, keyed = false): string {
+  const file = join(dir, keyed ? "keyed-messages.lua" : "messages.lua");
   const list = paths.map((path) => `"${path}"`).join(",\n  ");
   writeFileSync(
     file,
@@ -76,8 +78,16 @@ function messageScript(dir: string, paths: string[], token: string): string {
 local i = 0
 local headers = { ["Authorization"] = "Bearer ${token}", ["Content-Type"] = "application/json" }
 local body = '{"message":"Summarise the open incidents"}'
+local n = 0
+local prefix = tostring(math.random(1, 2^30))
 request = function()
   i = i % #paths + 1
+  ${
+    keyed
+      ? `n = n + 1
+  headers["Idempotency-Key"] = "bench-" .. prefix .. "-" .. n`
+      : ""
+  }
   return wrk.format("POST", paths[i], headers, body)
 end
 `,
@@ -126,6 +136,13 @@ export async function benchFleets(
     progress(`POST messages: warm-up ${options.warmupSeconds}s, then ${options.seconds}s, 32 connections`);
     await runWrk(server.baseUrl, { seconds: options.warmupSeconds, script });
     const { cpuMs: _m, ...messages } = await runWrk(server.baseUrl, { seconds: options.seconds, script });
+    const keyedScript = messageScript(options.work, paths, db.apiKey, true);
+    progress(`POST messages with an Idempotency-Key each: ${options.seconds}s, 32 connections`);
+    await runWrk(server.baseUrl, { seconds: options.warmupSeconds, script: keyedScript });
+    const { cpuMs: _k, ...keyedMessages } = await runWrk(server.baseUrl, {
+      seconds: options.seconds,
+      script: keyedScript,
+    });
 
     // Steering (issue 15 §7): the same load with a live tail of the workspace open, which must read
     // every message's event_received frame.
@@ -166,7 +183,7 @@ export async function benchFleets(
     });
     await stopProcess(server.child);
     if (options.profile) printProfileIn(profileDir, "CPU profile of the API during the fleets runs:", 25);
-    return { messages, steering, firstPage, deepPage, seedSeconds };
+    return { messages, steering, keyedMessages, firstPage, deepPage, seedSeconds };
   } finally {
     await stopProcess(server.child);
   }
@@ -176,7 +193,7 @@ const fmt = (value: number) => Math.round(value).toLocaleString("en-US");
 const mark = (ok: boolean) => (ok ? "met" : "MISSED");
 
 export function printFleetFigures(figures: FleetFigures): void {
-  const { messages, steering, firstPage, deepPage } = figures;
+  const { messages, steering, keyedMessages, firstPage, deepPage } = figures;
   const ratio = deepPage.p50Ms / firstPage.p50Ms;
   console.log("\nFleets (issue #3), PostgreSQL");
   console.log(
@@ -187,6 +204,9 @@ export function printFleetFigures(figures: FleetFigures): void {
   console.log(
     `  Steering: POST …/messages with a live tail open: ${fmt(steering.requestsPerSec)} accepted/s, p50 ${steering.p50Ms.toFixed(2)} ms, p99 ${steering.p99Ms.toFixed(2)} ms; the tail read ${fmt(steering.framesRead)} event_received frames of ${fmt(accepted)} accepted` +
       `  [target ≥ 5,000/s: ${mark(steering.requestsPerSec >= 5000)}; p99 ≤ 15 ms: ${mark(steering.p99Ms <= 15)}]`,
+  );
+  console.log(
+    `  same, with an Idempotency-Key each: ${fmt(keyedMessages.requestsPerSec)} accepted/s, p50 ${keyedMessages.p50Ms.toFixed(2)} ms, p99 ${keyedMessages.p99Ms.toFixed(2)} ms, non-2xx ${keyedMessages.non2xx} (${(keyedMessages.requestsPerSec / messages.requestsPerSec).toFixed(2)}× the unkeyed rate)`,
   );
   console.log(
     `  GET …/events first page: ${fmt(firstPage.requestsPerSec)} req/s, p50 ${firstPage.p50Ms.toFixed(2)} ms, p99 ${firstPage.p99Ms.toFixed(2)} ms`,

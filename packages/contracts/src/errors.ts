@@ -41,6 +41,12 @@ export const errorRegistry = {
   "UZ-REQ-006": def(413, "Payload too large", "The request body is over the route's ceiling."),
   /** The request line and headers are over 16 KiB. */
   "UZ-REQ-007": def(431, "Request header fields too large", "The request line plus headers exceed 16 KiB."),
+  /** An Idempotency-Key came back with a different request than the one it first carried. */
+  "UZ-REQ-008": def(
+    422,
+    "Idempotency key reused",
+    "This Idempotency-Key was used within the last 24 h for a different request; send a new key for a new request.",
+  ),
   // Instance
   /** A rate limit is spent (the workspace's or the credential's), or the instance is at its ceiling of requests in flight; retry after the Retry-After delay. */
   "UZ-API-001": def(

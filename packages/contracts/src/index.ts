@@ -12,7 +12,7 @@ export * from "./fleet-events/stream-frame.ts";
 export * from "./fleet-libraries/cron.ts";
 export * from "./fleet-libraries/library.ts";
 export * from "./fleets/fleet.ts";
-export { MESSAGE_LIMIT } from "./fleets/message-fleet.ts";
+export { IDEMPOTENCY_KEY_LIMIT, MESSAGE_LIMIT } from "./fleets/message-fleet.ts";
 export * from "./input-screen.ts";
 export * from "./integration-grants/integration-grant.ts";
 export { MAX_WAIT_MS } from "./leases/acquire-lease.ts";

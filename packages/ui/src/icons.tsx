@@ -65,6 +65,12 @@ export const ShieldIcon = () => (
     <path d="m5.75 8 1.5 1.5 3-3" />
   </Icon>
 );
+/** A pulse line: what the fleets are doing now. */
+export const PulseIcon = () => (
+  <Icon>
+    <path d="M1.75 8h2.5l1.75-4.5 3.5 9 1.75-4.5h2.5" />
+  </Icon>
+);
 /** A page with a clock: the audit log's record of who did what, when. */
 export const HistoryIcon = () => (
   <Icon>

@@ -59,6 +59,7 @@ const statusText: Record<number, string> = {
   503: "A dependency is unreachable (UZ-INTERNAL-002, UZ-VAULT-002), or a stream's instance holds as many subscribers as it takes (UZ-API-002).",
   304: "Not modified: the If-None-Match tag is current.",
   412: "If-Match names an older version; the body carries the current etag.",
+  422: "The Idempotency-Key came with a different request than its first (UZ-REQ-008).",
   424: "A dependency of the request is missing (UZ-BUNDLE-003 names the credentials).",
   429: "The instance or workspace is at its ceiling; Retry-After says when to retry.",
   413: "The body is over the route's ceiling (UZ-REQ-006).",

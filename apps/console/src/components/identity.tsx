@@ -17,7 +17,7 @@ function SignOutButton() {
 }
 
 /** Who is signed in, in which tenant, and the way out. */
-export function Identity({ me }: { me: Me | undefined }) {
+export function Identity({ me, failed = false }: { me: Me | undefined; failed?: boolean }) {
   const initial = (me?.display_name ?? me?.email ?? "?").slice(0, 1).toUpperCase();
   return (
     <section className="identity" aria-label="Signed in as">
@@ -26,7 +26,9 @@ export function Identity({ me }: { me: Me | undefined }) {
           {initial}
         </span>
         <div className="identity__text">
-          <span className="identity__email">{me?.email ?? "Loading…"}</span>
+          <span className="identity__email">
+            {me?.email ?? (failed ? "Not known: the API did not answer" : "Loading…")}
+          </span>
           <span className="identity__tenant">{me ? `Tenant ${me.tenant_name}` : "\u00a0"}</span>
         </div>
       </div>

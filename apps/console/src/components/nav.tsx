@@ -7,6 +7,7 @@ import {
   KeyIcon,
   LockIcon,
   PlugIcon,
+  PulseIcon,
   ServerIcon,
   ShieldIcon,
 } from "@fleet/ui";
@@ -40,6 +41,7 @@ const items: NavItem[] = [
   { href: "/runners", label: "Runners", icon: <ServerIcon /> },
   { href: "/fleets", label: "Fleets", icon: <GridIcon /> },
   { href: "/library", label: "Library", icon: <BookIcon /> },
+  { href: "/activity", label: "Activity", icon: <PulseIcon /> },
   { href: "/connectors", label: "Connectors", icon: <PlugIcon />, soon: true },
   { href: "/secrets", label: "Secrets", icon: <LockIcon /> },
   { href: "/api-keys", label: "API keys", icon: <KeyIcon /> },

@@ -29,7 +29,7 @@ export function Shell({ children }: { children: ReactNode }) {
         </Link>
         <Nav />
         <ShortcutsButton />
-        <Identity me={me.data} />
+        <Identity me={me.data} failed={me.error !== null} />
       </aside>
       <main className="shell__main" id="main">
         {signedOut && me.error ? (

@@ -4,6 +4,7 @@ import { getMe } from "@fleet/contracts/users/get-me";
 import type { ProblemView } from "@fleet/ui";
 import type { z } from "zod";
 import { env } from "../env.ts";
+import { REQUEST_TIMEOUT_MS } from "./api-fetch.ts";
 
 /** The cookie the API reads on /trpc; it holds a session token or a tenant API key. */
 export const SESSION_COOKIE = "fleet_session";
@@ -35,9 +36,14 @@ export async function callApi<S extends z.ZodType>(
 ): Promise<ApiResult<z.infer<S>>> {
   let response: Response;
   try {
-    response = await fetch(`${env().apiUrl}${path}`, { ...init, cache: "no-store" });
+    response = await fetch(`${env().apiUrl}${path}`, {
+      ...init,
+      cache: "no-store",
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    });
   } catch (error) {
-    return { ok: false, problem: unreachable(error instanceof Error ? error.message : String(error)) };
+    const timedOut = error instanceof Error && error.name === "TimeoutError";
+    return { ok: false, problem: unreachable(timedOut ? "no answer in time" : "no connection") };
   }
   const body: unknown = await response.json().catch(() => null);
   if (response.ok) {

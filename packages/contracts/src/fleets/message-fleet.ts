@@ -5,20 +5,34 @@ import { fleetParams } from "./fleet.ts";
 /** The largest message a person can send a fleet, in bytes. */
 export const MESSAGE_LIMIT = 32 * 1024;
 
+/** How long a message's Idempotency-Key answers with its first result. */
+export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/** The longest Idempotency-Key the route takes, in characters (printable ASCII only). */
+export const IDEMPOTENCY_KEY_LIMIT = 255;
+
 export const messageFleet = defineOperation({
   id: "fleets.message",
   method: "POST",
   path: "/v1/workspaces/{workspace_id}/fleets/{fleet_id}/messages",
   summary: "Send a fleet a message",
   description:
-    "Stores a chat event (status received) for a runner to lease. A paused, stopped or killed fleet answers 409 UZ-FLEET-003 with current_state.",
+    "Stores a chat event (status received) for a runner to lease. A paused, stopped or killed fleet answers 409 UZ-FLEET-003 with current_state. With an Idempotency-Key (1-255 printable ASCII characters), a repeat within 24 h of the first success answers that success again (202, the same event_id) and stores nothing, even when the two arrive together; the same key with a different message answers 422 UZ-REQ-008. Keys are scoped to the fleet.",
   tags: ["Fleets"],
   scope: "fleet:write",
   credentials: tenantCredentials,
   successStatus: 202,
-  errorStatuses: [409],
+  errorStatuses: [409, 422],
   bodyLimit: MESSAGE_LIMIT + 1024,
   params: fleetParams,
+  requestHeaders: {
+    idempotency_key: z
+      .string({ error: "Idempotency-Key must be a string" })
+      .regex(/^[\x20-\x7e]{1,255}$/, {
+        error: `Idempotency-Key must be 1-${IDEMPOTENCY_KEY_LIMIT} printable ASCII characters`,
+      })
+      .optional(),
+  },
   body: {
     message: z
       .string({ error: "message must be a string" })

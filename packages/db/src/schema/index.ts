@@ -11,6 +11,7 @@ export * from "./fleets.ts";
 export * from "./integration-grants.ts";
 export * from "./leases.ts";
 export * from "./memberships.ts";
+export * from "./message-idempotency-keys.ts";
 export * from "./model-catalogue.ts";
 export * from "./models.ts";
 export * from "./platform-keys.ts";

@@ -6,6 +6,14 @@ export function fleetNotFound(fleetId: string): Problem {
   return new Problem("UZ-FLEET-001", { detail: `No fleet ${fleetId} in this workspace.` });
 }
 
+/** A fleet that is paused, stopped or killed takes no messages. */
+export function notAccepting(status: string): Problem {
+  return new Problem("UZ-FLEET-003", {
+    detail: `The fleet is ${status} and does not accept messages; resume it first.`,
+    current_state: status,
+  });
+}
+
 /**
  * The fleet, if it is in the workspace and the workspace is the tenant's. A miss says which is absent:
  * the workspace (UZ-WORKSPACE-002, as for any workspace route) or the fleet (UZ-FLEET-001); another

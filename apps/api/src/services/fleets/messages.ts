@@ -1,9 +1,9 @@
-import { Problem } from "@fleet/contracts";
 import { and, type Database, eq, fleetEvents, fleets, sql } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
 import type { ServiceContext } from "../context.ts";
 import { eventReceived } from "../fleet-events/frames.ts";
-import { requireFleet } from "./access.ts";
+import { notAccepting, requireFleet } from "./access.ts";
+import { sendOnce } from "./message-keys.ts";
 
 /**
  * Stores a person's message as a chat event for a runner to lease. The common case is one statement:
@@ -13,8 +13,14 @@ import { requireFleet } from "./access.ts";
 export async function messageFleet(
   ctx: ServiceContext,
   caller: { tenantId: string; actor: string },
-  input: { workspace_id: string; fleet_id: string; message: string },
+  input: { workspace_id: string; fleet_id: string; message: string; idempotency_key?: string | undefined },
 ) {
+  if (input.idempotency_key !== undefined) {
+    const sent = await sendOnce(ctx, caller, { ...input, idempotency_key: input.idempotency_key });
+    // A repeat answers the first send's event, which entered (and was announced) then.
+    if (sent.stored) entered(ctx, caller, input, sent.eventId);
+    return { status: "accepted" as const, event_id: sent.eventId };
+  }
   const { db } = ctx;
   const now = ctx.now();
   const [row] = await insertChat(db).execute({
@@ -27,22 +33,29 @@ export async function messageFleet(
     tenantId: caller.tenantId,
   });
   if (row !== undefined) {
-    ctx.work.announce(); // waiting runners take it now
-    ctx.tracing?.eventReceived(row.id, "chat");
-    eventReceived(ctx, {
-      workspaceId: input.workspace_id,
-      fleetId: input.fleet_id,
-      eventId: row.id,
-      eventType: "chat",
-      actor: caller.actor,
-      message: input.message,
-    });
+    entered(ctx, caller, input, row.id);
     return { status: "accepted" as const, event_id: row.id };
   }
   const fleet = await requireFleet(db, caller.tenantId, input.workspace_id, input.fleet_id);
-  throw new Problem("UZ-FLEET-003", {
-    detail: `The fleet is ${fleet.status} and does not accept messages; resume it first.`,
-    current_state: fleet.status,
+  throw notAccepting(fleet.status);
+}
+
+/** A chat event was stored: waiting runners take it now, and the live tail and the run's trace begin. */
+function entered(
+  ctx: ServiceContext,
+  caller: { actor: string },
+  input: { workspace_id: string; fleet_id: string; message: string },
+  eventId: string,
+): void {
+  ctx.work.announce();
+  ctx.tracing?.eventReceived(eventId, "chat");
+  eventReceived(ctx, {
+    workspaceId: input.workspace_id,
+    fleetId: input.fleet_id,
+    eventId,
+    eventType: "chat",
+    actor: caller.actor,
+    message: input.message,
   });
 }
 

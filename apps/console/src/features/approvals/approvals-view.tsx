@@ -4,16 +4,18 @@ import { CursorPager, ShieldIcon, Tabs } from "@fleet/ui";
 import { keepPreviousData, skipToken, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { type LiveState, LiveStatus } from "../../components/live-status.tsx";
 import { PageHeader } from "../../components/page-header.tsx";
 import { ListLoading, QueryProblem } from "../../components/query-problem.tsx";
 import { WorkspaceCard, WorkspaceListBody } from "../../components/workspace-list.tsx";
-import { pollInterval } from "../../lib/poll.ts";
+import { pollInterval, useOverdue } from "../../lib/poll.ts";
 import { useShortcuts } from "../../lib/shortcuts.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
 import { useWorkspaceChoice } from "../../lib/use-workspace.ts";
+import { liveStateOf } from "../fleet-events/use-live-runs.ts";
 import type { AnswerResult, Decision, Gate } from "./answer.ts";
+import { AnsweredNotices } from "./answered-notices.tsx";
 import { ApprovalFilters } from "./approval-filters.tsx";
 import { BulkAnswer, BulkOutcome, gateName } from "./bulk-answer.tsx";
 import { type Draft, GateDetail } from "./gate-detail.tsx";
@@ -21,6 +23,7 @@ import { GateTable } from "./gate-table.tsx";
 import { statusTabs } from "./labels.ts";
 import { type ApprovalsPosition, approvalsHref } from "./urls.ts";
 import { useGateAnswers } from "./use-answers.ts";
+import { useGateStream } from "./use-gate-stream.ts";
 
 const PAGE_SIZE = 50;
 
@@ -40,6 +43,12 @@ export function ApprovalsView({ position }: { position: ApprovalsPosition }) {
   const here = (patch: Partial<ApprovalsPosition>) =>
     approvalsHref({ ...position, workspaceId: chosenId, ...patch });
 
+  // The gates listed, for naming one that someone answered (its frame carries only its id).
+  const listedGates = useRef<Gate[]>([]);
+  const gates = useGateStream(chosenId, (gateId) => {
+    const known = listedGates.current.find((item) => item.gate_id === gateId);
+    return known ? gateName(known) : undefined;
+  });
   const list = useQuery(
     trpc.approvals.list.queryOptions(
       chosenId
@@ -62,7 +71,8 @@ export function ApprovalsView({ position }: { position: ApprovalsPosition }) {
             ? keepPreviousData(previous)
             : undefined;
         },
-        refetchInterval: cursor ? false : pollInterval,
+        // The stream refetches when a gate opens or is answered; without it (or while it is down), poll.
+        refetchInterval: cursor || gates.stream.state === "live" ? false : pollInterval,
         refetchIntervalInBackground: false,
         refetchOnWindowFocus: "always",
       },
@@ -71,6 +81,8 @@ export function ApprovalsView({ position }: { position: ApprovalsPosition }) {
   const fleets = useQuery(
     trpc.fleets.list.queryOptions(chosenId ? { workspace_id: chosenId, limit: 100 } : skipToken),
   );
+  const overdue = useOverdue(list.dataUpdatedAt);
+  listedGates.current = list.data?.items ?? [];
   const me = useQuery(trpc.users.getMe.queryOptions({})).data?.user_id;
 
   const items = list.data?.items ?? [];
@@ -218,15 +230,12 @@ export function ApprovalsView({ position }: { position: ApprovalsPosition }) {
 
   const live: LiveState = cursor
     ? "paused"
-    : list.data === undefined
-      ? list.error
-        ? "offline"
-        : "connecting"
-      : list.error
-        ? list.isFetching
-          ? "reconnecting"
-          : "offline"
-        : "live";
+    : liveStateOf(gates.stream, {
+        hasData: list.data !== undefined,
+        failed: list.error !== null,
+        fetching: list.isFetching,
+        overdue,
+      });
   const filtered = Boolean(fleetId || kind);
   const count = list.data?.items.length;
 
@@ -250,10 +259,16 @@ export function ApprovalsView({ position }: { position: ApprovalsPosition }) {
                 {list.data?.next_cursor ? "+" : ""} {count === 1 ? "gate" : "gates"} · oldest first
               </p>
             ) : null}
-            <LiveStatus state={live} onReconnect={() => list.refetch()} />
+            <LiveStatus
+              state={live}
+              onReconnect={() =>
+                gates.stream.state === "unavailable" ? list.refetch() : gates.stream.reconnect()
+              }
+            />
           </>
         }
       >
+        <AnsweredNotices notices={gates.notices} onDismiss={gates.dismiss} />
         <Tabs
           label="Gate status"
           tabs={statusTabs}

@@ -7,7 +7,7 @@ import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import { type LiveState, LiveStatus } from "../../components/live-status.tsx";
 import { ListLoading } from "../../components/query-problem.tsx";
-import { pollInterval } from "../../lib/poll.ts";
+import { pollInterval, useOverdue } from "../../lib/poll.ts";
 import { problemOf } from "../../lib/problem.ts";
 import { useShortcuts } from "../../lib/shortcuts.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
@@ -16,6 +16,8 @@ import { type FleetPosition, fleetHref } from "../fleets/urls.ts";
 import { EventDialog } from "./event-dialog.tsx";
 import { EventFilters, type EventFilterValues } from "./event-filters.tsx";
 import { EventsTable } from "./events-table.tsx";
+import type { EventStream } from "./use-event-stream.ts";
+import { liveStateOf } from "./use-live-runs.ts";
 
 /**
  * The fleet's events, newest first. The first page follows new events, but they do not shift the rows
@@ -26,9 +28,12 @@ export function EventsPanel({
   fleet,
   position,
   latestSent,
+  stream,
 }: {
   fleet: FleetView;
   position: FleetPosition;
+  /** The fleet's event stream: while it is live the list refetches on its word instead of polling. */
+  stream: EventStream;
   /** The id of the last message sent from this page: it and anything older is shown without asking. */
   latestSent: string | null;
 }) {
@@ -48,7 +53,7 @@ export function EventsPanel({
       },
       {
         placeholderData: keepPreviousData,
-        refetchInterval: onFirstPage ? pollInterval : false,
+        refetchInterval: onFirstPage && stream.state !== "live" ? pollInterval : false,
         refetchIntervalInBackground: false,
       },
     ),
@@ -90,17 +95,15 @@ export function EventsPanel({
     },
   ]);
 
+  const overdue = useOverdue(list.dataUpdatedAt);
   const live: LiveState = !onFirstPage
     ? "paused"
-    : list.data === undefined
-      ? list.error
-        ? "offline"
-        : "connecting"
-      : list.error
-        ? list.isFetching
-          ? "reconnecting"
-          : "offline"
-        : "live";
+    : liveStateOf(stream, {
+        hasData: list.data !== undefined,
+        failed: list.error !== null,
+        fetching: list.isFetching,
+        overdue,
+      });
 
   const filtered = Boolean(actor || since);
   return (
@@ -112,7 +115,10 @@ export function EventsPanel({
           onApply={(values: EventFilterValues) => router.push(href({ ...values, after: undefined }))}
         />
         <div className="events__live">
-          <LiveStatus state={live} onReconnect={() => list.refetch()} />
+          <LiveStatus
+            state={live}
+            onReconnect={() => (stream.state === "unavailable" ? list.refetch() : stream.reconnect())}
+          />
           {!onFirstPage ? (
             <Link className="ui-button ui-button--secondary ui-button--sm" href={href({ after: undefined })}>
               Jump to latest

@@ -9,7 +9,9 @@ import { ActionProblem, QueryProblem } from "../../components/query-problem.tsx"
 import { formatCost, formatCount } from "../../lib/format.ts";
 import { useShortcuts } from "../../lib/shortcuts.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
+import { Conversation } from "../fleet-events/conversation.tsx";
 import { EventsPanel } from "../fleet-events/events-panel.tsx";
+import { useLiveRuns } from "../fleet-events/use-live-runs.ts";
 import { GrantsPanel } from "../integration-grants/grants-panel.tsx";
 import { MemoriesPanel } from "../memories/memories-panel.tsx";
 import { SchedulesPanel } from "../schedules/schedules-panel.tsx";
@@ -72,6 +74,7 @@ function FleetPage({ position }: { position: FleetPosition }) {
   );
   const [confirming, setConfirming] = useState<ConfirmedAction>(null);
   const [latestSent, setLatestSent] = useState<string | null>(null);
+  const { runs, stream } = useLiveRuns(position.workspaceId, position.fleetId);
   const back = fleetsHref(position.workspaceId);
   const showTab = (tab: FleetTab) => router.replace(fleetHref({ ...position, tab }), { scroll: false });
   useShortcuts("Fleet", [
@@ -155,10 +158,16 @@ function FleetPage({ position }: { position: FleetPosition }) {
         <MessageBox fleet={fleet} onSent={setLatestSent} />
         <FleetDefinition fleet={fleet} />
       </div>
+      <Conversation
+        fleet={fleet}
+        runs={runs}
+        stream={stream}
+        inspectHref={(eventId) => fleetHref({ ...position, tab: "events", event: eventId })}
+      />
       <section className="card" aria-label="Activity">
         <Tabs<FleetTab> label="Activity" tabs={tabs} value={position.tab} onChange={showTab}>
           {position.tab === "events" ? (
-            <EventsPanel fleet={fleet} position={position} latestSent={latestSent} />
+            <EventsPanel fleet={fleet} position={position} latestSent={latestSent} stream={stream} />
           ) : position.tab === "memories" ? (
             <MemoriesPanel fleet={fleet} position={position} />
           ) : position.tab === "grants" ? (

@@ -3,17 +3,30 @@
 import { MESSAGE_LIMIT } from "@fleet/contracts";
 import { Button, CheckIcon, ProblemAlert, SendIcon } from "@fleet/ui";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useId, useState } from "react";
+import { useId, useRef, useState } from "react";
+import { REQUEST_TIMEOUT_MS, unansweredOf } from "../../lib/api-fetch.ts";
 import { formatCount } from "../../lib/format.ts";
-import { problemOf, statusOf } from "../../lib/problem.ts";
+import { answerLost, problemOf, statusOf } from "../../lib/problem.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { type FleetView, messageBlockedReason } from "./status.ts";
 
 const utf8 = new TextEncoder();
 
+/** How long a send whose answer was lost waits before it asks again, with the same key. */
+const RESEND_DELAY_MS = 2_000;
+
+interface Attempt {
+  message: string;
+  key: string;
+}
+
 /**
  * Sends the fleet a message, stored as a chat event for a runner to pick up. A fleet that takes no messages
  * keeps the box disabled and says why beside it; ⌘/Ctrl+Enter sends.
+ *
+ * Each message carries its own Idempotency-Key. A send whose answer was lost (a timeout, the network) may
+ * have been stored: the box says so, asks once more by itself and then offers a retry, always with the
+ * same key, so the API stores the message at most once.
  */
 export function MessageBox({ fleet, onSent }: { fleet: FleetView; onSent: (eventId: string) => void }) {
   const trpc = useTRPC();
@@ -22,36 +35,79 @@ export function MessageBox({ fleet, onSent }: { fleet: FleetView; onSent: (event
   const hintId = useId();
   const reasonId = useId();
   const [text, setText] = useState("");
-  const [sent, setSent] = useState<string | null>(null);
+  const [sent, setSent] = useState<{ eventId: string; afterLoss: boolean } | null>(null);
+  // The message whose answer was lost, and its key: sending the same text again reuses the key.
+  const attempt = useRef<Attempt | null>(null);
+  const lost = useRef(false);
   const send = useMutation(
     trpc.fleets.message.mutationOptions({
+      // Only a lost answer is asked again (same input, so the same key); a refusal stays refused.
+      retry: (failures, error) => {
+        if (!answerLost(error)) return false;
+        lost.current = true;
+        return failures < 1;
+      },
+      retryDelay: RESEND_DELAY_MS,
       onSuccess: async ({ event_id }) => {
         setText("");
-        setSent(event_id);
+        setSent({ eventId: event_id, afterLoss: lost.current });
+        attempt.current = null;
+        lost.current = false;
         onSent(event_id);
         await queryClient.invalidateQueries({ queryKey: trpc.fleetEvents.list.pathKey() });
       },
-      // The fleet moved since the page read it: show its status as it is now.
-      onError: (error) =>
-        statusOf(error) === 409
-          ? queryClient.invalidateQueries({
-              queryKey: trpc.fleets.get.queryKey({
-                workspace_id: fleet.workspace_id,
-                fleet_id: fleet.fleet_id,
-              }),
-            })
-          : undefined,
+      onError: (error) => {
+        // A refusal stored nothing: the next send of this text may take a new key. A lost answer may hide
+        // a stored message: the lists look again.
+        if (!answerLost(error)) attempt.current = null;
+        else void queryClient.invalidateQueries({ queryKey: trpc.fleetEvents.list.pathKey() });
+        // The fleet moved since the page read it: show its status as it is now.
+        if (statusOf(error) === 409)
+          return queryClient.invalidateQueries({
+            queryKey: trpc.fleets.get.queryKey({
+              workspace_id: fleet.workspace_id,
+              fleet_id: fleet.fleet_id,
+            }),
+          });
+      },
     }),
   );
   const blocked = messageBlockedReason(fleet.status);
   const bytes = utf8.encode(text).length;
   const over = bytes > MESSAGE_LIMIT;
   const empty = text.trim().length === 0;
+  const uncertain = send.error !== null && answerLost(send.error);
+  const asking = send.isPending && send.failureCount > 0;
 
   function submit() {
     if (blocked || empty || over || send.isPending) return;
     setSent(null);
-    send.mutate({ workspace_id: fleet.workspace_id, fleet_id: fleet.fleet_id, message: text });
+    const current = attempt.current;
+    // The same text after a lost answer is the same message: it keeps its key.
+    const again = current !== null && current.message === text;
+    const key = again ? current.key : newKey();
+    attempt.current = { message: text, key };
+    lost.current = again && uncertain;
+    send.mutate({
+      workspace_id: fleet.workspace_id,
+      fleet_id: fleet.fleet_id,
+      message: text,
+      idempotency_key: key,
+    });
+  }
+
+  /** Asks again for the message whose answer was lost, with its key, whatever the box holds now. */
+  function retryLost() {
+    const current = attempt.current;
+    if (current === null || send.isPending) return;
+    setSent(null);
+    lost.current = true;
+    send.mutate({
+      workspace_id: fleet.workspace_id,
+      fleet_id: fleet.fleet_id,
+      message: current.message,
+      idempotency_key: current.key,
+    });
   }
 
   return (
@@ -81,7 +137,7 @@ export function MessageBox({ fleet, onSent }: { fleet: FleetView; onSent: (event
           aria-invalid={over || undefined}
           onChange={(event) => {
             setText(event.target.value);
-            if (send.error) send.reset();
+            if (send.error && !uncertain) send.reset();
           }}
           onKeyDown={(event) => {
             if (event.key === "Enter" && (event.metaKey || event.ctrlKey)) {
@@ -111,18 +167,57 @@ export function MessageBox({ fleet, onSent }: { fleet: FleetView; onSent: (event
           </Button>
         </div>
       </form>
-      <p className="message-box__sent" role="status">
+      <p className="message-box__sent" role="status" data-state={sendState(sent, asking, uncertain)}>
         {sent ? (
           <>
-            <CheckIcon /> Sent: the message waits as event <code>{sent.slice(0, 8)}…</code> for a runner.
+            <CheckIcon />{" "}
+            {sent.afterLoss
+              ? "Sent once: an earlier answer was lost, and asking again with the same key found "
+              : "Sent: the message waits as "}
+            event <code>{sent.eventId.slice(0, 8)}…</code>
+            {sent.afterLoss ? "." : " for a runner."}
           </>
+        ) : asking ? (
+          "No answer yet: the message may have been sent. Asking again with the same key, so it is stored once…"
         ) : null}
       </p>
       {send.error ? (
         <div className="message-box__problem">
-          <ProblemAlert problem={problemOf(send.error)} />
+          {uncertain ? (
+            <ProblemAlert
+              problem={{
+                title: "The message may have been sent",
+                detail: `${lostAnswer(unansweredOf(send.error)?.kind === "timeout")} so the console cannot tell whether the message was stored. Retrying sends it with the same key: the API stores it at most once.`,
+              }}
+            >
+              <Button size="sm" variant="primary" onClick={retryLost}>
+                Retry sending
+              </Button>
+            </ProblemAlert>
+          ) : (
+            <ProblemAlert problem={problemOf(send.error)} />
+          )}
         </div>
       ) : null}
     </section>
   );
+}
+
+/** Why the answer is missing, as the start of a sentence. */
+function lostAnswer(timedOut: boolean): string {
+  return timedOut
+    ? `The API did not answer within ${REQUEST_TIMEOUT_MS / 1000} seconds,`
+    : "The answer did not come back (the connection failed),";
+}
+
+/** 128 random bits; getRandomValues, unlike randomUUID, also works on a console served over plain http. */
+function newKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return `msg-${Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("")}`;
+}
+
+function sendState(sent: { afterLoss: boolean } | null, asking: boolean, uncertain: boolean): string {
+  if (sent) return sent.afterLoss ? "sent-after-loss" : "sent";
+  if (asking) return "asking-again";
+  return uncertain ? "may-have-been-sent" : "idle";
 }

@@ -1,0 +1,166 @@
+"use client";
+
+import { Button, PulseIcon, RelativeTime, StatusBadge } from "@fleet/ui";
+import { skipToken, useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { useEffect, useState } from "react";
+import { LiveStatus } from "../../components/live-status.tsx";
+import { PageHeader } from "../../components/page-header.tsx";
+import { ListLoading, ListProblem } from "../../components/query-problem.tsx";
+import { WorkspaceCard } from "../../components/workspace-list.tsx";
+import { formatCount } from "../../lib/format.ts";
+import { pollInterval, useOverdue } from "../../lib/poll.ts";
+import { useTRPC } from "../../lib/trpc.ts";
+import { useWorkspaceChoice } from "../../lib/use-workspace.ts";
+import { fleetHref } from "../fleets/urls.ts";
+import { eventStatusVariants, eventTypeLabels, type FleetEventItem } from "./event-labels.ts";
+import { formatDuration } from "./format.ts";
+import type { LiveRun } from "./runs.ts";
+import { liveStateOf, useLiveRuns } from "./use-live-runs.ts";
+
+const FEED_SIZE = 50;
+
+export function activityHref(workspaceId?: string): string {
+  return workspaceId ? `/activity?workspace=${encodeURIComponent(workspaceId)}` : "/activity";
+}
+
+/**
+ * The workspace's activity: every fleet's events, newest first, with the runs in flight unfolding as their
+ * frames arrive (lease, the tool running, the answer's length so far). New events wait behind an "N new"
+ * banner so the rows do not shift under the cursor.
+ */
+export function ActivityView({ workspaceId }: { workspaceId: string | undefined }) {
+  const trpc = useTRPC();
+  const choice = useWorkspaceChoice(workspaceId, activityHref);
+  const { chosenId } = choice;
+  const { runs, stream } = useLiveRuns(chosenId);
+  const list = useQuery(
+    trpc.fleetEvents.listWorkspace.queryOptions(
+      chosenId ? { workspace_id: chosenId, limit: FEED_SIZE } : skipToken,
+      {
+        refetchInterval: stream.state === "live" ? false : pollInterval,
+        refetchIntervalInBackground: false,
+      },
+    ),
+  );
+  const fleets = useQuery(
+    trpc.fleets.list.queryOptions(chosenId ? { workspace_id: chosenId, limit: 100 } : skipToken),
+  );
+  const names = new Map(fleets.data?.items.map((fleet) => [fleet.id, fleet.name]));
+  const overdue = useOverdue(list.dataUpdatedAt);
+  const live = liveStateOf(stream, {
+    hasData: list.data !== undefined,
+    failed: list.error !== null,
+    fetching: list.isFetching,
+    overdue,
+  });
+
+  // The newest event shown; newer ones wait behind the banner (event ids are UUIDv7, so they sort by time).
+  const items = list.data?.items ?? [];
+  const newest = items[0]?.event_id ?? "";
+  const [top, setTop] = useState<{ workspace: string | undefined; id: string } | null>(null);
+  useEffect(() => {
+    if (list.data !== undefined && top?.workspace !== chosenId) setTop({ workspace: chosenId, id: newest });
+  }, [list.data, top, chosenId, newest]);
+  const shownTop = top !== null && top.workspace === chosenId ? top.id : newest;
+  const shown = items.filter((item) => item.event_id <= shownTop);
+  const waiting = items.length - shown.length;
+
+  return (
+    <div className="page page--wide">
+      <PageHeader
+        title="Activity"
+        description="What every fleet in the workspace is doing: events as they arrive, runs as they unfold, outcomes as they land."
+      />
+      <WorkspaceCard
+        headingId="activity-heading"
+        heading="Activity feed"
+        choice={choice}
+        hrefFor={activityHref}
+        done={null}
+        summary={
+          <LiveStatus
+            state={live}
+            onReconnect={() => (stream.state === "unavailable" ? list.refetch() : stream.reconnect())}
+          />
+        }
+      >
+        {waiting > 0 ? (
+          <div className="new-banner">
+            <Button size="sm" variant="primary" onClick={() => setTop({ workspace: chosenId, id: newest })}>
+              Show {waiting} new {waiting === 1 ? "event" : "events"}
+            </Button>
+          </div>
+        ) : null}
+        {list.error && list.data === undefined ? (
+          <ListProblem query={list} retry="always" />
+        ) : list.data === undefined ? (
+          <ListLoading>Loading the activity…</ListLoading>
+        ) : shown.length === 0 ? (
+          <div className="empty-state">
+            <PulseIcon />
+            <p className="empty-state__title">Nothing has happened yet</p>
+            <p className="empty-state__text">
+              Messages, schedules and webhooks that reach any fleet of this workspace appear here as they
+              arrive.
+            </p>
+          </div>
+        ) : (
+          <div role="log" aria-live="polite" aria-label="Activity of the workspace">
+            <ol className="activity-feed">
+              {shown.map((item) => (
+                <ActivityRow
+                  key={item.event_id}
+                  item={item}
+                  run={runs.get(item.event_id)}
+                  fleetName={names.get(item.fleet_id)}
+                />
+              ))}
+            </ol>
+          </div>
+        )}
+      </WorkspaceCard>
+    </div>
+  );
+}
+
+function ActivityRow({
+  item,
+  run,
+  fleetName,
+}: {
+  item: FleetEventItem;
+  run: LiveRun | undefined;
+  fleetName: string | undefined;
+}) {
+  const status = (run?.complete?.status as FleetEventItem["status"] | undefined) ?? item.status;
+  const href = fleetHref({ workspaceId: item.workspace_id, fleetId: item.fleet_id, tab: "events" });
+  return (
+    <li className="activity-row" data-event-id={item.event_id} data-status={status}>
+      <RelativeTime value={item.created_at} />
+      <span className="activity-row__what">
+        <Link href={href}>{fleetName ?? `fleet ${item.fleet_id.slice(0, 8)}…`}</Link>{" "}
+        <span className="muted">
+          {eventTypeLabels[item.event_type]} from <code>{item.actor}</code>
+        </span>
+      </span>
+      <span className="activity-row__state">
+        {status in eventStatusVariants ? (
+          <StatusBadge status={status} variants={eventStatusVariants} />
+        ) : null}
+        {run && !run.complete ? <span className="muted">{progressOf(run)}</span> : null}
+        {item.failure_label ? <span className="event-failure">{item.failure_label}</span> : null}
+      </span>
+    </li>
+  );
+}
+
+/** A run in flight in a few words: the tool running, else how much of the answer is written. */
+function progressOf(run: LiveRun): string {
+  const running = run.tools.findLast((tool) => tool.ms === undefined);
+  if (running)
+    return `running ${running.name}${running.elapsedMs !== undefined ? ` for ${formatDuration(running.elapsedMs)}` : ""}…`;
+  if (run.gates.some((gate) => gate.outcome === undefined)) return "waiting at an approval gate…";
+  if (run.text) return `writing its answer (${formatCount(run.text.length)} characters)…`;
+  return run.leaseId ? "leased by a runner…" : "waiting for a runner…";
+}

@@ -1,0 +1,71 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { applyFrame, type LiveRun } from "./runs.ts";
+import type { RunFrame } from "./stream-frames.ts";
+
+const base = { workspace_id: "w", fleet_id: "f", event_id: "e" };
+let n = 0;
+function frame(kind: RunFrame["kind"], payload: unknown, lease: string | null = "lease-1"): RunFrame {
+  n += 1;
+  return { ...base, frame_id: String(n), kind, lease_id: lease, at: 1000 + n, payload } as RunFrame;
+}
+
+test("folds a run's frames into request, lease, tool calls with durations, answer and outcome", () => {
+  const frames = [
+    frame("event_received", { event_type: "chat", actor: "user:u", request_preview: "hi" }, null),
+    frame("tool_call_started", { name: "search", args_redacted: {} }),
+    frame("tool_call_progress", { name: "search", elapsed_ms: 400 }),
+    frame("chunk", { text: "Hel" }),
+    frame("tool_call_completed", { name: "search", ms: 900 }),
+    frame("chunk", { text: "lo" }),
+    frame("event_complete", { status: "processed", wall_ms: 1500, tokens: 42 }),
+  ];
+  let run: LiveRun | undefined;
+  for (const f of frames) run = applyFrame(run, f);
+  assert.equal(run?.requestPreview, "hi");
+  assert.equal(run?.leaseId, "lease-1");
+  assert.deepEqual(
+    run?.tools.map((tool) => [tool.name, tool.elapsedMs, tool.ms]),
+    [["search", 400, 900]],
+  );
+  assert.equal(run?.text, "Hello");
+  assert.equal(run?.complete?.status, "processed");
+});
+
+test("two calls of one tool are told apart, and a gate keeps who answered it", () => {
+  let run: LiveRun | undefined;
+  for (const f of [
+    frame("tool_call_started", { name: "sh" }),
+    frame("tool_call_completed", { name: "sh", ms: 5 }),
+    frame("tool_call_started", { name: "sh" }),
+    frame("gate_opened", {
+      gate_id: "g",
+      action_id: "a",
+      gate_kind: "tool",
+      tool_name: "sh",
+      action_name: "rm",
+      blast_radius: "high",
+      timeout_at: 0,
+    }),
+    frame("gate_resolved", {
+      gate_id: "g",
+      action_id: "a",
+      outcome: "approved",
+      resolved_by: "user:x",
+      resolved_at: 1,
+    }),
+  ])
+    run = applyFrame(run, f);
+  assert.deepEqual(
+    run?.tools.map((tool) => tool.ms),
+    [5, undefined],
+  );
+  assert.deepEqual(run?.gates[0], {
+    gateId: "g",
+    toolName: "sh",
+    actionName: "rm",
+    blastRadius: "high",
+    outcome: "approved",
+    resolvedBy: "user:x",
+  });
+});

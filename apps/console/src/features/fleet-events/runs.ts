@@ -1,0 +1,140 @@
+import type { FramePayloads, RunFrame } from "./stream-frames.ts";
+
+export interface ToolCallView {
+  name: string;
+  startedAt: number;
+  /** The latest progress report while it runs. */
+  elapsedMs: number | undefined;
+  /** Its duration once completed. */
+  ms: number | undefined;
+}
+
+export interface GateView {
+  gateId: string;
+  toolName: string;
+  actionName: string;
+  blastRadius: string;
+  outcome: string | undefined;
+  resolvedBy: string | undefined;
+}
+
+/** A run as its frames told it: request, lease, tool calls, answer so far, outcome. */
+export interface LiveRun {
+  eventId: string;
+  fleetId: string;
+  receivedAt: number | undefined;
+  eventType: string | undefined;
+  actor: string | undefined;
+  requestPreview: string | undefined;
+  leaseId: string | null;
+  leasedAt: number | undefined;
+  tools: ToolCallView[];
+  gates: GateView[];
+  text: string;
+  complete: FramePayloads["event_complete"] | undefined;
+  completedAt: number | undefined;
+  updatedAt: number;
+}
+
+function emptyRun(frame: RunFrame): LiveRun {
+  return {
+    eventId: frame.event_id,
+    fleetId: frame.fleet_id,
+    receivedAt: undefined,
+    eventType: undefined,
+    actor: undefined,
+    requestPreview: undefined,
+    leaseId: null,
+    leasedAt: undefined,
+    tools: [],
+    gates: [],
+    text: "",
+    complete: undefined,
+    completedAt: undefined,
+    updatedAt: frame.at,
+  };
+}
+
+/** The run with one more frame folded in (a new object; the input is not changed). */
+export function applyFrame(previous: LiveRun | undefined, frame: RunFrame): LiveRun {
+  const run: LiveRun = { ...(previous ?? emptyRun(frame)), updatedAt: frame.at };
+  if (frame.lease_id !== null && run.leaseId === null) {
+    run.leaseId = frame.lease_id;
+    run.leasedAt = frame.at;
+  }
+  switch (frame.kind) {
+    case "event_received":
+      run.receivedAt = frame.at;
+      run.eventType = frame.payload.event_type;
+      run.actor = frame.payload.actor;
+      run.requestPreview = frame.payload.request_preview;
+      break;
+    case "event_complete":
+      run.complete = frame.payload;
+      run.completedAt = frame.at;
+      break;
+    case "chunk":
+      run.text += frame.payload.text;
+      break;
+    case "tool_call_started":
+      run.tools = [
+        ...run.tools,
+        { name: frame.payload.name, startedAt: frame.at, elapsedMs: undefined, ms: undefined },
+      ];
+      break;
+    case "tool_call_progress":
+    case "tool_call_completed": {
+      // The latest call of that name still running; a report for a call not seen starts one.
+      const index = run.tools.findLastIndex(
+        (tool) => tool.name === frame.payload.name && tool.ms === undefined,
+      );
+      const current: ToolCallView =
+        index === -1
+          ? { name: frame.payload.name, startedAt: frame.at, elapsedMs: undefined, ms: undefined }
+          : run.tools[index]!;
+      const next =
+        frame.kind === "tool_call_progress"
+          ? { ...current, elapsedMs: frame.payload.elapsed_ms }
+          : { ...current, ms: frame.payload.ms };
+      run.tools =
+        index === -1 ? [...run.tools, next] : run.tools.map((tool, at) => (at === index ? next : tool));
+      break;
+    }
+    case "gate_opened":
+      run.gates = [
+        ...run.gates.filter((gate) => gate.gateId !== frame.payload.gate_id),
+        {
+          gateId: frame.payload.gate_id,
+          toolName: frame.payload.tool_name,
+          actionName: frame.payload.action_name,
+          blastRadius: frame.payload.blast_radius,
+          outcome: undefined,
+          resolvedBy: undefined,
+        },
+      ];
+      break;
+    case "gate_resolved": {
+      const known = run.gates.some((gate) => gate.gateId === frame.payload.gate_id);
+      const resolved = { outcome: frame.payload.outcome, resolvedBy: frame.payload.resolved_by };
+      run.gates = known
+        ? run.gates.map((gate) => (gate.gateId === frame.payload.gate_id ? { ...gate, ...resolved } : gate))
+        : [
+            ...run.gates,
+            { gateId: frame.payload.gate_id, toolName: "", actionName: "", blastRadius: "", ...resolved },
+          ];
+      break;
+    }
+  }
+  return run;
+}
+
+/** How many runs a page keeps in memory; the oldest go first. */
+const KEPT_RUNS = 200;
+
+/** The runs map with a frame folded in, bounded. */
+export function withFrame(runs: ReadonlyMap<string, LiveRun>, frame: RunFrame): Map<string, LiveRun> {
+  const next = new Map(runs);
+  next.set(frame.event_id, applyFrame(runs.get(frame.event_id), frame));
+  while (next.size > KEPT_RUNS) next.delete(next.keys().next().value!);
+  return next;
+}

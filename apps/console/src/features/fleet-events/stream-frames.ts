@@ -1,0 +1,94 @@
+/**
+ * The frames of the event streams (`GET …/fleets/{fid}/events/stream`, `GET …/events/stream`), as the
+ * wire carries them: `id: <frame_id>`, `event: <kind>`, `data: <json>`. The console reads what it shows
+ * and tolerates fields it does not know.
+ */
+export const runFrameKinds = [
+  "event_received",
+  "event_complete",
+  "gate_opened",
+  "gate_resolved",
+  "chunk",
+  "tool_call_started",
+  "tool_call_progress",
+  "tool_call_completed",
+] as const;
+
+export type RunFrameKind = (typeof runFrameKinds)[number];
+
+export interface FramePayloads {
+  event_received: { event_type: string; actor: string; request_preview?: string };
+  event_complete: {
+    status: string;
+    failure_label?: string;
+    wall_ms?: number;
+    tokens?: number;
+    cost?: number;
+  };
+  gate_opened: {
+    gate_id: string;
+    action_id: string;
+    gate_kind: string;
+    tool_name: string;
+    action_name: string;
+    blast_radius: string;
+    timeout_at: number;
+  };
+  gate_resolved: {
+    gate_id: string;
+    action_id: string;
+    outcome: string;
+    resolved_by: string;
+    resolved_at: number;
+  };
+  chunk: { text: string };
+  tool_call_started: { name: string; args_redacted?: unknown };
+  tool_call_progress: { name: string; elapsed_ms: number };
+  tool_call_completed: { name: string; ms: number };
+}
+
+/** A run frame: which run of which fleet it belongs to, when, and what happened. */
+export type RunFrame = {
+  [K in RunFrameKind]: {
+    frame_id: string;
+    kind: K;
+    workspace_id: string;
+    fleet_id: string;
+    event_id: string;
+    lease_id: string | null;
+    at: number;
+    payload: FramePayloads[K];
+  };
+}[RunFrameKind];
+
+export interface HelloFrame {
+  subscription_id: string;
+  replay_window: { frames: number; seconds: number };
+  last_frame_id: string | null;
+}
+
+const kinds = new Set<string>(runFrameKinds);
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** A run frame from its `event:` name and `data:` text, or null for one the console cannot read. */
+export function readRunFrame(kind: string, data: string): RunFrame | null {
+  if (!kinds.has(kind)) return null;
+  let body: unknown;
+  try {
+    body = JSON.parse(data);
+  } catch {
+    return null;
+  }
+  if (
+    !isObject(body) ||
+    typeof body.frame_id !== "string" ||
+    typeof body.event_id !== "string" ||
+    typeof body.at !== "number" ||
+    !isObject(body.payload)
+  )
+    return null;
+  return { ...body, kind } as RunFrame;
+}

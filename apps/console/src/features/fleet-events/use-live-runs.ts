@@ -1,0 +1,57 @@
+"use client";
+
+import { useQueryClient } from "@tanstack/react-query";
+import { useCallback, useState } from "react";
+import type { LiveState } from "../../components/live-status.tsx";
+import { useTRPC } from "../../lib/trpc.ts";
+import { type LiveRun, withFrame } from "./runs.ts";
+import type { RunFrame } from "./stream-frames.ts";
+import { type EventStream, useEventStream } from "./use-event-stream.ts";
+
+export interface LiveRuns {
+  /** The runs this page saw frames of, by event id. */
+  runs: ReadonlyMap<string, LiveRun>;
+  stream: EventStream;
+}
+
+/**
+ * A fleet's stream (or the workspace's, without a fleet), folded into runs, and the lists it makes stale
+ * refetched: events when one enters or completes, the inbox when a gate opens or is answered.
+ */
+export function useLiveRuns(workspaceId: string | undefined, fleetId?: string): LiveRuns {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [runs, setRuns] = useState<ReadonlyMap<string, LiveRun>>(new Map());
+  const refetchEvents = useCallback(() => {
+    void queryClient.invalidateQueries({ queryKey: trpc.fleetEvents.pathKey() });
+  }, [queryClient, trpc]);
+  const onFrame = useCallback(
+    (frame: RunFrame) => {
+      setRuns((current) => withFrame(current, frame));
+      if (frame.kind === "event_received" || frame.kind === "event_complete") {
+        refetchEvents();
+        if (frame.kind === "event_complete")
+          void queryClient.invalidateQueries({ queryKey: trpc.fleets.get.pathKey() });
+      } else if (frame.kind === "gate_opened" || frame.kind === "gate_resolved") {
+        void queryClient.invalidateQueries({ queryKey: trpc.approvals.pathKey() });
+      }
+    },
+    [queryClient, trpc, refetchEvents],
+  );
+  const stream = useEventStream({ workspaceId, fleetId, onFrame, onGap: refetchEvents });
+  return { runs, stream };
+}
+
+/**
+ * The connection indicator's state: the stream's own when the API serves one, else the polling list's
+ * (a list whose last poll failed is offline; one failing while it asks again is reconnecting).
+ */
+export function liveStateOf(
+  stream: EventStream,
+  poll: { hasData: boolean; failed: boolean; fetching: boolean; overdue: boolean },
+): LiveState {
+  if (stream.state !== "unavailable") return stream.state;
+  if (!poll.hasData) return poll.failed ? "offline" : "connecting";
+  if (poll.failed) return poll.fetching ? "reconnecting" : "offline";
+  return poll.overdue ? "reconnecting" : "live";
+}

@@ -36,6 +36,8 @@ describe("live-tail streams", () => {
     const stream = await open(fleetStream(owner, leased.fleetId), owner.apiKey);
     try {
       expect(stream.headers["content-type"]).toMatch(/^text\/event-stream/);
+      // A compressing proxy (the console's) buffers what it may transform: frames would stall there.
+      expect(stream.headers["cache-control"]).toContain("no-transform");
       const hello = await stream.next(() => true);
       expect(hello.event).toBe("hello");
       expect(hello.id).toBeNull();

@@ -96,7 +96,9 @@ export class EventStreams {
     raw.writeHead(200, {
       ...(headers as Record<string, string>),
       "content-type": "text/event-stream; charset=utf-8",
-      "cache-control": "no-store",
+      // no-transform: a proxy that compresses (Next's, nginx with gzip on) would otherwise buffer frames
+      // until its compressor fills a block, and a tail through it would stay silent.
+      "cache-control": "no-store, no-transform",
       "x-accel-buffering": "no",
     });
     leaveInFlight(raw);

@@ -186,17 +186,19 @@ test.describe("The run as it happens", () => {
   }, testInfo) => {
     test.setTimeout(90_000);
     const runner = new TestRunner(apiUrl);
-    const fleet = await openFleet(page, tenant, apiUrl, runner);
-    const events = page.getByRole("tabpanel").locator(".live-status");
-    await expect(events).toHaveAttribute("data-state", "live");
-
-    // The API stops answering (requests hang): the indicator leaves "Live" well before the requests fail.
+    // The stream is held unanswered from the start: an open stream answers heartbeats while the API
+    // lives, so the badge is honest to say Live then, and only a silent stream may take it away.
     const hang = gate();
-    await page.route("**/trpc/**", async (route: Route) => {
+    await page.route("**/v1/workspaces/**", async (route: Route) => {
       await hang.opened;
       await route.fallback().catch(() => undefined);
     });
-    await page.route("**/v1/workspaces/**", async (route: Route) => {
+    const fleet = await openFleet(page, tenant, apiUrl, runner);
+    const events = page.getByRole("tabpanel").locator(".live-status");
+    await expect(events).not.toHaveAttribute("data-state", "live");
+
+    // Then the rest of the API stops answering too (requests hang).
+    await page.route("**/trpc/**", async (route: Route) => {
       await hang.opened;
       await route.fallback().catch(() => undefined);
     });

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { leasedFleet, openGate } from "./approval-fixtures.ts";
 import { installFleet, messageFleet } from "./fleet-fixtures.ts";
 import { requestGrant } from "./grant-fixtures.ts";
-import { call, seedTenant, type Tenant, testApi, useIsolatedApi } from "./harness.ts";
+import { call, seedMember, seedTenant, type Tenant, testApi, useIsolatedApi } from "./harness.ts";
 import { report } from "./runner-fixtures.ts";
 import { type Frame, type OpenedStream, openStream } from "./stream-fixtures.ts";
 
@@ -312,6 +312,37 @@ describe("live-tail streams", () => {
       await kept.next((f) => f.data.event_id === eventId);
     } finally {
       doomed.close();
+      kept.close();
+    }
+  });
+
+  it("ends a removed member's streams, on their session and on the keys they minted", async () => {
+    const owner = await seedTenant();
+    const fleetId = await installFleet(owner);
+    const member = await seedMember(owner, ["fleet:read", "apikey:write"]);
+    const minted = await call<{ key: string }>("POST", "/v1/api-keys", {
+      token: member.token,
+      body: { key_name: "member's tail" },
+    });
+    expect(minted.status, minted.text).toBe(201);
+    const bySession = await open(workspaceStream(owner), member.token);
+    const byKey = await open(workspaceStream(owner), minted.body.key);
+    const kept = await open(workspaceStream(owner), owner.apiKey);
+    try {
+      const removed = await call("DELETE", `/v1/tenants/me/members/${member.userId}`, {
+        token: owner.apiKey,
+      });
+      expect(removed.status, removed.text).toBe(204);
+      for (const stream of [bySession, byKey]) {
+        // Well inside the 10 s periodic recheck: the removal's own notification ends them.
+        await stream.next((f) => f.event === "access_revoked", 5_000);
+        await stream.ended;
+      }
+      const eventId = await messageFleet(owner, fleetId, "the owner still listens");
+      await kept.next((f) => f.data.event_id === eventId);
+    } finally {
+      bySession.close();
+      byKey.close();
       kept.close();
     }
   });

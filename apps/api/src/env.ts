@@ -90,6 +90,11 @@ const schema = z.object({
   FLEET_STREAM_HEARTBEAT_MS: z.coerce.number().int().min(100).max(300_000).default(15_000),
   /** Frames one resume replays at most; a larger gap is answered with `reset` (the client refetches). */
   FLEET_STREAM_REPLAY_FRAMES: z.coerce.number().int().min(1).max(100_000).default(1_000),
+  /**
+   * Hours a run's frames (those carrying a lease id) stay readable in its lease review, long after the
+   * replay window dropped them; the first 2,000 frames of a lease are kept.
+   */
+  FLEET_RUN_FRAMES_RETENTION_HOURS: z.coerce.number().int().min(1).max(8_760).default(168),
   /** Bytes a stream's socket may hold unsent before its reader counts as too slow and is dropped. */
   FLEET_STREAM_MAX_BUFFERED: z.coerce.number().int().min(1_024).max(1_073_741_824).default(1_048_576),
   /** Where the rate-limit buckets are shared when set (redis://…); else PostgreSQL, or in process on PGlite. */
@@ -163,6 +168,8 @@ export interface Config {
     heartbeatMs: number;
     maxBuffered: number;
     replayFrames: number;
+    /** Hours the lease review keeps a run's frames. */
+    runRetentionHours: number;
   };
 }
 
@@ -221,6 +228,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       heartbeatMs: env.FLEET_STREAM_HEARTBEAT_MS,
       maxBuffered: env.FLEET_STREAM_MAX_BUFFERED,
       replayFrames: env.FLEET_STREAM_REPLAY_FRAMES,
+      runRetentionHours: env.FLEET_RUN_FRAMES_RETENTION_HOURS,
     },
   };
 }

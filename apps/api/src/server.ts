@@ -132,6 +132,7 @@ export async function createApp(
     streams: new StreamHub({
       replayFrames: config.streams.replayFrames,
       replaySeconds: REPLAY_SECONDS,
+      runRetentionMs: config.streams.runRetentionHours * 3_600_000,
       onError: (error) => log.warn({ err: error }, "live-tail frames not published"),
     }),
     scheduler: null,

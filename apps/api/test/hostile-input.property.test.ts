@@ -360,12 +360,12 @@ function inputArbitrary(op: Operation, world: World, destructive: boolean) {
 /**
  * Every public table's row count and content hash; `last_used_at` moves in the background on reads, and
  * the rate limiter's buckets count every request, refused ones included; the live tail's replay window
- * fills in the background with the frames of earlier, accepted requests.
+ * and the runs' frames fill in the background with the frames of earlier, accepted requests.
  */
 async function fingerprintQuery(): Promise<string> {
   const api = await testApi();
   const tables = await api.database.query<{ tablename: string }>(
-    "select tablename from pg_tables where schemaname = 'public' and tablename not in ('rate_limit_buckets', 'stream_frames') order by tablename",
+    "select tablename from pg_tables where schemaname = 'public' and tablename not in ('rate_limit_buckets', 'stream_frames', 'run_frames') order by tablename",
   );
   return tables
     .map(

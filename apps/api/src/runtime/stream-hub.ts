@@ -1,5 +1,5 @@
 import type { StreamFrameKind } from "@fleet/contracts";
-import { type DatabaseHandle, sql, streamFrames } from "@fleet/db";
+import { count, type DatabaseHandle, eq, runFrames, sql, streamFrames, type Tx } from "@fleet/db";
 
 export const STREAM_CHANNEL = "stream_frames";
 
@@ -57,6 +57,10 @@ export interface StreamHubOptions {
   replaySeconds: number;
   /** At most this many frames are replayed to one resume; a larger gap is a reset. */
   replayFrames: number;
+  /** Milliseconds a run's frames stay readable in its lease review (`run_frames`). */
+  runRetentionMs: number;
+  /** A lease keeps its first this many frames; later ones reach the live tail only. */
+  runFramesPerLease: number;
   onError: (error: unknown) => void;
 }
 
@@ -107,7 +111,14 @@ export class StreamHub {
 
   /** Unstarted (fleetctl, seeding), it drops what is published: no stream can be open there. */
   constructor(options: Partial<StreamHubOptions> = {}) {
-    this.options = { replaySeconds: 300, replayFrames: 1_000, onError: () => {}, ...options };
+    this.options = {
+      replaySeconds: 300,
+      replayFrames: 1_000,
+      runRetentionMs: 7 * 24 * 3_600_000,
+      runFramesPerLease: 2_000,
+      onError: () => {},
+      ...options,
+    };
   }
 
   async start(handle: DatabaseHandle): Promise<void> {
@@ -257,7 +268,38 @@ export class StreamHub {
       if (Buffer.byteLength(payload) > NOTIFY_MAX_BYTES)
         payload = JSON.stringify({ r: [frames[0]!.id, frames[frames.length - 1]!.id] });
       await tx.execute(sql`select pg_notify(${STREAM_CHANNEL}, ${payload})`);
+      await this.keepRunFrames(tx, frames);
     });
+  }
+
+  /**
+   * Copies the frames that carry a lease id into `run_frames`, up to the per-lease cap: a lease never
+   * holds more rows than the cap, so counting them stays a bounded index read.
+   */
+  private async keepRunFrames(tx: Tx, frames: StoredFrame[]): Promise<void> {
+    const byLease = new Map<string, StoredFrame[]>();
+    for (const frame of frames) {
+      if (frame.lease_id === null) continue;
+      const list = byLease.get(frame.lease_id) ?? [];
+      list.push(frame);
+      byLease.set(frame.lease_id, list);
+    }
+    for (const [leaseId, list] of byLease) {
+      const [kept] = await tx.select({ n: count() }).from(runFrames).where(eq(runFrames.leaseId, leaseId));
+      const room = this.options.runFramesPerLease - Number(kept?.n ?? 0);
+      if (room <= 0) continue;
+      await tx.insert(runFrames).values(
+        list.slice(0, room).map((frame) => ({
+          id: frame.id,
+          leaseId,
+          workspaceId: frame.workspace_id,
+          fleetId: frame.fleet_id,
+          kind: frame.kind,
+          payload: frame.payload,
+          at: frame.at,
+        })),
+      );
+    }
   }
 
   /** Runs receipt steps one after another, so frames reach subscribers in id order. */
@@ -312,7 +354,11 @@ export class StreamHub {
     }
   }
 
-  /** Drops frames older than the window, always keeping the newest (it bounds the ids ever issued). */
+  /**
+   * Drops frames older than the window, always keeping the newest (it bounds the ids ever issued), and
+   * runs' frames older than their retention. The replay reads only `stream_frames`, so its window is
+   * its own whatever the runs keep.
+   */
   private async prune(): Promise<void> {
     const handle = this.handle;
     if (handle === null) return;
@@ -320,6 +366,14 @@ export class StreamHub {
       "delete from stream_frames where at < $1 and id < (select max(id) from stream_frames)",
       [Date.now() - this.options.replaySeconds * 1000],
     );
+    await this.pruneRunFrames(Date.now());
+  }
+
+  /** Drops the runs' frames published before `now` less their retention; the pruner calls it every 30 s. */
+  async pruneRunFrames(now: number): Promise<void> {
+    const handle = this.handle;
+    if (handle === null) return;
+    await handle.query("delete from run_frames where at < $1", [now - this.options.runRetentionMs]);
   }
 }
 

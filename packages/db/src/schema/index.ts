@@ -16,6 +16,7 @@ export * from "./model-catalogue.ts";
 export * from "./models.ts";
 export * from "./platform-keys.ts";
 export * from "./rate-limit-buckets.ts";
+export * from "./run-frames.ts";
 export * from "./runner-events.ts";
 export * from "./runners.ts";
 export * from "./schedules.ts";

@@ -4,6 +4,7 @@ import { enrollRunner } from "./enroll-runner.ts";
 import { getRunner } from "./get-runner.ts";
 import { getSelf } from "./get-self.ts";
 import { heartbeat } from "./heartbeat.ts";
+import { listLeaseFrames } from "./list-lease-frames.ts";
 import { listRunnerEvents } from "./list-runner-events.ts";
 import { listRunnerLeases } from "./list-runner-leases.ts";
 import { listRunners } from "./list-runners.ts";
@@ -15,6 +16,7 @@ export const runnersRouter = resource(
   getRunner,
   getSelf,
   heartbeat,
+  listLeaseFrames,
   listRunnerEvents,
   listRunnerLeases,
   listRunners,

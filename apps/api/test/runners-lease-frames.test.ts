@@ -1,0 +1,118 @@
+import type { OutputOf } from "@fleet/contracts";
+import type { listLeaseFrames } from "@fleet/contracts/runners/list-lease-frames";
+import { describe, expect, it } from "vitest";
+import { labelledFleet, messageFleet, uniqueLabel } from "./fleet-fixtures.ts";
+import { call, operatorToken, seedTenant, testApi, useIsolatedApi } from "./harness.ts";
+import { acquire, enrollRunner } from "./runner-fixtures.ts";
+import { openStream } from "./stream-fixtures.ts";
+
+type FramePage = OutputOf<typeof listLeaseFrames>;
+
+// Runners lease any tenant's waiting work: this file runs on a database of its own.
+useIsolatedApi();
+
+const DAY_MS = 24 * 3_600_000;
+
+describe("the frames a lease's run published", () => {
+  it("lists them for the lease oldest first, by cursor, refuses other leases, and prunes them by age", async () => {
+    const tenant = await seedTenant();
+    const label = uniqueLabel();
+    const fleetId = await labelledFleet(tenant, label);
+    await messageFleet(tenant, fleetId, "look into the incidents");
+    const runner = await enrollRunner({ labels: [label] });
+    const other = await enrollRunner({ labels: [uniqueLabel()] });
+    const lease = (await acquire(runner)).body.lease!;
+    const api = await testApi();
+    const reader = await operatorToken(["runner:read"]);
+    const path = `/v1/fleets/runners/${runner.runnerId}/leases/${lease.lease_id}/frames`;
+
+    const empty = await call<FramePage>("GET", path, { token: reader });
+    expect(empty.status, empty.text).toBe(200);
+    expect(empty.body).toEqual({ items: [], next_cursor: null, retention_hours: 168 });
+
+    const stream = await openStream(
+      api.baseUrl,
+      `/v1/workspaces/${tenant.workspaceId}/fleets/${fleetId}/events/stream?kinds=chunk,tool_call_completed`,
+      { token: tenant.apiKey },
+    );
+    expect(stream.status).toBe(200);
+    try {
+      const activity = `/v1/runners/me/leases/${lease.lease_id}/activity`;
+      const batches = [
+        [{ tool_call_started: { name: "search", args_redacted: '{"q":"[redacted]"}' } }],
+        [{ tool_call_progress: { name: "search", elapsed_ms: 120 } }],
+        [{ tool_call_completed: { name: "search", ms: 240 } }],
+        [{ fleet_response_chunk: { text: "Found 3 " } }, { fleet_response_chunk: { text: "incidents" } }],
+      ];
+      for (const frames of batches) {
+        const accepted = await call("POST", activity, { token: runner.token, body: { frames } });
+        expect(accepted.status, accepted.text).toBe(202);
+      }
+      // The stream delivers a frame after its transaction, which stores the run's copy, commits.
+      await stream.next((frame) => frame.data.payload?.text === "incidents");
+    } finally {
+      stream.close();
+    }
+
+    const seen: FramePage["items"] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const query: string = cursor === null ? "?limit=2" : `?limit=2&starting_after=${cursor}`;
+      const page: { status: number; body: FramePage } = await call<FramePage>("GET", `${path}${query}`, {
+        token: reader,
+      });
+      expect(page.status).toBe(200);
+      expect(page.body.items.length).toBeLessThanOrEqual(2);
+      seen.push(...page.body.items);
+      cursor = page.body.next_cursor;
+      pages++;
+    } while (cursor !== null && pages < 10);
+    expect(pages).toBe(3);
+    expect(seen.map((frame) => frame.kind)).toEqual([
+      "tool_call_started",
+      "tool_call_progress",
+      "tool_call_completed",
+      "chunk",
+      "chunk",
+    ]);
+    expect(seen[0]!.payload).toEqual({ name: "search", args_redacted: '{"q":"[redacted]"}' });
+    expect(seen.slice(3).map((frame) => frame.payload.text)).toEqual(["Found 3 ", "incidents"]);
+    const ids = seen.map((frame) => Number(frame.frame_id));
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    expect(new Set(ids).size).toBe(5);
+
+    // Another runner's lease, an unknown lease and an unknown runner are 404s.
+    const theirs = await call("GET", `/v1/fleets/runners/${other.runnerId}/leases/${lease.lease_id}/frames`, {
+      token: reader,
+    });
+    expect(theirs.status).toBe(404);
+    expect(theirs.body.error_code).toBe("UZ-RUN-001");
+    const unknownLease = "01900000-0000-7000-8000-000000000000";
+    const absent = await call("GET", `/v1/fleets/runners/${runner.runnerId}/leases/${unknownLease}/frames`, {
+      token: reader,
+    });
+    expect(absent.status).toBe(404);
+    expect(absent.body.error_code).toBe("UZ-RUN-001");
+    const noRunner = await call("GET", `/v1/fleets/runners/${unknownLease}/leases/${lease.lease_id}/frames`, {
+      token: reader,
+    });
+    expect(noRunner.status).toBe(404);
+    expect(noRunner.body.error_code).toBe("UZ-RUN-014");
+    for (const bad of ["limit=201", "limit=0", "starting_after=nonsense"]) {
+      const refused = await call("GET", `${path}?${bad}`, { token: reader });
+      expect(refused.status, bad).toBe(400);
+      expect(refused.body.error_code).toBe("UZ-REQ-001");
+    }
+    // The pruner keeps frames inside the retention and drops them past it.
+    const hub = api.app.services.streams;
+    await hub.pruneRunFrames(Date.now() + 6 * DAY_MS);
+    expect((await call<FramePage>("GET", path, { token: reader })).body.items).toHaveLength(5);
+    await hub.pruneRunFrames(Date.now() + 8 * DAY_MS);
+    expect((await call<FramePage>("GET", path, { token: reader })).body).toEqual({
+      items: [],
+      next_cursor: null,
+      retention_hours: 168,
+    });
+  });
+});

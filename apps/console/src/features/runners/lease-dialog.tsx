@@ -5,6 +5,7 @@ import Link from "next/link";
 import { Fact, none } from "../../components/fact.tsx";
 import { formatCount } from "../../lib/format.ts";
 import { fleetHref } from "../fleets/urls.ts";
+import { RunFrames } from "./run-frames.tsx";
 import { type LeaseItem, leaseOutcomeVariants, leaseSentence } from "./status.ts";
 
 const count = (value: number | null) => (value === null ? none : formatCount(value));
@@ -125,6 +126,12 @@ export function LeaseDialog({
               The fleet link opens the event in its tenant's console, for people signed in to that tenant.
             </p>
           ) : null}
+          <section className="run-frames__section" aria-labelledby="run-frames-heading">
+            <h3 id="run-frames-heading" className="run-frames__heading">
+              What the run published
+            </h3>
+            <RunFrames runnerId={runnerId} leaseId={lease.lease_id} />
+          </section>
           <details className="diagnostic">
             <summary>Diagnostic text</summary>
             <pre>{leaseDiagnostic(lease, runnerId)}</pre>

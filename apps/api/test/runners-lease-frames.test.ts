@@ -1,6 +1,7 @@
 import type { OutputOf } from "@fleet/contracts";
 import type { listLeaseFrames } from "@fleet/contracts/runners/list-lease-frames";
 import { describe, expect, it } from "vitest";
+import { StreamHub } from "../src/runtime/stream-hub.ts";
 import { labelledFleet, messageFleet, uniqueLabel } from "./fleet-fixtures.ts";
 import { call, operatorToken, seedTenant, testApi, useIsolatedApi } from "./harness.ts";
 import { acquire, enrollRunner } from "./runner-fixtures.ts";
@@ -14,7 +15,7 @@ useIsolatedApi();
 const DAY_MS = 24 * 3_600_000;
 
 describe("the frames a lease's run published", () => {
-  it("lists them for the lease oldest first, by cursor, refuses other leases, and prunes them by age", async () => {
+  it("lists them for the lease oldest first, by cursor, refuses other leases, caps them per lease and prunes them by age", async () => {
     const tenant = await seedTenant();
     const label = uniqueLabel();
     const fleetId = await labelledFleet(tenant, label);
@@ -114,5 +115,22 @@ describe("the frames a lease's run published", () => {
       next_cursor: null,
       retention_hours: 168,
     });
+
+    // A lease keeps only its first frames: with a cap of 3, a run that publishes 5 keeps the first 3.
+    const capped = new StreamHub({ runFramesPerLease: 3 });
+    await capped.start(api.database);
+    for (const text of ["one", "two", "three", "four", "five"])
+      capped.publish({
+        workspaceId: tenant.workspaceId,
+        fleetId,
+        eventId: lease.event_id,
+        leaseId: lease.lease_id,
+        kind: "chunk",
+        payload: { text },
+        at: Date.now(),
+      });
+    await capped.stop();
+    const kept = await call<FramePage>("GET", path, { token: reader });
+    expect(kept.body.items.map((frame) => frame.payload.text)).toEqual(["one", "two", "three"]);
   });
 });

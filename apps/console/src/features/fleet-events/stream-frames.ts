@@ -1,20 +1,14 @@
+import { type StreamFrameKind, streamFrameKinds } from "@fleet/contracts";
+
 /**
  * The frames of the event streams (`GET …/fleets/{fid}/events/stream`, `GET …/events/stream`), as the
  * wire carries them: `id: <frame_id>`, `event: <kind>`, `data: <json>`. The console reads what it shows
  * and tolerates fields it does not know.
  */
-export const runFrameKinds = [
-  "event_received",
-  "event_complete",
-  "gate_opened",
-  "gate_resolved",
-  "chunk",
-  "tool_call_started",
-  "tool_call_progress",
-  "tool_call_completed",
-] as const;
+/** The kinds the stream names its frames by: the contract's list. */
+export const runFrameKinds = streamFrameKinds;
 
-export type RunFrameKind = (typeof runFrameKinds)[number];
+export type RunFrameKind = StreamFrameKind;
 
 export interface FramePayloads {
   event_received: { event_type: string; actor: string; request_preview?: string };

@@ -11,8 +11,10 @@ ENV TURBO_TELEMETRY_DISABLED=1 \
     CI=true
 RUN npm install --global pnpm@10.34.8 && npm cache clean --force
 WORKDIR /src
-# The lockfile alone first: the package store is a layer of its own, rebuilt only when it changes.
+# The lockfile alone first: the package store is a layer of its own, rebuilt only when it changes. The
+# patches go with it (pnpm-workspace.yaml names them: postgres.js's write after a closed socket).
 COPY pnpm-lock.yaml pnpm-workspace.yaml ./
+COPY patches ./patches
 RUN pnpm fetch
 COPY . .
 RUN pnpm install --offline --frozen-lockfile

@@ -117,7 +117,14 @@ export async function benchFleets(
   const server = await startServer(
     apiServerSpec("API fleets", {
       ...options,
-      env: { DATABASE_URL: db.url, LOG_LEVEL: "info" },
+      // The limiter on, as deployed, with quotas no run reaches: a workspace's default quota (3,000 a
+      // minute) would answer most of this load 429 and the figure would count refusals.
+      env: {
+        DATABASE_URL: db.url,
+        LOG_LEVEL: "info",
+        FLEET_RATE_LIMIT_WORKSPACE: "1000000000",
+        FLEET_RATE_LIMIT_CREDENTIAL: "1000000000",
+      },
       ...(options.profile ? { profileDir } : {}),
     }),
   );
@@ -190,6 +197,9 @@ export async function benchFleets(
 }
 
 const fmt = (value: number) => Math.round(value).toLocaleString("en-US");
+/** Answers per second that were 2xx: a refusal is not an accepted message. */
+const acceptedPerSec = (run: WrkResult) =>
+  run.requests === 0 ? 0 : (run.requestsPerSec * (run.requests - run.non2xx)) / run.requests;
 const mark = (ok: boolean) => (ok ? "met" : "MISSED");
 
 export function printFleetFigures(figures: FleetFigures): void {
@@ -197,16 +207,16 @@ export function printFleetFigures(figures: FleetFigures): void {
   const ratio = deepPage.p50Ms / firstPage.p50Ms;
   console.log("\nFleets (issue #3), PostgreSQL");
   console.log(
-    `  POST …/messages, 32 connections over ${FLEETS} fleets: ${fmt(messages.requestsPerSec)} accepted/s, p50 ${messages.p50Ms.toFixed(2)} ms, p99 ${messages.p99Ms.toFixed(2)} ms, non-2xx ${messages.non2xx}` +
-      `  [target ≥ 5,000/s: ${mark(messages.requestsPerSec >= 5000)}; p99 ≤ 15 ms: ${mark(messages.p99Ms <= 15)}]`,
+    `  POST …/messages, 32 connections over ${FLEETS} fleets: ${fmt(acceptedPerSec(messages))} accepted/s, p50 ${messages.p50Ms.toFixed(2)} ms, p99 ${messages.p99Ms.toFixed(2)} ms, non-2xx ${messages.non2xx}` +
+      `  [target ≥ 5,000/s: ${mark(acceptedPerSec(messages) >= 5000)}; p99 ≤ 15 ms: ${mark(messages.p99Ms <= 15)}]`,
   );
   const accepted = steering.requests - steering.non2xx;
   console.log(
-    `  Steering: POST …/messages with a live tail open: ${fmt(steering.requestsPerSec)} accepted/s, p50 ${steering.p50Ms.toFixed(2)} ms, p99 ${steering.p99Ms.toFixed(2)} ms; the tail read ${fmt(steering.framesRead)} event_received frames of ${fmt(accepted)} accepted` +
-      `  [target ≥ 5,000/s: ${mark(steering.requestsPerSec >= 5000)}; p99 ≤ 15 ms: ${mark(steering.p99Ms <= 15)}]`,
+    `  Steering: POST …/messages with a live tail open: ${fmt(acceptedPerSec(steering))} accepted/s, p50 ${steering.p50Ms.toFixed(2)} ms, p99 ${steering.p99Ms.toFixed(2)} ms, non-2xx ${steering.non2xx}; the tail read ${fmt(steering.framesRead)} event_received frames of ${fmt(accepted)} accepted` +
+      `  [target ≥ 5,000/s: ${mark(acceptedPerSec(steering) >= 5000)}; p99 ≤ 15 ms: ${mark(steering.p99Ms <= 15)}]`,
   );
   console.log(
-    `  same, with an Idempotency-Key each: ${fmt(keyedMessages.requestsPerSec)} accepted/s, p50 ${keyedMessages.p50Ms.toFixed(2)} ms, p99 ${keyedMessages.p99Ms.toFixed(2)} ms, non-2xx ${keyedMessages.non2xx} (${(keyedMessages.requestsPerSec / messages.requestsPerSec).toFixed(2)}× the unkeyed rate)`,
+    `  same, with an Idempotency-Key each: ${fmt(acceptedPerSec(keyedMessages))} accepted/s, p50 ${keyedMessages.p50Ms.toFixed(2)} ms, p99 ${keyedMessages.p99Ms.toFixed(2)} ms, non-2xx ${keyedMessages.non2xx} (${(acceptedPerSec(keyedMessages) / acceptedPerSec(messages)).toFixed(2)}× the unkeyed rate)`,
   );
   console.log(
     `  GET …/events first page: ${fmt(firstPage.requestsPerSec)} req/s, p50 ${firstPage.p50Ms.toFixed(2)} ms, p99 ${firstPage.p99Ms.toFixed(2)} ms`,

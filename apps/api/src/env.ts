@@ -24,6 +24,8 @@ const schema = z.object({
   /** HMAC key for session tokens (at least 32 characters); generated once and kept in the database when unset. */
   SESSION_SIGNING_KEY: z.string().min(32, "must be at least 32 characters").optional(),
   SESSION_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(3600),
+  /** How long a command-line credential from `fleetctl login` (device sign-in) lives; default 7 days. */
+  FLEET_CLI_CREDENTIAL_TTL_SECONDS: z.coerce.number().int().min(300).max(2_592_000).default(604_800),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /**
    * The vault's master key: 32 bytes, base64. Unset on the embedded database, one is generated once into
@@ -137,6 +139,7 @@ export interface Config {
   sessionSigningKey: string | undefined;
   masterKey: Buffer | undefined;
   sessionTtlSeconds: number;
+  cliCredentialTtlSeconds: number;
   logLevel: Env["LOG_LEVEL"];
   devMode: boolean;
   searchPath: string;
@@ -200,6 +203,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     sessionSigningKey: env.SESSION_SIGNING_KEY,
     masterKey: env.FLEET_MASTER_KEY === undefined ? undefined : Buffer.from(env.FLEET_MASTER_KEY, "base64"),
     sessionTtlSeconds: env.SESSION_TTL_SECONDS,
+    cliCredentialTtlSeconds: env.FLEET_CLI_CREDENTIAL_TTL_SECONDS,
     logLevel: env.LOG_LEVEL,
     devMode: env.FLEET_DEV_MODE,
     searchPath: env.PATH,

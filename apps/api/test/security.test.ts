@@ -13,6 +13,7 @@ import {
   seedMember,
   seedRunnerToken,
   seedTenant,
+  sessionFor,
   type Tenant,
   type TrpcRefusal,
 } from "./harness.ts";
@@ -137,6 +138,13 @@ const otherTenantFixtures: Record<string, Fixture> = {
   "members.remove": async (owner) => ({
     params: { user_id: (await seedMember(owner, ["fleet:read"])).userId },
   }),
+  "cliCredentials.revoke": async (owner) => {
+    await sessionFor(owner, "cli");
+    const listed = await call<{ items: { id: string }[] }>("GET", "/v1/users/me/cli-credentials", {
+      token: owner.apiKey,
+    });
+    return { params: { credential_id: listed.body.items[0]!.id } };
+  },
   "apiKeys.update": async (owner) => ({ params: { id: await mintKeyId(owner) }, body: { active: false } }),
   "apiKeys.delete": async (owner) => {
     const id = await mintKeyId(owner);

@@ -106,6 +106,57 @@ export const errorRegistry = {
     "Cross-site request refused",
     "A request authenticated by the console cookie must carry the x-fleet-csrf header.",
   ),
+  /** Device sign-in: the person has not answered yet (RFC 8628 `authorization_pending`). */
+  "UZ-AUTH-012": def(
+    409,
+    "Sign-in pending",
+    "The command-line sign-in waits for the person to approve it on the console's /device page; poll again after the Retry-After delay (RFC 8628 authorization_pending; current_state: pending).",
+  ),
+  /** Device sign-in: polled before the interval passed (RFC 8628 `slow_down`). */
+  "UZ-AUTH-013": def(
+    429,
+    "Polling too fast",
+    "The device code was polled before its interval passed; the interval grew by 5 seconds, and Retry-After gives the new one (RFC 8628 slow_down).",
+  ),
+  /** Device sign-in: the device code is unknown, already spent, or expired (RFC 8628 `expired_token`). */
+  "UZ-AUTH-014": def(
+    401,
+    "Device code not valid",
+    "The device code is unknown, was already exchanged for a credential, or is older than 10 minutes; start a new sign-in (RFC 8628 expired_token).",
+    "This sign-in has expired. Run the sign-in again.",
+  ),
+  /** Device sign-in: the person denied it (RFC 8628 `access_denied`). */
+  "UZ-AUTH-015": def(
+    403,
+    "Sign-in denied",
+    "The person denied the command-line sign-in, or is no longer a member (RFC 8628 access_denied).",
+  ),
+  /** No command-line sign-in waits with this user code. */
+  "UZ-AUTH-016": def(
+    404,
+    "Sign-in code not found",
+    "No command-line sign-in waits with this code: it was mistyped, has expired, or was already answered.",
+    "No sign-in waits with this code. Check it against the one your terminal shows.",
+  ),
+  /** The command-line sign-in was already approved or denied. */
+  "UZ-AUTH-017": def(
+    409,
+    "Sign-in already answered",
+    "The command-line sign-in was already approved or denied; current_state names the answer.",
+  ),
+  /** Too many wrong user codes entered: entering codes is refused for a while. */
+  "UZ-AUTH-018": def(
+    429,
+    "Too many wrong codes",
+    "Too many wrong sign-in codes were entered by this person in 15 minutes; wait the Retry-After delay.",
+    "Too many wrong codes. Wait a few minutes, then try again.",
+  ),
+  /** No command-line credential with this id belongs to the caller. */
+  "UZ-AUTH-019": def(
+    404,
+    "CLI credential not found",
+    "The calling person holds no command-line credential with this id.",
+  ),
   /** The token lacks the scope named in detail. */
   "UZ-AUTH-022": def(403, "Missing scope", "The credential lacks the scope named in detail."),
   // Tenants, members, workspaces

@@ -5,6 +5,7 @@ export { type ActivityFrame, activityFrame } from "./activity/publish-activity.t
 export * from "./api-keys/api-key.ts";
 export * from "./approval-policies/approval-policy.ts";
 export * from "./approvals/approval-gate.ts";
+export * from "./cli-credentials/cli-credential.ts";
 export * from "./common.ts";
 export * from "./errors.ts";
 export * from "./fleet-events/fleet-event.ts";
@@ -26,6 +27,7 @@ export * from "./runners/runner.ts";
 export * from "./schedules/schedule.ts";
 export * from "./scopes.ts";
 export * from "./secrets/secret.ts";
+export * from "./sessions/device-sign-in.ts";
 export { callingPerson } from "./users/get-me.ts";
 export * from "./webhooks/webhook-secret.ts";
 export { workspaceItem } from "./workspaces/list-workspaces.ts";

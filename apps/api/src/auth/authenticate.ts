@@ -1,5 +1,15 @@
 import { Problem } from "@fleet/contracts";
-import { and, apiKeys, type Database, eq, memberships, runners, tenants, users } from "@fleet/db";
+import {
+  and,
+  apiKeys,
+  cliCredentials,
+  type Database,
+  eq,
+  memberships,
+  runners,
+  tenants,
+  users,
+} from "@fleet/db";
 import { invalidationTags, type Principal, type TenantPrincipal } from "./principal.ts";
 import type { PrincipalCache } from "./principal-cache.ts";
 import type { SessionSigner } from "./sessions.ts";
@@ -140,6 +150,28 @@ export class Authenticator {
     // A token issued before the membership began belongs to an earlier membership the person was removed
     // from: a later invitation does not bring it back.
     if ((claims.issuedAt ?? 0) < row.joinedAt) return invalid();
+    if (claims.kind === "cli") {
+      // A command-line credential stands for its row: revoked (or from before rows existed), it is refused.
+      if (claims.credentialId === undefined) return invalid();
+      const [credential] = await this.db
+        .select({ revokedAt: cliCredentials.revokedAt })
+        .from(cliCredentials)
+        .where(
+          and(
+            eq(cliCredentials.id, claims.credentialId),
+            eq(cliCredentials.tenantId, claims.tenantId!),
+            eq(cliCredentials.userId, claims.sub),
+          ),
+        );
+      if (credential === undefined || credential.revokedAt !== null) {
+        const refusal = new Problem("UZ-AUTH-002", {
+          detail: "This command-line credential was revoked.",
+        });
+        const tags = [`cli:${claims.credentialId}`, `user:${claims.sub}`, `tenant:${claims.tenantId}`];
+        this.cache.set(hash, refusal, tags, now, since, maxAge);
+        return refusal;
+      }
+    }
     const principal: TenantPrincipal = {
       class: "session",
       credential: claims.kind === "cli" ? "cli_credential" : "session_token",
@@ -151,6 +183,7 @@ export class Authenticator {
       // A session acts with the member's current scopes, narrowed to those the token was issued for.
       scopes: row.scopes.filter((scope) => claims.scopes.includes(scope)),
       apiKeyId: null,
+      cliCredentialId: claims.credentialId ?? null,
       rateLimit: null,
     };
     this.cache.set(hash, principal, invalidationTags(principal), now, since, maxAge);

@@ -14,6 +14,8 @@ export interface TenantPrincipal {
   scopes: string[];
   /** Set for tenant API keys. */
   apiKeyId: string | null;
+  /** Set for command-line credentials: the `cli_credentials` row revoking it refuses. */
+  cliCredentialId?: string | null;
   /** The key's own request quota per rate-limit window, when minted with one; null for the default. */
   rateLimit: number | null;
 }
@@ -51,6 +53,7 @@ export function invalidationTags(principal: Principal): string[] {
         `tenant:${principal.tenantId}`,
         `user:${principal.userId}`,
         ...(principal.apiKeyId ? [`key:${principal.apiKeyId}`] : []),
+        ...(principal.cliCredentialId ? [`cli:${principal.cliCredentialId}`] : []),
       ];
   }
 }

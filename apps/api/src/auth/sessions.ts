@@ -18,6 +18,8 @@ export interface SessionClaims {
   expiresAt: number;
   /** When the token was issued, epoch ms (`iat_ms`; from a token without it, the end of its iat second). */
   issuedAt?: number;
+  /** A command-line credential's row (`cid`): it authenticates while that row is not revoked. */
+  credentialId?: string;
 }
 
 /** Signs and verifies session tokens (HS256 JWTs with iss and aud checked). */
@@ -46,6 +48,7 @@ export class SessionSigner {
       kind: claims.kind,
       scopes: claims.scopes.join(" "),
       ...(claims.tenantId ? { tenant_id: claims.tenantId } : {}),
+      ...(claims.credentialId ? { cid: claims.credentialId } : {}),
       // The issuing instant in ms (iat has whole seconds): a token older than its membership is refused.
       iat_ms: now,
     })
@@ -81,6 +84,7 @@ export class SessionSigner {
         scopes,
         expiresAt: (payload.exp ?? 0) * 1000,
         issuedAt: typeof payload.iat_ms === "number" ? payload.iat_ms : ((payload.iat ?? 0) + 1) * 1000 - 1,
+        ...(typeof payload.cid === "string" ? { credentialId: payload.cid } : {}),
       };
     } catch (error) {
       if (error instanceof joseErrors.JOSEError) return null;

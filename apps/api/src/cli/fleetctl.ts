@@ -10,6 +10,7 @@ import type { ServiceContext } from "../services/context.ts";
 import { Vault } from "../services/secrets/vault.ts";
 import { runCommand, UsageError, type Values } from "./commands.ts";
 import { sendCommand } from "./control-socket.ts";
+import { defaultCredentialsFile, LoginError, login, logout } from "./login.ts";
 
 const usage = `fleetctl — operator commands for Fleet Control Plane (uses DATABASE_URL, like the server)
 
@@ -21,6 +22,11 @@ const usage = `fleetctl — operator commands for Fleet Control Plane (uses DATA
   migrate                                      apply the database migrations
   first-run [--email EMAIL] [--tenant NAME]    on an empty database a first tenant and owner; then a
                                                sign-in link for the oldest owner (used by pnpm start)
+  login [--api-url URL] [--name NAME] [--credentials-file PATH]
+                                               sign in through a running API (approve on its console's
+                                               /device page); the credential goes to PATH
+                                               (default ~/.config/fleet/credentials.json, mode 600)
+  logout [--credentials-file PATH]             revoke that credential and forget it
 
   --json   print the result as JSON on stdout`;
 
@@ -51,6 +57,9 @@ async function run(argv: string[]): Promise<Record<string, unknown>> {
       email: { type: "string" },
       scopes: { type: "string" },
       ttl: { type: "string" },
+      "api-url": { type: "string" },
+      name: { type: "string" },
+      "credentials-file": { type: "string" },
       json: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
@@ -61,6 +70,15 @@ async function run(argv: string[]): Promise<Record<string, unknown>> {
     return {};
   }
   const config = loadConfig();
+  // Signing in needs no database: it speaks to a running API over HTTP.
+  const file = values["credentials-file"] ?? defaultCredentialsFile();
+  if (command === "login") {
+    return login(
+      { apiUrl: values["api-url"] ?? config.publicUrl, file, clientName: values.name ?? "fleetctl" },
+      (line) => console.error(line),
+    );
+  }
+  if (command === "logout") return logout(file);
   const target = parseDatabaseUrl(config.databaseUrl);
   // A running API owns the embedded directory: ask it to run the command.
   const holder = target.kind === "pglite" && target.dir !== null ? readLock(target.dir) : null;
@@ -103,7 +121,8 @@ run(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     if (error instanceof Problem) console.error(`fleetctl: ${error.detail}`);
-    else if (error instanceof RemoteError) console.error(`fleetctl: ${error.message}`);
+    else if (error instanceof RemoteError || error instanceof LoginError)
+      console.error(`fleetctl: ${error.message}`);
     else if (error instanceof UsageError) console.error(`fleetctl: ${error.message}\n\n${usage}`);
     else if (
       error instanceof ConfigError ||

@@ -6,6 +6,7 @@ import {
   HistoryIcon,
   KeyIcon,
   LockIcon,
+  PeopleIcon,
   PlugIcon,
   PulseIcon,
   ServerIcon,
@@ -45,6 +46,7 @@ const items: NavItem[] = [
   { href: "/connectors", label: "Connectors", icon: <PlugIcon />, soon: true },
   { href: "/secrets", label: "Secrets", icon: <LockIcon /> },
   { href: "/api-keys", label: "API keys", icon: <KeyIcon /> },
+  { href: "/members", label: "Members", icon: <PeopleIcon /> },
   { href: "/audit", label: "Audit log", icon: <HistoryIcon /> },
 ];
 

@@ -3,6 +3,7 @@ import { type OperatorScope, operatorScopes, Problem } from "@fleet/contracts";
 import { and, type Database, eq, gt, isNull, memberships, signInLinks, type Tx, users } from "@fleet/db";
 import { sha256Hex } from "../../auth/tokens.ts";
 import { newId } from "../../runtime/ids.ts";
+import { insertCliCredential, signCliCredential } from "../cli-credentials/cli-credentials.ts";
 import type { ServiceContext } from "../context.ts";
 import { devOwnerOperatorToken } from "./dev-operator.ts";
 
@@ -35,10 +36,26 @@ export async function issueSession(
   input: { email: string; tenantId?: string; ttlSeconds?: number; kind: "session" | "cli" },
 ): Promise<{ token: string; expires_at: number }> {
   const member = await membershipOf(ctx, input.email, input.tenantId);
+  const ttlSeconds = input.ttlSeconds ?? ctx.config.sessionTtlSeconds;
+  const now = ctx.now();
+  if (input.kind === "cli") {
+    // A command-line credential has a row, so its person can list and revoke it like a signed-in one.
+    const credential = await insertCliCredential(
+      ctx.db,
+      { ...member, clientName: "fleetctl session", clientHost: null, ttlSeconds },
+      now,
+    );
+    const { token, expiresAt } = await signCliCredential(
+      ctx,
+      { ...member, credentialId: credential.id, ttlSeconds },
+      now,
+    );
+    return { token, expires_at: expiresAt };
+  }
   const { token, expiresAt } = await ctx.sessions.sign(
     { sub: member.userId, kind: input.kind, tenantId: member.tenantId, scopes: member.scopes },
-    input.ttlSeconds ?? ctx.config.sessionTtlSeconds,
-    ctx.now(),
+    ttlSeconds,
+    now,
   );
   return { token, expires_at: expiresAt };
 }

@@ -1,0 +1,7 @@
+import { pollDeviceSignIn as op } from "@fleet/contracts/sessions/poll-device-sign-in";
+import { pollDeviceSignIn as poll } from "../../services/sessions/device-sign-in.ts";
+import { procedure } from "../../trpc.ts";
+
+export const pollDeviceSignIn = procedure(op).mutation(({ ctx, input }) =>
+  poll(ctx.services, input.device_code),
+);

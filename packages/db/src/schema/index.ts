@@ -3,6 +3,7 @@ export * from "./approval-gates.ts";
 export * from "./approval-policies.ts";
 export * from "./approval-votes.ts";
 export * from "./audit-events.ts";
+export * from "./billing.ts";
 export * from "./domains.ts";
 export * from "./fleet-events.ts";
 export * from "./fleet-libraries.ts";

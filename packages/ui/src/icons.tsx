@@ -183,3 +183,10 @@ export const UploadIcon = () => (
     <path d="M8 10.5V2.25M4.75 5.5 8 2.25l3.25 3.25M2.75 10.5v2a1.25 1.25 0 0 0 1.25 1.25h8a1.25 1.25 0 0 0 1.25-1.25v-2" />
   </Icon>
 );
+/** Bars on an axis: billing's spend per day. */
+export const ChartIcon = () => (
+  <Icon>
+    <path d="M2.25 2.25v11.5h11.5" />
+    <path d="M5.25 11V8.5M8 11V5.5M10.75 11V7.25" />
+  </Icon>
+);

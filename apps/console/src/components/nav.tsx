@@ -2,6 +2,7 @@
 
 import {
   BookIcon,
+  ChartIcon,
   GridIcon,
   HistoryIcon,
   KeyIcon,
@@ -45,6 +46,7 @@ const items: NavItem[] = [
   { href: "/connectors", label: "Connectors", icon: <PlugIcon />, soon: true },
   { href: "/secrets", label: "Secrets", icon: <LockIcon /> },
   { href: "/api-keys", label: "API keys", icon: <KeyIcon /> },
+  { href: "/billing", label: "Billing", icon: <ChartIcon /> },
   { href: "/audit", label: "Audit log", icon: <HistoryIcon /> },
 ];
 

@@ -88,6 +88,11 @@ const otherTenantFixtures: Record<string, Fixture> = {
   "fleets.get": async (owner) => ({ params: await fleetIn(owner) }),
   "fleets.update": async (owner) => ({ params: await fleetIn(owner), body: { status: "paused" } }),
   "fleets.delete": async (owner) => ({ params: await fleetIn(owner) }),
+  "billing.getBudget": async (owner) => ({ params: await fleetIn(owner) }),
+  "billing.updateBudget": async (owner) => ({
+    params: await fleetIn(owner),
+    body: { period_budget_nanos: 1 },
+  }),
   "fleets.message": async (owner) => ({ params: await fleetIn(owner), body: { message: "hi" } }),
   "fleetEvents.list": async (owner) => ({ params: await fleetIn(owner) }),
   "fleetEvents.listWorkspace": async (owner) => ({ params: { workspace_id: owner.workspaceId } }),

@@ -36,6 +36,11 @@ export function isLeaseLost(error: unknown): boolean {
   return error instanceof ApiError && (error.code === "UZ-RUN-005" || error.code === "UZ-RUN-001");
 }
 
+/** The service says the run has spent its budget (409 UZ-BUDGET-001): stop it and report. */
+export function isOverBudget(error: unknown): boolean {
+  return error instanceof ApiError && error.code === "UZ-BUDGET-001";
+}
+
 /** The token no longer verifies: the runner was revoked (or deleted). */
 export function isUnauthorized(error: unknown): boolean {
   return error instanceof ApiError && error.status === 401;

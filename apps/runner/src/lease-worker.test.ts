@@ -54,6 +54,30 @@ function slowExecutor(ms: number, seen: { signal?: AbortSignal } = {}): Executor
 const never = new AbortController().signal;
 
 describe("runLease", () => {
+  it("stops a run the service says is over its budget, and reports it as budget_exceeded", async () => {
+    let renewals = 0;
+    const { api, calls } = fakeApi({
+      renew: async () => {
+        renewals++;
+        throw new ApiError(409, "UZ-BUDGET-001", { detail: "over", current_state: "over_budget" }, undefined);
+      },
+    });
+    const seen: { signal?: AbortSignal } = {};
+    const started = Date.now();
+    const end = await runLease(
+      fakeLease({ expires_at: started + 600 }),
+      { api, executor: slowExecutor(5_000, seen), log: silentLogger },
+      never,
+    );
+    expect(end).toBe("reported");
+    expect(seen.signal?.aborted).toBe(true);
+    expect(Date.now() - started).toBeLessThan(4_000);
+    expect(renewals).toBe(1); // renewing stopped with the run
+    expect(calls.report).toEqual([
+      expect.objectContaining({ outcome: "fleet_error", failure_label: "budget_exceeded" }),
+    ]);
+  });
+
   it("renews about every third of the TTL, then reports the answer with its wall time", async () => {
     const { api, calls } = fakeApi();
     const started = Date.now();

@@ -1,5 +1,5 @@
 import type { Lease } from "@fleet/contracts";
-import { isLeaseLost, type ReportFields, type RunnerApi } from "./api.ts";
+import { isLeaseLost, isOverBudget, type ReportFields, type RunnerApi } from "./api.ts";
 import { sleep } from "./backoff.ts";
 import { type Executor, LeaseLostError, type LeaseTools } from "./executor.ts";
 import { ApiError } from "./http.ts";
@@ -46,7 +46,8 @@ function problemText(error: unknown): string {
  * lease, and reports. A refusal meaning the lease was lost (409 UZ-RUN-005) stops everything at once and
  * reports nothing: the fleet's newer holder owns the work. `giveUp` (shutdown past its grace) gives the
  * lease up unreported: released to the service, so another runner reclaims it at once (or, if the release
- * does not land, when it expires).
+ * does not land, when it expires). A run the service says is over its budget (409 UZ-BUDGET-001 on a renew
+ * or a fenced write) is stopped the same way, but reported: fleet_error, `budget_exceeded`.
  */
 export async function runLease(
   lease: Lease,
@@ -57,6 +58,9 @@ export async function runLease(
   const started = Date.now();
   const interval = Math.max(100, Math.floor(ttlEstimate(lease, started) / 3));
   const held = new AbortController();
+  /** Aborted when the service says the run is over its budget: the executor stops, the lease is reported. */
+  const overBudget = new AbortController();
+  const running = AbortSignal.any([held.signal, overBudget.signal]);
   const finished = new AbortController();
   let end: LeaseEnd | undefined;
   const drop = (why: "lost" | "given_up") => {
@@ -69,7 +73,12 @@ export async function runLease(
   const onGiveUp = () => drop("given_up");
   if (giveUp.aborted) onGiveUp();
   giveUp.addEventListener("abort", onGiveUp, { once: true });
-  const stopRenewing = AbortSignal.any([held.signal, finished.signal]);
+  const stopRenewing = AbortSignal.any([held.signal, finished.signal, overBudget.signal]);
+  const stopForBudget = (error: unknown) => {
+    if (overBudget.signal.aborted) return;
+    log.warn("the run is over its budget; stopping it", { ...describe(lease), error: problemText(error) });
+    overBudget.abort("over_budget");
+  };
 
   const renewing = (async () => {
     for (;;) {
@@ -80,6 +89,7 @@ export async function runLease(
       } catch (error) {
         if (stopRenewing.aborted) return;
         if (isLeaseLost(error)) return drop("lost");
+        if (isOverBudget(error)) return stopForBudget(error);
         log.warn("renew failed; trying again", { ...describe(lease), error: problemText(error) });
       }
     }
@@ -95,11 +105,12 @@ export async function runLease(
         drop("lost");
         throw new LeaseLostError(lease.lease_id);
       }
+      if (isOverBudget(error)) stopForBudget(error);
       throw error;
     }
   };
   const tools: LeaseTools = {
-    signal: held.signal,
+    signal: running,
     async publish(frame) {
       try {
         await fenced(() => api.activity(lease, [frame]));
@@ -113,13 +124,23 @@ export async function runLease(
     openGate: (gate) => fenced(() => api.openGate(lease, gate)),
     // Not fenced by the service (reading an answer changes nothing), but bound to the lease: the wait
     // ends when the lease is lost, while the renew loop above keeps the lease alive during it.
-    waitGate: (gateId, waitMs) => fenced(() => api.waitGate(lease, gateId, waitMs, held.signal)),
+    waitGate: (gateId, waitMs) => fenced(() => api.waitGate(lease, gateId, waitMs, running)),
   };
 
   try {
     log.info("lease acquired", describe(lease));
-    const result = await execute(executor, lease, tools, held.signal);
-    if (result === null || held.signal.aborted) return end ?? "lost";
+    const result = await execute(executor, lease, tools, running);
+    if (held.signal.aborted) return end ?? "lost";
+    if (overBudget.signal.aborted) {
+      const stopped: ReportFields = {
+        outcome: "fleet_error",
+        failure_label: "budget_exceeded",
+        failure_detail: "The service stopped the run: it reached its budget.",
+        wall_ms: Date.now() - started,
+      };
+      return await report(api, lease, stopped, held.signal, log, () => end);
+    }
+    if (result === null) return end ?? "lost";
     const fields = { ...result, wall_ms: result.wall_ms ?? Date.now() - started };
     return await report(api, lease, fields, held.signal, log, () => end);
   } catch (error) {

@@ -244,6 +244,22 @@ export const errorRegistry = {
     "Schedule changed",
     "The If-Match tag is not the schedule's current etag; refetch and retry with the etag in the body.",
   ),
+  // Billing and budgets
+  /** A run reached its budget: the fleet's per-run cap, or what is left of the fleet's budget this period. */
+  "UZ-BUDGET-001": def(
+    409,
+    "Run over budget",
+    "The run has spent its budget (the fleet's per-run cap, or what is left of the fleet's budget this period); the runner must stop and report. current_state is over_budget.",
+    "This run was stopped because it reached its budget.",
+  ),
+  /** The operator credited a tenant that does not exist. */
+  "UZ-BILLING-001": def(404, "Tenant not found", "No tenant with this id exists on the deployment."),
+  /** A credit reused a reference with a different amount. */
+  "UZ-BILLING-002": def(
+    409,
+    "Credit reference reused",
+    "A credit with this reference was already applied with another amount; a retry must send the same amount, a new credit a new reference.",
+  ),
   // Fleets and their events
   /** No such fleet in the workspace. */
   "UZ-FLEET-001": def(404, "Fleet not found", "No fleet with this id is visible in this workspace."),

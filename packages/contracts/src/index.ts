@@ -5,6 +5,7 @@ export { type ActivityFrame, activityFrame } from "./activity/publish-activity.t
 export * from "./api-keys/api-key.ts";
 export * from "./approval-policies/approval-policy.ts";
 export * from "./approvals/approval-gate.ts";
+export * from "./billing/billing.ts";
 export * from "./cli-credentials/cli-credential.ts";
 export * from "./common.ts";
 export * from "./errors.ts";

@@ -32,6 +32,7 @@ export const operatorScopeGroups = [
   "platform-library",
   "model",
   "workspace",
+  "credit",
 ] as const;
 
 export const operatorScopes = [
@@ -46,6 +47,7 @@ export const operatorScopes = [
   "model:write",
   "model:admin",
   "workspace:any",
+  "credit:write",
 ] as const;
 
 export type TenantScope = (typeof tenantScopes)[number];

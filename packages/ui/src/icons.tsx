@@ -190,3 +190,11 @@ export const PeopleIcon = () => (
     <path d="M10.5 3.4a2.25 2.25 0 0 1 0 4.2M12 9.75c1.2.5 2 1.7 2 3.5" />
   </Icon>
 );
+
+/** Bars on an axis: billing's spend per day. */
+export const ChartIcon = () => (
+  <Icon>
+    <path d="M2.25 2.25v11.5h11.5" />
+    <path d="M5.25 11V8.5M8 11V5.5M10.75 11V7.25" />
+  </Icon>
+);

@@ -4,6 +4,7 @@ import { apiKeysRouter } from "./api-keys/router.ts";
 import { approvalPoliciesRouter } from "./approval-policies/router.ts";
 import { approvalsRouter } from "./approvals/router.ts";
 import { auditRouter } from "./audit/router.ts";
+import { billingRouter } from "./billing/router.ts";
 import { cliCredentialsRouter } from "./cli-credentials/router.ts";
 import { fleetEventsRouter } from "./fleet-events/router.ts";
 import { fleetLibrariesRouter } from "./fleet-libraries/router.ts";
@@ -31,6 +32,7 @@ export const appRouter = router({
   approvals: approvalsRouter,
   audit: auditRouter,
   cliCredentials: cliCredentialsRouter,
+  billing: billingRouter,
   fleetEvents: fleetEventsRouter,
   fleetLibraries: fleetLibrariesRouter,
   fleetSchedules: fleetSchedulesRouter,

@@ -2,6 +2,7 @@
 
 import {
   BookIcon,
+  ChartIcon,
   GridIcon,
   HistoryIcon,
   KeyIcon,
@@ -47,6 +48,7 @@ const items: NavItem[] = [
   { href: "/secrets", label: "Secrets", icon: <LockIcon /> },
   { href: "/api-keys", label: "API keys", icon: <KeyIcon /> },
   { href: "/members", label: "Members", icon: <PeopleIcon /> },
+  { href: "/billing", label: "Billing", icon: <ChartIcon /> },
   { href: "/audit", label: "Audit log", icon: <HistoryIcon /> },
 ];
 

@@ -10,6 +10,7 @@ export const streamFrameKinds = [
   "tool_call_started",
   "tool_call_progress",
   "tool_call_completed",
+  "budget_alert",
 ] as const;
 export type StreamFrameKind = (typeof streamFrameKinds)[number];
 

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { bigint, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { fleetStatus } from "./domains.ts";
 import type { LibraryRequirements, LibraryTrigger } from "./fleet-libraries.ts";
@@ -40,7 +41,20 @@ export const fleets = pgTable(
      */
     leasedUntil: bigint("leased_until", { mode: "number" }),
     eventsProcessed: bigint("events_processed", { mode: "number" }).notNull().default(0),
+    /** Every charge of the fleet's life, summed (the lists' `budget_used_nanos`). */
     budgetUsedNanos: bigint("budget_used_nanos", { mode: "number" }).notNull().default(0),
+    /** The fleet's budget per period (calendar month, UTC); null: none. No new work once spent. */
+    periodBudgetNanos: bigint("period_budget_nanos", { mode: "number" }),
+    /** The cap on one run (one event's lease); null: none. A run that reaches it is told to stop. */
+    runBudgetNanos: bigint("run_budget_nanos", { mode: "number" }),
+    /** Percents of the period budget at which an alert goes out, once each per period. */
+    budgetAlertPercents: integer("budget_alert_percents")
+      .array()
+      .notNull()
+      .default(sql`'{50,80,100}'::integer[]`),
+    /** The period `period_spend_nanos` counts (`YYYY-MM`); an older one means nothing spent this period. */
+    spendPeriod: text("spend_period"),
+    periodSpendNanos: bigint("period_spend_nanos", { mode: "number" }).notNull().default(0),
     createdAt: bigint("created_at", { mode: "number" }).notNull(),
     updatedAt: bigint("updated_at", { mode: "number" }).notNull(),
   },

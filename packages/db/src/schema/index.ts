@@ -3,6 +3,7 @@ export * from "./approval-gates.ts";
 export * from "./approval-policies.ts";
 export * from "./approval-votes.ts";
 export * from "./audit-events.ts";
+export * from "./billing.ts";
 export * from "./cli-credentials.ts";
 export * from "./device-sign-ins.ts";
 export * from "./domains.ts";

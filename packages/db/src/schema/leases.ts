@@ -32,6 +32,8 @@ export const leases = pgTable(
     inputTokens: bigint("input_tokens", { mode: "number" }),
     outputTokens: bigint("output_tokens", { mode: "number" }),
     cachedTokens: bigint("cached_tokens", { mode: "number" }),
+    /** What the run has spent so far, as its runner last reported it mid-run (never lowered). */
+    usageNanos: bigint("usage_nanos", { mode: "number" }).notNull().default(0),
     createdAt: bigint("created_at", { mode: "number" }).notNull(),
     expiresAt: bigint("expires_at", { mode: "number" }).notNull(),
     endedAt: bigint("ended_at", { mode: "number" }),

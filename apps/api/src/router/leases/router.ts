@@ -3,5 +3,6 @@ import { acquireLease } from "./acquire-lease.ts";
 import { releaseLease } from "./release-lease.ts";
 import { renewLease } from "./renew-lease.ts";
 import { reportLease } from "./report-lease.ts";
+import { reportUsage } from "./report-usage.ts";
 
-export const leasesRouter = resource(acquireLease, releaseLease, renewLease, reportLease);
+export const leasesRouter = resource(acquireLease, releaseLease, renewLease, reportLease, reportUsage);

@@ -68,22 +68,27 @@ async function deliverEscalations(ctx: ServiceContext, gateIds: string[], report
   await Promise.all(
     rows.map(async ({ gate, fleetName }) => {
       const item = toGateItem(gate, approvals.get(gate.id) ?? [], fleetName);
-      const failure = await deliverOne(ctx, gate.workspaceId, { type: "approval.escalated", gate: item });
+      const failure = await deliverWorkspaceWebhook(ctx, gate.workspaceId, {
+        type: "approval.escalated",
+        gate: item,
+      });
       if (failure !== null) report({ gateId: gate.id, workspaceId: gate.workspaceId, reason: failure });
     }),
   );
 }
 
 /**
- * POSTs one escalation to the workspace's escalation webhook, signed like every webhook of the service
+ * POSTs one notice to the workspace's outgoing webhook (the approval policy's escalation URL; budget alerts
+ * use it too, with `kind` in the user agent), signed like every webhook of the service
  * (`x-signature-timestamp`, `x-signature: v0=<hex HMAC-SHA256(secret, "v0:" + ts + ":" + body)>`) with the
  * workspace's webhook secret. Answers null when delivered (a 2xx), else why not. A workspace without a URL
  * sends nothing; one without a secret sends nothing either (an unsigned call could not be trusted).
  */
-async function deliverOne(
+export async function deliverWorkspaceWebhook(
   ctx: ServiceContext,
   workspaceId: string,
   payload: unknown,
+  kind = "escalation",
 ): Promise<string | null> {
   const policy = await readPolicy(ctx.db, workspaceId);
   const url = policy?.escalationWebhookUrl ?? null;
@@ -111,7 +116,7 @@ async function deliverOne(
       body,
       {
         "content-type": "application/json",
-        "user-agent": "fleet-control-plane/escalation",
+        "user-agent": `fleet-control-plane/${kind}`,
         "x-signature-timestamp": String(timestamp),
         "x-signature": sign(secret, timestamp, body),
       },

@@ -2,6 +2,8 @@ import type { Socket } from "node:net";
 import { type Lease, Problem } from "@fleet/contracts";
 import { and, type Database, eq, fleets, leases, resultRows, runners, sql, type Tx } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
+import { budgetRefusal } from "../billing/budgets.ts";
+import { periodOf } from "../billing/period.ts";
 import { type ServiceContext, uniqueViolation } from "../context.ts";
 import { recordRunnerEvent } from "../runners/runners.ts";
 
@@ -53,6 +55,8 @@ interface Claimed {
 async function tryAcquire(ctx: ServiceContext, runnerId: string): Promise<Lease | null | "conflict"> {
   const now = ctx.now();
   const leaseId = newId(now);
+  // A fleet whose budget this period is spent takes no new work (docs/decisions.md, "Billing and budgets").
+  const { period } = periodOf(now);
   let rows: Claimed[];
   try {
     rows = resultRows<Claimed>(
@@ -71,6 +75,8 @@ async function tryAcquire(ctx: ServiceContext, runnerId: string): Promise<Lease 
               and f.status = 'active'
               and coalesce(f.definition -> 'requirements' -> 'runner_labels', '[]'::jsonb) <@ r.labels
               and (f.leased_until is null or f.leased_until <= ${now}::bigint)
+              and (f.period_budget_nanos is null
+                or case when f.spend_period = ${period} then f.period_spend_nanos else 0 end < f.period_budget_nanos)
             offset 0
           ) f
           where e.status = 'received'
@@ -273,6 +279,9 @@ export async function renewLease(
 ) {
   const now = ctx.now();
   return fencedWrite(ctx, runnerId, input, async (tx, lease) => {
+    // A run over its budget is told to stop here, and is not extended (its report is still taken).
+    const refusal = await budgetRefusal(tx, lease, now);
+    if (refusal !== null) throw refusal;
     const expiresAt = Math.min(now + ctx.config.leaseTtlMs, lease.createdAt + LEASE_MAX_MS);
     // Still running when the row is written: a lapsed lease marked expired by a concurrent acquire
     // after `requireCurrentLease` read it is not revived (its fleet would stay blocked for a TTL).

@@ -1,6 +1,10 @@
 import { Problem } from "@fleet/contracts";
 import { resultRows, sql } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
+import { announceBudgetAlerts, recordCrossedAlerts } from "../billing/alerts.ts";
+import { intArray } from "../billing/budgets.ts";
+import { periodOf } from "../billing/period.ts";
+import { priceUsage } from "../billing/pricing.ts";
 import type { ServiceContext } from "../context.ts";
 import { eventComplete } from "../fleet-events/frames.ts";
 import { fencedWrite } from "./leasing.ts";
@@ -41,9 +45,14 @@ export async function reportLease(ctx: ServiceContext, runnerId: string, input: 
   const succeeded = input.outcome === "processed";
   const failureLabel = succeeded ? null : (input.failure_label ?? "fleet_error");
   const failureDetail = succeeded ? null : (input.failure_detail ?? null);
+  const priced = await priceUsage(ctx.db, input);
+  const cost = priced.costNanos;
+  // The event shows what was charged; with neither a priced model nor a reported cost it stays absent.
+  const eventCost = priced.source === "catalogue" ? cost : (input.cost_nanos ?? null);
+  const { period } = periodOf(now);
   const result = await ctx.db.execute(sql`
     with cur as (
-      select l.id, l.fleet_id, l.event_id, f.workspace_id
+      select l.id, l.fleet_id, l.event_id, f.workspace_id, f.tenant_id
       from (select * from leases where id = ${input.lease_id} offset 0) l
       join fleets f on f.id = l.fleet_id
       where l.runner_id = ${runnerId} and l.status = 'running'
@@ -56,7 +65,7 @@ export async function reportLease(ctx: ServiceContext, runnerId: string, input: 
         status = ${input.outcome}, response_text = ${input.response_text ?? null},
         failure_label = ${failureLabel}, failure_detail = ${failureDetail},
         tokens = ${input.tokens ?? null}::bigint, wall_ms = ${input.wall_ms ?? null}::bigint,
-        cost_nanos = ${input.cost_nanos ?? null}::bigint, checkpoint_id = ${input.checkpoint_id ?? null},
+        cost_nanos = ${eventCost}::bigint, checkpoint_id = ${input.checkpoint_id ?? null},
         updated_at = ${now}::bigint
       from cur where e.id = cur.event_id
       returning e.id
@@ -75,9 +84,29 @@ export async function reportLease(ctx: ServiceContext, runnerId: string, input: 
       update fleets f set
         leased_until = null,
         events_processed = f.events_processed + 1,
-        budget_used_nanos = f.budget_used_nanos + ${input.cost_nanos ?? 0}::bigint
+        budget_used_nanos = f.budget_used_nanos + ${cost}::bigint,
+        period_spend_nanos = case when f.spend_period = ${period} then f.period_spend_nanos else 0 end + ${cost}::bigint,
+        spend_period = ${period}
       from cur where f.id = cur.fleet_id
-      returning f.id
+      returning f.id, f.period_budget_nanos, f.period_spend_nanos, f.budget_alert_percents
+    ),
+    charged as (
+      insert into charges (id, tenant_id, workspace_id, fleet_id, event_id, lease_id, provider, model, tokens,
+        input_tokens, output_tokens, cached_tokens, input_nanos_per_mtok, cached_input_nanos_per_mtok,
+        output_nanos_per_mtok, price_source, cost_nanos, created_at)
+      select ${newId(now)}::uuid, cur.tenant_id, cur.workspace_id, cur.fleet_id, cur.event_id, cur.id,
+        ${input.provider ?? null}, ${input.model ?? null}, ${input.tokens ?? null}::bigint,
+        ${input.input_tokens ?? null}::bigint, ${input.output_tokens ?? null}::bigint, ${input.cached_tokens ?? null}::bigint,
+        ${priced.prices?.input ?? null}::bigint, ${priced.prices?.cachedInput ?? null}::bigint,
+        ${priced.prices?.output ?? null}::bigint, ${priced.source}, ${cost}::bigint, ${now}::bigint
+      from cur
+      on conflict (event_id) do nothing
+    ),
+    debited as (
+      insert into billing_accounts (tenant_id, balance_nanos, updated_at)
+      select cur.tenant_id, -${cost}::bigint, ${now}::bigint from cur where ${cost}::bigint > 0
+      on conflict (tenant_id) do update
+        set balance_nanos = billing_accounts.balance_nanos + excluded.balance_nanos, updated_at = excluded.updated_at
     ),
     history as (
       insert into runner_events (id, runner_id, event_type, detail, created_at)
@@ -85,12 +114,21 @@ export async function reportLease(ctx: ServiceContext, runnerId: string, input: 
              jsonb_build_object('lease_id', cur.id, 'outcome', ${succeeded ? "succeeded" : "failed"}::text), ${now}::bigint
       from cur
     )
-    select cur.id, cur.fleet_id, cur.workspace_id, exists (
+    select cur.id, cur.fleet_id, cur.workspace_id, cur.tenant_id, exists (
       select 1 from fleet_events w
       where w.fleet_id = cur.fleet_id and w.status = 'received' and w.id <> cur.event_id
-    ) as more
-    from cur`);
-  const rows = resultRows<{ id: string; fleet_id: string; workspace_id: string; more: boolean }>(result);
+    ) as more, counted.period_budget_nanos, counted.period_spend_nanos, counted.budget_alert_percents
+    from cur, counted`);
+  const rows = resultRows<{
+    id: string;
+    fleet_id: string;
+    workspace_id: string;
+    tenant_id: string;
+    more: boolean;
+    period_budget_nanos: number | string | null;
+    period_spend_nanos: number | string;
+    budget_alert_percents: number[] | string;
+  }>(result);
   if (rows.length === 0) {
     // Why nothing changed: not this runner's lease (404), superseded or ended (409), another event (400).
     const lease = await fencedWrite(ctx, runnerId, input, async (_tx, held) => held);
@@ -104,6 +142,22 @@ export async function reportLease(ctx: ServiceContext, runnerId: string, input: 
   // The fleet is free again: its next event can be leased now, not at a waiting runner's next re-poll.
   const ended = rows[0]!;
   if (ended.more) ctx.work.announce();
+  if (ended.period_budget_nanos !== null) {
+    const alerts = await recordCrossedAlerts(
+      ctx.db,
+      {
+        id: ended.fleet_id,
+        tenantId: ended.tenant_id,
+        workspaceId: ended.workspace_id,
+        periodBudgetNanos: Number(ended.period_budget_nanos),
+        percents: intArray(ended.budget_alert_percents),
+      },
+      period,
+      Number(ended.period_spend_nanos),
+      now,
+    );
+    announceBudgetAlerts(ctx, alerts);
+  }
   ctx.metrics?.lease(succeeded ? "succeeded" : "failed");
   ctx.tracing?.reported(
     {
@@ -115,7 +169,7 @@ export async function reportLease(ctx: ServiceContext, runnerId: string, input: 
       inputTokens: input.input_tokens,
       outputTokens: input.output_tokens,
       cachedTokens: input.cached_tokens,
-      costNanos: input.cost_nanos,
+      costNanos: eventCost ?? undefined,
       wallMs: input.wall_ms,
       provider: input.provider,
       model: input.model,
@@ -125,7 +179,7 @@ export async function reportLease(ctx: ServiceContext, runnerId: string, input: 
   eventComplete(
     ctx,
     { workspaceId: ended.workspace_id, fleetId: ended.fleet_id, eventId: input.event_id, leaseId: ended.id },
-    { ...input, status: input.outcome, failure_label: failureLabel },
+    { ...input, cost_nanos: eventCost ?? undefined, status: input.outcome, failure_label: failureLabel },
   );
   return {
     lease_id: input.lease_id,

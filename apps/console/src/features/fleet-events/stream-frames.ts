@@ -39,6 +39,8 @@ export interface FramePayloads {
   tool_call_started: { name: string; args_redacted?: unknown };
   tool_call_progress: { name: string; elapsed_ms: number };
   tool_call_completed: { name: string; ms: number };
+  /** A fleet's spend this period crossed one of its alert percents (fleet-level: no event, no lease). */
+  budget_alert: { period: string; percent: number; period_budget_nanos: number; period_spend_nanos: number };
 }
 
 /** A run frame: which run of which fleet it belongs to, when, and what happened. */

@@ -9,6 +9,7 @@ import { ActionProblem, QueryProblem } from "../../components/query-problem.tsx"
 import { formatCost, formatCount } from "../../lib/format.ts";
 import { useShortcuts } from "../../lib/shortcuts.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
+import { BudgetButton } from "../billing/budget-dialog.tsx";
 import { Conversation } from "../fleet-events/conversation.tsx";
 import { EventsPanel } from "../fleet-events/events-panel.tsx";
 import { useLiveRuns } from "../fleet-events/use-live-runs.ts";
@@ -146,6 +147,7 @@ function FleetPage({ position }: { position: FleetPosition }) {
           </p>
         </div>
         <div className="page-header__actions">
+          <BudgetButton fleet={fleet} />
           <FleetHeaderActions
             fleet={fleet}
             onMove={(ref, status) => move.change(statusChange(ref, status))}

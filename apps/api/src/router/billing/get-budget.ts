@@ -1,0 +1,7 @@
+import { getBudget as op } from "@fleet/contracts/billing/get-budget";
+import { getBudget as read } from "../../services/billing/budgets.ts";
+import { procedure } from "../../trpc.ts";
+
+export const getBudget = procedure(op).query(({ ctx, input }) =>
+  read(ctx.services, ctx.principal.tenantId, input),
+);

@@ -1,0 +1,7 @@
+import { reportUsage as op } from "@fleet/contracts/leases/report-usage";
+import { reportUsage as usage } from "../../services/billing/budgets.ts";
+import { procedure } from "../../trpc.ts";
+
+export const reportUsage = procedure(op).mutation(({ ctx, input }) =>
+  usage(ctx.services, ctx.principal.runnerId, input),
+);

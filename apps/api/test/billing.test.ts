@@ -50,7 +50,7 @@ async function setBudget(tenant: Tenant, fleetId: string, body: Record<string, u
 }
 
 function usage(runner: EnrolledRunner, lease: HeldLease, body: Record<string, unknown>) {
-  return call<Usage>("POST", `/v1/runners/me/leases/${lease.lease_id}/usage`, {
+  return call<Usage & { error_code?: string }>("POST", `/v1/runners/me/leases/${lease.lease_id}/usage`, {
     token: runner.token,
     body: { fencing_token: lease.fencing_token, ...body },
   });
@@ -66,13 +66,19 @@ function renew(runner: EnrolledRunner, lease: HeldLease) {
 const billingOf = (tenant: Tenant) =>
   call<Billing>("GET", "/v1/tenants/me/billing", { token: tenant.apiKey });
 const chargesOf = (tenant: Tenant, query = "") =>
-  call<ChargePage>("GET", `/v1/tenants/me/billing/charges${query}`, { token: tenant.apiKey });
+  call<ChargePage & { error_code?: string }>("GET", `/v1/tenants/me/billing/charges${query}`, {
+    token: tenant.apiKey,
+  });
 
 async function credit(tenantId: string, body: Record<string, unknown>, token?: string) {
-  return call<OutputOf<typeof creditTenant>>("POST", `/v1/admin/tenants/${tenantId}/credits`, {
-    token: token ?? (await operatorToken(["credit:write"])),
-    body,
-  });
+  return call<OutputOf<typeof creditTenant> & { error_code?: string }>(
+    "POST",
+    `/v1/admin/tenants/${tenantId}/credits`,
+    {
+      token: token ?? (await operatorToken(["credit:write"])),
+      body,
+    },
+  );
 }
 
 /** A catalogue row of the test's own, priced so costs are easy to read. */

@@ -29,6 +29,8 @@ async function poll(apiUrl: string, deviceCode: string) {
 }
 
 test.describe("Command-line sign-in (/device)", () => {
+  // Each test signs in, builds a page and runs axe on a shared two-core machine: give it room.
+  test.slow();
   test("the printed link shows who asks; approving hands the terminal a CLI credential", async ({
     page,
     tenant,
@@ -60,6 +62,24 @@ test.describe("Command-line sign-in (/device)", () => {
       headers: { authorization: `Bearer ${polled.body.session_token}` },
     });
     expect(await me.json()).toMatchObject({ credential: "cli_credential", email: tenant.email });
+
+    // The person's command-line sign-ins are listed on the same page; revoking one refuses it at once.
+    await page.goto("/device");
+    const signIns = page.getByRole("region", { name: "Your command-line sign-ins" });
+    const row = signIns.getByRole("row", { name: /fleetctl 1\.0 on build-box-7/ });
+    await expect(row).toContainText("Active");
+    await row
+      .getByRole("button", { name: "Revoke command-line credential fleetctl 1.0 on build-box-7" })
+      .click();
+    const dialog = page.getByRole("dialog", { name: "Revoke fleetctl 1.0 on build-box-7?" });
+    await expect(dialog).toContainText("fail at once, on every instance");
+    await dialog.getByRole("button", { name: "Revoke credential" }).click();
+    await expect(row).toContainText("Revoked");
+    await screenshot(page, testInfo, "device-credentials-revoked");
+    const refused = await fetch(`${apiUrl}/v1/users/me`, {
+      headers: { authorization: `Bearer ${polled.body.session_token}` },
+    });
+    expect(refused.status).toBe(401);
   });
 
   test("a typed code is looked up and can be denied; the terminal is told", async ({

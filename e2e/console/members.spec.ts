@@ -3,6 +3,8 @@ import { seriousViolations } from "../support/axe.ts";
 import { expect, screenshot, signInByLink, test } from "../support/fixtures.ts";
 
 test.describe("Members", () => {
+  // Each test signs in, builds a page and runs axe on a shared two-core machine: give it room.
+  test.slow();
   test("invite with scopes shows the one-time link; change and remove with a typed confirmation", async ({
     page,
     tenant,
@@ -26,7 +28,7 @@ test.describe("Members", () => {
     expect(await seriousViolations(page)).toEqual([]);
     await invite.getByRole("button", { name: "Invite member" }).click();
     const reveal = page.getByRole("dialog", { name: "Pass on the sign-in link" });
-    await expect(reveal.getByLabel(`Sign-in link for ${email}`)).toHaveValue(
+    await expect(reveal.getByRole("textbox", { name: `Sign-in link for ${email}` })).toHaveValue(
       /\/auth\/link\?token=[\w-]{43}$/,
     );
     await screenshot(page, testInfo, "members-invite-link");

@@ -9,6 +9,7 @@ import { Fact } from "../../components/fact.tsx";
 import { PageHeader } from "../../components/page-header.tsx";
 import { problemOf } from "../../lib/problem.ts";
 import { useTRPC } from "../../lib/trpc.ts";
+import { CliCredentialsPanel } from "../cli-credentials/cli-credentials-panel.tsx";
 
 /**
  * Looks up the sign-in waiting with a user code, shows who asks, and lets the person approve or deny
@@ -142,6 +143,7 @@ export function DeviceView({ code }: { code: string }) {
           </div>
         </section>
       ) : null}
+      <CliCredentialsPanel />
     </div>
   );
 }

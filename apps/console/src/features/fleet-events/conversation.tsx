@@ -297,7 +297,11 @@ function Answer({
           <Badge tone="neutral">{status}</Badge>
         ) : null}
         {status === "received" ? (
-          <span className="muted">{run?.leaseId ? "Running…" : "Waiting for a runner…"}</span>
+          // Without the run's frames (it began before the page opened) the page cannot tell whether a
+          // runner holds it (it may wait on an approval gate), so it does not claim one is awaited.
+          <span className="muted">
+            {run?.leaseId ? "Running…" : run ? "Waiting for a runner…" : "Not answered yet"}
+          </span>
         ) : null}
         {failure ? <span className="event-failure">{failure}</span> : null}
         {status === "fleet_error" && detail?.failure_detail ? (

@@ -12,6 +12,7 @@ import {
   useRef,
   useState,
 } from "react";
+import { isTyping } from "./typing-target.ts";
 
 /** One single-key shortcut of a page or pane. */
 export interface Shortcut {
@@ -37,12 +38,6 @@ const ShortcutsContext = createContext<ShortcutsApi | null>(null);
 
 /** Where the off switch is kept, per browser. */
 const STORAGE_KEY = "fleet.shortcuts";
-
-/** Keys typed into a field are text, never shortcuts. */
-function typing(target: EventTarget | null): boolean {
-  if (!(target instanceof HTMLElement)) return false;
-  return target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName);
-}
 
 /**
  * Single-key shortcuts, scoped to what is on screen: each page or pane registers its own while it is
@@ -72,7 +67,7 @@ export function ShortcutsProvider({ children }: { children: ReactNode }) {
     if (!enabled) return;
     const onKey = (event: KeyboardEvent) => {
       if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
-      if (typing(event.target) || document.querySelector("dialog[open]")) return;
+      if (isTyping(event.target) || document.querySelector("dialog[open]")) return;
       if (event.key === "?") {
         event.preventDefault();
         setSheetOpen(true);

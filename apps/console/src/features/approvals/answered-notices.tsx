@@ -1,6 +1,7 @@
 "use client";
 
 import { Button } from "@fleet/ui";
+import { whoLabel } from "./answer.ts";
 import type { AnsweredNotice } from "./use-gate-stream.ts";
 
 const outcomeWords: Record<string, string> = {
@@ -8,26 +9,39 @@ const outcomeWords: Record<string, string> = {
   denied: "Denied",
   timed_out: "Timed out",
   expired: "Expired",
+  auto_killed: "Closed",
 };
 
-/** Gates answered while the inbox was open, each saying who answered: the row itself has left the list. */
+/**
+ * Gates answered while the inbox was open, each saying who answered: the row itself has left the list. An
+ * answer given from this page is left out: the page already says what it did, and would otherwise
+ * report it again as if someone else had, under a raw user id.
+ */
 export function AnsweredNotices({
   notices,
+  me,
+  answeredHere,
   onDismiss,
 }: {
   notices: AnsweredNotice[];
+  me: string | undefined;
+  /** Whether this page sent the gate's answer. */
+  answeredHere: (gateId: string) => boolean;
   onDismiss: (gateId: string) => void;
 }) {
+  const shown = notices.filter(
+    (notice) => !(answeredHere(notice.gateId) && whoLabel(notice.resolvedBy, me) === "you"),
+  );
   return (
     <div role="status">
-      {notices.length > 0 ? (
+      {shown.length > 0 ? (
         <ul className="answered-notices" aria-label="Gates answered just now">
-          {notices.map((notice) => (
+          {shown.map((notice) => (
             <li key={notice.gateId} className="answered-notice" data-outcome={notice.outcome}>
               <span>
                 {outcomeWords[notice.outcome] ?? notice.outcome}
                 {notice.name ? `: ${notice.name}` : ` gate ${notice.gateId.slice(0, 8)}…`}, by{" "}
-                <code>{notice.resolvedBy}</code>.
+                <Who who={whoLabel(notice.resolvedBy, me)} raw={notice.resolvedBy} />.
               </span>
               <Button size="sm" variant="ghost" onClick={() => onDismiss(notice.gateId)}>
                 Dismiss<span className="ui-visually-hidden"> the note on gate {notice.gateId}</span>
@@ -38,4 +52,9 @@ export function AnsweredNotices({
       ) : null}
     </div>
   );
+}
+
+/** A principal as code ("user:…"), or in words when there are some ("you", "the timeout"). */
+function Who({ who, raw }: { who: string; raw: string }) {
+  return who === raw ? <code>{raw}</code> : who;
 }

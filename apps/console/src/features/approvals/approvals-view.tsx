@@ -268,7 +268,14 @@ export function ApprovalsView({ position }: { position: ApprovalsPosition }) {
           </>
         }
       >
-        <AnsweredNotices notices={gates.notices} onDismiss={gates.dismiss} />
+        <AnsweredNotices
+          notices={gates.notices}
+          me={me}
+          answeredHere={(gateId) =>
+            answers.pending.has(gateId) || answers.resultOf(gateId)?.kind === "answered"
+          }
+          onDismiss={gates.dismiss}
+        />
         <Tabs
           label="Gate status"
           tabs={statusTabs}

@@ -155,26 +155,36 @@ export function GateDetail({ gate, me, draft, onDraft, onAnswer, answering, resu
 
       <div className="gate-detail__block">
         <h3 className="gate-detail__label">Blast radius</h3>
-        <p className="gate-detail__text">{gate.blast_radius}</p>
+        <p className="gate-detail__text" dir="auto">
+          {gate.blast_radius}
+        </p>
       </div>
       <div className="gate-detail__block">
         <h3 className="gate-detail__label">Detail</h3>
-        <p className="gate-detail__text">{gate.detail}</p>
+        <p className="gate-detail__text" dir="auto">
+          {gate.detail}
+        </p>
       </div>
       <div className="gate-detail__block">
         <h3 className="gate-detail__label">Proposed action</h3>
-        <pre className="gate-detail__action">{gate.proposed_action}</pre>
+        <pre className="gate-detail__action" dir="auto">
+          {gate.proposed_action}
+        </pre>
       </div>
       {gate.amended_action !== null ? (
         <div className="gate-detail__block">
           <h3 className="gate-detail__label">Approved with changes</h3>
-          <pre className="gate-detail__action gate-detail__action--amended">{gate.amended_action}</pre>
+          <pre className="gate-detail__action gate-detail__action--amended" dir="auto">
+            {gate.amended_action}
+          </pre>
         </div>
       ) : null}
       {gate.reason ? (
         <div className="gate-detail__block">
           <h3 className="gate-detail__label">Reason given</h3>
-          <p className="gate-detail__text">{gate.reason}</p>
+          <p className="gate-detail__text" dir="auto">
+            {gate.reason}
+          </p>
         </div>
       ) : null}
 

@@ -25,8 +25,8 @@ export interface GateTableProps {
 
 /**
  * One page of gates, oldest first: a checkbox to answer several at once, the action (a link that opens it
- * in the pane), the fleet, the kind, the blast radius and the time left before auto-deny, or, for answered
- * gates, when they were answered.
+ * in the pane), the fleet, the time left before auto-deny (or, for answered gates, when they were
+ * answered), the kind and the blast radius.
  */
 export function GateTable({
   gates,
@@ -86,12 +86,6 @@ export function GateTable({
         </span>
       ),
     },
-    { id: "kind", header: "Kind", cell: (gate) => <code className="gate-kind">{gate.gate_kind}</code> },
-    {
-      id: "blast",
-      header: "Blast radius",
-      cell: (gate) => <span className="gate-blast">{gate.blast_radius}</span>,
-    },
     {
       id: "time",
       header: pendingTab ? "Time left" : "Answered",
@@ -113,6 +107,13 @@ export function GateTable({
         gate.resolved_at !== null ? (
           <RelativeTime value={gate.resolved_at} />
         ) : null,
+    },
+    // After the time left: beside the detail pane the list is narrow, and what is urgent shows first.
+    { id: "kind", header: "Kind", cell: (gate) => <code className="gate-kind">{gate.gate_kind}</code> },
+    {
+      id: "blast",
+      header: "Blast radius",
+      cell: (gate) => <span className="gate-blast">{gate.blast_radius}</span>,
     },
   ];
   return (

@@ -209,7 +209,9 @@ function TurnView({ turn, inspectHref }: { turn: Turn; inspectHref: (eventId: st
             Details<span className="ui-visually-hidden"> of event {turn.eventId}</span>
           </Link>
         </p>
-        <p className="turn__text">{request ?? <span className="muted">…</span>}</p>
+        <p className="turn__text" dir="auto">
+          {request ?? <span className="muted">…</span>}
+        </p>
       </div>
       <div className="turn__answer">
         {run && (run.leaseId || run.tools.length > 0 || run.gates.length > 0) ? <RunSteps run={run} /> : null}
@@ -283,7 +285,11 @@ function Answer({
   ].filter(Boolean);
   return (
     <>
-      {text ? <p className="turn__text turn__text--answer">{text}</p> : null}
+      {text ? (
+        <p className="turn__text turn__text--answer" dir="auto">
+          {text}
+        </p>
+      ) : null}
       <p className="turn__outcome">
         {status && status in eventStatusVariants ? (
           <StatusBadge status={status as FleetEventItem["status"]} variants={eventStatusVariants} />
@@ -291,7 +297,11 @@ function Answer({
           <Badge tone="neutral">{status}</Badge>
         ) : null}
         {status === "received" ? (
-          <span className="muted">{run?.leaseId ? "Running…" : "Waiting for a runner…"}</span>
+          // Without the run's frames (it began before the page opened) the page cannot tell whether a
+          // runner holds it (it may wait on an approval gate), so it does not claim one is awaited.
+          <span className="muted">
+            {run?.leaseId ? "Running…" : run ? "Waiting for a runner…" : "Not answered yet"}
+          </span>
         ) : null}
         {failure ? <span className="event-failure">{failure}</span> : null}
         {status === "fleet_error" && detail?.failure_detail ? (

@@ -79,7 +79,11 @@ export function GrantsPanel({ fleet, position }: { fleet: FleetView; position: F
     {
       id: "reason",
       header: "Why the fleet asked",
-      cell: (grant) => <p className="grant-reason">{grant.reason}</p>,
+      cell: (grant) => (
+        <p className="grant-reason" dir="auto">
+          {grant.reason}
+        </p>
+      ),
     },
     {
       id: "decided",

@@ -58,8 +58,8 @@ export function RunFrames({ runnerId, leaseId }: { runnerId: string; leaseId: st
     <div className="run-frames">
       <ol className="run-frames__list" aria-label="What the run published">
         {steps.map((step) => (
-          <li key={step.key} className={`run-step run-step--${step.type}`} data-step={step.type}>
-            <span className="run-step__time">
+          <li key={step.key} className={`run-frame run-frame--${step.type}`} data-step={step.type}>
+            <span className="run-frame__time">
               <RelativeTime value={step.at} />
             </span>
             {step.type === "tool" ? (
@@ -70,15 +70,15 @@ export function RunFrames({ runnerId, leaseId }: { runnerId: string; leaseId: st
                     {step.ms === null ? "· no completion published" : `· ${formatMs(step.ms)}`}
                   </span>
                 </p>
-                {step.args ? <pre className="run-step__args">{step.args}</pre> : null}
+                {step.args ? <pre className="run-frame__args">{step.args}</pre> : null}
                 {step.progress.length > 0 ? (
-                  <p className="muted run-step__progress">
+                  <p className="muted run-frame__progress">
                     Still running at {step.progress.map(formatMs).join(", ")}
                   </p>
                 ) : null}
               </div>
             ) : step.type === "answer" ? (
-              <p className="run-step__answer">{step.text}</p>
+              <p className="run-frame__answer">{step.text}</p>
             ) : (
               <p className="muted">{step.text}</p>
             )}

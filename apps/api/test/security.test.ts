@@ -116,6 +116,10 @@ const otherTenantFixtures: Record<string, Fixture> = {
   }),
   "integrationGrants.list": async (owner) => ({ params: await fleetIn(owner) }),
   "integrationGrants.revoke": async (owner) => ({ params: await grantIn(owner) }),
+  "connectors.listWorkspace": async (owner) => ({ params: { workspace_id: owner.workspaceId } }),
+  "connectors.connect": async (owner) => ({ params: { workspace_id: owner.workspaceId, provider: "slack" } }),
+  "connectors.get": async (owner) => ({ params: { workspace_id: owner.workspaceId, provider: "slack" } }),
+  "connectors.delete": async (owner) => ({ params: { workspace_id: owner.workspaceId, provider: "slack" } }),
   "webhooks.getSecret": async (owner) => ({ params: { workspace_id: owner.workspaceId } }),
   "webhooks.rotateSecret": async (owner) => ({ params: { workspace_id: owner.workspaceId } }),
   "approvals.get": async (owner) => ({ params: await gateIn(owner) }),
@@ -166,7 +170,7 @@ async function unscopedToken(op: Operation): Promise<string> {
 }
 
 /** Stand-ins for path parameters: well-formed, and naming nothing. */
-const placeholders: Record<string, string> = { secret_name: "ABSENT_SECRET" };
+const placeholders: Record<string, string> = { secret_name: "ABSENT_SECRET", provider: "slack" };
 
 function pathOf(op: Operation, params: Record<string, string>): string {
   return op.path.replace(

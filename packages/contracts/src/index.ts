@@ -6,6 +6,7 @@ export * from "./api-keys/api-key.ts";
 export * from "./approval-policies/approval-policy.ts";
 export * from "./approvals/approval-gate.ts";
 export * from "./common.ts";
+export * from "./connectors/connector.ts";
 export * from "./errors.ts";
 export * from "./fleet-events/fleet-event.ts";
 export * from "./fleet-events/stream-frame.ts";

@@ -41,7 +41,11 @@ export interface OperationSpec<
   scope: Scope | null;
   /** The credential classes the route accepts; empty for an open route. The procedure's principal follows. */
   credentials: C;
-  successStatus: 200 | 201 | 202 | 204;
+  /**
+   * 303 is for a route a browser is sent to (a vendor's OAuth redirect): the resolver sets `Location` in
+   * its response headers, and the body still follows `output`.
+   */
+  successStatus: 200 | 201 | 202 | 204 | 303;
   /**
    * Other success statuses the operation answers with the same body, each with when (201 for a new
    * resource and 200 for a repeat that found it, say). The resolver picks one through the response

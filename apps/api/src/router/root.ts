@@ -4,6 +4,7 @@ import { apiKeysRouter } from "./api-keys/router.ts";
 import { approvalPoliciesRouter } from "./approval-policies/router.ts";
 import { approvalsRouter } from "./approvals/router.ts";
 import { auditRouter } from "./audit/router.ts";
+import { connectorsRouter } from "./connectors/router.ts";
 import { fleetEventsRouter } from "./fleet-events/router.ts";
 import { fleetLibrariesRouter } from "./fleet-libraries/router.ts";
 import { fleetSchedulesRouter } from "./fleet-schedules/router.ts";
@@ -29,6 +30,7 @@ export const appRouter = router({
   approvalPolicies: approvalPoliciesRouter,
   approvals: approvalsRouter,
   audit: auditRouter,
+  connectors: connectorsRouter,
   fleetEvents: fleetEventsRouter,
   fleetLibraries: fleetLibrariesRouter,
   fleetSchedules: fleetSchedulesRouter,

@@ -1,46 +1,29 @@
 import type { OutputOf } from "@fleet/contracts";
-import type { connectConnector } from "@fleet/contracts/connectors/connect-connector";
 import type { getConnector } from "@fleet/contracts/connectors/get-connector";
 import type { listConnectors } from "@fleet/contracts/connectors/list-connectors";
 import type { listWorkspaceConnectors } from "@fleet/contracts/connectors/list-workspace-connectors";
 import { connectorOauthStates, connectors, eq } from "@fleet/db";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FakeChatVendor, startFakeChatVendor, vendorEnv } from "./fake-chat-vendor.ts";
-import { call, seedMember, seedTenant, type Tenant, testApi, useIsolatedApi } from "./harness.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import {
+  type Authorization,
+  connectSlack as connect,
+  connectorPath,
+  followCallback,
+  startConnect,
+  useFakeVendor,
+} from "./connector-fixtures.ts";
+import type { FakeChatVendor } from "./fake-chat-vendor.ts";
+import { call, seedMember, seedTenant, type Tenant, testApi } from "./harness.ts";
 
+const fakeVendor = useFakeVendor();
 let vendor: FakeChatVendor;
-beforeAll(async () => {
-  vendor = await startFakeChatVendor();
+beforeAll(() => {
+  vendor = fakeVendor();
 });
-afterAll(async () => {
-  await vendor.close();
-});
-useIsolatedApi(() => vendorEnv(vendor));
 
-type Authorization = OutputOf<typeof connectConnector>;
 type State = OutputOf<typeof getConnector>;
-
-const base = (tenant: Tenant) => `/v1/workspaces/${tenant.workspaceId}/connectors/slack`;
-
-async function startConnect(tenant: Tenant, token = tenant.apiKey) {
-  const started = await call<Authorization>("POST", `${base(tenant)}/connect`, { token });
-  expect(started.status, started.text).toBe(200);
-  return started.body;
-}
-
-/** The browser's trip: consent on the vendor's page, then the vendor's redirect to the callback. */
-async function followCallback(callbackUrl: string) {
-  const url = new URL(callbackUrl);
-  const api = await testApi();
-  return fetch(`${api.baseUrl}${url.pathname}${url.search}`, { redirect: "manual" });
-}
-
-export async function connectSlack(tenant: Tenant, team?: { id: string; name: string }) {
-  const { authorize_url } = await startConnect(tenant);
-  const response = await followCallback(vendor.consent(authorize_url, team));
-  expect(response.status, await response.clone().text()).toBe(303);
-  return response;
-}
+const base = connectorPath;
+const connectSlack = (tenant: Tenant, team?: { id: string; name: string }) => connect(vendor, tenant, team);
 
 describe("connector catalog", () => {
   it("lists the chat provider, configured; connected once a workspace connects it", async () => {

@@ -120,6 +120,16 @@ const otherTenantFixtures: Record<string, Fixture> = {
   "connectors.connect": async (owner) => ({ params: { workspace_id: owner.workspaceId, provider: "slack" } }),
   "connectors.get": async (owner) => ({ params: { workspace_id: owner.workspaceId, provider: "slack" } }),
   "connectors.delete": async (owner) => ({ params: { workspace_id: owner.workspaceId, provider: "slack" } }),
+  "connectors.listRoutes": async (owner) => ({
+    params: { workspace_id: owner.workspaceId, provider: "slack" },
+  }),
+  "connectors.setRoute": async (owner) => ({
+    params: { workspace_id: owner.workspaceId, provider: "slack", channel_id: "C1" },
+    body: { fleet_id: (await fleetIn(owner)).fleet_id },
+  }),
+  "connectors.deleteRoute": async (owner) => ({
+    params: { workspace_id: owner.workspaceId, provider: "slack", channel_id: "C1" },
+  }),
   "webhooks.getSecret": async (owner) => ({ params: { workspace_id: owner.workspaceId } }),
   "webhooks.rotateSecret": async (owner) => ({ params: { workspace_id: owner.workspaceId } }),
   "approvals.get": async (owner) => ({ params: await gateIn(owner) }),
@@ -170,7 +180,11 @@ async function unscopedToken(op: Operation): Promise<string> {
 }
 
 /** Stand-ins for path parameters: well-formed, and naming nothing. */
-const placeholders: Record<string, string> = { secret_name: "ABSENT_SECRET", provider: "slack" };
+const placeholders: Record<string, string> = {
+  secret_name: "ABSENT_SECRET",
+  provider: "slack",
+  channel_id: "C1",
+};
 
 function pathOf(op: Operation, params: Record<string, string>): string {
   return op.path.replace(

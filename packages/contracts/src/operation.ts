@@ -76,6 +76,11 @@ export interface OperationSpec<
   stream?: boolean;
   /** Body ceiling in bytes; the server default applies when absent. */
   bodyLimit?: number;
+  /**
+   * The body is a vendor's envelope, which grows fields the service does not read: fields beyond those
+   * declared are accepted (and passed on) rather than refused. Declared fields are still checked.
+   */
+  openBody?: boolean;
   deprecated?: boolean;
 }
 
@@ -145,7 +150,8 @@ export function defineOperation<
   const query = (spec.query ?? {}) as Q;
   const body = (spec.body ?? {}) as B;
   const requestHeaders = (spec.requestHeaders ?? {}) as H;
-  const fields = z.strictObject({ ...params, ...query, ...body, ...requestHeaders });
+  const shape = { ...params, ...query, ...body, ...requestHeaders };
+  const fields = spec.openBody ? z.looseObject(shape) : z.strictObject(shape);
   // Typed as the object schema it ends in: the screen passes what it accepts through unchanged.
   const input = screen.pipe(fields).prefault({}) as unknown as Operation<P, Q, B, O, H>["input"];
   return { ...spec, params, query, body, requestHeaders, input };

@@ -1,6 +1,7 @@
 import { Problem } from "@fleet/contracts";
 import { resultRows, sql } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
+import { chatAnswerReady, fromChat } from "../connectors/answers.ts";
 import type { ServiceContext } from "../context.ts";
 import { eventComplete } from "../fleet-events/frames.ts";
 import { fencedWrite } from "./leasing.ts";
@@ -59,7 +60,7 @@ export async function reportLease(ctx: ServiceContext, runnerId: string, input: 
         cost_nanos = ${input.cost_nanos ?? null}::bigint, checkpoint_id = ${input.checkpoint_id ?? null},
         updated_at = ${now}::bigint
       from cur where e.id = cur.event_id
-      returning e.id
+      returning e.id, e.actor
     ),
     ended as (
       update leases l set
@@ -85,12 +86,18 @@ export async function reportLease(ctx: ServiceContext, runnerId: string, input: 
              jsonb_build_object('lease_id', cur.id, 'outcome', ${succeeded ? "succeeded" : "failed"}::text), ${now}::bigint
       from cur
     )
-    select cur.id, cur.fleet_id, cur.workspace_id, exists (
+    select cur.id, cur.fleet_id, cur.workspace_id, (select actor from event) as actor, exists (
       select 1 from fleet_events w
       where w.fleet_id = cur.fleet_id and w.status = 'received' and w.id <> cur.event_id
     ) as more
     from cur`);
-  const rows = resultRows<{ id: string; fleet_id: string; workspace_id: string; more: boolean }>(result);
+  const rows = resultRows<{
+    id: string;
+    fleet_id: string;
+    workspace_id: string;
+    actor: string;
+    more: boolean;
+  }>(result);
   if (rows.length === 0) {
     // Why nothing changed: not this runner's lease (404), superseded or ended (409), another event (400).
     const lease = await fencedWrite(ctx, runnerId, input, async (_tx, held) => held);
@@ -127,6 +134,9 @@ export async function reportLease(ctx: ServiceContext, runnerId: string, input: 
     { workspaceId: ended.workspace_id, fleetId: ended.fleet_id, eventId: input.event_id, leaseId: ended.id },
     { ...input, status: input.outcome, failure_label: failureLabel },
   );
+  // A question from a chat thread: its answer goes back there (delivered by the outbox, never failing this).
+  if (fromChat(ended.actor))
+    await chatAnswerReady(ctx, input.event_id, { ...input, failure_label: failureLabel }).catch(() => {});
   return {
     lease_id: input.lease_id,
     event_id: input.event_id,

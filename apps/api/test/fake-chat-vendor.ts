@@ -211,7 +211,8 @@ export function vendorEnv(vendor: FakeChatVendor): Record<string, string> {
     FLEET_SLACK_CLIENT_SECRET: vendor.clientSecret,
     FLEET_SLACK_SIGNING_SECRET: vendor.signingSecret,
     FLEET_SLACK_BASE_URL: vendor.url,
-    FLEET_CONNECTOR_DEADLINE_MS: "1000",
+    // Long enough for a loaded test machine, short enough for the tests of a vendor that never answers.
+    FLEET_CONNECTOR_DEADLINE_MS: "4000",
   };
 }
 

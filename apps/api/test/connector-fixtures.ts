@@ -1,7 +1,7 @@
 import type { OutputOf } from "@fleet/contracts";
 import type { connectConnector } from "@fleet/contracts/connectors/connect-connector";
+import { type FakeChatVendor, startFakeChatVendor, vendorEnv } from "@fleet/testing/fake-chat-vendor";
 import { afterAll, beforeAll, expect } from "vitest";
-import { type FakeChatVendor, startFakeChatVendor, vendorEnv } from "./fake-chat-vendor.ts";
 import { call, type Tenant, testApi, useIsolatedApi } from "./harness.ts";
 
 /**

@@ -1,7 +1,12 @@
+import {
+  deliver,
+  type FakeChatVendor,
+  type PostedMessage,
+  signDelivery,
+} from "@fleet/testing/fake-chat-vendor";
 import { beforeAll, describe, expect, it } from "vitest";
 import { leasedFleet, openGate } from "./approval-fixtures.ts";
 import { connectorPath, connectSlack, useFakeVendor } from "./connector-fixtures.ts";
-import { deliver, type FakeChatVendor, type PostedMessage, signDelivery } from "./fake-chat-vendor.ts";
 import { call, seedTenant, type Tenant, testApi } from "./harness.ts";
 
 const fakeVendor = useFakeVendor();

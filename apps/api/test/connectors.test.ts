@@ -3,6 +3,7 @@ import type { getConnector } from "@fleet/contracts/connectors/get-connector";
 import type { listConnectors } from "@fleet/contracts/connectors/list-connectors";
 import type { listWorkspaceConnectors } from "@fleet/contracts/connectors/list-workspace-connectors";
 import { connectorOauthStates, connectors, eq } from "@fleet/db";
+import type { FakeChatVendor } from "@fleet/testing/fake-chat-vendor";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   type Authorization,
@@ -12,7 +13,6 @@ import {
   startConnect,
   useFakeVendor,
 } from "./connector-fixtures.ts";
-import type { FakeChatVendor } from "./fake-chat-vendor.ts";
 import { call, seedMember, seedTenant, type Tenant, testApi } from "./harness.ts";
 
 const fakeVendor = useFakeVendor();

@@ -7,6 +7,8 @@ test.describe("Connectors", () => {
     tenant,
     apiUrl,
   }, testInfo) => {
+    // Two trips through the vendor and the console's build on a loaded two-core machine.
+    test.slow();
     const problems = collectProblems(page);
     const entry = await addTenantEntry(
       apiUrl,

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { openDatabase, runners } from "@fleet/db";
 import {
   deliver,
@@ -109,7 +109,14 @@ export async function benchConnectors(
       apiServerSpec(`API connectors (${database})`, {
         apiDir: options.apiDir,
         logDir: options.logDir,
-        env: { DATABASE_URL: db.url, LOG_LEVEL: "warn", FLEET_RATE_LIMITS: "false", ...vendorEnv(vendor) },
+        env: {
+          DATABASE_URL: db.url,
+          LOG_LEVEL: "warn",
+          FLEET_RATE_LIMITS: "false",
+          // Tokens are sealed by the vault, which needs a master key on PostgreSQL.
+          FLEET_MASTER_KEY: randomBytes(32).toString("base64"),
+          ...vendorEnv(vendor),
+        },
       }),
     );
     await waitUntilReady(server, "/readyz", { timeoutMs: 120_000 });

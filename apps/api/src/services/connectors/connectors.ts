@@ -58,6 +58,8 @@ export async function startConnect(
     throw new Problem("UZ-CONN-001", {
       detail: `${entry.display_name} is not configured on this deployment (its app's client id and secrets).`,
     });
+  // The token will be sealed: without a master key (503 UZ-VAULT-002) say so now, not after the consent.
+  ctx.vault.seal(workspaceId, connectorVaultName(provider), { probe: true });
   const { state, expiresAt } = await issueState(ctx, workspaceId, provider, actor.principal);
   return { authorize_url: authorizeUrl(ctx.config, state), state, expires_at: expiresAt };
 }

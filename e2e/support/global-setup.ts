@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { startFakeChatVendor, vendorEnv } from "@fleet/testing/fake-chat-vendor";
 import { freePort } from "@fleet/testing/free-port";
 import { repoRoot, startServer, stopServer, waitForUrl } from "./servers.ts";
 
@@ -36,6 +37,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const apiUrl = `http://127.0.0.1:${apiPort}`;
   const consoleUrl = `http://127.0.0.1:${consolePort}`;
   const databaseUrl = `pglite://${join(dataDir, "db")}`;
+  // The chat provider's fake vendor (its consent page sends the browser back to the API's callback).
+  const vendor = await startFakeChatVendor();
 
   const api = startServer("api", process.execPath, ["apps/api/scripts/start.mjs"], {
     cwd: repoRoot,
@@ -47,6 +50,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       CONSOLE_URL: consoleUrl,
       DATABASE_URL: databaseUrl,
       LOG_LEVEL: "warn",
+      ...vendorEnv(vendor),
     },
   });
   const consoleServer = startServer(
@@ -65,6 +69,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const stopAll = async () => {
     await stopServer(consoleServer);
     await stopServer(api);
+    await vendor.close();
     rmSync(dataDir, { recursive: true, force: true });
   };
   try {
@@ -80,5 +85,6 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   process.env.E2E_CONSOLE_URL = consoleUrl;
   process.env.E2E_DATABASE_URL = databaseUrl;
   process.env.E2E_RUN_DIR = dataDir;
+  process.env.E2E_VENDOR_URL = vendor.url;
   return stopAll;
 }

@@ -23,6 +23,8 @@
  * BENCH_STREAM_SUBSCRIBERS (default 10000), BENCH_STREAM_ROUNDS (default 5: frames sent to all),
  * BENCH_STREAM_CROSS_SAMPLES (default 200: frames published on B and timed on A).
  * BENCH_MEMBER_SAMPLES (default 100: member removals timed, per database; suite `members`, issue 16 §1).
+ * BENCH_CONNECTOR_SAMPLES (default 100: chat answers and gate clicks timed against a local fake vendor, per
+ * database; suite `connectors`, issue 16 §3, not in the default set).
  */
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -30,6 +32,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { benchApprovals, printApprovalFigures } from "./approvals.ts";
 import { Cleanup } from "./cleanup.ts";
+import { benchConnectors, printConnectorFigures } from "./connectors.ts";
 import { createPostgresDatabase, type SeededDatabase, seedTenant } from "./databases.ts";
 import { benchFleets, printFleetFigures } from "./fleets.ts";
 import { benchLeases, printLeaseFigures } from "./leases.ts";
@@ -447,6 +450,13 @@ async function bench(settings: Settings, cleanup: Cleanup): Promise<void> {
         await benchMembers(pg, "PostgreSQL, two instances", { ...common, twoInstances: true }, progress),
       );
     printMemberFigures(await benchMembers(pglite, "PGlite", { ...common, twoInstances: false }, progress));
+  }
+  if (settings.suites.has("connectors")) {
+    const samples = wholeNumber("BENCH_CONNECTOR_SAMPLES", 100);
+    const common = { logDir, apiDir, samples };
+    if (pg === null) console.log(`\nChat connector (issue 16 §3), PostgreSQL: skipped, ${postgres}`);
+    else printConnectorFigures(await benchConnectors(pg, "PostgreSQL", common, progress));
+    printConnectorFigures(await benchConnectors(pglite, "PGlite", common, progress));
   }
   if (settings.suites.has("streams")) await benchStreamSuite(pg, String(postgres), logDir);
 }

@@ -118,6 +118,21 @@ const schema = z.object({
     .regex(/^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/, "must be host:port ([v6]:port for IPv6)")
     .refine((v) => Number(v.slice(v.lastIndexOf(":") + 1)) <= 65535, "port must be at most 65535")
     .optional(),
+  /**
+   * The chat provider (Slack) connector: the OAuth app's client id and secret and the signing secret of
+   * its event deliveries. All three set, the catalog shows it configured.
+   */
+  FLEET_SLACK_CLIENT_ID: z.string().min(1).max(256).optional(),
+  FLEET_SLACK_CLIENT_SECRET: z.string().min(1).max(256).optional(),
+  FLEET_SLACK_SIGNING_SECRET: z.string().min(1).max(256).optional(),
+  /**
+   * The vendor's base URL (`/oauth/v2/authorize`, `/api/<method>` beneath it). Operator configuration,
+   * trusted as DATABASE_URL is: it is not put through the public-address check tenant-given URLs pass,
+   * which is what lets tests and the browser suite point it at a fake vendor on 127.0.0.1.
+   */
+  FLEET_SLACK_BASE_URL: z.url({ protocol: /^https?$/ }).default("https://slack.com"),
+  /** The longest one call to a connector's vendor may take before it counts as failed (UZ-CONN-003). */
+  FLEET_CONNECTOR_DEADLINE_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
   /** OTLP/HTTP base URL (the standard variable); traces go to `<url>/v1/traces`. Unset: no tracing. */
   OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
   /** OTLP/HTTP URL for traces as it stands (the standard variable); wins over the base URL. */
@@ -173,6 +188,16 @@ export interface Config {
     replayFrames: number;
     /** Hours the lease review keeps a run's frames. */
     runRetentionHours: number;
+  };
+  connectors: {
+    slack: {
+      clientId: string | null;
+      clientSecret: string | null;
+      signingSecret: string | null;
+      /** No trailing slash. */
+      baseUrl: string;
+    };
+    deadlineMs: number;
   };
 }
 
@@ -233,6 +258,15 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       maxBuffered: env.FLEET_STREAM_MAX_BUFFERED,
       replayFrames: env.FLEET_STREAM_REPLAY_FRAMES,
       runRetentionHours: env.FLEET_RUN_FRAMES_RETENTION_HOURS,
+    },
+    connectors: {
+      slack: {
+        clientId: env.FLEET_SLACK_CLIENT_ID ?? null,
+        clientSecret: env.FLEET_SLACK_CLIENT_SECRET ?? null,
+        signingSecret: env.FLEET_SLACK_SIGNING_SECRET ?? null,
+        baseUrl: env.FLEET_SLACK_BASE_URL.replace(/\/$/, ""),
+      },
+      deadlineMs: env.FLEET_CONNECTOR_DEADLINE_MS,
     },
   };
 }

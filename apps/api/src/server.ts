@@ -36,6 +36,13 @@ import { StreamHub } from "./runtime/stream-hub.ts";
 import { startTracing } from "./runtime/tracing.ts";
 import { WorkSignal } from "./runtime/work-signal.ts";
 import { GATE_SWEEP_EVERY_MS, GATE_SWEEP_QUEUE, sweepOverdueGates } from "./services/approvals/sweep.ts";
+import {
+  CHAT_DELIVERY_EVERY_MS,
+  CHAT_DELIVERY_QUEUE,
+  type ChatDeliveryReport,
+  ChatOutbox,
+  deliverDue,
+} from "./services/connectors/delivery.ts";
 import type { ServiceContext } from "./services/context.ts";
 import { fireSchedule, reconcileSchedules } from "./services/schedules/sync.ts";
 import { resolveMasterKey, Vault } from "./services/secrets/vault.ts";
@@ -219,6 +226,20 @@ export async function createApp(
   await services.work.start(database);
   await services.gates.start(database);
   await services.streams.start(database);
+  const chatReport: ChatDeliveryReport = (failure) =>
+    log.warn(
+      {
+        code: "UZ-SLK-030",
+        messageId: failure.messageId,
+        attempt: failure.attempt,
+        reason: failure.reason,
+        givenUp: failure.givenUp,
+      },
+      "chat answer delivery failed",
+    );
+  services.chat = new ChatOutbox(services, chatReport, (error) =>
+    log.warn({ err: error }, "chat delivery failed"),
+  );
   const scheduler = new ScheduleEngine(database.shared, {
     url: config.schedulerUrl,
     deadlineMs: config.schedulerDeadlineMs,
@@ -237,6 +258,15 @@ export async function createApp(
           ).then(
             () => {},
             (error: unknown) => log.warn({ err: error }, "gate sweep failed"),
+          ),
+      },
+      {
+        queue: CHAT_DELIVERY_QUEUE,
+        everyMs: CHAT_DELIVERY_EVERY_MS,
+        run: () =>
+          deliverDue(services, chatReport).then(
+            () => {},
+            (error: unknown) => log.warn({ err: error }, "chat delivery failed"),
           ),
       },
     ],

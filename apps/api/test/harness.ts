@@ -65,15 +65,19 @@ export function testApi(): Promise<TestApi> {
  * Gives the calling test file an API on a database of its own, for subjects that are global across
  * tenants: a runner leases any fleet's work, so other files' waiting messages would be leased too.
  * Files in a worker run one after another, so the switch holds for exactly this file (or, called inside a
- * describe, that block). `overrides` configure it (dev mode, say).
+ * describe, that block). `overrides` configure it (dev mode, say), or a function answering them.
  */
-export function useIsolatedApi(overrides: Record<string, string> = {}): void {
+export function useIsolatedApi(
+  overrides: Record<string, string> | (() => Record<string, string>) = {},
+): void {
   let api: TestApi | null = null;
   let drop: (() => Promise<void>) | null = null;
   beforeAll(async () => {
     const database = await isolatedDatabase();
     drop = database.drop;
-    api = await startApi({ ...overrides, DATABASE_URL: database.url });
+    // A function is read when the API starts: after earlier hooks (a fake vendor's listen) have run.
+    const values = typeof overrides === "function" ? overrides() : overrides;
+    api = await startApi({ ...values, DATABASE_URL: database.url });
     isolated = api;
   }, 60_000);
   afterAll(async () => {

@@ -122,6 +122,20 @@ const otherTenantFixtures: Record<string, Fixture> = {
   }),
   "integrationGrants.list": async (owner) => ({ params: await fleetIn(owner) }),
   "integrationGrants.revoke": async (owner) => ({ params: await grantIn(owner) }),
+  "connectors.listWorkspace": async (owner) => ({ params: { workspace_id: owner.workspaceId } }),
+  "connectors.connect": async (owner) => ({ params: { workspace_id: owner.workspaceId, provider: "slack" } }),
+  "connectors.get": async (owner) => ({ params: { workspace_id: owner.workspaceId, provider: "slack" } }),
+  "connectors.delete": async (owner) => ({ params: { workspace_id: owner.workspaceId, provider: "slack" } }),
+  "connectors.listRoutes": async (owner) => ({
+    params: { workspace_id: owner.workspaceId, provider: "slack" },
+  }),
+  "connectors.setRoute": async (owner) => ({
+    params: { workspace_id: owner.workspaceId, provider: "slack", channel_id: "C1" },
+    body: { fleet_id: (await fleetIn(owner)).fleet_id },
+  }),
+  "connectors.deleteRoute": async (owner) => ({
+    params: { workspace_id: owner.workspaceId, provider: "slack", channel_id: "C1" },
+  }),
   "webhooks.getSecret": async (owner) => ({ params: { workspace_id: owner.workspaceId } }),
   "webhooks.rotateSecret": async (owner) => ({ params: { workspace_id: owner.workspaceId } }),
   "approvals.get": async (owner) => ({ params: await gateIn(owner) }),
@@ -179,7 +193,11 @@ async function unscopedToken(op: Operation): Promise<string> {
 }
 
 /** Stand-ins for path parameters: well-formed, and naming nothing. */
-const placeholders: Record<string, string> = { secret_name: "ABSENT_SECRET" };
+const placeholders: Record<string, string> = {
+  secret_name: "ABSENT_SECRET",
+  provider: "slack",
+  channel_id: "C1",
+};
 
 function pathOf(op: Operation, params: Record<string, string>): string {
   return op.path.replace(

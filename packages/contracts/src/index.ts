@@ -8,6 +8,7 @@ export * from "./approvals/approval-gate.ts";
 export * from "./billing/billing.ts";
 export * from "./cli-credentials/cli-credential.ts";
 export * from "./common.ts";
+export * from "./connectors/connector.ts";
 export * from "./errors.ts";
 export * from "./fleet-events/fleet-event.ts";
 export * from "./fleet-events/stream-frame.ts";

@@ -41,7 +41,11 @@ export interface OperationSpec<
   scope: Scope | null;
   /** The credential classes the route accepts; empty for an open route. The procedure's principal follows. */
   credentials: C;
-  successStatus: 200 | 201 | 202 | 204;
+  /**
+   * 303 is for a route a browser is sent to (a vendor's OAuth redirect): the resolver sets `Location` in
+   * its response headers, and the body still follows `output`.
+   */
+  successStatus: 200 | 201 | 202 | 204 | 303;
   /**
    * Other success statuses the operation answers with the same body, each with when (201 for a new
    * resource and 200 for a repeat that found it, say). The resolver picks one through the response
@@ -72,6 +76,11 @@ export interface OperationSpec<
   stream?: boolean;
   /** Body ceiling in bytes; the server default applies when absent. */
   bodyLimit?: number;
+  /**
+   * The body is a vendor's envelope, which grows fields the service does not read: fields beyond those
+   * declared are accepted (and passed on) rather than refused. Declared fields are still checked.
+   */
+  openBody?: boolean;
   deprecated?: boolean;
 }
 
@@ -141,7 +150,8 @@ export function defineOperation<
   const query = (spec.query ?? {}) as Q;
   const body = (spec.body ?? {}) as B;
   const requestHeaders = (spec.requestHeaders ?? {}) as H;
-  const fields = z.strictObject({ ...params, ...query, ...body, ...requestHeaders });
+  const shape = { ...params, ...query, ...body, ...requestHeaders };
+  const fields = spec.openBody ? z.looseObject(shape) : z.strictObject(shape);
   // Typed as the object schema it ends in: the screen passes what it accepts through unchanged.
   const input = screen.pipe(fields).prefault({}) as unknown as Operation<P, Q, B, O, H>["input"];
   return { ...spec, params, query, body, requestHeaders, input };

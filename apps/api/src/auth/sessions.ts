@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
 import { type Database, eq, serviceSettings } from "@fleet/db";
 import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
 
@@ -60,6 +60,16 @@ export class SessionSigner {
       .setExpirationTime(exp)
       .sign(this.key);
     return { token, expiresAt: exp * 1000 };
+  }
+
+  /**
+   * HMAC-SHA256 (base64url) of `data` under a key derived from the signing key for `purpose`, for values
+   * the service signs that are not session tokens (a connect's OAuth `state`): one kind of signed value
+   * never verifies as another.
+   */
+  mac(purpose: string, data: string): string {
+    const key = createHmac("sha256", this.key).update(`fleet-mac:${purpose}`).digest();
+    return createHmac("sha256", key).update(data).digest("base64url");
   }
 
   /** The token's claims, or null when it does not verify or has expired. */

@@ -52,8 +52,9 @@ function collectInput({ op, takesBody, unread, headerFields }: InputPlan, reques
     if (!isPlainObject(request.body))
       throw new Problem("UZ-REQ-001", { detail: "The body must be a JSON object." });
     for (const [key, value] of Object.entries(request.body)) {
-      // Bodies are closed, also where a route takes none (an empty object is no field at all).
-      if (!takesBody || key in op.params || key in op.query)
+      // Bodies are closed, also where a route takes none (an empty object is no field at all); a field
+      // that travels as a header (a signature) is never taken from the body.
+      if (!takesBody || key in op.params || key in op.query || key in op.requestHeaders)
         throw new Problem("UZ-REQ-001", { detail: `Unknown field: ${key}.` });
       input[key] = value;
     }

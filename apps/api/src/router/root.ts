@@ -6,6 +6,7 @@ import { approvalsRouter } from "./approvals/router.ts";
 import { auditRouter } from "./audit/router.ts";
 import { billingRouter } from "./billing/router.ts";
 import { cliCredentialsRouter } from "./cli-credentials/router.ts";
+import { connectorsRouter } from "./connectors/router.ts";
 import { fleetEventsRouter } from "./fleet-events/router.ts";
 import { fleetLibrariesRouter } from "./fleet-libraries/router.ts";
 import { fleetSchedulesRouter } from "./fleet-schedules/router.ts";
@@ -33,6 +34,7 @@ export const appRouter = router({
   audit: auditRouter,
   cliCredentials: cliCredentialsRouter,
   billing: billingRouter,
+  connectors: connectorsRouter,
   fleetEvents: fleetEventsRouter,
   fleetLibraries: fleetLibrariesRouter,
   fleetSchedules: fleetSchedulesRouter,

@@ -9,6 +9,7 @@ import type { ScheduleEngine } from "../runtime/schedule-engine.ts";
 import type { StreamHub } from "../runtime/stream-hub.ts";
 import type { Tracing } from "../runtime/tracing.ts";
 import type { WorkSignal } from "../runtime/work-signal.ts";
+import type { ChatOutbox } from "./connectors/delivery.ts";
 import type { Vault } from "./secrets/vault.ts";
 
 /**
@@ -43,6 +44,8 @@ export interface ServiceContext {
   metrics?: Metrics | null;
   /** The run traces, when an OTLP endpoint is configured; absent: no spans, and no SDK loaded. */
   tracing?: Tracing | null;
+  /** The chat outbox's deliverer on this instance; absent (fleetctl): the periodic pass delivers. */
+  chat?: ChatOutbox | null;
 }
 
 /**

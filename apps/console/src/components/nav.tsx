@@ -44,7 +44,7 @@ const items: NavItem[] = [
   { href: "/fleets", label: "Fleets", icon: <GridIcon /> },
   { href: "/library", label: "Library", icon: <BookIcon /> },
   { href: "/activity", label: "Activity", icon: <PulseIcon /> },
-  { href: "/connectors", label: "Connectors", icon: <PlugIcon />, soon: true },
+  { href: "/connectors", label: "Connectors", icon: <PlugIcon /> },
   { href: "/secrets", label: "Secrets", icon: <LockIcon /> },
   { href: "/api-keys", label: "API keys", icon: <KeyIcon /> },
   { href: "/members", label: "Members", icon: <PeopleIcon /> },

@@ -1,4 +1,5 @@
 import { approvalGates, inArray } from "@fleet/db";
+import { chatGateOpened, chatGatesResolved } from "../connectors/gates.ts";
 import type { ServiceContext } from "../context.ts";
 
 /** How much of a request the `event_received` frame previews: enough to recognise it, never the whole. */
@@ -73,6 +74,8 @@ export function gateOpened(ctx: ServiceContext, gate: GateRow): void {
     },
     at: ctx.now(),
   });
+  // A workspace with a connected chat provider shows the gate there too, with Approve and Deny buttons.
+  chatGateOpened(ctx, gate).catch(() => {});
 }
 
 /**
@@ -80,7 +83,12 @@ export function gateOpened(ctx: ServiceContext, gate: GateRow): void {
  * write neither waits for nor fails with the publication. Best effort, as the live tail is: the inbox
  * list still shows every gate.
  */
-function readGates(ctx: ServiceContext, gateIds: readonly string[], publish: (gate: GateRow) => void): void {
+function readGates(
+  ctx: ServiceContext,
+  gateIds: readonly string[],
+  publish: (gate: GateRow) => void,
+  after?: (gates: GateRow[]) => Promise<void>,
+): void {
   if (gateIds.length === 0) return;
   ctx.db
     .select()
@@ -89,9 +97,11 @@ function readGates(ctx: ServiceContext, gateIds: readonly string[], publish: (ga
     .then(
       (rows) => {
         for (const gate of rows) publish(gate);
+        return after?.(rows);
       },
       () => {},
-    );
+    )
+    .catch(() => {});
 }
 
 /** Gates opened in a transaction that held only their ids (an integration grant's). */
@@ -104,22 +114,28 @@ export function gatesOpened(ctx: ServiceContext, gateIds: readonly string[]): vo
  * found resolved is published.
  */
 export function gatesResolved(ctx: ServiceContext, gateIds: readonly string[]): void {
-  readGates(ctx, gateIds, (gate) => {
-    if (gate.status === "pending") return;
-    ctx.streams.publish({
-      workspaceId: gate.workspaceId,
-      fleetId: gate.fleetId,
-      eventId: gate.eventId,
-      leaseId: gate.leaseId,
-      kind: "gate_resolved",
-      payload: {
-        gate_id: gate.id,
-        action_id: gate.actionId,
-        outcome: gate.status,
-        resolved_by: gate.resolvedBy,
-        resolved_at: gate.resolvedAt,
-      },
-      at: ctx.now(),
-    });
-  });
+  readGates(
+    ctx,
+    gateIds,
+    (gate) => {
+      if (gate.status === "pending") return;
+      ctx.streams.publish({
+        workspaceId: gate.workspaceId,
+        fleetId: gate.fleetId,
+        eventId: gate.eventId,
+        leaseId: gate.leaseId,
+        kind: "gate_resolved",
+        payload: {
+          gate_id: gate.id,
+          action_id: gate.actionId,
+          outcome: gate.status,
+          resolved_by: gate.resolvedBy,
+          resolved_at: gate.resolvedAt,
+        },
+        at: ctx.now(),
+      });
+    },
+    // Wherever the gate was answered, its chat message is updated with the outcome.
+    (gates) => chatGatesResolved(ctx, gates),
+  );
 }

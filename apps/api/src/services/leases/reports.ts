@@ -5,6 +5,7 @@ import { announceBudgetAlerts, recordCrossedAlerts } from "../billing/alerts.ts"
 import { intArray } from "../billing/budgets.ts";
 import { periodOf } from "../billing/period.ts";
 import { priceUsage } from "../billing/pricing.ts";
+import { chatAnswerReady, fromChat } from "../connectors/answers.ts";
 import type { ServiceContext } from "../context.ts";
 import { eventComplete } from "../fleet-events/frames.ts";
 import { fencedWrite } from "./leasing.ts";
@@ -68,7 +69,7 @@ export async function reportLease(ctx: ServiceContext, runnerId: string, input: 
         cost_nanos = ${eventCost}::bigint, checkpoint_id = ${input.checkpoint_id ?? null},
         updated_at = ${now}::bigint
       from cur where e.id = cur.event_id
-      returning e.id
+      returning e.id, e.actor
     ),
     ended as (
       update leases l set
@@ -114,7 +115,7 @@ export async function reportLease(ctx: ServiceContext, runnerId: string, input: 
              jsonb_build_object('lease_id', cur.id, 'outcome', ${succeeded ? "succeeded" : "failed"}::text), ${now}::bigint
       from cur
     )
-    select cur.id, cur.fleet_id, cur.workspace_id, cur.tenant_id, exists (
+    select cur.id, cur.fleet_id, cur.workspace_id, cur.tenant_id, (select actor from event) as actor, exists (
       select 1 from fleet_events w
       where w.fleet_id = cur.fleet_id and w.status = 'received' and w.id <> cur.event_id
     ) as more, counted.period_budget_nanos, counted.period_spend_nanos, counted.budget_alert_percents
@@ -124,6 +125,7 @@ export async function reportLease(ctx: ServiceContext, runnerId: string, input: 
     fleet_id: string;
     workspace_id: string;
     tenant_id: string;
+    actor: string;
     more: boolean;
     period_budget_nanos: number | string | null;
     period_spend_nanos: number | string;
@@ -181,6 +183,9 @@ export async function reportLease(ctx: ServiceContext, runnerId: string, input: 
     { workspaceId: ended.workspace_id, fleetId: ended.fleet_id, eventId: input.event_id, leaseId: ended.id },
     { ...input, cost_nanos: eventCost ?? undefined, status: input.outcome, failure_label: failureLabel },
   );
+  // A question from a chat thread: its answer goes back there (delivered by the outbox, never failing this).
+  if (fromChat(ended.actor))
+    await chatAnswerReady(ctx, input.event_id, { ...input, failure_label: failureLabel }).catch(() => {});
   return {
     lease_id: input.lease_id,
     event_id: input.event_id,

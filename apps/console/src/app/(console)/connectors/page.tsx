@@ -1,13 +1,27 @@
+import "../../../styles/connectors.css";
 import type { Metadata } from "next";
-import { ComingSoon } from "../../../components/coming-soon.tsx";
+import { ConnectorsView } from "../../../features/connectors/connectors-view.tsx";
 
 export const metadata: Metadata = { title: "Connectors" };
 
-export default function ConnectorsPage() {
+type Search = Record<string, string | string[] | undefined>;
+
+function first(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * The chosen workspace lives in the URL (`?workspace=<id>`); the vendor's redirect back after a consent
+ * adds `connected=<provider>` or `declined=<provider>`, said once on the page.
+ */
+export default async function ConnectorsPage({ searchParams }: { searchParams: Promise<Search> }) {
+  const search = await searchParams;
+  const connected = first(search.connected);
+  const declined = first(search.declined);
   return (
-    <ComingSoon title="Connectors">
-      This will show each workspace's connections to outside providers, which are connected, and which need to
-      be reconnected.
-    </ComingSoon>
+    <ConnectorsView
+      workspaceId={first(search.workspace) || undefined}
+      returned={{ ...(connected ? { connected } : {}), ...(declined ? { declined } : {}) }}
+    />
   );
 }

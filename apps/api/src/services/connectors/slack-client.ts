@@ -1,0 +1,140 @@
+import { Problem } from "@fleet/contracts";
+import type { Config } from "../../env.ts";
+
+/**
+ * Why a vendor call failed: it did not answer in time or could not be reached (`unreachable`, transient),
+ * or it answered with an error (`refused`, Slack's `error` string, e.g. `invalid_code`, `token_revoked`).
+ */
+export class VendorFailure extends Error {
+  constructor(
+    readonly kind: "unreachable" | "refused",
+    readonly reason: string,
+  ) {
+    super(`${kind}: ${reason}`);
+  }
+
+  /** The vendor says the token no longer works: the connector needs reconnecting. */
+  get revoked(): boolean {
+    return (
+      this.kind === "refused" &&
+      ["token_revoked", "invalid_auth", "account_inactive", "not_authed", "token_expired"].includes(
+        this.reason,
+      )
+    );
+  }
+}
+
+/** The 502 an interactive request answers for a vendor failure (UZ-CONN-003 when it was not reached). */
+export function vendorProblem(failure: VendorFailure, refusedCode: "UZ-SLK-022" | "UZ-CONN-003"): Problem {
+  if (failure.kind === "unreachable")
+    return new Problem("UZ-CONN-003", { detail: "The provider did not answer in time; try again." });
+  return new Problem(refusedCode, { detail: `The provider refused: ${failure.reason}.` });
+}
+
+type Slack = Config["connectors"]["slack"];
+
+/**
+ * Calls one Slack Web API method (`POST <base>/api/<method>`) and answers its JSON body when `ok`. The
+ * base URL is operator configuration (FLEET_SLACK_BASE_URL), so the call is not pinned to checked public
+ * addresses as a tenant-given URL's is; redirects are not followed. Never logs the token or the body.
+ */
+export async function callSlack(
+  config: Config,
+  method: string,
+  body: { form?: Record<string, string>; json?: unknown; token?: string },
+): Promise<Record<string, unknown>> {
+  const slack: Slack = config.connectors.slack;
+  const headers: Record<string, string> = { "user-agent": "fleet-control-plane/connectors" };
+  if (body.token !== undefined) headers.authorization = `Bearer ${body.token}`;
+  let payload: string;
+  if (body.form !== undefined) {
+    headers["content-type"] = "application/x-www-form-urlencoded";
+    payload = new URLSearchParams(body.form).toString();
+  } else {
+    headers["content-type"] = "application/json; charset=utf-8";
+    payload = JSON.stringify(body.json ?? {});
+  }
+  let response: Response;
+  try {
+    response = await fetch(`${slack.baseUrl}/api/${method}`, {
+      method: "POST",
+      headers,
+      body: payload,
+      redirect: "manual",
+      signal: AbortSignal.timeout(config.connectors.deadlineMs),
+    });
+  } catch (error) {
+    throw new VendorFailure("unreachable", describe(error));
+  }
+  let parsed: unknown;
+  try {
+    parsed = await response.json();
+  } catch (error) {
+    if ((error as { name?: string }).name === "TimeoutError")
+      throw new VendorFailure("unreachable", "timeout");
+    throw new VendorFailure(response.status >= 500 ? "unreachable" : "refused", `http_${response.status}`);
+  }
+  if (response.status === 429 || response.status >= 500)
+    throw new VendorFailure("unreachable", `http_${response.status}`);
+  const answer = (typeof parsed === "object" && parsed !== null ? parsed : {}) as Record<string, unknown>;
+  if (answer.ok !== true) {
+    const reason = typeof answer.error === "string" ? answer.error.slice(0, 64) : `http_${response.status}`;
+    throw new VendorFailure("refused", reason.replace(/[^a-z0-9_.-]/gi, "_"));
+  }
+  return answer;
+}
+
+function describe(error: unknown): string {
+  const named = error as { name?: string; code?: string; cause?: { code?: string } };
+  if (named.name === "TimeoutError") return "timeout";
+  return named.cause?.code ?? named.code ?? named.name ?? "error";
+}
+
+/** The vendor's consent page for a connect, with the signed state and where it sends the browser back. */
+export function authorizeUrl(config: Config, state: string): string {
+  const slack = config.connectors.slack;
+  const url = new URL(`${slack.baseUrl}/oauth/v2/authorize`);
+  url.searchParams.set("client_id", slack.clientId ?? "");
+  url.searchParams.set("scope", BOT_SCOPES);
+  url.searchParams.set("state", state);
+  url.searchParams.set("redirect_uri", callbackUrl(config));
+  return url.toString();
+}
+
+/** What the bot needs: read the messages addressed to it, and post and update its own. */
+const BOT_SCOPES = "app_mentions:read,chat:write,channels:history,im:history";
+
+export function callbackUrl(config: Config): string {
+  return `${config.publicUrl}/v1/connectors/slack/callback`;
+}
+
+/** The token and team a consent's code is exchanged for. */
+export interface Installation {
+  accessToken: string;
+  team: { id: string; name: string };
+  botUserId: string | null;
+}
+
+/** Exchanges the code at the token endpoint (`oauth.v2.access`). */
+export async function exchangeCode(config: Config, code: string): Promise<Installation> {
+  const slack = config.connectors.slack;
+  const answer = await callSlack(config, "oauth.v2.access", {
+    form: {
+      client_id: slack.clientId ?? "",
+      client_secret: slack.clientSecret ?? "",
+      code,
+      redirect_uri: callbackUrl(config),
+    },
+  });
+  const team = answer.team as { id?: unknown; name?: unknown } | undefined;
+  if (typeof answer.access_token !== "string" || typeof team?.id !== "string")
+    throw new VendorFailure("refused", "malformed_token_response");
+  return {
+    accessToken: answer.access_token,
+    team: {
+      id: team.id.slice(0, 64),
+      name: typeof team.name === "string" ? team.name.slice(0, 200) : team.id,
+    },
+    botUserId: typeof answer.bot_user_id === "string" ? answer.bot_user_id.slice(0, 64) : null,
+  };
+}

@@ -1,0 +1,160 @@
+import {
+  deliver,
+  type FakeChatVendor,
+  type PostedMessage,
+  signDelivery,
+} from "@fleet/testing/fake-chat-vendor";
+import { beforeAll, describe, expect, it } from "vitest";
+import { leasedFleet, openGate } from "./approval-fixtures.ts";
+import { connectorPath, connectSlack, useFakeVendor } from "./connector-fixtures.ts";
+import { call, seedTenant, type Tenant, testApi } from "./harness.ts";
+
+const fakeVendor = useFakeVendor();
+let vendor: FakeChatVendor;
+let apiUrl: string;
+beforeAll(async () => {
+  vendor = fakeVendor();
+  apiUrl = (await testApi()).baseUrl;
+});
+
+let clicks = 0;
+
+/** A tenant connected to the fake vendor, its fleet leased and routed from a channel of its own, a gate open. */
+async function gateInChat() {
+  const tenant = await seedTenant();
+  const team = { id: `T-${tenant.tenantId}`, name: "Approvals team" };
+  await connectSlack(vendor, tenant, team);
+  const leased = await leasedFleet(tenant);
+  const channel = `C${tenant.tenantId.replaceAll("-", "").slice(0, 10)}`;
+  const routed = await call("PUT", `${connectorPath(tenant)}/routes/${channel}`, {
+    token: tenant.apiKey,
+    body: { fleet_id: leased.fleetId },
+  });
+  expect(routed.status, routed.text).toBe(200);
+  const opened = await openGate(leased);
+  expect(opened.status, opened.text).toBe(201);
+  const gateId = opened.body.gate_id;
+  await vendor.waitFor(() => vendor.posted.some((m) => hasButtonFor(m, gateId)));
+  const message = vendor.posted.find((m) => hasButtonFor(m, gateId))!;
+  expect(message.channel).toBe(channel);
+  return { tenant, team, gateId, message, channel };
+}
+
+function hasButtonFor(message: PostedMessage, gateId: string): boolean {
+  return JSON.stringify(message.blocks ?? []).includes(`"value":"${gateId}"`);
+}
+
+function click(
+  teamId: string,
+  gateId: string,
+  message: PostedMessage,
+  action: "approve" | "deny",
+  user = "U7",
+) {
+  return {
+    type: "block_actions",
+    team: { id: teamId, domain: "fake" },
+    user: { id: user, username: "pat" },
+    api_app_id: "AFAKE",
+    container: { type: "message", channel_id: message.channel, message_ts: message.ts },
+    channel: { id: message.channel },
+    message: { ts: message.ts },
+    actions: [
+      {
+        type: "button",
+        action_id: action === "approve" ? "fleet_gate_approve" : "fleet_gate_deny",
+        value: gateId,
+        action_ts: `${Math.floor(Date.now() / 1000)}.${++clicks}`,
+      },
+    ],
+  };
+}
+
+async function gate(tenant: Tenant, gateId: string) {
+  const read = await call("GET", `/v1/workspaces/${tenant.workspaceId}/approvals/${gateId}`, {
+    token: tenant.apiKey,
+  });
+  expect(read.status, read.text).toBe(200);
+  return read.body;
+}
+
+describe("chat approvals", () => {
+  it("posts a new gate with Approve and Deny; a click decides it, resolved_by names the chat user, and the message shows the outcome", async () => {
+    const { tenant, team, gateId, message } = await gateInChat();
+    const answer = await deliver(vendor, apiUrl, {
+      payload: JSON.stringify(click(team.id, gateId, message, "approve")),
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body.status).toBe("ok");
+    expect(await gate(tenant, gateId)).toMatchObject({ status: "approved", resolved_by: "webhook:slack:U7" });
+    await vendor.waitFor(() =>
+      vendor.updated.some((u) => u.ts === message.ts && u.text.startsWith("Approved by <@U7>")),
+    );
+    const audit = await call("GET", `/v1/workspaces/${tenant.workspaceId}/audit?action=approval.approve`, {
+      token: tenant.apiKey,
+    });
+    expect(JSON.stringify(audit.body)).toContain("webhook:slack:U7");
+  });
+
+  it("lets the first of two racing clicks win, and ignores a replayed or forged click", async () => {
+    const { tenant, team, gateId, message } = await gateInChat();
+    const approve = JSON.stringify(click(team.id, gateId, message, "approve", "U1"));
+    const deny = JSON.stringify(click(team.id, gateId, message, "deny", "U2"));
+    const ts = Math.floor(Date.now() / 1000);
+    const send = (body: string, signature = signDelivery(vendor.signingSecret, ts, body)) =>
+      fetch(`${apiUrl}/v1/connectors/slack/events`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          "x-slack-request-timestamp": String(ts),
+          "x-slack-signature": signature,
+        },
+        body,
+      });
+    const racing = await Promise.all([send(approve), send(deny)]);
+    const answers = await Promise.all(racing.map((r) => r.json() as Promise<{ status: string }>));
+    expect(answers.map((a) => a.status).sort()).toEqual(["ignored", "ok"]);
+    const decided = await gate(tenant, gateId);
+    expect(["approved", "denied"]).toContain(decided.status);
+    expect(decided.resolved_by).toBe(decided.status === "approved" ? "webhook:slack:U1" : "webhook:slack:U2");
+    // The winner's exact delivery again: a duplicate, with nothing changed.
+    const replay = await send(decided.status === "approved" ? approve : deny);
+    expect(((await replay.json()) as { status: string }).status).toBe("duplicate");
+    const forged = await send(approve, signDelivery("not-the-secret", ts, approve));
+    expect(forged.status).toBe(401);
+    expect(await gate(tenant, gateId)).toMatchObject({
+      status: decided.status,
+      resolved_at: decided.resolved_at,
+    });
+  });
+
+  it("updates the chat message when the gate is answered in the inbox", async () => {
+    const { tenant, gateId, message } = await gateInChat();
+    const denied = await call("POST", `/v1/workspaces/${tenant.workspaceId}/approvals/${gateId}/deny`, {
+      token: tenant.apiKey,
+      body: { reason: "not today" },
+    });
+    expect(denied.status, denied.text).toBe(200);
+    await vendor.waitFor(() =>
+      vendor.updated.some((u) => u.ts === message.ts && u.text.startsWith("Denied by api_key:")),
+    );
+    // A click after the answer changes nothing.
+    const late = await deliver(vendor, apiUrl, click(tenant.tenantId, gateId, message, "approve"));
+    expect(late.status).toBe(200);
+    expect(await gate(tenant, gateId)).toMatchObject({ status: "denied" });
+  });
+
+  it("ignores a click from a team that is not connected (UZ-SLK-020) and on another workspace's gate", async () => {
+    const first = await gateInChat();
+    const second = await gateInChat();
+    const stranger = await deliver(vendor, apiUrl, click("T-nobody", first.gateId, first.message, "approve"));
+    expect(stranger.body).toEqual({ status: "ignored", error_code: "UZ-SLK-020" });
+    const crossed = await deliver(
+      vendor,
+      apiUrl,
+      click(second.team.id, first.gateId, first.message, "approve"),
+    );
+    expect(crossed.body.status).toBe("ignored");
+    expect(await gate(first.tenant, first.gateId)).toMatchObject({ status: "pending" });
+  });
+});

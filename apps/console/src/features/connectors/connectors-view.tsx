@@ -1,0 +1,76 @@
+"use client";
+
+import { PlugIcon } from "@fleet/ui";
+import { skipToken, useQuery } from "@tanstack/react-query";
+import { PageHeader } from "../../components/page-header.tsx";
+import { WorkspaceCard, WorkspaceListBody } from "../../components/workspace-list.tsx";
+import { useTRPC } from "../../lib/trpc.ts";
+import { useWorkspaceChoice } from "../../lib/use-workspace.ts";
+import { ConnectorPanel } from "./connector-panel.tsx";
+import { connectorsHref } from "./urls.ts";
+
+/** What the vendor's redirect back said (`?connected=slack`, `?declined=slack`), in words. */
+function outcomeOf(returned: { connected?: string; declined?: string }): string | null {
+  if (returned.connected) return `Connected ${returned.connected}. Route a channel to a fleet below.`;
+  if (returned.declined) return `Nothing changed: access to ${returned.declined} was not granted.`;
+  return null;
+}
+
+export function ConnectorsView({
+  workspaceId,
+  returned,
+}: {
+  workspaceId: string | undefined;
+  returned: { connected?: string; declined?: string };
+}) {
+  const trpc = useTRPC();
+  const choice = useWorkspaceChoice(workspaceId, connectorsHref);
+  const { chosenId } = choice;
+  const list = useQuery(
+    trpc.connectors.listWorkspace.queryOptions(chosenId ? { workspace_id: chosenId } : skipToken),
+  );
+  return (
+    <div className="page">
+      <PageHeader
+        title="Connectors"
+        description="Connections from a workspace to outside providers. A connected chat provider brings messages to your fleets, posts their answers back in the thread, and shows approval gates with Approve and Deny buttons."
+      />
+      <WorkspaceCard
+        headingId="connectors-heading"
+        heading="Connectors"
+        choice={choice}
+        hrefFor={connectorsHref}
+        done={chosenId === workspaceId ? outcomeOf(returned) : null}
+      >
+        <WorkspaceListBody
+          choice={choice}
+          list={list}
+          waitForNames
+          loading="Loading connectors…"
+          noWorkspaces="Connectors belong to a workspace. Create one through the API (POST /v1/workspaces), then come back to connect it."
+          retryWorkspaces
+          workspaceHref={connectorsHref}
+        >
+          {(providers, workspace) =>
+            providers.length === 0 ? (
+              <div className="empty-state">
+                <span className="empty-state__icon" aria-hidden="true">
+                  <PlugIcon />
+                </span>
+                <p className="empty-state__title">This deployment offers no providers</p>
+              </div>
+            ) : (
+              <ul className="connector-list">
+                {providers.map((provider) => (
+                  <li key={provider.id}>
+                    <ConnectorPanel provider={provider} workspace={workspace} />
+                  </li>
+                ))}
+              </ul>
+            )
+          }
+        </WorkspaceListBody>
+      </WorkspaceCard>
+    </div>
+  );
+}

@@ -1,0 +1,64 @@
+import { collectProblems, expect, openFromNavigation, screenshot, test } from "../support/fixtures.ts";
+import { addTenantEntry, definition, installFleet } from "../support/fleet-api.ts";
+
+test.describe("Connectors", () => {
+  test("the chat provider is connected through the vendor's consent page, a channel routed, and disconnected", async ({
+    page,
+    tenant,
+    apiUrl,
+  }, testInfo) => {
+    // Two trips through the vendor and the console's build on a loaded two-core machine.
+    test.slow();
+    const problems = collectProblems(page);
+    const entry = await addTenantEntry(
+      apiUrl,
+      tenant,
+      definition({ name: "Helpdesk", description: "Answers." }),
+    );
+    await installFleet(apiUrl, tenant, entry, "Helpdesk");
+    await openFromNavigation(page, tenant, "Connectors", "/connectors");
+
+    const slack = page.getByRole("region", { name: "Slack" });
+    await expect(slack.getByText("Not connected")).toBeVisible();
+    await screenshot(page, testInfo, "connectors-not-connected");
+
+    // Connect: the browser goes to the (fake) vendor's consent page, and comes back to the console.
+    await slack.getByRole("button", { name: "Connect Slack" }).click();
+    await expect(page.getByRole("heading", { name: /Allow Fleet Control Plane/ })).toBeVisible();
+    await screenshot(page, testInfo, "vendor-consent");
+    await page.getByRole("link", { name: "Allow" }).click();
+    await expect(page).toHaveURL(
+      new RegExp(`/connectors\\?workspace=${tenant.workspace_id}&connected=slack$`),
+    );
+    await expect(page.getByText("Connected slack.")).toBeVisible();
+    await expect(slack.getByText("Connected", { exact: true })).toBeVisible();
+    await expect(slack.getByText(/Team Fake Team/)).toBeVisible();
+
+    // Route a channel to the fleet.
+    await slack.getByLabel("Channel id").fill("C0HELP");
+    await expect(slack.getByLabel("Fleet").locator("option:checked")).toHaveText("Helpdesk");
+    await slack.getByRole("button", { name: "Route channel" }).click();
+    const routes = slack.getByRole("list", { name: "Channel routes" });
+    await expect(routes.getByRole("listitem")).toHaveText(/C0HELP → Helpdesk/);
+    await screenshot(page, testInfo, "connectors-connected");
+
+    // Disconnect: the consequence is said first; the routes go with it.
+    await slack.getByRole("button", { name: "Disconnect Slack" }).click();
+    const confirm = page.getByRole("dialog", { name: /Disconnect Slack/ });
+    await expect(confirm).toContainText("channel routes are removed");
+    await confirm.getByRole("button", { name: "Disconnect Slack" }).click();
+    await expect(slack.getByText("Not connected")).toBeVisible();
+    await expect(slack.getByRole("button", { name: "Connect Slack" })).toBeVisible();
+    expect(problems).toEqual([]);
+  });
+
+  test("declining on the vendor's page changes nothing and says so", async ({ page, tenant }) => {
+    await openFromNavigation(page, tenant, "Connectors", "/connectors");
+    const slack = page.getByRole("region", { name: "Slack" });
+    await slack.getByRole("button", { name: "Connect Slack" }).click();
+    await page.getByRole("link", { name: "Cancel" }).click();
+    await expect(page).toHaveURL(/declined=slack$/);
+    await expect(page.getByText("access to slack was not granted")).toBeVisible();
+    await expect(slack.getByText("Not connected")).toBeVisible();
+  });
+});

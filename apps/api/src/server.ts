@@ -15,7 +15,7 @@ import { answerClientError } from "./http/client-error.ts";
 import { registerDocs } from "./http/docs.ts";
 import { EventStreams } from "./http/event-stream.ts";
 import { limitInFlight } from "./http/in-flight.ts";
-import { acceptEmptyJsonBodies } from "./http/json-body.ts";
+import { acceptEmptyJsonBodies, acceptFormBodies } from "./http/json-body.ts";
 import { registerMetricsRoute, requestObserver, serveMetricsAddress } from "./http/metrics.ts";
 import { registerNotFound } from "./http/not-found.ts";
 import { buildOpenApiDocument } from "./http/openapi.ts";
@@ -283,6 +283,7 @@ export async function createApp(
 
   app.removeContentTypeParser("text/plain");
   acceptEmptyJsonBodies(app);
+  acceptFormBodies(app);
   const contextFor =
     (cookie: boolean) =>
     (request: FastifyRequest): RequestContext => ({

@@ -106,6 +106,38 @@ describe("events ingress signature", () => {
   });
 });
 
+describe("form-encoded bodies", () => {
+  it("are read on the events ingress only (the vendor's interactions), each field once", async () => {
+    const ts = Math.floor(Date.now() / 1000);
+    const tenant = await seedTenant();
+    const post = (path: string, body: string, signed = true) =>
+      fetch(`${apiUrl}${path}`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/x-www-form-urlencoded",
+          ...(signed
+            ? {
+                "x-slack-request-timestamp": String(ts),
+                "x-slack-signature": signDelivery(vendor.signingSecret, ts, body),
+              }
+            : { authorization: `Bearer ${tenant.apiKey}` }),
+        },
+        body,
+      });
+    const challenge = new URLSearchParams({ type: "url_verification", challenge: "c-form" }).toString();
+    const verified = await post("/v1/connectors/slack/events", challenge);
+    expect(verified.status).toBe(200);
+    expect(await verified.json()).toEqual({ challenge: "c-form" });
+    const twice = await post("/v1/connectors/slack/events", "payload=%7B%7D&payload=%7B%7D");
+    expect(twice.status).toBe(400);
+    expect(await twice.json()).toMatchObject({ error_code: "UZ-REQ-001" });
+    const elsewhere = await post("/v1/workspaces", "name=form-made", false);
+    expect(elsewhere.status).toBe(415);
+    expect(elsewhere.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+    expect(await elsewhere.json()).toMatchObject({ error_code: "UZ-REQ-003" });
+  });
+});
+
 describe("a message to the app", () => {
   it("becomes a chat event of the routed fleet, and the fleet's answer is posted in the thread", async () => {
     const { team, fleetId, runner, tenant } = await routedFleet();

@@ -81,6 +81,11 @@ export interface OperationSpec<
    * declared are accepted (and passed on) rather than refused. Declared fields are still checked.
    */
   openBody?: boolean;
+  /**
+   * The body may also come as `application/x-www-form-urlencoded` (a vendor's interaction deliveries),
+   * each field once, as strings; every other operation refuses a form body with 415.
+   */
+  formBody?: boolean;
   deprecated?: boolean;
 }
 

@@ -228,14 +228,22 @@ export async function deliver(
   payload: unknown,
   options: { offsetSeconds?: number; tamper?: boolean; signature?: string } = {},
 ): Promise<{ status: number; body: Record<string, unknown> }> {
-  const body = JSON.stringify(payload);
+  // Interactions (`{payload: "<json>"}`) go form-encoded, as the vendor sends them; events as JSON.
+  const form =
+    typeof payload === "object" &&
+    payload !== null &&
+    Object.keys(payload).length === 1 &&
+    typeof (payload as { payload?: unknown }).payload === "string";
+  const body = form
+    ? new URLSearchParams({ payload: (payload as { payload: string }).payload }).toString()
+    : JSON.stringify(payload);
   const timestamp = Math.floor(Date.now() / 1000) + (options.offsetSeconds ?? 0);
   const signature = options.signature ?? signDelivery(vendor.signingSecret, timestamp, body);
-  const sent = options.tamper ? body.replace(/}$/, ',"x":1}') : body;
+  const sent = options.tamper ? (form ? `${body}%20` : body.replace(/}$/, ',"x":1}')) : body;
   const response = await fetch(`${apiUrl}/v1/connectors/slack/events`, {
     method: "POST",
     headers: {
-      "content-type": "application/json",
+      "content-type": form ? "application/x-www-form-urlencoded" : "application/json",
       "x-slack-request-timestamp": String(timestamp),
       "x-slack-signature": signature,
     },

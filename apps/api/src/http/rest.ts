@@ -8,7 +8,7 @@ import { describeIssue, internal } from "../runtime/problems.ts";
 import type { StreamSubscription } from "../runtime/stream-hub.ts";
 import { type RequestContext, WORKSPACE_ROUTES } from "../trpc.ts";
 import type { EventStreams } from "./event-stream.ts";
-import { rawBodyOf } from "./json-body.ts";
+import { FORM_CONTENT_TYPE, rawBodyOf } from "./json-body.ts";
 import { ROUTE } from "./responses.ts";
 
 /** Default body ceiling for routes that do not name one. */
@@ -42,6 +42,8 @@ function planInput(op: Operation): InputPlan {
  */
 function collectInput({ op, takesBody, unread, headerFields }: InputPlan, request: FastifyRequest) {
   const input: Record<string, unknown> = {};
+  if (!op.formBody && request.headers["content-type"]?.toLowerCase().startsWith(FORM_CONTENT_TYPE))
+    throw new Problem("UZ-REQ-003", { detail: "The body must be application/json." });
   if (
     unread &&
     ((request.headers["content-length"] ?? "0") !== "0" || request.headers["transfer-encoding"] !== undefined)

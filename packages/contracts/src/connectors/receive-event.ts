@@ -20,13 +20,14 @@ export const receiveEvent = defineOperation({
   path: "/v1/connectors/{provider}/events",
   summary: "Signed events and interactions ingress of a chat provider",
   description:
-    'The vendor\'s deliveries; no bearer. Signed with the deployment\'s signing secret: X-Slack-Request-Timestamp (Unix seconds) and X-Slack-Signature: v0=<hex HMAC-SHA256(secret, "v0:" + timestamp + ":" + raw body)>; a timestamp more than 300 s away is 401 UZ-SLK-011, a signature that does not verify 401 UZ-SLK-010 (compared in constant time). `url_verification` answers `{challenge}`. An event (`event_callback`) from a team no workspace has connected is acknowledged 200 `{status: "ignored", error_code: "UZ-SLK-020"}`; a delivery whose event id was seen is answered `{status: "duplicate"}` and has no effect. A message to the app in a routed channel (an `app_mention`, or a direct message) becomes a `chat` event of the channel\'s fleet, whose answer is posted in the thread. An interaction (`block_actions`, sent as the envelope itself or as `{payload: "<json>"}`) with an Approve or Deny button answers the approval gate it was posted for. The envelope is open: fields beyond these are accepted and ignored.',
+    'The vendor\'s deliveries; no bearer. Signed with the deployment\'s signing secret: X-Slack-Request-Timestamp (Unix seconds) and X-Slack-Signature: v0=<hex HMAC-SHA256(secret, "v0:" + timestamp + ":" + raw body)>; a timestamp more than 300 s away is 401 UZ-SLK-011, a signature that does not verify 401 UZ-SLK-010 (compared in constant time). `url_verification` answers `{challenge}`. An event (`event_callback`) from a team no workspace has connected is acknowledged 200 `{status: "ignored", error_code: "UZ-SLK-020"}`; a delivery whose event id was seen is answered `{status: "duplicate"}` and has no effect. A message to the app in a routed channel (an `app_mention`, or a direct message) becomes a `chat` event of the channel\'s fleet, whose answer is posted in the thread. An interaction (`block_actions`, sent as the envelope itself or as `{payload: "<json>"}`, in JSON or, as the vendor sends it, form-encoded `payload=<json>`) with an Approve or Deny button answers the approval gate it was posted for. The envelope is open: fields beyond these are accepted and ignored.',
   tags: ["Connectors"],
   scope: null,
   credentials: [],
   successStatus: 200,
   bodyLimit: 256 * 1024,
   openBody: true,
+  formBody: true,
   params: providerParam,
   requestHeaders: {
     x_slack_request_timestamp: header("x-slack-request-timestamp"),

@@ -20,6 +20,9 @@ test.describe("API keys", () => {
     const form = page.getByRole("dialog", { name: "Create an API key" });
     await form.getByLabel("Name").fill("deploy-bot");
     await form.getByLabel("Description").fill("Deploys from CI");
+    // Scopes are chosen from those you hold (all ticked); an optional expiry.
+    await form.getByLabel("billing:read").uncheck();
+    await form.getByLabel("Expires").selectOption({ label: "In 30 days" });
     await screenshot(page, testInfo, "mint-form");
     await form.getByRole("button", { name: "Create key" }).click();
 
@@ -45,6 +48,9 @@ test.describe("API keys", () => {
     const row = page.getByRole("row", { name: /deploy-bot/ });
     await expect(row).toContainText("Active");
     await expect(row).toContainText("never");
+    await expect(row).toContainText(key.slice(0, 13));
+    await expect(row).toContainText("fleet:read");
+    await expect(row).not.toContainText("billing:read");
 
     // The key works until it is revoked.
     const before = await request.get(`${apiUrl}/v1/users/me`, {

@@ -17,7 +17,19 @@ describe("tenant API keys", () => {
     });
     expect(minted.status).toBe(201);
     expect(minted.headers.get("cache-control")).toBe("no-store");
-    expect(Object.keys(minted.body).sort()).toEqual(["created_at", "id", "key", "key_name", "rate_limit"]);
+    expect(Object.keys(minted.body).sort()).toEqual([
+      "created_at",
+      "expires_at",
+      "id",
+      "key",
+      "key_name",
+      "key_prefix",
+      "rate_limit",
+      "scopes",
+    ]);
+    expect(minted.body).toMatchObject({ scopes: null, expires_at: null });
+    expect(minted.body.key.startsWith(minted.body.key_prefix)).toBe(true);
+    expect(minted.body.key_prefix).toHaveLength(13);
     expect(minted.body.key).toMatch(/^agt_t[A-Za-z0-9_-]{43}$/);
     expect(minted.body.key_name).toBe("deploy-bot");
     expect(minted.body.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
@@ -32,7 +44,14 @@ describe("tenant API keys", () => {
 
     const list = await call<Page>("GET", "/v1/api-keys", { token: tenant.apiKey });
     const row = list.body.items.find((item) => item.id === minted.body.id);
-    expect(row).toMatchObject({ key_name: "deploy-bot", active: true, revoked_at: null });
+    expect(row).toMatchObject({
+      key_name: "deploy-bot",
+      active: true,
+      revoked_at: null,
+      key_prefix: minted.body.key_prefix,
+      scopes: null,
+      expires_at: null,
+    });
     expect(JSON.stringify(list.body)).not.toContain(minted.body.key);
   });
 
@@ -66,10 +85,10 @@ describe("tenant API keys", () => {
     expect(missing.body).toMatchObject({ error_code: "UZ-REQ-001", detail: "key_name is required." });
     const unknown = await call("POST", "/v1/api-keys", {
       token: tenant.apiKey,
-      body: { key_name: "a", scopes: ["x"] },
+      body: { key_name: "a", owner: "x" },
     });
     expect(unknown.status).toBe(400);
-    expect(unknown.body.detail).toContain("scopes");
+    expect(unknown.body.detail).toContain("owner");
     const control = await call("POST", "/v1/api-keys", {
       token: tenant.apiKey,
       body: { key_name: "a\u202eb" },
@@ -208,6 +227,128 @@ describe("tenant API keys", () => {
     const narrowed = await call("GET", "/v1/api-keys", { token: minted.body.key });
     expect(narrowed.status).toBe(403);
     expect(narrowed.body.detail).toContain("apikey:read");
+  });
+
+  it("mints a key narrowed to a subset of the minter's scopes, and refuses scopes the minter lacks", async () => {
+    const tenant = await seedTenant();
+    const member = await seedMember(tenant, ["apikey:write", "fleet:read"]);
+    const narrow = await call<Minted>("POST", "/v1/api-keys", {
+      token: member.token,
+      body: { key_name: "reader", scopes: ["fleet:read", "fleet:read"] },
+    });
+    expect(narrow.status).toBe(201);
+    expect(narrow.body.scopes).toEqual(["fleet:read"]);
+    const me = await call<{ scopes: string[] }>("GET", "/v1/users/me", { token: narrow.body.key });
+    expect(me.status).toBe(200);
+    expect(me.body.scopes).toEqual(["fleet:read"]);
+    const denied = await call("GET", "/v1/api-keys", { token: narrow.body.key });
+    expect(denied.status).toBe(403);
+    expect(denied.body.error_code).toBe("UZ-AUTH-022");
+
+    const wider = await call("POST", "/v1/api-keys", {
+      token: member.token,
+      body: { key_name: "wider", scopes: ["fleet:read", "fleet:admin"] },
+    });
+    expect(wider.status).toBe(403);
+    expect(wider.body).toMatchObject({ error_code: "UZ-AUTH-022" });
+    expect(wider.body.detail).toContain("fleet:admin");
+    // A key minted by the narrowed key holds no more than it: here it may not mint at all (apikey:write).
+    const byNarrow = await call("POST", "/v1/api-keys", {
+      token: narrow.body.key,
+      body: { key_name: "child" },
+    });
+    expect(byNarrow.status).toBe(403);
+    const list = await call<Page>("GET", "/v1/api-keys", { token: tenant.apiKey });
+    expect(list.body.items.map((item) => item.key_name).sort()).toEqual(["bootstrap", "reader"]);
+    expect(list.body.items.find((item) => item.key_name === "reader")?.scopes).toEqual(["fleet:read"]);
+  });
+
+  it("a key minted without scopes by a narrowed key takes that key's scopes, not its creator's", async () => {
+    const tenant = await seedTenant();
+    const narrow = await call<Minted>("POST", "/v1/api-keys", {
+      token: tenant.apiKey,
+      body: { key_name: "minter", scopes: ["apikey:write", "fleet:read"] },
+    });
+    const child = await call<Minted>("POST", "/v1/api-keys", {
+      token: narrow.body.key,
+      body: { key_name: "child" },
+    });
+    expect(child.status).toBe(201);
+    expect(child.body.scopes?.sort()).toEqual(["apikey:write", "fleet:read"]);
+    const me = await call<{ scopes: string[] }>("GET", "/v1/users/me", { token: child.body.key });
+    expect(me.body.scopes.sort()).toEqual(["apikey:write", "fleet:read"]);
+  });
+
+  it("a narrowed key still acts only with the scopes its creator holds now", async () => {
+    const tenant = await seedTenant();
+    const member = await seedMember(tenant, ["apikey:write", "fleet:read"]);
+    const minted = await call<Minted>("POST", "/v1/api-keys", {
+      token: member.token,
+      body: { key_name: "k", scopes: ["apikey:write", "fleet:read"] },
+    });
+    const api = await testApi();
+    const { upsertMember } = await import("../src/services/members/members.ts");
+    await upsertMember(api.app.services, {
+      tenantId: tenant.tenantId,
+      email: member.email,
+      scopes: ["fleet:read"],
+    });
+    const me = await call<{ scopes: string[] }>("GET", "/v1/users/me", { token: minted.body.key });
+    expect(me.body.scopes).toEqual(["fleet:read"]);
+  });
+
+  it("expires at expires_at: then 401 UZ-APIKEY-007, while the list shows the expiry", async () => {
+    const tenant = await seedTenant();
+    const expiresAt = Date.now() + 1500;
+    const minted = await call<Minted>("POST", "/v1/api-keys", {
+      token: tenant.apiKey,
+      body: { key_name: "short", expires_at: expiresAt },
+    });
+    expect(minted.status).toBe(201);
+    expect(minted.body.expires_at).toBe(expiresAt);
+    const before = await call("GET", "/v1/users/me", { token: minted.body.key });
+    if (Date.now() < expiresAt) expect(before.status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, expiresAt - Date.now()) + 50));
+    for (let i = 0; i < 2; i++) {
+      const after = await call("GET", "/v1/users/me", { token: minted.body.key });
+      expect(after.status).toBe(401);
+      expect(after.headers.get("content-type")).toContain("application/problem+json");
+      expect(after.body.error_code).toBe("UZ-APIKEY-007");
+    }
+    const list = await call<Page>("GET", "/v1/api-keys", { token: tenant.apiKey });
+    expect(list.body.items.find((item) => item.id === minted.body.id)).toMatchObject({
+      expires_at: expiresAt,
+      active: true,
+    });
+  });
+
+  it("refuses hostile scopes and expiries with 400, minting nothing", async () => {
+    const tenant = await seedTenant();
+    const now = Date.now();
+    const bodies: unknown[] = [
+      { key_name: "x", scopes: ["fleet:read\u0000"] },
+      { key_name: "x", scopes: ["\ud800"] },
+      { key_name: "x", scopes: [] },
+      { key_name: "x", scopes: null },
+      { key_name: "x", scopes: "fleet:read" },
+      { key_name: "x", scopes: { a: 1 } },
+      { key_name: "x", scopes: Array.from({ length: 1000 }, () => "fleet:read") },
+      { key_name: "x", scopes: ["runner:*"] },
+      { key_name: "x", expires_at: now - 1000 },
+      { key_name: "x", expires_at: now + 400 * 86_400_000 },
+      { key_name: "x", expires_at: 1.5 },
+      { key_name: "x", expires_at: "tomorrow" },
+      { key_name: "x", expires_at: 1e300 },
+      { key_name: "x", expires_at: -1 },
+      { key_name: "x", expires_at: { at: 1 } },
+    ];
+    for (const body of bodies) {
+      const answer = await call("POST", "/v1/api-keys", { token: tenant.apiKey, body });
+      expect(answer.status, JSON.stringify(body).slice(0, 80)).toBe(400);
+      expect(answer.body.error_code).toBe("UZ-REQ-001");
+    }
+    const list = await call<Page>("GET", "/v1/api-keys", { token: tenant.apiKey });
+    expect(list.body.total).toBe(1);
   });
   // Refused at once on every instance after a revoke: two-instances.test.ts.
 });

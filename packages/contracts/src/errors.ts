@@ -193,6 +193,12 @@ export const errorRegistry = {
     "API key revoked",
     "The tenant API key was revoked and is refused at once on every instance.",
   ),
+  /** The key passed its expires_at; it authenticates nothing. */
+  "UZ-APIKEY-007": def(
+    401,
+    "API key expired",
+    "The tenant API key passed the expiry chosen when it was minted; mint a new one.",
+  ),
   /** Only a revoked key can be deleted. */
   "UZ-APIKEY-005": def(
     409,

@@ -1,4 +1,4 @@
-import { Problem } from "@fleet/contracts";
+import { hasScope, Problem } from "@fleet/contracts";
 import {
   and,
   apiKeys,
@@ -70,6 +70,8 @@ export class Authenticator {
         keyId: apiKeys.id,
         rateLimit: apiKeys.rateLimit,
         revokedAt: apiKeys.revokedAt,
+        expiresAt: apiKeys.expiresAt,
+        keyScopes: apiKeys.scopes,
         tenantId: apiKeys.tenantId,
         tenantName: tenants.name,
         userId: users.id,
@@ -92,7 +94,15 @@ export class Authenticator {
       this.cache.set(hash, refusal, tags, now, since);
       return refusal;
     }
+    if (row.expiresAt !== null && row.expiresAt <= now) {
+      const refusal = new Problem("UZ-APIKEY-007", { detail: "This API key has expired." });
+      this.cache.set(hash, refusal, tags, now, since);
+      return refusal;
+    }
     if (row.scopes === null) return invalid(); // its creator left the tenant
+    const held = row.scopes;
+    // A narrowed key acts with the scopes it was minted with that its creator still holds.
+    const scopes = row.keyScopes === null ? held : row.keyScopes.filter((scope) => hasScope(held, scope));
     const principal: TenantPrincipal = {
       class: "api_key",
       credential: "tenant_api_key",
@@ -101,11 +111,13 @@ export class Authenticator {
       displayName: row.displayName,
       tenantId: row.tenantId,
       tenantName: row.tenantName,
-      scopes: row.scopes,
+      scopes,
       apiKeyId: row.keyId,
       rateLimit: row.rateLimit,
     };
-    this.cache.set(hash, principal, tags, now, since);
+    // A key with an expiry leaves the cache when it expires, so the next request meets the refusal.
+    const maxAge = row.expiresAt === null ? undefined : row.expiresAt - now;
+    this.cache.set(hash, principal, tags, now, since, maxAge);
     return principal;
   }
 

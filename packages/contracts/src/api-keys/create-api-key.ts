@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { displayName, epochMs } from "../common.ts";
 import { defineOperation, tenantCredentials } from "../operation.ts";
-import { keyRateLimit } from "./api-key.ts";
+import { keyExpiresAt, keyRateLimit, keyScopes } from "./api-key.ts";
 
 export const createApiKey = defineOperation({
   id: "apiKeys.create",
@@ -9,7 +9,7 @@ export const createApiKey = defineOperation({
   path: "/v1/api-keys",
   summary: "Mint a tenant API key",
   description:
-    "Creates a tenant admin key with the agt_t prefix that acts with its creator's scopes. The raw key is in this response only; the service stores its SHA-256 hash. rate_limit gives the key its own request quota per rate-limit window in place of the instance's default (null or absent: the default).",
+    "Creates a tenant admin key with the agt_t prefix that acts with its creator's scopes. The raw key is in this response only; the service stores its SHA-256 hash. rate_limit gives the key its own request quota per rate-limit window in place of the instance's default (null or absent: the default). scopes (optional) narrows the key to a subset of the minter's scopes: naming one the minter lacks answers 403 UZ-AUTH-022; absent, the key acts with all of its creator's scopes (a key minted by a narrowed credential takes that credential's scopes). Either way the key acts only with those its creator still holds. expires_at (optional, epoch ms) must be in the future and at most 366 days ahead (400 UZ-REQ-001); after it the key answers 401 UZ-APIKEY-007.",
   tags: ["API keys"],
   scope: "apikey:write",
   credentials: tenantCredentials,
@@ -23,6 +23,8 @@ export const createApiKey = defineOperation({
       .max(1024, { error: "description must be at most 1024 characters" })
       .default(""),
     rate_limit: keyRateLimit.default(null),
+    scopes: keyScopes.optional(),
+    expires_at: keyExpiresAt.default(null),
   },
   output: z
     .object({
@@ -31,6 +33,9 @@ export const createApiKey = defineOperation({
       key: z.string(),
       key_name: z.string(),
       rate_limit: keyRateLimit,
+      key_prefix: z.string(),
+      scopes: z.array(z.string()).nullable(),
+      expires_at: epochMs.nullable(),
     })
     .meta({ id: "MintedApiKey" }),
 });

@@ -19,7 +19,7 @@ export const getMe = defineOperation({
   path: "/v1/users/me",
   summary: "Read the calling person",
   description:
-    "The cheapest check that a credential still authenticates: no scope is required. A tenant API key answers with the person who created it, with that person's current scopes.",
+    "The cheapest check that a credential still authenticates: no scope is required. A tenant API key answers with the person who created it, with that person's current scopes (narrowed to those chosen when the key was minted).",
   tags: ["Identity"],
   scope: null,
   credentials: tenantCredentials,

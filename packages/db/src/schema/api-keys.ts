@@ -29,6 +29,15 @@ export const apiKeys = pgTable(
      * credentials (FLEET_RATE_LIMIT_CREDENTIAL); null takes the default. Set at mint.
      */
     rateLimit: integer("rate_limit"),
+    /** The key's first characters (`agt_t` and 8 more), shown to tell keys apart; null for older keys. */
+    keyPrefix: text("key_prefix"),
+    /**
+     * The scopes chosen at mint, a subset of the minter's; the key acts with those its creator still holds.
+     * Null: all of its creator's current scopes.
+     */
+    scopes: text("scopes").array(),
+    /** When the key stops authenticating (401 UZ-APIKEY-007); null: it does not expire. */
+    expiresAt: bigint("expires_at", { mode: "number" }),
   },
   (t) => [
     uniqueIndex("api_keys_hash_key").on(t.keyHash),

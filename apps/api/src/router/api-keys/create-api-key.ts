@@ -3,11 +3,13 @@ import { mintApiKey } from "../../services/api-keys/mint-api-key.ts";
 import { actorOf, procedure } from "../../trpc.ts";
 
 export const createApiKey = procedure(op).mutation(({ ctx, input }) =>
-  mintApiKey(ctx.services, actorOf(ctx), {
+  mintApiKey(ctx.services, actorOf(ctx), ctx.principal, {
     tenantId: ctx.principal.tenantId,
     userId: ctx.principal.userId,
     keyName: input.key_name,
     description: input.description,
     rateLimit: input.rate_limit,
+    scopes: input.scopes,
+    expiresAt: input.expires_at,
   }),
 );

@@ -11,5 +11,8 @@ export function toApiKeyItem(row: typeof apiKeys.$inferSelect): ApiKeyItem {
     last_used_at: row.lastUsedAt,
     revoked_at: row.revokedAt,
     rate_limit: row.rateLimit,
+    key_prefix: row.keyPrefix,
+    scopes: row.scopes,
+    expires_at: row.expiresAt,
   };
 }

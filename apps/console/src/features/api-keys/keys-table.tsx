@@ -36,15 +36,37 @@ export function KeysTable({ keys, position, onRevoke, onDelete, busy, pager }: K
         <span className="key-cell">
           <span className="key-name">{key.key_name}</span>
           {key.description ? <span className="key-description">{key.description}</span> : null}
+          {key.key_prefix ? (
+            <span className="key-prefix">
+              <span className="ui-visually-hidden">Key begins </span>
+              <code>{key.key_prefix}…</code>
+            </span>
+          ) : null}
         </span>
       ),
+    },
+    {
+      id: "scopes",
+      header: "Scopes",
+      cell: (key) =>
+        key.scopes === null ? (
+          <span className="muted">All of the creator's</span>
+        ) : (
+          <span className="key-scopes">{key.scopes.join(", ")}</span>
+        ),
     },
     {
       id: "status",
       header: "Status",
       width: "status",
       cell: (key) =>
-        key.active ? <Badge tone="success">Active</Badge> : <Badge tone="neutral">Revoked</Badge>,
+        !key.active ? (
+          <Badge tone="neutral">Revoked</Badge>
+        ) : key.expires_at !== null && key.expires_at <= Date.now() ? (
+          <Badge tone="warning">Expired</Badge>
+        ) : (
+          <Badge tone="success">Active</Badge>
+        ),
     },
     {
       id: "created",
@@ -62,6 +84,17 @@ export function KeysTable({ keys, position, onRevoke, onDelete, busy, pager }: K
           <span className="muted">never</span>
         ) : (
           <RelativeTime value={key.last_used_at} />
+        ),
+    },
+    {
+      id: "expires",
+      header: "Expires",
+      width: "time",
+      cell: (key) =>
+        key.expires_at === null ? (
+          <span className="muted">never</span>
+        ) : (
+          <RelativeTime value={key.expires_at} />
         ),
     },
     {

@@ -1,10 +1,23 @@
 "use client";
 
-import { Button, Callout, CopyField, Dialog, TextField } from "@fleet/ui";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { hasScope, tenantScopes } from "@fleet/contracts";
+import { Button, Callout, CopyField, Dialog, SelectField, TextField } from "@fleet/ui";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId } from "react";
 import { FormDialog } from "../../components/form-dialog.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
+import { ScopePicker } from "../members/scope-picker.tsx";
+
+type TenantScope = (typeof tenantScopes)[number];
+
+/** Expiry choices in days; "" never expires. The API allows up to 366 days. */
+const expiryChoices = [
+  ["", "Never"],
+  ["7", "In 7 days"],
+  ["30", "In 30 days"],
+  ["90", "In 90 days"],
+  ["365", "In 1 year"],
+] as const;
 
 /**
  * Mints a key and reveals it once. While the key is on screen only "Done" closes the dialog: Esc and
@@ -22,6 +35,9 @@ export function MintKeyDialog({ open, onClose }: { open: boolean; onClose: () =>
     }),
   );
   const minted = create.data;
+  // The key can hold only scopes you hold: the picker offers those, all ticked.
+  const held = useQuery(trpc.users.getMe.queryOptions({})).data?.scopes ?? [];
+  const offered = tenantScopes.filter((scope) => hasScope(held, scope));
 
   function close() {
     create.reset();
@@ -67,16 +83,21 @@ export function MintKeyDialog({ open, onClose }: { open: boolean; onClose: () =>
       submitLabel="Create key"
       mutation={create}
       title="Create an API key"
-      description="The key acts as you, with your scopes, in this tenant. You can revoke it at any time."
+      description="The key acts as you in this tenant, with the scopes you tick (never more than you hold). You can revoke it at any time."
     >
       <form
         id={formId}
         onSubmit={(event) => {
           event.preventDefault();
           const form = new FormData(event.currentTarget);
+          const scopes = form.getAll("scopes").map(String) as TenantScope[];
+          const days = Number(form.get("expires_in_days") || 0);
           create.mutate({
             key_name: String(form.get("key_name") ?? ""),
             description: String(form.get("description") ?? ""),
+            // All your scopes ticked: the key follows yours as they change; fewer narrow it for good.
+            ...(scopes.length === offered.length ? {} : { scopes }),
+            ...(days > 0 ? { expires_at: Date.now() + days * 86_400_000 } : {}),
           });
         }}
       >
@@ -90,6 +111,24 @@ export function MintKeyDialog({ open, onClose }: { open: boolean; onClose: () =>
           hint="Say what uses the key, so you know what breaks when you revoke it."
         />
         <TextField label="Description" name="description" optional maxLength={1024} autoComplete="off" />
+        <SelectField
+          label="Expires"
+          name="expires_in_days"
+          defaultValue=""
+          hint="After this the key is refused; mint a new one to go on."
+        >
+          {expiryChoices.map(([value, label]) => (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          ))}
+        </SelectField>
+        <ScopePicker
+          key={offered.join(",")}
+          selected={offered}
+          offered={offered}
+          hint="Only scopes you hold are offered. With all ticked the key follows your scopes as they change."
+        />
       </form>
     </FormDialog>
   );

@@ -12,16 +12,24 @@ function groupOf(scope: string): string {
  * The tenant scopes as checkboxes, grouped by resource. The API refuses a scope the caller does not hold
  * (403 naming it), so every scope is offered and the refusal is shown as it comes.
  */
-export function ScopePicker({ selected, name = "scopes" }: { selected: readonly string[]; name?: string }) {
+export function ScopePicker({
+  selected,
+  name = "scopes",
+  offered = tenantScopes,
+  hint = "A higher level includes the lower ones (fleet:admin covers fleet:write and fleet:read).",
+}: {
+  selected: readonly string[];
+  name?: string;
+  /** The scopes to offer; every tenant scope unless narrowed (an API key offers only the minter's). */
+  offered?: readonly string[];
+  hint?: string;
+}) {
   const groups = new Map<string, string[]>();
-  for (const scope of tenantScopes)
-    groups.set(groupOf(scope), [...(groups.get(groupOf(scope)) ?? []), scope]);
+  for (const scope of offered) groups.set(groupOf(scope), [...(groups.get(groupOf(scope)) ?? []), scope]);
   return (
     <fieldset className="scope-picker">
       <legend className="ui-label">Scopes</legend>
-      <p className="ui-hint">
-        A higher level includes the lower ones (fleet:admin covers fleet:write and fleet:read).
-      </p>
+      <p className="ui-hint">{hint}</p>
       <div className="scope-picker__groups">
         {[...groups].map(([group, scopes]) => (
           <div key={group} className="scope-picker__group">

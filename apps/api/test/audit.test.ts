@@ -57,7 +57,7 @@ describe("audit log: what is recorded", () => {
     const target = `api_key:${minted.body.id}`;
     const mint = expectOne(await rowsFor(tenant, target), actor, "api_key.mint", minted);
     expect(mint.workspace_id).toBeNull();
-    expect(mint.details).toEqual({ key_name: "audited", rate_limit: null });
+    expect(mint.details).toEqual({ key_name: "audited", rate_limit: null, scopes: null, expires_at: null });
     expect(JSON.stringify(mint)).not.toContain(minted.body.key);
 
     // Deleting an active key is refused, and the refusal records nothing.

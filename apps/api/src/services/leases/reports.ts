@@ -36,6 +36,11 @@ export interface ReportInput {
  * A refusal is told apart afterwards, off the hot path. When the fleet has further events waiting, the
  * work signal wakes waiting runners: the fleet was skipped while leased, and is free now.
  *
+ * Every write hangs off the lease's own conditional update (`ended`), not off `cur`: two racing reports
+ * both pass `cur` once the first commits and frees the fleet row (PostgreSQL rechecks only the locked
+ * row, and reads the lease as it was), but only the first finds the lease still `running`, so the second
+ * charges, counts and answers nothing.
+ *
  * The lease is read by its key alone, in a subquery fenced with `offset 0`: with `status = 'running'`
  * beside the key, a generic plan cached while `leases` had no statistics (a new database) read the
  * one-running-lease-per-fleet index instead, whose entries for ended leases stay until vacuum (9,000 of
@@ -61,16 +66,6 @@ export async function reportLease(ctx: ServiceContext, runnerId: string, input: 
         and l.fencing_token = ${input.fencing_token} and f.fence_seq = ${input.fencing_token}
       for update of f
     ),
-    event as (
-      update fleet_events e set
-        status = ${input.outcome}, response_text = ${input.response_text ?? null},
-        failure_label = ${failureLabel}, failure_detail = ${failureDetail},
-        tokens = ${input.tokens ?? null}::bigint, wall_ms = ${input.wall_ms ?? null}::bigint,
-        cost_nanos = ${eventCost}::bigint, checkpoint_id = ${input.checkpoint_id ?? null},
-        updated_at = ${now}::bigint
-      from cur where e.id = cur.event_id
-      returning e.id, e.actor
-    ),
     ended as (
       update leases l set
         status = ${succeeded ? "succeeded" : "failed"}, ended_at = ${now}::bigint,
@@ -78,8 +73,18 @@ export async function reportLease(ctx: ServiceContext, runnerId: string, input: 
         provider = ${input.provider ?? null}, model = ${input.model ?? null}, posture = ${input.posture ?? null},
         input_tokens = ${input.input_tokens ?? null}::bigint, output_tokens = ${input.output_tokens ?? null}::bigint,
         cached_tokens = ${input.cached_tokens ?? null}::bigint
-      from cur where l.id = cur.id
-      returning l.id
+      from cur where l.id = cur.id and l.status = 'running'
+      returning l.id, l.fleet_id, l.event_id, cur.workspace_id, cur.tenant_id
+    ),
+    event as (
+      update fleet_events e set
+        status = ${input.outcome}, response_text = ${input.response_text ?? null},
+        failure_label = ${failureLabel}, failure_detail = ${failureDetail},
+        tokens = ${input.tokens ?? null}::bigint, wall_ms = ${input.wall_ms ?? null}::bigint,
+        cost_nanos = ${eventCost}::bigint, checkpoint_id = ${input.checkpoint_id ?? null},
+        updated_at = ${now}::bigint
+      from ended where e.id = ended.event_id
+      returning e.id, e.actor
     ),
     counted as (
       update fleets f set
@@ -88,38 +93,38 @@ export async function reportLease(ctx: ServiceContext, runnerId: string, input: 
         budget_used_nanos = f.budget_used_nanos + ${cost}::bigint,
         period_spend_nanos = case when f.spend_period = ${period} then f.period_spend_nanos else 0 end + ${cost}::bigint,
         spend_period = ${period}
-      from cur where f.id = cur.fleet_id
+      from ended where f.id = ended.fleet_id
       returning f.id, f.period_budget_nanos, f.period_spend_nanos, f.budget_alert_percents
     ),
     charged as (
       insert into charges (id, tenant_id, workspace_id, fleet_id, event_id, lease_id, provider, model, tokens,
         input_tokens, output_tokens, cached_tokens, input_nanos_per_mtok, cached_input_nanos_per_mtok,
         output_nanos_per_mtok, price_source, cost_nanos, created_at)
-      select ${newId(now)}::uuid, cur.tenant_id, cur.workspace_id, cur.fleet_id, cur.event_id, cur.id,
+      select ${newId(now)}::uuid, ended.tenant_id, ended.workspace_id, ended.fleet_id, ended.event_id, ended.id,
         ${input.provider ?? null}, ${input.model ?? null}, ${input.tokens ?? null}::bigint,
         ${input.input_tokens ?? null}::bigint, ${input.output_tokens ?? null}::bigint, ${input.cached_tokens ?? null}::bigint,
         ${priced.prices?.input ?? null}::bigint, ${priced.prices?.cachedInput ?? null}::bigint,
         ${priced.prices?.output ?? null}::bigint, ${priced.source}, ${cost}::bigint, ${now}::bigint
-      from cur
+      from ended
       on conflict (event_id) do nothing
     ),
     debited as (
       insert into billing_accounts (tenant_id, balance_nanos, updated_at)
-      select cur.tenant_id, -${cost}::bigint, ${now}::bigint from cur where ${cost}::bigint > 0
+      select ended.tenant_id, -${cost}::bigint, ${now}::bigint from ended where ${cost}::bigint > 0
       on conflict (tenant_id) do update
         set balance_nanos = billing_accounts.balance_nanos + excluded.balance_nanos, updated_at = excluded.updated_at
     ),
     history as (
       insert into runner_events (id, runner_id, event_type, detail, created_at)
       select ${newId(now)}::uuid, ${runnerId}::uuid, 'lease_released',
-             jsonb_build_object('lease_id', cur.id, 'outcome', ${succeeded ? "succeeded" : "failed"}::text), ${now}::bigint
-      from cur
+             jsonb_build_object('lease_id', ended.id, 'outcome', ${succeeded ? "succeeded" : "failed"}::text), ${now}::bigint
+      from ended
     )
-    select cur.id, cur.fleet_id, cur.workspace_id, cur.tenant_id, (select actor from event) as actor, exists (
+    select ended.id, ended.fleet_id, ended.workspace_id, ended.tenant_id, (select actor from event) as actor, exists (
       select 1 from fleet_events w
-      where w.fleet_id = cur.fleet_id and w.status = 'received' and w.id <> cur.event_id
+      where w.fleet_id = ended.fleet_id and w.status = 'received' and w.id <> ended.event_id
     ) as more, counted.period_budget_nanos, counted.period_spend_nanos, counted.budget_alert_percents
-    from cur, counted`);
+    from ended, counted`);
   const rows = resultRows<{
     id: string;
     fleet_id: string;

@@ -90,6 +90,8 @@ describe("rate limits", () => {
       const headers = limitHeaders(answer);
       expect(headers.limit).toBe("3");
       expect(headers.reset).toMatch(/^\d+$/);
+      // One spelling on an admitted answer; the X- spelling is the refusal's.
+      expect(answer.headers.get("x-ratelimit-limit")).toBeNull();
       seen.push(headers.remaining);
     }
     // Within one window no token has come back yet (one refills every 667 ms; the three calls take less).
@@ -101,6 +103,8 @@ describe("rate limits", () => {
     expect(retryAfter).toBeLessThanOrEqual(WINDOW_S);
     expect(limitHeaders(refused)).toMatchObject({ limit: "3", remaining: "0" });
     expect(refused.headers.get("x-ratelimit-limit")).toBe("3");
+    expect(refused.headers.get("x-ratelimit-remaining")).toBe("0");
+    expect(refused.headers.get("x-ratelimit-reset")).toBe(refused.headers.get("ratelimit-reset"));
 
     // Retry-After is honest: waiting it lets the next request through.
     await sleep(retryAfter * 1000);

@@ -88,23 +88,32 @@ function credentialKey(principal: TenantPrincipal): string {
 
 function refusal(bucket: Bucket, whose: string, now: number): Problem {
   const retryAfter = bucket.retryAfterSeconds(now);
+  const headers = rateLimitHeaders(bucket);
   return new Problem("UZ-API-001", {
     detail: `${whose} request quota is spent; retry in ${retryAfter} s.`,
-    headers: { "retry-after": String(retryAfter), ...rateLimitHeaders(bucket) },
+    headers: {
+      "retry-after": String(retryAfter),
+      ...headers,
+      "x-ratelimit-limit": headers["ratelimit-limit"],
+      "x-ratelimit-remaining": headers["ratelimit-remaining"],
+      "x-ratelimit-reset": headers["ratelimit-reset"],
+    },
   });
 }
 
-/** RateLimit-Limit, -Remaining and -Reset (seconds until the bucket is full), and their X- spellings. */
-export function rateLimitHeaders(bucket: Bucket): Record<string, string> {
-  const limit = String(bucket.quota.limit);
-  const remaining = String(bucket.remaining());
-  const reset = String(bucket.resetSeconds());
+/**
+ * RateLimit-Limit, -Remaining and -Reset (seconds until the bucket is full), on every counted answer. A
+ * refusal also carries them as X-RateLimit-* (the decisions row's spelling for the 429); admitted answers
+ * carry one spelling only, since each header costs every request its validation and bytes.
+ */
+export function rateLimitHeaders(bucket: Bucket): {
+  "ratelimit-limit": string;
+  "ratelimit-remaining": string;
+  "ratelimit-reset": string;
+} {
   return {
-    "ratelimit-limit": limit,
-    "ratelimit-remaining": remaining,
-    "ratelimit-reset": reset,
-    "x-ratelimit-limit": limit,
-    "x-ratelimit-remaining": remaining,
-    "x-ratelimit-reset": reset,
+    "ratelimit-limit": String(bucket.quota.limit),
+    "ratelimit-remaining": String(bucket.remaining()),
+    "ratelimit-reset": String(bucket.resetSeconds()),
   };
 }

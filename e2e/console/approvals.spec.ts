@@ -234,9 +234,15 @@ test.describe("Approvals", () => {
     expect((await readGate(apiUrl, tenant, first!.gate_id)).status).toBe("pending");
     await reason.blur();
 
-    // a approves the open gate (with the reason typed) and opens the next; d denies that one.
+    // a approves the open gate (with the reason typed) and opens the next; d denies that one, but not in
+    // the instant after the next opened by itself (a double press must not answer an unread gate).
     await page.keyboard.press("a");
     await expect(current).toHaveAttribute("data-gate-id", second!.gate_id);
+    await page.keyboard.press("a");
+    await page.waitForTimeout(300);
+    expect((await readGate(apiUrl, tenant, second!.gate_id)).status).toBe("pending");
+    await expect(current).toHaveAttribute("data-gate-id", second!.gate_id);
+    await page.waitForTimeout(800);
     await page.keyboard.press("d");
     await expect(current).toHaveAttribute("data-gate-id", third!.gate_id);
     await expect(page.getByRole("row")).toHaveCount(2);

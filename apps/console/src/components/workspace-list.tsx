@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import type { ReactNode } from "react";
+import { retryable } from "../lib/problem.ts";
 import type { ApiError } from "../lib/trpc.ts";
 import type { WorkspaceChoice } from "../lib/use-workspace.ts";
 import { DoneStatus } from "./done-status.tsx";
@@ -106,6 +107,19 @@ export function WorkspaceListBody<T>({
         <p className="empty-state__text">{noWorkspaces}</p>
       </div>
     );
+  }
+  // A refresh that failed on an outage keeps the rows it had, under the problem: they are what the
+  // person was reading, and "could not refresh" is the news. A refusal replaces them.
+  if (list.error && !list.isPlaceholderData && list.data !== undefined && workspace !== undefined) {
+    if (retryable(list.error))
+      return (
+        <>
+          <ListProblem query={list}>
+            <span className="muted">Below is the list as it was last loaded.</span>
+          </ListProblem>
+          {children(list.data, workspace)}
+        </>
+      );
   }
   if (list.error && !list.isPlaceholderData) {
     return (

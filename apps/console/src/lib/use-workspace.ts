@@ -2,16 +2,28 @@
 
 import { keepPreviousData, type SkipToken, skipToken, useQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useEffect } from "react";
+import { useEffect, useState } from "react";
 import { useTRPC } from "./trpc.ts";
 
 /** The picker lists this many workspaces, the most one page of the list holds. */
 const WORKSPACE_LIMIT = 100;
 
+/** Where the browser remembers the workspace last shown, for pages opened without one in the URL. */
+const LAST_WORKSPACE_KEY = "fleet.workspace";
+
+function rememberedWorkspace(): string | null {
+  try {
+    return typeof window === "undefined" ? null : window.localStorage.getItem(LAST_WORKSPACE_KEY);
+  } catch {
+    return null; // storage refused (a private window's policy): the first workspace, as before
+  }
+}
+
 /**
  * The workspace a page shows, chosen in the URL (`?workspace=<id>`) as on the Secrets page. With none in
- * the URL the first workspace is shown and written into the URL (replacing the entry), so the view can be
- * shared as it is. An id the list does not hold stays chosen: the page's own query then says why it fails.
+ * the URL the workspace this browser showed last is shown (the first one when it has none, or that one is
+ * gone) and written into the URL (replacing the entry), so the view can be shared as it is. An id the
+ * list does not hold stays chosen: the page's own query then says why it fails.
  */
 export function useWorkspaceChoice(
   workspaceId: string | undefined,
@@ -21,15 +33,29 @@ export function useWorkspaceChoice(
   const router = useRouter();
   const workspaces = useQuery(trpc.workspaces.list.queryOptions({ limit: WORKSPACE_LIMIT }));
   const items = workspaces.data?.items;
-  const chosenId = workspaceId ?? items?.[0]?.id;
+  const [remembered] = useState(rememberedWorkspace);
+  const fallback =
+    workspaceId === undefined
+      ? (items?.find((workspace) => workspace.id === remembered) ?? items?.[0])?.id
+      : undefined;
+  const chosenId = workspaceId ?? fallback;
   const chosen = items?.find((workspace) => workspace.id === chosenId);
   const workspace = chosenId ? { id: chosenId, name: chosen?.name ?? "this workspace" } : undefined;
 
-  const fallback = workspaceId === undefined ? items?.[0]?.id : undefined;
   const fallbackHref = fallback ? hrefFor(fallback) : undefined;
   useEffect(() => {
     if (fallbackHref) router.replace(fallbackHref, { scroll: false });
   }, [fallbackHref, router]);
+  // A workspace shown from the URL, and one of the list, is the one to open next time.
+  const shown = workspaceId !== undefined && chosen !== undefined ? workspaceId : undefined;
+  useEffect(() => {
+    if (shown === undefined) return;
+    try {
+      window.localStorage.setItem(LAST_WORKSPACE_KEY, shown);
+    } catch {
+      // not remembered; nothing else depends on it
+    }
+  }, [shown]);
 
   return {
     /** The workspaces query, for its error and loading state. */

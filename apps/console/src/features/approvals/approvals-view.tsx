@@ -26,6 +26,8 @@ import { useGateAnswers } from "./use-answers.ts";
 import { useGateStream } from "./use-gate-stream.ts";
 
 const PAGE_SIZE = 50;
+/** How long a gate the person did not open with j or k is on screen before a and d answer it. */
+const SETTLE_MS = 800;
 
 /**
  * The approvals inbox: gates oldest first (the oldest is the most urgent), a status tab, fleet and kind
@@ -150,7 +152,25 @@ export function ApprovalsView({ position }: { position: ApprovalsPosition }) {
     if (items.length === 0) return;
     const index = items.findIndex((item) => item.gate_id === currentId);
     const next = index === -1 ? 0 : Math.min(items.length - 1, Math.max(0, index + step));
+    openedByKey.current = items[next]?.gate_id !== currentId;
     open(items[next]?.gate_id);
+  };
+
+  // a and d answer only a gate that has been on screen a moment, unless the person opened it with j or k:
+  // after an answer the inbox moves on by itself (and the list shifts when a gate leaves it), and a second
+  // press (a double press, a held key) must not answer a gate the person has not read yet.
+  const openedByKey = useRef(false);
+  const shown = useRef({ gate: currentId, at: Number.NEGATIVE_INFINITY });
+  useEffect(() => {
+    shown.current = {
+      gate: currentId,
+      at: openedByKey.current ? Number.NEGATIVE_INFINITY : performance.now(),
+    };
+    openedByKey.current = false;
+  }, [currentId]);
+  const answerByKey = (decision: Decision) => {
+    if (shown.current.gate === currentId && performance.now() - shown.current.at < SETTLE_MS) return;
+    void answerCurrent(decision);
   };
 
   const answerCurrent = async (decision: Decision) => {
@@ -217,8 +237,8 @@ export function ApprovalsView({ position }: { position: ApprovalsPosition }) {
     { key: "k", description: "Open the previous gate", run: () => move(-1) },
     ...(pendingTab
       ? [
-          { key: "a", description: "Approve the open gate", run: () => void answerCurrent("approve") },
-          { key: "d", description: "Deny the open gate", run: () => void answerCurrent("deny") },
+          { key: "a", description: "Approve the open gate", run: () => answerByKey("approve") },
+          { key: "d", description: "Deny the open gate", run: () => answerByKey("deny") },
           {
             key: "x",
             description: "Select or unselect the open gate",

@@ -1,10 +1,11 @@
 "use client";
 
 import { hasScope, tenantScopes } from "@fleet/contracts";
-import { Button, Callout, CopyField, Dialog, SelectField, TextField } from "@fleet/ui";
+import { SelectField, TextField } from "@fleet/ui";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId } from "react";
 import { FormDialog } from "../../components/form-dialog.tsx";
+import { ShownOnceDialog } from "../../components/shown-once-dialog.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
 import { ScopePicker } from "../members/scope-picker.tsx";
 
@@ -19,10 +20,7 @@ const expiryChoices = [
   ["365", "In 1 year"],
 ] as const;
 
-/**
- * Mints a key and reveals it once. While the key is on screen only "Done" closes the dialog: Esc and
- * outside clicks are ignored, so the only copy is not lost by a slip. Closing forgets the key.
- */
+/** Mints a key and reveals it once (`ShownOnceDialog`). Closing forgets the key. */
 export function MintKeyDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -46,32 +44,21 @@ export function MintKeyDialog({ open, onClose }: { open: boolean; onClose: () =>
 
   if (minted) {
     return (
-      <Dialog
+      <ShownOnceDialog
         open={open}
         onClose={close}
-        dismissible={false}
         title="Copy your new API key"
         description={`The key ${minted.key_name} is ready. Use it as a Bearer token.`}
-        footer={
-          // A key of its own: reusing the form's Cancel button would animate it from grey to blue.
-          <Button key="done" variant="primary" onClick={close}>
-            Done
-          </Button>
-        }
-      >
-        <Callout>
-          <p>
+        warning={
+          <>
             <strong>This key is shown only once.</strong> Copy it now and store it in a secret manager; the
             service keeps only its hash and cannot show it again.
-          </p>
-        </Callout>
-        <CopyField
-          label={`API key ${minted.key_name}`}
-          value={minted.key}
-          copyLabel={`Copy API key ${minted.key_name}`}
-          autoFocus
-        />
-      </Dialog>
+          </>
+        }
+        label={`API key ${minted.key_name}`}
+        value={minted.key}
+        copyLabel={`Copy API key ${minted.key_name}`}
+      />
     );
   }
 

@@ -1,9 +1,10 @@
 "use client";
 
-import { Button, Callout, CopyField, Dialog, TextField } from "@fleet/ui";
+import { TextField } from "@fleet/ui";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId } from "react";
 import { FormDialog } from "../../components/form-dialog.tsx";
+import { ShownOnceDialog } from "../../components/shown-once-dialog.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
 import { RoleField, readMemberForm, ScopePicker } from "./scope-picker.tsx";
 
@@ -30,32 +31,22 @@ export function InviteMemberDialog({ open, onClose }: { open: boolean; onClose: 
 
   if (invited) {
     return (
-      <Dialog
+      <ShownOnceDialog
         open={open}
         onClose={close}
-        dismissible={false}
         title="Pass on the sign-in link"
         description={`${invited.member.email} is now a member. Send them this link so they can sign in.`}
-        footer={
-          <Button key="done" variant="primary" onClick={close}>
-            Done
-          </Button>
-        }
-      >
-        <Callout>
-          <p>
+        warning={
+          <>
             <strong>This link is shown only once, works once and expires in 10 minutes.</strong> Anyone who
             opens it signs in as {invited.member.email}: send it privately. A new one is{" "}
             <code>fleetctl login-link</code>'s.
-          </p>
-        </Callout>
-        <CopyField
-          label={`Sign-in link for ${invited.member.email}`}
-          value={invited.sign_in_url}
-          copyLabel={`Copy sign-in link for ${invited.member.email}`}
-          autoFocus
-        />
-      </Dialog>
+          </>
+        }
+        label={`Sign-in link for ${invited.member.email}`}
+        value={invited.sign_in_url}
+        copyLabel={`Copy sign-in link for ${invited.member.email}`}
+      />
     );
   }
 

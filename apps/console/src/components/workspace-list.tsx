@@ -3,10 +3,9 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import type { ReactNode } from "react";
-import { retryable } from "../lib/problem.ts";
-import type { ApiError } from "../lib/trpc.ts";
 import type { WorkspaceChoice } from "../lib/use-workspace.ts";
 import { DoneStatus } from "./done-status.tsx";
+import { ListBody, type ListQuery } from "./list-body.tsx";
 import { ListLoading, ListProblem } from "./query-problem.tsx";
 import { WorkspacePicker } from "./workspace-picker.tsx";
 
@@ -55,14 +54,6 @@ export function WorkspaceCard({
   );
 }
 
-interface ListQuery<T> {
-  data: T | undefined;
-  error: ApiError | null;
-  isPlaceholderData: boolean;
-  isFetching: boolean;
-  refetch: () => unknown;
-}
-
 const wayClass = "ui-button ui-button--secondary ui-button--sm";
 
 /**
@@ -108,40 +99,23 @@ export function WorkspaceListBody<T>({
       </div>
     );
   }
-  // A refresh that failed on an outage keeps the rows it had, under the problem: they are what the
-  // person was reading, and "could not refresh" is the news. A refusal replaces them.
-  if (list.error && !list.isPlaceholderData && list.data !== undefined && workspace !== undefined) {
-    if (retryable(list.error))
-      return (
-        <>
-          <ListProblem query={list}>
-            <span className="muted">Below is the list as it was last loaded.</span>
-          </ListProblem>
-          {children(list.data, workspace)}
-        </>
-      );
-  }
-  if (list.error && !list.isPlaceholderData) {
-    return (
-      <ListProblem query={list}>
-        {firstPageHref ? (
-          <Link className={wayClass} href={firstPageHref}>
-            Back to the first page
-          </Link>
-        ) : workspaceHref && first && first.id !== chosenId ? (
-          <Link className={wayClass} href={workspaceHref(first.id)}>
-            Show the workspace {first.name}
-          </Link>
-        ) : null}
-      </ListProblem>
-    );
-  }
-  if (
-    list.data === undefined ||
-    workspace === undefined ||
-    (waitForNames && items === undefined && !workspaces.error)
-  ) {
+  const failed = list.error !== null && !list.isPlaceholderData;
+  if (!failed && (workspace === undefined || (waitForNames && items === undefined && !workspaces.error))) {
     return <ListLoading>{loading}</ListLoading>;
   }
-  return children(list.data, workspace);
+  const ways = firstPageHref ? (
+    <Link className={wayClass} href={firstPageHref}>
+      Back to the first page
+    </Link>
+  ) : workspaceHref && first && first.id !== chosenId ? (
+    <Link className={wayClass} href={workspaceHref(first.id)}>
+      Show the workspace {first.name}
+    </Link>
+  ) : null;
+  // With rows, a workspace is chosen (the list's input names it), so `workspace` is set.
+  return (
+    <ListBody list={list} loading={loading} ways={ways}>
+      {(data) => (workspace ? children(data, workspace) : <ListLoading>{loading}</ListLoading>)}
+    </ListBody>
+  );
 }

@@ -5,8 +5,8 @@ import { Button, PlusIcon } from "@fleet/ui";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
+import { ListBody } from "../../components/list-body.tsx";
 import { PageHeader } from "../../components/page-header.tsx";
-import { ListLoading, ListProblem } from "../../components/query-problem.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
 import { DeleteKeyDialog, RevokeKeyDialog } from "./key-action-dialogs.tsx";
 import { KeysTable } from "./keys-table.tsx";
@@ -41,58 +41,61 @@ export function ApiKeysView(position: ListPosition) {
         <h2 id="keys-heading" className="ui-visually-hidden">
           Keys
         </h2>
-        {list.error && !list.isPlaceholderData ? (
-          // A failed list shows why, never an empty table that looks like "no keys".
-          <ListProblem query={list}>
-            {position.startingAfter ? (
+        <ListBody
+          list={list}
+          loading="Loading API keys…"
+          ways={
+            position.startingAfter ? (
               <Link
                 className="ui-button ui-button--secondary ui-button--sm"
                 href={keysHref({ ...position, startingAfter: undefined })}
               >
                 Back to the first page
               </Link>
-            ) : null}
-          </ListProblem>
-        ) : list.data === undefined ? (
-          <ListLoading>Loading API keys…</ListLoading>
-        ) : list.data.items.length === 0 ? (
-          <div className="empty-state">
-            <p className="empty-state__title">
-              {position.startingAfter ? "No more keys" : "No API keys yet"}
-            </p>
-            <p className="empty-state__text">
-              {position.startingAfter
-                ? "This page is past the last key."
-                : "Create a key for each script or service that calls the API, so each can be revoked alone."}
-            </p>
-            {position.startingAfter ? (
-              <Link
-                className="ui-button ui-button--secondary"
-                href={keysHref({ ...position, startingAfter: undefined })}
-              >
-                Back to the first page
-              </Link>
-            ) : null}
-          </div>
-        ) : (
-          <KeysTable
-            keys={list.data.items}
-            position={position}
-            busy={list.isPlaceholderData}
-            onRevoke={(key) => setPending({ action: "revoke", key })}
-            onDelete={(key) => setPending({ action: "delete", key })}
-            pager={{
-              label: "Pages of API keys",
-              summary: `${list.data.items.length} shown · ${list.data.total} ${list.data.total === 1 ? "key" : "keys"} in this tenant`,
-              firstHref: position.startingAfter
-                ? keysHref({ ...position, startingAfter: undefined })
-                : undefined,
-              nextHref: list.data.next_cursor
-                ? keysHref({ ...position, startingAfter: list.data.next_cursor })
-                : undefined,
-            }}
-          />
-        )}
+            ) : null
+          }
+        >
+          {(data) =>
+            data.items.length === 0 ? (
+              <div className="empty-state">
+                <p className="empty-state__title">
+                  {position.startingAfter ? "No more keys" : "No API keys yet"}
+                </p>
+                <p className="empty-state__text">
+                  {position.startingAfter
+                    ? "This page is past the last key."
+                    : "Create a key for each script or service that calls the API, so each can be revoked alone."}
+                </p>
+                {position.startingAfter ? (
+                  <Link
+                    className="ui-button ui-button--secondary"
+                    href={keysHref({ ...position, startingAfter: undefined })}
+                  >
+                    Back to the first page
+                  </Link>
+                ) : null}
+              </div>
+            ) : (
+              <KeysTable
+                keys={data.items}
+                position={position}
+                busy={list.isPlaceholderData}
+                onRevoke={(key) => setPending({ action: "revoke", key })}
+                onDelete={(key) => setPending({ action: "delete", key })}
+                pager={{
+                  label: "Pages of API keys",
+                  summary: `${data.items.length} shown · ${data.total} ${data.total === 1 ? "key" : "keys"} in this tenant`,
+                  firstHref: position.startingAfter
+                    ? keysHref({ ...position, startingAfter: undefined })
+                    : undefined,
+                  nextHref: data.next_cursor
+                    ? keysHref({ ...position, startingAfter: data.next_cursor })
+                    : undefined,
+                }}
+              />
+            )
+          }
+        </ListBody>
       </section>
       <MintKeyDialog open={minting} onClose={() => setMinting(false)} />
       {pending?.action === "revoke" ? (

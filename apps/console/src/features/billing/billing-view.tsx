@@ -2,6 +2,7 @@
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
+import { ListBody } from "../../components/list-body.tsx";
 import { PageHeader } from "../../components/page-header.tsx";
 import { ListLoading, ListProblem } from "../../components/query-problem.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
@@ -117,51 +118,55 @@ export function BillingView({ position }: { position: BillingPosition }) {
             </>
           ) : null}
         </h2>
-        {charges.error && !charges.isPlaceholderData ? (
-          <ListProblem query={charges}>
-            {firstHref ? (
+        <ListBody
+          list={charges}
+          loading="Loading charges…"
+          ways={
+            firstHref ? (
               <Link className="ui-button ui-button--secondary ui-button--sm" href={firstHref}>
                 Back to the first page
               </Link>
-            ) : null}
-          </ListProblem>
-        ) : charges.data === undefined ? (
-          <ListLoading>Loading charges…</ListLoading>
-        ) : charges.data.items.length === 0 ? (
-          <div className="empty-state">
-            <p className="empty-state__title">{position.after ? "No older charges" : "No charges yet"}</p>
-            <p className="empty-state__text">
-              {position.after
-                ? "This page is past the oldest charge."
-                : "A charge is written when a runner reports a fleet event."}
-            </p>
-            {firstHref ? (
-              <Link className="ui-button ui-button--secondary" href={firstHref}>
-                Back to the first page
-              </Link>
-            ) : null}
-          </div>
-        ) : (
-          <ChargesTable
-            rows={charges.data.items}
-            fleetNames={names}
-            busy={charges.isPlaceholderData}
-            pager={
-              position.after || charges.data.next_cursor
-                ? {
-                    label: "Pages of charges",
-                    summary: `${charges.data.items.length} shown · ${charges.data.total} ${
-                      charges.data.total === 1 ? "charge" : "charges"
-                    }`,
-                    firstHref,
-                    nextHref: charges.data.next_cursor
-                      ? billingHref({ ...position, after: charges.data.next_cursor })
-                      : undefined,
-                  }
-                : undefined
-            }
-          />
-        )}
+            ) : null
+          }
+        >
+          {(data) =>
+            data.items.length === 0 ? (
+              <div className="empty-state">
+                <p className="empty-state__title">{position.after ? "No older charges" : "No charges yet"}</p>
+                <p className="empty-state__text">
+                  {position.after
+                    ? "This page is past the oldest charge."
+                    : "A charge is written when a runner reports a fleet event."}
+                </p>
+                {firstHref ? (
+                  <Link className="ui-button ui-button--secondary" href={firstHref}>
+                    Back to the first page
+                  </Link>
+                ) : null}
+              </div>
+            ) : (
+              <ChargesTable
+                rows={data.items}
+                fleetNames={names}
+                busy={charges.isPlaceholderData}
+                pager={
+                  position.after || data.next_cursor
+                    ? {
+                        label: "Pages of charges",
+                        summary: `${data.items.length} shown · ${data.total} ${
+                          data.total === 1 ? "charge" : "charges"
+                        }`,
+                        firstHref,
+                        nextHref: data.next_cursor
+                          ? billingHref({ ...position, after: data.next_cursor })
+                          : undefined,
+                      }
+                    : undefined
+                }
+              />
+            )
+          }
+        </ListBody>
       </section>
     </div>
   );

@@ -5,8 +5,8 @@ import { Button, PlusIcon } from "@fleet/ui";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
+import { ListBody } from "../../components/list-body.tsx";
 import { PageHeader } from "../../components/page-header.tsx";
-import { ListLoading, ListProblem } from "../../components/query-problem.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
 import { InviteMemberDialog } from "./invite-member-dialog.tsx";
 import { EditMemberDialog, RemoveMemberDialog } from "./member-dialogs.tsx";
@@ -43,33 +43,35 @@ export function MembersView(position: MembersPosition) {
         <h2 id="members-heading" className="ui-visually-hidden">
           Members
         </h2>
-        {list.error && !list.isPlaceholderData ? (
-          <ListProblem query={list}>
-            {first ? (
+        <ListBody
+          list={list}
+          loading="Loading members…"
+          ways={
+            first ? (
               <Link className="ui-button ui-button--secondary ui-button--sm" href={first}>
                 Back to the first page
               </Link>
-            ) : null}
-          </ListProblem>
-        ) : list.data === undefined ? (
-          <ListLoading>Loading members…</ListLoading>
-        ) : (
-          <MembersTable
-            members={list.data.items}
-            selfId={me.data?.user_id}
-            busy={list.isPlaceholderData}
-            onEdit={(member) => setPending({ action: "edit", member })}
-            onRemove={(member) => setPending({ action: "remove", member })}
-            pager={{
-              label: "Pages of members",
-              summary: `${list.data.items.length} shown · ${list.data.total} ${list.data.total === 1 ? "member" : "members"} in this tenant`,
-              firstHref: first,
-              nextHref: list.data.next_cursor
-                ? membersHref({ ...position, startingAfter: list.data.next_cursor })
-                : undefined,
-            }}
-          />
-        )}
+            ) : null
+          }
+        >
+          {(data) => (
+            <MembersTable
+              members={data.items}
+              selfId={me.data?.user_id}
+              busy={list.isPlaceholderData}
+              onEdit={(member) => setPending({ action: "edit", member })}
+              onRemove={(member) => setPending({ action: "remove", member })}
+              pager={{
+                label: "Pages of members",
+                summary: `${data.items.length} shown · ${data.total} ${data.total === 1 ? "member" : "members"} in this tenant`,
+                firstHref: first,
+                nextHref: data.next_cursor
+                  ? membersHref({ ...position, startingAfter: data.next_cursor })
+                  : undefined,
+              }}
+            />
+          )}
+        </ListBody>
       </section>
       <InviteMemberDialog open={inviting} onClose={() => setInviting(false)} />
       {pending?.action === "edit" ? (

@@ -5,7 +5,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { FilterForm } from "../../components/filter-form.tsx";
-import { ListLoading, ListProblem } from "../../components/query-problem.tsx";
+import { ListBody } from "../../components/list-body.tsx";
 import { useShortcuts } from "../../lib/shortcuts.tsx";
 import { type RouterOutputs, useTRPC } from "../../lib/trpc.ts";
 import type { FleetView } from "../fleets/status.ts";
@@ -113,38 +113,38 @@ export function MemoriesPanel({ fleet, position }: { fleet: FleetView; position:
           </>
         )}
       </FilterForm>
-      {list.error && !list.isPlaceholderData ? (
-        <ListProblem query={list} retry="never" />
-      ) : list.data === undefined ? (
-        <ListLoading>Loading memories…</ListLoading>
-      ) : list.data.items.length === 0 ? (
-        <div className="empty-state empty-state--compact">
-          <p className="empty-state__title">
-            {memoriesAfter ? "No more memories" : filtered ? "No memories match" : "No memories yet"}
-          </p>
-          <p className="empty-state__text">
-            {filtered
-              ? "Try another category or other words; every word must match."
-              : `${fleet.name} keeps what it learns between runs here.`}
-          </p>
-        </div>
-      ) : (
-        <PagedTable
-          caption={`Memories of the fleet ${fleet.name}, newest first`}
-          columns={columns}
-          rows={list.data.items}
-          rowKey={(memory) => memory.key}
-          rowData={(memory) => ({ "data-category": memory.category })}
-          busy={list.isPlaceholderData}
-          pager={{
-            label: "Pages of memories",
-            summary: `${list.data.items.length} shown · ${list.data.total} ${list.data.total === 1 ? "memory" : "memories"}${filtered ? " match" : ""}`,
-            firstHref: memoriesAfter ? href({ memoriesAfter: undefined }) : undefined,
-            nextHref: list.data.next_cursor ? href({ memoriesAfter: list.data.next_cursor }) : undefined,
-            link: Link,
-          }}
-        />
-      )}
+      <ListBody list={list} loading="Loading memories…" retry="never">
+        {(data) =>
+          data.items.length === 0 ? (
+            <div className="empty-state empty-state--compact">
+              <p className="empty-state__title">
+                {memoriesAfter ? "No more memories" : filtered ? "No memories match" : "No memories yet"}
+              </p>
+              <p className="empty-state__text">
+                {filtered
+                  ? "Try another category or other words; every word must match."
+                  : `${fleet.name} keeps what it learns between runs here.`}
+              </p>
+            </div>
+          ) : (
+            <PagedTable
+              caption={`Memories of the fleet ${fleet.name}, newest first`}
+              columns={columns}
+              rows={data.items}
+              rowKey={(memory) => memory.key}
+              rowData={(memory) => ({ "data-category": memory.category })}
+              busy={list.isPlaceholderData}
+              pager={{
+                label: "Pages of memories",
+                summary: `${data.items.length} shown · ${data.total} ${data.total === 1 ? "memory" : "memories"}${filtered ? " match" : ""}`,
+                firstHref: memoriesAfter ? href({ memoriesAfter: undefined }) : undefined,
+                nextHref: data.next_cursor ? href({ memoriesAfter: data.next_cursor }) : undefined,
+                link: Link,
+              }}
+            />
+          )
+        }
+      </ListBody>
     </div>
   );
 }

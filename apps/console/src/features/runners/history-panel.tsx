@@ -6,7 +6,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useOptimistic, useTransition } from "react";
-import { ListLoading, ListProblem } from "../../components/query-problem.tsx";
+import { ListBody } from "../../components/list-body.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
 import {
   eventTypeLabels,
@@ -134,38 +134,38 @@ export function HistoryPanel({ position }: { position: RunnerPosition }) {
           <p className="ui-hint">Every type is shown; tick some to see only those.</p>
         )}
       </fieldset>
-      {list.error && !list.isPlaceholderData ? (
-        <ListProblem query={list} retry="always" />
-      ) : list.data === undefined ? (
-        <ListLoading>Loading the history…</ListLoading>
-      ) : list.data.items.length === 0 ? (
-        <div className="empty-state empty-state--compact">
-          <p className="empty-state__title">
-            {historyAfter ? "No older entries" : "Nothing of these types yet"}
-          </p>
-        </div>
-      ) : (
-        <ol
-          className="history"
-          aria-label="Runner history, newest first"
-          aria-busy={list.isPlaceholderData || undefined}
-        >
-          {list.data.items.map((event) => {
-            const detail = describeDetail(event);
-            return (
-              <li key={event.id} className="history__item" data-event-type={event.event_type}>
-                <span className="history__when">
-                  <RelativeTime value={event.created_at} />
-                </span>
-                <span className="history__what">
-                  <strong>{eventTypeLabels[event.event_type]}</strong>
-                  {detail ? <span className="history__detail">{detail}</span> : null}
-                </span>
-              </li>
-            );
-          })}
-        </ol>
-      )}
+      <ListBody list={list} loading="Loading the history…" retry="always">
+        {(data) =>
+          data.items.length === 0 ? (
+            <div className="empty-state empty-state--compact">
+              <p className="empty-state__title">
+                {historyAfter ? "No older entries" : "Nothing of these types yet"}
+              </p>
+            </div>
+          ) : (
+            <ol
+              className="history"
+              aria-label="Runner history, newest first"
+              aria-busy={list.isPlaceholderData || undefined}
+            >
+              {data.items.map((event) => {
+                const detail = describeDetail(event);
+                return (
+                  <li key={event.id} className="history__item" data-event-type={event.event_type}>
+                    <span className="history__when">
+                      <RelativeTime value={event.created_at} />
+                    </span>
+                    <span className="history__what">
+                      <strong>{eventTypeLabels[event.event_type]}</strong>
+                      {detail ? <span className="history__detail">{detail}</span> : null}
+                    </span>
+                  </li>
+                );
+              })}
+            </ol>
+          )
+        }
+      </ListBody>
       {list.data && (historyAfter || list.data.next_cursor) ? (
         <CursorPager
           label="Pages of history"

@@ -13,25 +13,25 @@ import {
   useScheduleNames,
 } from "../lib/names.ts";
 
-/** What a principal's or record's kind is called in a sentence, before its name. */
+/** What a principal's or record's kind is called before its name, mid-sentence ("from schedule …"). */
 const kindWords: Record<string, string> = {
   user: "",
   api_key: "API key",
-  cron: "Schedule",
-  schedule: "Schedule",
-  runner: "Runner",
-  fleet: "Fleet",
-  operator: "Operator",
+  cron: "schedule",
+  schedule: "schedule",
+  runner: "runner",
+  fleet: "fleet",
+  operator: "operator",
   cli: "CLI credential",
   cli_credential: "CLI credential",
-  connector: "Connector",
-  webhook: "Webhook",
-  approval_gate: "Approval",
-  approval_policy: "Approval policy",
-  integration_grant: "Grant",
-  secret: "Secret",
-  tenant: "Tenant",
-  workspace: "Workspace",
+  connector: "connector",
+  webhook: "webhook",
+  approval_gate: "approval",
+  approval_policy: "approval policy",
+  integration_grant: "grant",
+  secret: "secret",
+  tenant: "tenant",
+  workspace: "workspace",
   key: "API key",
 };
 

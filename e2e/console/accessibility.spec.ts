@@ -77,6 +77,10 @@ test.describe("Accessibility", () => {
     ).toContainText("In default");
     await review.getByRole("button", { name: "Install fleet" }).click();
     await expect(review).toBeHidden();
+    // The new fleet opens; back to the list.
+    await expect(page.getByRole("heading", { level: 1, name: "Axe fleet" })).toBeVisible();
+    await page.goBack();
+    await expect(page.getByRole("heading", { level: 1, name: "Fleets" })).toBeVisible();
 
     // The list with a fleet, and its row menu open.
     const row = page.getByRole("row", { name: /Axe fleet/ });

@@ -169,3 +169,19 @@ export function useRunnerNames(enabled = true): Names {
   });
   return query.data;
 }
+
+/**
+ * A principal (`user:<id>`, `api_key:<id>`) as words for a sentence: the person's name, "API key
+ * <name>"; undefined for one no list names. Reads the members and keys lists only when `enabled`.
+ */
+export function usePrincipalWords(enabled = true): (principal: string) => string | undefined {
+  const people = useMemberNames(enabled);
+  const keys = useApiKeyNames(enabled);
+  return (principal) => {
+    const at = principal.indexOf(":");
+    const [kind, id] = [principal.slice(0, at), principal.slice(at + 1)];
+    if (kind === "user") return people?.get(id);
+    const key = kind === "api_key" ? keys?.get(id) : undefined;
+    return key === undefined ? undefined : `API key ${key}`;
+  };
+}

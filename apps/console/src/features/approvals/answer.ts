@@ -58,17 +58,17 @@ const outcomeWords: Record<string, string> = {
 };
 
 /**
- * `resolved_by` as a person reads it: "you" for the caller, a person by name when `people` (user id → name)
- * knows them, the system's reasons spelled out.
+ * `resolved_by` as a person reads it: "you" for the caller, a person or key by name when `words` knows
+ * them (lib/names.ts), the system's reasons spelled out.
  */
 export function whoLabel(
   resolvedBy: string,
   me: string | undefined,
-  people?: ReadonlyMap<string, string>,
+  words?: (principal: string) => string | undefined,
 ): string {
   if (me && (resolvedBy === `user:${me}` || resolvedBy === me)) return "you";
-  const person = resolvedBy.startsWith("user:") ? people?.get(resolvedBy.slice(5)) : undefined;
-  if (person !== undefined) return person;
+  const named = words?.(resolvedBy);
+  if (named !== undefined) return named;
   if (resolvedBy === "system:timeout") return "the timeout";
   const fleet = /^system:fleet_(stopped|killed|deleted)$/.exec(resolvedBy);
   if (fleet) return `its fleet being ${fleet[1]}`;
@@ -83,13 +83,13 @@ export function standingSentence(
   standing: Standing,
   me: string | undefined,
   at: string,
-  people?: ReadonlyMap<string, string>,
+  words?: (principal: string) => string | undefined,
 ): string {
   const outcome = outcomeWords[standing.outcome] ?? standing.outcome;
   if (standing.outcome === "timed_out") return `Already timed out at ${at}`;
   if (standing.outcome === "auto_killed")
-    return `Already closed by ${whoLabel(standing.resolvedBy, me, people)} at ${at}`;
-  return `Already ${outcome} by ${whoLabel(standing.resolvedBy, me, people)} at ${at}`;
+    return `Already closed by ${whoLabel(standing.resolvedBy, me, words)} at ${at}`;
+  return `Already ${outcome} by ${whoLabel(standing.resolvedBy, me, words)} at ${at}`;
 }
 
 export function outcomeWord(status: string): string {

@@ -2,7 +2,7 @@
 
 import { Button, formatUtc } from "@fleet/ui";
 import { useEffect, useRef } from "react";
-import { useMemberNames } from "../../lib/names.ts";
+import { usePrincipalWords } from "../../lib/names.ts";
 import { type AnswerResult, type Decision, type Gate, standingSentence } from "./answer.ts";
 import { actionLabel } from "./labels.ts";
 
@@ -87,7 +87,7 @@ export function BulkOutcome({
   onDismiss: () => void;
 }) {
   const done = results.filter((result) => result.kind === "answered").length;
-  const people = useMemberNames(results.some((result) => result.kind === "lost"));
+  const words = usePrincipalWords();
   return (
     <section className="bulk-outcome" aria-label="Outcome of the answers">
       <div className="bulk-outcome__head">
@@ -111,7 +111,7 @@ export function BulkOutcome({
                     ? `Approved (${result.answer.approvals.length} of ${result.answer.required_approvals}); waits for more`
                     : "Approved"
                 : result.kind === "lost"
-                  ? standingSentence(result.standing, me, formatUtc(result.standing.resolvedAt), people)
+                  ? standingSentence(result.standing, me, formatUtc(result.standing.resolvedAt), words)
                   : `${result.problem.title}: ${result.problem.detail}`}
             </span>
           </li>

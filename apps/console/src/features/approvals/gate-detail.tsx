@@ -14,7 +14,7 @@ import {
 import Link from "next/link";
 import { useId } from "react";
 import { Fact, none } from "../../components/fact.tsx";
-import { useMemberNames } from "../../lib/names.ts";
+import { usePrincipalWords } from "../../lib/names.ts";
 import { fleetHref } from "../fleets/urls.ts";
 import { type AnswerResult, type Decision, type Gate, outcomeWord, standingSentence } from "./answer.ts";
 import { Countdown } from "./countdown.tsx";
@@ -316,7 +316,7 @@ export function GateDetail({ gate, me, draft, onDraft, onAnswer, answering, resu
 
 /** What this console's last answer to the gate came to: done, lost to another answer, or failed. */
 function AnswerNotice({ result, me }: { result: AnswerResult | undefined; me: string | undefined }) {
-  const people = useMemberNames(result?.kind === "lost");
+  const words = usePrincipalWords();
   if (result === undefined) return null;
   if (result.kind === "failed") return <ProblemAlert problem={result.problem} />;
   if (result.kind === "lost") {
@@ -325,7 +325,7 @@ function AnswerNotice({ result, me }: { result: AnswerResult | undefined; me: st
         <Callout tone="info">
           <p>
             <strong>
-              {standingSentence(result.standing, me, formatUtc(result.standing.resolvedAt), people)}.
+              {standingSentence(result.standing, me, formatUtc(result.standing.resolvedAt), words)}.
             </strong>{" "}
             The first answer stands; yours was not recorded.
           </p>

@@ -15,6 +15,9 @@ import type { Tenant } from "../support/fleetctl.ts";
 const openFleets = (page: Page, tenant: Tenant) => openFromNavigation(page, tenant, "Fleets", "/fleets");
 
 test.describe("Fleets", () => {
+  // The first test walks install, the new fleet's page, the list, a run and a delete on two shared cores.
+  test.describe.configure({ timeout: 120_000 });
+
   test("install asks for a missing credential, which is added in place; pause, message, inspect, delete", async ({
     page,
     tenant,

@@ -174,8 +174,10 @@ test.describe("Approvals", () => {
     await nav.getByRole("link", { name: "Audit log" }).click();
     await expect(page.getByRole("heading", { level: 1, name: "Audit log" })).toBeVisible();
     const entry = page.getByRole("row", { name: /approval\.approve/ });
-    await expect(entry).toContainText(`approval_gate:${gate.gate_id}`);
-    await expect(entry).toContainText("user: (you)");
+    // Who and what by name, each id one copy-click away: the person is "(you)", the gate by its short id.
+    await expect(entry.locator(".audit-target")).toHaveAttribute("data-id", gate.gate_id);
+    await expect(entry.locator(".audit-target")).toContainText(`approval ${gate.gate_id.slice(0, 8)}…`);
+    await expect(entry.locator(".audit-actor")).toHaveText(`${tenant.email} (you)`);
     await shot(page, testInfo, "audit-log");
     // Filtered by an action prefix that matches nothing, in the URL.
     await page.getByLabel("Action", { exact: true }).fill("secret.*");
@@ -200,7 +202,7 @@ test.describe("Approvals", () => {
     await answerByApi(apiUrl, tenant, gate.gate_id, "approve");
     await pane.getByRole("button", { name: "Approve", exact: true }).click();
     await expect(pane.getByRole("status").filter({ hasText: "Already" })).toContainText(
-      /^Already approved by api_key:\S+ at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\. The first answer stands/,
+      /^Already approved by API key bootstrap at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\. The first answer stands/,
     );
     await expect(page.getByRole("main").getByRole("alert")).toHaveCount(0);
     await screenshot(page, testInfo, "approvals-lost-race");
@@ -283,7 +285,7 @@ test.describe("Approvals", () => {
     await expect(outcome).toContainText("1 of 2 answered; 1 not.");
     await expect(outcome.getByRole("listitem").filter({ hasText: "step-1" })).toContainText("Approved");
     await expect(outcome.getByRole("listitem").filter({ hasText: "step-3" })).toContainText(
-      /Already denied by api_key:\S+ at/,
+      /Already denied by API key bootstrap at/,
     );
     await release();
     await screenshot(page, testInfo, "approvals-bulk");

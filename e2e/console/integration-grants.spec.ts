@@ -36,7 +36,8 @@ test.describe("Integration grants", () => {
 
     await page.goto(`/fleets/${fleet.fleet_id}?workspace=${tenant.workspace_id}&tab=grants`);
     await expect(row).toHaveAttribute("data-status", "approved");
-    await expect(row).toContainText(`user:${tenant.user_id}`);
+    await expect(row).toContainText(tenant.email);
+    await expect(row.getByRole("button", { name: `Copy the id of ${tenant.email}` })).toBeVisible();
     await screenshot(page, testInfo, "grants-approved");
 
     await row.getByRole("button", { name: "Revoke grant github" }).click();

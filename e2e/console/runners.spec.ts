@@ -162,6 +162,11 @@ test.describe("Runners", () => {
     await expect(page).toHaveURL(/types=lease_released(%2C|,)runner_policy_assigned/);
     await expect(entries.filter({ hasText: "Lease released" }).last()).toContainText("failed");
     await expect(entries.filter({ hasText: "Policy assigned" })).toHaveCount(2);
+    // A lease names its fleet, with the fleet's id one copy-click away.
+    await history.getByRole("checkbox", { name: "Lease acquired" }).check();
+    const acquired = entries.filter({ hasText: "Lease acquired" }).first();
+    await expect(acquired).toContainText("of fleet Nightly build");
+    await expect(acquired.getByRole("button", { name: "Copy the id of fleet Nightly build" })).toBeVisible();
     await screenshot(page, testInfo, "runner-history");
 
     // Cordon: at once, and now the button says why it is unavailable.

@@ -178,7 +178,7 @@ describe("runner enrolment and the operator plane", () => {
 
   it("cordons (no new leases), drains to drained, and revokes (token refused at once; then deletable)", async () => {
     const tenant = await seedTenant();
-    const fleetId = await installFleet(tenant);
+    const fleetId = await installFleet(tenant, "cordon-fleet");
     await messageFleet(tenant, fleetId);
     const runner = await enrollRunner();
     const writer = await operatorToken(["runner:write"]);
@@ -221,6 +221,16 @@ describe("runner enrolment and the operator plane", () => {
       "runner_draining",
       "runner_cordoned",
     ]);
+    // A lease's entry names its fleet, read when listed: by name while it exists, null once deleted.
+    const lookup = (type: string) =>
+      call<OutputOf<typeof listRunnerEvents>>("GET", `${path}/events?event_type=${type}`, { token: admin });
+    const leases = await lookup("lease_acquired");
+    expect(leases.body.items).toHaveLength(1);
+    expect(leases.body.items[0]).toMatchObject({ detail: { fleet_id: fleetId }, fleet_name: "cordon-fleet" });
+    expect(events.body.items.every((e) => e.fleet_name === null)).toBe(true);
+    const fleetPath = `/v1/workspaces/${tenant.workspaceId}/fleets/${fleetId}`;
+    expect((await call("DELETE", fleetPath, { token: tenant.apiKey })).status).toBe(204);
+    expect((await lookup("lease_acquired")).body.items[0]?.fleet_name).toBeNull();
     const badTag = await call("GET", `${path}/events?event_type=runner_revoked,runner_exploded`, {
       token: admin,
     });

@@ -1,9 +1,35 @@
+import "../styles/shell.css";
+import "../styles/pages.css";
+import "../styles/shortcuts.css";
+import { cookies } from "next/headers";
 import Link from "next/link";
+import { NotFoundBody } from "../components/not-found-body.tsx";
+import { Shell } from "../components/shell.tsx";
+import { Providers } from "../lib/providers.tsx";
+import { SESSION_COOKIE } from "../lib/session.ts";
+import { ShortcutsProvider } from "../lib/shortcuts.tsx";
 
 export const metadata = { title: "Page not found" };
 
-/** Outside the signed-in shell (sign-in, auth links): a styled not-found that leads back in. */
-export default function NotFound() {
+/**
+ * Every unmatched URL lands here (Next's root not-found). Signed in, it renders inside the console's
+ * shell, navigation and all, as the console's own pages do; signed out, a styled page that leads to
+ * sign-in. There is deliberately no catch-all route for unknown console URLs: with one in the build,
+ * client-side navigations that change only the search parameters stopped happening (docs/decisions.md,
+ * "Console overview").
+ */
+export default async function NotFound() {
+  const jar = await cookies();
+  if (jar.has(SESSION_COOKIE))
+    return (
+      <Providers>
+        <ShortcutsProvider>
+          <Shell>
+            <NotFoundBody />
+          </Shell>
+        </ShortcutsProvider>
+      </Providers>
+    );
   return (
     <main className="page" style={{ maxWidth: "40rem", margin: "4rem auto", padding: "0 1rem" }}>
       <h1 className="page-header__title">Page not found</h1>

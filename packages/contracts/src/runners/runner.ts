@@ -114,6 +114,11 @@ export const runnerEventItem = z
     runner_id: z.string(),
     event_type: z.enum(runnerEventTypes),
     detail: z.record(z.string(), z.unknown()),
+    /**
+     * The name of the fleet the entry's detail names (`detail.fleet_id`, a lease's fleet), read when the
+     * history is listed; null when it names none or the fleet is deleted.
+     */
+    fleet_name: z.string().nullable(),
     created_at: epochMs,
   })
   .meta({ id: "RunnerEvent" });

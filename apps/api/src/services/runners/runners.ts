@@ -5,6 +5,7 @@ import {
   count,
   type Database,
   eq,
+  fleets,
   inArray,
   runnerEvents,
   runners,
@@ -218,6 +219,31 @@ async function requireRunner(db: Database, id: string): Promise<void> {
   if (row === undefined) throw runnerNotFound(id);
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The fleet an entry's detail names, when it names one as a uuid (anything else matches no fleet). */
+function fleetIdOf(detail: Record<string, unknown>): string | undefined {
+  const id = detail.fleet_id;
+  return typeof id === "string" && UUID.test(id) ? id : undefined;
+}
+
+/**
+ * The names of the fleets a page of history names, in one read: the console shows "lease of fleet
+ * nightly-report" rather than an id. The operator plane sees every tenant's fleets by design.
+ */
+async function fleetNamesOf(
+  ctx: ServiceContext,
+  rows: readonly { detail: Record<string, unknown> }[],
+): Promise<Map<string, string>> {
+  const ids = [...new Set(rows.map((row) => fleetIdOf(row.detail)).filter((id) => id !== undefined))];
+  if (ids.length === 0) return new Map();
+  const found = await ctx.db
+    .select({ id: fleets.id, name: fleets.name })
+    .from(fleets)
+    .where(inArray(fleets.id, ids));
+  return new Map(found.map((fleet) => [fleet.id, fleet.name]));
+}
+
 export async function listRunnerEvents(
   ctx: ServiceContext,
   input: { id: string; event_type?: RunnerEventType[]; starting_after?: string; limit: number },
@@ -242,12 +268,14 @@ export async function listRunnerEvents(
         .limit(rows),
     keyOf: (row) => ({ value: row.createdAt, id: row.id }),
   });
+  const names = await fleetNamesOf(ctx, page.items);
   return {
     items: page.items.map((row) => ({
       id: row.id,
       runner_id: row.runnerId,
       event_type: row.eventType as RunnerEventType & "runner_registered",
       detail: row.detail,
+      fleet_name: names.get(fleetIdOf(row.detail) ?? "") ?? null,
       created_at: row.createdAt,
     })),
     next_cursor: page.next_cursor,

@@ -57,9 +57,18 @@ const outcomeWords: Record<string, string> = {
   auto_killed: "closed",
 };
 
-/** `resolved_by` as a person reads it: "you" for the caller, the system's reasons spelled out. */
-export function whoLabel(resolvedBy: string, me: string | undefined): string {
+/**
+ * `resolved_by` as a person reads it: "you" for the caller, a person or key by name when `words` knows
+ * them (lib/names.ts), the system's reasons spelled out.
+ */
+export function whoLabel(
+  resolvedBy: string,
+  me: string | undefined,
+  words?: (principal: string) => string | undefined,
+): string {
   if (me && (resolvedBy === `user:${me}` || resolvedBy === me)) return "you";
+  const named = words?.(resolvedBy);
+  if (named !== undefined) return named;
   if (resolvedBy === "system:timeout") return "the timeout";
   const fleet = /^system:fleet_(stopped|killed|deleted)$/.exec(resolvedBy);
   if (fleet) return `its fleet being ${fleet[1]}`;
@@ -70,12 +79,17 @@ export function whoLabel(resolvedBy: string, me: string | undefined): string {
  * "Already approved by user:… at 2026-01-01 10:00:00 UTC": what a lost race says, in place of an error. The
  * time is passed in formatted so the caller picks the zone.
  */
-export function standingSentence(standing: Standing, me: string | undefined, at: string): string {
+export function standingSentence(
+  standing: Standing,
+  me: string | undefined,
+  at: string,
+  words?: (principal: string) => string | undefined,
+): string {
   const outcome = outcomeWords[standing.outcome] ?? standing.outcome;
   if (standing.outcome === "timed_out") return `Already timed out at ${at}`;
   if (standing.outcome === "auto_killed")
-    return `Already closed by ${whoLabel(standing.resolvedBy, me)} at ${at}`;
-  return `Already ${outcome} by ${whoLabel(standing.resolvedBy, me)} at ${at}`;
+    return `Already closed by ${whoLabel(standing.resolvedBy, me, words)} at ${at}`;
+  return `Already ${outcome} by ${whoLabel(standing.resolvedBy, me, words)} at ${at}`;
 }
 
 export function outcomeWord(status: string): string {

@@ -3,6 +3,7 @@
 import { Button } from "@fleet/ui";
 import { whoLabel } from "./answer.ts";
 import type { AnsweredNotice } from "./use-gate-stream.ts";
+import { Who } from "./who.tsx";
 
 const outcomeWords: Record<string, string> = {
   approved: "Approved",
@@ -41,7 +42,7 @@ export function AnsweredNotices({
               <span>
                 {outcomeWords[notice.outcome] ?? notice.outcome}
                 {notice.name ? `: ${notice.name}` : ` gate ${notice.gateId.slice(0, 8)}…`}, by{" "}
-                <Who who={whoLabel(notice.resolvedBy, me)} raw={notice.resolvedBy} />.
+                <Who principal={notice.resolvedBy} me={me} />.
               </span>
               <Button size="sm" variant="ghost" onClick={() => onDismiss(notice.gateId)}>
                 Dismiss<span className="ui-visually-hidden"> the note on gate {notice.gateId}</span>
@@ -52,9 +53,4 @@ export function AnsweredNotices({
       ) : null}
     </div>
   );
-}
-
-/** A principal as code ("user:…"), or in words when there are some ("you", "the timeout"). */
-function Who({ who, raw }: { who: string; raw: string }) {
-  return who === raw ? <code>{raw}</code> : who;
 }

@@ -2,6 +2,7 @@
 
 import { Button, formatUtc } from "@fleet/ui";
 import { useEffect, useRef } from "react";
+import { usePrincipalWords } from "../../lib/names.ts";
 import { type AnswerResult, type Decision, type Gate, standingSentence } from "./answer.ts";
 import { actionLabel } from "./labels.ts";
 
@@ -86,6 +87,7 @@ export function BulkOutcome({
   onDismiss: () => void;
 }) {
   const done = results.filter((result) => result.kind === "answered").length;
+  const words = usePrincipalWords();
   return (
     <section className="bulk-outcome" aria-label="Outcome of the answers">
       <div className="bulk-outcome__head">
@@ -109,7 +111,7 @@ export function BulkOutcome({
                     ? `Approved (${result.answer.approvals.length} of ${result.answer.required_approvals}); waits for more`
                     : "Approved"
                 : result.kind === "lost"
-                  ? standingSentence(result.standing, me, formatUtc(result.standing.resolvedAt))
+                  ? standingSentence(result.standing, me, formatUtc(result.standing.resolvedAt), words)
                   : `${result.problem.title}: ${result.problem.detail}`}
             </span>
           </li>

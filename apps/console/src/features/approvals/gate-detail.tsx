@@ -14,18 +14,13 @@ import {
 import Link from "next/link";
 import { useId } from "react";
 import { Fact, none } from "../../components/fact.tsx";
+import { usePrincipalWords } from "../../lib/names.ts";
 import { fleetHref } from "../fleets/urls.ts";
-import {
-  type AnswerResult,
-  type Decision,
-  type Gate,
-  outcomeWord,
-  standingSentence,
-  whoLabel,
-} from "./answer.ts";
+import { type AnswerResult, type Decision, type Gate, outcomeWord, standingSentence } from "./answer.ts";
 import { Countdown } from "./countdown.tsx";
 import { ExtendForm } from "./extend-form.tsx";
 import { actionLabel, gateStatusVariants } from "./labels.ts";
+import { Who } from "./who.tsx";
 
 /** What the person has typed for the gate open in the pane; kept per gate, dropped when another opens. */
 export interface Draft {
@@ -120,7 +115,7 @@ export function GateDetail({ gate, me, draft, onDraft, onAnswer, answering, resu
               <ul className="gate-approvals">
                 {gate.approvals.map((approval) => (
                   <li key={approval.user_id}>
-                    {whoLabel(approval.by, me)} · <RelativeTime value={approval.at} />
+                    <Who principal={approval.by} me={me} /> · <RelativeTime value={approval.at} />
                   </li>
                 ))}
               </ul>
@@ -135,7 +130,7 @@ export function GateDetail({ gate, me, draft, onDraft, onAnswer, answering, resu
         {gate.extended_at !== null ? (
           <Fact term="Extended">
             <RelativeTime value={gate.extended_at} /> by{" "}
-            {gate.extended_by ? whoLabel(gate.extended_by, me) : "someone"}
+            {gate.extended_by ? <Who principal={gate.extended_by} me={me} /> : "someone"}
             {gate.extension_reason ? <span className="gate-extension">“{gate.extension_reason}”</span> : null}
           </Fact>
         ) : null}
@@ -144,7 +139,7 @@ export function GateDetail({ gate, me, draft, onDraft, onAnswer, answering, resu
             <Fact
               term={`${outcomeWord(gate.status)[0]?.toUpperCase()}${outcomeWord(gate.status).slice(1)} by`}
             >
-              {gate.resolved_by ? whoLabel(gate.resolved_by, me) : none}
+              {gate.resolved_by ? <Who principal={gate.resolved_by} me={me} /> : none}
             </Fact>
             <Fact term="Answered">
               {gate.resolved_at !== null ? <RelativeTime value={gate.resolved_at} /> : none}
@@ -321,6 +316,7 @@ export function GateDetail({ gate, me, draft, onDraft, onAnswer, answering, resu
 
 /** What this console's last answer to the gate came to: done, lost to another answer, or failed. */
 function AnswerNotice({ result, me }: { result: AnswerResult | undefined; me: string | undefined }) {
+  const words = usePrincipalWords();
   if (result === undefined) return null;
   if (result.kind === "failed") return <ProblemAlert problem={result.problem} />;
   if (result.kind === "lost") {
@@ -328,7 +324,9 @@ function AnswerNotice({ result, me }: { result: AnswerResult | undefined; me: st
       <div role="status" className="gate-notice">
         <Callout tone="info">
           <p>
-            <strong>{standingSentence(result.standing, me, formatUtc(result.standing.resolvedAt))}.</strong>{" "}
+            <strong>
+              {standingSentence(result.standing, me, formatUtc(result.standing.resolvedAt), words)}.
+            </strong>{" "}
             The first answer stands; yours was not recorded.
           </p>
         </Callout>

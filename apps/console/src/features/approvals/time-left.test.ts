@@ -37,3 +37,16 @@ test("a lost race names whose answer stands", () => {
   );
   assert.equal(whoLabel("system:fleet_killed", undefined), "its fleet being killed");
 });
+
+test("a lost race names whoever answered when the lists know them, else the principal as written", () => {
+  const at = "2026-01-01 10:00:00 UTC";
+  const words = (principal: string) =>
+    ({ "user:u2": "ada@example.com", "api_key:k1": "API key deploy-bot" })[principal];
+  assert.equal(
+    standingSentence({ outcome: "approved", resolvedBy: "api_key:k1", resolvedAt: 0 }, "u1", at, words),
+    `Already approved by API key deploy-bot at ${at}`,
+  );
+  assert.equal(whoLabel("user:u2", "u1", words), "ada@example.com");
+  assert.equal(whoLabel("user:u1", "u1", words), "you");
+  assert.equal(whoLabel("user:u3", "u1", words), "user:u3");
+});

@@ -2,6 +2,7 @@
 
 import { type Column, CopyButton, type CursorPagerProps, PagedTable, RelativeTime } from "@fleet/ui";
 import Link from "next/link";
+import { EntityName } from "../../components/entity-name.tsx";
 import type { RouterOutputs } from "../../lib/trpc.ts";
 
 export type AuditRow = RouterOutputs["audit"]["listWorkspace"]["items"][number];
@@ -9,24 +10,6 @@ export type AuditRow = RouterOutputs["audit"]["listWorkspace"]["items"][number];
 /** A detail's value in one line: strings as they are, anything else as compact JSON. */
 function valueText(value: unknown): string {
   return typeof value === "string" ? value : JSON.stringify(value);
-}
-
-/**
- * `user:0193…` or `approval_gate:0193…` in two lines, the kind over the id, so a long id wraps on its own
- * line; the whole value stays one text for copying and reading aloud.
- */
-function Principal({ value, className, suffix = "" }: { value: string; className: string; suffix?: string }) {
-  const at = value.indexOf(":");
-  if (at <= 0) return <code className={className}>{value}</code>;
-  return (
-    <span className={className}>
-      <span className="audit-kind">
-        {value.slice(0, at + 1)}
-        {suffix}
-      </span>
-      <code>{value.slice(at + 1)}</code>
-    </span>
-  );
 }
 
 /**
@@ -43,7 +26,7 @@ export function AuditTable({
 }: {
   rows: AuditRow[];
   caption: string;
-  /** The signed-in person's principal (`user:<id>`), shown as "you". */
+  /** The signed-in person's user id, shown as "(you)" beside their name. */
   me: string | undefined;
   /** Set for the tenant-wide log, which names each row's workspace. */
   workspaceNames?: Map<string, string> | undefined;
@@ -56,7 +39,12 @@ export function AuditTable({
       id: "actor",
       header: "Actor",
       cell: (row) => (
-        <Principal className="audit-actor" value={row.actor} suffix={row.actor === me ? " (you)" : ""} />
+        <EntityName
+          className="audit-actor"
+          principal={row.actor}
+          me={me}
+          workspaceId={row.workspace_id ?? undefined}
+        />
       ),
     },
     {
@@ -68,7 +56,14 @@ export function AuditTable({
     {
       id: "target",
       header: "Target",
-      cell: (row) => <Principal className="audit-target" value={row.target} />,
+      cell: (row) => (
+        <EntityName
+          className="audit-target"
+          principal={row.target}
+          me={me}
+          workspaceId={row.workspace_id ?? undefined}
+        />
+      ),
     },
     ...(workspaceNames
       ? [

@@ -48,7 +48,6 @@ export function AuditView({ position }: { position: AuditPosition }) {
   );
   const list = scope === "tenant" ? tenantLog : workspaceLog;
   const userId = useQuery(trpc.users.getMe.queryOptions({})).data?.user_id;
-  const me = userId ? `user:${userId}` : undefined;
   const workspaceNames = new Map(choice.items?.map((workspace) => [workspace.id, workspace.name]));
 
   const filtered = Boolean(actor || action || since !== undefined || until !== undefined);
@@ -125,7 +124,7 @@ export function AuditView({ position }: { position: AuditPosition }) {
                     ? "Audit log of the whole tenant, newest first"
                     : `Audit log of the workspace ${workspace.name}, newest first`
                 }
-                me={me}
+                me={userId}
                 workspaceNames={scope === "tenant" ? workspaceNames : undefined}
                 busy={list.isPlaceholderData}
                 pager={

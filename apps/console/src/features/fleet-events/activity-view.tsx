@@ -2,17 +2,17 @@
 
 import { Button, PulseIcon, RelativeTime, StatusBadge } from "@fleet/ui";
 import { skipToken, useQuery } from "@tanstack/react-query";
-import Link from "next/link";
 import { useEffect, useState } from "react";
+import { EntityName } from "../../components/entity-name.tsx";
 import { LiveStatus } from "../../components/live-status.tsx";
 import { PageHeader } from "../../components/page-header.tsx";
 import { ListLoading, ListProblem } from "../../components/query-problem.tsx";
 import { WorkspaceCard } from "../../components/workspace-list.tsx";
 import { formatCount } from "../../lib/format.ts";
+import { useFleetNames } from "../../lib/names.ts";
 import { pollInterval, useOverdue } from "../../lib/poll.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { useWorkspaceChoice } from "../../lib/use-workspace.ts";
-import { fleetHref } from "../fleets/urls.ts";
 import { eventStatusVariants, eventTypeLabels, type FleetEventItem } from "./event-labels.ts";
 import { formatDuration } from "./format.ts";
 import type { LiveRun } from "./runs.ts";
@@ -43,10 +43,7 @@ export function ActivityView({ workspaceId }: { workspaceId: string | undefined 
       },
     ),
   );
-  const fleets = useQuery(
-    trpc.fleets.list.queryOptions(chosenId ? { workspace_id: chosenId, limit: 100 } : skipToken),
-  );
-  const names = new Map(fleets.data?.items.map((fleet) => [fleet.id, fleet.name]));
+  const names = useFleetNames(chosenId);
   const overdue = useOverdue(list.dataUpdatedAt);
   const live = liveStateOf(stream, {
     hasData: list.data !== undefined,
@@ -113,7 +110,7 @@ export function ActivityView({ workspaceId }: { workspaceId: string | undefined 
                   key={item.event_id}
                   item={item}
                   run={runs.get(item.event_id)}
-                  fleetName={names.get(item.fleet_id)}
+                  fleetName={names?.get(item.fleet_id)}
                 />
               ))}
             </ol>
@@ -134,14 +131,14 @@ function ActivityRow({
   fleetName: string | undefined;
 }) {
   const status = (run?.complete?.status as FleetEventItem["status"] | undefined) ?? item.status;
-  const href = fleetHref({ workspaceId: item.workspace_id, fleetId: item.fleet_id, tab: "events" });
   return (
     <li className="activity-row" data-event-id={item.event_id} data-status={status}>
       <RelativeTime value={item.created_at} />
       <span className="activity-row__what">
-        <Link href={href}>{fleetName ?? `fleet ${item.fleet_id.slice(0, 8)}…`}</Link>{" "}
+        <EntityName kind="fleet" id={item.fleet_id} workspaceId={item.workspace_id} knownName={fleetName} />{" "}
         <span className="muted">
-          {eventTypeLabels[item.event_type]} from <code>{item.actor}</code>
+          {eventTypeLabels[item.event_type]} from{" "}
+          <EntityName principal={item.actor} workspaceId={item.workspace_id} fleetId={item.fleet_id} />
         </span>
       </span>
       <span className="activity-row__state">

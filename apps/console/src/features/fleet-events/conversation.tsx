@@ -4,6 +4,7 @@ import { Badge, RelativeTime, StatusBadge } from "@fleet/ui";
 import { useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useEffect, useRef } from "react";
+import { EntityName } from "../../components/entity-name.tsx";
 import { LiveStatus } from "../../components/live-status.tsx";
 import { ListLoading, QueryProblem } from "../../components/query-problem.tsx";
 import { formatCost, formatCount } from "../../lib/format.ts";
@@ -169,7 +170,7 @@ export function Conversation({
         >
           <ol className="conversation__list">
             {turns.map((turn) => (
-              <TurnView key={turn.eventId} turn={turn} inspectHref={inspectHref} />
+              <TurnView key={turn.eventId} turn={turn} fleet={fleet} inspectHref={inspectHref} />
             ))}
           </ol>
         </div>
@@ -178,7 +179,15 @@ export function Conversation({
   );
 }
 
-function TurnView({ turn, inspectHref }: { turn: Turn; inspectHref: (eventId: string) => string }) {
+function TurnView({
+  turn,
+  fleet,
+  inspectHref,
+}: {
+  turn: Turn;
+  fleet: FleetView;
+  inspectHref: (eventId: string) => string;
+}) {
   const { item, detail, run } = turn;
   const status = run?.complete?.status ?? item?.status ?? (run ? "received" : undefined);
   const type = item?.event_type ?? run?.eventType;
@@ -200,7 +209,8 @@ function TurnView({ turn, inspectHref }: { turn: Turn; inspectHref: (eventId: st
             {actor ? (
               <>
                 {" "}
-                from <code>{actor}</code>
+                from{" "}
+                <EntityName principal={actor} workspaceId={fleet.workspace_id} fleetId={fleet.fleet_id} />
               </>
             ) : null}
           </span>

@@ -13,6 +13,7 @@ import {
 } from "@fleet/ui";
 import { skipToken, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
+import { EntityName } from "../../components/entity-name.tsx";
 import { Fact, none } from "../../components/fact.tsx";
 import { formatCost, formatCount } from "../../lib/format.ts";
 import { problemOf } from "../../lib/problem.ts";
@@ -99,7 +100,7 @@ export function EventDialog({
               <StatusBadge status={data.status} variants={eventStatusVariants} />
             </Fact>
             <Fact term="Actor">
-              <code>{data.actor}</code>
+              <EntityName principal={data.actor} workspaceId={data.workspace_id} fleetId={data.fleet_id} />
             </Fact>
             <Fact term="Created">
               <RelativeTime value={data.created_at} />

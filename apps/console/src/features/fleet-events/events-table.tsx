@@ -3,6 +3,7 @@
 import { Badge, formatUtc, RelativeTime, StatusBadge } from "@fleet/ui";
 import Link from "next/link";
 import { Fragment, useState } from "react";
+import { EntityName } from "../../components/entity-name.tsx";
 import { formatCost, formatCount } from "../../lib/format.ts";
 import { collapseFailures } from "./collapse.ts";
 import { eventStatusVariants, eventTypeLabels, type FleetEventItem } from "./event-labels.ts";
@@ -55,7 +56,7 @@ export function EventsTable({ events, fleetName, inspectHref, busy }: EventsTabl
         {eventTypeLabels[event.event_type]}
       </th>
       <td className="event-actor">
-        <code>{event.actor}</code>
+        <EntityName principal={event.actor} workspaceId={event.workspace_id} fleetId={event.fleet_id} />
       </td>
       <td>
         <span className="event-status">

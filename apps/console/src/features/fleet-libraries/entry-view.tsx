@@ -3,6 +3,7 @@
 import { Button, PlusIcon, ProblemAlert, RelativeTime, StatusBadge } from "@fleet/ui";
 import { skipToken, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
+import { useRouter } from "next/navigation";
 import { type ReactNode, useState } from "react";
 import { problemOf } from "../../lib/problem.ts";
 import { useTRPC } from "../../lib/trpc.ts";
@@ -23,6 +24,7 @@ export function EntryView({
   libraryId: string;
 }) {
   const trpc = useTRPC();
+  const router = useRouter();
   const back = libraryHref(workspaceId);
   const entry = useQuery(
     trpc.fleetLibraries.get.queryOptions(
@@ -173,18 +175,20 @@ export function EntryView({
         workspace={{ id: workspaceId, name: workspaceName }}
         initialEntry={data}
         onClose={() => setInstalling(false)}
-        onInstalled={(fleet) =>
+        onInstalled={(fleet) => {
+          // The new fleet opens; the notice covers the moment until its page has loaded.
+          const opened = fleetHref({
+            workspaceId: fleet.workspace_id,
+            fleetId: fleet.fleet_id,
+            tab: "events",
+          });
           setDone(
             <>
-              Installed {fleet.name}.{" "}
-              <Link
-                href={fleetHref({ workspaceId: fleet.workspace_id, fleetId: fleet.fleet_id, tab: "events" })}
-              >
-                Open {fleet.name}
-              </Link>
+              Installed {fleet.name}. <Link href={opened}>Open {fleet.name}</Link>
             </>,
-          )
-        }
+          );
+          router.push(opened);
+        }}
       />
     </div>
   );

@@ -3,6 +3,7 @@
 import { Button, GridIcon, PlusIcon } from "@fleet/ui";
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
+import { useRouter } from "next/navigation";
 import { type ReactNode, useState } from "react";
 import { PageHeader } from "../../components/page-header.tsx";
 import { ActionProblem } from "../../components/query-problem.tsx";
@@ -20,6 +21,7 @@ import { useFleetStatusChange, usePendingFleetIds } from "./use-fleet-status.ts"
 export function FleetsView(position: ListPosition) {
   const { startingAfter } = position;
   const trpc = useTRPC();
+  const router = useRouter();
   const page = useWorkspacePage(position, fleetsHref);
   const { workspace, chosenId, href } = page;
   // The previous page stays while the next loads, but never a previous workspace's rows.
@@ -121,22 +123,20 @@ export function FleetsView(position: ListPosition) {
           open={installing}
           workspace={workspace}
           onClose={() => setInstalling(false)}
-          onInstalled={(fleet) =>
+          onInstalled={(fleet) => {
+            // The new fleet opens; the notice covers the moment until its page has loaded.
+            const opened = fleetHref({
+              workspaceId: fleet.workspace_id,
+              fleetId: fleet.fleet_id,
+              tab: "events",
+            });
             setDone(
               <>
-                Installed {fleet.name}.{" "}
-                <Link
-                  href={fleetHref({
-                    workspaceId: fleet.workspace_id,
-                    fleetId: fleet.fleet_id,
-                    tab: "events",
-                  })}
-                >
-                  Open {fleet.name}
-                </Link>
+                Installed {fleet.name}. <Link href={opened}>Open {fleet.name}</Link>
               </>,
-            )
-          }
+            );
+            router.push(opened);
+          }}
         />
       ) : null}
       <FleetActionDialogs

@@ -14,6 +14,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tansta
 import Link from "next/link";
 import { useState } from "react";
 import { DoneStatus } from "../../components/done-status.tsx";
+import { EntityName } from "../../components/entity-name.tsx";
 import { ListLoading, ListProblem } from "../../components/query-problem.tsx";
 import { problemOf } from "../../lib/problem.ts";
 import { type RouterOutputs, useTRPC } from "../../lib/trpc.ts";
@@ -92,7 +93,13 @@ export function GrantsPanel({ fleet, position }: { fleet: FleetView; position: F
         grant.decided_at !== null ? (
           <span className="grant-decided">
             <RelativeTime value={grant.decided_at} />
-            <code>{grant.decided_by}</code>
+            {grant.decided_by ? (
+              <EntityName
+                principal={grant.decided_by}
+                workspaceId={position.workspaceId}
+                fleetId={position.fleetId}
+              />
+            ) : null}
           </span>
         ) : (
           <span className="muted">

@@ -5,7 +5,8 @@ import { CursorPager, RelativeTime } from "@fleet/ui";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useOptimistic, useTransition } from "react";
+import { type ReactNode, useOptimistic, useTransition } from "react";
+import { EntityName } from "../../components/entity-name.tsx";
 import { ListBody } from "../../components/list-body.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
 import {
@@ -24,7 +25,7 @@ const short = (id: unknown) => (typeof id === "string" ? `${id.slice(0, 8)}…` 
 const text = (value: unknown) => (typeof value === "string" ? value : undefined);
 
 /** What an entry's detail says, in words; the API keeps it as a small JSON object per type. */
-export function describeDetail(event: RunnerEventItem): string | null {
+export function describeDetail(event: RunnerEventItem): ReactNode {
   const detail = event.detail;
   switch (event.event_type) {
     case "runner_registered":
@@ -58,7 +59,23 @@ export function describeDetail(event: RunnerEventItem): string | null {
         ? `Degraded: ${text(detail.degraded_reason) ?? "no reason given"}.`
         : null;
     case "lease_acquired":
-      return `Lease ${short(detail.lease_id)} of fleet ${short(detail.fleet_id)}, fencing token ${String(detail.fencing_token ?? "?")}.`;
+      return (
+        <>
+          Lease {short(detail.lease_id)} of{" "}
+          {typeof detail.fleet_id === "string" ? (
+            <EntityName
+              kind="fleet"
+              id={detail.fleet_id}
+              knownName={event.fleet_name}
+              // The fleet is some tenant's: the operator plane has no page of it to open.
+              link={false}
+            />
+          ) : (
+            "a fleet"
+          )}
+          , fencing token {String(detail.fencing_token ?? "?")}.
+        </>
+      );
     case "lease_released":
       return `Lease ${short(detail.lease_id)} ${text(detail.outcome) ? humanize(text(detail.outcome)!) : "ended"}.`;
     default:

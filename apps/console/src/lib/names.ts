@@ -1,0 +1,187 @@
+"use client";
+
+import { skipToken, useQuery } from "@tanstack/react-query";
+import { describeCron } from "./cron-text.ts";
+import { useTRPC, useTRPCClient } from "./trpc.ts";
+
+/** The most a list answers in one page: the names below are read a page of this size at a time. */
+const PAGE = 100;
+/** At most this many pages per list (1,000 names); an id past them shows as a short id. */
+const MAX_PAGES = 10;
+/** Names change rarely: a list read for names is fresh for a minute (a rename's invalidation refreshes it). */
+const NAMES_STALE_MS = 60_000;
+
+interface Page<T> {
+  items: T[];
+  next_cursor: string | null;
+}
+
+/**
+ * Every page of a cursor-paged list, up to `MAX_PAGES`, as one page: the same shape as the list's own
+ * answer, so code that updates a list's cached pages in place (an optimistic fleet status) handles this
+ * one as well.
+ */
+async function allPages<T>(read: (startingAfter: string | undefined) => Promise<Page<T>>): Promise<Page<T>> {
+  const items: T[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const answer = await read(cursor);
+    items.push(...answer.items);
+    if (answer.next_cursor === null) return { items, next_cursor: null };
+    cursor = answer.next_cursor;
+  }
+  return { items, next_cursor: cursor ?? null };
+}
+
+/**
+ * A names query lives under its list procedure's path, so every invalidation of that list (after an
+ * invite, a rename, an install) refreshes the names too. Its input is marked so no page of the list
+ * itself shares its key.
+ */
+function namesKey(path: readonly unknown[], input: Record<string, string>) {
+  return [path[0], { input: { ...input, names: "all" }, type: "query" }] as const;
+}
+
+const options = { staleTime: NAMES_STALE_MS } as const;
+
+/** Names resolved so far: undefined while the list loads or when it cannot be read (no scope, no operator). */
+export type Names = ReadonlyMap<string, string> | undefined;
+
+/** A list's items as id → name; made once per answer (a query's `select` is kept while its data is). */
+function byId<T>(id: (item: T) => string, name: (item: T) => string) {
+  return (page: { items: T[] }): ReadonlyMap<string, string> =>
+    new Map(page.items.map((item) => [id(item), name(item)]));
+}
+
+type Member = { user_id: string; email: string; display_name: string | null };
+const memberMap = byId<Member>(
+  (member) => member.user_id,
+  (member) => member.display_name ?? member.email,
+);
+const keyMap = byId<{ id: string; key_name: string }>(
+  (key) => key.id,
+  (key) => key.key_name,
+);
+const fleetMap = byId<{ id: string; name: string }>(
+  (fleet) => fleet.id,
+  (fleet) => fleet.name,
+);
+const scheduleMap = byId<{ schedule_id: string; cron: string }>(
+  (schedule) => schedule.schedule_id,
+  (schedule) => describeCron(schedule.cron) ?? schedule.cron,
+);
+const runnerMap = byId<{ runner_id: string; host_id: string }>(
+  (runner) => runner.runner_id,
+  (runner) => runner.host_id,
+);
+
+/** People of the tenant by user id: display name, else email. Needs workspace:admin; without it, undefined. */
+export function useMemberNames(enabled = true): Names {
+  const trpc = useTRPC();
+  const client = useTRPCClient();
+  const query = useQuery({
+    queryKey: namesKey(trpc.members.list.pathKey(), {}),
+    queryFn: enabled
+      ? () =>
+          allPages((after) =>
+            client.members.list.query({ limit: PAGE, ...(after ? { starting_after: after } : {}) }),
+          )
+      : skipToken,
+    ...options,
+    select: memberMap,
+  });
+  return query.data;
+}
+
+/** The tenant's API keys by id. */
+export function useApiKeyNames(enabled = true): Names {
+  const trpc = useTRPC();
+  const client = useTRPCClient();
+  const query = useQuery({
+    queryKey: namesKey(trpc.apiKeys.list.pathKey(), {}),
+    queryFn: enabled
+      ? () =>
+          allPages((after) =>
+            client.apiKeys.list.query({
+              limit: PAGE,
+              sort: "-created_at",
+              ...(after ? { starting_after: after } : {}),
+            }),
+          )
+      : skipToken,
+    ...options,
+    select: keyMap,
+  });
+  return query.data;
+}
+
+/** A workspace's fleets by id. */
+export function useFleetNames(workspaceId: string | undefined): Names {
+  const trpc = useTRPC();
+  const client = useTRPCClient();
+  const query = useQuery({
+    queryKey: namesKey(trpc.fleets.list.pathKey(), { workspace_id: workspaceId ?? "" }),
+    queryFn: workspaceId
+      ? () =>
+          allPages((after) =>
+            client.fleets.list.query({
+              workspace_id: workspaceId,
+              limit: PAGE,
+              ...(after ? { starting_after: after } : {}),
+            }),
+          )
+      : skipToken,
+    ...options,
+    select: fleetMap,
+  });
+  return query.data;
+}
+
+/**
+ * A fleet's schedules by id. A schedule has no name of its own: it is called by when it fires, in words
+ * ("every day at 09:00"), or by its cron expression when that has no words.
+ */
+export function useScheduleNames(workspaceId: string | undefined, fleetId: string | undefined): Names {
+  const trpc = useTRPC();
+  const query = useQuery(
+    trpc.schedules.list.queryOptions(
+      workspaceId && fleetId ? { workspace_id: workspaceId, fleet_id: fleetId } : skipToken,
+      { ...options, select: scheduleMap },
+    ),
+  );
+  return query.data;
+}
+
+/** Runners by id, called by their host. Operator-plane: without an operator token, undefined. */
+export function useRunnerNames(enabled = true): Names {
+  const trpc = useTRPC();
+  const client = useTRPCClient();
+  const query = useQuery({
+    queryKey: namesKey(trpc.runners.list.pathKey(), {}),
+    queryFn: enabled
+      ? () =>
+          allPages((after) =>
+            client.runners.list.query({ limit: PAGE, ...(after ? { starting_after: after } : {}) }),
+          )
+      : skipToken,
+    ...options,
+    select: runnerMap,
+  });
+  return query.data;
+}
+
+/**
+ * A principal (`user:<id>`, `api_key:<id>`) as words for a sentence: the person's name, "API key
+ * <name>"; undefined for one no list names. Reads the members and keys lists only when `enabled`.
+ */
+export function usePrincipalWords(enabled = true): (principal: string) => string | undefined {
+  const people = useMemberNames(enabled);
+  const keys = useApiKeyNames(enabled);
+  return (principal) => {
+    const at = principal.indexOf(":");
+    const [kind, id] = [principal.slice(0, at), principal.slice(at + 1)];
+    if (kind === "user") return people?.get(id);
+    const key = kind === "api_key" ? keys?.get(id) : undefined;
+    return key === undefined ? undefined : `API key ${key}`;
+  };
+}

@@ -48,10 +48,10 @@ test.describe("First run", () => {
       // The printed link signs the owner in.
       await page.goto(signIn!);
       await page.getByRole("button", { name: "Continue" }).click();
-      await expect(page).toHaveURL(new RegExp(`^${consoleUrl}/fleets(\\?workspace=[0-9a-f-]{36})?$`), {
+      await expect(page).toHaveURL(new RegExp(`^${consoleUrl}/overview(\\?workspace=[0-9a-f-]{36})?$`), {
         timeout: 30_000,
       });
-      await expect(page.getByRole("heading", { level: 1, name: "Fleets" })).toBeVisible();
+      await expect(page.getByRole("heading", { level: 1, name: "Overview" })).toBeVisible();
       await landingSettled(page);
 
       // In dev mode the owner's sign-in opens the operator pages too: no token to mint and paste.

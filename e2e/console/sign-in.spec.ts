@@ -39,7 +39,7 @@ test.describe("Sign-in", () => {
     await page.getByLabel("API key", { exact: true }).fill(tenant.api_key);
     await page.getByRole("button", { name: "Sign in with API key" }).click();
     await expect(page).toHaveURL(LANDING_URL);
-    await expect(page.getByRole("heading", { level: 1, name: "Fleets" })).toBeVisible();
+    await expect(page.getByRole("heading", { level: 1, name: "Overview" })).toBeVisible();
     const identity = page.getByRole("region", { name: "Signed in as" });
     await expect(identity).toContainText(tenant.email);
     await expect(identity).toContainText("Signed in with API key");

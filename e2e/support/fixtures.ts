@@ -23,8 +23,8 @@ export const test = base.extend<Fixtures>({
 
 export { expect };
 
-/** Where a sign-in lands: Fleets, with the tenant's first workspace written into the URL once it loads. */
-export const LANDING_URL = /\/fleets(\?workspace=[0-9a-f-]{36})?$/;
+/** Where a sign-in lands: the overview, with the tenant's first workspace written into the URL once it loads. */
+export const LANDING_URL = /\/overview(\?workspace=[0-9a-f-]{36})?$/;
 
 /** Signs the person in by opening a fresh one-time link, as someone who ran `fleetctl login-link` would. */
 export async function signInByLink(page: Page, tenant: Tenant): Promise<string> {
@@ -32,13 +32,13 @@ export async function signInByLink(page: Page, tenant: Tenant): Promise<string> 
   await page.goto(url);
   await page.getByRole("button", { name: "Continue" }).click();
   await expect(page).toHaveURL(LANDING_URL);
-  await expect(page.getByRole("heading", { level: 1, name: "Fleets" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "Overview" })).toBeVisible();
   await landingSettled(page);
   return url;
 }
 
 /**
- * Waits until Fleets has written the first workspace into the URL (a replace, which would undo a click
+ * Waits until the overview has written the first workspace into the URL (a replace, which would undo a click
  * made before it), or shows why the person cannot list workspaces.
  */
 export async function landingSettled(page: Page): Promise<void> {

@@ -96,6 +96,7 @@ const otherTenantFixtures: Record<string, Fixture> = {
   "fleets.message": async (owner) => ({ params: await fleetIn(owner), body: { message: "hi" } }),
   "fleetEvents.list": async (owner) => ({ params: await fleetIn(owner) }),
   "fleetEvents.listWorkspace": async (owner) => ({ params: { workspace_id: owner.workspaceId } }),
+  "overview.get": async (owner) => ({ params: { workspace_id: owner.workspaceId } }),
   "fleetEvents.stream": async (owner) => ({ params: await fleetIn(owner) }),
   "fleetEvents.streamWorkspace": async (owner) => ({ params: { workspace_id: owner.workspaceId } }),
   "fleetEvents.get": async (owner) => {

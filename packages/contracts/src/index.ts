@@ -24,6 +24,7 @@ export * from "./members/member.ts";
 export { memoryItem } from "./memories/list-memories.ts";
 export * from "./models/model.ts";
 export * from "./operation.ts";
+export * from "./overview/overview.ts";
 export * from "./providers/provider.ts";
 export * from "./runners/runner.ts";
 export * from "./schedules/schedule.ts";

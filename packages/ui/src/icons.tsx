@@ -198,3 +198,9 @@ export const ChartIcon = () => (
     <path d="M5.25 11V8.5M8 11V5.5M10.75 11V7.25" />
   </Icon>
 );
+export const HomeIcon = () => (
+  <Icon>
+    <path d="M2.25 7.25 8 2.25l5.75 5" />
+    <path d="M3.75 6.25v7.5h3v-4h2.5v4h3v-7.5" />
+  </Icon>
+);

@@ -16,6 +16,7 @@ import { leasesRouter } from "./leases/router.ts";
 import { membersRouter } from "./members/router.ts";
 import { memoriesRouter } from "./memories/router.ts";
 import { modelsRouter } from "./models/router.ts";
+import { overviewRouter } from "./overview/router.ts";
 import { providersRouter } from "./providers/router.ts";
 import { runnersRouter } from "./runners/router.ts";
 import { schedulesRouter } from "./schedules/router.ts";
@@ -44,6 +45,7 @@ export const appRouter = router({
   members: membersRouter,
   memories: memoriesRouter,
   models: modelsRouter,
+  overview: overviewRouter,
   providers: providersRouter,
   runners: runnersRouter,
   schedules: schedulesRouter,

@@ -5,6 +5,7 @@ import {
   ChartIcon,
   GridIcon,
   HistoryIcon,
+  HomeIcon,
   KeyIcon,
   LockIcon,
   PeopleIcon,
@@ -29,6 +30,7 @@ interface NavItem {
 }
 
 const items: NavItem[] = [
+  { href: "/overview", label: "Overview", icon: <HomeIcon /> },
   {
     href: "/approvals",
     label: "Approvals",

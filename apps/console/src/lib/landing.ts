@@ -1,5 +1,5 @@
 /**
- * Where the console opens: after a sign-in (by link or by key), at `/`, and from the brand. Fleets is what
- * people come for; the API keys page is one click away in the navigation.
+ * Where the console opens: after a sign-in (by link or by key), at `/`, and from the brand. The overview
+ * says what needs a person now and links to the place that fixes each; Fleets is one click away.
  */
-export const LANDING_PATH = "/fleets";
+export const LANDING_PATH = "/overview";

@@ -36,5 +36,13 @@ export const fleetEvents = pgTable(
     index("fleet_events_pending_idx").on(t.fleetId, t.createdAt, t.id).where(sql`${t.status} = 'received'`),
     /** All waiting work, oldest first: where a runner's acquire starts looking. */
     index("fleet_events_waiting_idx").on(t.createdAt, t.id).where(sql`${t.status} = 'received'`),
+    /** A workspace's waiting work, oldest first: the overview's "waiting for a runner". */
+    index("fleet_events_workspace_waiting_idx")
+      .on(t.workspaceId, t.createdAt, t.id)
+      .where(sql`${t.status} = 'received'`),
+    /** A workspace's failed runs by when they failed: the overview's "failed in the last 24 h". */
+    index("fleet_events_workspace_failed_idx")
+      .on(t.workspaceId, t.updatedAt, t.id)
+      .where(sql`${t.status} = 'fleet_error'`),
   ],
 );

@@ -42,6 +42,10 @@ export const schedules = pgTable(
   },
   (t) => [
     index("schedules_fleet_page_idx").on(t.fleetId, t.createdAt, t.id),
+    /** A workspace's schedules the scheduler has not taken: the overview's "sync failed". */
+    index("schedules_workspace_sync_failed_idx")
+      .on(t.workspaceId, t.updatedAt, t.id)
+      .where(sql`${t.sync} = 'failed'`),
     check("schedules_source", sql`${t.source} in ('api', 'trigger', 'fleet')`),
     check("schedules_status", sql`${t.status} in ('active', 'paused', 'deleting')`),
     check("schedules_sync", sql`${t.sync} in ('syncing', 'synced', 'failed')`),

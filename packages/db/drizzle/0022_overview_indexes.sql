@@ -1,0 +1,3 @@
+CREATE INDEX "fleet_events_workspace_waiting_idx" ON "fleet_events" USING btree ("workspace_id","created_at","id") WHERE "fleet_events"."status" = 'received';--> statement-breakpoint
+CREATE INDEX "fleet_events_workspace_failed_idx" ON "fleet_events" USING btree ("workspace_id","updated_at","id") WHERE "fleet_events"."status" = 'fleet_error';--> statement-breakpoint
+CREATE INDEX "schedules_workspace_sync_failed_idx" ON "schedules" USING btree ("workspace_id","updated_at","id") WHERE "schedules"."sync" = 'failed';

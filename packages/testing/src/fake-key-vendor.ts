@@ -4,7 +4,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 /**
  * A local fake of the API-key connector's vendor (Datadog's key check, as much as the connector speaks):
  * `GET /api/v1/validate` with the key in `DD-API-KEY` answers 200 `{valid: true}` for a key it issued and
- * 403 `{errors: ["Forbidden"]}` for any other. Listens on 127.0.0.1; nothing here touches the internet.
+ * 403 `{errors: ["Forbidden"]}` for any other. `POST /_fake/keys` mints a key (`{key}`), for tests in
+ * another process (the browser suite's workers). Listens on 127.0.0.1; nothing here touches the internet.
  */
 export interface FakeKeyVendor {
   url: string;
@@ -52,6 +53,8 @@ export async function startFakeKeyVendor(): Promise<FakeKeyVendor> {
 
   function handle(request: IncomingMessage, response: ServerResponse) {
     const url = new URL(request.url ?? "/", "http://fake");
+    if (request.method === "POST" && url.pathname === "/_fake/keys")
+      return answer(response, 201, { key: vendor.issueKey() });
     if (request.method !== "GET" || url.pathname !== "/api/v1/validate")
       return answer(response, 404, { errors: ["Not found"] });
     const header = request.headers["dd-api-key"];

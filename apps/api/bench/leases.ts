@@ -359,12 +359,12 @@ async function statementLevel(url: string, fleetIds: string[], seconds: number, 
     const end = performance.now() + seconds * 1000;
     let count = 0;
     // The account variant is the old report's shape (an upsert of the tenant's row, holding its lock to
-    // commit); the column it bumps is beside the point.
+    // commit); the columns bumped are beside the point (these exist before and after the change).
     const text = withAccount
-      ? `with f as (update fleets set charged_nanos = charged_nanos + 1000 where id = $1 returning tenant_id)
-         insert into billing_accounts (tenant_id, retired_spend_nanos, updated_at) select tenant_id, 1000, $2 from f
-         on conflict (tenant_id) do update set retired_spend_nanos = billing_accounts.retired_spend_nanos + excluded.retired_spend_nanos, updated_at = excluded.updated_at`
-      : "update fleets set charged_nanos = charged_nanos + 1000 where id = $1 and $2::bigint > 0";
+      ? `with f as (update fleets set budget_used_nanos = budget_used_nanos + 1000 where id = $1 returning tenant_id)
+         insert into billing_accounts (tenant_id, updated_at) select tenant_id, $2 from f
+         on conflict (tenant_id) do update set updated_at = excluded.updated_at`
+      : "update fleets set budget_used_nanos = budget_used_nanos + 1000 where id = $1 and $2::bigint > 0";
     await Promise.all(
       fleetIds.map(async (fleetId) => {
         while (performance.now() < end) {

@@ -1,3 +1,4 @@
+import { seriousViolations } from "../support/axe.ts";
 import { collectProblems, expect, openFromNavigation, screenshot, test } from "../support/fixtures.ts";
 import { addTenantEntry, definition, installFleet } from "../support/fleet-api.ts";
 
@@ -60,5 +61,45 @@ test.describe("Connectors", () => {
     await expect(page).toHaveURL(/declined=slack$/);
     await expect(page.getByText("access to slack was not granted")).toBeVisible();
     await expect(slack.getByText("Not connected")).toBeVisible();
+  });
+
+  test("the API-key provider is connected with a key its vendor checks; a refused key says so and stores nothing", async ({
+    page,
+    tenant,
+  }, testInfo) => {
+    test.slow();
+    const minted = await fetch(`${process.env.E2E_KEY_VENDOR_URL}/_fake/keys`, { method: "POST" });
+    const { key } = (await minted.json()) as { key: string };
+    await page.setViewportSize({ width: 390, height: 844 });
+    await openFromNavigation(page, tenant, "Connectors", "/connectors");
+    const datadog = page.getByRole("region", { name: "Datadog" });
+    await expect(datadog.getByText("Not connected")).toBeVisible();
+    const field = datadog.getByLabel("Datadog API key", { exact: true });
+
+    // Empty, then a key the vendor refuses: the refusal in words, the field kept for another try.
+    await datadog.getByRole("button", { name: "Connect Datadog" }).click();
+    await expect(datadog.getByText("Paste the Datadog API key.")).toBeVisible();
+    await field.fill("0123456789abcdef0123456789abcdef");
+    await datadog.getByRole("button", { name: "Connect Datadog" }).click();
+    await expect(datadog.getByText(/refused the API key/)).toBeVisible();
+    await expect(datadog.getByText("Not connected")).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, testInfo, "connectors-api-key-refused-390");
+
+    // The vendor's key: connected, and the key is nowhere on the page.
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await field.fill(key);
+    await datadog.getByRole("button", { name: "Connect Datadog" }).click();
+    await expect(datadog.getByText("Connected", { exact: true })).toBeVisible();
+    await expect(field).toHaveCount(0);
+    expect(await page.content()).not.toContain(key);
+    await screenshot(page, testInfo, "connectors-api-key-connected");
+
+    await datadog.getByRole("button", { name: "Disconnect Datadog" }).click();
+    const confirm = page.getByRole("dialog", { name: /Disconnect Datadog/ });
+    await expect(confirm).toContainText("stored API key is deleted");
+    await confirm.getByRole("button", { name: "Disconnect Datadog" }).click();
+    await expect(datadog.getByText("Not connected")).toBeVisible();
   });
 });

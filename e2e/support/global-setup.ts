@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startFakeChatVendor, vendorEnv } from "@fleet/testing/fake-chat-vendor";
+import { keyVendorEnv, startFakeKeyVendor } from "@fleet/testing/fake-key-vendor";
 import { freePort } from "@fleet/testing/free-port";
 import { repoRoot, startServer, stopServer, waitForUrl } from "./servers.ts";
 
@@ -39,6 +40,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const databaseUrl = `pglite://${join(dataDir, "db")}`;
   // The chat provider's fake vendor (its consent page sends the browser back to the API's callback).
   const vendor = await startFakeChatVendor();
+  // The API-key provider's fake vendor (its key check).
+  const keyVendor = await startFakeKeyVendor();
 
   const api = startServer("api", process.execPath, ["apps/api/scripts/start.mjs"], {
     cwd: repoRoot,
@@ -51,6 +54,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       DATABASE_URL: databaseUrl,
       LOG_LEVEL: "warn",
       ...vendorEnv(vendor),
+      ...keyVendorEnv(keyVendor),
     },
   });
   const consoleServer = startServer(
@@ -70,6 +74,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     await stopServer(consoleServer);
     await stopServer(api);
     await vendor.close();
+    await keyVendor.close();
     rmSync(dataDir, { recursive: true, force: true });
   };
   try {
@@ -86,5 +91,6 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   process.env.E2E_DATABASE_URL = databaseUrl;
   process.env.E2E_RUN_DIR = dataDir;
   process.env.E2E_VENDOR_URL = vendor.url;
+  process.env.E2E_KEY_VENDOR_URL = keyVendor.url;
   return stopAll;
 }

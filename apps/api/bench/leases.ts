@@ -51,18 +51,18 @@ const fullReport = {
   egress_enforcement: true,
 };
 
-export async function seed(url: string): Promise<Seeded> {
+export async function seed(url: string, fleets = FLEETS, eventsPerFleet = EVENTS_PER_FLEET): Promise<Seeded> {
   const database = await openDatabase(url, { max: 2 });
   try {
     const db = database.db;
-    const { workspaceId, fleetIds: ids } = await insertBenchFleets(database, "lease-bench", FLEETS * 2);
+    const { workspaceId, fleetIds: ids } = await insertBenchFleets(database, "lease-bench", fleets * 2);
     const now = Date.now();
-    const busy = ids.slice(0, FLEETS);
+    const busy = ids.slice(0, fleets);
     // UUIDv7 ids, as the service mints them (reports check the event id's shape).
     const eventIds: string[] = [];
     const eventFleets: string[] = [];
     const eventTimes: number[] = [];
-    for (let n = 1; n <= EVENTS_PER_FLEET; n++) {
+    for (let n = 1; n <= eventsPerFleet; n++) {
       for (const fleetId of busy) {
         const at = now - 1_000_000 + n;
         eventIds.push(newId(at));
@@ -98,7 +98,7 @@ export async function seed(url: string): Promise<Seeded> {
         lastHeartbeatAt: now,
       });
     }
-    return { workspaceId, fleetIds: busy, idleFleetIds: ids.slice(FLEETS), runnerTokens };
+    return { workspaceId, fleetIds: busy, idleFleetIds: ids.slice(fleets), runnerTokens };
   } finally {
     await database.close();
   }
@@ -127,8 +127,11 @@ export interface LeaseFigures {
   cronToLeaseMs: number | null;
 }
 
-/** Lease cycles as fast as 8 runners × 4 workers can go, for `seconds`. */
-async function cycles(base: string, tokens: string[], seconds: number) {
+/**
+ * Lease cycles as fast as 8 runners × 4 workers can go, for `seconds`. With `costNanos`, every report
+ * carries that cost (so it writes a charge and a debit).
+ */
+async function cycles(base: string, tokens: string[], seconds: number, costNanos?: number) {
   const cycleMs: number[] = [];
   const acquireMs: number[] = [];
   const leased = new Set<string>();
@@ -154,6 +157,7 @@ async function cycles(base: string, tokens: string[], seconds: number) {
         fencing_token: lease.fencing_token,
         outcome: "processed",
         response_text: "ok",
+        ...(costNanos === undefined ? {} : { cost_nanos: costNanos }),
       });
       if (reported.status !== 200) {
         if (errors++ === 0)
@@ -324,5 +328,134 @@ export function printLeaseFigures(f: LeaseFigures): void {
   );
   console.log(
     `  cron instant → lease: ${f.cronToLeaseMs === null ? "no lease within 10 s" : `${f.cronToLeaseMs} ms`}  [target ≤ 1 s: ${mark(f.cronToLeaseMs !== null && f.cronToLeaseMs <= 1000)}]`,
+  );
+}
+
+export interface BillingFigures {
+  fleets: number;
+  workers: number;
+  reportsPerSecond: number;
+  cycleP50: number;
+  cycleP99: number;
+  errors: number;
+  /** Samples of pg_locks (every 5 ms) in which at least one backend waited for a lock. */
+  waitSamples: number;
+  samples: number;
+  /** The most backends seen waiting at once. */
+  maxWaiting: number;
+  /** The statement-level check: writes/s of the fleets' counters alone, and with the account upsert too. */
+  statementsFleetOnly: number;
+  statementsWithAccount: number;
+}
+
+/**
+ * The database alone (no API): one connection per fleet, each committing, as fast as it can, the report's
+ * money writes for its own fleet: the fleet row's counter, and (`withAccount`) the upsert of the tenant's
+ * account row every report made before. Answers statements per second.
+ */
+async function statementLevel(url: string, fleetIds: string[], seconds: number, withAccount: boolean) {
+  const database = await openDatabase(url, { max: fleetIds.length + 1 });
+  try {
+    const end = performance.now() + seconds * 1000;
+    let count = 0;
+    // The account variant is the old report's shape (an upsert of the tenant's row, holding its lock to
+    // commit); the columns bumped are beside the point (these exist before and after the change).
+    const text = withAccount
+      ? `with f as (update fleets set budget_used_nanos = budget_used_nanos + 1000 where id = $1 returning tenant_id)
+         insert into billing_accounts (tenant_id, updated_at) select tenant_id, $2 from f
+         on conflict (tenant_id) do update set updated_at = excluded.updated_at`
+      : "update fleets set budget_used_nanos = budget_used_nanos + 1000 where id = $1 and $2::bigint > 0";
+    await Promise.all(
+      fleetIds.map(async (fleetId) => {
+        while (performance.now() < end) {
+          await database.query(text, [fleetId, Date.now()]);
+          count++;
+        }
+      }),
+    );
+    return count / seconds;
+  } finally {
+    await database.close();
+  }
+}
+
+/**
+ * Issue 16 §4's hot row: one tenant's reports with a cost, on `fleets` fleets, as fast as `workers`
+ * workers go; how often a backend waits for a lock meanwhile (the tenant's account row, when every
+ * report debits it, is the one lock reports of different fleets share).
+ */
+export async function benchBilling(
+  db: SeededDatabase,
+  options: { seconds: number; warmupSeconds: number; logDir: string; apiDir: string; fleets: number },
+  progress: (message: string) => void,
+): Promise<BillingFigures> {
+  const runnersNeeded = RUNNERS;
+  progress(`billing hot row: seeding ${options.fleets} fleets of one tenant, ${runnersNeeded} runners`);
+  const seeded = await seed(db.url, options.fleets, Math.ceil(60_000 / options.fleets));
+  const server = await startServer(
+    apiServerSpec("API billing", {
+      ...options,
+      env: { DATABASE_URL: db.url, LOG_LEVEL: "warn", FLEET_RECONCILE_INTERVAL_MS: "60000" },
+    }),
+  );
+  const watcher = await openDatabase(db.url, { max: 1 });
+  try {
+    await waitUntilReady(server, "/healthz");
+    const base = server.baseUrl;
+    const tokens = seeded.runnerTokens.slice(0, runnersNeeded);
+    await cycles(base, tokens, options.warmupSeconds, 1_000);
+    let stop = false;
+    let samples = 0;
+    let waitSamples = 0;
+    let maxWaiting = 0;
+    const sampler = (async () => {
+      while (!stop) {
+        const rows = await watcher.query<{ waiting: number }>(
+          "select count(*)::int as waiting from pg_locks where not granted and database = (select oid from pg_database where datname = current_database())",
+        );
+        const waiting = Number(rows[0]?.waiting ?? 0);
+        samples++;
+        if (waiting > 0) waitSamples++;
+        maxWaiting = Math.max(maxWaiting, waiting);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    })();
+    const run = await cycles(base, tokens, options.seconds, 1_000);
+    stop = true;
+    await sampler;
+    closeConnections();
+    await stopProcess(server.child);
+    progress(
+      "billing hot row: the report's money writes at the database alone, with and without the account row",
+    );
+    const statementsFleetOnly = await statementLevel(db.url, seeded.fleetIds, options.seconds, false);
+    const statementsWithAccount = await statementLevel(db.url, seeded.fleetIds, options.seconds, true);
+    return {
+      statementsFleetOnly,
+      statementsWithAccount,
+      fleets: options.fleets,
+      workers: tokens.length * WORKERS_PER_RUNNER,
+      reportsPerSecond: run.count / run.elapsed,
+      cycleP50: percentile(run.cycleMs, 50),
+      cycleP99: percentile(run.cycleMs, 99),
+      errors: run.errors,
+      waitSamples,
+      samples,
+      maxWaiting,
+    };
+  } finally {
+    closeConnections();
+    await watcher.close();
+    await stopProcess(server.child);
+  }
+}
+
+export function printBillingFigures(f: BillingFigures): void {
+  console.log("\nBilling: one tenant's reports with a cost (issue 16 §4), PostgreSQL");
+  console.log(
+    `  ${f.workers} workers over ${f.fleets} fleets of one tenant: ${Math.round(f.reportsPerSecond).toLocaleString("en-US")} lease cycles/s (each report charged), cycle p50 ${f.cycleP50.toFixed(1)} ms, p99 ${f.cycleP99.toFixed(1)} ms, errors ${f.errors}; a backend waiting for a lock in ${f.waitSamples} of ${f.samples} samples (${((100 * f.waitSamples) / Math.max(1, f.samples)).toFixed(1)} %), at most ${f.maxWaiting} at once`,
+  );
+  console.log(
+    `  the database alone, ${f.fleets} connections each committing its own fleet's counter: ${Math.round(f.statementsFleetOnly).toLocaleString("en-US")}/s; with every one also upserting the tenant's account row: ${Math.round(f.statementsWithAccount).toLocaleString("en-US")}/s`,
   );
 }

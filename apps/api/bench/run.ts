@@ -22,6 +22,8 @@
  * `streams` (not in the default set): issue 15's live-tail figures on PostgreSQL, two instances;
  * BENCH_STREAM_SUBSCRIBERS (default 10000), BENCH_STREAM_ROUNDS (default 5: frames sent to all),
  * BENCH_STREAM_CROSS_SAMPLES (default 200: frames published on B and timed on A).
+ * BENCH_BILLING_FLEETS (default 8: fleets of one tenant whose reports all carry a cost; suite `billing`,
+ * issue 16 §4's hot-row check, PostgreSQL only, not in the default list).
  * BENCH_MEMBER_SAMPLES (default 100: member removals timed, per database; suite `members`, issue 16 §1).
  * BENCH_CONNECTOR_SAMPLES (default 100: chat answers and gate clicks timed against a local fake vendor, per
  * database; suite `connectors`, issue 16 §3, not in the default set).
@@ -35,7 +37,7 @@ import { Cleanup } from "./cleanup.ts";
 import { benchConnectors, printConnectorFigures } from "./connectors.ts";
 import { createPostgresDatabase, type SeededDatabase, seedTenant } from "./databases.ts";
 import { benchFleets, printFleetFigures } from "./fleets.ts";
-import { benchLeases, printLeaseFigures } from "./leases.ts";
+import { benchBilling, benchLeases, printBillingFigures, printLeaseFigures } from "./leases.ts";
 import { benchMembers, printMemberFigures } from "./members.ts";
 import {
   cpuTimeMs,
@@ -423,6 +425,17 @@ async function bench(settings: Settings, cleanup: Cleanup): Promise<void> {
   if (settings.suites.has("leases")) {
     if (pg === null) console.log(`\nRunners and leases (issue #4): skipped, ${postgres}`);
     else printLeaseFigures(await benchLeases(pg, { ...settings, work, logDir, apiDir }, progress));
+  }
+  if (settings.suites.has("billing")) {
+    if (pg === null) console.log(`\nBilling (issue 16 §4): skipped, ${postgres}`);
+    else
+      printBillingFigures(
+        await benchBilling(
+          pg,
+          { ...settings, logDir, apiDir, fleets: wholeNumber("BENCH_BILLING_FLEETS", 8) },
+          progress,
+        ),
+      );
   }
   if (settings.suites.has("approvals")) {
     const common = {

@@ -131,6 +131,11 @@ const schema = z.object({
    * which is what lets tests and the browser suite point it at a fake vendor on 127.0.0.1.
    */
   FLEET_SLACK_BASE_URL: z.url({ protocol: /^https?$/ }).default("https://slack.com"),
+  /**
+   * The API-key connector's vendor (Datadog): the site's API base URL (`/api/v1/validate` beneath it; the
+   * EU or US3 site is another host). Operator configuration, trusted as FLEET_SLACK_BASE_URL is.
+   */
+  FLEET_DATADOG_BASE_URL: z.url({ protocol: /^https?$/ }).default("https://api.datadoghq.com"),
   /** The longest one call to a connector's vendor may take before it counts as failed (UZ-CONN-003). */
   FLEET_CONNECTOR_DEADLINE_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
   /** OTLP/HTTP base URL (the standard variable); traces go to `<url>/v1/traces`. Unset: no tracing. */
@@ -197,6 +202,8 @@ export interface Config {
       /** No trailing slash. */
       baseUrl: string;
     };
+    /** The API-key connector's vendor site (no trailing slash). */
+    datadog: { baseUrl: string };
     deadlineMs: number;
   };
 }
@@ -266,6 +273,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
         signingSecret: env.FLEET_SLACK_SIGNING_SECRET ?? null,
         baseUrl: env.FLEET_SLACK_BASE_URL.replace(/\/$/, ""),
       },
+      datadog: { baseUrl: env.FLEET_DATADOG_BASE_URL.replace(/\/$/, "") },
       deadlineMs: env.FLEET_CONNECTOR_DEADLINE_MS,
     },
   };

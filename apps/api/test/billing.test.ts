@@ -202,6 +202,56 @@ describe("charges and the balance", () => {
     expect(billing.body.spend_this_period_nanos).toBe(1_000);
   });
 
+  it("concurrent reports of one tenant's eight fleets each debit once; the balance is credits minus every charge", async () => {
+    const api = await testApi();
+    const tenant = await seedTenant();
+    expect(
+      (await credit(tenant.tenantId, { amount_nanos: 100_000, reference: `inv-${newId()}` })).status,
+    ).toBe(201);
+    const fleetsAndRunners = await Promise.all(Array.from({ length: 8 }, () => workingFleet(tenant, 2)));
+    for (let round = 0; round < 2; round++) {
+      const leases = await Promise.all(fleetsAndRunners.map(({ runner }) => leaseOne(runner)));
+      const answers = await Promise.all(
+        leases.map((lease, i) => report(fleetsAndRunners[i]!.runner, lease, { cost_nanos: 1_000 + i })),
+      );
+      for (const answer of answers) expect(answer.status, answer.text).toBe(200);
+    }
+    const spent = 2 * Array.from({ length: 8 }, (_, i) => 1_000 + i).reduce((a, b) => a + b, 0);
+    const billing = await billingOf(tenant);
+    expect(billing.body.balance_nanos).toBe(100_000 - spent);
+    expect(billing.body.spend_this_period_nanos).toBe(spent);
+    expect((await chargesOf(tenant)).body.total).toBe(16);
+    // No report wrote the tenant's account row: it holds the credit alone.
+    const account = await api.database.query<{ credited_nanos: string; retired_spend_nanos: string }>(
+      "select credited_nanos, retired_spend_nanos from billing_accounts where tenant_id = $1",
+      [tenant.tenantId],
+    );
+    expect(account.map((row) => [Number(row.credited_nanos), Number(row.retired_spend_nanos)])).toEqual([
+      [100_000, 0],
+    ]);
+  });
+
+  it("a deleted fleet's charges still count against the balance", async () => {
+    const tenant = await seedTenant();
+    const kept = await workingFleet(tenant);
+    const gone = await workingFleet(tenant);
+    for (const { runner } of [kept, gone]) {
+      const lease = await leaseOne(runner);
+      expect((await report(runner, lease, { cost_nanos: 700 })).status).toBe(200);
+    }
+    expect((await billingOf(tenant)).body.balance_nanos).toBe(-1_400);
+    const removed = await call("DELETE", `/v1/workspaces/${tenant.workspaceId}/fleets/${gone.fleetId}`, {
+      token: tenant.apiKey,
+    });
+    expect(removed.status, removed.text).toBe(204);
+    const after = await billingOf(tenant);
+    expect(after.body.balance_nanos).toBe(-1_400);
+    expect(after.body.spend_this_period_nanos).toBe(1_400);
+    expect(
+      (await credit(tenant.tenantId, { amount_nanos: 2_000, reference: `inv-${newId()}` })).body,
+    ).toMatchObject({ balance_nanos: 600 });
+  });
+
   it("pages charges newest first by cursor, narrows to a fleet, and refuses a foreign cursor", async () => {
     const tenant = await seedTenant();
     const { fleetId, runner } = await workingFleet(tenant, 5);

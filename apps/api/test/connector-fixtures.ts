@@ -1,26 +1,35 @@
 import type { OutputOf } from "@fleet/contracts";
 import type { connectConnector } from "@fleet/contracts/connectors/connect-connector";
 import { type FakeChatVendor, startFakeChatVendor, vendorEnv } from "@fleet/testing/fake-chat-vendor";
+import { type FakeKeyVendor, keyVendorEnv, startFakeKeyVendor } from "@fleet/testing/fake-key-vendor";
 import { afterAll, beforeAll, expect } from "vitest";
 import { call, type Tenant, testApi, useIsolatedApi } from "./harness.ts";
 
 /**
- * Starts a fake chat vendor for the calling file and an API of the file's own pointed at it (the vendor's
- * address is known only once it listens). Answers a getter: the vendor exists once the hooks have run.
+ * Starts the fake vendors for the calling file (the chat vendor and the API-key connector's) and an API
+ * of the file's own pointed at them (a vendor's address is known only once it listens). Answers getters:
+ * the vendors exist once the hooks have run.
  */
-export function useFakeVendor(): () => FakeChatVendor {
-  let vendor: FakeChatVendor | null = null;
+export function useFakeVendors(): { chat: () => FakeChatVendor; keys: () => FakeKeyVendor } {
+  let chat: FakeChatVendor | null = null;
+  let keys: FakeKeyVendor | null = null;
   beforeAll(async () => {
-    vendor = await startFakeChatVendor();
+    [chat, keys] = await Promise.all([startFakeChatVendor(), startFakeKeyVendor()]);
   });
   afterAll(async () => {
-    await vendor?.close();
+    await Promise.all([chat?.close(), keys?.close()]);
   });
-  useIsolatedApi(() => vendorEnv(vendor!));
-  return () => vendor!;
+  useIsolatedApi(() => ({ ...vendorEnv(chat!), ...keyVendorEnv(keys!) }));
+  return { chat: () => chat!, keys: () => keys! };
 }
 
-export type Authorization = OutputOf<typeof connectConnector>;
+/** `useFakeVendors`, for a file that needs only the chat vendor. */
+export function useFakeVendor(): () => FakeChatVendor {
+  return useFakeVendors().chat;
+}
+
+/** What a chat provider's connect answers (an API-key provider's answers its state instead). */
+export type Authorization = Extract<OutputOf<typeof connectConnector>, { authorize_url: string }>;
 
 export const connectorPath = (tenant: Tenant) => `/v1/workspaces/${tenant.workspaceId}/connectors/slack`;
 

@@ -10,7 +10,18 @@ export const connectorStatuses = ["connected", "reconnect_required", "not_connec
 /** How long a connect's signed `state` may be spent. */
 export const OAUTH_STATE_TTL_MS = 600_000;
 
-/** The `{provider}` path parameter: a name in the catalog (`slack`); any other is 404 UZ-CONN-004. */
+/**
+ * An API-key connector's key (`POST …/connect` of `datadog`): printable ASCII without spaces, as vendors'
+ * keys are; it travels in a request header, so a line break or control character could never be sent.
+ */
+export const connectorApiKeyBody = {
+  api_key: z
+    .string({ error: "api_key must be a string" })
+    .regex(/^[\x21-\x7e]{8,256}$/, { error: "api_key must be 8-256 printable characters without spaces" })
+    .optional(),
+};
+
+/** The `{provider}` path parameter: a name in the catalog (`slack`, `datadog`); any other is 404 UZ-CONN-004. */
 export const providerParam = {
   provider: z
     .string({ error: "provider must be a string" })
@@ -24,7 +35,7 @@ export const connectorCatalogItem = z
     id: z.string(),
     display_name: z.string(),
     archetype: z.enum(connectorArchetypes),
-    /** The deployment holds the provider's client configuration (an OAuth app's id and secrets). */
+    /** The deployment holds the provider's client configuration (an OAuth app's id and secrets; always for an API-key provider). */
     configured: z.boolean(),
     /** Connected in at least one of the caller's workspaces (the catalog), or in this workspace (its list). */
     connected: z.boolean(),

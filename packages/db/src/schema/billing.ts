@@ -2,15 +2,21 @@ import { bigint, index, integer, pgTable, primaryKey, text, uniqueIndex, uuid } 
 import { tenants } from "./tenants.ts";
 
 /**
- * A tenant's prepaid balance in nanos (docs/decisions.md, "Billing and budgets"): operators credit it,
- * every charge debits it in the statement that writes the charge. It may go below zero: the balance is
- * reported, and budgets are what stop work. A tenant without a row has a balance of 0.
+ * A tenant's account (docs/decisions.md, "Billing and budgets"). Its balance in nanos is
+ * `credited_nanos − retired_spend_nanos − Σ fleets.charged_nanos` of the tenant, computed at read time:
+ * a report adds its charge to its own fleet's row (which it locks anyway), never to this row, so reports
+ * of one tenant's fleets do not queue behind one another. Operators' credits add to `credited_nanos`; a
+ * deleted fleet's `charged_nanos` moves to `retired_spend_nanos` in the deleting transaction. The balance
+ * may go below zero: it is reported, and budgets are what stop work. A tenant without a row has 0 credit.
  */
 export const billingAccounts = pgTable("billing_accounts", {
   tenantId: uuid("tenant_id")
     .primaryKey()
     .references(() => tenants.id, { onDelete: "cascade" }),
-  balanceNanos: bigint("balance_nanos", { mode: "number" }).notNull().default(0),
+  /** Every operator credit, summed. */
+  creditedNanos: bigint("credited_nanos", { mode: "number" }).notNull().default(0),
+  /** The charges of fleets since deleted, summed (their rows no longer hold them). */
+  retiredSpendNanos: bigint("retired_spend_nanos", { mode: "number" }).notNull().default(0),
   updatedAt: bigint("updated_at", { mode: "number" }).notNull(),
 });
 

@@ -43,6 +43,13 @@ export const fleets = pgTable(
     eventsProcessed: bigint("events_processed", { mode: "number" }).notNull().default(0),
     /** Every charge of the fleet's life, summed (the lists' `budget_used_nanos`). */
     budgetUsedNanos: bigint("budget_used_nanos", { mode: "number" }).notNull().default(0),
+    /**
+     * Every charge written since billing began (the charges table's sum for the fleet), bumped by the
+     * report statement on this row it already locks: the tenant's balance is its credits minus these
+     * (and minus its deleted fleets' `billing_accounts.retired_spend_nanos`), so no report writes a row
+     * shared by the tenant's other fleets.
+     */
+    chargedNanos: bigint("charged_nanos", { mode: "number" }).notNull().default(0),
     /** The fleet's budget per period (calendar month, UTC); null: none. No new work once spent. */
     periodBudgetNanos: bigint("period_budget_nanos", { mode: "number" }),
     /** The cap on one run (one event's lease); null: none. A run that reaches it is told to stop. */

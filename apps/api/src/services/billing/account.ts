@@ -10,6 +10,7 @@ import {
   fleets,
   resultRows,
   sql,
+  type Tx,
   tenants,
 } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
@@ -21,12 +22,43 @@ import { periodOf } from "./period.ts";
 
 const DAY_MS = 86_400_000;
 
+/**
+ * The tenant's balance: credits − charges of deleted fleets − every live fleet's charges, in one
+ * statement (one snapshot: a fleet deleted meanwhile is counted once, on its row or in the account). The
+ * sum is over the tenant's fleets, found through its workspaces' index: bounded by the fleets it has.
+ */
 async function balanceOf(db: ServiceContext["db"], tenantId: string): Promise<number> {
-  const [account] = await db
-    .select({ balance: billingAccounts.balanceNanos })
-    .from(billingAccounts)
-    .where(eq(billingAccounts.tenantId, tenantId));
-  return account?.balance ?? 0;
+  const result = await db.execute(sql`
+    select coalesce((select a.credited_nanos - a.retired_spend_nanos from billing_accounts a
+                     where a.tenant_id = ${tenantId}::uuid), 0)
+         - coalesce((select sum(f.charged_nanos) from workspaces w join fleets f on f.workspace_id = w.id
+                     where w.tenant_id = ${tenantId}::uuid), 0) as balance`);
+  const [row] = resultRows<{ balance: number | string | null }>(result);
+  return Number(row?.balance ?? 0);
+}
+
+/**
+ * A fleet is being deleted: its charges move from its row to the account's `retired_spend_nanos`, in the
+ * deleting transaction (after the delete took the fleet's row lock, so a report of it either committed
+ * before, and is in `charged`, or finds no fleet and charges nothing).
+ */
+export async function retireFleetSpend(
+  tx: Tx,
+  tenantId: string,
+  charged: number,
+  now: number,
+): Promise<void> {
+  if (charged === 0) return;
+  await tx
+    .insert(billingAccounts)
+    .values({ tenantId, retiredSpendNanos: charged, updatedAt: now })
+    .onConflictDoUpdate({
+      target: billingAccounts.tenantId,
+      set: {
+        retiredSpendNanos: sql`${billingAccounts.retiredSpendNanos} + ${charged}::bigint`,
+        updatedAt: now,
+      },
+    });
 }
 
 /** The tenant's balance, this period's spend, each fleet's budget and spend, and the spend per day per fleet. */
@@ -162,17 +194,16 @@ export async function creditTenant(
       return { credit: toCredit(earlier, await balanceOf(tx as never, input.tenant_id)), created: false };
     }
     const credit = inserted[0]!;
-    const [account] = await tx
+    await tx
       .insert(billingAccounts)
-      .values({ tenantId: input.tenant_id, balanceNanos: input.amount_nanos, updatedAt: now })
+      .values({ tenantId: input.tenant_id, creditedNanos: input.amount_nanos, updatedAt: now })
       .onConflictDoUpdate({
         target: billingAccounts.tenantId,
         set: {
-          balanceNanos: sql`${billingAccounts.balanceNanos} + ${input.amount_nanos}::bigint`,
+          creditedNanos: sql`${billingAccounts.creditedNanos} + ${input.amount_nanos}::bigint`,
           updatedAt: now,
         },
-      })
-      .returning({ balance: billingAccounts.balanceNanos });
+      });
     await recordAudit(tx, {
       actor,
       at: now,
@@ -182,7 +213,7 @@ export async function creditTenant(
       target: `tenant:${input.tenant_id}`,
       details: { amount_nanos: input.amount_nanos, reference: input.reference },
     });
-    return { credit: toCredit(credit, account!.balance), created: true };
+    return { credit: toCredit(credit, await balanceOf(tx as never, input.tenant_id)), created: true };
   });
 }
 

@@ -11,8 +11,10 @@ export interface ProviderEntry {
 }
 
 /**
- * The catalog. One chat provider today: Slack, through an OAuth app the operator registers
- * (`FLEET_SLACK_*`). Adding a provider is an entry here and a client beside `slack-client.ts`.
+ * The catalog. A chat provider, Slack, through an OAuth app the operator registers (`FLEET_SLACK_*`), and
+ * an API-key provider, Datadog, connected with a key the tenant pastes and the vendor's key check accepts
+ * (nothing for the operator to register: always configured). Adding a provider is an entry here and a
+ * client beside `slack-client.ts` / `datadog-client.ts`.
  */
 export const PROVIDERS: readonly ProviderEntry[] = [
   {
@@ -22,6 +24,7 @@ export const PROVIDERS: readonly ProviderEntry[] = [
     configured: ({ connectors: { slack } }) =>
       slack.clientId !== null && slack.clientSecret !== null && slack.signingSecret !== null,
   },
+  { id: "datadog", display_name: "Datadog", archetype: "api_key", configured: () => true },
 ];
 
 /** The catalog entry named `provider`, or 404 UZ-CONN-004. */
@@ -29,5 +32,18 @@ export function requireProvider(provider: string): ProviderEntry {
   const entry = PROVIDERS.find((candidate) => candidate.id === provider);
   if (entry === undefined)
     throw new Problem("UZ-CONN-004", { detail: "No such provider on this deployment." });
+  return entry;
+}
+
+/**
+ * The catalog entry named `provider` for an operation only a chat provider has (the OAuth callback, the
+ * events ingress, channel routes): 404 UZ-CONN-004 when unknown, 400 UZ-CONN-001 for an API-key provider.
+ */
+export function requireChatProvider(provider: string): ProviderEntry {
+  const entry = requireProvider(provider);
+  if (entry.archetype !== "chat")
+    throw new Problem("UZ-CONN-001", {
+      detail: `${entry.display_name} is an API-key connector: it has no consent callback, events or channel routes.`,
+    });
   return entry;
 }

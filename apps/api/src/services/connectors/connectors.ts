@@ -4,7 +4,8 @@ import { newId } from "../../runtime/ids.ts";
 import { type Actor, recordAudit } from "../audit/record.ts";
 import { type ServiceContext, uniqueViolation } from "../context.ts";
 import { requireWorkspace } from "../workspaces/access.ts";
-import { PROVIDERS, requireProvider } from "./catalog.ts";
+import { PROVIDERS, type ProviderEntry, requireChatProvider, requireProvider } from "./catalog.ts";
+import { probeDatadogKey } from "./datadog-client.ts";
 import { issueState, spendState } from "./oauth-state.ts";
 import { authorizeUrl, callSlack, exchangeCode, VendorFailure, vendorProblem } from "./slack-client.ts";
 import { connectorVaultName, markReconnectRequired, openToken } from "./token.ts";
@@ -44,16 +45,26 @@ export async function listWorkspaceConnectors(ctx: ServiceContext, tenantId: str
   }));
 }
 
-/** Starts a connect: the vendor's consent URL with a signed single-use state bound to workspace and caller. */
+/**
+ * Starts a connect. A chat provider: the vendor's consent URL with a signed single-use state bound to
+ * workspace and caller. An API-key provider: the key is probed and, when the vendor accepts it, sealed
+ * and stored; the connector's state is answered.
+ */
 export async function startConnect(
   ctx: ServiceContext,
   actor: Actor,
   tenantId: string,
   workspaceId: string,
   provider: string,
+  apiKey?: string | undefined,
 ) {
   const entry = requireProvider(provider);
   await requireWorkspace(ctx.db, tenantId, workspaceId);
+  if (entry.archetype === "api_key") return connectWithKey(ctx, actor, tenantId, workspaceId, entry, apiKey);
+  if (apiKey !== undefined)
+    throw new Problem("UZ-REQ-001", {
+      detail: `api_key is not accepted for ${entry.display_name}: it connects through the vendor's consent page.`,
+    });
   if (!entry.configured(ctx.config))
     throw new Problem("UZ-CONN-001", {
       detail: `${entry.display_name} is not configured on this deployment (its app's client id and secrets).`,
@@ -62,6 +73,70 @@ export async function startConnect(
   ctx.vault.seal(workspaceId, connectorVaultName(provider), { probe: true });
   const { state, expiresAt } = await issueState(ctx, workspaceId, provider, actor.principal);
   return { authorize_url: authorizeUrl(ctx.config, state), state, expires_at: expiresAt };
+}
+
+/** Asks the API-key provider's vendor whether the key is good (the only API-key provider: Datadog). */
+async function probeKey(ctx: ServiceContext, entry: ProviderEntry, apiKey: string): Promise<void> {
+  if (entry.id === "datadog") return probeDatadogKey(ctx.config, apiKey);
+  throw new Error(`no key probe for ${entry.id}`);
+}
+
+/**
+ * Connects an API-key provider: the vendor's key check first (400 UZ-CONN-005 when it refuses the key,
+ * 502 UZ-CONN-003 when it does not answer), and only then is the key sealed and stored. Reconnecting
+ * replaces the stored key.
+ */
+async function connectWithKey(
+  ctx: ServiceContext,
+  actor: Actor,
+  tenantId: string,
+  workspaceId: string,
+  entry: ProviderEntry,
+  apiKey: string | undefined,
+) {
+  if (apiKey === undefined)
+    throw new Problem("UZ-REQ-001", { detail: `api_key is required to connect ${entry.display_name}.` });
+  // The key will be sealed: without a master key (503 UZ-VAULT-002) say so before asking the vendor.
+  ctx.vault.seal(workspaceId, connectorVaultName(entry.id), { probe: true });
+  try {
+    await probeKey(ctx, entry, apiKey);
+  } catch (error) {
+    if (!(error instanceof VendorFailure)) throw error;
+    if (error.kind === "unreachable")
+      throw new Problem("UZ-CONN-003", {
+        detail: `${entry.display_name} did not answer the key check in time; nothing was stored. Try again.`,
+      });
+    throw new Problem("UZ-CONN-005", {
+      detail: `${entry.display_name} refused the API key (${error.reason}); nothing was stored.`,
+    });
+  }
+  const sealed = ctx.vault.seal(workspaceId, connectorVaultName(entry.id), { api_key: apiKey });
+  const now = ctx.now();
+  const values = {
+    status: "connected",
+    teamId: null,
+    teamName: null,
+    botUserId: null,
+    ...sealed,
+    connectedBy: actor.principal,
+    updatedAt: now,
+  };
+  await ctx.db.transaction(async (tx) => {
+    await tx
+      .insert(connectors)
+      .values({ id: newId(now), tenantId, workspaceId, provider: entry.id, ...values, createdAt: now })
+      .onConflictDoUpdate({ target: [connectors.workspaceId, connectors.provider], set: values });
+    await recordAudit(tx, {
+      actor,
+      at: now,
+      tenantId,
+      workspaceId,
+      action: "connector.connect",
+      target: `connector:${entry.id}`,
+      details: { archetype: "api_key" },
+    });
+  });
+  return { provider: entry.id, status: "connected" as const, team: null, connected_at: now };
 }
 
 /**
@@ -74,7 +149,7 @@ export async function completeConnect(
   provider: string,
   query: { code?: string | undefined; state?: string | undefined; error?: string | undefined },
 ) {
-  requireProvider(provider);
+  requireChatProvider(provider);
   const { workspaceId, caller } = await spendState(ctx, provider, query.state);
   const back = (outcome: string) =>
     `${ctx.config.consoleUrl}/connectors?workspace=${encodeURIComponent(workspaceId)}&${outcome}=${provider}`;
@@ -153,8 +228,9 @@ export async function completeConnect(
 }
 
 /**
- * A workspace connector's status. A connected one's token is checked with the vendor (`auth.test`): a
- * revoked token moves it to `reconnect_required`; a vendor that does not answer leaves what is stored.
+ * A workspace connector's status. A connected one's token is checked with the vendor (`auth.test`; an
+ * API-key connector's key with the key check): a revoked token or key moves it to `reconnect_required`;
+ * a vendor that does not answer leaves what is stored.
  */
 export async function connectorStatus(
   ctx: ServiceContext,
@@ -162,7 +238,7 @@ export async function connectorStatus(
   workspaceId: string,
   provider: string,
 ) {
-  requireProvider(provider);
+  const entry = requireProvider(provider);
   await requireWorkspace(ctx.db, tenantId, workspaceId);
   const [row] = await ctx.db
     .select()
@@ -173,10 +249,11 @@ export async function connectorStatus(
   let status = row.status as "connected" | "reconnect_required";
   if (status === "connected") {
     try {
-      await callSlack(ctx.config, "auth.test", { token: openToken(ctx, row) });
+      if (entry.archetype === "api_key") await probeKey(ctx, entry, openToken(ctx, row));
+      else await callSlack(ctx.config, "auth.test", { token: openToken(ctx, row) });
     } catch (error) {
       if (!(error instanceof VendorFailure)) throw error;
-      if (error.revoked) {
+      if (error.revoked || (entry.archetype === "api_key" && error.kind === "refused")) {
         await markReconnectRequired(ctx, row.id);
         status = "reconnect_required";
       }
@@ -185,7 +262,7 @@ export async function connectorStatus(
   return {
     provider,
     status,
-    team: { id: row.teamId, name: row.teamName },
+    team: row.teamId === null ? null : { id: row.teamId, name: row.teamName ?? row.teamId },
     connected_at: row.updatedAt,
   };
 }

@@ -15,7 +15,7 @@ import { newId } from "../../runtime/ids.ts";
 import type { ServiceContext } from "../context.ts";
 import { eventReceived } from "../fleet-events/frames.ts";
 import { verify } from "../webhooks/signature.ts";
-import { requireProvider } from "./catalog.ts";
+import { requireChatProvider } from "./catalog.ts";
 import { answerInteraction } from "./interactions.ts";
 
 /** How long a delivery id is remembered for `duplicate`: vendors retry for minutes, not days. */
@@ -48,7 +48,7 @@ export async function receiveDelivery(
   body: Envelope,
   signed: SignedDelivery,
 ): Promise<Answer> {
-  requireProvider(provider);
+  requireChatProvider(provider);
   const secret = ctx.config.connectors.slack.signingSecret;
   if (secret === null)
     throw new Problem("UZ-CONN-001", { detail: "The chat provider is not configured on this deployment." });

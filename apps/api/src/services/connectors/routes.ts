@@ -4,12 +4,12 @@ import { type Actor, recordAudit } from "../audit/record.ts";
 import type { ServiceContext } from "../context.ts";
 import { requireFleet } from "../fleets/access.ts";
 import { requireWorkspace } from "../workspaces/access.ts";
-import { requireProvider } from "./catalog.ts";
+import { requireChatProvider } from "./catalog.ts";
 
 type Where = { tenantId: string; workspaceId: string; provider: string };
 
 async function connectorOf(ctx: ServiceContext, where: Where) {
-  requireProvider(where.provider);
+  requireChatProvider(where.provider);
   await requireWorkspace(ctx.db, where.tenantId, where.workspaceId);
   const [row] = await ctx.db
     .select({ id: connectors.id })

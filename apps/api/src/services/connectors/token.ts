@@ -6,13 +6,14 @@ export function connectorVaultName(provider: string): string {
   return `#connector:${provider}`;
 }
 
-/** A connector row's sealed token, opened for a vendor call; never served or logged. */
+/** A connector row's sealed token (an API-key connector's key), opened for a vendor call; never served or logged. */
 export function openToken(
   ctx: ServiceContext,
   row: { workspaceId: string; provider: string; wrappedKey: string; ciphertext: string },
 ): string {
   const opened = ctx.vault.open(row.workspaceId, connectorVaultName(row.provider), row);
-  return typeof opened.access_token === "string" ? opened.access_token : "";
+  const token = opened.access_token ?? opened.api_key;
+  return typeof token === "string" ? token : "";
 }
 
 /** The vendor said the token is revoked: the connector shows `reconnect_required` until connected again. */

@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from "node:util";
 import { type FleetStatus, Problem } from "@fleet/contracts";
 import { and, count, eq, fleets } from "@fleet/db";
 import { autoKillFleetGates } from "../approvals/sweep.ts";
+import { retireFleetSpend } from "../billing/account.ts";
 import { type ServiceContext, uniqueViolation } from "../context.ts";
 import { gatesResolved } from "../fleet-events/frames.ts";
 import { keysetPage } from "../keyset.ts";
@@ -151,8 +152,10 @@ export async function deleteFleet(
     const [deleted] = await tx
       .delete(fleets)
       .where(and(eq(fleets.id, fleetId), eq(fleets.workspaceId, workspaceId), eq(fleets.tenantId, tenantId)))
-      .returning({ id: fleets.id });
+      .returning({ id: fleets.id, chargedNanos: fleets.chargedNanos });
     if (deleted === undefined) return undefined;
+    // Its charges leave with its row: the account keeps them, so the tenant's balance does not move.
+    await retireFleetSpend(tx, tenantId, deleted.chargedNanos, ctx.now());
     return { ...deleted, killed: await autoKillFleetGates(tx, deleted.id, "deleted", ctx.now()) };
   });
   if (row !== undefined) gatesResolved(ctx, row.killed);

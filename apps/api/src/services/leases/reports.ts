@@ -41,6 +41,11 @@ export interface ReportInput {
  * row, and reads the lease as it was), but only the first finds the lease still `running`, so the second
  * charges, counts and answers nothing.
  *
+ * The charge's debit is the fleet row's `charged_nanos` (the balance is credits minus the fleets' sums,
+ * billing/account.ts): the report writes no row shared by the tenant's other fleets, so reports of one
+ * tenant's fleets do not queue on one account row (issue 16 §4; before, every report with a cost upserted
+ * `billing_accounts` and held its lock until commit).
+ *
  * The lease is read by its key alone, in a subquery fenced with `offset 0`: with `status = 'running'`
  * beside the key, a generic plan cached while `leases` had no statistics (a new database) read the
  * one-running-lease-per-fleet index instead, whose entries for ended leases stay until vacuum (9,000 of
@@ -91,6 +96,7 @@ export async function reportLease(ctx: ServiceContext, runnerId: string, input: 
         leased_until = null,
         events_processed = f.events_processed + 1,
         budget_used_nanos = f.budget_used_nanos + ${cost}::bigint,
+        charged_nanos = f.charged_nanos + ${cost}::bigint,
         period_spend_nanos = case when f.spend_period = ${period} then f.period_spend_nanos else 0 end + ${cost}::bigint,
         spend_period = ${period}
       from ended where f.id = ended.fleet_id
@@ -107,12 +113,6 @@ export async function reportLease(ctx: ServiceContext, runnerId: string, input: 
         ${priced.prices?.output ?? null}::bigint, ${priced.source}, ${cost}::bigint, ${now}::bigint
       from ended
       on conflict (event_id) do nothing
-    ),
-    debited as (
-      insert into billing_accounts (tenant_id, balance_nanos, updated_at)
-      select ended.tenant_id, -${cost}::bigint, ${now}::bigint from ended where ${cost}::bigint > 0
-      on conflict (tenant_id) do update
-        set balance_nanos = billing_accounts.balance_nanos + excluded.balance_nanos, updated_at = excluded.updated_at
     ),
     history as (
       insert into runner_events (id, runner_id, event_type, detail, created_at)

@@ -8,6 +8,7 @@ import { useState } from "react";
 import { ActionProblem } from "../../components/query-problem.tsx";
 import { problemOf } from "../../lib/problem.ts";
 import { useTRPC } from "../../lib/trpc.ts";
+import { ApiKeyForm } from "./api-key-form.tsx";
 import { ChannelRoutes } from "./channel-routes.tsx";
 
 type Provider = OutputOf<typeof listWorkspaceConnectors>[number];
@@ -18,7 +19,10 @@ const statusWords: Record<string, { label: string; tone: BadgeTone }> = {
   not_connected: { label: "Not connected", tone: "neutral" },
 };
 
-/** One provider in one workspace: its status, connect or reconnect, disconnect, and its channel routes. */
+/**
+ * One provider in one workspace: its status, connect or reconnect (the vendor's consent page for a chat
+ * provider, a key form for an API-key one), disconnect, and a chat provider's channel routes.
+ */
 export function ConnectorPanel({
   provider,
   workspace,
@@ -35,7 +39,9 @@ export function ConnectorPanel({
   // The vendor's consent page: the browser goes there, and the vendor sends it back to this page.
   const connect = useMutation(
     trpc.connectors.connect.mutationOptions({
-      onSuccess: ({ authorize_url }) => window.location.assign(authorize_url),
+      onSuccess: (answer) => {
+        if ("authorize_url" in answer) window.location.assign(answer.authorize_url);
+      },
     }),
   );
   const disconnect = useMutation(
@@ -49,6 +55,8 @@ export function ConnectorPanel({
   const state = status.data?.status;
   const words = state === undefined ? null : statusWords[state];
   const headingId = `connector-${provider.id}`;
+  const chat = provider.archetype === "chat";
+  const unconnected = state === "not_connected" || state === "reconnect_required";
   return (
     <section
       className="connector"
@@ -80,8 +88,16 @@ export function ConnectorPanel({
           Not configured on this deployment: the operator sets the provider app&apos;s client id and secrets.
         </p>
       ) : null}
+      {!chat && unconnected ? (
+        <ApiKeyForm
+          where={where}
+          displayName={provider.display_name}
+          reconnect={state === "reconnect_required"}
+          onConnected={refresh}
+        />
+      ) : null}
       <div className="connector__actions">
-        {state === "not_connected" || state === "reconnect_required" ? (
+        {chat && unconnected ? (
           <Button
             variant="primary"
             disabled={!provider.configured}
@@ -98,7 +114,7 @@ export function ConnectorPanel({
         ) : null}
       </div>
       <ActionProblem action={connect} />
-      {state === "connected" ? <ChannelRoutes where={where} /> : null}
+      {chat && state === "connected" ? <ChannelRoutes where={where} /> : null}
       <ConfirmDialog
         open={confirming}
         title={`Disconnect ${provider.display_name} from ${workspace.name}?`}
@@ -112,8 +128,9 @@ export function ConnectorPanel({
           setConfirming(false);
         }}
       >
-        Its channel routes are removed: messages stop reaching fleets, answers and approval gates stop being
-        posted. The app stays installed at the provider until removed there.
+        {chat
+          ? "Its channel routes are removed: messages stop reaching fleets, answers and approval gates stop being posted. The app stays installed at the provider until removed there."
+          : `The stored API key is deleted from this workspace. The key itself stays valid at ${provider.display_name} until revoked there.`}
       </ConfirmDialog>
     </section>
   );

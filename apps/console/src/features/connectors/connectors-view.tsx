@@ -33,7 +33,7 @@ export function ConnectorsView({
     <div className="page">
       <PageHeader
         title="Connectors"
-        description="Connections from a workspace to outside providers. A connected chat provider brings messages to your fleets, posts their answers back in the thread, and shows approval gates with Approve and Deny buttons."
+        description="Connections from a workspace to outside providers. A connected chat provider brings messages to your fleets, posts their answers back in the thread, and shows approval gates with Approve and Deny buttons; an API-key provider is connected with a key it checks first."
       />
       <WorkspaceCard
         headingId="connectors-heading"

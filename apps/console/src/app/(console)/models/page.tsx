@@ -1,3 +1,4 @@
+import "../../../styles/fleets.css";
 import "../../../styles/runners.css";
 import "../../../styles/models.css";
 import type { Metadata } from "next";

@@ -8,6 +8,7 @@ import {
   definition,
   installFleet,
   messageFleet,
+  setFleetStatus,
   TestRunner,
 } from "../support/fleet-api.ts";
 import { operatorToken } from "../support/fleetctl.ts";
@@ -72,6 +73,12 @@ test.describe("Models", () => {
     await expect(page.locator('tbody tr:not([data-provider="openai_compatible"])')).toHaveCount(0);
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, testInfo, "models");
+    // On a phone the table scrolls inside its card; the page never gets wider than the screen.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(row).toBeAttached();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await screenshot(page, testInfo, "models-phone");
+    await page.setViewportSize({ width: 1440, height: 900 });
 
     // The tenant's provider: the address guard's refusals in words, not codes.
     const provider = page.getByRole("region", { name: "Your provider" });
@@ -137,6 +144,15 @@ test.describe("Models", () => {
       inspect.getByRole("button", { name: `Run event ${newId.slice(0, 8)} again` }),
     ).toHaveAccessibleDescription("Only a finished run can be run again.");
     await screenshot(page, testInfo, "run-again");
+
+    // A paused fleet takes no new run: the refusal shows in the dialog, and nothing opens.
+    await setFleetStatus(apiUrl, tenant, fleet.fleet_id, "paused");
+    await inspect.getByRole("link", { name: `event ${sent.event_id.slice(0, 8)}…` }).click();
+    await expect(page).toHaveURL(new RegExp(`event=${sent.event_id}`));
+    await inspect.getByRole("button", { name: `Run event ${sent.event_id.slice(0, 8)} again` }).click();
+    await expect(inspect.getByRole("alert")).toContainText("paused");
+    await expect(page).toHaveURL(new RegExp(`event=${sent.event_id}`));
+    await setFleetStatus(apiUrl, tenant, fleet.fleet_id, "active");
 
     // It is work like any other: the runner leases it, with the same request.
     const again = await runner.lease();

@@ -1,12 +1,15 @@
 import type { OutputOf } from "@fleet/contracts";
 import type { listFleetEvents } from "@fleet/contracts/fleet-events/list-fleet-events";
+import type { retryFleetEvent } from "@fleet/contracts/fleet-events/retry-fleet-event";
 import type { messageFleet as messageOperation } from "@fleet/contracts/fleets/message-fleet";
 import type { getMe } from "@fleet/contracts/users/get-me";
-import { fleetEvents } from "@fleet/db";
+import { eq, fleetEvents } from "@fleet/db";
 import { describe, expect, it } from "vitest";
 import { newId } from "../src/runtime/ids.ts";
-import { installFleet, messageFleet } from "./fleet-fixtures.ts";
-import { call, seedTenant, type Tenant, testApi } from "./harness.ts";
+import { finishEvent, installFleet, messageFleet } from "./fleet-fixtures.ts";
+import { call, seedTenant, sessionFor, type Tenant, testApi } from "./harness.ts";
+
+type Retried = OutputOf<typeof retryFleetEvent>;
 
 type EventPage = OutputOf<typeof listFleetEvents>;
 
@@ -168,5 +171,140 @@ describe("messages and fleet events", () => {
     expect(unknown.body.error_code).toBe("UZ-FLEET-001");
     const list = await call<EventPage>("GET", `${base}/events`, { token: tenant.apiKey });
     expect(list.body.items).toEqual([]);
+  });
+});
+
+describe("running an event again", () => {
+  it("stores a new received event with the same request, linked by retry_of, read and listed", async () => {
+    const tenant = await seedTenant();
+    const fleetId = await installFleet(tenant);
+    const base = `/v1/workspaces/${tenant.workspaceId}/fleets/${fleetId}`;
+    const original = await messageFleet(tenant, fleetId, "Summarise the open incidents");
+    // Runners lease any tenant's waiting work, and this file shares its database: finish it directly.
+    await finishEvent(original);
+
+    const session = await sessionFor(tenant);
+    const retried = await call<Retried>("POST", `${base}/events/${original}/retry`, { token: session });
+    expect(retried.status, retried.text).toBe(202);
+    expect(retried.body).toMatchObject({ status: "accepted", retry_of: original });
+    expect(retried.body.event_id).not.toBe(original);
+
+    const again = await call("GET", `${base}/events/${retried.body.event_id}`, { token: tenant.apiKey });
+    expect(again.body).toMatchObject({
+      event_id: retried.body.event_id,
+      event_type: "chat",
+      status: "received",
+      retry_of: original,
+      request_json: JSON.stringify({ message: "Summarise the open incidents" }),
+    });
+    expect(again.body.actor).toMatch(/^user:/);
+    expect(again.body).not.toHaveProperty("response_text");
+    const first = await call("GET", `${base}/events/${original}`, { token: tenant.apiKey });
+    expect(first.body).toMatchObject({ status: "processed", response_text: "done" });
+    expect(first.body).not.toHaveProperty("retry_of");
+
+    const list = await call<EventPage>("GET", `${base}/events`, { token: tenant.apiKey });
+    expect(list.body.items.map((item) => [item.event_id, item.retry_of])).toEqual([
+      [retried.body.event_id, original],
+      [original, undefined],
+    ]);
+
+    // An event still waiting (the copy) cannot be run again.
+    const running = await call("POST", `${base}/events/${retried.body.event_id}/retry`, {
+      token: tenant.apiKey,
+    });
+    expect(running.status).toBe(409);
+    expect(running.body).toMatchObject({ error_code: "UZ-EVENT-002", current_state: "received" });
+  });
+
+  it("runs a failed event again, and refuses an unfinished or gate-blocked one, storing nothing", async () => {
+    const tenant = await seedTenant();
+    const fleetId = await installFleet(tenant);
+    const base = `/v1/workspaces/${tenant.workspaceId}/fleets/${fleetId}`;
+    const failed = await messageFleet(tenant, fleetId, "a");
+    await finishEvent(failed, "fleet_error");
+    const ok = await call<Retried>("POST", `${base}/events/${failed}/retry`, { token: tenant.apiKey });
+    expect(ok.status, ok.text).toBe(202);
+
+    const waiting = await messageFleet(tenant, fleetId, "b");
+    const blocked = await messageFleet(tenant, fleetId, "c");
+    const api = await testApi();
+    await api.database.db
+      .update(fleetEvents)
+      .set({ status: "gate_blocked" })
+      .where(eq(fleetEvents.id, blocked));
+    for (const [id, state] of [
+      [waiting, "received"],
+      [blocked, "gate_blocked"],
+    ] as const) {
+      const refused = await call("POST", `${base}/events/${id}/retry`, { token: tenant.apiKey });
+      expect(refused.status).toBe(409);
+      expect(refused.headers.get("content-type")).toContain("application/problem+json");
+      expect(refused.body).toMatchObject({ error_code: "UZ-EVENT-002", current_state: state });
+    }
+    const list = await call<EventPage>("GET", `${base}/events`, { token: tenant.apiKey });
+    expect(list.body.items).toHaveLength(4);
+  });
+
+  it("follows the fleet's state as a message does, and answers 404 for an event it cannot see", async () => {
+    const tenant = await seedTenant();
+    const other = await seedTenant();
+    const fleetId = await installFleet(tenant);
+    const sibling = await installFleet(tenant);
+    const base = `/v1/workspaces/${tenant.workspaceId}/fleets/${fleetId}`;
+    const done = await messageFleet(tenant, fleetId);
+    await finishEvent(done);
+    for (const status of ["paused", "stopped"]) {
+      const moved = await call("PATCH", base, { token: tenant.apiKey, body: { status } });
+      expect(moved.status, moved.text).toBe(200);
+      const refused = await call("POST", `${base}/events/${done}/retry`, { token: tenant.apiKey });
+      expect(refused.status).toBe(409);
+      expect(refused.body).toMatchObject({ error_code: "UZ-FLEET-003", current_state: status });
+    }
+    expect((await call("PATCH", base, { token: tenant.apiKey, body: { status: "active" } })).status).toBe(
+      200,
+    );
+
+    const siblingEvent = await messageFleet(tenant, sibling);
+    await finishEvent(siblingEvent);
+    const theirFleet = await installFleet(other);
+    const theirEvent = await messageFleet(other, theirFleet);
+    await finishEvent(theirEvent);
+    for (const id of [siblingEvent, theirEvent, newId()]) {
+      const missing = await call("POST", `${base}/events/${id}/retry`, { token: tenant.apiKey });
+      expect(missing.status).toBe(404);
+      expect(missing.body.error_code).toBe("UZ-EVENT-001");
+    }
+    const malformed = await call("POST", `${base}/events/not-an-id/retry`, { token: tenant.apiKey });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.error_code).toBe("UZ-REQ-001");
+    const withBody = await call("POST", `${base}/events/${done}/retry`, {
+      token: tenant.apiKey,
+      body: { message: "other" },
+    });
+    expect(withBody.status).toBe(400);
+    const list = await call<EventPage>("GET", `${base}/events`, { token: tenant.apiKey });
+    expect(list.body.items.map((item) => item.event_id)).toEqual([done]);
+  });
+
+  it("stores one new event per call when ten retries of one event race", async () => {
+    const tenant = await seedTenant();
+    const fleetId = await installFleet(tenant);
+    const base = `/v1/workspaces/${tenant.workspaceId}/fleets/${fleetId}`;
+    const done = await messageFleet(tenant, fleetId);
+    await finishEvent(done);
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        call<Retried>("POST", `${base}/events/${done}/retry`, { token: tenant.apiKey }),
+      ),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(202));
+    const ids = new Set(answers.map((answer) => answer.body.event_id));
+    expect(ids.size).toBe(10);
+    const list = await call<EventPage>("GET", `${base}/events?limit=50`, { token: tenant.apiKey });
+    const copies = list.body.items.filter((item) => item.retry_of === done);
+    expect(copies).toHaveLength(10);
+    expect(new Set(copies.map((item) => item.event_id))).toEqual(ids);
+    expect(copies.every((item) => item.status === "received")).toBe(true);
   });
 });

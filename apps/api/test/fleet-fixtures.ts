@@ -1,7 +1,7 @@
 import type { OutputOf } from "@fleet/contracts";
 import type { createFleet } from "@fleet/contracts/fleets/create-fleet";
 import type { messageFleet as messageOperation } from "@fleet/contracts/fleets/message-fleet";
-import { fleetLibraries, type LibraryTrigger } from "@fleet/db";
+import { eq, fleetEvents, fleetLibraries, type LibraryTrigger } from "@fleet/db";
 import { expect } from "vitest";
 import { newId } from "../src/runtime/ids.ts";
 import { bootstrapTenant } from "../src/services/tenants/tenants.ts";
@@ -83,6 +83,18 @@ export async function messageFleet(owner: Tenant, fleetId: string, message = "he
   );
   expect(sent.status, sent.text).toBe(202);
   return sent.body.event_id;
+}
+
+/**
+ * Marks an event finished as a runner's report would (the leases suite covers the report itself), for the
+ * tests that need a finished event and not the lease that finished it.
+ */
+export async function finishEvent(eventId: string, status: "processed" | "fleet_error" = "processed") {
+  const api = await testApi();
+  await api.database.db
+    .update(fleetEvents)
+    .set({ status, responseText: status === "processed" ? "done" : null, updatedAt: Date.now() })
+    .where(eq(fleetEvents.id, eventId));
 }
 
 /** A tenant with one fleet on an API of the caller's own (its own database), not the shared one. */

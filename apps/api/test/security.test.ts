@@ -5,7 +5,7 @@ import type { createSchedule } from "@fleet/contracts/schedules/create-schedule"
 import { describe, expect, it } from "vitest";
 import { operations } from "../src/router/root.ts";
 import { gateIn } from "./approval-fixtures.ts";
-import { installFleet, messageFleet } from "./fleet-fixtures.ts";
+import { finishEvent, installFleet, messageFleet } from "./fleet-fixtures.ts";
 import { grantIn } from "./grant-fixtures.ts";
 import {
   call,
@@ -102,6 +102,13 @@ const otherTenantFixtures: Record<string, Fixture> = {
   "fleetEvents.get": async (owner) => {
     const params = await fleetIn(owner);
     return { params: { ...params, event_id: await messageFleet(owner, params.fleet_id!) } };
+  },
+  "fleetEvents.retry": async (owner) => {
+    const params = await fleetIn(owner);
+    const eventId = await messageFleet(owner, params.fleet_id!);
+    // Finished, so only the tenant boundary can refuse it.
+    await finishEvent(eventId);
+    return { params: { ...params, event_id: eventId } };
   },
   "memories.list": async (owner) => ({ params: await fleetIn(owner) }),
   "secrets.list": async (owner) => ({ params: { workspace_id: owner.workspaceId } }),

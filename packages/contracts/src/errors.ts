@@ -289,6 +289,12 @@ export const errorRegistry = {
   ),
   /** No such fleet event. */
   "UZ-EVENT-001": def(404, "Event not found", "No event with this id is visible for this fleet."),
+  /** A run again of an event whose run has not finished (or was refused before it ran). */
+  "UZ-EVENT-002": def(
+    409,
+    "Event not finished",
+    "Only a finished event (processed or fleet_error) can be run again; current_state names the event's status.",
+  ),
   // Runners and leases
   /** A superseded lease holder was refused. */
   "UZ-RUN-005": def(

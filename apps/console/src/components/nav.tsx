@@ -45,6 +45,7 @@ const items: NavItem[] = [
   { href: "/runners", label: "Runners", icon: <ServerIcon /> },
   { href: "/fleets", label: "Fleets", icon: <GridIcon /> },
   { href: "/library", label: "Library", icon: <BookIcon /> },
+  { href: "/models", label: "Models", icon: <ChartIcon /> },
   { href: "/activity", label: "Activity", icon: <PulseIcon /> },
   { href: "/connectors", label: "Connectors", icon: <PlugIcon /> },
   { href: "/secrets", label: "Secrets", icon: <LockIcon /> },

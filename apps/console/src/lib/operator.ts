@@ -1,3 +1,4 @@
+import { listAdminModels } from "@fleet/contracts/models/list-admin-models";
 import { listRunners } from "@fleet/contracts/runners/list-runners";
 import type { ProblemView } from "@fleet/ui";
 import { type ApiResult, callApi } from "./session.ts";
@@ -18,16 +19,21 @@ export const OPERATOR_MAX_SECONDS = 12 * 60 * 60;
 /** Where the operator pages live; the cookie's problem is read there and nowhere else. */
 export const OPERATOR_PAGES = "/runners";
 
+/** The Models page: readable by every member, its catalogue edits need the operator token. */
+export const MODELS_PAGE = "/models";
+
+/** The operator page a return path belongs to: where its refusal's flash cookie is scoped. */
+export function operatorPageOf(path: string): string {
+  return path === MODELS_PAGE || path.startsWith(`${MODELS_PAGE}?`) ? MODELS_PAGE : OPERATOR_PAGES;
+}
+
 export function operatorCookieOptions(secure: boolean) {
   return { httpOnly: true, sameSite: "lax", path: "/", secure } as const;
 }
 
-export const operatorProblemCookieOptions = {
-  httpOnly: true,
-  sameSite: "lax",
-  path: OPERATOR_PAGES,
-  maxAge: 60,
-} as const;
+export function operatorProblemCookieOptions(page: string) {
+  return { httpOnly: true, sameSite: "lax", path: page, maxAge: 60 } as const;
+}
 
 /** What the console may show of the token: its scopes and when it expires. Never the token. */
 export interface OperatorClaims {
@@ -63,15 +69,20 @@ const emptyToken: ProblemView = {
 };
 
 /**
- * Checks a pasted token against the API the way the Runners page will use it: listing one runner. A 200
- * means it is an operator token allowed to read runners; a refusal comes back as the API's problem.
+ * Checks a pasted token against the API the way the page it returns to will use it: listing one runner
+ * (Runners) or one catalogue row (Models). A 200 means it is an operator token allowed there; a refusal
+ * comes back as the API's problem.
  */
-export async function verifyOperator(token: string): Promise<ApiResult<OperatorClaims>> {
+export async function verifyOperator(
+  token: string,
+  page = OPERATOR_PAGES,
+): Promise<ApiResult<OperatorClaims>> {
   if (token.length === 0) return { ok: false, problem: emptyToken };
+  const op = page === MODELS_PAGE ? listAdminModels : listRunners;
   const result = await callApi(
-    `${listRunners.path}?limit=1`,
-    { method: listRunners.method, headers: { authorization: `Bearer ${token}` } },
-    listRunners.output,
+    `${op.path}?limit=1`,
+    { method: op.method, headers: { authorization: `Bearer ${token}` } },
+    op.output,
   );
   return result.ok ? { ok: true, value: operatorClaims(token) } : result;
 }
@@ -86,5 +97,5 @@ export function operatorCookieSeconds(claims: OperatorClaims, now: number): numb
 /** A path on the operator pages to return to after the form, or the Runners page (no open redirect). */
 export function operatorReturnPath(value: unknown): string {
   const path = typeof value === "string" ? value : "";
-  return /^\/runners(\/[0-9a-f-]{36})?(\?[^\s\\]*)?$/.test(path) ? path : OPERATOR_PAGES;
+  return /^\/(runners(\/[0-9a-f-]{36})?|models)(\?[^\s\\]*)?$/.test(path) ? path : OPERATOR_PAGES;
 }

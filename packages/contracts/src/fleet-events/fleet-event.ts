@@ -4,6 +4,9 @@ import { cursorParam, epochMs, queryInt, uuidv7 } from "../common.ts";
 export const fleetEventTypes = ["chat", "webhook", "cron", "continuation"] as const;
 export const fleetEventStatuses = ["received", "processed", "fleet_error", "gate_blocked"] as const;
 
+/** The statuses of a finished run: only these can be run again. */
+export const retryableEventStatuses = ["processed", "fleet_error"] as const;
+
 /** A fleet event as lists show it: no request or answer bodies. */
 export const fleetEventItem = z
   .object({
@@ -17,6 +20,8 @@ export const fleetEventItem = z
     updated_at: epochMs,
     failure_label: z.string().optional(),
     resumes_event_id: z.string().optional(),
+    /** The event this one runs again, when it was made by `…/events/{event_id}/retry`. */
+    retry_of: z.string().optional(),
     tokens: z.number().int().optional(),
     wall_ms: z.number().int().optional(),
     cost_nanos: z.number().int().optional(),

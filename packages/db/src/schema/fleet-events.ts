@@ -23,6 +23,11 @@ export const fleetEvents = pgTable(
     failureDetail: text("failure_detail"),
     checkpointId: text("checkpoint_id"),
     resumesEventId: uuid("resumes_event_id"),
+    /**
+     * The event this one runs again (`POST …/events/{id}/retry`), in the same fleet. No foreign key, as
+     * `resumes_event_id`: both rows go with their fleet, and a key would cost every fleet delete a lookup.
+     */
+    retryOf: uuid("retry_of"),
     tokens: bigint("tokens", { mode: "number" }),
     wallMs: bigint("wall_ms", { mode: "number" }),
     costNanos: bigint("cost_nanos", { mode: "number" }),

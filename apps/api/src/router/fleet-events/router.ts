@@ -2,6 +2,7 @@ import { resource } from "../../trpc.ts";
 import { getFleetEvent } from "./get-fleet-event.ts";
 import { listFleetEvents } from "./list-fleet-events.ts";
 import { listWorkspaceEvents } from "./list-workspace-events.ts";
+import { retryFleetEvent } from "./retry-fleet-event.ts";
 import { streamFleetEvents } from "./stream-fleet-events.ts";
 import { streamWorkspaceEvents } from "./stream-workspace-events.ts";
 
@@ -9,6 +10,7 @@ export const fleetEventsRouter = resource(
   getFleetEvent,
   listFleetEvents,
   listWorkspaceEvents,
+  retryFleetEvent,
   streamFleetEvents,
   streamWorkspaceEvents,
 );

@@ -1,3 +1,4 @@
+import type { fleetEventTypes } from "@fleet/contracts";
 import { approvalGates, inArray } from "@fleet/db";
 import { chatGateOpened, chatGatesResolved } from "../connectors/gates.ts";
 import type { ServiceContext } from "../context.ts";
@@ -5,14 +6,14 @@ import type { ServiceContext } from "../context.ts";
 /** How much of a request the `event_received` frame previews: enough to recognise it, never the whole. */
 const PREVIEW_CHARS = 160;
 
-/** An event entered (a message, a cron fire): published after its insert commits. */
+/** An event entered (a message, a cron fire, a run again): published after its insert commits. */
 export function eventReceived(
   ctx: ServiceContext,
   event: {
     workspaceId: string;
     fleetId: string;
     eventId: string;
-    eventType: "chat" | "cron";
+    eventType: (typeof fleetEventTypes)[number];
     actor: string;
     message?: string;
   },

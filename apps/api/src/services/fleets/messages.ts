@@ -90,6 +90,7 @@ function prepareInsertChat(db: Database) {
           failureDetail: sql`null`.as("failure_detail"),
           checkpointId: sql`null`.as("checkpoint_id"),
           resumesEventId: sql`null::uuid`.as("resumes_event_id"),
+          retryOf: sql`null::uuid`.as("retry_of"),
           tokens: sql`null::bigint`.as("tokens"),
           wallMs: sql`null::bigint`.as("wall_ms"),
           costNanos: sql`null::bigint`.as("cost_nanos"),

@@ -19,6 +19,7 @@ import {
   type FleetEventView,
 } from "./event-labels.ts";
 import { formatDuration } from "./format.ts";
+import { RunAgainButton } from "./run-again.tsx";
 import type { LiveRun } from "./runs.ts";
 import type { EventStream } from "./use-event-stream.ts";
 import { liveStateOf } from "./use-live-runs.ts";
@@ -222,6 +223,18 @@ function TurnView({
         <p className="turn__text" dir="auto">
           {request ?? <span className="muted">…</span>}
         </p>
+        {item && (status === "processed" || status === "fleet_error") ? (
+          <div className="turn__actions">
+            <RunAgainButton
+              workspaceId={item.workspace_id}
+              fleetId={item.fleet_id}
+              eventId={turn.eventId}
+              status={status}
+              openHref={inspectHref}
+              size="sm"
+            />
+          </div>
+        ) : null}
       </div>
       <div className="turn__answer">
         {run && (run.leaseId || run.tools.length > 0 || run.gates.length > 0) ? <RunSteps run={run} /> : null}

@@ -20,6 +20,7 @@ import { problemOf } from "../../lib/problem.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { eventStatusVariants, eventTypeLabels, type FleetEventView } from "./event-labels.ts";
 import { formatDuration } from "./format.ts";
+import { RunAgainButton } from "./run-again.tsx";
 
 /** The event as text to paste into a ticket or a chat with support: ids, times and the failure, no bodies. */
 export function diagnosticOf(event: FleetEventView): string {
@@ -39,6 +40,7 @@ export function diagnosticOf(event: FleetEventView): string {
   ].filter(Boolean);
   if (usage.length > 0) lines.push(usage.join(", "));
   if (event.resumes_event_id) lines.push(`resumes event ${event.resumes_event_id}`);
+  if (event.retry_of) lines.push(`runs again event ${event.retry_of}`);
   if (event.checkpoint_id) lines.push(`checkpoint ${event.checkpoint_id}`);
   return lines.join("\n");
 }
@@ -79,6 +81,14 @@ export function EventDialog({
           {data ? (
             <span className="dialog-footer__start">
               <CopyButton value={diagnosticOf(data)} label="Copy diagnostic" labelled />
+              <RunAgainButton
+                key={data.event_id}
+                workspaceId={workspaceId}
+                fleetId={fleetId}
+                eventId={data.event_id}
+                status={data.status}
+                openHref={inspectHref}
+              />
             </span>
           ) : null}
           <Button onClick={onClose} data-autofocus>
@@ -111,6 +121,13 @@ export function EventDialog({
             <Fact term="Tokens">{data.tokens === undefined ? none : formatCount(data.tokens)}</Fact>
             <Fact term="Wall time">{data.wall_ms === undefined ? none : formatDuration(data.wall_ms)}</Fact>
             <Fact term="Cost">{data.cost_nanos === undefined ? none : formatCost(data.cost_nanos)}</Fact>
+            {data.retry_of ? (
+              <Fact term="Runs again">
+                <Link href={inspectHref(data.retry_of)} scroll={false}>
+                  event {data.retry_of.slice(0, 8)}…
+                </Link>
+              </Fact>
+            ) : null}
             {data.resumes_event_id ? (
               <Fact term="Resumes">
                 <Link href={inspectHref(data.resumes_event_id)} scroll={false}>

@@ -2,7 +2,7 @@
 
 import { hasScope } from "@fleet/contracts";
 import { Badge, Button, formatUtc, ProblemAlert, type ProblemView, TextField } from "@fleet/ui";
-import { useId, useState } from "react";
+import { type ReactNode, useId, useState } from "react";
 
 /** What the page knows of the operator token in the cookie: never the token, only its claims. */
 export interface OperatorSession {
@@ -23,10 +23,11 @@ export function lacksScope(session: OperatorSession, scope: string, what: string
 }
 
 /** Forgets the token in this browser (a form post: the cookie is httpOnly, no script can clear it). */
-export function ForgetOperatorForm({ size = "sm" }: { size?: "sm" | "md" }) {
+export function ForgetOperatorForm({ size = "sm", returnTo }: { size?: "sm" | "md"; returnTo?: string }) {
   const [pending, setPending] = useState(false);
   return (
     <form method="post" action="/auth/operator/forget" onSubmit={() => setPending(true)}>
+      {returnTo ? <input type="hidden" name="return_to" value={returnTo} /> : null}
       <Button type="submit" size={size} variant="ghost" pending={pending}>
         Forget operator token
       </Button>
@@ -42,6 +43,8 @@ export function OperatorAccessCard({
   problem,
   refused,
   returnTo,
+  explanation,
+  command = MINT_COMMAND,
 }: {
   /** Why the last token was refused: the paste's or the API's answer to the one in the cookie. */
   problem: ProblemView | null;
@@ -49,6 +52,10 @@ export function OperatorAccessCard({
   refused: boolean;
   /** The operator page to come back to once the token works. */
   returnTo: string;
+  /** Why the page needs the token, and what each scope allows there; the Runners page's by default. */
+  explanation?: ReactNode;
+  /** The command that mints a fitting token. */
+  command?: string;
 }) {
   const headingId = useId();
   const [pending, setPending] = useState(false);
@@ -65,17 +72,21 @@ export function OperatorAccessCard({
         )}
       </header>
       <div className="operator-access__body">
-        <p className="operator-access__text">
-          Runners belong to the platform, not to your tenant, so these pages need an operator token beside
-          your sign-in. Mint one on the server and paste it here:
-        </p>
+        {explanation ?? (
+          <p className="operator-access__text">
+            Runners belong to the platform, not to your tenant, so these pages need an operator token beside
+            your sign-in. Mint one on the server and paste it here:
+          </p>
+        )}
         <pre className="operator-access__command">
-          <code>{MINT_COMMAND}</code>
+          <code>{command}</code>
         </pre>
-        <p className="operator-access__text muted">
-          <code>runner:read</code> shows runners; <code>runner:write</code> also edits policy, cordons, drains
-          and reactivates; <code>runner:admin</code> also revokes and deletes.
-        </p>
+        {explanation ? null : (
+          <p className="operator-access__text muted">
+            <code>runner:read</code> shows runners; <code>runner:write</code> also edits policy, cordons,
+            drains and reactivates; <code>runner:admin</code> also revokes and deletes.
+          </p>
+        )}
         <p className="operator-access__text muted">
           On an install started with <code>pnpm start</code> (dev mode), the owner signing in with a sign-in
           link gets one with the session.
@@ -107,7 +118,7 @@ export function OperatorAccessCard({
         {refused ? (
           <div className="operator-access__forget">
             <p className="muted">Or stop using the token this browser holds:</p>
-            <ForgetOperatorForm />
+            <ForgetOperatorForm returnTo={returnTo} />
           </div>
         ) : null}
       </div>
@@ -116,7 +127,7 @@ export function OperatorAccessCard({
 }
 
 /** Which operator token the page acts with: its scopes and expiry, and the way to forget it. */
-export function OperatorIdentity({ session }: { session: OperatorSession }) {
+export function OperatorIdentity({ session, returnTo }: { session: OperatorSession; returnTo?: string }) {
   return (
     <section className="operator-identity" aria-label="Operator token">
       <span className="operator-identity__text">
@@ -134,7 +145,7 @@ export function OperatorIdentity({ session }: { session: OperatorSession }) {
           {session.expiresAt !== null ? <span>until {formatUtc(session.expiresAt)}</span> : null}
         </span>
       </span>
-      <ForgetOperatorForm />
+      <ForgetOperatorForm {...(returnTo ? { returnTo } : {})} />
     </section>
   );
 }

@@ -2,10 +2,10 @@ import type { NextRequest } from "next/server";
 import { encodeProblem } from "../../../lib/flash.ts";
 import {
   OPERATOR_COOKIE,
-  OPERATOR_PAGES,
   OPERATOR_PROBLEM_COOKIE,
   operatorCookieOptions,
   operatorCookieSeconds,
+  operatorPageOf,
   operatorProblemCookieOptions,
   operatorReturnPath,
   verifyOperator,
@@ -15,7 +15,7 @@ import { isSecureRequest, redirectTo, sameOrigin } from "../../../lib/redirect.t
 /**
  * Takes a pasted operator token (a plain form post, so no page script handles it after the paste), has
  * the API check it, and keeps it in the httpOnly `fleet_operator` cookie. A refusal goes back to the
- * Runners page as a short-lived flash, never in the URL.
+ * page it came from (Runners or Models) as a short-lived flash, never in the URL.
  */
 export async function POST(request: NextRequest) {
   if (!sameOrigin(request.headers)) return new Response("Cross-site form refused.", { status: 403 });
@@ -23,11 +23,12 @@ export async function POST(request: NextRequest) {
   const token = String(form.get("token") ?? "").trim();
   const back = operatorReturnPath(form.get("return_to"));
   const secure = isSecureRequest(request.headers);
-  const result = await verifyOperator(token);
+  const page = operatorPageOf(back);
+  const result = await verifyOperator(token, page);
   const response = redirectTo(back);
   if (!result.ok) {
     response.cookies.set(OPERATOR_PROBLEM_COOKIE, encodeProblem(result.problem), {
-      ...operatorProblemCookieOptions,
+      ...operatorProblemCookieOptions(page),
       secure,
     });
     return response;
@@ -36,6 +37,6 @@ export async function POST(request: NextRequest) {
     ...operatorCookieOptions(secure),
     maxAge: operatorCookieSeconds(result.value, Date.now()),
   });
-  response.cookies.delete({ name: OPERATOR_PROBLEM_COOKIE, path: OPERATOR_PAGES });
+  response.cookies.delete({ name: OPERATOR_PROBLEM_COOKIE, path: page });
   return response;
 }

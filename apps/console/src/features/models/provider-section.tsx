@@ -1,0 +1,263 @@
+"use client";
+
+import { type TenantProviderChoice, tenantProviderChoices } from "@fleet/contracts";
+import { Badge, Button, ConfirmDialog, ProblemAlert, RelativeTime, SelectField, TextField } from "@fleet/ui";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useId, useState } from "react";
+import { Fact } from "../../components/fact.tsx";
+import { FormDialog } from "../../components/form-dialog.tsx";
+import { QueryProblem } from "../../components/query-problem.tsx";
+import { problemOf, statusOf } from "../../lib/problem.ts";
+import { type ApiError, useTRPC } from "../../lib/trpc.ts";
+import { providerProblemInWords } from "./provider-words.ts";
+import { providerLabel } from "./urls.ts";
+
+/** A refusal of the provider routes, in words (never the code). */
+function inWords(error: ApiError) {
+  return providerProblemInWords(problemOf(error));
+}
+
+/**
+ * The tenant's provider (`/v1/tenants/me/provider`): which provider and model the tenant's fleets use,
+ * and on whose key. A section of the Models page, since choosing one means choosing a catalogue model.
+ */
+export function ProviderSection() {
+  const trpc = useTRPC();
+  const headingId = useId();
+  const current = useQuery(trpc.providers.getTenant.queryOptions(undefined, { retry: false }));
+  const [setting, setSetting] = useState(false);
+  const [removing, setRemoving] = useState(false);
+  const status = current.error ? statusOf(current.error) : undefined;
+  const notSet = status === 404;
+  const forbidden = status === 403;
+
+  return (
+    <section className="card provider-card" aria-labelledby={headingId} aria-busy={current.isPending}>
+      <header className="card__header">
+        <h2 id={headingId} className="card__title">
+          Your provider
+        </h2>
+        {current.data ? (
+          <Badge tone="success">{providerLabel(current.data.provider)}</Badge>
+        ) : notSet ? (
+          <Badge tone="neutral">Platform default</Badge>
+        ) : null}
+      </header>
+      <div className="card__body">
+        {current.isPending ? (
+          <div className="skeleton-rows" role="status" aria-label="Loading your provider">
+            <span className="skeleton-line" />
+            <span className="skeleton-line" />
+          </div>
+        ) : forbidden ? (
+          <p className="muted">
+            Seeing and changing the tenant's provider needs the <code>workspace:admin</code> scope, which you
+            do not hold. Ask an owner of this tenant.
+          </p>
+        ) : notSet ? (
+          <p>
+            No provider of your own is set: your fleets run on the platform default provider and key. Set one
+            to use your own key, or an OpenAI-compatible endpoint.
+          </p>
+        ) : current.error ? (
+          <QueryProblem query={current} />
+        ) : (
+          <dl className="facts">
+            <Fact term="Provider">{providerLabel(current.data.provider)}</Fact>
+            <Fact term="Model">
+              <code>{current.data.model}</code>
+            </Fact>
+            {current.data.base_url ? (
+              <Fact term="Base URL">
+                <code className="provider-url">{current.data.base_url}</code>
+              </Fact>
+            ) : null}
+            <Fact term="API key">{current.data.has_api_key ? "Held, sealed (never shown)" : "None"}</Fact>
+            <Fact term="Changed">
+              <RelativeTime value={current.data.updated_at} />
+            </Fact>
+          </dl>
+        )}
+        {forbidden || (current.error && !notSet) || current.isPending ? null : (
+          <div className="provider-card__actions">
+            <Button variant="secondary" onClick={() => setSetting(true)}>
+              {current.data ? "Change provider" : "Set provider"}
+            </Button>
+            {current.data ? (
+              <Button variant="ghost" onClick={() => setRemoving(true)}>
+                Use the platform default
+              </Button>
+            ) : null}
+          </div>
+        )}
+      </div>
+      {setting ? <ProviderDialog current={current.data ?? null} onClose={() => setSetting(false)} /> : null}
+      {removing ? <RemoveProviderDialog onClose={() => setRemoving(false)} /> : null}
+    </section>
+  );
+}
+
+interface CurrentProvider {
+  provider: TenantProviderChoice;
+  model: string;
+  base_url: string | null;
+  has_api_key: boolean;
+}
+
+function ProviderDialog({ current, onClose }: { current: CurrentProvider | null; onClose: () => void }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const formId = useId();
+  const [provider, setProvider] = useState<TenantProviderChoice>(current?.provider ?? "platform");
+  const [model, setModel] = useState(current?.model ?? "");
+  const [apiKey, setApiKey] = useState("");
+  const [baseUrl, setBaseUrl] = useState(current?.base_url ?? "");
+  const [problems, setProblems] = useState<{ model?: string; api_key?: string; base_url?: string }>({});
+  // The catalogue's models of the chosen provider (any provider for the platform default's).
+  const models = useQuery(
+    trpc.models.list.queryOptions(provider === "platform" ? { limit: 50 } : { provider, limit: 50 }),
+  );
+  const save = useMutation(
+    trpc.providers.replaceTenant.mutationOptions({
+      onSuccess: async () => {
+        await queryClient.invalidateQueries({ queryKey: trpc.providers.pathKey() });
+        onClose();
+      },
+    }),
+  );
+  const needsKey = provider === "anthropic" || provider === "openai";
+  const keepsKey =
+    current?.has_api_key && current.provider === provider && (current.base_url ?? "") === baseUrl.trim();
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const found = {
+      ...(model === "" ? { model: "Choose the model your fleets use." } : {}),
+      ...(needsKey && apiKey.trim() === "" && !keepsKey ? { api_key: "Paste this provider's API key." } : {}),
+      ...(provider === "openai_compatible" && baseUrl.trim() === ""
+        ? { base_url: "The endpoint's address, such as https://llm.example.com/v1." }
+        : {}),
+    };
+    setProblems(found);
+    if (Object.keys(found).length > 0) return;
+    save.mutate({
+      provider,
+      model,
+      ...(provider !== "platform" && apiKey.trim() !== "" ? { api_key: apiKey.trim() } : {}),
+      ...(provider === "openai_compatible" ? { base_url: baseUrl.trim() } : {}),
+    });
+  }
+
+  const modelOptions = models.data?.models ?? [];
+  return (
+    <FormDialog
+      open
+      onClose={onClose}
+      formId={formId}
+      submitLabel="Save provider"
+      mutation={{ isPending: save.isPending, error: null }}
+      title={current ? "Change your provider" : "Set your provider"}
+      description="Where your fleets' model calls go, and on whose key. Your key is sealed and never shown again."
+    >
+      <form id={formId} onSubmit={submit} noValidate className="model-form">
+        <SelectField
+          label="Provider"
+          value={provider}
+          onChange={(event) => {
+            setProvider(event.target.value as TenantProviderChoice);
+            setModel("");
+            setProblems({});
+            save.reset();
+          }}
+        >
+          {tenantProviderChoices.map((choice) => (
+            <option key={choice} value={choice}>
+              {providerLabel(choice)}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField
+          label="Model"
+          value={model}
+          aria-invalid={problems.model ? true : undefined}
+          hint={problems.model ?? (models.isPending ? "Loading the catalogue…" : undefined)}
+          onChange={(event) => {
+            setModel(event.target.value);
+            setProblems((found) => ({ ...found, model: undefined }));
+          }}
+        >
+          <option value="">Choose a model</option>
+          {modelOptions.map((option) => (
+            <option key={`${option.provider}/${option.id}`} value={option.id}>
+              {option.id}
+              {provider === "platform" ? ` (${providerLabel(option.provider)})` : ""}
+            </option>
+          ))}
+        </SelectField>
+        {provider === "openai_compatible" ? (
+          <TextField
+            label="Base URL"
+            type="url"
+            placeholder="https://llm.example.com/v1"
+            hint="An https address of a host on the public internet."
+            value={baseUrl}
+            error={problems.base_url ?? null}
+            autoComplete="off"
+            spellCheck={false}
+            onChange={(event) => {
+              setBaseUrl(event.target.value);
+              setProblems((found) => ({ ...found, base_url: undefined }));
+              save.reset();
+            }}
+          />
+        ) : null}
+        {provider !== "platform" ? (
+          <TextField
+            label="API key"
+            type="password"
+            optional={!needsKey || Boolean(keepsKey)}
+            hint={keepsKey ? "Leave empty to keep the key you set before." : undefined}
+            value={apiKey}
+            error={problems.api_key ?? null}
+            autoComplete="off"
+            spellCheck={false}
+            onChange={(event) => {
+              setApiKey(event.target.value);
+              setProblems((found) => ({ ...found, api_key: undefined }));
+            }}
+          />
+        ) : null}
+      </form>
+      {save.error ? <ProblemAlert problem={inWords(save.error)} /> : null}
+    </FormDialog>
+  );
+}
+
+function RemoveProviderDialog({ onClose }: { onClose: () => void }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const remove = useMutation(
+    trpc.providers.deleteTenant.mutationOptions({
+      onSuccess: async () => {
+        await queryClient.invalidateQueries({ queryKey: trpc.providers.pathKey() });
+        onClose();
+      },
+    }),
+  );
+  return (
+    <ConfirmDialog
+      open
+      title="Use the platform default?"
+      confirmLabel="Remove my provider"
+      pending={remove.isPending}
+      problem={remove.error ? inWords(remove.error) : null}
+      onCancel={onClose}
+      onConfirm={() => remove.mutate()}
+    >
+      <p className="dialog-text">
+        Your provider and its sealed key are removed; your fleets' next runs use the platform default provider
+        and key.
+      </p>
+    </ConfirmDialog>
+  );
+}

@@ -1,0 +1,1 @@
+ALTER TABLE "fleet_events" ADD COLUMN "retry_of" uuid;

@@ -7,6 +7,7 @@ import { type ReactNode, useState } from "react";
 import { PageHeader } from "../../components/page-header.tsx";
 import { ActionProblem } from "../../components/query-problem.tsx";
 import { WorkspaceCard, WorkspaceListBody } from "../../components/workspace-list.tsx";
+import { usePageActions } from "../../lib/commands.tsx";
 import { useShortcuts } from "../../lib/shortcuts.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
 import { type ListPosition, useWorkspacePage } from "../../lib/use-workspace.ts";
@@ -47,6 +48,9 @@ export function FleetsView(position: ListPosition) {
   };
   const canInstall = workspace !== undefined && list.data !== undefined;
   useShortcuts("Fleets", canInstall ? [{ key: "i", description: "Install a fleet", run: openInstall }] : []);
+  usePageActions(
+    canInstall ? [{ label: "Install fleet", keywords: "new create", shortcut: "i", run: openInstall }] : [],
+  );
 
   const installButton = (variant: "primary" | "secondary") => (
     <Button variant={variant} icon={<PlusIcon />} aria-keyshortcuts="i" onClick={openInstall}>

@@ -190,6 +190,7 @@ function Palette({ onClose, actions }: { onClose: () => void; actions: PageActio
       />
       <div ref={list} id={listId} role="listbox" aria-label="Results" className="palette__list">
         {groups.map((group) => (
+          // biome-ignore lint/a11y/useSemanticElements: a listbox's groups are role="group"; a fieldset is for form controls
           <div
             key={group.name}
             role="group"
@@ -200,12 +201,15 @@ function Palette({ onClose, actions }: { onClose: () => void; actions: PageActio
               {group.name}
             </div>
             {group.entries.map(({ entry, index }) => (
+              // biome-ignore lint/a11y/useKeyWithClickEvents: the keys are the search field's (Enter takes the active option)
               <div
                 key={entry.id}
                 id={`${optionId}-${index}`}
                 role="option"
                 aria-selected={index === current}
                 data-index={index}
+                // Reached by the arrows from the search field (aria-activedescendant), never by Tab.
+                tabIndex={-1}
                 className="palette__option"
                 // The focus stays in the search field; a press only chooses.
                 onMouseDown={(event) => event.preventDefault()}

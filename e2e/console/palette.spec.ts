@@ -88,6 +88,33 @@ test.describe("Palette, shortcuts and filters", () => {
     expect(problems).toEqual([]);
   });
 
+  test("the palette finds a fleet past the first hundred by asking the list for the name", async ({
+    page,
+    tenant,
+    apiUrl,
+  }) => {
+    const entry = await addTenantEntry(
+      apiUrl,
+      tenant,
+      definition({ name: `Many ${randomUUID().slice(0, 6)}` }),
+    );
+    // The oldest fleet: the newest hundred, the palette's first list, leave it out.
+    const oldest = await installFleet(apiUrl, tenant, entry, "Archive sweeper");
+    for (let batch = 0; batch < 10; batch++) {
+      await Promise.all(
+        Array.from({ length: 10 }, (_, index) =>
+          installFleet(apiUrl, tenant, entry, `Filler ${batch}-${index}`),
+        ),
+      );
+    }
+    await signInByLink(page, tenant);
+    await page.keyboard.press("Control+k");
+    const palette = page.getByRole("dialog", { name: "Command palette" });
+    await palette.getByRole("combobox").fill("archive swe");
+    await palette.getByRole("option", { name: /Archive sweeper/ }).click();
+    await expect(page).toHaveURL(new RegExp(`/fleets/${oldest.fleet_id}\\?workspace=`));
+  });
+
   test("fleet and event filters live in the URL and survive a reload", async ({ page, tenant, apiUrl }) => {
     const problems = collectProblems(page);
     const entry = await addTenantEntry(

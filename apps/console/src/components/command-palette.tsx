@@ -1,7 +1,7 @@
 "use client";
 
 import { Button, Dialog } from "@fleet/ui";
-import { useQueries, useQuery } from "@tanstack/react-query";
+import { skipToken, useQueries, useQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { type ReactNode, useCallback, useContext, useEffect, useId, useMemo, useRef, useState } from "react";
 import { fleetHref } from "../features/fleets/urls.ts";
@@ -17,6 +17,8 @@ const LISTS_FRESH_MS = 60_000;
 /** Workspaces whose fleets the palette lists (one list request each). */
 const WORKSPACE_LIMIT = 20;
 const PER_GROUP = 8;
+/** How long typing pauses before a workspace with more fleets than one list holds is asked by name. */
+const SEARCH_DELAY_MS = 250;
 
 type Entry = PaletteItem & ({ href: string } | { run: () => void });
 
@@ -95,7 +97,7 @@ function Palette({ onClose, actions }: { onClose: () => void; actions: PageActio
   const listId = useId();
   const optionId = useId();
   const list = useRef<HTMLDivElement>(null);
-  const entities = usePaletteEntities();
+  const entities = usePaletteEntities(useSettled(query.trim(), SEARCH_DELAY_MS));
 
   const entries: Entry[] = useMemo(
     () => [
@@ -251,7 +253,7 @@ function Palette({ onClose, actions }: { onClose: () => void; actions: PageActio
  * keys, through their list procedures, fetched when the palette opens and reused for a minute. A list that
  * fails only leaves its group out, and the status line says so.
  */
-function usePaletteEntities(): { items: Entry[]; note: string } {
+function usePaletteEntities(search: string): { items: Entry[]; note: string } {
   const trpc = useTRPC();
   const fresh = { staleTime: LISTS_FRESH_MS, retry: false } as const;
   const workspaces = useQuery(trpc.workspaces.list.queryOptions({ limit: 100 }, fresh));
@@ -261,19 +263,32 @@ function usePaletteEntities(): { items: Entry[]; note: string } {
       trpc.fleets.list.queryOptions({ workspace_id: workspace.id, limit: 100 }, fresh),
     ),
   });
+  // A workspace with more fleets than its first list holds is asked for the typed name as well.
+  const searched = useQueries({
+    queries: shown.map((workspace, index) =>
+      trpc.fleets.list.queryOptions(
+        fleets[index]?.data?.next_cursor && search
+          ? { workspace_id: workspace.id, limit: 100, name: search.slice(0, 100) }
+          : skipToken,
+        fresh,
+      ),
+    ),
+  });
   const runners = useQuery(trpc.runners.list.queryOptions({ limit: 100 }, fresh));
   const keys = useQuery(trpc.apiKeys.list.queryOptions({ limit: 100 }, fresh));
 
   const several = shown.length > 1;
   const items: Entry[] = [
     ...shown.flatMap((workspace, index) =>
-      (fleets[index]?.data?.items ?? []).map((fleet) => ({
-        id: `fleet:${fleet.id}`,
-        group: "Fleets",
-        label: fleet.name,
-        detail: several ? `${fleet.status} · ${workspace.name}` : fleet.status,
-        href: fleetHref({ workspaceId: workspace.id, fleetId: fleet.id, tab: "events" }),
-      })),
+      uniqueById([...(fleets[index]?.data?.items ?? []), ...(searched[index]?.data?.items ?? [])]).map(
+        (fleet) => ({
+          id: `fleet:${fleet.id}`,
+          group: "Fleets",
+          label: fleet.name,
+          detail: several ? `${fleet.status} · ${workspace.name}` : fleet.status,
+          href: fleetHref({ workspaceId: workspace.id, fleetId: fleet.id, tab: "events" }),
+        }),
+      ),
     ),
     ...(runners.data?.items ?? []).map((runner) => ({
       id: `runner:${runner.runner_id}`,
@@ -326,4 +341,19 @@ export function CommandPaletteButton() {
       Go to or run… <kbd>Ctrl K</kbd>
     </Button>
   );
+}
+
+function uniqueById<T extends { id: string }>(items: T[]): T[] {
+  const seen = new Set<string>();
+  return items.filter((item) => !seen.has(item.id) && seen.add(item.id));
+}
+
+/** The value once it has stayed the same for `ms`. */
+function useSettled(value: string, ms: number): string {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return settled;
 }

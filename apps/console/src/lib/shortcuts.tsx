@@ -78,10 +78,11 @@ export function ShortcutsProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (!enabled) return;
     const onKey = (event: KeyboardEvent) => {
-      if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
-      if (isTyping(event.target) || document.querySelector("dialog[open]")) return;
+      // Any key ends the wait for a go letter, also one typed into a field.
       const goPressed = goPressedAt.current;
       goPressedAt.current = null;
+      if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
+      if (isTyping(event.target) || document.querySelector("dialog[open]")) return;
       if (goPressed !== null && event.timeStamp - goPressed <= GO_WINDOW_MS) {
         const page = consolePages.find((candidate) => candidate.goKey === event.key);
         if (page) {

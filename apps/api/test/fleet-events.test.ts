@@ -151,6 +151,88 @@ describe("messages and fleet events", () => {
     expect(replayed.body.error_code).toBe("UZ-REQ-001");
   });
 
+  it("filters by status and type (comma-separated sets) and by a time window, binding cursors to them", async () => {
+    const tenant = await seedTenant();
+    const fleetId = await installFleet(tenant);
+    const chat = await messageFleet(tenant, fleetId, "hi");
+    const api = await testApi();
+    const now = Date.now();
+    const rows = [
+      { eventType: "cron", status: "processed", at: now - 3 * 3_600_000 },
+      { eventType: "webhook", status: "fleet_error", at: now - 2 * 3_600_000 },
+      { eventType: "cron", status: "gate_blocked", at: now - 3_600_000 },
+    ] as const;
+    const [oldCron, webhook, blockedCron] = rows.map(() => newId());
+    const ids = [oldCron, webhook, blockedCron] as string[];
+    await api.database.db.insert(fleetEvents).values(
+      rows.map((row, index) => ({
+        id: ids[index] as string,
+        workspaceId: tenant.workspaceId,
+        fleetId,
+        actor: "cron:0190a000-0000-7000-8000-000000000001",
+        eventType: row.eventType,
+        requestJson: "{}",
+        status: row.status,
+        createdAt: row.at,
+        updatedAt: row.at,
+      })),
+    );
+    const base = `/v1/workspaces/${tenant.workspaceId}/fleets/${fleetId}/events`;
+    const workspaceBase = `/v1/workspaces/${tenant.workspaceId}/events`;
+    expect(await pageThrough(tenant, base, "&status=received")).toEqual([chat]);
+    expect(await pageThrough(tenant, base, "&status=processed,fleet_error")).toEqual([webhook, oldCron]);
+    expect(await pageThrough(tenant, base, "&event_type=cron")).toEqual([blockedCron, oldCron]);
+    expect(await pageThrough(tenant, base, "&event_type=cron,chat&status=gate_blocked,received")).toEqual([
+      chat,
+      blockedCron,
+    ]);
+    expect(await pageThrough(tenant, workspaceBase, "&event_type=webhook")).toEqual([webhook]);
+    // A window: since and until inclusive, in any of since's forms.
+    expect(await pageThrough(tenant, base, `&since=${rows[1].at}&until=${rows[2].at}`)).toEqual([
+      blockedCron,
+      webhook,
+    ]);
+    expect(await pageThrough(tenant, base, "&until=90m")).toEqual([webhook, oldCron]);
+    expect(await pageThrough(tenant, base, `&until=${new Date(rows[0].at).toISOString()}`)).toEqual([
+      oldCron,
+    ]);
+
+    for (const bad of [
+      "status=done",
+      "status=received,",
+      "event_type=chat,email",
+      "until=tomorrow",
+      "since=1h&until=2h",
+      `until=${"1".repeat(70)}`,
+    ]) {
+      const refused = await call("GET", `${base}?${bad}`, { token: tenant.apiKey });
+      expect(refused.status, bad).toBe(400);
+      expect(refused.body.error_code).toBe("UZ-REQ-001");
+    }
+    const refused = await call("GET", `${base}?status=done`, { token: tenant.apiKey });
+    expect(refused.body.detail).toContain("done");
+
+    // A cursor is bound to the sets and the window: replayed under other filters it is refused.
+    const first = await call<EventPage>("GET", `${base}?limit=1&event_type=cron`, { token: tenant.apiKey });
+    expect(first.body.next_cursor).not.toBeNull();
+    const elsewhere = await call(
+      "GET",
+      `${base}?limit=1&event_type=cron,chat&starting_after=${first.body.next_cursor}`,
+      {
+        token: tenant.apiKey,
+      },
+    );
+    expect(elsewhere.status).toBe(400);
+    const same = await call<EventPage>(
+      "GET",
+      `${base}?limit=1&event_type=cron&starting_after=${first.body.next_cursor}`,
+      {
+        token: tenant.apiKey,
+      },
+    );
+    expect(same.body.items.map((item) => item.event_id)).toEqual([oldCron]);
+  });
+
   it("refuses an empty or oversized message and a message to an unknown fleet, storing nothing", async () => {
     const tenant = await seedTenant();
     const fleetId = await installFleet(tenant);

@@ -243,4 +243,52 @@ describe("fleets", () => {
     expect(retired.status).toBe(400);
     expect(retired.body.error_code).toBe("UZ-REQ-001");
   });
+  it("filters the fleet list by status set and by a name it contains, counting the filtered set", async () => {
+    const tenant = await seedTenant();
+    const alpha = await installFleet(tenant, "Billing_Alpha");
+    const beta = await installFleet(tenant, "billing-beta");
+    const gamma = await installFleet(tenant, "Triage 100%");
+    const base = `/v1/workspaces/${tenant.workspaceId}/fleets`;
+    const paused = await call("PATCH", `${base}/${beta}`, {
+      token: tenant.apiKey,
+      body: { status: "paused" },
+    });
+    expect(paused.status, paused.text).toBe(200);
+    type FleetPage = OutputOf<typeof listFleets>;
+    const list = async (query: string) => {
+      const page = await call<FleetPage>("GET", `${base}?${query}`, { token: tenant.apiKey });
+      expect(page.status, page.text).toBe(200);
+      return { ids: page.body.items.map((item) => item.id), total: page.body.total };
+    };
+    expect(await list("name=BILLING")).toEqual({ ids: [beta, alpha], total: 2 });
+    expect(await list("status=paused")).toEqual({ ids: [beta], total: 1 });
+    expect(await list("status=active,stopped")).toEqual({ ids: [gamma, alpha], total: 2 });
+    expect(await list("status=active&name=billing")).toEqual({ ids: [alpha], total: 1 });
+    // LIKE's wildcards are matched as themselves.
+    expect(await list("name=_")).toEqual({ ids: [alpha], total: 1 });
+    expect(await list(`name=${encodeURIComponent("100%")}`)).toEqual({ ids: [gamma], total: 1 });
+    expect(await list("name=%25")).toEqual({ ids: [gamma], total: 1 });
+    expect(await list("name=nothing-like-this")).toEqual({ ids: [], total: 0 });
+
+    // An empty value (`?status=`) means "not given", as for every query parameter; blanks are refused.
+    for (const bad of ["status=running", "status=active,,paused", "name=%20%20", `name=${"x".repeat(101)}`]) {
+      const refused = await call("GET", `${base}?${bad}`, { token: tenant.apiKey });
+      expect(refused.status, bad).toBe(400);
+      expect(refused.body.error_code).toBe("UZ-REQ-001");
+    }
+    const first = await call<FleetPage>("GET", `${base}?limit=1&name=billing`, { token: tenant.apiKey });
+    const replayed = await call("GET", `${base}?limit=1&starting_after=${first.body.next_cursor}`, {
+      token: tenant.apiKey,
+    });
+    expect(replayed.status).toBe(400);
+    expect(replayed.body.error_code).toBe("UZ-REQ-001");
+    const next = await call<FleetPage>(
+      "GET",
+      `${base}?limit=1&name=billing&starting_after=${first.body.next_cursor}`,
+      {
+        token: tenant.apiKey,
+      },
+    );
+    expect(next.body.items.map((item) => item.id)).toEqual([alpha]);
+  });
 });

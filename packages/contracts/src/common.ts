@@ -48,3 +48,25 @@ export function displayName(field: string, max: number) {
 export function page<T extends z.ZodType>(item: T) {
   return z.object({ items: z.array(item), total: z.number().int(), next_cursor: z.string().nullable() });
 }
+
+/**
+ * A query set of known tags, comma-separated (`status=paused,stopped`): a union. An unrecognised tag is
+ * refused whole, so a typo never reads as "no filter".
+ */
+export function tagSet<const T extends readonly string[]>(field: string, tags: T) {
+  return z
+    .string()
+    .max(300, { error: `${field} must be at most 300 characters` })
+    .transform((value, ctx) => {
+      const parts = value.split(",").map((tag) => tag.trim());
+      const unknown = parts.filter((tag) => !(tags as readonly string[]).includes(tag));
+      if (unknown.length > 0) {
+        ctx.addIssue({
+          code: "custom",
+          message: `${field} has unrecognised values: ${unknown.join(", ")} (known: ${tags.join(", ")})`,
+        });
+        return z.NEVER;
+      }
+      return [...new Set(parts)].sort() as T[number][];
+    });
+}

@@ -1,6 +1,6 @@
 "use client";
 
-import { Button, TextField } from "@fleet/ui";
+import { Button, SelectField, TextField } from "@fleet/ui";
 import Link from "next/link";
 import { type ReactNode, useState } from "react";
 
@@ -87,5 +87,36 @@ export function FilterText({
       spellCheck={false}
       error={error ?? null}
     />
+  );
+}
+
+/**
+ * A filter with a fixed set of values and "any" first. Like `FilterText` it remounts with the URL's value;
+ * a value the URL holds that is not among the choices is shown as it is, so the field says what is applied.
+ */
+export function FilterSelect({
+  name,
+  label,
+  value,
+  anyLabel,
+  choices,
+}: {
+  name: string;
+  label: string;
+  value: string;
+  anyLabel: string;
+  choices: readonly { value: string; label: string }[];
+}) {
+  const known = value === "" || choices.some((choice) => choice.value === value);
+  return (
+    <SelectField key={`${name}:${value}`} name={name} label={label} defaultValue={value}>
+      <option value="">{anyLabel}</option>
+      {known ? null : <option value={value}>{value}</option>}
+      {choices.map((choice) => (
+        <option key={choice.value} value={choice.value}>
+          {choice.label}
+        </option>
+      ))}
+    </SelectField>
   );
 }

@@ -18,42 +18,34 @@ import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { type ReactNode, Suspense, useEffect, useRef } from "react";
 import { PendingBadge } from "../features/approvals/pending-count.tsx";
+import { consolePages } from "../lib/pages.ts";
 
-interface NavItem {
-  href: string;
-  label: string;
-  icon: ReactNode;
-  /** Areas whose screens have not landed yet say so in the navigation. */
-  soon?: boolean;
-  /** A count beside the label (the pending approvals). */
-  badge?: ReactNode;
-}
+/** Each page's icon, by its path; the pages themselves, their labels and order are `lib/pages.ts`'s. */
+const icons: Record<string, ReactNode> = {
+  "/overview": <HomeIcon />,
+  "/approvals": <ShieldIcon />,
+  "/runners": <ServerIcon />,
+  "/fleets": <GridIcon />,
+  "/library": <BookIcon />,
+  "/models": <ChartIcon />,
+  "/activity": <PulseIcon />,
+  "/connectors": <PlugIcon />,
+  "/secrets": <LockIcon />,
+  "/api-keys": <KeyIcon />,
+  "/members": <PeopleIcon />,
+  "/billing": <ChartIcon />,
+  "/audit": <HistoryIcon />,
+};
 
-const items: NavItem[] = [
-  { href: "/overview", label: "Overview", icon: <HomeIcon /> },
-  {
-    href: "/approvals",
-    label: "Approvals",
-    icon: <ShieldIcon />,
-    // It reads the URL's workspace; Suspense keeps that from holding up the rest of the frame.
-    badge: (
-      <Suspense fallback={null}>
-        <PendingBadge />
-      </Suspense>
-    ),
-  },
-  { href: "/runners", label: "Runners", icon: <ServerIcon /> },
-  { href: "/fleets", label: "Fleets", icon: <GridIcon /> },
-  { href: "/library", label: "Library", icon: <BookIcon /> },
-  { href: "/models", label: "Models", icon: <ChartIcon /> },
-  { href: "/activity", label: "Activity", icon: <PulseIcon /> },
-  { href: "/connectors", label: "Connectors", icon: <PlugIcon /> },
-  { href: "/secrets", label: "Secrets", icon: <LockIcon /> },
-  { href: "/api-keys", label: "API keys", icon: <KeyIcon /> },
-  { href: "/members", label: "Members", icon: <PeopleIcon /> },
-  { href: "/billing", label: "Billing", icon: <ChartIcon /> },
-  { href: "/audit", label: "Audit log", icon: <HistoryIcon /> },
-];
+/** A count beside a page's label: the pending approvals. */
+const badges: Record<string, ReactNode> = {
+  // It reads the URL's workspace; Suspense keeps that from holding up the rest of the frame.
+  "/approvals": (
+    <Suspense fallback={null}>
+      <PendingBadge />
+    </Suspense>
+  ),
+};
 
 export function Nav() {
   const pathname = usePathname();
@@ -79,15 +71,14 @@ export function Nav() {
   return (
     <nav ref={nav} aria-label="Main" className="nav">
       <ul>
-        {items.map((item) => {
+        {consolePages.map((item) => {
           const current = pathname === item.href || pathname.startsWith(`${item.href}/`);
           return (
             <li key={item.href}>
               <Link href={item.href} className="nav__link" aria-current={current ? "page" : undefined}>
-                {item.icon}
+                {icons[item.href] ?? null}
                 <span>{item.label}</span>
-                {item.soon ? <span className="nav__soon">Soon</span> : null}
-                {item.badge ?? null}
+                {badges[item.href] ?? null}
               </Link>
             </li>
           );

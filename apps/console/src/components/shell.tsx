@@ -8,6 +8,7 @@ import { LANDING_PATH } from "../lib/landing.ts";
 import { problemOf, statusOf } from "../lib/problem.ts";
 import { useShortcutsSheet } from "../lib/shortcuts.tsx";
 import { useTRPC } from "../lib/trpc.ts";
+import { CommandPaletteButton } from "./command-palette.tsx";
 import { Identity } from "./identity.tsx";
 import { Nav } from "./nav.tsx";
 
@@ -20,6 +21,10 @@ export function Shell({ children }: { children: ReactNode }) {
   const signedOut = me.error !== null && statusOf(me.error) === 401;
   return (
     <div className="shell">
+      {/* First in the tab order: past the navigation to the page. */}
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
       <aside className="shell__sidebar">
         <Link href={LANDING_PATH} className="brand">
           <span className="brand__mark" aria-hidden="true">
@@ -28,10 +33,11 @@ export function Shell({ children }: { children: ReactNode }) {
           <span className="brand__name">Fleet Control Plane</span>
         </Link>
         <Nav />
+        <CommandPaletteButton />
         <ShortcutsButton />
         <Identity me={me.data} failed={me.error !== null} />
       </aside>
-      <main className="shell__main" id="main">
+      <main className="shell__main" id="main" tabIndex={-1}>
         {signedOut && me.error ? (
           <div className="page">
             <ProblemAlert problem={problemOf(me.error)}>

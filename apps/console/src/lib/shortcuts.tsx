@@ -1,6 +1,7 @@
 "use client";
 
 import { Button, Dialog } from "@fleet/ui";
+import { useRouter } from "next/navigation";
 import {
   createContext,
   type ReactNode,
@@ -12,6 +13,7 @@ import {
   useRef,
   useState,
 } from "react";
+import { consolePages } from "./pages.ts";
 import { isTyping } from "./typing-target.ts";
 
 /** One single-key shortcut of a page or pane. */
@@ -35,6 +37,13 @@ interface ShortcutsApi {
 }
 
 const ShortcutsContext = createContext<ShortcutsApi | null>(null);
+
+/** How long after `g` its letter counts (`g` then `f`: Fleets). */
+const GO_WINDOW_MS = 1500;
+
+/** What `/` focuses on a page that registers no `/` of its own: the page's search, else its first filter. */
+const PAGE_SEARCH =
+  'main [data-page-search], main input[type="search"], main form.filters input:not([type="hidden"]):not([type="checkbox"]):not([type="radio"]), main form.filters select';
 
 /** Where the off switch is kept, per browser. */
 const STORAGE_KEY = "fleet.shortcuts";
@@ -63,11 +72,25 @@ export function ShortcutsProvider({ children }: { children: ReactNode }) {
     });
   }, []);
 
+  const router = useRouter();
+  // When `g` was pressed, waiting for the page's letter; a second key later than this is a key of its own.
+  const goPressedAt = useRef<number | null>(null);
   useEffect(() => {
     if (!enabled) return;
     const onKey = (event: KeyboardEvent) => {
+      // Any key ends the wait for a go letter, also one typed into a field.
+      const goPressed = goPressedAt.current;
+      goPressedAt.current = null;
       if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
       if (isTyping(event.target) || document.querySelector("dialog[open]")) return;
+      if (goPressed !== null && event.timeStamp - goPressed <= GO_WINDOW_MS) {
+        const page = consolePages.find((candidate) => candidate.goKey === event.key);
+        if (page) {
+          event.preventDefault();
+          router.push(page.href);
+          return;
+        }
+      }
       if (event.key === "?") {
         event.preventDefault();
         setSheetOpen(true);
@@ -81,10 +104,22 @@ export function ShortcutsProvider({ children }: { children: ReactNode }) {
           return;
         }
       }
+      if (event.key === "g") {
+        goPressedAt.current = event.timeStamp;
+        return;
+      }
+      // A page without a `/` of its own: its first filter or search field.
+      if (event.key === "/") {
+        const field = document.querySelector<HTMLElement>(PAGE_SEARCH);
+        if (field) {
+          event.preventDefault();
+          field.focus();
+        }
+      }
     };
     document.addEventListener("keydown", onKey);
     return () => document.removeEventListener("keydown", onKey);
-  }, [enabled, registry]);
+  }, [enabled, registry, router]);
 
   const api = useMemo(() => ({ register, openSheet: () => setSheetOpen(true) }), [register]);
   const groups = Array.from(registry.values()).filter((group) => group.shortcuts.length > 0);
@@ -96,7 +131,7 @@ export function ShortcutsProvider({ children }: { children: ReactNode }) {
         open={sheetOpen}
         onClose={() => setSheetOpen(false)}
         title="Keyboard shortcuts"
-        description="Single keys, for what is on screen. They do nothing while you type in a field or a dialog is open."
+        description="Keys for what is on screen. Single keys do nothing while you type in a field or a dialog is open."
         footer={
           <Button onClick={() => setSheetOpen(false)} data-autofocus>
             Close
@@ -119,8 +154,29 @@ export function ShortcutsProvider({ children }: { children: ReactNode }) {
           <div className="shortcuts__group">
             <dt className="shortcuts__scope">Everywhere</dt>
             <dd>
+              <kbd>Ctrl</kbd>
+              <kbd>K</kbd> or <kbd>⌘</kbd>
+              <kbd>K</kbd> Open the command palette (go to a page, fleet, runner or key; run this page’s
+              actions)
+            </dd>
+            <dd>
               <kbd>?</kbd> Show this list
             </dd>
+            <dd>
+              <kbd>/</kbd> Focus the page’s search or first filter
+            </dd>
+            <dd>
+              <kbd>Tab</kbd> (first on a page) Skip to content
+            </dd>
+          </div>
+          <div className="shortcuts__group">
+            <dt className="shortcuts__scope">Go to (g, then a letter)</dt>
+            {consolePages.map((page) => (
+              <dd key={page.href}>
+                <kbd>g</kbd>
+                <kbd>{page.goKey}</kbd> {page.label}
+              </dd>
+            ))}
           </div>
           {groups.map((group) => (
             <div key={group.scope} className="shortcuts__group">

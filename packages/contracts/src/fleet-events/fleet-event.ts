@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { cursorParam, epochMs, queryInt, uuidv7 } from "../common.ts";
+import { cursorParam, epochMs, queryInt, tagSet, uuidv7 } from "../common.ts";
 
 export const fleetEventTypes = ["chat", "webhook", "cron", "continuation"] as const;
 export const fleetEventStatuses = ["received", "processed", "fleet_error", "gate_blocked"] as const;
@@ -60,6 +60,15 @@ export function resolveSince(text: string, now: number): number | null {
   return null;
 }
 
+function timeBound(field: string) {
+  return z
+    .string()
+    .max(64, { error: `${field} must be at most 64 characters` })
+    .refine((value) => resolveSince(value, 0) !== null, {
+      error: `${field} must be epoch milliseconds, an RFC 3339 time, or a duration such as 15m, 2h or 7d`,
+    });
+}
+
 /** The filters both event lists take. */
 export const eventListQuery = {
   starting_after: cursorParam.optional(),
@@ -72,12 +81,11 @@ export const eventListQuery = {
       error: "actor is an exact actor, or a prefix ending in *",
     })
     .optional(),
-  since: z
-    .string()
-    .refine((value) => resolveSince(value, 0) !== null, {
-      error: "since must be epoch milliseconds, an RFC 3339 time, or a duration such as 15m, 2h or 7d",
-    })
-    .optional(),
+  since: timeBound("since").optional(),
+  /** The window's end, inclusive; the same forms as since (a duration is that long before now). */
+  until: timeBound("until").optional(),
+  status: tagSet("status", fleetEventStatuses).optional(),
+  event_type: tagSet("event_type", fleetEventTypes).optional(),
 };
 
 export const eventParam = { event_id: uuidv7("event_id") };

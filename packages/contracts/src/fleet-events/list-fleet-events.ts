@@ -8,7 +8,7 @@ export const listFleetEvents = defineOperation({
   path: "/v1/workspaces/{workspace_id}/fleets/{fleet_id}/events",
   summary: "List a fleet's events",
   description:
-    "Newest first, up to 200 a page, without request or answer bodies. actor filters exactly or by a prefix ending in *; since takes epoch ms, RFC 3339 or a duration (15m, 2h, 7d).",
+    "Newest first, up to 200 a page, without request or answer bodies. actor filters exactly or by a prefix ending in *; since and until (inclusive) take epoch ms, RFC 3339 or a duration back from now (15m, 2h, 7d), and since after until is refused; status and event_type are comma-separated sets (a union; an unrecognised value answers 400). A cursor is bound to its filters.",
   tags: ["Fleet events"],
   scope: "fleet:read",
   credentials: tenantCredentials,

@@ -1,5 +1,5 @@
-import { Problem, resolveSince } from "@fleet/contracts";
-import { and, eq, fleetEvents, fleets, type SQL, sql } from "@fleet/db";
+import { type fleetEventStatuses, type fleetEventTypes, Problem, resolveSince } from "@fleet/contracts";
+import { and, eq, fleetEvents, fleets, inArray, type SQL, sql } from "@fleet/db";
 import type { ServiceContext } from "../context.ts";
 import { requireFleet } from "../fleets/access.ts";
 import { keysetPage } from "../keyset.ts";
@@ -50,11 +50,24 @@ export interface EventFilters {
   limit: number;
   actor?: string;
   since?: string;
+  until?: string;
+  status?: (typeof fleetEventStatuses)[number][];
+  event_type?: (typeof fleetEventTypes)[number][];
 }
 
+type BoundFilters = Omit<EventFilters, "starting_after" | "limit">;
+
 /** What an events list's cursors are bound to: the list (`fleet:<id>` or `workspace:<id>`) and its filters. */
-export function eventsBinding(scopeKey: string, filters: { actor?: string; since?: string }): string {
-  return filteredBinding("events", [scopeKey, filters.actor ?? null, filters.since ?? null]);
+export function eventsBinding(scopeKey: string, filters: BoundFilters): string {
+  // The filters as given (a duration stays "2h", not its instant), as before `until` and the sets existed,
+  // so cursors issued under actor and since alone keep their binding.
+  const extra = [filters.until, filters.status?.join(","), filters.event_type?.join(",")];
+  return filteredBinding("events", [
+    scopeKey,
+    filters.actor ?? null,
+    filters.since ?? null,
+    ...(extra.some((value) => value !== undefined) ? extra.map((value) => value ?? null) : []),
+  ]);
 }
 
 async function pageOfEvents(ctx: ServiceContext, scope: SQL, scopeKey: string, filters: EventFilters) {
@@ -66,9 +79,16 @@ async function pageOfEvents(ctx: ServiceContext, scope: SQL, scopeKey: string, f
         : eq(fleetEvents.actor, filters.actor),
     );
   }
-  if (filters.since !== undefined) {
-    conditions.push(sql`${fleetEvents.createdAt} >= ${resolveSince(filters.since, ctx.now())}`);
+  const now = ctx.now();
+  const since = filters.since === undefined ? undefined : resolveSince(filters.since, now);
+  const until = filters.until === undefined ? undefined : resolveSince(filters.until, now);
+  if (since != null && until != null && since > until) {
+    throw new Problem("UZ-REQ-001", { detail: "since must not be after until." });
   }
+  if (since != null) conditions.push(sql`${fleetEvents.createdAt} >= ${since}`);
+  if (until != null) conditions.push(sql`${fleetEvents.createdAt} <= ${until}`);
+  if (filters.status !== undefined) conditions.push(inArray(fleetEvents.status, filters.status));
+  if (filters.event_type !== undefined) conditions.push(inArray(fleetEvents.eventType, filters.event_type));
   const page = await keysetPage({
     bind: eventsBinding(scopeKey, filters),
     sort: fleetEvents.createdAt,

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from "node:util";
 import { type FleetStatus, Problem } from "@fleet/contracts";
-import { and, count, eq, fleets } from "@fleet/db";
+import { and, count, eq, fleets, inArray, type SQL, sql } from "@fleet/db";
 import { autoKillFleetGates } from "../approvals/sweep.ts";
 import { retireFleetSpend } from "../billing/account.ts";
 import { type ServiceContext, uniqueViolation } from "../context.ts";
@@ -8,6 +8,7 @@ import { gatesResolved } from "../fleet-events/frames.ts";
 import { keysetPage } from "../keyset.ts";
 import { pushSchedule } from "../schedules/sync.ts";
 import { reconcileTriggerSchedules } from "../schedules/trigger-schedules.ts";
+import { filteredBinding } from "../tags.ts";
 import { requireWorkspace } from "../workspaces/access.ts";
 import { fleetNotFound, requireFleet } from "./access.ts";
 import { requireCredentials } from "./credentials.ts";
@@ -18,12 +19,28 @@ import { fleetEtag, toFleetItem, toFleetView } from "./fleet-view.ts";
 export async function listFleets(
   ctx: ServiceContext,
   tenantId: string,
-  input: { workspace_id: string; starting_after?: string; limit: number },
+  input: {
+    workspace_id: string;
+    starting_after?: string;
+    limit: number;
+    status?: FleetStatus[];
+    name?: string;
+  },
 ) {
   await requireWorkspace(ctx.db, tenantId, input.workspace_id);
-  const scope = eq(fleets.workspaceId, input.workspace_id);
+  const conditions: SQL[] = [eq(fleets.workspaceId, input.workspace_id)];
+  if (input.status !== undefined) conditions.push(inArray(fleets.status, input.status));
+  if (input.name !== undefined) {
+    const pattern = `%${input.name.replace(/[\\%_]/g, "\\$&")}%`;
+    conditions.push(sql`${fleets.name} ilike ${pattern}`);
+  }
+  const scope = and(...conditions) as SQL;
+  const filtered = input.status !== undefined || input.name !== undefined;
   const page = await keysetPage({
-    bind: `fleets:${input.workspace_id}`,
+    // Unfiltered lists keep the binding they always had, so cursors already issued stay good.
+    bind: filtered
+      ? filteredBinding(`fleets:${input.workspace_id}`, [input.status?.join(",") ?? null, input.name ?? null])
+      : `fleets:${input.workspace_id}`,
     sort: fleets.createdAt,
     id: fleets.id,
     descending: true,

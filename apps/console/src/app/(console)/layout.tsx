@@ -1,9 +1,11 @@
 import "../../styles/shell.css";
 import "../../styles/pages.css";
 import "../../styles/shortcuts.css";
+import "../../styles/palette.css";
 import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import type { ReactNode } from "react";
+import { CommandPaletteProvider } from "../../components/command-palette.tsx";
 import { Shell } from "../../components/shell.tsx";
 import { Providers } from "../../lib/providers.tsx";
 import { SESSION_COOKIE } from "../../lib/session.ts";
@@ -19,7 +21,9 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
   return (
     <Providers>
       <ShortcutsProvider>
-        <Shell>{children}</Shell>
+        <CommandPaletteProvider>
+          <Shell>{children}</Shell>
+        </CommandPaletteProvider>
       </ShortcutsProvider>
     </Providers>
   );

@@ -7,6 +7,7 @@ import Link from "next/link";
 import { useState } from "react";
 import { ListBody } from "../../components/list-body.tsx";
 import { PageHeader } from "../../components/page-header.tsx";
+import { usePageActions } from "../../lib/commands.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
 import { DeleteKeyDialog, RevokeKeyDialog } from "./key-action-dialogs.tsx";
 import { KeysTable } from "./keys-table.tsx";
@@ -25,6 +26,7 @@ export function ApiKeysView(position: ListPosition) {
   );
   const [minting, setMinting] = useState(false);
   const [pending, setPending] = useState<Pending>(null);
+  usePageActions([{ label: "Mint API key", keywords: "new create token", run: () => setMinting(true) }]);
 
   return (
     <div className="page">

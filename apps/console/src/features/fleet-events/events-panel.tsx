@@ -40,7 +40,7 @@ export function EventsPanel({
   const trpc = useTRPC();
   const router = useRouter();
   const log = useRef<HTMLDivElement>(null);
-  const { actor, since, after } = position;
+  const { actor, status, type, since, until, after } = position;
   const onFirstPage = after === undefined;
   const list = useQuery(
     trpc.fleetEvents.list.queryOptions(
@@ -48,7 +48,10 @@ export function EventsPanel({
         workspace_id: position.workspaceId,
         fleet_id: position.fleetId,
         ...(actor ? { actor } : {}),
+        ...(status ? { status } : {}),
+        ...(type ? { event_type: type } : {}),
         ...(since ? { since } : {}),
+        ...(until ? { until } : {}),
         ...(after ? { starting_after: after } : {}),
       },
       {
@@ -60,7 +63,7 @@ export function EventsPanel({
   );
 
   // The newest event the person has been shown, per view (filters and page); newer ones wait.
-  const view = JSON.stringify([actor, since, after]);
+  const view = JSON.stringify([actor, status, type, since, until, after]);
   const [accepted, setAccepted] = useState<{ view: string; top: string } | null>(null);
   const items = list.isPlaceholderData ? undefined : list.data?.items;
   const currentTop = items?.[0]?.event_id ?? "";
@@ -105,13 +108,21 @@ export function EventsPanel({
         overdue,
       });
 
-  const filtered = Boolean(actor || since);
+  const filtered = Boolean(actor || status || type || since || until);
+  const unfiltered = {
+    actor: undefined,
+    status: undefined,
+    type: undefined,
+    since: undefined,
+    until: undefined,
+    after: undefined,
+  };
   return (
     <div className="events">
       <div className="events__toolbar">
         <EventFilters
-          values={{ actor, since }}
-          clearHref={filtered ? href({ actor: undefined, since: undefined, after: undefined }) : undefined}
+          values={{ actor, status, type, since, until }}
+          clearHref={filtered ? href(unfiltered) : undefined}
           onApply={(values: EventFilterValues) => router.push(href({ ...values, after: undefined }))}
         />
         <div className="events__live">
@@ -138,10 +149,7 @@ export function EventsPanel({
         <div className="card__body">
           <ProblemAlert problem={problemOf(list.error)}>
             {after || filtered ? (
-              <Link
-                className="ui-button ui-button--secondary ui-button--sm"
-                href={href({ actor: undefined, since: undefined, after: undefined })}
-              >
+              <Link className="ui-button ui-button--secondary ui-button--sm" href={href(unfiltered)}>
                 Show the latest events, unfiltered
               </Link>
             ) : (

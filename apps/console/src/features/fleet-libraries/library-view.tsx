@@ -6,6 +6,7 @@ import Link from "next/link";
 import { type ReactNode, useState } from "react";
 import { PageHeader } from "../../components/page-header.tsx";
 import { WorkspaceCard, WorkspaceListBody } from "../../components/workspace-list.tsx";
+import { usePageActions } from "../../lib/commands.tsx";
 import { useShortcuts } from "../../lib/shortcuts.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
 import { type ListPosition, useWorkspacePage } from "../../lib/use-workspace.ts";
@@ -29,6 +30,11 @@ export function LibraryView(position: ListPosition) {
     setAdding(true);
   };
   const canAdd = workspace !== undefined && list.data !== undefined;
+  usePageActions(
+    canAdd
+      ? [{ label: "Add a definition to the library", keywords: "new", shortcut: "a", run: openAdd }]
+      : [],
+  );
   useShortcuts(
     "Library",
     canAdd ? [{ key: "a", description: "Add a definition to the library", run: openAdd }] : [],

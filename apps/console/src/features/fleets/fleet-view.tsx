@@ -6,6 +6,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { ActionProblem, QueryProblem } from "../../components/query-problem.tsx";
+import { usePageActions } from "../../lib/commands.tsx";
 import { formatCost, formatCount } from "../../lib/format.ts";
 import { useShortcuts } from "../../lib/shortcuts.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
@@ -87,7 +88,16 @@ function FleetPage({ position }: { position: FleetPosition }) {
     { key: "[", description: "Show the events", run: () => showTab("events") },
     { key: "]", description: "Show the memories", run: () => showTab("memories") },
     { key: "s", description: "Show the schedules", run: () => showTab("schedules") },
-    { key: "g", description: "Show the integration grants", run: () => showTab("grants") },
+    // Not `g`: that starts the go-to keys (`g f`) everywhere.
+    { key: "i", description: "Show the integration grants", run: () => showTab("grants") },
+  ]);
+  usePageActions([
+    {
+      label: "Write a message to the fleet",
+      keywords: "send chat",
+      shortcut: "m",
+      run: () => document.querySelector<HTMLTextAreaElement>(".message-box__input")?.focus(),
+    },
   ]);
 
   const fleet = query.data;

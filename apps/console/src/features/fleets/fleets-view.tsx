@@ -1,31 +1,42 @@
 "use client";
 
 import { Button, GridIcon, PlusIcon } from "@fleet/ui";
-import { useQuery } from "@tanstack/react-query";
+import { skipToken, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { type ReactNode, useState } from "react";
 import { PageHeader } from "../../components/page-header.tsx";
 import { ActionProblem } from "../../components/query-problem.tsx";
 import { WorkspaceCard, WorkspaceListBody } from "../../components/workspace-list.tsx";
+import { usePageActions } from "../../lib/commands.tsx";
 import { useShortcuts } from "../../lib/shortcuts.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
 import { type ListPosition, useWorkspacePage } from "../../lib/use-workspace.ts";
 import { type ConfirmedAction, FleetActionDialogs, statusChange } from "./fleet-action-dialogs.tsx";
+import { FleetFilters } from "./fleet-filters.tsx";
 import type { FleetActionHandlers } from "./fleet-row-actions.tsx";
 import { FleetsTable } from "./fleets-table.tsx";
 import { InstallFleetDialog } from "./install-fleet-dialog.tsx";
-import { fleetHref, fleetsHref } from "./urls.ts";
+import { type FleetFilter, fleetHref, fleetsHref } from "./urls.ts";
 import { useFleetStatusChange, usePendingFleetIds } from "./use-fleet-status.ts";
 
-export function FleetsView(position: ListPosition) {
+export function FleetsView({ filter, ...position }: ListPosition & { filter: FleetFilter }) {
   const { startingAfter } = position;
   const trpc = useTRPC();
   const router = useRouter();
-  const page = useWorkspacePage(position, fleetsHref);
+  const filtered = Boolean(filter.status || filter.name);
+  const page = useWorkspacePage(position, (id, after) => fleetsHref(id, after, filter));
   const { workspace, chosenId, href } = page;
+  const input =
+    page.input === skipToken
+      ? skipToken
+      : {
+          ...page.input,
+          ...(filter.status ? { status: filter.status } : {}),
+          ...(filter.name ? { name: filter.name } : {}),
+        };
   // The previous page stays while the next loads, but never a previous workspace's rows.
-  const list = useQuery(trpc.fleets.list.queryOptions(page.input, { placeholderData: page.placeholderData }));
+  const list = useQuery(trpc.fleets.list.queryOptions(input, { placeholderData: page.placeholderData }));
   const move = useFleetStatusChange();
   const pendingIds = usePendingFleetIds();
   const [confirming, setConfirming] = useState<ConfirmedAction>(null);
@@ -49,6 +60,9 @@ export function FleetsView(position: ListPosition) {
   };
   const canInstall = workspace !== undefined && list.data !== undefined;
   useShortcuts("Fleets", canInstall ? [{ key: "i", description: "Install a fleet", run: openInstall }] : []);
+  usePageActions(
+    canInstall ? [{ label: "Install fleet", keywords: "new create", shortcut: "i", run: openInstall }] : [],
+  );
 
   const installButton = (variant: "primary" | "secondary") => (
     <Button variant={variant} icon={<PlusIcon />} aria-keyshortcuts="i" onClick={openInstall}>
@@ -66,7 +80,15 @@ export function FleetsView(position: ListPosition) {
       workspaceHref={href}
     >
       {(data, workspace) =>
-        data.items.length === 0 ? (
+        data.items.length === 0 && filtered && !startingAfter ? (
+          <div className="empty-state">
+            <p className="empty-state__title">No fleets match the filters</p>
+            <p className="empty-state__text">Widen the filters or clear them to see every fleet.</p>
+            <Link className="ui-button ui-button--secondary" href={fleetsHref(workspace.id)}>
+              Clear filters
+            </Link>
+          </div>
+        ) : data.items.length === 0 ? (
           <div className="empty-state">
             <span className="empty-state__icon" aria-hidden="true">
               <GridIcon />
@@ -96,7 +118,7 @@ export function FleetsView(position: ListPosition) {
             busy={list.isPlaceholderData}
             pager={{
               label: "Pages of fleets",
-              summary: `${data.items.length} shown · ${data.total} ${data.total === 1 ? "fleet" : "fleets"} in ${workspace.name}`,
+              summary: `${data.items.length} shown · ${data.total} ${data.total === 1 ? "fleet" : "fleets"} ${filtered ? (data.total === 1 ? "matches in" : "match in") : "in"} ${workspace.name}`,
               firstHref: startingAfter ? href(workspace.id) : undefined,
               nextHref: data.next_cursor ? href(workspace.id, data.next_cursor) : undefined,
               link: Link,
@@ -116,6 +138,13 @@ export function FleetsView(position: ListPosition) {
       />
       <ActionProblem action={move} />
       <WorkspaceCard headingId="fleets-heading" heading="Fleets" choice={page} hrefFor={href} done={done}>
+        {chosenId ? (
+          <FleetFilters
+            values={filter}
+            clearHref={filtered ? fleetsHref(chosenId) : undefined}
+            onApply={(values) => router.push(fleetsHref(chosenId, undefined, values))}
+          />
+        ) : null}
         {body}
       </WorkspaceCard>
       {workspace ? (

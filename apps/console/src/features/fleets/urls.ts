@@ -6,9 +6,21 @@ function withQuery(path: string, query: Record<string, string | undefined>): str
   return text ? `${path}?${text}` : path;
 }
 
-/** The fleets list: its workspace and its page (the cursor) live in the URL. */
-export function fleetsHref(workspaceId?: string, startingAfter?: string): string {
-  return withQuery("/fleets", { workspace: workspaceId, starting_after: startingAfter });
+/** The fleets list's filters, as the URL holds them. */
+export interface FleetFilter {
+  status?: string | undefined;
+  /** Words the name contains (case ignored). */
+  name?: string | undefined;
+}
+
+/** The fleets list: its workspace, filters and page (the cursor) live in the URL. */
+export function fleetsHref(workspaceId?: string, startingAfter?: string, filter: FleetFilter = {}): string {
+  return withQuery("/fleets", {
+    workspace: workspaceId,
+    status: filter.status,
+    name: filter.name,
+    starting_after: startingAfter,
+  });
 }
 
 export type FleetTab = "events" | "memories" | "schedules" | "grants";
@@ -20,8 +32,14 @@ export interface FleetPosition {
   tab: FleetTab;
   /** Events: an exact actor or a prefix ending in *. */
   actor?: string | undefined;
+  /** Events: one status. */
+  status?: string | undefined;
+  /** Events: one event type. */
+  type?: string | undefined;
   /** Events: epoch ms, RFC 3339 or a duration back from now (15m, 2h, 7d). */
   since?: string | undefined;
+  /** Events: the window's end, in the same forms as since. */
+  until?: string | undefined;
   /** Events: the page's cursor. */
   after?: string | undefined;
   /** The event open in the inspect dialog. */
@@ -42,7 +60,10 @@ export function fleetHref(position: FleetPosition): string {
     workspace: position.workspaceId,
     tab: position.tab === "events" ? undefined : position.tab,
     actor: position.actor,
+    status: position.status,
+    type: position.type,
     since: position.since,
+    until: position.until,
     after: position.after,
     event: position.event,
     category: position.category,

@@ -7,6 +7,7 @@ import Link from "next/link";
 import { useState } from "react";
 import { ListBody } from "../../components/list-body.tsx";
 import { PageHeader } from "../../components/page-header.tsx";
+import { usePageActions } from "../../lib/commands.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
 import { InviteMemberDialog } from "./invite-member-dialog.tsx";
 import { EditMemberDialog, RemoveMemberDialog } from "./member-dialogs.tsx";
@@ -26,6 +27,7 @@ export function MembersView(position: MembersPosition) {
   );
   const [inviting, setInviting] = useState(false);
   const [pending, setPending] = useState<Pending>(null);
+  usePageActions([{ label: "Invite member", keywords: "new person add", run: () => setInviting(true) }]);
   const first = position.startingAfter ? membersHref({ ...position, startingAfter: undefined }) : undefined;
 
   return (

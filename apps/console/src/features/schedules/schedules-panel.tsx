@@ -18,6 +18,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { DoneStatus } from "../../components/done-status.tsx";
 import { ListLoading, ListProblem } from "../../components/query-problem.tsx";
+import { usePageActions } from "../../lib/commands.tsx";
 import { describeCron } from "../../lib/cron-text.ts";
 import { problemOf, statusOf } from "../../lib/problem.ts";
 import { useShortcuts } from "../../lib/shortcuts.tsx";
@@ -84,6 +85,7 @@ export function SchedulesPanel({ fleet }: { fleet: FleetView }) {
     setDialog({ kind: "create" });
   };
   useShortcuts("Schedules", [{ key: "c", description: "Create a schedule", run: openCreate }]);
+  usePageActions([{ label: "Create a schedule", keywords: "new cron", shortcut: "c", run: openCreate }]);
 
   const items = list.data?.items;
   // The dialog edits the schedule as the list now has it; a refetch after a 412 restarts the form.

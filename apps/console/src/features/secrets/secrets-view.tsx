@@ -5,6 +5,7 @@ import { skipToken, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { PageHeader } from "../../components/page-header.tsx";
 import { WorkspaceCard, WorkspaceListBody } from "../../components/workspace-list.tsx";
+import { usePageActions } from "../../lib/commands.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
 import { useWorkspaceChoice } from "../../lib/use-workspace.ts";
 import { CreateSecretDialog } from "./create-secret-dialog.tsx";
@@ -34,6 +35,7 @@ export function SecretsView({ workspaceId }: { workspaceId: string | undefined }
     setDone(null);
     setCreating(true);
   };
+  usePageActions(chosenId ? [{ label: "Create secret", keywords: "new credential", run: openCreate }] : []);
   const createButton = (variant: "primary" | "secondary") => (
     <Button variant={variant} icon={<PlusIcon />} onClick={openCreate}>
       Create secret

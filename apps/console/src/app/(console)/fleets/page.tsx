@@ -1,5 +1,7 @@
 import "../../../styles/secrets.css";
 import "../../../styles/fleets.css";
+// The filter bar's layout.
+import "../../../styles/fleet-events.css";
 import { listFleets } from "@fleet/contracts/fleets/list-fleets";
 import type { Metadata } from "next";
 import { FleetsView } from "../../../features/fleets/fleets-view.tsx";
@@ -18,6 +20,7 @@ export default async function FleetsPage({ searchParams }: { searchParams: Promi
     <FleetsView
       workspaceId={first(search.workspace)}
       startingAfter={first(search.starting_after)}
+      filter={{ status: first(search.status), name: first(search.name) }}
       limit={first(search.limit) !== undefined && limit.success ? limit.data : undefined}
     />
   );

@@ -1,0 +1,194 @@
+import { randomUUID } from "node:crypto";
+import AxeBuilder from "@axe-core/playwright";
+import { collectProblems, expect, screenshot, signInByLink, test } from "../support/fixtures.ts";
+import {
+  addTenantEntry,
+  definition,
+  installFleet,
+  messageFleet,
+  setFleetStatus,
+} from "../support/fleet-api.ts";
+
+test.describe("Palette, shortcuts and filters", () => {
+  test("Ctrl+K finds a fleet by name and opens it; g f goes to Fleets; a skip link comes first", async ({
+    page,
+    tenant,
+    apiUrl,
+  }, testInfo) => {
+    const problems = collectProblems(page);
+    const entry = await addTenantEntry(
+      apiUrl,
+      tenant,
+      definition({ name: `Palette ${randomUUID().slice(0, 6)}` }),
+    );
+    const wanted = await installFleet(apiUrl, tenant, entry, "Nightly report writer");
+    await installFleet(apiUrl, tenant, entry, "Inbox triage");
+    await signInByLink(page, tenant);
+
+    // The first Tab reaches the skip link, which moves past the navigation.
+    await page.keyboard.press("Tab");
+    const skip = page.getByRole("link", { name: "Skip to content" });
+    await expect(skip).toBeFocused();
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("main")).toBeFocused();
+
+    // Ctrl+K opens the palette with the focus in its search field; Escape closes it.
+    await page.keyboard.press("Control+k");
+    const palette = page.getByRole("dialog", { name: "Command palette" });
+    const search = palette.getByRole("combobox", { name: /Search pages, fleets/ });
+    await expect(search).toBeFocused();
+    await expect(palette.getByRole("option", { name: /Install fleet/ })).toBeVisible();
+    const axe = await new AxeBuilder({ page }).include(".palette-dialog-host").analyze();
+    expect(axe.violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
+    await page.keyboard.press("Escape");
+    await expect(palette).toBeHidden();
+
+    // Typing narrows the list to the fleet; the arrows move the active option; Enter opens it.
+    await page.keyboard.press("Control+k");
+    await search.fill("nightly rep");
+    const option = palette.getByRole("option", { name: /Nightly report writer/ });
+    await expect(option).toBeVisible();
+    await expect(palette.getByRole("option", { name: /Inbox triage/ })).toHaveCount(0);
+    await expect(option).toHaveAttribute("aria-selected", "true");
+    await expect(search).toHaveAttribute("aria-activedescendant", (await option.getAttribute("id")) ?? "");
+    await screenshot(page, testInfo, "palette-fleet");
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(new RegExp(`/fleets/${wanted.fleet_id}\\?workspace=`));
+    await expect(page.getByRole("heading", { level: 1, name: "Nightly report writer" })).toBeVisible();
+
+    // g then a letter goes to a page; the sheet lists the palette and the letters.
+    await page.keyboard.press("g");
+    await page.keyboard.press("a");
+    await expect(page.getByRole("heading", { level: 1, name: "Approvals" })).toBeVisible();
+    await page.keyboard.press("g");
+    await page.keyboard.press("f");
+    await expect(page.getByRole("heading", { level: 1, name: "Fleets" })).toBeVisible();
+    await expect(page).toHaveURL(/\/fleets/);
+    await page.keyboard.press("?");
+    const sheet = page.getByRole("dialog", { name: "Keyboard shortcuts" });
+    await expect(sheet).toContainText("Open the command palette");
+    await expect(sheet).toContainText("Skip to content");
+    await expect(sheet).toContainText("Audit log");
+    await page.keyboard.press("Escape");
+
+    // `/` focuses the page's first filter; keys typed there are text, not shortcuts.
+    await page.keyboard.press("/");
+    const name = page.getByRole("textbox", { name: "Name" });
+    await expect(name).toBeFocused();
+    await page.keyboard.type("ga");
+    await expect(name).toHaveValue("ga");
+    await expect(page.getByRole("heading", { level: 1, name: "Fleets" })).toBeVisible();
+
+    // A page's action runs from the palette: Install fleet opens its dialog.
+    await page.keyboard.press("Escape");
+    await page.keyboard.press("Control+k");
+    await search.fill("install");
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("dialog", { name: "Install a fleet" })).toBeVisible();
+    expect(problems).toEqual([]);
+  });
+
+  test("the palette finds a fleet past the first hundred by asking the list for the name", async ({
+    page,
+    tenant,
+    apiUrl,
+  }) => {
+    const entry = await addTenantEntry(
+      apiUrl,
+      tenant,
+      definition({ name: `Many ${randomUUID().slice(0, 6)}` }),
+    );
+    // The oldest fleet: the newest hundred, the palette's first list, leave it out.
+    const oldest = await installFleet(apiUrl, tenant, entry, "Archive sweeper");
+    for (let batch = 0; batch < 10; batch++) {
+      await Promise.all(
+        Array.from({ length: 10 }, (_, index) =>
+          installFleet(apiUrl, tenant, entry, `Filler ${batch}-${index}`),
+        ),
+      );
+    }
+    await signInByLink(page, tenant);
+    await page.keyboard.press("Control+k");
+    const palette = page.getByRole("dialog", { name: "Command palette" });
+    await palette.getByRole("combobox").fill("archive swe");
+    await palette.getByRole("option", { name: /Archive sweeper/ }).click();
+    await expect(page).toHaveURL(new RegExp(`/fleets/${oldest.fleet_id}\\?workspace=`));
+  });
+
+  test("fleet and event filters live in the URL and survive a reload", async ({ page, tenant, apiUrl }) => {
+    const problems = collectProblems(page);
+    const entry = await addTenantEntry(
+      apiUrl,
+      tenant,
+      definition({ name: `Filters ${randomUUID().slice(0, 6)}` }),
+    );
+    const billing = await installFleet(apiUrl, tenant, entry, "Billing digest");
+    const paused = await installFleet(apiUrl, tenant, entry, "Billing reconciler");
+    await installFleet(apiUrl, tenant, entry, "Support inbox");
+    await setFleetStatus(apiUrl, tenant, paused.fleet_id, "paused");
+    await messageFleet(apiUrl, tenant, billing.fleet_id, "first");
+    await signInByLink(page, tenant);
+
+    const filters = page.getByRole("form", { name: "Filter fleets" });
+    await filters.getByRole("textbox", { name: "Name" }).fill("billing");
+    await filters.getByRole("combobox", { name: "Status" }).selectOption("active");
+    await filters.getByRole("button", { name: "Apply filters" }).click();
+    await expect(page).toHaveURL(/status=active/);
+    await expect(page).toHaveURL(/name=billing/);
+    const rows = page.getByRole("table").getByRole("row");
+    await expect(page.getByRole("link", { name: "Billing digest" })).toBeVisible();
+    await expect(rows).toHaveCount(2);
+
+    await page.reload();
+    await expect(filters.getByRole("textbox", { name: "Name" })).toHaveValue("billing");
+    await expect(filters.getByRole("combobox", { name: "Status" })).toHaveValue("active");
+    await expect(page.getByRole("link", { name: "Billing digest" })).toBeVisible();
+    await expect(rows).toHaveCount(2);
+    await expect(page.getByText("1 fleet matches in default")).toBeVisible();
+
+    // The events list: status and type filters, kept across a reload.
+    await page.getByRole("link", { name: "Billing digest" }).click();
+    const eventFilters = page.getByRole("form", { name: "Filter events" });
+    await expect(page.getByRole("log", { name: "Events of Billing digest" })).toBeVisible();
+    await eventFilters.getByRole("combobox", { name: "Status" }).selectOption("processed");
+    await eventFilters.getByRole("combobox", { name: "Type" }).selectOption("chat");
+    await eventFilters.getByRole("button", { name: "Apply filters" }).click();
+    await expect(page).toHaveURL(/status=processed/);
+    await expect(page).toHaveURL(/type=chat/);
+    await expect(page.getByText("No events match the filters")).toBeVisible();
+    await page.reload();
+    await expect(eventFilters.getByRole("combobox", { name: "Status" })).toHaveValue("processed");
+    await expect(eventFilters.getByRole("combobox", { name: "Type" })).toHaveValue("chat");
+    await expect(page.getByText("No events match the filters")).toBeVisible();
+    await eventFilters.getByRole("combobox", { name: "Status" }).selectOption("received");
+    await eventFilters.getByRole("button", { name: "Apply filters" }).click();
+    await expect(page.getByRole("log", { name: "Events of Billing digest" }).getByRole("row")).toHaveCount(2);
+    expect(problems).toEqual([]);
+  });
+
+  test("a new event waits behind an 'N new events' banner instead of shifting the rows", async ({
+    page,
+    tenant,
+    apiUrl,
+  }) => {
+    const entry = await addTenantEntry(
+      apiUrl,
+      tenant,
+      definition({ name: `Banner ${randomUUID().slice(0, 6)}` }),
+    );
+    const fleet = await installFleet(apiUrl, tenant, entry, "Banner fleet");
+    await messageFleet(apiUrl, tenant, fleet.fleet_id, "the first");
+    await signInByLink(page, tenant);
+    await page.getByRole("link", { name: "Banner fleet" }).click();
+    const log = page.getByRole("log", { name: "Events of Banner fleet" });
+    await expect(log.getByRole("row")).toHaveCount(2);
+
+    await messageFleet(apiUrl, tenant, fleet.fleet_id, "the second");
+    const banner = page.getByRole("button", { name: "Show 1 new event" });
+    await expect(banner).toBeVisible();
+    await expect(log.getByRole("row")).toHaveCount(2);
+    await banner.click();
+    await expect(log.getByRole("row")).toHaveCount(3);
+    await expect(banner).toBeHidden();
+  });
+});

@@ -40,6 +40,8 @@ interface Screen {
   optional?: true;
   /** Shown to someone not signed in. */
   signedOut?: true;
+  /** Run just before the visit, to show a state that fades (a runner's liveness). */
+  before?: (seed: Seed) => Promise<void>;
 }
 
 const inWorkspace = (path: string) => (seed: Seed) => `${path}?workspace=${seed.tenant.workspace_id}`;
@@ -98,11 +100,13 @@ const screens: Screen[] = [
     name: "runners",
     path: () => "/runners",
     ready: (page, seed) => page.getByRole("row", { name: new RegExp(seed.runner.hostId) }),
+    before: (seed) => seed.runner.heartbeat(),
   },
   {
     name: "runner-detail",
     path: (seed) => `/runners/${seed.runner.runnerId}`,
     ready: (page, seed) => heading(seed.runner.hostId)(page),
+    before: (seed) => seed.runner.heartbeat(),
   },
   {
     name: "activity",
@@ -242,6 +246,7 @@ test.describe("Screenshots", () => {
             }
             const shot = `${screen.name}-${colorScheme}-${viewport.width}`;
             await test.step(shot, async () => {
+              await screen.before?.(seeded);
               const response = await on.goto(screen.path(seeded));
               if (screen.optional && response?.status() === 404) {
                 testInfo.annotations.push({ type: "skipped", description: `${screen.name}: 404` });

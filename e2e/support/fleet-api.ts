@@ -169,6 +169,13 @@ export class TestRunner {
     return call<unknown>(this.apiUrl, this.token, method, path, body);
   }
 
+  /** Reports the host in again, so it reads online (it enrols with the first call). */
+  async heartbeat(): Promise<void> {
+    await this.self("POST", "/v1/runners/me/heartbeats", {
+      capability_report: { landlock: true, seccomp: true },
+    });
+  }
+
   /** Leases the next waiting event of the test's fleets, waiting up to 10 s for one. */
   async lease(): Promise<Lease> {
     const answer = (await this.self("POST", "/v1/runners/me/leases", { wait_ms: 10_000 })) as {

@@ -137,6 +137,10 @@ export type Outcome =
  */
 export class TestRunner {
   readonly label = `e2e-${randomUUID().slice(0, 8)}`;
+  /** The host it enrols as, which the runners pages show. */
+  readonly hostId = `${this.label}.e2e.test`;
+  /** Its id, once its first call enrolled it. */
+  runnerId = "";
   private token: string | null = null;
 
   constructor(private readonly apiUrl: string) {}
@@ -150,18 +154,26 @@ export class TestRunner {
         "POST",
         "/v1/runners",
         {
-          host_id: `${this.label}.e2e.test`,
+          host_id: this.hostId,
           assigned_policy: { sandbox_tier: "landlock_full" },
           labels: [this.label],
         },
       );
       this.token = enrolled.runner_token;
+      this.runnerId = enrolled.runner_id;
       // The host reports what the policy needs, so it is not degraded and is leased work.
       await call(this.apiUrl, this.token, "POST", "/v1/runners/me/heartbeats", {
         capability_report: { landlock: true, seccomp: true },
       });
     }
     return call<unknown>(this.apiUrl, this.token, method, path, body);
+  }
+
+  /** Reports the host in again, so it reads online (it enrols with the first call). */
+  async heartbeat(): Promise<void> {
+    await this.self("POST", "/v1/runners/me/heartbeats", {
+      capability_report: { landlock: true, seccomp: true },
+    });
   }
 
   /** Leases the next waiting event of the test's fleets, waiting up to 10 s for one. */

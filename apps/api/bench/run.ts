@@ -27,7 +27,12 @@
  * BENCH_MEMBER_SAMPLES (default 100: member removals timed, per database; suite `members`, issue 16 §1).
  * BENCH_CONNECTOR_SAMPLES (default 100: chat answers and gate clicks timed against a local fake vendor, per
  * database; suite `connectors`, issue 16 §3, not in the default set).
+ * `console` (not in the default set): issue 17 §5's page figures (first contentful paint and time to
+ * interactive of the overview and of a fleet page with 1,000 events), from the console's production build
+ * on PGlite in Chromium; it runs e2e/bench/console.ts (Playwright lives in @fleet/e2e), whose header lists
+ * its settings (BENCH_CONSOLE_SAMPLES, BENCH_CONSOLE_EVENTS).
  */
+import { spawnSync } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -325,7 +330,21 @@ async function preparePostgres(settings: Settings, cleanup: Cleanup): Promise<Se
   }
 }
 
+/** The console's page figures, measured by the e2e package's script in a browser; never fails the bench. */
+function benchConsole(): void {
+  progress("console: pnpm --filter @fleet/e2e bench:console");
+  const result = spawnSync("pnpm", ["--silent", "--filter", "@fleet/e2e", "bench:console"], {
+    cwd: repoDir,
+    stdio: "inherit",
+  });
+  if (result.status !== 0)
+    console.log(`\nConsole pages (issue 17 §5): the run failed (exit ${result.status})`);
+}
+
 async function bench(settings: Settings, cleanup: Cleanup): Promise<void> {
+  if (settings.suites.has("console")) benchConsole();
+  // The other suites need the databases prepared below; the console's figures bring their own servers.
+  if ([...settings.suites].every((suite) => suite === "console")) return;
   const work = mkdtempSync(join(tmpdir(), "fleet-bench-"));
   cleanup.defer(`remove ${work}`, () => rmSync(work, { recursive: true, force: true }));
   const logDir = join(work, "logs");

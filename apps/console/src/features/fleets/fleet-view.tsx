@@ -1,7 +1,7 @@
 "use client";
 
 import { ProblemAlert, RelativeTime, StatusBadge, Tabs } from "@fleet/ui";
-import { useQuery } from "@tanstack/react-query";
+import { usePrefetchQuery, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
@@ -73,6 +73,11 @@ function FleetPage({ position }: { position: FleetPosition }) {
       // while a move of this page's is on its way (a poll would briefly undo its optimistic status).
       { refetchInterval: pending.has(position.fleetId) ? false : FLEET_POLL_MS },
     ),
+  );
+  // The conversation and the events tab ask for the events only once the fleet is shown: asked here, beside
+  // the fleet, the page has its data after one round trip instead of two (issue 17 §5's figures).
+  usePrefetchQuery(
+    trpc.fleetEvents.list.queryOptions({ workspace_id: position.workspaceId, fleet_id: position.fleetId }),
   );
   const [confirming, setConfirming] = useState<ConfirmedAction>(null);
   const [latestSent, setLatestSent] = useState<string | null>(null);

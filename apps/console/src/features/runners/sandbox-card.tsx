@@ -94,7 +94,12 @@ export function SandboxCard({ runner }: { runner: RunnerView }) {
             </div>
           </dl>
         )}
-        <div className="ui-table-scroll">
+        <section
+          className="ui-table-scroll"
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: on a phone the table scrolls sideways, and a keyboard must reach it
+          tabIndex={0}
+          aria-label="Sandbox mechanisms, assigned versus achievable"
+        >
           <table className="ui-table mechanisms">
             <caption className="sandbox__caption">
               Assigned versus achievable{" "}
@@ -146,7 +151,7 @@ export function SandboxCard({ runner }: { runner: RunnerView }) {
               })}
             </tbody>
           </table>
-        </div>
+        </section>
       </div>
     </section>
   );

@@ -1,0 +1,266 @@
+/**
+ * Issue 17 §5: how fast the console's pages are ready, from a production build (`next build` + `next
+ * start`) on the embedded default database (PGlite), measured in Debian's Chromium through Playwright.
+ * Run by `BENCH_SUITES=console pnpm bench` (apps/api/bench/run.ts starts it) or directly with
+ * `pnpm --filter @fleet/e2e bench:console`. Prints figures beside the goal (under 1 s); never fails on a miss.
+ *
+ * Per page, in a fresh browser context each time (empty HTTP cache, the session cookie already set):
+ * - FCP: `performance.getEntriesByName("first-contentful-paint")`, from navigation start.
+ * - Content: when the page's main content is in the DOM (a MutationObserver installed before any script
+ *   notes the first match of the page's selector), from navigation start.
+ * - TTI (a proxy): as soon as the content is there, the "Keyboard shortcuts" button of the shell is clicked
+ *   and the time its dialog opens is noted the same way. A click sent before React hydrated is replayed
+ *   once it has, so this is the time at which the page shows its data *and* answers a click. It includes
+ *   Playwright's round trips (a few ms), so it errs on the slow side.
+ *
+ * Env: BENCH_CONSOLE_SAMPLES (default 7 measured loads per page, after one unmeasured warm-up load),
+ * BENCH_CONSOLE_EVENTS (default 1000: events of the measured fleet).
+ */
+import { loadavg } from "node:os";
+import { chromium, type Page } from "@playwright/test";
+import globalSetup from "../support/global-setup.ts";
+
+const GOAL_MS = 1000;
+const CONTROL = "Keyboard shortcuts";
+
+function wholeNumber(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a whole number ≥ 1`);
+  return value;
+}
+
+const progress = (message: string) => console.error(`· ${message}`);
+
+interface Target {
+  label: string;
+  path: string;
+  /** Matches once the page shows its data, not its loading state. */
+  content: string;
+}
+
+interface Sample {
+  fcp: number | null;
+  content: number | null;
+  tti: number | null;
+}
+
+/**
+ * Installed before the page's own scripts: notes when the content and, later, the control's answer appear.
+ * A string, not a function: tsx compiles functions with name helpers that do not exist in the page.
+ */
+function observer(selectors: { content: string; answer: string }): string {
+  return `(() => {
+    const marks = {};
+    window.__marks = marks;
+    const check = () => {
+      if (marks.content === undefined && document.querySelector(${JSON.stringify(selectors.content)}))
+        marks.content = performance.now();
+      if (marks.answer === undefined && document.querySelector(${JSON.stringify(selectors.answer)}))
+        marks.answer = performance.now();
+    };
+    new MutationObserver(check).observe(document, { subtree: true, childList: true, attributes: true });
+  })();`;
+}
+
+type Marks = { content?: number; answer?: number };
+const marksOf = (page: Page) => page.evaluate(() => (window as unknown as { __marks: Marks }).__marks);
+
+async function load(page: Page, target: Target): Promise<Sample> {
+  await page.addInitScript(observer({ content: target.content, answer: "dialog[open]" }));
+  await page.goto(target.path, { waitUntil: "commit" });
+  try {
+    await page.waitForFunction(
+      () => (window as unknown as { __marks?: Marks }).__marks?.content !== undefined,
+      undefined,
+      { polling: "raf", timeout: 30_000 },
+    );
+    await page.getByRole("button", { name: CONTROL }).first().click();
+    await page.waitForFunction(
+      () => (window as unknown as { __marks?: Marks }).__marks?.answer !== undefined,
+      undefined,
+      { polling: "raf", timeout: 30_000 },
+    );
+  } catch (error) {
+    progress(`${target.label}: ${error instanceof Error ? error.message.split("\n")[0] : error}`);
+  }
+  const marks = await marksOf(page);
+  const fcp = await page.evaluate(
+    () => performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? null,
+  );
+  return { fcp, content: marks.content ?? null, tti: marks.answer ?? null };
+}
+
+async function call(apiUrl: string, token: string, method: string, path: string, body?: unknown) {
+  const response = await fetch(`${apiUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
+  return text ? JSON.parse(text) : undefined;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+function figure(label: string, values: (number | null)[]): string {
+  const measured = values.filter((value): value is number => value !== null);
+  if (measured.length === 0) return `  ${label.padEnd(8)} not reached`;
+  const med = median(measured);
+  const verdict = med < GOAL_MS ? "under the 1 s goal" : "OVER the 1 s goal";
+  const all = measured.map((value) => Math.round(value)).join(" / ");
+  const missed = values.length - measured.length;
+  return `  ${label.padEnd(8)} median ${Math.round(med)} ms (${verdict}; max ${Math.round(Math.max(...measured))} ms; runs ${all})${missed ? `; ${missed} not reached` : ""}`;
+}
+
+async function main(): Promise<void> {
+  const samples = wholeNumber("BENCH_CONSOLE_SAMPLES", 7);
+  const eventCount = wholeNumber("BENCH_CONSOLE_EVENTS", 1000);
+  // Seeding sends a thousand messages with one key: the per-key quota would refuse some of them. It
+  // limits the seeding only; the pages measured make a handful of requests.
+  process.env.FLEET_RATE_LIMITS = "false";
+  progress("building the console (turbo; a cache hit when unchanged) and starting the API on a fresh PGlite");
+  const stop = await globalSetup();
+  // The servers run in process groups of their own: stop them on Ctrl-C too.
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.once(signal, () => void stop().finally(() => process.exit(130)));
+  }
+  const browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+  try {
+    const apiUrl = process.env.E2E_API_URL!;
+    const consoleUrl = process.env.E2E_CONSOLE_URL!;
+    // Imported here: fleetctl reads the run's database address, which the global setup just set.
+    const { bootstrapTenant, loginLink } = await import("../support/fleetctl.ts");
+    const tenant = await bootstrapTenant("bench-console");
+    const workspace = `/v1/workspaces/${tenant.workspace_id}`;
+    const text = [
+      "---",
+      'name: "Bench fleet"',
+      "requires:",
+      "  credentials: []",
+      "  tools: []",
+      '  runner_labels: ["bench-nobody"]',
+      "---",
+      "# Bench fleet\n\nAnswer briefly.\n",
+    ].join("\n");
+    const entry = await call(apiUrl, tenant.api_key, "POST", `${workspace}/fleet-libraries`, {
+      definition: text,
+    });
+    const fleet = await call(apiUrl, tenant.api_key, "POST", `${workspace}/fleets`, {
+      tenant_library_id: entry.id,
+    });
+    for (let n = 0; n < 9; n++) {
+      await call(apiUrl, tenant.api_key, "POST", `${workspace}/fleets`, {
+        tenant_library_id: entry.id,
+        name: `Bench fleet ${n + 2}`,
+      });
+    }
+    progress(`sending ${eventCount} messages to the fleet`);
+    const started = performance.now();
+    let sent = 0;
+    const sender = async () => {
+      while (sent < eventCount) {
+        sent++;
+        await call(apiUrl, tenant.api_key, "POST", `${workspace}/fleets/${fleet.fleet_id}/messages`, {
+          message: `Message ${sent}: what changed since the last release?`,
+        });
+      }
+    };
+    await Promise.all([sender(), sender(), sender(), sender()]);
+    progress(`${eventCount} events in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+
+    // One sign-in; every measured load reuses its cookie in a fresh context.
+    const signIn = await browser.newContext({ baseURL: consoleUrl });
+    const first = await signIn.newPage();
+    await first.goto(await loginLink(tenant.email));
+    await first.getByRole("button", { name: "Continue" }).click();
+    await first.waitForURL(/\/fleets/);
+    const state = await signIn.storageState();
+    await signIn.close();
+
+    const query = `?workspace=${tenant.workspace_id}`;
+    const probe = await fetch(`${consoleUrl}/overview${query}`, {
+      headers: { cookie: state.cookies.map((c) => `${c.name}=${c.value}`).join("; ") },
+      redirect: "manual",
+    });
+    const overview: Target =
+      probe.status === 404
+        ? {
+            label: "overview (/overview answers 404: /fleets instead)",
+            path: `/fleets${query}`,
+            content: "tr[data-fleet-id]",
+          }
+        : { label: "overview", path: `/overview${query}`, content: "main h1 ~ *" };
+    const targets: Target[] = [
+      overview,
+      {
+        label: `fleet page with ${eventCount} events`,
+        path: `/fleets/${fleet.fleet_id}${query}`,
+        content: ".events__log tbody tr",
+      },
+    ];
+
+    console.log(
+      `\nConsole pages (issue 17 §5): production build, API on embedded PGlite, Chromium at 1440×900, ` +
+        `${samples} loads each after one warm-up, fresh context per load; ` +
+        `load average ${loadavg()[0]!.toFixed(1)} (other processes share the cores: read the figures with it)`,
+    );
+    for (const target of targets) {
+      const results: Sample[] = [];
+      for (let n = 0; n <= samples; n++) {
+        progress(`${target.label}: load ${n}/${samples}${n === 0 ? " (warm-up)" : ""}`);
+        const context = await browser.newContext({
+          baseURL: consoleUrl,
+          storageState: state,
+          viewport: { width: 1440, height: 900 },
+        });
+        const page = await context.newPage();
+        const sample = await load(page, target);
+        await context.close();
+        if (n > 0) results.push(sample);
+      }
+      console.log(`${target.label}:`);
+      console.log(
+        figure(
+          "FCP",
+          results.map((r) => r.fcp),
+        ),
+      );
+      console.log(
+        figure(
+          "content",
+          results.map((r) => r.content),
+        ),
+      );
+      console.log(
+        figure(
+          "TTI",
+          results.map((r) => r.tti),
+        ),
+      );
+    }
+  } finally {
+    await browser.close();
+    await stop();
+  }
+}
+
+await main();

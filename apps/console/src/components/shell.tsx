@@ -10,6 +10,8 @@ import { useShortcutsSheet } from "../lib/shortcuts.tsx";
 import { useTRPC } from "../lib/trpc.ts";
 import { Identity } from "./identity.tsx";
 import { Nav } from "./nav.tsx";
+import { NavDrawer } from "./nav-drawer.tsx";
+import { ThemeSwitch } from "./theme-switch.tsx";
 
 /** The frame of every signed-in page: brand, navigation, the signed-in person, and the page. */
 export function Shell({ children }: { children: ReactNode }) {
@@ -27,9 +29,12 @@ export function Shell({ children }: { children: ReactNode }) {
           </span>
           <span className="brand__name">Fleet Control Plane</span>
         </Link>
-        <Nav />
-        <ShortcutsButton />
-        <Identity me={me.data} failed={me.error !== null} />
+        <NavDrawer>
+          <Nav />
+          <ShortcutsButton />
+          <ThemeSwitch />
+          <Identity me={me.data} failed={me.error !== null} />
+        </NavDrawer>
       </aside>
       <main className="shell__main" id="main">
         {signedOut && me.error ? (

@@ -68,7 +68,7 @@ export interface PagedTableProps<T> {
 }
 
 /** Marks the row actions' cells: on a narrow screen they stay in view while the table scrolls (data.css). */
-function actionsColumn(column: Column<unknown>): "" | undefined {
+function actionsColumn(column: Pick<Column<never>, "width">): "" | undefined {
   return column.width === "actions" || column.width === "wide-actions" ? "" : undefined;
 }
 

@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { seriousViolations } from "../support/axe.ts";
-import { expect, signInByLink, test } from "../support/fixtures.ts";
+import { expect, screenshot, signInByLink, test } from "../support/fixtures.ts";
 import {
   addTenantEntry,
   call,
@@ -348,7 +348,7 @@ test.describe("Accessibility", () => {
       page,
       tenant,
       apiUrl,
-    }) => {
+    }, testInfo) => {
       await page.emulateMedia({ colorScheme: "dark" });
       await page.goto("/sign-in");
       expect(await background(page)).toBe(DARK_BG);
@@ -377,10 +377,12 @@ test.describe("Accessibility", () => {
       await page.goto(`/fleets/${fleet.fleet_id}?${ws}`);
       await expect(page.getByRole("log", { name: "Events of Dark fleet" }).getByRole("row")).toHaveCount(2);
       expect(await seriousViolations(page)).toEqual([]);
+      await screenshot(page, testInfo, "fleet-dark");
 
       await page.goto(`/approvals?${ws}`);
       await expect(page.getByRole("region", { name: "deploy · dark" })).toBeVisible();
       expect(await seriousViolations(page)).toEqual([]);
+      await screenshot(page, testInfo, "approvals-dark");
 
       // A refusal in a dialog: the problem's colours on the dark surface.
       await page.goto("/api-keys");
@@ -397,6 +399,7 @@ test.describe("Accessibility", () => {
       await add.getByRole("button", { name: "Add to library" }).click();
       await expect(add.getByRole("alert")).toBeVisible();
       expect(await seriousViolations(page)).toEqual([]);
+      await screenshot(page, testInfo, "library-refusal-dark");
       await add.getByRole("button", { name: "Cancel" }).click();
 
       for (const path of ["/runners", "/library", "/members", "/billing", `/audit?${ws}`, "/connectors"]) {

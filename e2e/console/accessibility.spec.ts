@@ -1,5 +1,6 @@
+import type { Page } from "@playwright/test";
 import { seriousViolations } from "../support/axe.ts";
-import { expect, signInByLink, test } from "../support/fixtures.ts";
+import { expect, screenshot, signInByLink, test } from "../support/fixtures.ts";
 import {
   addTenantEntry,
   call,
@@ -345,5 +346,125 @@ test.describe("Accessibility", () => {
     await page.getByRole("button", { name: "Revoke grant github" }).click();
     await expect(page.getByRole("dialog", { name: "Revoke github for Axe grants?" })).toBeVisible();
     expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  test.describe("dark", () => {
+    /** The page's background as painted, to tell which theme is in force. */
+    const background = (page: Page) => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    const DARK_BG = "rgb(15, 18, 22)";
+    const LIGHT_BG = "rgb(246, 247, 249)";
+
+    test("followed from the system, the pages and their dialogs have no serious or critical violations", async ({
+      page,
+      tenant,
+      apiUrl,
+    }, testInfo) => {
+      await page.emulateMedia({ colorScheme: "dark" });
+      await page.goto("/sign-in");
+      expect(await background(page)).toBe(DARK_BG);
+      expect(await seriousViolations(page)).toEqual([]);
+
+      const runner = new TestRunner(apiUrl);
+      const entry = await addTenantEntry(
+        apiUrl,
+        tenant,
+        definition({ name: "Dark fleet", runnerLabels: [runner.label] }),
+      );
+      const fleet = await installFleet(apiUrl, tenant, entry);
+      await messageFleet(apiUrl, tenant, fleet.fleet_id, "approve: deploy");
+      const lease = await runner.lease();
+      await runner.openGate(lease, { action_name: "dark" });
+      await signInByLink(page, tenant);
+      expect(await background(page)).toBe(DARK_BG);
+      await expect(page.getByRole("row", { name: /Dark fleet/ })).toBeVisible();
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.getByRole("button", { name: "More actions for fleet Dark fleet" }).click();
+      await expect(page.getByRole("menu", { name: "More actions for fleet Dark fleet" })).toBeVisible();
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.keyboard.press("Escape");
+
+      const ws = `workspace=${tenant.workspace_id}`;
+      await page.goto(`/fleets/${fleet.fleet_id}?${ws}`);
+      await expect(page.getByRole("log", { name: "Events of Dark fleet" }).getByRole("row")).toHaveCount(2);
+      expect(await seriousViolations(page)).toEqual([]);
+      await screenshot(page, testInfo, "fleet-dark");
+
+      await page.goto(`/approvals?${ws}`);
+      await expect(page.getByRole("region", { name: "deploy · dark" })).toBeVisible();
+      expect(await seriousViolations(page)).toEqual([]);
+      await screenshot(page, testInfo, "approvals-dark");
+
+      // A refusal in a dialog: the problem's colours on the dark surface.
+      await page.goto("/api-keys");
+      await expect(page.getByRole("row", { name: /bootstrap/ })).toBeVisible();
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.goto(`/library?${ws}`);
+      await page.getByRole("button", { name: "Add to library" }).click();
+      const add = page.getByRole("dialog", { name: "Add to the library" });
+      await add.getByRole("button", { name: "Add to library" }).click();
+      await expect(add.getByText("Choose the definition file.")).toBeVisible();
+      expect(await seriousViolations(page)).toEqual([]);
+      await add.getByRole("radio", { name: "Paste the text" }).check();
+      await add.getByLabel("Definition", { exact: true }).fill("---\nname: Broken\n");
+      await add.getByRole("button", { name: "Add to library" }).click();
+      await expect(add.getByRole("alert")).toBeVisible();
+      expect(await seriousViolations(page)).toEqual([]);
+      await screenshot(page, testInfo, "library-refusal-dark");
+      await add.getByRole("button", { name: "Cancel" }).click();
+
+      for (const path of ["/runners", "/library", "/members", "/billing", `/audit?${ws}`, "/connectors"]) {
+        await page.goto(path);
+        await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+        await expect(page.locator("main [data-loading]")).toHaveCount(0);
+        expect(await seriousViolations(page), path).toEqual([]);
+      }
+    });
+
+    test("chosen with the switch, remembered, applied before the first paint, and back to the system's", async ({
+      page,
+      tenant,
+    }) => {
+      await page.emulateMedia({ colorScheme: "light" });
+      // What the root says when the document is parsed, before any of the console's scripts has run.
+      await page.addInitScript(() => {
+        document.addEventListener("DOMContentLoaded", () => {
+          (window as unknown as { firstTheme: string }).firstTheme =
+            document.documentElement.dataset.theme ?? "none";
+        });
+      });
+      await signInByLink(page, tenant);
+      await page.goto("/api-keys");
+      await expect(page.getByRole("row", { name: /bootstrap/ })).toBeVisible();
+      const theme = page.getByRole("radiogroup", { name: "Theme" });
+      await expect(theme.getByRole("radio", { name: "System" })).toBeChecked();
+      expect(await background(page)).toBe(LIGHT_BG);
+
+      await theme.getByRole("radio", { name: "Dark" }).check();
+      expect(await background(page)).toBe(DARK_BG);
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.getByRole("button", { name: "Create API key" }).click();
+      await page.getByRole("dialog").getByLabel("Name").fill("dark-check");
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.getByRole("dialog").getByRole("button", { name: "Cancel" }).click();
+
+      // Reloaded: dark from the first parse, and the switch says so.
+      await page.reload();
+      expect(await page.evaluate(() => (window as unknown as { firstTheme: string }).firstTheme)).toBe(
+        "dark",
+      );
+      await expect(
+        page.getByRole("radiogroup", { name: "Theme" }).getByRole("radio", { name: "Dark" }),
+      ).toBeChecked();
+      expect(await background(page)).toBe(DARK_BG);
+
+      // Light on a dark system, then the system's again.
+      await page.emulateMedia({ colorScheme: "dark" });
+      await theme.getByRole("radio", { name: "Light" }).check();
+      expect(await background(page)).toBe(LIGHT_BG);
+      expect(await seriousViolations(page)).toEqual([]);
+      await theme.getByRole("radio", { name: "System" }).check();
+      expect(await background(page)).toBe(DARK_BG);
+      expect(await page.evaluate(() => localStorage.getItem("fleet-theme"))).toBeNull();
+    });
   });
 });

@@ -35,4 +35,103 @@ test.describe("Layout", () => {
     expect(heading!.y).toBeLessThan(300);
     await screenshot(page, testInfo, "approvals-390");
   });
+
+  test("every main page fits a phone's width, and the menu opens, closes and keeps focus in order", async ({
+    page,
+    tenant,
+    apiUrl,
+  }, testInfo) => {
+    test.setTimeout(120_000);
+    const entry = await addTenantEntry(
+      apiUrl,
+      tenant,
+      definition({
+        name: "Narrow fleet with a long name that has to wrap",
+        runnerLabels: ["e2e-nobody-narrow"],
+      }),
+    );
+    const fleet = await installFleet(apiUrl, tenant, entry);
+    await signInByLink(page, tenant);
+    await page.setViewportSize({ width: 390, height: 844 });
+    const ws = `workspace=${tenant.workspace_id}`;
+    const pages: [path: string, heading: string | RegExp][] = [
+      ["/approvals", "Approvals"],
+      ["/runners", "Runners"],
+      ["/fleets", "Fleets"],
+      [`/fleets/${fleet.fleet_id}`, fleet.name],
+      ["/library", "Library"],
+      [`/library/${entry.id}`, entry.name],
+      ["/activity", "Activity"],
+      ["/connectors", "Connectors"],
+      ["/secrets", "Secrets"],
+      ["/api-keys", "API keys"],
+      ["/members", "Members"],
+      ["/billing", "Billing"],
+      ["/audit", "Audit log"],
+    ];
+    for (const [path, heading] of pages) {
+      await page.goto(`${path}?${ws}`);
+      await expect(page.getByRole("heading", { level: 1, name: heading })).toBeVisible();
+      // The skeletons gone: the page holds what it will hold.
+      await expect(page.locator("main [data-loading]")).toHaveCount(0);
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      expect(width, `${path} is ${width} px wide`).toBeLessThanOrEqual(390);
+      await screenshot(page, testInfo, `${path.split("/")[1]}${path.includes("/", 1) ? "-detail" : ""}-390`);
+    }
+
+    // Folded behind a button: the page starts at the top of the screen.
+    const menu = page.getByRole("button", { name: "Navigation menu" });
+    const nav = page.getByRole("navigation", { name: "Main" });
+    await expect(menu).toHaveAttribute("aria-expanded", "false");
+    await expect(nav).toBeHidden();
+    await menu.click();
+    await expect(menu).toHaveAttribute("aria-expanded", "true");
+    await expect(nav).toBeVisible();
+    await expect(nav.getByRole("link").first()).toBeFocused();
+    await expect(page.getByRole("radiogroup", { name: "Theme" })).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await screenshot(page, testInfo, "menu-open-390");
+    // Escape closes it and gives focus back to the button.
+    await page.keyboard.press("Escape");
+    await expect(nav).toBeHidden();
+    await expect(menu).toBeFocused();
+    await expect(menu).toHaveAttribute("aria-expanded", "false");
+    // By keyboard: Enter opens, and following a link closes it on the new page.
+    await page.keyboard.press("Enter");
+    await expect(nav).toBeVisible();
+    await nav.getByRole("link", { name: /Secrets/ }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Secrets" })).toBeVisible();
+    await expect(nav).toBeHidden();
+    await expect(menu).toHaveAttribute("aria-expanded", "false");
+    // A click outside closes it too (here on the bar, between the brand and the button: the panel covers
+    // most of a phone's screen).
+    await menu.click();
+    await expect(nav).toBeVisible();
+    const bar = (await menu.boundingBox())!;
+    await page.mouse.click(bar.x - 40, bar.y + bar.height / 2);
+    await expect(nav).toBeHidden();
+    await expect(page).toHaveURL(/\/secrets/);
+
+    // Wide again: the sidebar, no menu button.
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await expect(nav).toBeVisible();
+    await expect(menu).toBeHidden();
+  });
+
+  test("a row's actions stay in view on a phone while its table scrolls", async ({ page, tenant }) => {
+    await signInByLink(page, tenant);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto("/api-keys");
+    const revoke = page.getByRole("button", { name: "Revoke API key bootstrap" });
+    await expect(revoke).toBeVisible();
+    // The table is wider than the card and has not been scrolled, yet the button is on the screen.
+    const scroller = page.locator(".ui-table-scroll").first();
+    expect(await scroller.evaluate((el) => el.scrollWidth > el.clientWidth && el.scrollLeft === 0)).toBe(
+      true,
+    );
+    const box = await revoke.boundingBox();
+    expect(box!.x + box!.width).toBeLessThanOrEqual(390);
+    await revoke.click();
+    await expect(page.getByRole("dialog", { name: "Revoke API key bootstrap?" })).toBeVisible();
+  });
 });

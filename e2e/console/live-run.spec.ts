@@ -157,7 +157,8 @@ test.describe("The run as it happens", () => {
     await expect(turn).toHaveAttribute("data-status", "processed");
     await expect(turn).toContainText("Rolled web back to v1; error rate is back to 0.1 %.");
     await expect(turn).toContainText("512 tokens");
-    for (const width of [1440, 390]) {
+    // Wide last: below 900 px the navigation is folded behind the menu button.
+    for (const width of [390, 1440]) {
       await page.setViewportSize({ width, height: 900 });
       await screenshot(page, testInfo, `fleet-conversation-${width}`);
     }

@@ -48,6 +48,11 @@ export const CloseIcon = () => (
     <path d="m3.75 3.75 8.5 8.5m0-8.5-8.5 8.5" />
   </Icon>
 );
+export const MenuIcon = () => (
+  <Icon>
+    <path d="M2.75 4.25h10.5M2.75 8h10.5m-10.5 3.75h10.5" />
+  </Icon>
+);
 export const PlusIcon = () => (
   <Icon>
     <path d="M8 3v10M3 8h10" />

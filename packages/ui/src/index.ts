@@ -32,6 +32,7 @@ export {
   SecretTextarea,
   type SecretTextareaProps,
 } from "./secret-input.tsx";
+export { Skeleton, type SkeletonProps } from "./skeleton.tsx";
 export { StatusBadge, type StatusBadgeProps, type StatusVariant } from "./status-badge.tsx";
 export type { ColumnSort, LinkComponent, SortOrder } from "./table-sort.tsx";
 export { type Tab, Tabs, type TabsProps } from "./tabs.tsx";

@@ -67,6 +67,11 @@ export interface PagedTableProps<T> {
   link?: LinkComponent;
 }
 
+/** Marks the row actions' cells: on a narrow screen they stay in view while the table scrolls (data.css). */
+function actionsColumn(column: Pick<Column<never>, "width">): "" | undefined {
+  return column.width === "actions" || column.width === "wide-actions" ? "" : undefined;
+}
+
 /** A table of one page of a cursor-paged list, with its pager under it. */
 export function PagedTable<T>({
   caption,
@@ -91,7 +96,13 @@ export function PagedTable<T>({
           <thead>
             <tr>
               {columns.map((column) => (
-                <th key={column.id} scope="col" data-align={column.align} aria-sort={column.sort?.current}>
+                <th
+                  key={column.id}
+                  scope="col"
+                  data-align={column.align}
+                  data-actions={actionsColumn(column)}
+                  aria-sort={column.sort?.current}
+                >
                   {column.headerHidden ? (
                     <span className="ui-visually-hidden">{column.header}</span>
                   ) : column.sort ? (
@@ -112,7 +123,7 @@ export function PagedTable<T>({
                       {column.cell(row)}
                     </th>
                   ) : (
-                    <td key={column.id} data-align={column.align}>
+                    <td key={column.id} data-align={column.align} data-actions={actionsColumn(column)}>
                       {column.cell(row)}
                     </td>
                   ),

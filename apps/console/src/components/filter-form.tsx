@@ -33,6 +33,11 @@ export function FilterForm({
       className="filters"
       aria-label={label}
       noValidate
+      // A field edited after a refusal loses its problem; the next Apply checks it again.
+      onInput={(event) => {
+        const { name } = event.target as HTMLInputElement;
+        if (name && problems[name]) setProblems((current) => ({ ...current, [name]: null }));
+      }}
       onSubmit={(event) => {
         event.preventDefault();
         const form = new FormData(event.currentTarget);

@@ -1,6 +1,7 @@
 "use client";
 
 import { Dialog, type DialogProps, FormDialogFooter, ProblemAlert } from "@fleet/ui";
+import { forgetOnEdit } from "../lib/field-errors.ts";
 import { problemOf } from "../lib/problem.ts";
 import type { ApiError } from "../lib/trpc.ts";
 
@@ -8,8 +9,11 @@ export interface FormDialogProps extends Omit<DialogProps, "dismissible" | "foot
   /** The form (inside children) the footer's submit button submits. */
   formId: string;
   submitLabel: string;
-  /** What the form's submit runs: while pending the dialog stays open; its refusal shows under the form. */
-  mutation: { isPending: boolean; error: ApiError | null };
+  /**
+   * What the form's submit runs: while pending the dialog stays open; its refusal shows under the form
+   * until a field is changed (`reset` then forgets it: it answered values no longer there).
+   */
+  mutation: { isPending: boolean; error: ApiError | null; reset: () => void };
 }
 
 /** A dialog around one form whose submit runs one mutation: Cancel and submit, pending state, problem. */
@@ -28,7 +32,10 @@ export function FormDialog({ formId, submitLabel, mutation, onClose, children, .
         />
       }
     >
-      {children}
+      {/* The form is among the children: its edits bubble here. */}
+      <div className="form-dialog__body" onInput={forgetOnEdit(mutation)}>
+        {children}
+      </div>
       {mutation.error ? <ProblemAlert problem={problemOf(mutation.error)} /> : null}
     </Dialog>
   );

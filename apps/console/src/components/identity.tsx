@@ -1,6 +1,6 @@
 "use client";
 
-import { Badge, Button, SignOutIcon } from "@fleet/ui";
+import { Badge, Button, SignOutIcon, Skeleton } from "@fleet/ui";
 import { useFormStatus } from "react-dom";
 import { signOut } from "../lib/auth-actions.ts";
 import type { RouterOutputs } from "../lib/trpc.ts";
@@ -26,9 +26,11 @@ export function Identity({ me, failed = false }: { me: Me | undefined; failed?: 
           {initial}
         </span>
         <div className="identity__text">
-          <span className="identity__email">
-            {me?.email ?? (failed ? "Not known: the API did not answer" : "Loading…")}
-          </span>
+          {me || failed ? (
+            <span className="identity__email">{me?.email ?? "Not known: the API did not answer"}</span>
+          ) : (
+            <Skeleton label="Loading who is signed in…" shape="lines" count={1} />
+          )}
           <span className="identity__tenant">{me ? `Tenant ${me.tenant_name}` : "\u00a0"}</span>
         </div>
       </div>

@@ -16,7 +16,7 @@ import {
 } from "@fleet/ui";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
-import { type ReactNode, Suspense, useEffect, useRef } from "react";
+import { type ReactNode, Suspense } from "react";
 import { PendingBadge } from "../features/approvals/pending-count.tsx";
 import { consolePages } from "../lib/pages.ts";
 
@@ -49,27 +49,8 @@ const badges: Record<string, ReactNode> = {
 
 export function Nav() {
   const pathname = usePathname();
-  const nav = useRef<HTMLElement>(null);
-  // On a phone the links are a row that scrolls sideways: the current one is brought into it, again when
-  // the row's width changes (the approvals count arrives after the first paint and widens its link).
-  useEffect(() => {
-    void pathname;
-    const list = nav.current;
-    const row = list?.querySelector("ul");
-    if (!list || !row) return;
-    const center = () => {
-      const current = list.querySelector<HTMLElement>('[aria-current="page"]');
-      if (!current || list.scrollWidth <= list.clientWidth) return;
-      const offset = current.getBoundingClientRect().left - list.getBoundingClientRect().left;
-      list.scrollLeft += offset - (list.clientWidth - current.offsetWidth) / 2;
-    };
-    center();
-    const observer = new ResizeObserver(center);
-    observer.observe(row);
-    return () => observer.disconnect();
-  }, [pathname]);
   return (
-    <nav ref={nav} aria-label="Main" className="nav">
+    <nav aria-label="Main" className="nav">
       <ul>
         {consolePages.map((item) => {
           const current = pathname === item.href || pathname.startsWith(`${item.href}/`);

@@ -1,6 +1,6 @@
 "use client";
 
-import { Button, ProblemAlert } from "@fleet/ui";
+import { Button, ProblemAlert, Skeleton } from "@fleet/ui";
 import type { ReactNode } from "react";
 import { problemOf, retryable } from "../lib/problem.ts";
 import type { ApiError } from "../lib/trpc.ts";
@@ -37,12 +37,12 @@ export function ListProblem(props: QueryProblemProps) {
   );
 }
 
-/** A card's list while it loads, said to assistive technology too. */
+/** A card's list while it loads: rows of placeholder bars, the words (children) said to assistive technology. */
 export function ListLoading({ children }: { children: ReactNode }) {
   return (
-    <p className="card__body muted" role="status">
-      {children}
-    </p>
+    <div className="card__body">
+      <Skeleton label={children} />
+    </div>
   );
 }
 

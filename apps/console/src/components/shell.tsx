@@ -11,6 +11,8 @@ import { useTRPC } from "../lib/trpc.ts";
 import { CommandPaletteButton } from "./command-palette.tsx";
 import { Identity } from "./identity.tsx";
 import { Nav } from "./nav.tsx";
+import { NavDrawer } from "./nav-drawer.tsx";
+import { ThemeSwitch } from "./theme-switch.tsx";
 
 /** The frame of every signed-in page: brand, navigation, the signed-in person, and the page. */
 export function Shell({ children }: { children: ReactNode }) {
@@ -32,10 +34,13 @@ export function Shell({ children }: { children: ReactNode }) {
           </span>
           <span className="brand__name">Fleet Control Plane</span>
         </Link>
-        <Nav />
-        <CommandPaletteButton />
-        <ShortcutsButton />
-        <Identity me={me.data} failed={me.error !== null} />
+        <NavDrawer>
+          <Nav />
+          <CommandPaletteButton />
+          <ShortcutsButton />
+          <ThemeSwitch />
+          <Identity me={me.data} failed={me.error !== null} />
+        </NavDrawer>
       </aside>
       <main className="shell__main" id="main" tabIndex={-1}>
         {signedOut && me.error ? (

@@ -4,6 +4,7 @@ import { Button, SelectField } from "@fleet/ui";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { ActionProblem } from "../../components/query-problem.tsx";
+import { forgetOnEdit } from "../../lib/field-errors.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import type { Gate } from "./answer.ts";
 
@@ -38,6 +39,7 @@ export function ExtendForm({ gate, onDone }: { gate: Gate; onDone: (message: str
       className="gate-extend"
       aria-label="Extend the deadline"
       noValidate
+      onInput={forgetOnEdit(extend)}
       onSubmit={(event) => {
         event.preventDefault();
         const text = reason.trim();
@@ -73,7 +75,10 @@ export function ExtendForm({ gate, onDone }: { gate: Gate; onDone: (message: str
           maxLength={2000}
           aria-invalid={missing || undefined}
           aria-describedby={missing ? `${reasonId}-error` : undefined}
-          onChange={(event) => setReason(event.target.value)}
+          onChange={(event) => {
+            setReason(event.target.value);
+            setMissing(false);
+          }}
         />
         {missing ? (
           <p id={`${reasonId}-error`} className="ui-field-error">

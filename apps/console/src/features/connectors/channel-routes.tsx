@@ -4,6 +4,7 @@ import { Button, SelectField, TextField } from "@fleet/ui";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { ActionProblem } from "../../components/query-problem.tsx";
+import { forgetOnEdit } from "../../lib/field-errors.ts";
 import { problemOf } from "../../lib/problem.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 
@@ -57,6 +58,7 @@ export function ChannelRoutes({ where }: { where: { workspace_id: string; provid
       <form
         className="connector-routes__form"
         noValidate
+        onInput={forgetOnEdit(set)}
         onSubmit={(event) => {
           event.preventDefault();
           const trimmed = channel.trim();
@@ -70,7 +72,10 @@ export function ChannelRoutes({ where }: { where: { workspace_id: string; provid
           hint="The provider's channel id, such as C0123ABCD."
           value={channel}
           error={invalid ? "A channel id is 1-64 letters, digits, _ or -." : null}
-          onChange={(event) => setChannel(event.target.value)}
+          onChange={(event) => {
+            setChannel(event.target.value);
+            setInvalid(false);
+          }}
         />
         <SelectField label="Fleet" value={chosenFleet} onChange={(event) => setFleetId(event.target.value)}>
           {(fleets.data?.items ?? []).map((fleet) => (

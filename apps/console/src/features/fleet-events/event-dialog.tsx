@@ -9,6 +9,7 @@ import {
   JsonViewer,
   ProblemAlert,
   RelativeTime,
+  Skeleton,
   StatusBadge,
 } from "@fleet/ui";
 import { skipToken, useQuery } from "@tanstack/react-query";
@@ -100,9 +101,7 @@ export function EventDialog({
       {event.error ? (
         <ProblemAlert problem={problemOf(event.error)} />
       ) : data === undefined ? (
-        <p className="muted" role="status">
-          Loading the event…
-        </p>
+        <Skeleton label="Loading the event…" shape="lines" />
       ) : (
         <div className="event-detail" data-event-id={data.event_id}>
           <dl className="facts">

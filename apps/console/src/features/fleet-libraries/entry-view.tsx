@@ -1,6 +1,6 @@
 "use client";
 
-import { Button, PlusIcon, ProblemAlert, RelativeTime, StatusBadge } from "@fleet/ui";
+import { Button, PlusIcon, ProblemAlert, RelativeTime, Skeleton, StatusBadge } from "@fleet/ui";
 import { skipToken, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
@@ -79,9 +79,7 @@ export function EntryView({
     return (
       <div className="page page--fluid">
         {crumbs()}
-        <p className="muted" role="status">
-          Loading the entry…
-        </p>
+        <Skeleton label="Loading the entry…" shape="page" />
       </div>
     );
   }

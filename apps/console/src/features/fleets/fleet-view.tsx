@@ -1,6 +1,6 @@
 "use client";
 
-import { ProblemAlert, RelativeTime, StatusBadge, Tabs } from "@fleet/ui";
+import { ProblemAlert, RelativeTime, Skeleton, StatusBadge, Tabs } from "@fleet/ui";
 import { usePrefetchQuery, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
@@ -123,9 +123,7 @@ function FleetPage({ position }: { position: FleetPosition }) {
   if (fleet === undefined) {
     return (
       <div className="page">
-        <p className="muted" role="status">
-          Loading the fleet…
-        </p>
+        <Skeleton label="Loading the fleet…" shape="page" />
       </div>
     );
   }

@@ -2,6 +2,7 @@
 
 import { Button, ProblemAlert, SegmentedControl } from "@fleet/ui";
 import { useState } from "react";
+import { forgetOnEdit } from "../../lib/field-errors.ts";
 import { problemOf } from "../../lib/problem.ts";
 import { kindChoices, type SecretKind } from "../secrets/kinds.ts";
 import { useCreateSecret } from "../secrets/use-create-secret.ts";
@@ -31,6 +32,7 @@ export function InlineSecretForm({
       className="inline-secret"
       aria-label={`Add secret ${name}`}
       noValidate
+      onInput={forgetOnEdit(create)}
       onSubmit={(event) => {
         event.preventDefault();
         const checked = value.read();

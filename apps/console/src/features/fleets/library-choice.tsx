@@ -1,6 +1,6 @@
 "use client";
 
-import { Button, StatusBadge } from "@fleet/ui";
+import { Button, Skeleton, StatusBadge } from "@fleet/ui";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useId, useState } from "react";
@@ -40,11 +40,7 @@ export function LibraryChoice({
     return <QueryProblem query={list} retry="always" />;
   }
   if (list.data === undefined) {
-    return (
-      <p className="muted" role="status">
-        Loading the library…
-      </p>
-    );
+    return <Skeleton label="Loading the library…" shape="rows" />;
   }
   if (list.data.items.length === 0 && cursor === undefined) {
     return (

@@ -5,6 +5,7 @@ import { Button, CheckIcon, ProblemAlert, SendIcon } from "@fleet/ui";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useRef, useState } from "react";
 import { REQUEST_TIMEOUT_MS, unansweredOf } from "../../lib/api-fetch.ts";
+import { forgetOnEdit } from "../../lib/field-errors.ts";
 import { formatCount } from "../../lib/format.ts";
 import { answerLost, problemOf, statusOf } from "../../lib/problem.ts";
 import { useTRPC } from "../../lib/trpc.ts";
@@ -119,6 +120,8 @@ export function MessageBox({ fleet, onSent }: { fleet: FleetView; onSent: (event
       </header>
       <form
         className="message-box__form"
+        // A refusal goes once the text is edited; a lost answer stays, with its retry of the message it lost.
+        onInput={uncertain ? undefined : forgetOnEdit(send)}
         onSubmit={(event) => {
           event.preventDefault();
           submit();

@@ -155,7 +155,7 @@ function ProviderDialog({ current, onClose }: { current: CurrentProvider | null;
       onClose={onClose}
       formId={formId}
       submitLabel="Save provider"
-      mutation={{ isPending: save.isPending, error: null }}
+      mutation={{ isPending: save.isPending, error: null, reset: () => {} }}
       title={current ? "Change your provider" : "Set your provider"}
       description="Where your fleets' model calls go, and on whose key. Your key is sealed and never shown again."
     >

@@ -1,6 +1,15 @@
 "use client";
 
-import { Button, Callout, CopyButton, Dialog, formatUtc, RelativeTime, StatusBadge } from "@fleet/ui";
+import {
+  Button,
+  Callout,
+  CopyButton,
+  Dialog,
+  formatUtc,
+  RelativeTime,
+  Skeleton,
+  StatusBadge,
+} from "@fleet/ui";
 import Link from "next/link";
 import { Fact, none } from "../../components/fact.tsx";
 import { formatCount } from "../../lib/format.ts";
@@ -62,9 +71,7 @@ export function LeaseDialog({
       }
     >
       {lease === undefined && loading ? (
-        <p className="muted" role="status">
-          Loading the lease…
-        </p>
+        <Skeleton label="Loading the lease…" shape="lines" />
       ) : lease === undefined ? (
         <p className="muted">
           This lease is not on the page of leases shown. Go back to the first page of leases to find it.

@@ -4,6 +4,7 @@ import { networkPolicies, sandboxTiers } from "@fleet/contracts";
 import { FieldError, RadioCards, SelectField, TextField } from "@fleet/ui";
 import { useId, useState } from "react";
 import { FormDialog } from "../../components/form-dialog.tsx";
+import { useFieldErrors } from "../../lib/field-errors.ts";
 import {
   type NetworkPolicy,
   networkLabels,
@@ -51,7 +52,7 @@ export function PolicyDialog({
   const [network, setNetwork] = useState<NetworkPolicy>(current?.network_policy ?? "allow_all");
   const [registries, setRegistries] = useState((current?.registry_allowlist ?? []).join("\n"));
   const [workers, setWorkers] = useState(String(current?.worker_count ?? 1));
-  const [errors, setErrors] = useState<{ workers?: string; registries?: string }>({});
+  const [errors, setErrors, clearError] = useFieldErrors<"workers" | "registries">();
 
   function close() {
     update.reset();
@@ -142,7 +143,10 @@ export function PolicyDialog({
             label="Worker count"
             inputMode="numeric"
             value={workers}
-            onChange={(event) => setWorkers(event.target.value)}
+            onChange={(event) => {
+              setWorkers(event.target.value);
+              clearError("workers");
+            }}
             hint="Leases the runner holds at once. The service keeps it within 1–64 and shows what it stored."
             error={errors.workers ?? null}
             autoComplete="off"
@@ -156,7 +160,10 @@ export function PolicyDialog({
             id={registriesId}
             className="ui-textarea policy-form__registries"
             value={registries}
-            onChange={(event) => setRegistries(event.target.value)}
+            onChange={(event) => {
+              setRegistries(event.target.value);
+              clearError("registries");
+            }}
             spellCheck={false}
             aria-describedby={`${registriesId}-hint${errors.registries ? ` ${registriesId}-error` : ""}`}
             aria-invalid={errors.registries ? true : undefined}

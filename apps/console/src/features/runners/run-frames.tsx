@@ -1,6 +1,6 @@
 "use client";
 
-import { Button, RelativeTime } from "@fleet/ui";
+import { Button, RelativeTime, Skeleton } from "@fleet/ui";
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { QueryProblem } from "../../components/query-problem.tsx";
 import { type ApiError, useTRPC, useTRPCClient } from "../../lib/trpc.ts";
@@ -40,12 +40,7 @@ export function RunFrames({ runnerId, leaseId }: { runnerId: string; leaseId: st
   });
 
   if (frames.error) return <QueryProblem query={frames} />;
-  if (frames.data === undefined)
-    return (
-      <p className="muted" role="status">
-        Loading the run's frames…
-      </p>
-    );
+  if (frames.data === undefined) return <Skeleton label="Loading the run's frames…" shape="lines" />;
   const retention = days(frames.data.pages[0]?.retention_hours ?? 168);
   const steps = runSteps(frames.data.pages.flatMap((page) => page.items));
   if (steps.length === 0)

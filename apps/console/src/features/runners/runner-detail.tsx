@@ -1,6 +1,6 @@
 "use client";
 
-import { Button, CopyButton, ProblemAlert, type ProblemView, RelativeTime } from "@fleet/ui";
+import { Button, CopyButton, ProblemAlert, type ProblemView, RelativeTime, Skeleton } from "@fleet/ui";
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
@@ -100,9 +100,7 @@ function RunnerPage({
             </Link>
           </ProblemAlert>
         ) : (
-          <p className="muted" role="status">
-            Loading the runner…
-          </p>
+          <Skeleton label="Loading the runner…" shape="page" />
         )}
       </div>
     );

@@ -15,6 +15,7 @@ import {
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { describeCron } from "../../lib/cron-text.ts";
+import { forgetOnEdit, useFieldErrors } from "../../lib/field-errors.ts";
 import { problemOf, statusOf } from "../../lib/problem.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { conflictHint, effective, type ScheduleItem } from "./schedule-labels.ts";
@@ -99,7 +100,7 @@ export function ScheduleDialog({
     message: start?.message ?? "",
     once: schedule?.once ?? false,
   });
-  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const [errors, setErrors, clearError] = useFieldErrors<Field>();
   const listKey = trpc.schedules.list.queryKey({ workspace_id: workspaceId, fleet_id: fleetId });
   const create = useMutation(
     trpc.schedules.create.mutationOptions({
@@ -109,8 +110,10 @@ export function ScheduleDialog({
   const update = useScheduleUpdate(workspaceId, fleetId);
   const pending = create.isPending || update.isPending;
   const error = create.error ?? update.error;
-  const set = (field: keyof Values) => (value: string | boolean) =>
+  const set = (field: keyof Values) => (value: string | boolean) => {
     setValues((current) => ({ ...current, [field]: value }));
+    if (field !== "once") clearError(field);
+  };
   const words = describeCron(values.cron);
 
   function submit() {
@@ -206,6 +209,7 @@ export function ScheduleDialog({
         id={formId}
         className="schedule-form"
         noValidate
+        onInput={forgetOnEdit(create, update)}
         onSubmit={(event) => {
           event.preventDefault();
           submit();

@@ -154,7 +154,7 @@ export function SchedulesPanel({ fleet }: { fleet: FleetView }) {
                 <th scope="col">Sync</th>
                 <th scope="col">Next fire</th>
                 <th scope="col">Source</th>
-                <th scope="col">
+                <th scope="col" data-actions="">
                   <span className="ui-visually-hidden">Actions</span>
                 </th>
               </tr>
@@ -310,7 +310,7 @@ function ScheduleRow({
           ) : null}
         </span>
       </td>
-      <td data-align="end">
+      <td data-align="end" data-actions="">
         {deleting ? (
           <span className="muted">Being deleted</span>
         ) : (

@@ -7,6 +7,7 @@ import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import { Fact } from "../../components/fact.tsx";
 import { PageHeader } from "../../components/page-header.tsx";
+import { forgetOnEdit } from "../../lib/field-errors.ts";
 import { problemOf } from "../../lib/problem.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { CliCredentialsPanel } from "../cli-credentials/cli-credentials-panel.tsx";
@@ -50,6 +51,7 @@ export function DeviceView({ code }: { code: string }) {
         </h2>
         <form
           className="device-form"
+          onInput={forgetOnEdit(lookup)}
           onSubmit={(event) => {
             event.preventDefault();
             const next = typed.trim();

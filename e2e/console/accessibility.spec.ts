@@ -376,6 +376,11 @@ test.describe("Accessibility", () => {
       await runner.openGate(lease, { action_name: "dark" });
       await signInByLink(page, tenant);
       expect(await background(page)).toBe(DARK_BG);
+      // Signed in on the overview: its panels first, then the fleets list.
+      await expect(page.getByRole("region", { name: /^Pending approvals/ })).toContainText("Dark fleet");
+      expect(await seriousViolations(page)).toEqual([]);
+      await screenshot(page, testInfo, "overview-dark");
+      await page.goto(`/fleets?workspace=${tenant.workspace_id}`);
       await expect(page.getByRole("row", { name: /Dark fleet/ })).toBeVisible();
       expect(await seriousViolations(page)).toEqual([]);
       await page.getByRole("button", { name: "More actions for fleet Dark fleet" }).click();

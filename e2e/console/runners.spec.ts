@@ -87,7 +87,7 @@ test.describe("Runners", () => {
       "data-verdict",
       "Enforced",
     );
-    await expect(page.getByRole("region", { name: "Sandbox" })).toContainText("missing seccomp");
+    await expect(page.getByRole("region", { name: "Sandbox", exact: true })).toContainText("missing seccomp");
     // Deleting waits for a revoke, and says so.
     const remove = page.getByRole("button", { name: `Delete runner ${runner.hostId}` });
     await expect(remove).toBeDisabled();
@@ -106,10 +106,10 @@ test.describe("Runners", () => {
     await expect(page.getByRole("status").filter({ hasText: "Worker count stored as 64" })).toContainText(
       "you asked for 100",
     );
-    await expect(page.getByRole("region", { name: "Sandbox" })).toContainText("ghcr.io");
-    await expect(page.getByRole("region", { name: "Sandbox" }).getByRole("definition").last()).toHaveText(
-      "64",
-    );
+    await expect(page.getByRole("region", { name: "Sandbox", exact: true })).toContainText("ghcr.io");
+    await expect(
+      page.getByRole("region", { name: "Sandbox", exact: true }).getByRole("definition").last(),
+    ).toHaveText("64");
 
     // The host reports seccomp too: no longer degraded, so it takes work. One lease fails, one runs.
     await runner.heartbeat({ ...noMechanisms, landlock: true, seccomp: true });
@@ -128,7 +128,7 @@ test.describe("Runners", () => {
     expect(running.fleet_id).toBe(fleet.fleet_id);
 
     await page.reload();
-    await expect(page.getByRole("region", { name: "Sandbox" })).not.toContainText("Degraded");
+    await expect(page.getByRole("region", { name: "Sandbox", exact: true })).not.toContainText("Degraded");
     const lifetime = page.getByRole("region", { name: "Lifetime" });
     await expect(lifetime).toContainText("Running now: 1 lease for 1 fleet.");
     await expect(lifetime.locator('[data-counter="failed"] dd')).toHaveText("1");
@@ -332,7 +332,9 @@ test.describe("Runners", () => {
     // Clicking an unavailable action does nothing.
     await page.getByRole("button", { name: `Revoke runner ${runner.hostId}` }).click({ force: true });
     await expect(page.getByRole("dialog")).toHaveCount(0);
-    await expect(page.getByRole("region", { name: "Sandbox" })).toContainText("no capability report yet");
+    await expect(page.getByRole("region", { name: "Sandbox", exact: true })).toContainText(
+      "no capability report yet",
+    );
     await screenshot(page, testInfo, "runner-read-only");
   });
 });

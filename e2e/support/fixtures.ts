@@ -70,6 +70,9 @@ export async function openFromNavigation(
   workspacePath?: string,
 ): Promise<void> {
   await signInByLink(page, tenant);
+  // On a narrow screen the navigation is folded behind its menu button.
+  const menu = page.getByRole("button", { name: "Navigation menu" });
+  if (await menu.isVisible()) await menu.click();
   await page
     .getByRole("navigation", { name: "Main" })
     .getByRole("link", { name: new RegExp(area) })

@@ -37,6 +37,7 @@ export interface DefinitionOptions {
   name: string;
   description?: string;
   credentials?: { name: string; reason: string }[];
+  /** The labels a runner needs to lease its events; by default one no runner carries. */
   runnerLabels?: string[];
   tools?: string[];
   triggers?: { cron: string; timezone?: string; message: string }[];
@@ -62,7 +63,12 @@ export function definition(options: DefinitionOptions): string {
       : "  credentials: []",
   );
   lines.push(`  tools: ${JSON.stringify(options.tools ?? [])}`);
-  lines.push(`  runner_labels: ${JSON.stringify(options.runnerLabels ?? [])}`);
+  // A fleet that requires no label is any runner's work, and every spec's test runner shares the one API:
+  // without labels of its own a fleet would be leased by whichever spec's runner asks first. So a fleet
+  // the test does not give labels requires one that no runner carries, and its events wait.
+  lines.push(
+    `  runner_labels: ${JSON.stringify(options.runnerLabels ?? [`unleased-${randomUUID().slice(0, 8)}`])}`,
+  );
   lines.push("---");
   lines.push(options.instructions ?? `# ${options.name}\n\nAnswer every message briefly.`);
   return `${lines.join("\n")}\n`;

@@ -5,6 +5,7 @@ import Link from "next/link";
 import { Fragment, useState } from "react";
 import { EntityName } from "../../components/entity-name.tsx";
 import { formatCost, formatCount } from "../../lib/format.ts";
+import { usePrincipalWords } from "../../lib/names.ts";
 import { collapseFailures } from "./collapse.ts";
 import { eventStatusVariants, eventTypeLabels, type FleetEventItem } from "./event-labels.ts";
 import { formatDuration } from "./format.ts";
@@ -32,6 +33,7 @@ const dash = (
  */
 export function EventsTable({ events, fleetName, inspectHref, busy }: EventsTableProps) {
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
+  const words = usePrincipalWords();
   const groups = collapseFailures(events);
   const toggle = (id: string) =>
     setExpanded((current) => {
@@ -92,7 +94,7 @@ export function EventsTable({ events, fleetName, inspectHref, busy }: EventsTabl
           className="ui-button ui-button--secondary ui-button--sm"
           href={inspectHref(event.event_id)}
           scroll={false}
-          aria-label={`Inspect ${eventTypeLabels[event.event_type].toLowerCase()} event from ${event.actor} at ${formatUtc(event.created_at)}`}
+          aria-label={`Inspect ${eventTypeLabels[event.event_type].toLowerCase()} event from ${words(event.actor) ?? event.actor} at ${formatUtc(event.created_at)}`}
         >
           Inspect
         </Link>

@@ -4,6 +4,7 @@ import { OVERVIEW_COUNT_CAP } from "@fleet/contracts";
 import { Badge, type BadgeTone, RelativeTime } from "@fleet/ui";
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { EntityName } from "../../components/entity-name.tsx";
 import { formatCost } from "../../lib/format.ts";
 import { approvalsHref } from "../approvals/urls.ts";
 import { billingHref } from "../billing/urls.ts";
@@ -118,7 +119,8 @@ export function WaitingEventsPanel({ data }: { data: OverviewData }) {
                 {event.event_type} event for {event.fleet_name}
               </Link>
               <p className="overview-item__meta">
-                Waiting {formatSpan(event.waiting_ms)} · from {event.actor}
+                Waiting {formatSpan(event.waiting_ms)} · from{" "}
+                <EntityName principal={event.actor} workspaceId={workspaceId} fleetId={event.fleet_id} />
               </p>
               <p className="overview-item__why">
                 {why} <Link href={fix.href}>{fix.label}</Link>

@@ -17,7 +17,12 @@ test.describe("Library", () => {
     const platformName = `Platform digest ${randomUUID().slice(0, 6)}`;
     await addPlatformEntry(
       apiUrl,
-      definition({ name: platformName, description: "Offered to every workspace by the operator." }),
+      // It requires nothing, not even a runner label (no fleet is installed from it here).
+      definition({
+        name: platformName,
+        description: "Offered to every workspace by the operator.",
+        runnerLabels: [],
+      }),
     );
     await openLibrary(page, tenant);
     const platformRow = page.getByRole("row", { name: new RegExp(platformName) });

@@ -7,8 +7,9 @@ import { requireWorkspace } from "../workspaces/access.ts";
 import { PROVIDERS, type ProviderEntry, requireChatProvider, requireProvider } from "./catalog.ts";
 import { probeDatadogKey } from "./datadog-client.ts";
 import { issueState, spendState } from "./oauth-state.ts";
-import { authorizeUrl, callSlack, exchangeCode, VendorFailure, vendorProblem } from "./slack-client.ts";
+import { authorizeUrl, callSlack, exchangeCode } from "./slack-client.ts";
 import { connectorVaultName, markReconnectRequired, openToken } from "./token.ts";
+import { VendorFailure, vendorProblem } from "./vendor-http.ts";
 
 /** The catalog, `connected` meaning connected in any of the tenant's workspaces. */
 export async function listCatalog(ctx: ServiceContext, tenantId: string) {

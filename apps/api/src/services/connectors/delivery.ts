@@ -1,7 +1,8 @@
 import { chatMessages, connectors, eq, resultRows, sql } from "@fleet/db";
 import type { ServiceContext } from "../context.ts";
-import { callSlack, VendorFailure } from "./slack-client.ts";
+import { callSlack } from "./slack-client.ts";
 import { markReconnectRequired, openToken } from "./token.ts";
+import { VendorFailure } from "./vendor-http.ts";
 
 /** The outbox's pg-boss queue and cadence: a pass a second picks up retries and any missed kick. */
 export const CHAT_DELIVERY_QUEUE = "chat-delivery";

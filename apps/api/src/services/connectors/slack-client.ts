@@ -1,35 +1,5 @@
-import { Problem } from "@fleet/contracts";
 import type { Config } from "../../env.ts";
-
-/**
- * Why a vendor call failed: it did not answer in time or could not be reached (`unreachable`, transient),
- * or it answered with an error (`refused`, Slack's `error` string, e.g. `invalid_code`, `token_revoked`).
- */
-export class VendorFailure extends Error {
-  constructor(
-    readonly kind: "unreachable" | "refused",
-    readonly reason: string,
-  ) {
-    super(`${kind}: ${reason}`);
-  }
-
-  /** The vendor says the token no longer works: the connector needs reconnecting. */
-  get revoked(): boolean {
-    return (
-      this.kind === "refused" &&
-      ["token_revoked", "invalid_auth", "account_inactive", "not_authed", "token_expired"].includes(
-        this.reason,
-      )
-    );
-  }
-}
-
-/** The 502 an interactive request answers for a vendor failure (UZ-CONN-003 when it was not reached). */
-export function vendorProblem(failure: VendorFailure, refusedCode: "UZ-SLK-022" | "UZ-CONN-003"): Problem {
-  if (failure.kind === "unreachable")
-    return new Problem("UZ-CONN-003", { detail: "The provider did not answer in time; try again." });
-  return new Problem(refusedCode, { detail: `The provider refused: ${failure.reason}.` });
-}
+import { callVendor, VendorFailure } from "./vendor-http.ts";
 
 type Slack = Config["connectors"]["slack"];
 
@@ -54,40 +24,18 @@ export async function callSlack(
     headers["content-type"] = "application/json; charset=utf-8";
     payload = JSON.stringify(body.json ?? {});
   }
-  let response: Response;
-  try {
-    response = await fetch(`${slack.baseUrl}/api/${method}`, {
-      method: "POST",
-      headers,
-      body: payload,
-      redirect: "manual",
-      signal: AbortSignal.timeout(config.connectors.deadlineMs),
-    });
-  } catch (error) {
-    throw new VendorFailure("unreachable", describe(error));
-  }
-  let parsed: unknown;
-  try {
-    parsed = await response.json();
-  } catch (error) {
-    if ((error as { name?: string }).name === "TimeoutError")
-      throw new VendorFailure("unreachable", "timeout");
-    throw new VendorFailure(response.status >= 500 ? "unreachable" : "refused", `http_${response.status}`);
-  }
-  if (response.status === 429 || response.status >= 500)
-    throw new VendorFailure("unreachable", `http_${response.status}`);
+  const { status, body: parsed } = await callVendor(config, `${slack.baseUrl}/api/${method}`, {
+    method: "POST",
+    headers,
+    body: payload,
+  });
+  if (parsed === undefined) throw new VendorFailure("refused", `http_${status}`);
   const answer = (typeof parsed === "object" && parsed !== null ? parsed : {}) as Record<string, unknown>;
   if (answer.ok !== true) {
-    const reason = typeof answer.error === "string" ? answer.error.slice(0, 64) : `http_${response.status}`;
+    const reason = typeof answer.error === "string" ? answer.error.slice(0, 64) : `http_${status}`;
     throw new VendorFailure("refused", reason.replace(/[^a-z0-9_.-]/gi, "_"));
   }
   return answer;
-}
-
-function describe(error: unknown): string {
-  const named = error as { name?: string; code?: string; cause?: { code?: string } };
-  if (named.name === "TimeoutError") return "timeout";
-  return named.cause?.code ?? named.code ?? named.name ?? "error";
 }
 
 /** The vendor's consent page for a connect, with the signed state and where it sends the browser back. */

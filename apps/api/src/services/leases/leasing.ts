@@ -3,7 +3,7 @@ import { type Lease, Problem } from "@fleet/contracts";
 import { and, type Database, eq, fleets, leases, resultRows, runners, sql, type Tx } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
 import { budgetRefusal } from "../billing/budgets.ts";
-import { periodOf } from "../billing/period.ts";
+import { budgetLeft, periodOf } from "../billing/period.ts";
 import { type ServiceContext, uniqueViolation } from "../context.ts";
 import { recordRunnerEvent } from "../runners/runners.ts";
 
@@ -75,8 +75,7 @@ async function tryAcquire(ctx: ServiceContext, runnerId: string): Promise<Lease 
               and f.status = 'active'
               and coalesce(f.definition -> 'requirements' -> 'runner_labels', '[]'::jsonb) <@ r.labels
               and (f.leased_until is null or f.leased_until <= ${now}::bigint)
-              and (f.period_budget_nanos is null
-                or case when f.spend_period = ${period} then f.period_spend_nanos else 0 end < f.period_budget_nanos)
+              and ${budgetLeft(period)}
             offset 0
           ) f
           where e.status = 'received'

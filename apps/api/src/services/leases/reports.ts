@@ -3,7 +3,7 @@ import { resultRows, sql } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
 import { announceBudgetAlerts, recordCrossedAlerts } from "../billing/alerts.ts";
 import { intArray } from "../billing/budgets.ts";
-import { periodOf } from "../billing/period.ts";
+import { periodOf, spendThisPeriod } from "../billing/period.ts";
 import { priceUsage } from "../billing/pricing.ts";
 import { chatAnswerReady, fromChat } from "../connectors/answers.ts";
 import type { ServiceContext } from "../context.ts";
@@ -97,7 +97,7 @@ export async function reportLease(ctx: ServiceContext, runnerId: string, input: 
         events_processed = f.events_processed + 1,
         budget_used_nanos = f.budget_used_nanos + ${cost}::bigint,
         charged_nanos = f.charged_nanos + ${cost}::bigint,
-        period_spend_nanos = case when f.spend_period = ${period} then f.period_spend_nanos else 0 end + ${cost}::bigint,
+        period_spend_nanos = ${spendThisPeriod(period)} + ${cost}::bigint,
         spend_period = ${period}
       from ended where f.id = ended.fleet_id
       returning f.id, f.period_budget_nanos, f.period_spend_nanos, f.budget_alert_percents

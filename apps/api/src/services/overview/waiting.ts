@@ -1,6 +1,6 @@
 import { fleetEventTypes, fleetStatuses, type WaitReason } from "@fleet/contracts";
 import { resultRows, sql } from "@fleet/db";
-import { periodOf } from "../billing/period.ts";
+import { budgetLeft, periodOf } from "../billing/period.ts";
 import type { ServiceContext } from "../context.ts";
 import { ONLINE_WINDOW_MS } from "../runners/policy.ts";
 
@@ -56,9 +56,7 @@ export async function waitingEvents(ctx: ServiceContext, workspaceId: string, li
       select e.id as event_id, f.id as fleet_id, f.name as fleet_name, f.status as fleet_status,
              e.event_type, e.actor, e.created_at,
              coalesce(f.definition -> 'requirements' -> 'runner_labels', '[]'::jsonb) as required_labels,
-             (f.period_budget_nanos is not null
-               and case when f.spend_period = ${period} then f.period_spend_nanos else 0 end >= f.period_budget_nanos
-             ) as budget_spent,
+             not ${budgetLeft(period)} as budget_spent,
              (f.leased_until is not null and f.leased_until > ${now}::bigint) as fleet_leased,
              exists (select 1 from pool) as any_online,
              exists (select 1 from pool where accepting) as any_accepting,

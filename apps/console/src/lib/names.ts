@@ -2,7 +2,7 @@
 
 import { skipToken, useQuery } from "@tanstack/react-query";
 import { describeCron } from "./cron-text.ts";
-import { useTRPC, useTRPCClient } from "./trpc.ts";
+import { type RouterOutputs, useTRPC, useTRPCClient } from "./trpc.ts";
 
 /** The most a list answers in one page: the names below are read a page of this size at a time. */
 const PAGE = 100;
@@ -53,7 +53,7 @@ function byId<T>(id: (item: T) => string, name: (item: T) => string) {
     new Map(page.items.map((item) => [id(item), name(item)]));
 }
 
-type Member = { user_id: string; email: string; display_name: string | null };
+type Member = RouterOutputs["members"]["list"]["items"][number];
 const memberMap = byId<Member>(
   (member) => member.user_id,
   (member) => member.display_name ?? member.email,

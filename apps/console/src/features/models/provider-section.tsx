@@ -8,7 +8,7 @@ import { Fact } from "../../components/fact.tsx";
 import { FormDialog } from "../../components/form-dialog.tsx";
 import { QueryProblem } from "../../components/query-problem.tsx";
 import { problemOf, statusOf } from "../../lib/problem.ts";
-import { type ApiError, useTRPC } from "../../lib/trpc.ts";
+import { type ApiError, type RouterOutputs, useTRPC } from "../../lib/trpc.ts";
 import { providerProblemInWords } from "./provider-words.ts";
 import { providerLabel } from "./urls.ts";
 
@@ -97,12 +97,8 @@ export function ProviderSection() {
   );
 }
 
-interface CurrentProvider {
-  provider: TenantProviderChoice;
-  model: string;
-  base_url: string | null;
-  has_api_key: boolean;
-}
+/** The tenant's provider as the API answers it. */
+type CurrentProvider = RouterOutputs["providers"]["getTenant"];
 
 function ProviderDialog({ current, onClose }: { current: CurrentProvider | null; onClose: () => void }) {
   const trpc = useTRPC();

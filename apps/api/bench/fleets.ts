@@ -36,7 +36,8 @@ interface Seeded {
 
 /** 50 active fleets for the message load, and one fleet holding a million events for the list. */
 async function seedFleets(url: string): Promise<Seeded> {
-  const database = await openDatabase(url, { max: 2 });
+  // A million rows with their indexes take longer than the service's 5 s statement timeout on a busy machine.
+  const database = await openDatabase(url, { max: 2, statementTimeoutMs: 600_000 });
   try {
     const db = database.db;
     const { workspaceId, fleetIds: ids } = await insertBenchFleets(database, "bench", FLEETS + 1);

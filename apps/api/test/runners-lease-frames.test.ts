@@ -116,20 +116,26 @@ describe("the frames a lease's run published", () => {
       retention_hours: 168,
     });
 
-    // A lease keeps only its first frames: with a cap of 3, a run that publishes 5 keeps the first 3.
-    const capped = new StreamHub({ runFramesPerLease: 3 });
-    await capped.start(api.database);
-    for (const text of ["one", "two", "three", "four", "five"])
-      capped.publish({
-        workspaceId: tenant.workspaceId,
-        fleetId,
-        eventId: lease.event_id,
-        leaseId: lease.lease_id,
-        kind: "chunk",
-        payload: { text },
-        at: Date.now(),
-      });
-    await capped.stop();
+    // A lease keeps only its first frames: with a cap of 3, a run that publishes 5 keeps the first 3, the
+    // room left counted across batches (two kept by one flush, then one of the next flush's three).
+    for (const texts of [
+      ["one", "two"],
+      ["three", "four", "five"],
+    ]) {
+      const capped = new StreamHub({ runFramesPerLease: 3 });
+      await capped.start(api.database);
+      for (const text of texts)
+        capped.publish({
+          workspaceId: tenant.workspaceId,
+          fleetId,
+          eventId: lease.event_id,
+          leaseId: lease.lease_id,
+          kind: "chunk",
+          payload: { text },
+          at: Date.now(),
+        });
+      await capped.stop();
+    }
     const kept = await call<FramePage>("GET", path, { token: reader });
     expect(kept.body.items.map((frame) => frame.payload.text)).toEqual(["one", "two", "three"]);
   });

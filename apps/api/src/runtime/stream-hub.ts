@@ -1,5 +1,5 @@
 import type { StreamFrameKind } from "@fleet/contracts";
-import { count, type DatabaseHandle, eq, runFrames, sql, streamFrames, type Tx } from "@fleet/db";
+import type { DatabaseHandle } from "@fleet/db";
 
 export const STREAM_CHANNEL = "stream_frames";
 
@@ -71,6 +71,38 @@ const PUBLISH_LOCK = 7_311_045_015;
 const FLUSH_BATCH = 500;
 const PRUNE_EVERY_MS = 30_000;
 
+/**
+ * One statement stores a batch (`$1`, a JSON array of frames, each with its place `n`), in its own
+ * transaction: it takes the publishers' lock before it draws ids, so ids commit in increasing order; stores
+ * the frames in `stream_frames`, ids drawn in the batch's order; copies those that carry a lease id into
+ * `run_frames`, up to `$2` a lease (the rows kept before, plus this batch's, counted per lease); and sends one
+ * NOTIFY with the stored frames, or the range of their ids when that payload would not fit.
+ */
+const STORE_FRAMES = `
+with locked as (select pg_advisory_xact_lock(${PUBLISH_LOCK})), stored as (
+  insert into stream_frames (workspace_id, fleet_id, event_id, lease_id, kind, payload, at)
+  select f.workspace_id, f.fleet_id, f.event_id, f.lease_id, f.kind, f.payload, f.at
+    from locked, jsonb_to_recordset($1::text::jsonb)
+      as f(n int, workspace_id uuid, fleet_id uuid, event_id uuid, lease_id uuid, kind text, payload jsonb, at bigint)
+   order by f.n
+  returning id, workspace_id, fleet_id, event_id, lease_id, kind, payload, at
+), kept as (
+  insert into run_frames (id, lease_id, workspace_id, fleet_id, kind, payload, at)
+  select id, lease_id, workspace_id, fleet_id, kind, payload, at
+    from (select s.*, row_number() over (partition by s.lease_id order by s.id) as place
+            from stored s where s.lease_id is not null) as r
+   where r.place <= $2::int - (select count(*) from run_frames k where k.lease_id = r.lease_id)
+), note as (
+  select json_build_object('f', json_agg(json_build_object(
+           'id', id, 'workspace_id', workspace_id, 'fleet_id', fleet_id, 'event_id', event_id,
+           'lease_id', lease_id, 'kind', kind, 'payload', payload, 'at', at) order by id))::text as frames,
+         min(id) as low, max(id) as high
+    from stored
+)
+select pg_notify('${STREAM_CHANNEL}', case when octet_length(frames) > ${NOTIFY_MAX_BYTES}
+         then json_build_object('r', json_build_array(low, high))::text else frames end)
+  from note`;
+
 /** The wire bytes of a frame: `id:`, `event:` and one line of JSON, serialised once for every stream. */
 export function encodeFrame(frame: StoredFrame): Buffer {
   const data = JSON.stringify({
@@ -90,7 +122,7 @@ export function encodeFrame(frame: StoredFrame): Buffer {
  * The live tail's fan-out. A publisher's frame is queued in memory and the call returns; a flusher
  * stores the queue in `stream_frames` (the replay window) and sends one NOTIFY for the batch, carrying the
  * frames or, when they do not fit, the range of ids to read. Every instance (this one too) LISTENs on one
- * connection and writes each frame, serialised once, to its matching subscribers. The flush transaction
+ * connection and writes each frame, serialised once, to its matching subscribers. The flush (one statement)
  * takes a lock of its own before its ids are drawn, so ids commit in order and a resume "after id N"
  * misses nothing; no business transaction ever waits on it.
  */
@@ -250,56 +282,19 @@ export class StreamHub {
     }
   }
 
+  /** One round trip a batch: see STORE_FRAMES. */
   private async store(handle: DatabaseHandle, batch: FrameInput[]): Promise<void> {
-    await handle.db.transaction(async (tx) => {
-      await tx.execute(sql`select pg_advisory_xact_lock(${PUBLISH_LOCK})`);
-      const ids = await tx.insert(streamFrames).values(batch).returning({ id: streamFrames.id });
-      const frames: StoredFrame[] = batch.map((frame, i) => ({
-        id: ids[i]!.id,
-        workspace_id: frame.workspaceId,
-        fleet_id: frame.fleetId,
-        event_id: frame.eventId,
-        lease_id: frame.leaseId,
-        kind: frame.kind,
-        payload: frame.payload,
-        at: frame.at,
-      }));
-      let payload = JSON.stringify({ f: frames });
-      if (Buffer.byteLength(payload) > NOTIFY_MAX_BYTES)
-        payload = JSON.stringify({ r: [frames[0]!.id, frames[frames.length - 1]!.id] });
-      await tx.execute(sql`select pg_notify(${STREAM_CHANNEL}, ${payload})`);
-      await this.keepRunFrames(tx, frames);
-    });
-  }
-
-  /**
-   * Copies the frames that carry a lease id into `run_frames`, up to the per-lease cap: a lease never
-   * holds more rows than the cap, so counting them stays a bounded index read.
-   */
-  private async keepRunFrames(tx: Tx, frames: StoredFrame[]): Promise<void> {
-    const byLease = new Map<string, StoredFrame[]>();
-    for (const frame of frames) {
-      if (frame.lease_id === null) continue;
-      const list = byLease.get(frame.lease_id) ?? [];
-      list.push(frame);
-      byLease.set(frame.lease_id, list);
-    }
-    for (const [leaseId, list] of byLease) {
-      const [kept] = await tx.select({ n: count() }).from(runFrames).where(eq(runFrames.leaseId, leaseId));
-      const room = this.options.runFramesPerLease - Number(kept?.n ?? 0);
-      if (room <= 0) continue;
-      await tx.insert(runFrames).values(
-        list.slice(0, room).map((frame) => ({
-          id: frame.id,
-          leaseId,
-          workspaceId: frame.workspace_id,
-          fleetId: frame.fleet_id,
-          kind: frame.kind,
-          payload: frame.payload,
-          at: frame.at,
-        })),
-      );
-    }
+    const rows = batch.map((frame, n) => ({
+      n,
+      workspace_id: frame.workspaceId,
+      fleet_id: frame.fleetId,
+      event_id: frame.eventId,
+      lease_id: frame.leaseId,
+      kind: frame.kind,
+      payload: frame.payload,
+      at: frame.at,
+    }));
+    await handle.query(STORE_FRAMES, [JSON.stringify(rows), this.options.runFramesPerLease]);
   }
 
   /** Runs receipt steps one after another, so frames reach subscribers in id order. */

@@ -1,6 +1,7 @@
 import type { ApiKeySort } from "@fleet/contracts";
 import { listApiKeys } from "@fleet/contracts/api-keys/list-api-keys";
 import type { ColumnSort } from "@fleet/ui";
+import { withQuery } from "../../lib/urls.ts";
 
 export interface ListPosition {
   sort: ApiKeySort;
@@ -15,12 +16,11 @@ const defaults = {
 
 /** The keys page's URL for a list position; defaults are left out so the plain URL stays plain. */
 export function keysHref({ sort, limit, startingAfter }: ListPosition): string {
-  const params = new URLSearchParams();
-  if (sort !== defaults.sort) params.set("sort", sort);
-  if (limit !== defaults.limit) params.set("limit", String(limit));
-  if (startingAfter) params.set("starting_after", startingAfter);
-  const query = params.toString();
-  return query ? `/api-keys?${query}` : "/api-keys";
+  return withQuery("/api-keys", {
+    sort: sort === defaults.sort ? undefined : sort,
+    limit: limit === defaults.limit ? undefined : String(limit),
+    starting_after: startingAfter,
+  });
 }
 
 type SortField = "key_name" | "created_at";

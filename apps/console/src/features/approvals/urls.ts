@@ -1,4 +1,5 @@
 import { type GateStatus, gateStatuses } from "@fleet/contracts";
+import { withQuery } from "../../lib/urls.ts";
 
 /** Everything the inbox holds in its URL: the tab, the filters, the page and the gate open in the pane. */
 export interface ApprovalsPosition {
@@ -21,16 +22,12 @@ export function statusOf(value: string | undefined): GateStatus {
 
 /** The inbox's URL; empty values are left out so a plain inbox has a plain URL. */
 export function approvalsHref(position: ApprovalsPosition): string {
-  const params = new URLSearchParams();
-  const query: Record<string, string | undefined> = {
+  return withQuery("/approvals", {
     workspace: position.workspaceId,
     status: position.status === "pending" ? undefined : position.status,
     fleet: position.fleetId,
     kind: position.kind,
     cursor: position.cursor,
     gate: position.gate,
-  };
-  for (const [key, value] of Object.entries(query)) if (value) params.set(key, value);
-  const text = params.toString();
-  return text ? `/approvals?${text}` : "/approvals";
+  });
 }

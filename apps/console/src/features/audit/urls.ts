@@ -1,3 +1,5 @@
+import { withQuery } from "../../lib/urls.ts";
+
 /** Everything the audit page holds in its URL: the scope, the filters and the page. */
 export interface AuditPosition {
   workspaceId?: string | undefined;
@@ -15,8 +17,7 @@ export interface AuditPosition {
 }
 
 export function auditHref(position: AuditPosition): string {
-  const params = new URLSearchParams();
-  const query: Record<string, string | undefined> = {
+  return withQuery("/audit", {
     workspace: position.workspaceId,
     scope: position.scope === "tenant" ? "tenant" : undefined,
     actor: position.actor,
@@ -24,10 +25,7 @@ export function auditHref(position: AuditPosition): string {
     since: position.since?.toString(),
     until: position.until?.toString(),
     starting_after: position.after,
-  };
-  for (const [key, value] of Object.entries(query)) if (value) params.set(key, value);
-  const text = params.toString();
-  return text ? `/audit?${text}` : "/audit";
+  });
 }
 
 /** An epoch-ms parameter from the URL; anything else is no filter. */

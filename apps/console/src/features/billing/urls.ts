@@ -1,3 +1,5 @@
+import { withQuery } from "../../lib/urls.ts";
+
 /** The billing page's position in its URL: the charges' page (cursor) and the fleet they are narrowed to. */
 export interface BillingPosition {
   after?: string | undefined;
@@ -7,10 +9,9 @@ export interface BillingPosition {
 }
 
 export function billingHref(position: BillingPosition): string {
-  const params = new URLSearchParams();
-  if (position.fleetId) params.set("fleet", position.fleetId);
-  if (position.limit !== undefined) params.set("limit", String(position.limit));
-  if (position.after) params.set("starting_after", position.after);
-  const text = params.toString();
-  return text ? `/billing?${text}` : "/billing";
+  return withQuery("/billing", {
+    fleet: position.fleetId,
+    limit: position.limit?.toString(),
+    starting_after: position.after,
+  });
 }

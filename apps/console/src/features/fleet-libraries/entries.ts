@@ -1,5 +1,6 @@
 import type { StatusVariant } from "@fleet/ui";
 import type { RouterOutputs } from "../../lib/trpc.ts";
+import { withQuery } from "../../lib/urls.ts";
 
 export type LibraryItem = RouterOutputs["fleetLibraries"]["list"]["items"][number];
 export type LibraryEntry = RouterOutputs["fleetLibraries"]["get"];
@@ -18,15 +19,11 @@ export const visibilityMeaning: Record<Visibility, string> = {
 
 /** The library's URL: its workspace and page live in the URL. */
 export function libraryHref(workspaceId?: string, startingAfter?: string): string {
-  const params = new URLSearchParams();
-  if (workspaceId) params.set("workspace", workspaceId);
-  if (startingAfter) params.set("starting_after", startingAfter);
-  const query = params.toString();
-  return query ? `/library?${query}` : "/library";
+  return withQuery("/library", { workspace: workspaceId, starting_after: startingAfter });
 }
 
 export function entryHref(workspaceId: string, libraryId: string): string {
-  return `/library/${encodeURIComponent(libraryId)}?${new URLSearchParams({ workspace: workspaceId })}`;
+  return withQuery(`/library/${encodeURIComponent(libraryId)}`, { workspace: workspaceId });
 }
 
 /** Where the definition came from, in words: an upload (with its digest) or a repository at a commit. */

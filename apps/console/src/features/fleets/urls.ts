@@ -1,10 +1,4 @@
-/** Builds a console URL from a path and its query, leaving empty values out so plain URLs stay plain. */
-function withQuery(path: string, query: Record<string, string | undefined>): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) if (value) params.set(key, value);
-  const text = params.toString();
-  return text ? `${path}?${text}` : path;
-}
+import { withQuery } from "../../lib/urls.ts";
 
 /** The fleets list's filters, as the URL holds them. */
 export interface FleetFilter {

@@ -1,4 +1,5 @@
 import { modelProviders } from "@fleet/contracts";
+import { withQuery } from "../../lib/urls.ts";
 
 export interface ModelsPosition {
   /** The provider filter (exact), or undefined for every provider. */
@@ -8,11 +9,7 @@ export interface ModelsPosition {
 
 /** The Models page's URL for a filter and page; the plain URL stays plain. */
 export function modelsHref({ provider, startingAfter }: ModelsPosition): string {
-  const params = new URLSearchParams();
-  if (provider) params.set("provider", provider);
-  if (startingAfter) params.set("starting_after", startingAfter);
-  const query = params.toString();
-  return query ? `/models?${query}` : "/models";
+  return withQuery("/models", { provider, starting_after: startingAfter });
 }
 
 /** A provider's name as people read it. */

@@ -1,11 +1,5 @@
+import { withQuery } from "../../lib/urls.ts";
 import type { Liveness, RunnerEventType, RunnerStatus } from "./status.ts";
-
-function withQuery(path: string, query: Record<string, string | undefined>): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) if (value) params.set(key, value);
-  const text = params.toString();
-  return text ? `${path}?${text}` : path;
-}
 
 /** The list's filter: each part narrows it further. */
 export interface RunnerFilter {

@@ -1,4 +1,6 @@
+import { withQuery } from "../../lib/urls.ts";
+
 /** The secrets page's URL for a workspace; the chosen workspace lives in the URL so a view can be shared. */
 export function secretsHref(workspaceId?: string): string {
-  return workspaceId ? `/secrets?${new URLSearchParams({ workspace: workspaceId })}` : "/secrets";
+  return withQuery("/secrets", { workspace: workspaceId });
 }

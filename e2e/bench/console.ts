@@ -192,23 +192,16 @@ async function main(): Promise<void> {
     const first = await signIn.newPage();
     await first.goto(await loginLink(tenant.email));
     await first.getByRole("button", { name: "Continue" }).click();
-    await first.waitForURL(/\/fleets/);
+    await first.waitForURL(/\/overview/);
     const state = await signIn.storageState();
     await signIn.close();
 
     const query = `?workspace=${tenant.workspace_id}`;
-    const probe = await fetch(`${consoleUrl}/overview${query}`, {
-      headers: { cookie: state.cookies.map((c) => `${c.name}=${c.value}`).join("; ") },
-      redirect: "manual",
-    });
-    const overview: Target =
-      probe.status === 404
-        ? {
-            label: "overview (/overview answers 404: /fleets instead)",
-            path: `/fleets${query}`,
-            content: "tr[data-fleet-id]",
-          }
-        : { label: "overview", path: `/overview${query}`, content: "main h1 ~ *" };
+    const overview: Target = {
+      label: "overview",
+      path: `/overview${query}`,
+      content: ".overview-grid:not([aria-busy])",
+    };
     const targets: Target[] = [
       overview,
       {

@@ -91,6 +91,16 @@ test.describe("Layout", () => {
     await expect(page.getByRole("radiogroup", { name: "Theme" })).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await screenshot(page, testInfo, "menu-open-390");
+    // The palette is how a phone searches: its button stays in the menu (the shortcut sheet's does not).
+    await expect(page.getByRole("button", { name: /Keyboard shortcuts/ })).toBeHidden();
+    await page.getByRole("button", { name: /Go to or run/ }).click();
+    const palette = page.getByRole("dialog", { name: "Command palette" });
+    await expect(palette).toBeVisible();
+    await palette.getByRole("combobox").fill("secrets");
+    await expect(palette.getByRole("option", { name: /Secrets/ }).first()).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(palette).toBeHidden();
+    await expect(nav).toBeVisible();
     // Escape closes it and gives focus back to the button.
     await page.keyboard.press("Escape");
     await expect(nav).toBeHidden();

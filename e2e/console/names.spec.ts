@@ -23,6 +23,8 @@ test.describe("Names instead of ids", () => {
     const entry = await addTenantEntry(apiUrl, tenant, definition({ name: "Named fleet" }));
     const fleet = await installFleet(apiUrl, tenant, entry);
     await messageFleet(apiUrl, tenant, fleet.fleet_id, "Who sent this?");
+    // A rotated webhook secret is audited against its workspace.
+    await call(apiUrl, tenant.api_key, "POST", `/v1/workspaces/${tenant.workspace_id}/webhook-secret`);
 
     await signInByLink(page, tenant);
     await page.goto(`/audit?workspace=${tenant.workspace_id}&scope=tenant`);
@@ -40,6 +42,10 @@ test.describe("Names instead of ids", () => {
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`api_key:${bootstrap.id}`);
     await target.getByRole("button", { name: "Copy the id of API key names-bot" }).click();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`api_key:${minted.id}`);
+    // A workspace target reads by the workspace's name too.
+    const rotated = page.getByRole("row", { name: /webhook_secret\.rotate/ }).locator(".audit-target");
+    await expect(rotated).toHaveText(/^workspace default/);
+    await expect(rotated).not.toContainText(tenant.workspace_id.slice(0, 8));
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, testInfo, "audit-names");
 

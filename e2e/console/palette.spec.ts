@@ -173,6 +173,27 @@ test.describe("Palette, shortcuts and filters", () => {
     await eventFilters.getByRole("combobox", { name: "Status" }).selectOption("received");
     await eventFilters.getByRole("button", { name: "Apply filters" }).click();
     await expect(page.getByRole("log", { name: "Events of Billing digest" }).getByRole("row")).toHaveCount(2);
+
+    // The workspace's activity feed takes the same filters, in its URL.
+    await page.goto(`/activity?workspace=${tenant.workspace_id}`);
+    const feed = page.getByRole("log", { name: "Activity of the workspace" });
+    await expect(feed.getByRole("listitem")).toHaveCount(1);
+    const activityFilters = page.getByRole("form", { name: "Filter events" });
+    await activityFilters.getByRole("combobox", { name: "Status" }).selectOption("processed");
+    await activityFilters.getByRole("button", { name: "Apply filters" }).click();
+    await expect(page).toHaveURL(/\/activity\?.*status=processed/);
+    await expect(page.getByText("No events match the filters")).toBeVisible();
+    await page.reload();
+    await expect(activityFilters.getByRole("combobox", { name: "Status" })).toHaveValue("processed");
+    await expect(page.getByText("No events match the filters")).toBeVisible();
+    await activityFilters.getByRole("combobox", { name: "Status" }).selectOption("received");
+    await activityFilters.getByRole("textbox", { name: "Actor" }).fill("api_key:*");
+    await activityFilters.getByRole("button", { name: "Apply filters" }).click();
+    await expect(page).toHaveURL(/actor=api_key%3A\*/);
+    await expect(feed.getByRole("listitem")).toHaveCount(1);
+    await expect(feed.getByRole("listitem")).toContainText("Billing digest");
+    await activityFilters.getByRole("link", { name: "Clear filters" }).click();
+    await expect(page).toHaveURL(new RegExp(`/activity\\?workspace=${tenant.workspace_id}$`));
     expect(problems).toEqual([]);
   });
 

@@ -327,14 +327,17 @@ function usePaletteEntities(search: string): { items: Entry[]; note: string } {
   return { items, note };
 }
 
-/** The palette's button in the sidebar, for the mouse and for anyone who does not know the chord. */
+/**
+ * The palette's button in the sidebar, for the mouse, for anyone who does not know the chord, and on a
+ * phone (in the menu: the only way there, so it stays when the keyboard's buttons are hidden).
+ */
 export function CommandPaletteButton() {
   const api = useContext(CommandsContext);
   return (
     <Button
       variant="ghost"
       size="sm"
-      className="shell__shortcuts"
+      className="shell__shortcuts shell__palette"
       aria-keyshortcuts="Control+K Meta+K"
       onClick={() => api?.open()}
     >

@@ -11,6 +11,8 @@ import {
   useMemberNames,
   useRunnerNames,
   useScheduleNames,
+  useTenantNames,
+  useWorkspaceNames,
 } from "../lib/names.ts";
 
 /** What a principal's or record's kind is called before its name, mid-sentence ("from schedule …"). */
@@ -85,6 +87,8 @@ function useName(kind: string, workspaceId?: string, fleetId?: string): Names {
     fleetId,
   );
   const runners = useRunnerNames(kind === "runner");
+  const workspaces = useWorkspaceNames(kind === "workspace");
+  const tenants = useTenantNames(kind === "tenant");
   switch (kind) {
     case "user":
       return members;
@@ -98,13 +102,17 @@ function useName(kind: string, workspaceId?: string, fleetId?: string): Names {
       return schedules;
     case "runner":
       return runners;
+    case "workspace":
+      return workspaces;
+    case "tenant":
+      return tenants;
     default:
       return undefined;
   }
 }
 
 /**
- * A person, fleet, schedule, API key or runner by its name, with its id one copy-click away; a fleet or
+ * A person, fleet, schedule, API key, runner, workspace or tenant by its name, with its id one copy-click away; a fleet or
  * runner name links to its page. Names come from the lists the console already reads (one cached query
  * per list, shared by every row); an id no list names (deleted, past the lists' first 1,000, or a list
  * this credential may not read) shows as a short id. The copy button copies the value as the API writes

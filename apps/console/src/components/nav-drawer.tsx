@@ -32,8 +32,9 @@ export function NavDrawer({ children }: { children: ReactNode }) {
     };
     const onKey = (event: KeyboardEvent) => {
       if (event.key !== "Escape") return;
-      // An open dialog or menu takes its own Escape first.
-      if (event.defaultPrevented) return;
+      // An open dialog or menu takes its own Escape first: a menu prevents its default, a native dialog's
+      // close is that default (preventing it here would hold the palette open over the menu).
+      if (event.defaultPrevented || document.querySelector("dialog[open]")) return;
       event.preventDefault();
       close(true);
     };

@@ -1,7 +1,8 @@
 import "../styles/sign-in.css";
 import type { ReactNode } from "react";
+import { ThemeSwitch } from "./theme-switch.tsx";
 
-/** The branded card the signed-out pages (sign-in, a sign-in link's Continue) stand in. */
+/** The branded card the signed-out pages (sign-in, a sign-in link's Continue) stand in, the theme switch under it. */
 export function SignInCard({ title, children }: { title: string; children: ReactNode }) {
   return (
     <main className="sign-in">
@@ -15,6 +16,7 @@ export function SignInCard({ title, children }: { title: string; children: React
         <h1 className="sign-in__title">{title}</h1>
         {children}
       </div>
+      <ThemeSwitch />
     </main>
   );
 }

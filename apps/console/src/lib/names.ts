@@ -75,6 +75,13 @@ const runnerMap = byId<{ runner_id: string; host_id: string }>(
   (runner) => runner.host_id,
 );
 
+const workspaceMap = byId<{ id: string; name: string }>(
+  (workspace) => workspace.id,
+  (workspace) => workspace.name,
+);
+const tenantMap = (me: { tenant_id: string; tenant_name: string }): ReadonlyMap<string, string> =>
+  new Map([[me.tenant_id, me.tenant_name]]);
+
 /** People of the tenant by user id: display name, else email. Needs workspace:admin; without it, undefined. */
 export function useMemberNames(enabled = true): Names {
   const trpc = useTRPC();
@@ -167,6 +174,31 @@ export function useRunnerNames(enabled = true): Names {
     ...options,
     select: runnerMap,
   });
+  return query.data;
+}
+
+/** The tenant's workspaces by id. Needs workspace:admin, as their list does; without it, undefined. */
+export function useWorkspaceNames(enabled = true): Names {
+  const trpc = useTRPC();
+  const client = useTRPCClient();
+  const query = useQuery({
+    queryKey: namesKey(trpc.workspaces.list.pathKey(), {}),
+    queryFn: enabled
+      ? () =>
+          allPages((after) =>
+            client.workspaces.list.query({ limit: PAGE, ...(after ? { starting_after: after } : {}) }),
+          )
+      : skipToken,
+    ...options,
+    select: workspaceMap,
+  });
+  return query.data;
+}
+
+/** The signed-in credential's tenant by id (a person sees only their own tenant). */
+export function useTenantNames(enabled = true): Names {
+  const trpc = useTRPC();
+  const query = useQuery(trpc.users.getMe.queryOptions(enabled ? {} : skipToken, { select: tenantMap }));
   return query.data;
 }
 

@@ -3,9 +3,12 @@
 import { useId } from "react";
 import { formatNanos, type SpendChartData } from "./spend.ts";
 
-/** Series colours, told apart by hue and lightness; the legend and the table name each one. */
-const palette = ["#2563eb", "#d97706", "#059669", "#9333ea", "#dc2626", "#0891b2", "#65a30d", "#db2777"];
-const OTHERS = "#94a3b8";
+/**
+ * Series colours, told apart by hue and lightness; the legend and the table name each one. Each is a
+ * token of billing.css with a lighter shade in dark mode, so every bar keeps 3:1 against its card.
+ */
+const palette = Array.from({ length: 8 }, (_, i) => `var(--spend-series-${i + 1})`);
+const OTHERS = "var(--spend-series-others)";
 /** More fleets than colours: the rest are drawn as one "Other fleets" series (the table lists each). */
 const MAX_SERIES = palette.length;
 
@@ -110,7 +113,7 @@ export function SpendChart({ data, period }: { data: SpendChartData; period: str
                     y={y(base)}
                     width={barWidth}
                     height={Math.max(0.5, y(from) - y(base))}
-                    fill={s.colour}
+                    style={{ fill: s.colour }}
                     data-fleet={s.fleetId}
                     data-day={day}
                   >

@@ -2,6 +2,7 @@
 
 import { Button, PulseIcon, RelativeTime, StatusBadge } from "@fleet/ui";
 import { skipToken, useQuery } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 import { EntityName } from "../../components/entity-name.tsx";
 import { LiveStatus } from "../../components/live-status.tsx";
@@ -12,7 +13,9 @@ import { formatCount } from "../../lib/format.ts";
 import { useFleetNames } from "../../lib/names.ts";
 import { pollInterval, useOverdue } from "../../lib/poll.ts";
 import { useTRPC } from "../../lib/trpc.ts";
+import { withQuery } from "../../lib/urls.ts";
 import { useWorkspaceChoice } from "../../lib/use-workspace.ts";
+import { EventFilters, type EventFilterValues } from "./event-filters.tsx";
 import { eventStatusVariants, eventTypeLabels, type FleetEventItem } from "./event-labels.ts";
 import { formatDuration } from "./format.ts";
 import type { LiveRun } from "./runs.ts";
@@ -20,23 +23,50 @@ import { liveStateOf, useLiveRuns } from "./use-live-runs.ts";
 
 const FEED_SIZE = 50;
 
-export function activityHref(workspaceId?: string): string {
-  return workspaceId ? `/activity?workspace=${encodeURIComponent(workspaceId)}` : "/activity";
+/** The feed's URL: its workspace and filters (a workspace switch starts unfiltered). */
+export function activityHref(workspaceId?: string, filter: EventFilterValues = {}): string {
+  return withQuery("/activity", {
+    workspace: workspaceId,
+    actor: filter.actor,
+    status: filter.status,
+    type: filter.type,
+    since: filter.since,
+    until: filter.until,
+  });
 }
 
 /**
  * The workspace's activity: every fleet's events, newest first, with the runs in flight unfolding as their
  * frames arrive (lease, the tool running, the answer's length so far). New events wait behind an "N new"
- * banner so the rows do not shift under the cursor.
+ * banner so the rows do not shift under the cursor. The filters (actor, status, type, time) are the events
+ * list's own, kept in the URL.
  */
-export function ActivityView({ workspaceId }: { workspaceId: string | undefined }) {
+export function ActivityView({
+  workspaceId,
+  filter,
+}: {
+  workspaceId: string | undefined;
+  filter: EventFilterValues;
+}) {
   const trpc = useTRPC();
+  const router = useRouter();
+  const { actor, status, type, since, until } = filter;
   const choice = useWorkspaceChoice(workspaceId, activityHref);
   const { chosenId } = choice;
   const { runs, stream } = useLiveRuns(chosenId);
   const list = useQuery(
     trpc.fleetEvents.listWorkspace.queryOptions(
-      chosenId ? { workspace_id: chosenId, limit: FEED_SIZE } : skipToken,
+      chosenId
+        ? {
+            workspace_id: chosenId,
+            limit: FEED_SIZE,
+            ...(actor ? { actor } : {}),
+            ...(status ? { status } : {}),
+            ...(type ? { event_type: type } : {}),
+            ...(since ? { since } : {}),
+            ...(until ? { until } : {}),
+          }
+        : skipToken,
       {
         refetchInterval: stream.state === "live" ? false : pollInterval,
         refetchIntervalInBackground: false,
@@ -52,14 +82,17 @@ export function ActivityView({ workspaceId }: { workspaceId: string | undefined 
     overdue,
   });
 
-  // The newest event shown; newer ones wait behind the banner (event ids are UUIDv7, so they sort by time).
+  // The newest event shown, per view (workspace and filters); newer ones wait behind the banner (event ids
+  // are UUIDv7, so they sort by time).
+  const view = JSON.stringify([chosenId, actor, status, type, since, until]);
   const items = list.data?.items ?? [];
   const newest = items[0]?.event_id ?? "";
-  const [top, setTop] = useState<{ workspace: string | undefined; id: string } | null>(null);
+  const [top, setTop] = useState<{ view: string; id: string } | null>(null);
   useEffect(() => {
-    if (list.data !== undefined && top?.workspace !== chosenId) setTop({ workspace: chosenId, id: newest });
-  }, [list.data, top, chosenId, newest]);
-  const shownTop = top !== null && top.workspace === chosenId ? top.id : newest;
+    if (list.data !== undefined && top?.view !== view) setTop({ view, id: newest });
+  }, [list.data, top, view, newest]);
+  const shownTop = top !== null && top.view === view ? top.id : newest;
+  const filtered = Boolean(actor || status || type || since || until);
   const shown = items.filter((item) => item.event_id <= shownTop);
   const waiting = items.length - shown.length;
 
@@ -82,9 +115,16 @@ export function ActivityView({ workspaceId }: { workspaceId: string | undefined 
           />
         }
       >
+        <div className="activity__filters">
+          <EventFilters
+            values={filter}
+            clearHref={filtered ? activityHref(chosenId) : undefined}
+            onApply={(values) => router.push(activityHref(chosenId, values))}
+          />
+        </div>
         {waiting > 0 ? (
           <div className="new-banner">
-            <Button size="sm" variant="primary" onClick={() => setTop({ workspace: chosenId, id: newest })}>
+            <Button size="sm" variant="primary" onClick={() => setTop({ view, id: newest })}>
               Show {waiting} new {waiting === 1 ? "event" : "events"}
             </Button>
           </div>
@@ -93,6 +133,11 @@ export function ActivityView({ workspaceId }: { workspaceId: string | undefined 
           <ListProblem query={list} retry="always" />
         ) : list.data === undefined ? (
           <ListLoading>Loading the activity…</ListLoading>
+        ) : shown.length === 0 && filtered ? (
+          <div className="empty-state">
+            <p className="empty-state__title">No events match the filters</p>
+            <p className="empty-state__text">Widen the filters or clear them to see every event.</p>
+          </div>
         ) : shown.length === 0 ? (
           <div className="empty-state">
             <PulseIcon />

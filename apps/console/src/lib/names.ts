@@ -82,66 +82,54 @@ const workspaceMap = byId<{ id: string; name: string }>(
 const tenantMap = (me: { tenant_id: string; tenant_name: string }): ReadonlyMap<string, string> =>
   new Map([[me.tenant_id, me.tenant_name]]);
 
+/**
+ * Names from every page of a list (`read` one page after a cursor; undefined while it may not be read),
+ * as one cached query under the list's path.
+ */
+function useListNames<T>(
+  path: readonly unknown[],
+  input: Record<string, string>,
+  read: ((after: string | undefined) => Promise<Page<T>>) | undefined,
+  map: (page: Page<T>) => ReadonlyMap<string, string>,
+): Names {
+  const query = useQuery({
+    queryKey: namesKey(path, input),
+    queryFn: read ? () => allPages(read) : skipToken,
+    ...options,
+    select: map,
+  });
+  return query.data;
+}
+
+/** A list's cursor parameter for the page after `after`; none for the first page. */
+const after = (cursor: string | undefined) => (cursor ? { starting_after: cursor } : {});
+
 /** People of the tenant by user id: display name, else email. Needs workspace:admin; without it, undefined. */
 export function useMemberNames(enabled = true): Names {
   const trpc = useTRPC();
   const client = useTRPCClient();
-  const query = useQuery({
-    queryKey: namesKey(trpc.members.list.pathKey(), {}),
-    queryFn: enabled
-      ? () =>
-          allPages((after) =>
-            client.members.list.query({ limit: PAGE, ...(after ? { starting_after: after } : {}) }),
-          )
-      : skipToken,
-    ...options,
-    select: memberMap,
-  });
-  return query.data;
+  const read = (cursor: string | undefined) => client.members.list.query({ limit: PAGE, ...after(cursor) });
+  return useListNames(trpc.members.list.pathKey(), {}, enabled ? read : undefined, memberMap);
 }
 
 /** The tenant's API keys by id. */
 export function useApiKeyNames(enabled = true): Names {
   const trpc = useTRPC();
   const client = useTRPCClient();
-  const query = useQuery({
-    queryKey: namesKey(trpc.apiKeys.list.pathKey(), {}),
-    queryFn: enabled
-      ? () =>
-          allPages((after) =>
-            client.apiKeys.list.query({
-              limit: PAGE,
-              sort: "-created_at",
-              ...(after ? { starting_after: after } : {}),
-            }),
-          )
-      : skipToken,
-    ...options,
-    select: keyMap,
-  });
-  return query.data;
+  const read = (cursor: string | undefined) =>
+    client.apiKeys.list.query({ limit: PAGE, sort: "-created_at", ...after(cursor) });
+  return useListNames(trpc.apiKeys.list.pathKey(), {}, enabled ? read : undefined, keyMap);
 }
 
 /** A workspace's fleets by id. */
 export function useFleetNames(workspaceId: string | undefined): Names {
   const trpc = useTRPC();
   const client = useTRPCClient();
-  const query = useQuery({
-    queryKey: namesKey(trpc.fleets.list.pathKey(), { workspace_id: workspaceId ?? "" }),
-    queryFn: workspaceId
-      ? () =>
-          allPages((after) =>
-            client.fleets.list.query({
-              workspace_id: workspaceId,
-              limit: PAGE,
-              ...(after ? { starting_after: after } : {}),
-            }),
-          )
-      : skipToken,
-    ...options,
-    select: fleetMap,
-  });
-  return query.data;
+  const read = workspaceId
+    ? (cursor: string | undefined) =>
+        client.fleets.list.query({ workspace_id: workspaceId, limit: PAGE, ...after(cursor) })
+    : undefined;
+  return useListNames(trpc.fleets.list.pathKey(), { workspace_id: workspaceId ?? "" }, read, fleetMap);
 }
 
 /**
@@ -163,36 +151,17 @@ export function useScheduleNames(workspaceId: string | undefined, fleetId: strin
 export function useRunnerNames(enabled = true): Names {
   const trpc = useTRPC();
   const client = useTRPCClient();
-  const query = useQuery({
-    queryKey: namesKey(trpc.runners.list.pathKey(), {}),
-    queryFn: enabled
-      ? () =>
-          allPages((after) =>
-            client.runners.list.query({ limit: PAGE, ...(after ? { starting_after: after } : {}) }),
-          )
-      : skipToken,
-    ...options,
-    select: runnerMap,
-  });
-  return query.data;
+  const read = (cursor: string | undefined) => client.runners.list.query({ limit: PAGE, ...after(cursor) });
+  return useListNames(trpc.runners.list.pathKey(), {}, enabled ? read : undefined, runnerMap);
 }
 
 /** The tenant's workspaces by id. Needs workspace:admin, as their list does; without it, undefined. */
 export function useWorkspaceNames(enabled = true): Names {
   const trpc = useTRPC();
   const client = useTRPCClient();
-  const query = useQuery({
-    queryKey: namesKey(trpc.workspaces.list.pathKey(), {}),
-    queryFn: enabled
-      ? () =>
-          allPages((after) =>
-            client.workspaces.list.query({ limit: PAGE, ...(after ? { starting_after: after } : {}) }),
-          )
-      : skipToken,
-    ...options,
-    select: workspaceMap,
-  });
-  return query.data;
+  const read = (cursor: string | undefined) =>
+    client.workspaces.list.query({ limit: PAGE, ...after(cursor) });
+  return useListNames(trpc.workspaces.list.pathKey(), {}, enabled ? read : undefined, workspaceMap);
 }
 
 /** The signed-in credential's tenant by id (a person sees only their own tenant). */

@@ -186,8 +186,17 @@ test.describe("Palette, shortcuts and filters", () => {
     await page.reload();
     await expect(activityFilters.getByRole("combobox", { name: "Status" })).toHaveValue("processed");
     await expect(page.getByText("No events match the filters")).toBeVisible();
+    // What no list takes is refused on its field, before the URL: a control character, a value too long.
+    const actorField = activityFilters.getByRole("textbox", { name: "Actor" });
+    await actorField.fill("api_key:\u0000*");
+    await activityFilters.getByRole("button", { name: "Apply filters" }).click();
+    await expect(activityFilters.getByText("Remove the control character")).toBeVisible();
+    await actorField.fill("x".repeat(100_000));
+    await activityFilters.getByRole("button", { name: "Apply filters" }).click();
+    await expect(activityFilters.getByText("Use at most 300 characters.")).toBeVisible();
+    await expect(page).toHaveURL(/status=processed$/);
     await activityFilters.getByRole("combobox", { name: "Status" }).selectOption("received");
-    await activityFilters.getByRole("textbox", { name: "Actor" }).fill("api_key:*");
+    await actorField.fill("api_key:*");
     await activityFilters.getByRole("button", { name: "Apply filters" }).click();
     await expect(page).toHaveURL(/actor=api_key%3A\*/);
     await expect(feed.getByRole("listitem")).toHaveCount(1);

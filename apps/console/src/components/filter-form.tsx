@@ -41,7 +41,11 @@ export function FilterForm({
       onSubmit={(event) => {
         event.preventDefault();
         const form = new FormData(event.currentTarget);
-        setProblems(check((name) => String(form.get(name) ?? "").trim()));
+        const read = (name: string) => String(form.get(name) ?? "").trim();
+        // What no filter takes, refused on its field before the form's own checks and before the URL.
+        const unsearchable: FilterProblems = {};
+        for (const name of new Set(form.keys())) unsearchable[name] = textProblem(read(name));
+        setProblems(noProblems(unsearchable) ? check(read) : unsearchable);
       }}
     >
       {children(problems)}
@@ -57,6 +61,21 @@ export function FilterForm({
       </div>
     </form>
   );
+}
+
+/** The longest value any filter field takes (no list allows more), which also keeps the URL short. */
+const FIELD_MAX = 300;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this finds
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/**
+ * A value no list can be filtered by: a control character, or too long. (An unpaired surrogate never gets
+ * here: FormData hands every value over as valid Unicode, with U+FFFD in its place.)
+ */
+function textProblem(value: string): string | null {
+  if (CONTROL.test(value)) return "Remove the control character: no name or id contains one.";
+  if (value.length > FIELD_MAX) return `Use at most ${FIELD_MAX} characters.`;
+  return null;
 }
 
 /** True when no field has a problem. */

@@ -48,9 +48,11 @@ export function AuditFilters({
         const problems = {
           actor: actor.length > 200 ? "At most 200 characters." : null,
           action:
-            action && !ACTION.test(action)
-              ? "An action name (approval.approve), or a prefix ending in * (approval.*)."
-              : null,
+            action.length > 100
+              ? "At most 100 characters."
+              : action && !ACTION.test(action)
+                ? "An action name (approval.approve), or a prefix ending in * (approval.*)."
+                : null,
           since: since === null ? TIME_HINT : null,
           until:
             until === null

@@ -268,6 +268,17 @@ describe("audit log: reading it", () => {
       expect(refused.status, query).toBe(400);
       expect(refused.headers.get("content-type")).toContain("application/problem+json");
     }
+    // Too long a filter is refused in the registry's words, naming its limit.
+    for (const [field, max] of [
+      ["actor", 200],
+      ["action", 100],
+    ] as const) {
+      const long = await workspaceAudit(tenant, `?${field}=${"a".repeat(max + 1)}`);
+      expect(long.status).toBe(400);
+      expect((long.body as unknown as { detail: string }).detail).toBe(
+        `${field} must be at most ${max} characters.`,
+      );
+    }
   });
 
   it("shows another tenant nothing: 404 for its workspace, none of its rows tenant-wide", async () => {

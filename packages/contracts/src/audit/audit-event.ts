@@ -23,12 +23,12 @@ const epochQuery = (field: string) => queryInt(field, 0, Number.MAX_SAFE_INTEGER
 
 /** The filters both audit lists take. */
 export const auditQuery = {
-  actor: z.string().min(1).max(200).optional(),
+  actor: z.string().min(1).max(200, { error: "actor must be at most 200 characters" }).optional(),
   /** Exact, or a prefix when it ends in `*` (`approval.*`). */
   action: z
     .string()
     .min(1)
-    .max(100)
+    .max(100, { error: "action must be at most 100 characters" })
     .regex(/^[a-z_.]+\*?$/, { error: "action must be an action name, or a prefix ending in *" })
     .optional(),
   since: epochQuery("since").optional(),

@@ -5,6 +5,7 @@
 // set they stream to the terminal instead, at that level.
 import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
+import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { LogFiles } from "./start-logs.mjs";
@@ -193,7 +194,11 @@ try {
     console.error(firstRun.stderr.trim());
     stopAll(1);
   } else {
-    run("console", "pnpm", ["--filter", "@fleet/console", "exec", "next", "start", "-p", consolePort]);
+    // Next itself, not through `pnpm exec`: pnpm left on SIGTERM without its child, and the console's
+    // server then outlived the stop (and the SIGKILL after the grace, which reached only pnpm).
+    const consoleDir = join(root, "apps", "console");
+    const next = createRequire(join(consoleDir, "package.json")).resolve("next/dist/bin/next");
+    run("console", process.execPath, [next, "start", consoleDir, "-p", consolePort]);
     const runner = startRunner(apiUrl);
     await waitForHealth(`http://localhost:${consolePort}/`, 60);
     const result = JSON.parse(firstRun.stdout);

@@ -5,9 +5,10 @@ import type { createApiKey } from "@fleet/contracts/api-keys/create-api-key";
 import type { listApiKeys } from "@fleet/contracts/api-keys/list-api-keys";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newId } from "../src/runtime/ids.ts";
-import { issueSession } from "../src/services/sessions/sessions.ts";
+import { issueOperatorToken, issueSession } from "../src/services/sessions/sessions.ts";
 import { bootstrapTenant } from "../src/services/tenants/tenants.ts";
 import { callAt, databaseKind, type Response, startApi, type TestApi, testApi } from "./harness.ts";
+import { fullReport } from "./runner-fixtures.ts";
 
 type Minted = OutputOf<typeof createApiKey>;
 type Page = OutputOf<typeof listApiKeys>;
@@ -291,6 +292,61 @@ describe("the instance's ceiling on requests in flight", () => {
       expect(answer.status, path).toBe(200);
     }
     await Promise.all(held.map((h) => h.release()));
+    const admitted = await callAt(api.baseUrl, "GET", "/v1/users/me", { token: tenant.apiKey });
+    expect(admitted.status, admitted.text).toBe(200);
+  });
+
+  /** A runner's long poll for work that never comes: it stays in flight until its client goes away. */
+  function waitForWork(token: string): { abandon: () => void } {
+    const url = new URL(`${api.baseUrl}/v1/runners/me/leases`);
+    const body = JSON.stringify({ wait_ms: 30_000 });
+    const request = httpRequest({
+      host: url.hostname,
+      port: url.port,
+      path: url.pathname,
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${token}`,
+        "content-type": "application/json",
+        "content-length": String(body.length),
+      },
+    });
+    request.on("error", () => {});
+    request.end(body);
+    return { abandon: () => request.destroy() };
+  }
+
+  /** A runner enrolled on this instance (on PGlite its database is its own) that no fleet's work fits. */
+  async function idleRunner(): Promise<string> {
+    const operator = await issueOperatorToken(api.app.services, { scopes: ["runner:admin"] });
+    const enrolled = await callAt<{ runner_token: string }>(api.baseUrl, "POST", "/v1/runners", {
+      token: operator.token,
+      body: { host_id: "idle-host", assigned_policy: { sandbox_tier: "landlock_full" }, labels: ["none"] },
+    });
+    expect(enrolled.status, enrolled.text).toBe(201);
+    const token = enrolled.body.runner_token;
+    const beat = await callAt(api.baseUrl, "POST", "/v1/runners/me/heartbeats", {
+      token,
+      body: { capability_report: fullReport },
+    });
+    expect(beat.status, beat.text).toBe(200);
+    return token;
+  }
+
+  it("gives back the places of long polls whose clients went away before their answers", async () => {
+    const tenant = await seed(api);
+    const runner = await idleRunner();
+    const polls = [waitForWork(runner), waitForWork(runner)];
+    await sleep(300);
+    expect((await callAt(api.baseUrl, "GET", "/v1/users/me", { token: tenant.apiKey })).status).toBe(429);
+    for (const poll of polls) poll.abandon();
+    await sleep(300);
+    // Both places are back: two more long polls fill the ceiling again, and no more.
+    const again = [waitForWork(runner), waitForWork(runner)];
+    await sleep(300);
+    expect((await callAt(api.baseUrl, "GET", "/v1/users/me", { token: tenant.apiKey })).status).toBe(429);
+    for (const poll of again) poll.abandon();
+    await sleep(300);
     const admitted = await callAt(api.baseUrl, "GET", "/v1/users/me", { token: tenant.apiKey });
     expect(admitted.status, admitted.text).toBe(200);
   });

@@ -102,18 +102,16 @@ function refusal(bucket: Bucket, whose: string, now: number): Problem {
 }
 
 /**
- * RateLimit-Limit, -Remaining and -Reset (seconds until the bucket is full), on every counted answer. A
- * refusal also carries them as X-RateLimit-* (the decisions row's spelling for the 429); admitted answers
- * carry one spelling only, since each header costs every request its validation and bytes.
+ * The RateLimit-* headers of `bucket` as an object: a refusal's (beside their X-RateLimit-* spelling, the
+ * decisions row's for the 429) and a /trpc answer's. Admitted /v1 answers get them from the response
+ * (`countedAgainst`), in one spelling only, since each header costs every request its validation and bytes.
  */
 export function rateLimitHeaders(bucket: Bucket): {
   "ratelimit-limit": string;
   "ratelimit-remaining": string;
   "ratelimit-reset": string;
 } {
-  return {
-    "ratelimit-limit": String(bucket.quota.limit),
-    "ratelimit-remaining": String(bucket.remaining()),
-    "ratelimit-reset": String(bucket.resetSeconds()),
-  };
+  const headers = {} as ReturnType<typeof rateLimitHeaders>;
+  bucket.writeHeaders(headers);
+  return headers;
 }

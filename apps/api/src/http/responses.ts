@@ -22,6 +22,24 @@ export type RequestObserver = (
 ) => void;
 
 export type TaggedRequest = IncomingMessage & { [REQUEST_ID]?: string };
+
+/** The instance's count of requests being answered (`limitInFlight`): an answer holds a place until it ends. */
+export interface InFlightCount {
+  count: number;
+}
+
+/** Where an answer's rate-limit headers come from: the bucket its request spent a token of. */
+export interface RateLimitHeaderSource {
+  /** Sets `RateLimit-Limit`, `-Remaining` and `-Reset` on the headers an answer is written with. */
+  writeHeaders(headers: Record<string, unknown>): void;
+}
+
+/** What `Responses` adds to every raw response: see `holdInFlight`, `leaveInFlight`, `countedAgainst`. */
+export interface FleetResponseExtras {
+  holdInFlight(count: InFlightCount): void;
+  leaveInFlight(): void;
+  countedAgainst(bucket: RateLimitHeaderSource): void;
+}
 type TaggedResponse = ServerResponse & { [ROUTE]?: string; [REQUEST_ID]: string };
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -44,6 +62,11 @@ const CLIENT_CLOSED = 499;
  *   and the numbers never need it. An answer whose connection closes before it ends is logged with status 499.
  * - **Observer.** The metrics and the request spans are told of each answer at the same moment
  *   (`observe`), with the same route, status and duration.
+ * - **In flight.** An answer counted against the instance's ceiling (`holdInFlight`) gives its place back
+ *   as it ends or its connection closes, from the same two moments: no listener per request.
+ * - **Rate limits.** An answer whose request spent a bucket's token (`countedAgainst`) is written with the
+ *   bucket's RateLimit-* headers, whatever answers it (the route, a refusal further on), added with the
+ *   request id rather than through the framework's per-header path.
  */
 export class Responses {
   readonly Response: typeof ServerResponse;
@@ -58,6 +81,8 @@ export class Responses {
       readonly [REQUEST_ID]: string;
       readonly #startedAt = performance.now();
       #ended = false;
+      #inFlight: InFlightCount | null = null;
+      #rateLimit: RateLimitHeaderSource | null = null;
 
       constructor(request: TaggedRequest, options?: object) {
         // @ts-expect-error Node passes the server's response options (highWaterMark…); the types omit them.
@@ -74,6 +99,7 @@ export class Responses {
         const given = headers === undefined && typeof reason !== "string" ? reason : headers;
         if (typeof given === "object" && given !== null && !Array.isArray(given)) {
           const merged: Record<string, unknown> = { "x-request-id": this[REQUEST_ID] };
+          this.#rateLimit?.writeHeaders(merged);
           for (const name in given) {
             if (name !== "x-request-id") merged[name] = (given as Record<string, unknown>)[name];
           }
@@ -82,6 +108,11 @@ export class Responses {
             : super.writeHead(statusCode, merged as OutgoingHttpHeaders);
         }
         if (!this.hasHeader("x-request-id")) this.setHeader("x-request-id", this[REQUEST_ID]);
+        if (this.#rateLimit !== null) {
+          const limits: Record<string, unknown> = {};
+          this.#rateLimit.writeHeaders(limits);
+          for (const name in limits) if (!this.hasHeader(name)) this.setHeader(name, limits[name] as string);
+        }
         return typeof reason === "string"
           ? super.writeHead(
               statusCode,
@@ -93,6 +124,7 @@ export class Responses {
 
       override end(chunk?: unknown, encoding?: unknown, callback?: unknown): this {
         super.end(chunk as never, encoding as never, callback as never);
+        this.leaveInFlight();
         if (!this.#ended && (responses.#write !== null || responses.#observe !== null)) {
           this.#ended = true;
           responses.#answered(this, performance.now() - this.#startedAt, this.statusCode);
@@ -102,10 +134,31 @@ export class Responses {
 
       /** The connection closed before this answer ended: its line says 499, as nginx logs it. */
       abandon(): void {
+        this.leaveInFlight();
         if (this.#ended || this.writableEnded) return;
         if (responses.#write === null && responses.#observe === null) return;
         this.#ended = true;
         responses.#answered(this, performance.now() - this.#startedAt, CLIENT_CLOSED);
+      }
+
+      /** Takes a place in the instance's in-flight count, given back once (`leaveInFlight`). */
+      holdInFlight(count: InFlightCount): void {
+        count.count += 1;
+        this.#inFlight = count;
+      }
+
+      /**
+       * Gives the place back: as the answer ends or its connection closes, or earlier for a request that
+       * became a stream (it holds its connection for hours, under its own cap).
+       */
+      leaveInFlight(): void {
+        if (this.#inFlight === null) return;
+        this.#inFlight.count -= 1;
+        this.#inFlight = null;
+      }
+
+      countedAgainst(bucket: RateLimitHeaderSource): void {
+        this.#rateLimit = bucket;
       }
     }
     this.Response = FleetResponse as unknown as typeof ServerResponse;
@@ -151,6 +204,11 @@ export class Responses {
       `${this.#prefix}${Date.now()}${this.#origin}${response[REQUEST_ID]}","method":"${request.method}","route":${JSON.stringify(route)},"status":${status},"ms":${Math.round(ms)},"msg":"request"}\n`,
     );
   }
+}
+
+/** A raw response built by `Responses`, with what it adds. */
+export function fleetResponse(response: ServerResponse): ServerResponse & FleetResponseExtras {
+  return response as ServerResponse & FleetResponseExtras;
 }
 
 /** The request id of a raw response built by `Responses`. */

@@ -2,14 +2,13 @@ import type { ServerResponse } from "node:http";
 import { headerName, type Operation, Problem, retiredPagingParams } from "@fleet/contracts";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { authorize } from "../auth/authorize.ts";
-import { rateLimitHeaders } from "../auth/rate-limits.ts";
 import { operations } from "../router/root.ts";
 import { describeIssue, internal } from "../runtime/problems.ts";
 import type { StreamSubscription } from "../runtime/stream-hub.ts";
 import { type RequestContext, WORKSPACE_ROUTES } from "../trpc.ts";
 import type { EventStreams } from "./event-stream.ts";
 import { FORM_CONTENT_TYPE, rawBodyOf } from "./json-body.ts";
-import { ROUTE } from "./responses.ts";
+import { fleetResponse, ROUTE } from "./responses.ts";
 
 /** Default body ceiling for routes that do not name one. */
 export const DEFAULT_BODY_LIMIT = 64 * 1024;
@@ -122,8 +121,8 @@ export function registerRestRoutes(
             : undefined;
           const admitted = ctx.limits.admit(principal, workspaceId);
           const bucket = admitted instanceof Promise ? await admitted : admitted;
-          // Set now, so a refusal further on carries them too.
-          if (bucket !== null) reply.headers(rateLimitHeaders(bucket));
+          // On the response, so a refusal further on carries them too.
+          if (bucket !== null) fleetResponse(reply.raw).countedAgainst(bucket);
         }
         if (op.stream) streams.admit();
         const input = op.input.safeParse(collectInput(plan, request));

@@ -65,6 +65,16 @@ export class Bucket {
     return Math.ceil(((this.quota.limit - this.remaining()) * this.msPerToken) / 1000);
   }
 
+  /**
+   * RateLimit-Limit, -Remaining and -Reset (seconds until the bucket is full) onto an answer's headers:
+   * the answer of every counted call carries them (`Responses` writes them with the request id).
+   */
+  writeHeaders(headers: Record<string, unknown>): void {
+    headers["ratelimit-limit"] = String(this.quota.limit);
+    headers["ratelimit-remaining"] = String(this.remaining());
+    headers["ratelimit-reset"] = String(this.resetSeconds());
+  }
+
   /** Whole seconds, at least 1, until a request may pass (Retry-After). */
   retryAfterSeconds(now: number): number {
     return Math.max(1, Math.ceil((this.blockedUntil - now) / 1000));

@@ -55,9 +55,13 @@ export function formatUtc(epochMs: number): string {
   return `${new Date(epochMs).toISOString().slice(0, 19).replace("T", " ")} UTC`;
 }
 
+// Built once: constructing an Intl formatter costs far more than formatting with it (a list of 50 rows
+// built 50, ~1 ms each, on the render after its data arrived).
+let localFormat: Intl.DateTimeFormat | undefined;
+
 export function formatLocal(epochMs: number): string {
   // dateStyle/timeStyle cannot be combined with timeZoneName, so the fields are spelled out.
-  return new Intl.DateTimeFormat(undefined, {
+  localFormat ??= new Intl.DateTimeFormat(undefined, {
     year: "numeric",
     month: "short",
     day: "numeric",
@@ -65,7 +69,8 @@ export function formatLocal(epochMs: number): string {
     minute: "2-digit",
     second: "2-digit",
     timeZoneName: "short",
-  }).format(epochMs);
+  });
+  return localFormat.format(epochMs);
 }
 
 /** "3 minutes ago", with the absolute time in UTC and local time on hover or focus. */

@@ -3,18 +3,26 @@
 import { useId } from "react";
 import { formatLocal, formatUtc } from "./relative-time.tsx";
 
+/** One formatter per zone, built on first use: building one costs far more than formatting with it. */
+const zoneFormats = new Map<string, Intl.DateTimeFormat>();
+
 /** `Mon 2 Jun, 09:00 CEST` in the zone named: a wall-clock time as the people of that zone read it. */
 export function formatInZone(epochMs: number, timeZone: string): string {
   try {
-    return new Intl.DateTimeFormat("en-GB", {
-      weekday: "short",
-      day: "numeric",
-      month: "short",
-      hour: "2-digit",
-      minute: "2-digit",
-      timeZone,
-      timeZoneName: "short",
-    }).format(epochMs);
+    let format = zoneFormats.get(timeZone);
+    if (format === undefined) {
+      format = new Intl.DateTimeFormat("en-GB", {
+        weekday: "short",
+        day: "numeric",
+        month: "short",
+        hour: "2-digit",
+        minute: "2-digit",
+        timeZone,
+        timeZoneName: "short",
+      });
+      zoneFormats.set(timeZone, format);
+    }
+    return format.format(epochMs);
   } catch {
     // A zone this browser does not know: UTC is still exact.
     return formatUtc(epochMs);

@@ -2,7 +2,7 @@ import "../styles/shell.css";
 import "../styles/pages.css";
 import "../styles/shortcuts.css";
 import { cookies } from "next/headers";
-import Link from "next/link";
+import { Link } from "../components/link.tsx";
 import { NotFoundBody } from "../components/not-found-body.tsx";
 import { Shell } from "../components/shell.tsx";
 import { Providers } from "../lib/providers.tsx";

@@ -1,7 +1,6 @@
 "use client";
 
 import { CopyButton } from "@fleet/ui";
-import Link from "next/link";
 import { fleetHref } from "../features/fleets/urls.ts";
 import { runnerHref } from "../features/runners/urls.ts";
 import {
@@ -14,6 +13,7 @@ import {
   useTenantNames,
   useWorkspaceNames,
 } from "../lib/names.ts";
+import { Link } from "./link.tsx";
 
 /** What a principal's or record's kind is called before its name, mid-sentence ("from schedule …"). */
 const kindWords: Record<string, string> = {

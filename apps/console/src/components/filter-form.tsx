@@ -1,8 +1,8 @@
 "use client";
 
 import { Button, SelectField, TextField } from "@fleet/ui";
-import Link from "next/link";
 import { type ReactNode, useState } from "react";
+import { Link } from "./link.tsx";
 
 /** Each field's problem, by the field's name; null or absent when the field is fine. */
 export type FilterProblems = Record<string, string | null | undefined>;

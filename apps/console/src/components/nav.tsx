@@ -14,11 +14,11 @@ import {
   ServerIcon,
   ShieldIcon,
 } from "@fleet/ui";
-import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { type ReactNode, Suspense } from "react";
 import { PendingBadge } from "../features/approvals/pending-count.tsx";
 import { consolePages } from "../lib/pages.ts";
+import { Link } from "./link.tsx";
 
 /** Each page's icon, by its path; the pages themselves, their labels and order are `lib/pages.ts`'s. */
 const icons: Record<string, ReactNode> = {

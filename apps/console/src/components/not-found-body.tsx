@@ -1,5 +1,5 @@
-import Link from "next/link";
 import { LANDING_PATH } from "../lib/landing.ts";
+import { Link } from "./link.tsx";
 import { PageHeader } from "./page-header.tsx";
 
 /**

@@ -2,7 +2,6 @@
 
 import { Button, ProblemAlert } from "@fleet/ui";
 import { useQuery } from "@tanstack/react-query";
-import Link from "next/link";
 import type { ReactNode } from "react";
 import { LANDING_PATH } from "../lib/landing.ts";
 import { problemOf, statusOf } from "../lib/problem.ts";
@@ -10,6 +9,7 @@ import { useShortcutsSheet } from "../lib/shortcuts.tsx";
 import { useTRPC } from "../lib/trpc.ts";
 import { CommandPaletteButton } from "./command-palette.tsx";
 import { Identity } from "./identity.tsx";
+import { Link } from "./link.tsx";
 import { Nav } from "./nav.tsx";
 import { NavDrawer } from "./nav-drawer.tsx";
 import { ThemeSwitch } from "./theme-switch.tsx";

@@ -1,10 +1,10 @@
 "use client";
 
-import Link from "next/link";
 import { useRouter } from "next/navigation";
 import type { ReactNode } from "react";
 import type { WorkspaceChoice } from "../lib/use-workspace.ts";
 import { DoneStatus } from "./done-status.tsx";
+import { Link } from "./link.tsx";
 import { ListBody, type ListQuery } from "./list-body.tsx";
 import { ListLoading, ListProblem } from "./query-problem.tsx";
 import { WorkspacePicker } from "./workspace-picker.tsx";

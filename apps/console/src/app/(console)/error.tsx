@@ -1,8 +1,8 @@
 "use client";
 
 import { Button } from "@fleet/ui";
-import Link from "next/link";
 import { useEffect } from "react";
+import { Link } from "../../components/link.tsx";
 import { PageHeader } from "../../components/page-header.tsx";
 import { LANDING_PATH } from "../../lib/landing.ts";
 

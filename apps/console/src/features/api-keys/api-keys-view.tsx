@@ -3,8 +3,8 @@
 import type { ApiKeyItem } from "@fleet/contracts";
 import { Button, PlusIcon } from "@fleet/ui";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import Link from "next/link";
 import { useState } from "react";
+import { Link } from "../../components/link.tsx";
 import { ListBody } from "../../components/list-body.tsx";
 import { PageHeader } from "../../components/page-header.tsx";
 import { usePageActions } from "../../lib/commands.tsx";

@@ -2,7 +2,7 @@
 
 import type { ApiKeyItem } from "@fleet/contracts";
 import { Badge, Button, type Column, PagedTable, type PagedTableProps, RelativeTime } from "@fleet/ui";
-import Link from "next/link";
+import { Link } from "../../components/link.tsx";
 import { keySort, type ListPosition } from "./urls.ts";
 
 export interface KeysTableProps {

@@ -2,9 +2,9 @@
 
 import { CursorPager, ShieldIcon, Tabs } from "@fleet/ui";
 import { keepPreviousData, skipToken, useQuery } from "@tanstack/react-query";
-import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
+import { Link } from "../../components/link.tsx";
 import { type LiveState, LiveStatus } from "../../components/live-status.tsx";
 import { PageHeader } from "../../components/page-header.tsx";
 import { ListLoading, QueryProblem } from "../../components/query-problem.tsx";

@@ -11,9 +11,9 @@ import {
   RelativeTime,
   StatusBadge,
 } from "@fleet/ui";
-import Link from "next/link";
 import { useId } from "react";
 import { Fact, none } from "../../components/fact.tsx";
+import { Link } from "../../components/link.tsx";
 import { usePrincipalWords } from "../../lib/names.ts";
 import { fleetHref } from "../fleets/urls.ts";
 import { type AnswerResult, type Decision, type Gate, outcomeWord, standingSentence } from "./answer.ts";

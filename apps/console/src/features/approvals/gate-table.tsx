@@ -1,7 +1,7 @@
 "use client";
 
 import { type Column, PagedTable, RelativeTime } from "@fleet/ui";
-import Link from "next/link";
+import { Link } from "../../components/link.tsx";
 import type { Gate } from "./answer.ts";
 import { Countdown } from "./countdown.tsx";
 import { actionLabel } from "./labels.ts";

@@ -1,8 +1,8 @@
 "use client";
 
 import { type Column, CopyButton, type CursorPagerProps, PagedTable, RelativeTime } from "@fleet/ui";
-import Link from "next/link";
 import { EntityName } from "../../components/entity-name.tsx";
+import { Link } from "../../components/link.tsx";
 import type { RouterOutputs } from "../../lib/trpc.ts";
 
 export type AuditRow = RouterOutputs["audit"]["listWorkspace"]["items"][number];

@@ -1,7 +1,7 @@
 "use client";
 
 import { Badge, type Column, PagedTable } from "@fleet/ui";
-import Link from "next/link";
+import { Link } from "../../components/link.tsx";
 import type { RouterOutputs } from "../../lib/trpc.ts";
 import { fleetHref } from "../fleets/urls.ts";
 import { formatNanos, usedPercent } from "./spend.ts";

@@ -1,7 +1,7 @@
 "use client";
 
 import { type Column, CopyButton, type CursorPagerProps, PagedTable, RelativeTime } from "@fleet/ui";
-import Link from "next/link";
+import { Link } from "../../components/link.tsx";
 import { formatCount } from "../../lib/format.ts";
 import type { RouterOutputs } from "../../lib/trpc.ts";
 import { fleetHref } from "../fleets/urls.ts";

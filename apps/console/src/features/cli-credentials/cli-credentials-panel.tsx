@@ -3,8 +3,8 @@
 import type { CliCredentialItem } from "@fleet/contracts";
 import { Badge, Button, type Column, ConfirmDialog, PagedTable, RelativeTime } from "@fleet/ui";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import Link from "next/link";
 import { useState } from "react";
+import { Link } from "../../components/link.tsx";
 import { ListLoading, ListProblem } from "../../components/query-problem.tsx";
 import { problemOf } from "../../lib/problem.ts";
 import { useTRPC } from "../../lib/trpc.ts";

@@ -2,9 +2,9 @@
 
 import { Badge, RelativeTime, StatusBadge } from "@fleet/ui";
 import { useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
-import Link from "next/link";
 import { useEffect, useRef } from "react";
 import { EntityName } from "../../components/entity-name.tsx";
+import { Link } from "../../components/link.tsx";
 import { LiveStatus } from "../../components/live-status.tsx";
 import { ListLoading, QueryProblem } from "../../components/query-problem.tsx";
 import { formatCost, formatCount } from "../../lib/format.ts";

@@ -13,9 +13,9 @@ import {
   StatusBadge,
 } from "@fleet/ui";
 import { skipToken, useQuery } from "@tanstack/react-query";
-import Link from "next/link";
 import { EntityName } from "../../components/entity-name.tsx";
 import { Fact, none } from "../../components/fact.tsx";
+import { Link } from "../../components/link.tsx";
 import { formatCost, formatCount } from "../../lib/format.ts";
 import { problemOf } from "../../lib/problem.ts";
 import { useTRPC } from "../../lib/trpc.ts";

@@ -2,9 +2,9 @@
 
 import { Button, CursorPager, ProblemAlert } from "@fleet/ui";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
+import { Link } from "../../components/link.tsx";
 import { type LiveState, LiveStatus } from "../../components/live-status.tsx";
 import { ListLoading } from "../../components/query-problem.tsx";
 import { pollInterval, useOverdue } from "../../lib/poll.ts";

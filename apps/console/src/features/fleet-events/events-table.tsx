@@ -1,9 +1,9 @@
 "use client";
 
 import { Badge, formatUtc, RelativeTime, StatusBadge } from "@fleet/ui";
-import Link from "next/link";
 import { Fragment, useState } from "react";
 import { EntityName } from "../../components/entity-name.tsx";
+import { Link } from "../../components/link.tsx";
 import { formatCost, formatCount } from "../../lib/format.ts";
 import { usePrincipalWords } from "../../lib/names.ts";
 import { collapseFailures } from "./collapse.ts";

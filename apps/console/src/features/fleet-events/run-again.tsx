@@ -3,8 +3,8 @@
 import { retryableEventStatuses } from "@fleet/contracts";
 import { GuardedButton } from "@fleet/ui";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import Link from "next/link";
 import { useRouter } from "next/navigation";
+import { Link } from "../../components/link.tsx";
 import { ActionProblem } from "../../components/query-problem.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
 

@@ -2,9 +2,9 @@
 
 import { Button, PlusIcon, ProblemAlert, RelativeTime, Skeleton, StatusBadge } from "@fleet/ui";
 import { skipToken, useQuery } from "@tanstack/react-query";
-import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { type ReactNode, useState } from "react";
+import { Link } from "../../components/link.tsx";
 import { problemOf } from "../../lib/problem.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { DefinitionPart, Instructions, RequirementChips, TriggerList } from "../fleets/fleet-definition.tsx";

@@ -1,7 +1,7 @@
 "use client";
 
 import { type Column, PagedTable, type PagedTableProps, RelativeTime, StatusBadge } from "@fleet/ui";
-import Link from "next/link";
+import { Link } from "../../components/link.tsx";
 import { entryHref, type LibraryItem, visibilityVariants } from "./entries.ts";
 
 /** Counts of what an entry needs, in words ("2 credentials · 1 tool"); "Nothing" when it needs nothing. */

@@ -2,8 +2,8 @@
 
 import { BookIcon, Button, PlusIcon } from "@fleet/ui";
 import { useQuery } from "@tanstack/react-query";
-import Link from "next/link";
 import { type ReactNode, useState } from "react";
+import { Link } from "../../components/link.tsx";
 import { PageHeader } from "../../components/page-header.tsx";
 import { WorkspaceCard, WorkspaceListBody } from "../../components/workspace-list.tsx";
 import { usePageActions } from "../../lib/commands.tsx";

@@ -1,5 +1,5 @@
-import Link from "next/link";
 import type { ReactNode } from "react";
+import { Link } from "../../components/link.tsx";
 import { entryHref } from "../fleet-libraries/entries.ts";
 import type { FleetView } from "./status.ts";
 

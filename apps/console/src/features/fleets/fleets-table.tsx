@@ -1,7 +1,7 @@
 "use client";
 
 import { type Column, PagedTable, type PagedTableProps, RelativeTime, StatusBadge } from "@fleet/ui";
-import Link from "next/link";
+import { Link } from "../../components/link.tsx";
 import { formatCount } from "../../lib/format.ts";
 import type { FleetActionHandlers } from "./fleet-row-actions.tsx";
 import { FleetRowActions } from "./fleet-row-actions.tsx";

@@ -2,9 +2,9 @@
 
 import { Button, GridIcon, PlusIcon } from "@fleet/ui";
 import { skipToken, useQuery } from "@tanstack/react-query";
-import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { type ReactNode, useState } from "react";
+import { Link } from "../../components/link.tsx";
 import { PageHeader } from "../../components/page-header.tsx";
 import { ActionProblem } from "../../components/query-problem.tsx";
 import { WorkspaceCard, WorkspaceListBody } from "../../components/workspace-list.tsx";

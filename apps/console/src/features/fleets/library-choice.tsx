@@ -2,8 +2,8 @@
 
 import { Button, Skeleton, StatusBadge } from "@fleet/ui";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import Link from "next/link";
 import { useId, useState } from "react";
+import { Link } from "../../components/link.tsx";
 import { QueryProblem } from "../../components/query-problem.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
 import { type LibraryItem, libraryHref, visibilityVariants } from "../fleet-libraries/entries.ts";

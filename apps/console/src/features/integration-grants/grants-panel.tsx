@@ -11,10 +11,10 @@ import {
   type StatusVariant,
 } from "@fleet/ui";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import Link from "next/link";
 import { useState } from "react";
 import { DoneStatus } from "../../components/done-status.tsx";
 import { EntityName } from "../../components/entity-name.tsx";
+import { Link } from "../../components/link.tsx";
 import { ListLoading, ListProblem } from "../../components/query-problem.tsx";
 import { problemOf } from "../../lib/problem.ts";
 import { type RouterOutputs, useTRPC } from "../../lib/trpc.ts";

@@ -2,7 +2,7 @@
 
 import type { MemberItem } from "@fleet/contracts";
 import { Badge, Button, type Column, PagedTable, type PagedTableProps, RelativeTime } from "@fleet/ui";
-import Link from "next/link";
+import { Link } from "../../components/link.tsx";
 
 export interface MembersTableProps {
   members: MemberItem[];

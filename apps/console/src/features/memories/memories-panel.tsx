@@ -2,9 +2,9 @@
 
 import { Badge, type Column, PagedTable, RelativeTime, TextField } from "@fleet/ui";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { FilterForm } from "../../components/filter-form.tsx";
+import { Link } from "../../components/link.tsx";
 import { ListBody } from "../../components/list-body.tsx";
 import { useShortcuts } from "../../lib/shortcuts.tsx";
 import { type RouterOutputs, useTRPC } from "../../lib/trpc.ts";

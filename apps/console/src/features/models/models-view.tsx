@@ -3,8 +3,8 @@
 import { type AdminModel, hasScope } from "@fleet/contracts";
 import { Button, type Column, PagedTable, PlusIcon, type ProblemView } from "@fleet/ui";
 import { keepPreviousData, skipToken, useQuery } from "@tanstack/react-query";
-import Link from "next/link";
 import { useState } from "react";
+import { Link } from "../../components/link.tsx";
 import { PageHeader } from "../../components/page-header.tsx";
 import { ListProblem } from "../../components/query-problem.tsx";
 import { formatCount } from "../../lib/format.ts";

@@ -2,9 +2,9 @@
 
 import { OVERVIEW_COUNT_CAP } from "@fleet/contracts";
 import { Badge, type BadgeTone, RelativeTime } from "@fleet/ui";
-import Link from "next/link";
 import type { ReactNode } from "react";
 import { EntityName } from "../../components/entity-name.tsx";
+import { Link } from "../../components/link.tsx";
 import { formatCost } from "../../lib/format.ts";
 import { approvalsHref } from "../approvals/urls.ts";
 import { billingHref } from "../billing/urls.ts";

@@ -3,10 +3,10 @@
 import { runnerEventTypes } from "@fleet/contracts";
 import { CursorPager, RelativeTime } from "@fleet/ui";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { type ReactNode, useOptimistic, useTransition } from "react";
 import { EntityName } from "../../components/entity-name.tsx";
+import { Link } from "../../components/link.tsx";
 import { ListBody } from "../../components/list-body.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
 import {

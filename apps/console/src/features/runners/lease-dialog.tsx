@@ -10,8 +10,8 @@ import {
   Skeleton,
   StatusBadge,
 } from "@fleet/ui";
-import Link from "next/link";
 import { Fact, none } from "../../components/fact.tsx";
+import { Link } from "../../components/link.tsx";
 import { formatCount } from "../../lib/format.ts";
 import { fleetHref } from "../fleets/urls.ts";
 import { RunFrames } from "./run-frames.tsx";

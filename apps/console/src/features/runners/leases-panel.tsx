@@ -2,8 +2,8 @@
 
 import { type Column, PagedTable, RelativeTime, StatusBadge } from "@fleet/ui";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import Link from "next/link";
 import { useRouter } from "next/navigation";
+import { Link } from "../../components/link.tsx";
 import { ListLoading, ListProblem } from "../../components/query-problem.tsx";
 import { formatCount } from "../../lib/format.ts";
 import { useTRPC } from "../../lib/trpc.ts";

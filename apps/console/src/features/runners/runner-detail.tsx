@@ -2,9 +2,9 @@
 
 import { Button, CopyButton, ProblemAlert, type ProblemView, RelativeTime, Skeleton } from "@fleet/ui";
 import { useQuery } from "@tanstack/react-query";
-import Link from "next/link";
 import { useState } from "react";
 import { DoneStatus } from "../../components/done-status.tsx";
+import { Link } from "../../components/link.tsx";
 import { ActionProblem } from "../../components/query-problem.tsx";
 import { formatCount } from "../../lib/format.ts";
 import { problemOf } from "../../lib/problem.ts";

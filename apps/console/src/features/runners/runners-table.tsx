@@ -1,7 +1,7 @@
 "use client";
 
 import { type Column, PagedTable, type PagedTableProps, RelativeTime } from "@fleet/ui";
-import Link from "next/link";
+import { Link } from "../../components/link.tsx";
 import { formatCount } from "../../lib/format.ts";
 import { DegradedBadge, RunnerState } from "./runner-badges.tsx";
 import { type RunnerItem, tierLabels } from "./status.ts";

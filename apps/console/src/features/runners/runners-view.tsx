@@ -2,8 +2,8 @@
 
 import { Button, ProblemAlert, type ProblemView, ServerIcon } from "@fleet/ui";
 import { keepPreviousData, skipToken, useQuery } from "@tanstack/react-query";
-import Link from "next/link";
 import { type ReactNode, useEffect, useState } from "react";
+import { Link } from "../../components/link.tsx";
 import { type LiveState, LiveStatus } from "../../components/live-status.tsx";
 import { PageHeader } from "../../components/page-header.tsx";
 import { ListLoading } from "../../components/query-problem.tsx";

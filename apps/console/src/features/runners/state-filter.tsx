@@ -1,7 +1,7 @@
 "use client";
 
-import Link from "next/link";
 import { type ReactNode, useId } from "react";
+import { Link } from "../../components/link.tsx";
 import { type Liveness, livenessVariants, type RunnerStatus, runnerStatusVariants } from "./status.ts";
 import { isFiltered, type RunnerFilter, type RunnersPosition, runnersHref } from "./urls.ts";
 import type { StateCounts } from "./use-runner-census.ts";

@@ -2,9 +2,9 @@
 
 import { ProblemAlert, RelativeTime, Skeleton, StatusBadge, Tabs } from "@fleet/ui";
 import { usePrefetchQuery, useQuery } from "@tanstack/react-query";
-import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { Link } from "../../components/link.tsx";
 import { ActionProblem, QueryProblem } from "../../components/query-problem.tsx";
 import { usePageActions } from "../../lib/commands.tsx";
 import { formatCost, formatCount } from "../../lib/format.ts";

@@ -25,7 +25,7 @@ export {
   type PagedTableProps,
 } from "./paged-table.tsx";
 export { ProblemAlert, type ProblemAlertProps, type ProblemView } from "./problem-alert.tsx";
-export { formatLocal, formatRelative, formatUtc, RelativeTime } from "./relative-time.tsx";
+export { formatLocal, formatRelative, formatUtc, LocalTime, RelativeTime } from "./relative-time.tsx";
 export {
   SecretInput,
   type SecretInputProps,

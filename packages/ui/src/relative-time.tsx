@@ -73,6 +73,22 @@ export function formatLocal(epochMs: number): string {
   return localFormat.format(epochMs);
 }
 
+const stillClock = () => () => {};
+
+/**
+ * "… (local)" for a tooltip: the reader's own zone and locale, which the console's server does not share, so
+ * it is written only in the browser (rendered on the server, or while hydrating, it is left out rather than
+ * written in the server's zone and then mismatched).
+ */
+export function LocalTime({ value }: { value: number }) {
+  const local = useSyncExternalStore(
+    stillClock,
+    () => formatLocal(value),
+    () => null,
+  );
+  return local === null ? null : <span>{local} (local)</span>;
+}
+
 /** "3 minutes ago", with the absolute time in UTC and local time on hover or focus. */
 export function RelativeTime({ value }: { value: number }) {
   const reference = useSyncExternalStore(
@@ -89,7 +105,7 @@ export function RelativeTime({ value }: { value: number }) {
       <time dateTime={new Date(value).toISOString()}>{label}</time>
       <span role="tooltip" id={tooltipId} className="ui-tooltip">
         <span>{formatUtc(value)}</span>
-        <span>{formatLocal(value)} (local)</span>
+        <LocalTime value={value} />
       </span>
     </span>
   );

@@ -1,7 +1,7 @@
 "use client";
 
 import { useId } from "react";
-import { formatLocal, formatUtc } from "./relative-time.tsx";
+import { formatUtc, LocalTime } from "./relative-time.tsx";
 
 /** One formatter per zone, built on first use: building one costs far more than formatting with it. */
 const zoneFormats = new Map<string, Intl.DateTimeFormat>();
@@ -48,7 +48,7 @@ export function ZonedTime({ value, timeZone }: { value: number; timeZone: string
       </time>
       <span role="tooltip" id={tooltipId} className="ui-tooltip">
         <span>{formatUtc(value)}</span>
-        <span>{formatLocal(value)} (local)</span>
+        <LocalTime value={value} />
       </span>
     </span>
   );

@@ -6,7 +6,7 @@ import { useEffect, useState } from "react";
 import { useTRPC } from "./trpc.ts";
 
 /** The picker lists this many workspaces, the most one page of the list holds. */
-const WORKSPACE_LIMIT = 100;
+export const WORKSPACE_LIMIT = 100;
 
 /** Where the browser remembers the workspace last shown, for pages opened without one in the URL. */
 const LAST_WORKSPACE_KEY = "fleet.workspace";

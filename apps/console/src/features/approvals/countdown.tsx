@@ -1,6 +1,6 @@
 "use client";
 
-import { formatLocal, formatUtc } from "@fleet/ui";
+import { formatUtc, LocalTime } from "@fleet/ui";
 import { useId, useSyncExternalStore } from "react";
 import { formatDuration, urgency } from "./time-left.ts";
 
@@ -67,7 +67,7 @@ export function Countdown({
       </time>
       <span role="tooltip" id={tooltipId} className="ui-tooltip">
         <span>Auto-deny at {formatUtc(timeoutAt)}</span>
-        <span>{formatLocal(timeoutAt)} (local)</span>
+        <LocalTime value={timeoutAt} />
       </span>
     </span>
   );

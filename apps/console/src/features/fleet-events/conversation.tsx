@@ -21,11 +21,11 @@ import {
 import { formatDuration } from "./format.ts";
 import { RunAgainButton } from "./run-again.tsx";
 import type { LiveRun } from "./runs.ts";
+import { turnIds } from "./turns.ts";
 import type { EventStream } from "./use-event-stream.ts";
 import { liveStateOf } from "./use-live-runs.ts";
 
 /** The turns shown: the newest runs, oldest of them first, as a conversation reads. */
-const TURNS = 10;
 const TERMINAL = new Set(["processed", "fleet_error"]);
 
 /** What a request said, as a person reads it: a message's text, else the payload as sent. */
@@ -87,9 +87,11 @@ export function Conversation({
     overdue,
   });
   const items = list.data?.items ?? [];
-  const ids = new Set(items.slice(0, TURNS).map((item) => item.event_id));
-  for (const run of runs.values()) if (run.fleetId === fleet.fleet_id) ids.add(run.eventId);
-  const shown = [...ids].sort().slice(-TURNS);
+  const running = [...runs.values()].filter((run) => run.fleetId === fleet.fleet_id);
+  const shown = turnIds(
+    items.map((item) => item.event_id),
+    running.map((run) => run.eventId),
+  );
   const details = useQueries({
     queries: shown.map((eventId) => ({
       ...trpc.fleetEvents.get.queryOptions({ ...scope, event_id: eventId }),

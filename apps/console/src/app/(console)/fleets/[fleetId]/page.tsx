@@ -5,8 +5,10 @@ import "../../../../styles/fleet-events.css";
 import "../../../../styles/schedules.css";
 import "../../../../styles/integration-grants.css";
 import type { Metadata } from "next";
+import { turnIds } from "../../../../features/fleet-events/turns.ts";
 import { FleetView } from "../../../../features/fleets/fleet-view.tsx";
 import type { FleetTab } from "../../../../features/fleets/urls.ts";
+import { Prefetch } from "../../../../lib/prefetch.tsx";
 import { first, type Search } from "../../../../lib/search.ts";
 
 export const metadata: Metadata = { title: "Fleet" };
@@ -27,24 +29,50 @@ export default async function FleetPage({
   searchParams: Promise<Search>;
 }) {
   const [{ fleetId }, search] = await Promise.all([params, searchParams]);
+  const workspaceId = first(search.workspace);
+  const fleet = workspaceId === undefined ? undefined : { workspace_id: workspaceId, fleet_id: fleetId };
   return (
-    <FleetView
-      workspaceId={first(search.workspace)}
-      position={{
-        fleetId,
-        tab: tabOf(first(search.tab)),
-        actor: first(search.actor),
-        status: first(search.status),
-        type: first(search.type),
-        since: first(search.since),
-        until: first(search.until),
-        after: first(search.after),
-        event: first(search.event),
-        category: first(search.category),
-        q: first(search.q),
-        memoriesAfter: first(search.memories_after),
-        grantsAfter: first(search.grants_after),
-      }}
-    />
+    <Prefetch
+      queries={(trpc, client) =>
+        // What FleetView asks for first: the fleet and its newest events side by side, then the bodies of
+        // the conversation's turns.
+        fleet === undefined
+          ? []
+          : [
+              client.prefetchQuery(trpc.fleets.get.queryOptions(fleet)),
+              client.fetchQuery(trpc.fleetEvents.list.queryOptions(fleet)).then(
+                (list) =>
+                  Promise.all(
+                    turnIds(list.items.map((item) => item.event_id)).map((eventId) =>
+                      client.prefetchQuery(
+                        trpc.fleetEvents.get.queryOptions({ ...fleet, event_id: eventId }),
+                      ),
+                    ),
+                  ),
+                // Refused or late: the browser asks, and the page says why.
+                () => undefined,
+              ),
+            ]
+      }
+    >
+      <FleetView
+        workspaceId={workspaceId}
+        position={{
+          fleetId,
+          tab: tabOf(first(search.tab)),
+          actor: first(search.actor),
+          status: first(search.status),
+          type: first(search.type),
+          since: first(search.since),
+          until: first(search.until),
+          after: first(search.after),
+          event: first(search.event),
+          category: first(search.category),
+          q: first(search.q),
+          memoriesAfter: first(search.memories_after),
+          grantsAfter: first(search.grants_after),
+        }}
+      />
+    </Prefetch>
   );
 }

@@ -1,4 +1,4 @@
-import { cronProblem } from "@fleet/contracts";
+import { cronProblem } from "@fleet/contracts/fleet-libraries/cron";
 
 /**
  * Five-field cron (minute hour day-of-month month day-of-week) in plain English, for people who do not read

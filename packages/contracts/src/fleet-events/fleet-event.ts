@@ -1,11 +1,8 @@
 import { z } from "zod";
 import { cursorParam, epochMs, queryInt, tagSet, uuidv7 } from "../common.ts";
+import { fleetEventStatuses, fleetEventTypes, resolveSince } from "./values.ts";
 
-export const fleetEventTypes = ["chat", "webhook", "cron", "continuation"] as const;
-export const fleetEventStatuses = ["received", "processed", "fleet_error", "gate_blocked"] as const;
-
-/** The statuses of a finished run: only these can be run again. */
-export const retryableEventStatuses = ["processed", "fleet_error"] as const;
+export { fleetEventStatuses, fleetEventTypes, resolveSince, retryableEventStatuses } from "./values.ts";
 
 /** A fleet event as lists show it: no request or answer bodies. */
 export const fleetEventItem = z
@@ -41,24 +38,6 @@ export const fleetEventView = fleetEventItem
 export const fleetEventPage = z
   .object({ items: z.array(fleetEventItem), next_cursor: z.string().nullable() })
   .meta({ id: "FleetEventPage" });
-
-const DURATION = /^(\d{1,9})(s|m|h|d)$/;
-const UNIT_MS = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
-
-/**
- * `since`: epoch milliseconds, an RFC 3339 time, or a duration back from now (`15m`, `2h`, `7d`).
- * Returns the epoch-ms lower bound, or null when the text is none of these.
- */
-export function resolveSince(text: string, now: number): number | null {
-  if (/^\d{1,15}$/.test(text)) return Number(text);
-  const duration = DURATION.exec(text);
-  if (duration) return now - Number(duration[1]) * UNIT_MS[duration[2] as keyof typeof UNIT_MS];
-  if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i.test(text)) {
-    const ms = Date.parse(text);
-    return Number.isNaN(ms) ? null : ms;
-  }
-  return null;
-}
 
 function timeBound(field: string) {
   return z

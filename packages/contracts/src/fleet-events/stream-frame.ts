@@ -1,18 +1,7 @@
 import { z } from "zod";
+import { streamFrameKinds } from "./values.ts";
 
-/** The frame kinds a live-tail stream carries, besides its own `hello`, `heartbeat`, `reset`, `access_revoked`. */
-export const streamFrameKinds = [
-  "event_received",
-  "event_complete",
-  "gate_opened",
-  "gate_resolved",
-  "chunk",
-  "tool_call_started",
-  "tool_call_progress",
-  "tool_call_completed",
-  "budget_alert",
-] as const;
-export type StreamFrameKind = (typeof streamFrameKinds)[number];
+export { type StreamFrameKind, streamFrameKinds } from "./values.ts";
 
 const kindList = new RegExp(`^(${streamFrameKinds.join("|")})(,(${streamFrameKinds.join("|")}))*$`);
 

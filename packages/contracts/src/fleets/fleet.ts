@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { epochMs, uuidv7 } from "../common.ts";
 import { workspaceParam } from "../workspaces/workspace-param.ts";
+import { fleetStatuses } from "./values.ts";
 
-export const fleetStatuses = ["installing", "active", "paused", "stopped", "killed"] as const;
-export type FleetStatus = (typeof fleetStatuses)[number];
+export { type FleetStatus, fleetStatuses } from "./values.ts";
 
 /** Statuses a person may ask for; `installing` is the service's own. */
 export const fleetTargetStatuses = ["active", "paused", "stopped", "killed"] as const;

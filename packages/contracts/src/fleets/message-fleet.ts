@@ -1,15 +1,9 @@
 import { z } from "zod";
 import { defineOperation, tenantCredentials } from "../operation.ts";
 import { fleetParams } from "./fleet.ts";
+import { IDEMPOTENCY_KEY_LIMIT, MESSAGE_LIMIT } from "./values.ts";
 
-/** The largest message a person can send a fleet, in bytes. */
-export const MESSAGE_LIMIT = 32 * 1024;
-
-/** How long a message's Idempotency-Key answers with its first result. */
-export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
-
-/** The longest Idempotency-Key the route takes, in characters (printable ASCII only). */
-export const IDEMPOTENCY_KEY_LIMIT = 255;
+export { IDEMPOTENCY_KEY_LIMIT, IDEMPOTENCY_WINDOW_MS, MESSAGE_LIMIT } from "./values.ts";
 
 export const messageFleet = defineOperation({
   id: "fleets.message",

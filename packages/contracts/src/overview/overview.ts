@@ -2,6 +2,9 @@ import { z } from "zod";
 import { epochMs } from "../common.ts";
 import { fleetEventTypes } from "../fleet-events/fleet-event.ts";
 import { fleetStatuses } from "../fleets/fleet.ts";
+import { OVERVIEW_COUNT_CAP } from "./values.ts";
+
+export { OVERVIEW_COUNT_CAP } from "./values.ts";
 
 /** Why a waiting event has no runner yet, the first that applies in this order (docs/decisions.md). */
 export const waitReasons = [
@@ -14,9 +17,6 @@ export const waitReasons = [
   "queued",
 ] as const;
 export type WaitReason = (typeof waitReasons)[number];
-
-/** A panel's count stops here: a total of this many reads "at least". */
-export const OVERVIEW_COUNT_CAP = 1000;
 
 const total = z.number().int().min(0).max(OVERVIEW_COUNT_CAP);
 

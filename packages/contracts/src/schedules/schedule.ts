@@ -1,13 +1,13 @@
 import { z } from "zod";
 import { epochMs, uuidv7 } from "../common.ts";
 import { fleetParams } from "../fleets/fleet.ts";
+import { SCHEDULE_MESSAGE_LIMIT } from "./values.ts";
+
+export { SCHEDULE_MESSAGE_LIMIT } from "./values.ts";
 
 export const scheduleSources = ["api", "trigger", "fleet"] as const;
 export const scheduleStatuses = ["active", "paused", "deleting"] as const;
 export const scheduleSyncStates = ["syncing", "synced", "failed"] as const;
-
-/** The longest scheduled message, in characters. */
-export const SCHEDULE_MESSAGE_LIMIT = 4096;
 
 /** Cron and timezone are checked by the service (400 UZ-SCHED-001 naming the field); here only their size. */
 export const cronText = z.string({ error: "cron must be a string" }).max(200, { error: "cron is too long" });

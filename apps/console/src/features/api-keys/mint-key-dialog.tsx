@@ -1,6 +1,6 @@
 "use client";
 
-import { hasScope, tenantScopes } from "@fleet/contracts";
+import { hasScope, tenantScopes } from "@fleet/contracts/scopes";
 import { SelectField, TextField } from "@fleet/ui";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId } from "react";

@@ -1,6 +1,6 @@
 "use client";
 
-import { resolveSince } from "@fleet/contracts";
+import { resolveSince } from "@fleet/contracts/fleet-events/values";
 import { FilterForm, FilterText, noProblems } from "../../components/filter-form.tsx";
 
 export interface AuditFilterValues {

@@ -1,6 +1,6 @@
 "use client";
 
-import { fleetEventStatuses, fleetEventTypes, resolveSince } from "@fleet/contracts";
+import { fleetEventStatuses, fleetEventTypes, resolveSince } from "@fleet/contracts/fleet-events/values";
 import { FilterForm, FilterSelect, FilterText, noProblems } from "../../components/filter-form.tsx";
 import { eventStatusVariants, eventTypeLabels } from "./event-labels.ts";
 

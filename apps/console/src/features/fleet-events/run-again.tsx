@@ -1,6 +1,6 @@
 "use client";
 
-import { retryableEventStatuses } from "@fleet/contracts";
+import { retryableEventStatuses } from "@fleet/contracts/fleet-events/values";
 import { GuardedButton } from "@fleet/ui";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";

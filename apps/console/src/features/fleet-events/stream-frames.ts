@@ -1,4 +1,4 @@
-import { type StreamFrameKind, streamFrameKinds } from "@fleet/contracts";
+import { type StreamFrameKind, streamFrameKinds } from "@fleet/contracts/fleet-events/values";
 
 /**
  * The frames of the event streams (`GET …/fleets/{fid}/events/stream`, `GET …/events/stream`), as the

@@ -1,6 +1,6 @@
 "use client";
 
-import { fleetStatuses } from "@fleet/contracts";
+import { fleetStatuses } from "@fleet/contracts/fleets/values";
 import { FilterForm, FilterSelect, FilterText } from "../../components/filter-form.tsx";
 import { fleetStatusVariants } from "./status.ts";
 import type { FleetFilter } from "./urls.ts";

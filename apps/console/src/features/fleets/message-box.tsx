@@ -1,6 +1,6 @@
 "use client";
 
-import { MESSAGE_LIMIT } from "@fleet/contracts";
+import { MESSAGE_LIMIT } from "@fleet/contracts/fleets/values";
 import { Button, CheckIcon, ProblemAlert, SendIcon } from "@fleet/ui";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useRef, useState } from "react";

@@ -1,6 +1,7 @@
 "use client";
 
-import { type AdminModel, hasScope } from "@fleet/contracts";
+import type { AdminModel } from "@fleet/contracts";
+import { hasScope } from "@fleet/contracts/scopes";
 import { Button, type Column, PagedTable, PlusIcon, type ProblemView } from "@fleet/ui";
 import { keepPreviousData, skipToken, useQuery } from "@tanstack/react-query";
 import { useState } from "react";

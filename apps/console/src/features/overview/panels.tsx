@@ -1,6 +1,6 @@
 "use client";
 
-import { OVERVIEW_COUNT_CAP } from "@fleet/contracts";
+import { OVERVIEW_COUNT_CAP } from "@fleet/contracts/overview/values";
 import { Badge, type BadgeTone, RelativeTime } from "@fleet/ui";
 import type { ReactNode } from "react";
 import { EntityName } from "../../components/entity-name.tsx";

@@ -1,6 +1,6 @@
 "use client";
 
-import { hasScope } from "@fleet/contracts";
+import { hasScope } from "@fleet/contracts/scopes";
 import { Badge, Button, formatUtc, ProblemAlert, type ProblemView, TextField } from "@fleet/ui";
 import { type ReactNode, useId, useState } from "react";
 

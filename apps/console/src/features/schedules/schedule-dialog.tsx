@@ -1,6 +1,7 @@
 "use client";
 
-import { cronProblem, isTimeZone, SCHEDULE_MESSAGE_LIMIT } from "@fleet/contracts";
+import { cronProblem, isTimeZone } from "@fleet/contracts/fleet-libraries/cron";
+import { SCHEDULE_MESSAGE_LIMIT } from "@fleet/contracts/schedules/values";
 import {
   Button,
   browserTimeZone,

@@ -1,0 +1,5 @@
+// Plain values of the overview, without the schema library: the console's browser code imports them from
+// here (docs/decisions.md).
+
+/** A panel's count stops here: a total of this many reads "at least". */
+export const OVERVIEW_COUNT_CAP = 1000;

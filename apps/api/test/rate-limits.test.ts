@@ -336,14 +336,15 @@ describe("the instance's ceiling on requests in flight", () => {
   it("gives back the places of long polls whose clients went away before their answers", async () => {
     const tenant = await seed(api);
     const runner = await idleRunner();
+    // The polls wait 30 s: 1.5 s lets a busy machine (the whole suite in parallel) count both first.
     const polls = [waitForWork(runner), waitForWork(runner)];
-    await sleep(300);
+    await sleep(1_500);
     expect((await callAt(api.baseUrl, "GET", "/v1/users/me", { token: tenant.apiKey })).status).toBe(429);
     for (const poll of polls) poll.abandon();
     await sleep(300);
     // Both places are back: two more long polls fill the ceiling again, and no more.
     const again = [waitForWork(runner), waitForWork(runner)];
-    await sleep(300);
+    await sleep(1_500);
     expect((await callAt(api.baseUrl, "GET", "/v1/users/me", { token: tenant.apiKey })).status).toBe(429);
     for (const poll of again) poll.abandon();
     await sleep(300);

@@ -7,7 +7,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newId } from "../src/runtime/ids.ts";
 import { issueOperatorToken, issueSession } from "../src/services/sessions/sessions.ts";
 import { bootstrapTenant } from "../src/services/tenants/tenants.ts";
-import { callAt, databaseKind, type Response, startApi, type TestApi, testApi } from "./harness.ts";
+import {
+  callAt,
+  databaseKind,
+  isolatedDatabase,
+  type Response,
+  startApi,
+  type TestApi,
+  testApi,
+} from "./harness.ts";
 import { fullReport } from "./runner-fixtures.ts";
 
 type Minted = OutputOf<typeof createApiKey>;
@@ -243,13 +251,18 @@ describe("rate limits", () => {
 
 describe("the instance's ceiling on requests in flight", () => {
   let api: TestApi;
+  let drop: () => Promise<void>;
+  // A database of its own: in the suite's shared one, another file's pending work could be leased to the
+  // idle runner below, and its long poll would answer at once.
   beforeAll(async () => {
-    const shared = await testApi();
-    api = await startApi({ FLEET_MAX_IN_FLIGHT: "2", DATABASE_URL: shared.config.databaseUrl });
+    const database = await isolatedDatabase();
+    drop = database.drop;
+    api = await startApi({ FLEET_MAX_IN_FLIGHT: "2", DATABASE_URL: database.url });
   }, 60_000);
   afterAll(async () => {
     await api.app.close();
     await api.database.close();
+    await drop();
   });
 
   const HELD_BODY = JSON.stringify({ name: "held" });
@@ -316,7 +329,7 @@ describe("the instance's ceiling on requests in flight", () => {
     return { abandon: () => request.destroy() };
   }
 
-  /** A runner enrolled on this instance (on PGlite its database is its own) that no fleet's work fits. */
+  /** A runner enrolled on this instance's own database, which holds no fleet's work. */
   async function idleRunner(): Promise<string> {
     const operator = await issueOperatorToken(api.app.services, { scopes: ["runner:admin"] });
     const enrolled = await callAt<{ runner_token: string }>(api.baseUrl, "POST", "/v1/runners", {
@@ -336,7 +349,7 @@ describe("the instance's ceiling on requests in flight", () => {
   it("gives back the places of long polls whose clients went away before their answers", async () => {
     const tenant = await seed(api);
     const runner = await idleRunner();
-    // The polls wait 30 s: 1.5 s lets a busy machine (the whole suite in parallel) count both first.
+    // The polls wait 30 s; 1.5 s lets a busy machine (the whole suite in parallel) count both first.
     const polls = [waitForWork(runner), waitForWork(runner)];
     await sleep(1_500);
     expect((await callAt(api.baseUrl, "GET", "/v1/users/me", { token: tenant.apiKey })).status).toBe(429);

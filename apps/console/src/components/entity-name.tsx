@@ -3,16 +3,7 @@
 import { CopyButton } from "@fleet/ui";
 import { fleetHref } from "../features/fleets/urls.ts";
 import { runnerHref } from "../features/runners/urls.ts";
-import {
-  type Names,
-  useApiKeyNames,
-  useFleetNames,
-  useMemberNames,
-  useRunnerNames,
-  useScheduleNames,
-  useTenantNames,
-  useWorkspaceNames,
-} from "../lib/names.ts";
+import { useNames } from "../lib/names.ts";
 import { Link } from "./link.tsx";
 
 /** What a principal's or record's kind is called before its name, mid-sentence ("from schedule …"). */
@@ -77,40 +68,6 @@ export interface EntityNameProps {
   className?: string | undefined;
 }
 
-/** Which list to read for a kind; only that one is asked for (a shared, cached query per list). */
-function useName(kind: string, workspaceId?: string, fleetId?: string): Names {
-  const members = useMemberNames(kind === "user");
-  const keys = useApiKeyNames(kind === "api_key" || kind === "key");
-  const fleets = useFleetNames(kind === "fleet" ? workspaceId : undefined);
-  const schedules = useScheduleNames(
-    kind === "cron" || kind === "schedule" ? workspaceId : undefined,
-    fleetId,
-  );
-  const runners = useRunnerNames(kind === "runner");
-  const workspaces = useWorkspaceNames(kind === "workspace");
-  const tenants = useTenantNames(kind === "tenant");
-  switch (kind) {
-    case "user":
-      return members;
-    case "api_key":
-    case "key":
-      return keys;
-    case "fleet":
-      return fleets;
-    case "cron":
-    case "schedule":
-      return schedules;
-    case "runner":
-      return runners;
-    case "workspace":
-      return workspaces;
-    case "tenant":
-      return tenants;
-    default:
-      return undefined;
-  }
-}
-
 /**
  * A person, fleet, schedule, API key, runner, workspace or tenant by its name, with its id one copy-click away; a fleet or
  * runner name links to its page. Names come from the lists the console already reads (one cached query
@@ -124,7 +81,8 @@ export function EntityName(props: EntityNameProps) {
     principal !== undefined ? parsePrincipal(principal) : { kind: props.kind ?? "", id: props.id ?? "" };
   const kind = parsed.kind === "schedule" ? "cron" : parsed.kind;
   const { id } = parsed;
-  const names = useName(kind, workspaceId, fleetId);
+  // Only the list of this kind is read (one cached query per list, shared by every row).
+  const names = useNames(kind === "key" ? "api_key" : kind, workspaceId, fleetId);
   const system = principal !== undefined ? systemWords[principal] : undefined;
   if (system !== undefined || kind === "system")
     return <span className={className ?? "entity-name"}>{system ?? principal}</span>;

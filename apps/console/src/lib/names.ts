@@ -1,6 +1,6 @@
 "use client";
 
-import { skipToken, useQuery } from "@tanstack/react-query";
+import { type QueryFunction, skipToken, useQuery } from "@tanstack/react-query";
 import { describeCron } from "./cron-text.ts";
 import { type RouterOutputs, useTRPC, useTRPCClient } from "./trpc.ts";
 
@@ -82,94 +82,144 @@ const workspaceMap = byId<{ id: string; name: string }>(
 const tenantMap = (me: { tenant_id: string; tenant_name: string }): ReadonlyMap<string, string> =>
   new Map([[me.tenant_id, me.tenant_name]]);
 
+/** How one kind's names are read: a query's options, whose answer `select` turns into id → name. */
+interface NamesQuery {
+  queryKey: readonly unknown[];
+  queryFn: QueryFunction | typeof skipToken;
+  /** The lists' minute; a query that is also a page's own keeps the console's default. */
+  staleTime?: number;
+  /** One of the maps above: the same function on every render, so TanStack keeps its result. */
+  select: (data: never) => ReadonlyMap<string, string>;
+}
+
 /**
  * Names from every page of a list (`read` one page after a cursor; undefined while it may not be read),
  * as one cached query under the list's path.
  */
-function useListNames<T>(
+function listNames<T>(
   path: readonly unknown[],
   input: Record<string, string>,
   read: ((after: string | undefined) => Promise<Page<T>>) | undefined,
   map: (page: Page<T>) => ReadonlyMap<string, string>,
-): Names {
-  const query = useQuery({
+): NamesQuery {
+  return {
     queryKey: namesKey(path, input),
     queryFn: read ? () => allPages(read) : skipToken,
     ...options,
     select: map,
-  });
-  return query.data;
+  };
 }
 
 /** A list's cursor parameter for the page after `after`; none for the first page. */
 const after = (cursor: string | undefined) => (cursor ? { starting_after: cursor } : {});
 
-/** People of the tenant by user id: display name, else email. Needs workspace:admin; without it, undefined. */
-export function useMemberNames(enabled = true): Names {
-  const trpc = useTRPC();
-  const client = useTRPCClient();
-  const read = (cursor: string | undefined) => client.members.list.query({ limit: PAGE, ...after(cursor) });
-  return useListNames(trpc.members.list.pathKey(), {}, enabled ? read : undefined, memberMap);
-}
+type Trpc = ReturnType<typeof useTRPC>;
+type Client = ReturnType<typeof useTRPCClient>;
 
-/** The tenant's API keys by id. */
-export function useApiKeyNames(enabled = true): Names {
-  const trpc = useTRPC();
-  const client = useTRPCClient();
-  const read = (cursor: string | undefined) =>
-    client.apiKeys.list.query({ limit: PAGE, sort: "-created_at", ...after(cursor) });
-  return useListNames(trpc.apiKeys.list.pathKey(), {}, enabled ? read : undefined, keyMap);
-}
+/** What the names of each kind are read with; a kind not listed has none to read. */
+const readers = {
+  /** People of the tenant by user id: display name, else email. Needs workspace:admin. */
+  user: (trpc: Trpc, client: Client) =>
+    listNames(
+      trpc.members.list.pathKey(),
+      {},
+      (cursor) => client.members.list.query({ limit: PAGE, ...after(cursor) }),
+      memberMap,
+    ),
+  /** The tenant's API keys by id. */
+  api_key: (trpc: Trpc, client: Client) =>
+    listNames(
+      trpc.apiKeys.list.pathKey(),
+      {},
+      (cursor) => client.apiKeys.list.query({ limit: PAGE, sort: "-created_at", ...after(cursor) }),
+      keyMap,
+    ),
+  /** A workspace's fleets by id. */
+  fleet: (trpc: Trpc, client: Client, workspaceId?: string) =>
+    listNames(
+      trpc.fleets.list.pathKey(),
+      { workspace_id: workspaceId ?? "" },
+      workspaceId
+        ? (cursor) => client.fleets.list.query({ workspace_id: workspaceId, limit: PAGE, ...after(cursor) })
+        : undefined,
+      fleetMap,
+    ),
+  /**
+   * A fleet's schedules by id. A schedule has no name of its own: it is called by when it fires, in words
+   * ("every day at 09:00"), or by its cron expression when that has no words. The list's own query.
+   */
+  cron: (trpc: Trpc, client: Client, workspaceId?: string, fleetId?: string): NamesQuery => {
+    const input = workspaceId && fleetId ? { workspace_id: workspaceId, fleet_id: fleetId } : undefined;
+    return {
+      queryKey: trpc.schedules.list.queryKey(input),
+      queryFn: input ? () => client.schedules.list.query(input) : skipToken,
+      ...options,
+      select: scheduleMap,
+    };
+  },
+  /** Runners by id, called by their host. Operator-plane: without an operator token, none. */
+  runner: (trpc: Trpc, client: Client) =>
+    listNames(
+      trpc.runners.list.pathKey(),
+      {},
+      (cursor) => client.runners.list.query({ limit: PAGE, ...after(cursor) }),
+      runnerMap,
+    ),
+  /** The tenant's workspaces by id. Needs workspace:admin, as their list does. */
+  workspace: (trpc: Trpc, client: Client) =>
+    listNames(
+      trpc.workspaces.list.pathKey(),
+      {},
+      (cursor) => client.workspaces.list.query({ limit: PAGE, ...after(cursor) }),
+      workspaceMap,
+    ),
+  /** The signed-in credential's tenant by id (a person sees only their own tenant). */
+  tenant: (trpc: Trpc, client: Client): NamesQuery => ({
+    // getMe's own query (the shell's), as fresh as the shell keeps it.
+    queryKey: trpc.users.getMe.queryKey({}),
+    queryFn: () => client.users.getMe.query({}),
+    select: tenantMap,
+  }),
+} satisfies Record<
+  string,
+  (trpc: Trpc, client: Client, workspaceId?: string, fleetId?: string) => NamesQuery
+>;
 
-/** A workspace's fleets by id. */
-export function useFleetNames(workspaceId: string | undefined): Names {
-  const trpc = useTRPC();
-  const client = useTRPCClient();
-  const read = workspaceId
-    ? (cursor: string | undefined) =>
-        client.fleets.list.query({ workspace_id: workspaceId, limit: PAGE, ...after(cursor) })
-    : undefined;
-  return useListNames(trpc.fleets.list.pathKey(), { workspace_id: workspaceId ?? "" }, read, fleetMap);
-}
+/** The kinds whose names can be read. */
+type NamedKind = keyof typeof readers;
+
+const NOTHING: NamesQuery = {
+  queryKey: ["names", "none"],
+  queryFn: skipToken,
+  ...options,
+  select: () => new Map(),
+};
 
 /**
- * A fleet's schedules by id. A schedule has no name of its own: it is called by when it fires, in words
- * ("every day at 09:00"), or by its cron expression when that has no words.
+ * The names of one kind of record (undefined while they load, when they cannot be read, or for a kind
+ * without names). One query observer whatever the kind: a table of 50 rows, each naming its actor, holds
+ * 50 observers rather than one for every kind in each row.
  */
-export function useScheduleNames(workspaceId: string | undefined, fleetId: string | undefined): Names {
+export function useNames(kind: string | undefined, workspaceId?: string, fleetId?: string): Names {
   const trpc = useTRPC();
+  const client = useTRPCClient();
+  const reader = kind !== undefined && Object.hasOwn(readers, kind) ? readers[kind as NamedKind] : undefined;
   const query = useQuery(
-    trpc.schedules.list.queryOptions(
-      workspaceId && fleetId ? { workspace_id: workspaceId, fleet_id: fleetId } : skipToken,
-      { ...options, select: scheduleMap },
-    ),
+    (reader?.(trpc, client, workspaceId, fleetId) ?? NOTHING) as NamesQuery & {
+      select: (data: unknown) => ReadonlyMap<string, string>;
+    },
   );
-  return query.data;
+  return reader === undefined ? undefined : query.data;
 }
 
-/** Runners by id, called by their host. Operator-plane: without an operator token, undefined. */
-export function useRunnerNames(enabled = true): Names {
-  const trpc = useTRPC();
-  const client = useTRPCClient();
-  const read = (cursor: string | undefined) => client.runners.list.query({ limit: PAGE, ...after(cursor) });
-  return useListNames(trpc.runners.list.pathKey(), {}, enabled ? read : undefined, runnerMap);
-}
+/** People of the tenant by user id: display name, else email. Needs workspace:admin; without it, undefined. */
+export const useMemberNames = (enabled = true): Names => useNames(enabled ? "user" : undefined);
 
-/** The tenant's workspaces by id. Needs workspace:admin, as their list does; without it, undefined. */
-export function useWorkspaceNames(enabled = true): Names {
-  const trpc = useTRPC();
-  const client = useTRPCClient();
-  const read = (cursor: string | undefined) =>
-    client.workspaces.list.query({ limit: PAGE, ...after(cursor) });
-  return useListNames(trpc.workspaces.list.pathKey(), {}, enabled ? read : undefined, workspaceMap);
-}
+/** The tenant's API keys by id. */
+export const useApiKeyNames = (enabled = true): Names => useNames(enabled ? "api_key" : undefined);
 
-/** The signed-in credential's tenant by id (a person sees only their own tenant). */
-export function useTenantNames(enabled = true): Names {
-  const trpc = useTRPC();
-  const query = useQuery(trpc.users.getMe.queryOptions(enabled ? {} : skipToken, { select: tenantMap }));
-  return query.data;
-}
+/** A workspace's fleets by id. */
+export const useFleetNames = (workspaceId: string | undefined): Names => useNames("fleet", workspaceId);
 
 /**
  * A principal (`user:<id>`, `api_key:<id>`) as words for a sentence: the person's name, "API key

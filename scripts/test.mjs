@@ -22,6 +22,7 @@ const suites = [
   ["db", ["--filter", "@fleet/db", "test"]],
   ["api", ["--filter", "@fleet/api", "test"]],
   ["runner", ["--filter", "@fleet/runner", "test"]],
+  ["ui", ["--filter", "@fleet/ui", "test"]],
   ["console", ["--filter", "@fleet/console", "test"]],
   ["e2e", ["--filter", "@fleet/e2e", "test"]],
   [`api on Node ${NODE24_MAJOR}`, ["--filter", "@fleet/api", "test"], { node24: true }],

@@ -25,7 +25,8 @@ export {
   type PagedTableProps,
 } from "./paged-table.tsx";
 export { ProblemAlert, type ProblemAlertProps, type ProblemView } from "./problem-alert.tsx";
-export { formatLocal, formatRelative, formatUtc, LocalTime, RelativeTime } from "./relative-time.tsx";
+export { formatLocal, formatUtc, LocalTime, RelativeTime, RenderedAtProvider } from "./relative-time.tsx";
+export { formatRelative } from "./relative-words.ts";
 export {
   SecretInput,
   type SecretInputProps,

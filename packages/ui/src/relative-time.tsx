@@ -1,6 +1,7 @@
 "use client";
 
-import { useId, useSyncExternalStore } from "react";
+import { createContext, type ReactNode, useContext, useId, useSyncExternalStore } from "react";
+import { formatRelative } from "./relative-words.ts";
 
 // One shared clock for every timestamp on the page, so relative labels stay current without a timer each.
 const TICK_MS = 30_000;
@@ -25,29 +26,6 @@ function subscribe(listener: () => void) {
       timer = undefined;
     }
   };
-}
-
-const units: [Intl.RelativeTimeFormatUnit, number][] = [
-  ["year", 365 * 86_400_000],
-  ["month", 30 * 86_400_000],
-  ["week", 7 * 86_400_000],
-  ["day", 86_400_000],
-  ["hour", 3_600_000],
-  ["minute", 60_000],
-];
-const relativeFormat = new Intl.RelativeTimeFormat("en", { numeric: "auto" });
-
-export function formatRelative(epochMs: number, reference: number): string {
-  const delta = epochMs - reference;
-  // A server clock a little ahead of the browser's must not read "in 2 minutes".
-  if (delta > 0 && delta < 300_000) return "just now";
-  if (Math.abs(delta) < 45_000) return "just now";
-  for (const [unit, size] of units) {
-    if (Math.abs(delta) >= size || unit === "minute") {
-      return relativeFormat.format(Math.round(delta / size), unit);
-    }
-  }
-  return "just now";
 }
 
 /** `2025-06-01 14:03:22 UTC`: sortable and unambiguous, for support conversations. */
@@ -89,13 +67,27 @@ export function LocalTime({ value }: { value: number }) {
   return local === null ? null : <span>{local} (local)</span>;
 }
 
+/** When the server rendered the page (epoch ms): the clock its relative times were written against. */
+const RenderedAt = createContext<number | null>(null);
+
+/**
+ * Gives the times below the moment the server rendered them, so the server writes "3 days ago" rather than a
+ * placeholder, and the browser, hydrating, reads the same words from the same moment (the value travels
+ * with the page) before its own clock takes over.
+ */
+export function RenderedAtProvider({ at, children }: { at: number; children: ReactNode }) {
+  return <RenderedAt.Provider value={at}>{children}</RenderedAt.Provider>;
+}
+
 /** "3 minutes ago", with the absolute time in UTC and local time on hover or focus. */
 export function RelativeTime({ value }: { value: number }) {
+  const renderedAt = useContext(RenderedAt);
   const reference = useSyncExternalStore(
     subscribe,
     () => now,
-    // Rendered on the server, a time reads "just now" until the browser's clock takes over.
-    () => value,
+    // On the server and while hydrating: the server's moment, or (under no provider) the time itself,
+    // which reads "just now" until the browser's clock takes over.
+    () => renderedAt ?? value,
   );
   const tooltipId = useId();
   const label = formatRelative(value, reference);

@@ -2,6 +2,7 @@ import "../../styles/shell.css";
 import "../../styles/pages.css";
 import "../../styles/shortcuts.css";
 import "../../styles/palette.css";
+import { RenderedAtProvider } from "@fleet/ui";
 import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import type { ReactNode } from "react";
@@ -22,7 +23,10 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
     <Providers>
       <ShortcutsProvider>
         <CommandPaletteProvider>
-          <Shell>{children}</Shell>
+          {/* The page's times are written against this moment, on the server and while hydrating. */}
+          <RenderedAtProvider at={Date.now()}>
+            <Shell>{children}</Shell>
+          </RenderedAtProvider>
         </CommandPaletteProvider>
       </ShortcutsProvider>
     </Providers>

@@ -2,7 +2,7 @@
 
 import { Button, ProblemAlert } from "@fleet/ui";
 import { useQuery } from "@tanstack/react-query";
-import { type ReactNode, Suspense } from "react";
+import type { ReactNode } from "react";
 import { LANDING_PATH } from "../lib/landing.ts";
 import { problemOf, statusOf } from "../lib/problem.ts";
 import { useShortcutsSheet } from "../lib/shortcuts.tsx";
@@ -52,9 +52,7 @@ export function Shell({ children }: { children: ReactNode }) {
             </ProblemAlert>
           </div>
         ) : (
-          // A boundary of its own: the frame hydrates first and answers a click at once, while the page,
-          // often the larger part, hydrates after it in slices (or first, where a click lands in it).
-          <Suspense>{children}</Suspense>
+          children
         )}
       </main>
     </div>

@@ -15,8 +15,8 @@
  *   then is lost (React replays only the clicks that land once it has started). With the mouse, not a
  *   role locator, at the place the warm-up load found it: Playwright's queries run in the page's main
  *   thread (~100 ms on the fleet page) and would compete with hydration. It errs slow by up to one interval
- *   and Playwright's round trips. The shell's button answers once the shell is hydrated; the page inside
- *   it is a Suspense boundary of its own, hydrated after (or first, where a click lands in it).
+ *   and Playwright's round trips. The button answers once the shell is hydrated, which, with no Suspense
+ *   boundary between them, is when the page is.
  * - Quiet: when the page's last long task (50 ms or more, PerformanceObserver "longtask") ends, watched
  *   until 2 s after the click is answered: the rest of the hydration and the first live updates included,
  *   as Lighthouse's TTI counts them (without its 5 s quiet window).

@@ -34,6 +34,8 @@ test.describe("First data with the page", () => {
     expect(html.match(/<tr[ >]/g)?.length ?? 0).toBeGreaterThanOrEqual(3);
     expect(html).toContain(">the first question<");
     expect(html).toContain(">the second question<");
+    // Their actor, the tenant's API key, by its name: the names came with the data.
+    expect(html).toMatch(/data-kind="api_key" data-id="[^"]+" data-resolved="true"/);
     const overview = await (await page.request.get(`/overview${query}`)).text();
     expect(overview).toContain("Waiting for a runner");
     expect(overview).toContain(name);

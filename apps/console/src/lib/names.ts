@@ -2,45 +2,11 @@
 
 import { type QueryFunction, skipToken, useQuery } from "@tanstack/react-query";
 import { describeCron } from "./cron-text.ts";
+import { after, allPages, apiKeyNames, memberNames, namesKey, PAGE, type Page } from "./names-pages.ts";
 import { type RouterOutputs, useTRPC, useTRPCClient } from "./trpc.ts";
 
-/** The most a list answers in one page: the names below are read a page of this size at a time. */
-const PAGE = 100;
-/** At most this many pages per list (1,000 names); an id past them shows as a short id. */
-const MAX_PAGES = 10;
 /** Names change rarely: a list read for names is fresh for a minute (a rename's invalidation refreshes it). */
 const NAMES_STALE_MS = 60_000;
-
-interface Page<T> {
-  items: T[];
-  next_cursor: string | null;
-}
-
-/**
- * Every page of a cursor-paged list, up to `MAX_PAGES`, as one page: the same shape as the list's own
- * answer, so code that updates a list's cached pages in place (an optimistic fleet status) handles this
- * one as well.
- */
-async function allPages<T>(read: (startingAfter: string | undefined) => Promise<Page<T>>): Promise<Page<T>> {
-  const items: T[] = [];
-  let cursor: string | undefined;
-  for (let page = 0; page < MAX_PAGES; page++) {
-    const answer = await read(cursor);
-    items.push(...answer.items);
-    if (answer.next_cursor === null) return { items, next_cursor: null };
-    cursor = answer.next_cursor;
-  }
-  return { items, next_cursor: cursor ?? null };
-}
-
-/**
- * A names query lives under its list procedure's path, so every invalidation of that list (after an
- * invite, a rename, an install) refreshes the names too. Its input is marked so no page of the list
- * itself shares its key.
- */
-function namesKey(path: readonly unknown[], input: Record<string, string>) {
-  return [path[0], { input: { ...input, names: "all" }, type: "query" }] as const;
-}
 
 const options = { staleTime: NAMES_STALE_MS } as const;
 
@@ -110,30 +76,23 @@ function listNames<T>(
   };
 }
 
-/** A list's cursor parameter for the page after `after`; none for the first page. */
-const after = (cursor: string | undefined) => (cursor ? { starting_after: cursor } : {});
-
 type Trpc = ReturnType<typeof useTRPC>;
 type Client = ReturnType<typeof useTRPCClient>;
 
 /** What the names of each kind are read with; a kind not listed has none to read. */
 const readers = {
   /** People of the tenant by user id: display name, else email. Needs workspace:admin. */
-  user: (trpc: Trpc, client: Client) =>
-    listNames(
-      trpc.members.list.pathKey(),
-      {},
-      (cursor) => client.members.list.query({ limit: PAGE, ...after(cursor) }),
-      memberMap,
-    ),
+  user: (trpc: Trpc, client: Client): NamesQuery => ({
+    ...memberNames(trpc.members.list.pathKey(), client),
+    ...options,
+    select: memberMap,
+  }),
   /** The tenant's API keys by id. */
-  api_key: (trpc: Trpc, client: Client) =>
-    listNames(
-      trpc.apiKeys.list.pathKey(),
-      {},
-      (cursor) => client.apiKeys.list.query({ limit: PAGE, sort: "-created_at", ...after(cursor) }),
-      keyMap,
-    ),
+  api_key: (trpc: Trpc, client: Client): NamesQuery => ({
+    ...apiKeyNames(trpc.apiKeys.list.pathKey(), client),
+    ...options,
+    select: keyMap,
+  }),
   /** A workspace's fleets by id. */
   fleet: (trpc: Trpc, client: Client, workspaceId?: string) =>
     listNames(

@@ -1,6 +1,6 @@
 import type { AppRouter } from "@fleet/api/router";
 import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
-import { createTRPCClient, httpBatchLink } from "@trpc/client";
+import { createTRPCClient, httpBatchLink, type TRPCClient } from "@trpc/client";
 import { createTRPCOptionsProxy, type TRPCOptionsProxy } from "@trpc/tanstack-react-query";
 import { headers } from "next/headers";
 import type { ReactNode } from "react";
@@ -14,9 +14,14 @@ const PREFETCH_BUDGET_MS = 1_500;
 
 /**
  * What a page asks for ahead: `client.prefetchQuery` of the same `queryOptions` its components call, so the
- * keys are theirs. Each promise settles, refused or not (`prefetchQuery` never throws).
+ * keys are theirs (`api`, the tRPC client, for queries built by hand, such as the names). Each promise
+ * settles, refused or not (`prefetchQuery` never throws).
  */
-export type PrefetchList = (trpc: TRPCOptionsProxy<AppRouter>, client: QueryClient) => Promise<unknown>[];
+export type PrefetchList = (
+  trpc: TRPCOptionsProxy<AppRouter>,
+  client: QueryClient,
+  api: TRPCClient<AppRouter>,
+) => Promise<unknown>[];
 
 /**
  * Asks the API for a page's first data while the page is rendered on the console's server, and hands the
@@ -41,7 +46,7 @@ export async function Prefetch({ queries, children }: { queries: PrefetchList; c
       ],
     });
     const trpc = createTRPCOptionsProxy<AppRouter>({ client, queryClient });
-    await Promise.all(queries(trpc, queryClient));
+    await Promise.all(queries(trpc, queryClient, client));
   }
   // Only answered queries travel (dehydrate's default): a failed one is asked again in the browser.
   return <HydrationBoundary state={dehydrate(queryClient)}>{children}</HydrationBoundary>;

@@ -19,6 +19,8 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
           : [
               client.prefetchQuery(trpc.workspaces.list.queryOptions({ limit: WORKSPACE_LIMIT })),
               client.prefetchQuery(trpc.overview.get.queryOptions({ workspace_id: workspaceId })),
+              // The shell's signed-in person.
+              client.prefetchQuery(trpc.users.getMe.queryOptions({})),
             ]
       }
     >

@@ -8,6 +8,7 @@ import type { Metadata } from "next";
 import { turnIds } from "../../../../features/fleet-events/turns.ts";
 import { FleetView } from "../../../../features/fleets/fleet-view.tsx";
 import type { FleetTab } from "../../../../features/fleets/urls.ts";
+import { apiKeyNames, memberNames } from "../../../../lib/names-pages.ts";
 import { Prefetch } from "../../../../lib/prefetch.tsx";
 import { first, type Search } from "../../../../lib/search.ts";
 
@@ -33,13 +34,17 @@ export default async function FleetPage({
   const fleet = workspaceId === undefined ? undefined : { workspace_id: workspaceId, fleet_id: fleetId };
   return (
     <Prefetch
-      queries={(trpc, client) =>
-        // What FleetView asks for first: the fleet and its newest events side by side, then the bodies of
-        // the conversation's turns.
+      queries={(trpc, client, api) =>
+        // What FleetView asks for first: the fleet and its newest events side by side, with the names of
+        // the people and keys its events name and the shell's signed-in person, then the bodies of the
+        // conversation's turns.
         fleet === undefined
           ? []
           : [
               client.prefetchQuery(trpc.fleets.get.queryOptions(fleet)),
+              client.prefetchQuery(trpc.users.getMe.queryOptions({})),
+              client.prefetchQuery(memberNames(trpc.members.list.pathKey(), api)),
+              client.prefetchQuery(apiKeyNames(trpc.apiKeys.list.pathKey(), api)),
               client.fetchQuery(trpc.fleetEvents.list.queryOptions(fleet)).then(
                 (list) =>
                   Promise.all(

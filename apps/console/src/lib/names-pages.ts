@@ -1,0 +1,67 @@
+import type { AppRouter } from "@fleet/api/router";
+import type { TRPCClient } from "@trpc/client";
+
+/**
+ * How the names of people and API keys are read: every page of their lists, as one query under the list's
+ * path. Shared by the browser's names hooks (`names.ts`) and by the console's server, which asks for them
+ * with a page's first data so the page's actors arrive named (`lib/prefetch.tsx`).
+ */
+
+/** The most a list answers in one page: names are read a page of this size at a time. */
+export const PAGE = 100;
+/** At most this many pages per list (1,000 names); an id past them shows as a short id. */
+const MAX_PAGES = 10;
+
+export interface Page<T> {
+  items: T[];
+  next_cursor: string | null;
+}
+
+/**
+ * Every page of a cursor-paged list, up to `MAX_PAGES`, as one page: the same shape as the list's own
+ * answer, so code that updates a list's cached pages in place (an optimistic fleet status) handles this
+ * one as well.
+ */
+export async function allPages<T>(
+  read: (startingAfter: string | undefined) => Promise<Page<T>>,
+): Promise<Page<T>> {
+  const items: T[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const answer = await read(cursor);
+    items.push(...answer.items);
+    if (answer.next_cursor === null) return { items, next_cursor: null };
+    cursor = answer.next_cursor;
+  }
+  return { items, next_cursor: cursor ?? null };
+}
+
+/**
+ * A names query lives under its list procedure's path, so every invalidation of that list (after an
+ * invite, a rename, an install) refreshes the names too. Its input is marked so no page of the list
+ * itself shares its key.
+ */
+export function namesKey(path: readonly unknown[], input: Record<string, string>) {
+  return [path[0], { input: { ...input, names: "all" }, type: "query" }] as const;
+}
+
+/** A list's cursor parameter for the page after `after`; none for the first page. */
+export const after = (cursor: string | undefined) => (cursor ? { starting_after: cursor } : {});
+
+type Client = TRPCClient<AppRouter>;
+
+/**
+ * The names query of the tenant's people (`path`: the members list's path key), as the names hooks ask for
+ * it: every page of the list, one page read after another.
+ */
+export const memberNames = (path: readonly unknown[], client: Client) => ({
+  queryKey: namesKey(path, {}),
+  queryFn: () => allPages((cursor) => client.members.list.query({ limit: PAGE, ...after(cursor) })),
+});
+
+/** The names query of the tenant's API keys (`path`: the keys list's path key). */
+export const apiKeyNames = (path: readonly unknown[], client: Client) => ({
+  queryKey: namesKey(path, {}),
+  queryFn: () =>
+    allPages((cursor) => client.apiKeys.list.query({ limit: PAGE, sort: "-created_at", ...after(cursor) })),
+});

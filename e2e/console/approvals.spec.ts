@@ -63,22 +63,46 @@ function readGate(apiUrl: string, tenant: Tenant, gateId: string) {
 const APPROVAL_READS = /\/trpc\/[^?]*approvals\./;
 
 /**
- * Holds the console's reads of gates (its polls) until released, so the page keeps showing a gate as
- * pending while someone else answers it through the API: the next click is a lost race, every time.
+ * Watches the console's reads of gates from the page's first load. `hold()` then holds the next ones (its
+ * polls, the refetches its live stream asks for) until released, so the page keeps showing a gate as
+ * pending while someone else answers it through the API: the next click is a lost race, every time. It
+ * returns once the reads already on their way have been answered, so none of them reaches the API after
+ * that answer and shows the page the gate answered (under a loaded CI machine one did, and the button the
+ * test was about to click went away).
  */
-async function holdApprovalReads(page: Page): Promise<() => Promise<void>> {
+async function watchApprovalReads(page: Page): Promise<{ hold: () => Promise<() => Promise<void>> }> {
+  let inFlight = 0;
+  let holding = false;
   let release = () => {};
   const released = new Promise<void>((resolve) => {
     release = resolve;
   });
   const handler = async (route: Route) => {
-    if (route.request().method() === "GET") await released;
-    await route.continue().catch(() => {});
+    if (route.request().method() !== "GET") return route.continue().catch(() => {});
+    if (holding) {
+      await released;
+      return route.continue().catch(() => {});
+    }
+    inFlight++;
+    try {
+      await route.continue();
+      await (await route.request().response())?.finished();
+    } catch {
+      // The page went away or the request failed: either way it is no longer on its way.
+    } finally {
+      inFlight--;
+    }
   };
   await page.route(APPROVAL_READS, handler);
-  return async () => {
-    release();
-    await page.unroute(APPROVAL_READS, handler);
+  return {
+    hold: async () => {
+      holding = true;
+      await expect.poll(() => inFlight).toBe(0);
+      return async () => {
+        release();
+        await page.unroute(APPROVAL_READS, handler);
+      };
+    },
   };
 }
 
@@ -194,11 +218,12 @@ test.describe("Approvals", () => {
   }, testInfo) => {
     const { runner, lease } = await leasedFleet(apiUrl, tenant, "Racer");
     const gate = await runner.openGate(lease);
+    const reads = await watchApprovalReads(page);
     await openFromNavigation(page, tenant, "Approvals", "/approvals");
     const pane = page.getByRole("region", { name: "deploy · release" });
     await expect(pane.getByRole("button", { name: "Approve", exact: true })).toBeVisible();
 
-    const release = await holdApprovalReads(page);
+    const release = await reads.hold();
     await answerByApi(apiUrl, tenant, gate.gate_id, "approve");
     await pane.getByRole("button", { name: "Approve", exact: true }).click();
     await expect(pane.getByRole("status").filter({ hasText: "Already" })).toContainText(
@@ -269,6 +294,7 @@ test.describe("Approvals", () => {
   }, testInfo) => {
     const { runner, lease } = await leasedFleet(apiUrl, tenant, "Batch");
     const [first, second, third] = await openSteps(runner, lease, 3);
+    const reads = await watchApprovalReads(page);
     await openFromNavigation(page, tenant, "Approvals", "/approvals");
     await expect(page.getByRole("row", { name: /step-3/ })).toBeVisible();
 
@@ -278,7 +304,7 @@ test.describe("Approvals", () => {
     await expect(page.getByRole("checkbox", { name: "Select all on this page" })).not.toBeChecked();
 
     // Someone denies the third meanwhile: it is reported as theirs, the first is approved.
-    const release = await holdApprovalReads(page);
+    const release = await reads.hold();
     await answerByApi(apiUrl, tenant, third!.gate_id, "deny");
     await page.getByRole("button", { name: "Approve 2" }).click();
     const outcome = page.getByRole("region", { name: "Outcome of the answers" });

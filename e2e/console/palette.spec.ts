@@ -10,6 +10,10 @@ import {
 } from "../support/fleet-api.ts";
 
 test.describe("Palette, shortcuts and filters", () => {
+  // Its first test walks the palette, the shortcuts and the skip link in one page (~48 s alone here): a
+  // loaded machine took it past the default minute.
+  test.describe.configure({ timeout: 120_000 });
+
   test("Ctrl+K finds a fleet by name and opens it; g f goes to Fleets; a skip link comes first", async ({
     page,
     tenant,

@@ -1,4 +1,5 @@
 import type { AppRouter } from "@fleet/api/router";
+import { skipToken } from "@tanstack/react-query";
 import type { TRPCClient } from "@trpc/client";
 
 /**
@@ -22,9 +23,7 @@ export interface Page<T> {
  * answer, so code that updates a list's cached pages in place (an optimistic fleet status) handles this
  * one as well.
  */
-export async function allPages<T>(
-  read: (startingAfter: string | undefined) => Promise<Page<T>>,
-): Promise<Page<T>> {
+async function allPages<T>(read: (startingAfter: string | undefined) => Promise<Page<T>>): Promise<Page<T>> {
   const items: T[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
@@ -41,7 +40,7 @@ export async function allPages<T>(
  * invite, a rename, an install) refreshes the names too. Its input is marked so no page of the list
  * itself shares its key.
  */
-export function namesKey(path: readonly unknown[], input: Record<string, string>) {
+function namesKey(path: readonly unknown[], input: Record<string, string>) {
   return [path[0], { input: { ...input, names: "all" }, type: "query" }] as const;
 }
 
@@ -51,17 +50,23 @@ export const after = (cursor: string | undefined) => (cursor ? { starting_after:
 type Client = TRPCClient<AppRouter>;
 
 /**
- * The names query of the tenant's people (`path`: the members list's path key), as the names hooks ask for
- * it: every page of the list, one page read after another.
+ * A names query's key and function: every page of a list (`read` one page after a cursor; undefined while
+ * it may not be read), under the list's path (`path`, its path key).
  */
-export const memberNames = (path: readonly unknown[], client: Client) => ({
-  queryKey: namesKey(path, {}),
-  queryFn: () => allPages((cursor) => client.members.list.query({ limit: PAGE, ...after(cursor) })),
-});
+export function pagedNames<T>(
+  path: readonly unknown[],
+  input: Record<string, string>,
+  read: ((after: string | undefined) => Promise<Page<T>>) | undefined,
+): { queryKey: ReturnType<typeof namesKey>; queryFn: (() => Promise<Page<T>>) | typeof skipToken } {
+  return { queryKey: namesKey(path, input), queryFn: read ? () => allPages(read) : skipToken };
+}
+
+/** The names query of the tenant's people (`path`: the members list's path key). */
+export const memberNames = (path: readonly unknown[], client: Client) =>
+  pagedNames(path, {}, (cursor) => client.members.list.query({ limit: PAGE, ...after(cursor) }));
 
 /** The names query of the tenant's API keys (`path`: the keys list's path key). */
-export const apiKeyNames = (path: readonly unknown[], client: Client) => ({
-  queryKey: namesKey(path, {}),
-  queryFn: () =>
-    allPages((cursor) => client.apiKeys.list.query({ limit: PAGE, sort: "-created_at", ...after(cursor) })),
-});
+export const apiKeyNames = (path: readonly unknown[], client: Client) =>
+  pagedNames(path, {}, (cursor) =>
+    client.apiKeys.list.query({ limit: PAGE, sort: "-created_at", ...after(cursor) }),
+  );

@@ -2,7 +2,7 @@
 
 import { type QueryFunction, skipToken, useQuery } from "@tanstack/react-query";
 import { describeCron } from "./cron-text.ts";
-import { after, allPages, apiKeyNames, memberNames, namesKey, PAGE, type Page } from "./names-pages.ts";
+import { after, apiKeyNames, memberNames, PAGE, type Page, pagedNames } from "./names-pages.ts";
 import { type RouterOutputs, useTRPC, useTRPCClient } from "./trpc.ts";
 
 /** Names change rarely: a list read for names is fresh for a minute (a rename's invalidation refreshes it). */
@@ -58,22 +58,14 @@ interface NamesQuery {
   select: (data: never) => ReadonlyMap<string, string>;
 }
 
-/**
- * Names from every page of a list (`read` one page after a cursor; undefined while it may not be read),
- * as one cached query under the list's path.
- */
+/** A list's names query with the lists' freshness and `map` as its `select`. */
 function listNames<T>(
   path: readonly unknown[],
   input: Record<string, string>,
   read: ((after: string | undefined) => Promise<Page<T>>) | undefined,
   map: (page: Page<T>) => ReadonlyMap<string, string>,
 ): NamesQuery {
-  return {
-    queryKey: namesKey(path, input),
-    queryFn: read ? () => allPages(read) : skipToken,
-    ...options,
-    select: map,
-  };
+  return { ...pagedNames(path, input, read), ...options, select: map };
 }
 
 type Trpc = ReturnType<typeof useTRPC>;

@@ -17,14 +17,19 @@
  *   thread (~100 ms on the fleet page) and would compete with hydration. It errs slow by up to one interval
  *   and Playwright's round trips. The button answers once the shell is hydrated, which, with no Suspense
  *   boundary between them, is when the page is.
+ * - Where the time goes: the HTML's first byte and last byte, and when the last script chunk asked for
+ *   before TTI had arrived (Resource Timing), from navigation start; no goal of their own.
  * - Quiet: when the page's last long task (50 ms or more, PerformanceObserver "longtask") ends, watched
  *   until 2 s after the click is answered: the rest of the hydration and the first live updates included,
  *   as Lighthouse's TTI counts them (without its 5 s quiet window).
  *
  * Env: BENCH_CONSOLE_SAMPLES (default 7 measured loads per page, after one unmeasured warm-up load),
- * BENCH_CONSOLE_EVENTS (default 1000: events of the measured fleet).
+ * BENCH_CONSOLE_EVENTS (default 1000: events of the measured fleet), BENCH_CONSOLE_TRACE (a folder: the last
+ * load of each page is recorded there as a Chrome trace, to see where its time went, and its DOM as HTML).
  */
+import { mkdirSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
+import { join } from "node:path";
 import { chromium, type Page } from "@playwright/test";
 import globalSetup from "../support/global-setup.ts";
 
@@ -55,6 +60,10 @@ interface Sample {
   content: number | null;
   tti: number | null;
   quiet: number | null;
+  /** Where the time before TTI goes: the HTML's first and last byte, the last script chunk's last byte. */
+  firstByte: number | null;
+  html: number | null;
+  scripts: number | null;
 }
 
 /** How long after the click is answered the page is watched for more long tasks. */
@@ -123,12 +132,24 @@ async function load(page: Page, target: Target, box: Box | null): Promise<Sample
   // The page's own work after the click is answered: the rest of its hydration, its first live updates.
   if ((await marksOf(page)).answer !== undefined) await page.waitForTimeout(QUIET_WATCH_MS);
   const marks = await marksOf(page);
-  const fcp = await page.evaluate(
-    () => performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? null,
-  );
   const tti = marks.answer ?? null;
+  const { fcp, firstByte, html, scripts } = await page.evaluate((answered) => {
+    const navigation = performance.getEntriesByType("navigation")[0] as
+      | PerformanceNavigationTiming
+      | undefined;
+    // The chunks asked for before the click was answered, not those loaded later on demand.
+    const chunks = (performance.getEntriesByType("resource") as PerformanceResourceTiming[]).filter(
+      (entry) => entry.name.endsWith(".js") && entry.startTime <= (answered ?? Number.POSITIVE_INFINITY),
+    );
+    return {
+      fcp: performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? null,
+      firstByte: navigation?.responseStart ?? null,
+      html: navigation?.responseEnd ?? null,
+      scripts: chunks.length === 0 ? null : Math.max(...chunks.map((entry) => entry.responseEnd)),
+    };
+  }, tti);
   const quiet = tti === null ? null : Math.max(tti, marks.quiet);
-  return { fcp, content: marks.content ?? null, tti, quiet, box };
+  return { fcp, content: marks.content ?? null, tti, quiet, firstByte, html, scripts, box };
 }
 
 async function call(apiUrl: string, token: string, method: string, path: string, body?: unknown) {
@@ -148,19 +169,22 @@ function median(values: number[]): number {
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
-function figure(label: string, values: (number | null)[]): string {
+/** One line of figures; `goal` false for the breakdown's parts, which have none of their own. */
+function figure(label: string, values: (number | null)[], goal = true): string {
   const measured = values.filter((value): value is number => value !== null);
   if (measured.length === 0) return `  ${label.padEnd(8)} not reached`;
   const med = median(measured);
-  const verdict = med < GOAL_MS ? "under the 1 s goal" : "OVER the 1 s goal";
+  const verdict = goal ? `${med < GOAL_MS ? "under the 1 s goal" : "OVER the 1 s goal"}; ` : "";
   const all = measured.map((value) => Math.round(value)).join(" / ");
   const missed = values.length - measured.length;
-  return `  ${label.padEnd(8)} median ${Math.round(med)} ms (${verdict}; max ${Math.round(Math.max(...measured))} ms; runs ${all})${missed ? `; ${missed} not reached` : ""}`;
+  return `  ${label.padEnd(8)} median ${Math.round(med)} ms (${verdict}max ${Math.round(Math.max(...measured))} ms; runs ${all})${missed ? `; ${missed} not reached` : ""}`;
 }
 
 async function main(): Promise<void> {
   const samples = wholeNumber("BENCH_CONSOLE_SAMPLES", 7);
   const eventCount = wholeNumber("BENCH_CONSOLE_EVENTS", 1000);
+  const traceDir = process.env.BENCH_CONSOLE_TRACE || undefined;
+  if (traceDir !== undefined) mkdirSync(traceDir, { recursive: true });
   // Seeding sends a thousand messages with one key: the per-key quota would refuse some of them. It
   // limits the seeding only; the pages measured make a handful of requests.
   process.env.FLEET_RATE_LIMITS = "false";
@@ -266,36 +290,49 @@ async function main(): Promise<void> {
           viewport: { width: 1440, height: 900 },
         });
         const page = await context.newPage();
+        const trace = traceDir !== undefined && n === samples;
+        if (trace) await browser.startTracing(page, { screenshots: false });
         const { box: found, ...sample } = await load(page, target, box);
+        if (trace) {
+          const file = join(traceDir, `${target.label.replace(/\W+/g, "-")}.json`);
+          writeFileSync(file, await browser.stopTracing());
+          writeFileSync(file.replace(/json$/, "html"), await page.content());
+          progress(
+            `${target.label}: the last load's trace is in ${file} (open it in Chrome DevTools' Performance), its DOM beside it`,
+          );
+        }
         box = found;
         await context.close();
         if (n > 0) results.push(sample);
       }
       console.log(`${target.label}:`);
-      console.log(
-        figure(
-          "FCP",
-          results.map((r) => r.fcp),
-        ),
-      );
-      console.log(
-        figure(
-          "content",
-          results.map((r) => r.content),
-        ),
-      );
-      console.log(
-        figure(
-          "TTI",
-          results.map((r) => r.tti),
-        ),
-      );
-      console.log(
-        figure(
-          "quiet",
-          results.map((r) => r.quiet),
-        ),
-      );
+      for (const [label, key] of [
+        ["FCP", "fcp"],
+        ["content", "content"],
+        ["TTI", "tti"],
+        ["quiet", "quiet"],
+      ] as const) {
+        console.log(
+          figure(
+            label,
+            results.map((r) => r[key]),
+          ),
+        );
+      }
+      console.log("  where the time before TTI goes (from navigation start):");
+      for (const [label, key] of [
+        ["1st byte", "firstByte"],
+        ["HTML", "html"],
+        ["scripts", "scripts"],
+      ] as const) {
+        console.log(
+          figure(
+            label,
+            results.map((r) => r[key]),
+            false,
+          ),
+        );
+      }
     }
   } finally {
     await browser.close();

@@ -1,6 +1,6 @@
 "use client";
 
-import { createContext, type ReactNode, useContext, useId, useSyncExternalStore } from "react";
+import { createContext, type ReactNode, useContext, useId, useState, useSyncExternalStore } from "react";
 import { formatRelative } from "./relative-words.ts";
 
 // One shared clock for every timestamp on the page, so relative labels stay current without a timer each.
@@ -79,7 +79,12 @@ export function RenderedAtProvider({ at, children }: { at: number; children: Rea
   return <RenderedAt.Provider value={at}>{children}</RenderedAt.Provider>;
 }
 
-/** "3 minutes ago", with the absolute time in UTC and local time on hover or focus. */
+/**
+ * "3 minutes ago", with the absolute time in UTC and local time on hover or focus. The local time is written
+ * when first asked for (the pointer or focus reaching it), not for every time on the page once it hydrates:
+ * a fleet page shows a hundred of them, and writing them all built the local formatter (ICU's data) and
+ * rendered each time again right after hydration, in the page's busiest moment (issue 17 §5).
+ */
 export function RelativeTime({ value }: { value: number }) {
   const renderedAt = useContext(RenderedAt);
   const reference = useSyncExternalStore(
@@ -90,14 +95,17 @@ export function RelativeTime({ value }: { value: number }) {
     () => renderedAt ?? value,
   );
   const tooltipId = useId();
+  const [asked, setAsked] = useState(false);
+  const ask = () => setAsked(true);
   const label = formatRelative(value, reference);
   return (
     // biome-ignore lint/a11y/noNoninteractiveTabindex: focusable so keyboard users can reveal the absolute time
-    <span className="ui-time" tabIndex={0} aria-describedby={tooltipId}>
+    // biome-ignore lint/a11y/noStaticElementInteractions: the handlers only write the tooltip's local time
+    <span className="ui-time" tabIndex={0} aria-describedby={tooltipId} onPointerEnter={ask} onFocus={ask}>
       <time dateTime={new Date(value).toISOString()}>{label}</time>
       <span role="tooltip" id={tooltipId} className="ui-tooltip">
         <span>{formatUtc(value)}</span>
-        <LocalTime value={value} />
+        {asked ? <LocalTime value={value} /> : null}
       </span>
     </span>
   );

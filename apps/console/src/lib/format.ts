@@ -1,8 +1,18 @@
 /** Number formatting shared by several features (fleets, fleet events, runners). */
-const integer = new Intl.NumberFormat("en");
 
+/**
+ * `1234567.25` as `1,234,567.25`: what `Intl.NumberFormat("en")` writes (at most three decimals), without
+ * building that formatter, whose construction loads ICU's locale data: ~30 ms of a fleet page's hydration
+ * on this project's machines (issue 17 §5). Its unit test checks it against the formatter.
+ */
 export function formatCount(value: number): string {
-  return integer.format(value);
+  if (!Number.isFinite(value)) return value > 0 ? "∞" : value < 0 ? "-∞" : "NaN";
+  const [whole = "0", fraction = ""] = Math.abs(value).toFixed(3).split(".");
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  const decimals = fraction.replace(/0+$/, "");
+  const written = decimals === "" ? grouped : `${grouped}.${decimals}`;
+  // Unlike Intl, no "-0" for a negative amount too small to show.
+  return value < 0 && written !== "0" ? `-${written}` : written;
 }
 
 /** Nano-dollars as dollars, with enough digits that a fraction of a cent still shows. */

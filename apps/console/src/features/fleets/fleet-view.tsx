@@ -179,7 +179,7 @@ function FleetPage({ position }: { position: FleetPosition }) {
         stream={stream}
         inspectHref={(eventId) => fleetHref({ ...position, tab: "events", event: eventId })}
       />
-      <section className="card" aria-label="Activity">
+      <section className="card fleet-activity" aria-label="Activity">
         <Tabs<FleetTab> label="Activity" tabs={tabs} value={position.tab} onChange={showTab}>
           {position.tab === "events" ? (
             <EventsPanel fleet={fleet} position={position} latestSent={latestSent} stream={stream} />

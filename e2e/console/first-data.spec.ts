@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { collectProblems, expect, signInByLink, test } from "../support/fixtures.ts";
-import { addTenantEntry, definition, installFleet, messageFleet } from "../support/fleet-api.ts";
+import { addTenantEntry, definition, installFleet, messageFleet, TestRunner } from "../support/fleet-api.ts";
 
 // A reader far from the console's server, in another language: what the server writes must be what the
 // browser would, or hydration throws the page away.
@@ -49,6 +49,45 @@ test.describe("First data with the page", () => {
     await expect(time.getByRole("tooltip")).toContainText(/GMT\+14|LINT/);
     await page.goto(`/overview${query}`);
     await expect(page.getByRole("region", { name: /^Waiting for a runner/ })).toContainText(name);
+    expect(problems).toEqual([]);
+  });
+
+  test("the approvals inbox and the activity feed arrive with their data and names and hydrate without a mismatch", async ({
+    page,
+    tenant,
+    apiUrl,
+  }) => {
+    const problems = collectProblems(page);
+    const runner = new TestRunner(apiUrl);
+    const name = `Gated ${randomUUID().slice(0, 6)}`;
+    const entry = await addTenantEntry(apiUrl, tenant, definition({ name, runnerLabels: [runner.label] }));
+    const fleet = await installFleet(apiUrl, tenant, entry);
+    await messageFleet(apiUrl, tenant, fleet.fleet_id, "ship the release");
+    const lease = await runner.lease();
+    const action = `release-${randomUUID().slice(0, 6)}`;
+    await runner.openGate(lease, {
+      action_name: action,
+      gate_kind: "deploy",
+      proposed_action: "Ship web v2",
+    });
+    await signInByLink(page, tenant);
+    const query = `?workspace=${tenant.workspace_id}`;
+
+    // The inbox's HTML holds the gate in the list and open in the pane, with the fleet's name.
+    const inbox = await (await page.request.get(`/approvals${query}`)).text();
+    expect(inbox).toContain(action);
+    expect(inbox).toContain("Ship web v2");
+    expect(inbox).toContain(name);
+    // The feed's HTML holds the event, its fleet by name and its actor (the tenant's API key) named.
+    const feed = await (await page.request.get(`/activity${query}`)).text();
+    expect(feed).toContain(name);
+    expect(feed).toMatch(/data-kind="api_key" data-id="[^"]+" data-resolved="true"/);
+
+    // In the browser both show at once and hydrate without a mismatch, in another zone and language.
+    await page.goto(`/approvals${query}`);
+    await expect(page.getByRole("button", { name: "Approve", exact: true })).toBeVisible();
+    await page.goto(`/activity${query}`);
+    await expect(page.getByRole("main")).toContainText(name);
     expect(problems).toEqual([]);
   });
 

@@ -70,3 +70,13 @@ export const apiKeyNames = (path: readonly unknown[], client: Client) =>
   pagedNames(path, {}, (cursor) =>
     client.apiKeys.list.query({ limit: PAGE, sort: "-created_at", ...after(cursor) }),
   );
+
+/** The names query of a workspace's fleets (`path`: the fleets list's path key). */
+export const fleetNames = (path: readonly unknown[], client: Client, workspaceId: string | undefined) =>
+  pagedNames(
+    path,
+    { workspace_id: workspaceId ?? "" },
+    workspaceId
+      ? (cursor) => client.fleets.list.query({ workspace_id: workspaceId, limit: PAGE, ...after(cursor) })
+      : undefined,
+  );

@@ -2,7 +2,7 @@
 
 import { type QueryFunction, skipToken, useQuery } from "@tanstack/react-query";
 import { describeCron } from "./cron-text.ts";
-import { after, apiKeyNames, memberNames, PAGE, type Page, pagedNames } from "./names-pages.ts";
+import { after, apiKeyNames, fleetNames, memberNames, PAGE, type Page, pagedNames } from "./names-pages.ts";
 import { type RouterOutputs, useTRPC, useTRPCClient } from "./trpc.ts";
 
 /** Names change rarely: a list read for names is fresh for a minute (a rename's invalidation refreshes it). */
@@ -86,15 +86,11 @@ const readers = {
     select: keyMap,
   }),
   /** A workspace's fleets by id. */
-  fleet: (trpc: Trpc, client: Client, workspaceId?: string) =>
-    listNames(
-      trpc.fleets.list.pathKey(),
-      { workspace_id: workspaceId ?? "" },
-      workspaceId
-        ? (cursor) => client.fleets.list.query({ workspace_id: workspaceId, limit: PAGE, ...after(cursor) })
-        : undefined,
-      fleetMap,
-    ),
+  fleet: (trpc: Trpc, client: Client, workspaceId?: string): NamesQuery => ({
+    ...fleetNames(trpc.fleets.list.pathKey(), client, workspaceId),
+    ...options,
+    select: fleetMap,
+  }),
   /**
    * A fleet's schedules by id. A schedule has no name of its own: it is called by when it fires, in words
    * ("every day at 09:00"), or by its cron expression when that has no words. The list's own query.

@@ -21,11 +21,10 @@ import { BulkAnswer, BulkOutcome, gateName } from "./bulk-answer.tsx";
 import { type Draft, GateDetail } from "./gate-detail.tsx";
 import { GateTable } from "./gate-table.tsx";
 import { statusTabs } from "./labels.ts";
-import { type ApprovalsPosition, approvalsHref } from "./urls.ts";
+import { type ApprovalsPosition, approvalsFleetsInput, approvalsHref, approvalsListInput } from "./urls.ts";
 import { useGateAnswers } from "./use-answers.ts";
 import { useGateStream } from "./use-gate-stream.ts";
 
-const PAGE_SIZE = 50;
 /** How long a gate the person did not open with j or k is on screen before a and d answer it. */
 const SETTLE_MS = 800;
 
@@ -52,36 +51,24 @@ export function ApprovalsView({ position }: { position: ApprovalsPosition }) {
     return known ? gateName(known) : undefined;
   });
   const list = useQuery(
-    trpc.approvals.list.queryOptions(
-      chosenId
-        ? {
-            workspace_id: chosenId,
-            status,
-            limit: PAGE_SIZE,
-            ...(fleetId ? { fleet_id: fleetId } : {}),
-            ...(kind ? { gate_kind: kind } : {}),
-            ...(cursor ? { cursor } : {}),
-          }
-        : skipToken,
-      {
-        // The previous page stays while the next loads, but never another workspace's or tab's rows.
-        placeholderData: (previous, query) => {
-          const input = (
-            query?.queryKey[1] as { input?: { workspace_id?: string; status?: string } } | undefined
-          )?.input;
-          return input?.workspace_id === chosenId && input?.status === status
-            ? keepPreviousData(previous)
-            : undefined;
-        },
-        // The stream refetches when a gate opens or is answered; without it (or while it is down), poll.
-        refetchInterval: cursor || gates.stream.state === "live" ? false : pollInterval,
-        refetchIntervalInBackground: false,
-        refetchOnWindowFocus: "always",
+    trpc.approvals.list.queryOptions(chosenId ? approvalsListInput(chosenId, position) : skipToken, {
+      // The previous page stays while the next loads, but never another workspace's or tab's rows.
+      placeholderData: (previous, query) => {
+        const input = (
+          query?.queryKey[1] as { input?: { workspace_id?: string; status?: string } } | undefined
+        )?.input;
+        return input?.workspace_id === chosenId && input?.status === status
+          ? keepPreviousData(previous)
+          : undefined;
       },
-    ),
+      // The stream refetches when a gate opens or is answered; without it (or while it is down), poll.
+      refetchInterval: cursor || gates.stream.state === "live" ? false : pollInterval,
+      refetchIntervalInBackground: false,
+      refetchOnWindowFocus: "always",
+    }),
   );
   const fleets = useQuery(
-    trpc.fleets.list.queryOptions(chosenId ? { workspace_id: chosenId, limit: 100 } : skipToken),
+    trpc.fleets.list.queryOptions(chosenId ? approvalsFleetsInput(chosenId) : skipToken),
   );
   const overdue = useOverdue(list.dataUpdatedAt);
   listedGates.current = list.data?.items ?? [];

@@ -17,11 +17,10 @@ import { withQuery } from "../../lib/urls.ts";
 import { useWorkspaceChoice } from "../../lib/use-workspace.ts";
 import { EventFilters, type EventFilterValues } from "./event-filters.tsx";
 import { eventStatusVariants, eventTypeLabels, type FleetEventItem } from "./event-labels.ts";
+import { activityListInput } from "./feed.ts";
 import { formatDuration } from "./format.ts";
 import type { LiveRun } from "./runs.ts";
 import { liveStateOf, useLiveRuns } from "./use-live-runs.ts";
-
-const FEED_SIZE = 50;
 
 /** The feed's URL: its workspace and filters (a workspace switch starts unfiltered). */
 export function activityHref(workspaceId?: string, filter: EventFilterValues = {}): string {
@@ -55,23 +54,10 @@ export function ActivityView({
   const { chosenId } = choice;
   const { runs, stream } = useLiveRuns(chosenId);
   const list = useQuery(
-    trpc.fleetEvents.listWorkspace.queryOptions(
-      chosenId
-        ? {
-            workspace_id: chosenId,
-            limit: FEED_SIZE,
-            ...(actor ? { actor } : {}),
-            ...(status ? { status } : {}),
-            ...(type ? { event_type: type } : {}),
-            ...(since ? { since } : {}),
-            ...(until ? { until } : {}),
-          }
-        : skipToken,
-      {
-        refetchInterval: stream.state === "live" ? false : pollInterval,
-        refetchIntervalInBackground: false,
-      },
-    ),
+    trpc.fleetEvents.listWorkspace.queryOptions(chosenId ? activityListInput(chosenId, filter) : skipToken, {
+      refetchInterval: stream.state === "live" ? false : pollInterval,
+      refetchIntervalInBackground: false,
+    }),
   );
   const names = useFleetNames(chosenId);
   const overdue = useOverdue(list.dataUpdatedAt);

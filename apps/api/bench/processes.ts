@@ -1,4 +1,4 @@
-import { type ChildProcess, type SpawnOptions, spawn } from "node:child_process";
+import { type ChildProcess, type SpawnOptions, spawn, spawnSync } from "node:child_process";
 import { closeSync, openSync, readFileSync } from "node:fs";
 import { setTimeout as delay } from "node:timers/promises";
 import { freePort } from "@fleet/testing/free-port";
@@ -209,4 +209,15 @@ export function othersMeter(pids: (number | undefined)[]): (extraOursMs?: number
     const others = after.busy - before.busy - ours;
     return Math.min(1, Math.max(0, others / (after.all - before.all)));
   };
+}
+
+/**
+ * Keeps a process and its threads (existing and later ones) on `cpus` (`taskset -a -p -c`). A measurement
+ * that pins the server to one core and its load generator to the other stops the two trading places with
+ * each other from run to run. Answers false where it cannot (no taskset, one core).
+ */
+export function pinToCpus(pid: number | undefined, cpus: string): boolean {
+  if (pid === undefined) return false;
+  const result = spawnSync("taskset", ["-a", "-p", "-c", cpus, String(pid)], { stdio: "ignore" });
+  return result.status === 0;
 }

@@ -12,7 +12,8 @@
  * BENCH_PROFILE=1 (also profile the API under load with --cpu-prof and summarise self time),
  * BENCH_WRK (the wrk binary, default `wrk` on PATH),
  * BENCH_SUITES (comma-separated, default `me,limits,fleets,leases`: `me` is issue #2's users/me comparison,
- * `limits` issue 15's cost of the rate limiter (users/me with and without it, in rounds, PostgreSQL only),
+ * `limits` issue 15's cost of the rate limiter (users/me with and without it, in rounds, PostgreSQL only;
+ * the server pinned to CPU 0 and wrk to CPU 1, and the cost read as the median of each round's ratio),
  * `metrics` issue 15 §4's cost of keeping metrics (users/me with a scrape token set and without, in rounds,
  * PostgreSQL only, not in the default list), `fleets` issue #3's messages and deep event-list figures, `leases` issue #4's lease cycles, delivery
  * and cron latency; the last two on PostgreSQL only; `approvals`, issue #14's gate figures, on both),
@@ -47,6 +48,7 @@ import { benchMembers, printMemberFigures } from "./members.ts";
 import {
   cpuTimeMs,
   othersMeter,
+  pinToCpus,
   type ServerSpec,
   startServer,
   stopProcess,
@@ -122,6 +124,8 @@ interface LoadRun {
   server: Omit<ServerSpec, "logDir">;
   path: string;
   headers: Record<string, string>;
+  /** The server kept on the first core and wrk on the second (the cost suites: `pinToCpus`). */
+  pinned?: boolean;
 }
 
 /** The API as `pnpm start:api` runs it (the bundle), unless `entry` names another way to run it. */
@@ -189,13 +193,16 @@ async function measure(run: LoadRun, settings: Settings, logDir: string): Promis
     const body = await response.text();
     if (response.status !== 200)
       throw new Error(`${run.label}: ${run.path} answered ${response.status}: ${body}`);
+    const pinned = run.pinned === true && pinToCpus(server.child.pid, "0");
+    const wrkCpus = pinned ? { cpus: "1" } : {};
     progress(`${run.label}: warm-up ${settings.warmupSeconds}s, then ${settings.seconds}s of load`);
-    await runWrk(url, { seconds: settings.warmupSeconds, headers: run.headers });
+    await runWrk(url, { seconds: settings.warmupSeconds, headers: run.headers, ...wrkCpus });
     const cpuBefore = cpuTimeMs(server.child.pid);
     const others = othersMeter([server.child.pid]);
     const { cpuMs: wrkCpuMs, ...result } = await runWrk(url, {
       seconds: settings.seconds,
       headers: run.headers,
+      ...wrkCpus,
     });
     const othersCpu = others(wrkCpuMs);
     const cpuAfter = cpuTimeMs(server.child.pid);
@@ -205,8 +212,10 @@ async function measure(run: LoadRun, settings: Settings, logDir: string): Promis
       cpuBefore === undefined || cpuAfter === undefined || result.requests === 0
         ? undefined
         : ((cpuAfter - cpuBefore) * 1000) / result.requests;
-    const note = stdoutNote(server.stdoutPath);
-    return { label: run.label, result, body, cpuUsPerRequest, othersCpu, note };
+    const note = [stdoutNote(server.stdoutPath), pinned ? "server on CPU 0, wrk on CPU 1" : undefined]
+      .filter(Boolean)
+      .join("; ");
+    return { label: run.label, result, body, cpuUsPerRequest, othersCpu, ...(note ? { note } : {}) };
   } finally {
     await stopProcess(server.child);
   }
@@ -244,7 +253,11 @@ async function measureInRounds(
   runs: [MeasuredKey, LoadRun][],
   settings: Settings,
   logDir: string,
-): Promise<Partial<Record<MeasuredKey, Measurement>>> {
+): Promise<{
+  medians: Partial<Record<MeasuredKey, Measurement>>;
+  /** Every configuration's runs in round order: the runs of one round were taken minutes apart at most. */
+  rounds: Map<MeasuredKey, Measurement[]>;
+}> {
   const retries = { left: settings.retries };
   const rounds = new Map<MeasuredKey, Measurement[]>(runs.map(([key]) => [key, []]));
   for (let round = 0; round < settings.rounds; round++) {
@@ -262,7 +275,17 @@ async function measureInRounds(
     const rounded = `median of ${sorted.length} rounds (${spread} req/s)`;
     medians[key] = { ...median, note: median.note ? `${median.note}; ${rounded}` : rounded };
   }
-  return medians;
+  return { medians, rounds };
+}
+
+/** Each round's pair (with the feature, without it), for a ratio taken within the round. */
+function pairs(
+  rounds: Map<MeasuredKey, Measurement[]>,
+  on: MeasuredKey,
+  off: MeasuredKey,
+): [Measurement, Measurement][] {
+  const offRuns = rounds.get(off) ?? [];
+  return (rounds.get(on) ?? []).flatMap((run, n) => (offRuns[n] ? [[run, offRuns[n]] as const] : []));
 }
 
 /**
@@ -367,7 +390,7 @@ async function bench(settings: Settings, cleanup: Cleanup): Promise<void> {
     ["apiLite", apiRun("API /v1/users/me (PGlite, LOG_LEVEL=info)", pglite, "info")],
   ];
   if (settings.suites.has("me")) {
-    const measured = await measureInRounds(
+    const { medians: measured } = await measureInRounds(
       runs.filter((entry): entry is [MeasuredKey, LoadRun] => entry[1] !== null),
       settings,
       logDir,
@@ -389,26 +412,36 @@ async function bench(settings: Settings, cleanup: Cleanup): Promise<void> {
     else {
       // The same API and request with the limiter (buckets drawn from PostgreSQL, the in-flight ceiling)
       // and without it, in alternating rounds. Quotas no run reaches: this is the cost of counting.
-      const measured = await measureInRounds(
+      const { medians, rounds } = await measureInRounds(
         [
           [
             "apiPgLimited",
-            apiRun("API /v1/users/me with the limiter (PostgreSQL)", pg, "warn", [], undefined, {
-              FLEET_RATE_LIMIT_CREDENTIAL: "1000000000",
-            }),
+            {
+              ...apiRun("API /v1/users/me with the limiter (PostgreSQL)", pg, "warn", [], undefined, {
+                FLEET_RATE_LIMIT_CREDENTIAL: "1000000000",
+              }),
+              pinned: true,
+            },
           ],
           [
             "apiPgUnlimited",
-            apiRun("API /v1/users/me without the limiter (PostgreSQL)", pg, "warn", [], undefined, {
-              FLEET_RATE_LIMITS: "false",
-              FLEET_MAX_IN_FLIGHT: "0",
-            }),
+            {
+              ...apiRun("API /v1/users/me without the limiter (PostgreSQL)", pg, "warn", [], undefined, {
+                FLEET_RATE_LIMITS: "false",
+                FLEET_MAX_IN_FLIGHT: "0",
+              }),
+              pinned: true,
+            },
           ],
         ],
         settings,
         logDir,
       );
-      printLimiterFigures(measured.apiPgLimited, measured.apiPgUnlimited);
+      printLimiterFigures(
+        medians.apiPgLimited,
+        medians.apiPgUnlimited,
+        pairs(rounds, "apiPgLimited", "apiPgUnlimited"),
+      );
     }
   }
   if (settings.suites.has("metrics")) {
@@ -417,24 +450,34 @@ async function bench(settings: Settings, cleanup: Cleanup): Promise<void> {
       // The same API and request with metrics kept (every request counted and timed) and without, in
       // alternating rounds; the limiter is on in both, as deployed. Nothing scrapes during the load.
       const common = { FLEET_RATE_LIMIT_CREDENTIAL: "1000000000" };
-      const measured = await measureInRounds(
+      const { medians, rounds } = await measureInRounds(
         [
           [
             "apiPgMetrics",
-            apiRun("API /v1/users/me with metrics (PostgreSQL)", pg, "warn", [], undefined, {
-              ...common,
-              FLEET_METRICS_TOKEN: "bench-scrape-token-0123456789",
-            }),
+            {
+              ...apiRun("API /v1/users/me with metrics (PostgreSQL)", pg, "warn", [], undefined, {
+                ...common,
+                FLEET_METRICS_TOKEN: "bench-scrape-token-0123456789",
+              }),
+              pinned: true,
+            },
           ],
           [
             "apiPgNoMetrics",
-            apiRun("API /v1/users/me without metrics (PostgreSQL)", pg, "warn", [], undefined, common),
+            {
+              ...apiRun("API /v1/users/me without metrics (PostgreSQL)", pg, "warn", [], undefined, common),
+              pinned: true,
+            },
           ],
         ],
         settings,
         logDir,
       );
-      printMetricsFigures(measured.apiPgMetrics, measured.apiPgNoMetrics);
+      printMetricsFigures(
+        medians.apiPgMetrics,
+        medians.apiPgNoMetrics,
+        pairs(rounds, "apiPgMetrics", "apiPgNoMetrics"),
+      );
     }
   }
   if (settings.suites.has("fleets")) {

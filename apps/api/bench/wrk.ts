@@ -1,5 +1,5 @@
 import type { ChildProcess } from "node:child_process";
-import { cpuTimeMs, startProcess } from "./processes.ts";
+import { cpuTimeMs, pinToCpus, startProcess } from "./processes.ts";
 
 export interface WrkResult {
   requestsPerSec: number;
@@ -22,6 +22,8 @@ export interface WrkOptions {
   headers?: Record<string, string>;
   /** A wrk Lua script (e.g. one that spreads POSTs over many paths). */
   script?: string;
+  /** Keep wrk on these CPUs (`taskset -c` syntax). */
+  cpus?: string;
 }
 
 const UNIT_MS: Record<string, number> = { us: 0.001, ms: 1, s: 1_000, m: 60_000 };
@@ -86,9 +88,9 @@ export async function runWrk(url: string, options: WrkOptions): Promise<WrkRun> 
   for (const [name, value] of Object.entries(options.headers ?? {})) args.push("-H", `${name}: ${value}`);
   if (options.script !== undefined) args.push("-s", options.script);
   args.push(url);
-  const { code, output, cpuMs } = await collect(
-    startProcess(process.env.BENCH_WRK ?? "wrk", args, { stdio: ["ignore", "pipe", "pipe"] }),
-  );
+  const child = startProcess(process.env.BENCH_WRK ?? "wrk", args, { stdio: ["ignore", "pipe", "pipe"] });
+  if (options.cpus !== undefined) pinToCpus(child.pid, options.cpus);
+  const { code, output, cpuMs } = await collect(child);
   if (code !== 0) throw new Error(`wrk exited with ${code}:\n${output}`);
   return { ...parseWrkOutput(output), cpuMs };
 }

@@ -185,7 +185,7 @@ test.describe("The run as it happens", () => {
     tenant,
     apiUrl,
   }, testInfo) => {
-    test.setTimeout(90_000);
+    test.setTimeout(120_000);
     const runner = new TestRunner(apiUrl);
     // The stream is held unanswered from the start: an open stream answers heartbeats while the API
     // lives, so the badge is honest to say Live then, and only a silent stream may take it away.
@@ -216,11 +216,18 @@ test.describe("The run as it happens", () => {
     await expect(page.getByRole("alert").filter({ hasText: /Unexpected token/ })).toHaveCount(0);
     await screenshot(page, testInfo, "fresh-page-api-silent");
 
+    await expect(problem.getByRole("button", { name: "Try again" })).toBeVisible();
+    const identity = page.getByRole("region", { name: "Signed in as" });
+    await expect(identity).toContainText("The API did not answer", { timeout: 30_000 });
+
+    // Left open, the page recovers by itself once the API is back, without a click or a reload: every query
+    // that failed for an outage asks again every 15 s, the list and the shell's signed-in person alike.
     hang.open();
     await page.unroute("**/trpc/**");
     await page.unroute("**/v1/workspaces/**");
-    await problem.getByRole("button", { name: "Try again" }).click();
-    await expect(page.getByRole("link", { name: fleet.name })).toBeVisible();
+    await expect(page.getByRole("link", { name: fleet.name })).toBeVisible({ timeout: 25_000 });
+    await expect(identity).toContainText(/^.+Tenant /, { timeout: 25_000 });
+    await expect(identity).not.toContainText("did not answer");
   });
 
   test("a runner publishes frames and the page shows them without a reload", async ({

@@ -73,7 +73,7 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
  * here: FormData hands every value over as valid Unicode, with U+FFFD in its place.)
  */
 function textProblem(value: string): string | null {
-  if (CONTROL.test(value)) return "Remove the control character: no name or id contains one.";
+  if (CONTROL.test(value)) return "Remove the control character: no filter value contains one.";
   if (value.length > FIELD_MAX) return `Use at most ${FIELD_MAX} characters.`;
   return null;
 }

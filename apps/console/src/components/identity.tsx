@@ -27,11 +27,16 @@ export function Identity({ me, failed = false }: { me: Me | undefined; failed?: 
         </span>
         <div className="identity__text">
           {me || failed ? (
-            <span className="identity__email">{me?.email ?? "Not known: the API did not answer"}</span>
+            // The whole address on hover: a long one is cut short to the sidebar's width.
+            <span className="identity__email" title={me?.email}>
+              {me?.email ?? "Not known"}
+            </span>
           ) : (
             <Skeleton label="Loading who is signed in…" shape="lines" count={1} />
           )}
-          <span className="identity__tenant">{me ? `Tenant ${me.tenant_name}` : "\u00a0"}</span>
+          <span className="identity__tenant" title={me ? `Tenant ${me.tenant_name}` : undefined}>
+            {me ? `Tenant ${me.tenant_name}` : failed ? "The API did not answer" : "\u00a0"}
+          </span>
         </div>
       </div>
       {me?.credential === "tenant_api_key" ? <Badge tone="info">Signed in with API key</Badge> : null}

@@ -18,7 +18,9 @@ export function problemOf(error: ApiError): ProblemView {
   if (unanswered?.kind === "not_json")
     return {
       title: "The API could not be reached",
-      detail: `Something between the console and the API answered in its place (HTTP ${unanswered.httpStatus}). Try again in a moment.`,
+      // The console's own proxy answers so when the API is down (it cannot tell a stopped API from a broken
+      // one): say what is known, not that something else answered.
+      detail: `The answer (HTTP ${unanswered.httpStatus}) came from the console's server or a proxy, not from the API: the API may be stopped or restarting. Try again in a moment.`,
     };
   return {
     title: "The API could not be reached",

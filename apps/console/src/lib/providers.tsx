@@ -1,7 +1,7 @@
 "use client";
 
 import type { AppRouter } from "@fleet/api/router";
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { type Query, QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { createTRPCClient, httpBatchLink, TRPCClientError } from "@trpc/client";
 import { type ReactNode, useState } from "react";
 import { apiFetch, unansweredOf } from "./api-fetch.ts";
@@ -16,12 +16,33 @@ function retryable(failureCount: number, error: unknown): boolean {
   return (status === undefined || status >= 500) && failureCount < 2;
 }
 
+/** How often a query the API did not answer asks again while it is shown. */
+const RECOVER_EVERY_MS = 15_000;
+
+/**
+ * A query whose last read failed for an outage (no answer, or a 5xx), not a refusal, asks again every
+ * 15 s while its page is shown, so a page left open recovers by itself once the API is back: the shell's
+ * signed-in person and workspace picker stayed "not known" and "Loading workspaces…" until a reload.
+ * A query with its own interval (a poll) keeps that one.
+ */
+function recoverInterval(query: Query): number | false {
+  const { status, error } = query.state;
+  if (status !== "error") return false;
+  const httpStatus = error instanceof TRPCClientError ? (error as ApiError).data?.httpStatus : undefined;
+  return httpStatus === undefined || httpStatus >= 500 ? RECOVER_EVERY_MS : false;
+}
+
 export function Providers({ children }: { children: ReactNode }) {
   const [queryClient] = useState(
     () =>
       new QueryClient({
         defaultOptions: {
-          queries: { staleTime: 15_000, retry: retryable, refetchOnWindowFocus: true },
+          queries: {
+            staleTime: 15_000,
+            retry: retryable,
+            refetchOnWindowFocus: true,
+            refetchInterval: recoverInterval,
+          },
           mutations: { retry: false },
         },
       }),

@@ -175,7 +175,8 @@ export function MessageBox({ fleet, onSent }: { fleet: FleetView; onSent: (event
           <>
             <CheckIcon />{" "}
             {sent.afterLoss
-              ? "Sent once: an earlier answer was lost, and asking again with the same key found "
+              ? // Whether the first try or this one stored it, the API does not say: both answer alike.
+                "Sent once: an answer was lost, so the console asked again with the same key; the message is stored once, as "
               : "Sent: the message waits as "}
             event <code>{sent.eventId.slice(0, 8)}…</code>
             {sent.afterLoss ? "." : " for a runner."}

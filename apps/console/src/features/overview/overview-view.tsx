@@ -64,14 +64,25 @@ export function OverviewView({ workspaceId }: { workspaceId: string | undefined 
     body = <OverviewSkeleton />;
   } else {
     body = (
-      <div className="overview-grid">
-        <PendingApprovalsPanel data={data} />
-        <WaitingEventsPanel data={data} />
-        <RunnersPanel data={data} />
-        <FailedRunsPanel data={data} />
-        <FailedSchedulesPanel data={data} />
-        <SpendPanel data={data} />
-      </div>
+      <>
+        {/* A refresh that failed (the API stopped, say) says so above what was last loaded, rather than
+            leaving panels that look current. */}
+        {overview.error ? (
+          <section className="card" aria-label="Overview not refreshed">
+            <ListProblem query={overview}>
+              <span className="muted">Below is the overview as it was last loaded.</span>
+            </ListProblem>
+          </section>
+        ) : null}
+        <div className="overview-grid">
+          <PendingApprovalsPanel data={data} />
+          <WaitingEventsPanel data={data} />
+          <RunnersPanel data={data} />
+          <FailedRunsPanel data={data} />
+          <FailedSchedulesPanel data={data} />
+          <SpendPanel data={data} />
+        </div>
+      </>
     );
   }
 

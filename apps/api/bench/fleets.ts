@@ -9,7 +9,7 @@ import { eventsBinding } from "../src/services/fleet-events/fleet-events.ts";
 import { encodeCursor } from "../src/services/keyset.ts";
 import { insertBenchFleets, type SeededDatabase } from "./databases.ts";
 import { openLiveTail } from "./live-tail.ts";
-import { apiServerSpec, startServer, stopProcess, waitUntilReady } from "./processes.ts";
+import { apiServerSpec, pinToCpus, startServer, stopProcess, waitUntilReady } from "./processes.ts";
 import { printProfileIn } from "./profile.ts";
 import { runWrk, type WrkResult } from "./wrk.ts";
 
@@ -20,6 +20,8 @@ export interface FleetFigures {
   messages: WrkResult;
   /** The same load with a live tail open, and the event_received frames that tail read. */
   steering: WrkResult & { framesRead: number };
+  /** The message runs had the API on CPU 0 and wrk on CPU 1 (BENCH_FLEETS_PIN=1). */
+  pinned: boolean;
   /** The same load, each request with its own Idempotency-Key, as the console sends. */
   keyedMessages: WrkResult;
   firstPage: WrkResult;
@@ -131,6 +133,10 @@ export async function benchFleets(
   );
   try {
     await waitUntilReady(server, "/healthz");
+    // BENCH_FLEETS_PIN=1: the API on CPU 0 and wrk on CPU 1 for the message runs (PostgreSQL and the live
+    // tail's reader float), as the cost suites run; off by default, so the figures compare with earlier ones.
+    const pinned = process.env.BENCH_FLEETS_PIN === "1" && pinToCpus(server.child.pid, "0");
+    const wrkCpus = pinned ? { cpus: "1" } : {};
     const auth = { authorization: `Bearer ${db.apiKey}` };
     const base = `/v1/workspaces/${seeded.workspaceId}/fleets`;
     const paths = seeded.fleetIds.map((id) => `${base}/${id}/messages`);
@@ -142,14 +148,19 @@ export async function benchFleets(
     if (probe.status !== 202) throw new Error(`messages answered ${probe.status}: ${await probe.text()}`);
     const script = messageScript(options.work, paths, db.apiKey);
     progress(`POST messages: warm-up ${options.warmupSeconds}s, then ${options.seconds}s, 32 connections`);
-    await runWrk(server.baseUrl, { seconds: options.warmupSeconds, script });
-    const { cpuMs: _m, ...messages } = await runWrk(server.baseUrl, { seconds: options.seconds, script });
+    await runWrk(server.baseUrl, { seconds: options.warmupSeconds, script, ...wrkCpus });
+    const { cpuMs: _m, ...messages } = await runWrk(server.baseUrl, {
+      seconds: options.seconds,
+      script,
+      ...wrkCpus,
+    });
     const keyedScript = messageScript(options.work, paths, db.apiKey, true);
     progress(`POST messages with an Idempotency-Key each: ${options.seconds}s, 32 connections`);
-    await runWrk(server.baseUrl, { seconds: options.warmupSeconds, script: keyedScript });
+    await runWrk(server.baseUrl, { seconds: options.warmupSeconds, script: keyedScript, ...wrkCpus });
     const { cpuMs: _k, ...keyedMessages } = await runWrk(server.baseUrl, {
       seconds: options.seconds,
       script: keyedScript,
+      ...wrkCpus,
     });
 
     // Steering (issue 15 §7): the same load with a live tail of the workspace open, which must read
@@ -161,7 +172,11 @@ export async function benchFleets(
     );
     let steering: FleetFigures["steering"];
     try {
-      const { cpuMs: _s, ...loaded } = await runWrk(server.baseUrl, { seconds: options.seconds, script });
+      const { cpuMs: _s, ...loaded } = await runWrk(server.baseUrl, {
+        seconds: options.seconds,
+        script,
+        ...wrkCpus,
+      });
       // Frames still on their way when wrk stops: give them a moment.
       await new Promise((resolve) => setTimeout(resolve, 1_000));
       steering = { ...loaded, framesRead: tail.counts.get("event_received") ?? 0 };
@@ -191,7 +206,7 @@ export async function benchFleets(
     });
     await stopProcess(server.child);
     if (options.profile) printProfileIn(profileDir, "CPU profile of the API during the fleets runs:", 25);
-    return { messages, steering, keyedMessages, firstPage, deepPage, seedSeconds };
+    return { messages, steering, keyedMessages, firstPage, deepPage, seedSeconds, pinned };
   } finally {
     await stopProcess(server.child);
   }
@@ -206,7 +221,9 @@ const mark = (ok: boolean) => (ok ? "met" : "MISSED");
 export function printFleetFigures(figures: FleetFigures): void {
   const { messages, steering, keyedMessages, firstPage, deepPage } = figures;
   const ratio = deepPage.p50Ms / firstPage.p50Ms;
-  console.log("\nFleets (issue #3), PostgreSQL");
+  console.log(
+    `\nFleets (issue #3), PostgreSQL${figures.pinned ? " (message runs: the API on CPU 0, wrk on CPU 1)" : ""}`,
+  );
   console.log(
     `  POST …/messages, 32 connections over ${FLEETS} fleets: ${fmt(acceptedPerSec(messages))} accepted/s, p50 ${messages.p50Ms.toFixed(2)} ms, p99 ${messages.p99Ms.toFixed(2)} ms, non-2xx ${messages.non2xx}` +
       `  [target ≥ 5,000/s: ${mark(acceptedPerSec(messages) >= 5000)}; p99 ≤ 15 ms: ${mark(messages.p99Ms <= 15)}]`,

@@ -17,6 +17,7 @@
  * `metrics` issue 15 §4's cost of keeping metrics (users/me with a scrape token set and without, in rounds,
  * PostgreSQL only, not in the default list), `fleets` issue #3's messages and deep event-list figures, `leases` issue #4's lease cycles, delivery
  * and cron latency; the last two on PostgreSQL only; `approvals`, issue #14's gate figures, on both),
+ * BENCH_FLEETS_PIN=1 (the `fleets` suite's message runs with the API on CPU 0 and wrk on CPU 1),
  * BENCH_INBOX_DEPTH (default 1000000: pending gates behind the approvals inbox on PostgreSQL),
  * BENCH_INBOX_DEPTH_PGLITE (default the same; 0 skips the deep inbox on PGlite),
  * BENCH_WAKE_SAMPLES (default 300: decisions timed to the waiting runner, per database),

@@ -68,6 +68,8 @@ test.describe("Layout", () => {
       ["/members", "Members"],
       ["/billing", "Billing"],
       ["/audit", "Audit log"],
+      // Shorter than the screen: the bar keeps its own height (the rows once shared the spare height).
+      ["/no-such-page", "Page not found"],
     ];
     for (const [path, heading] of pages) {
       await page.goto(`${path}?${ws}`);
@@ -76,6 +78,8 @@ test.describe("Layout", () => {
       await expect(page.locator("main [data-loading]")).toHaveCount(0);
       const width = await page.evaluate(() => document.documentElement.scrollWidth);
       expect(width, `${path} is ${width} px wide`).toBeLessThanOrEqual(390);
+      const bar = await page.locator(".shell__sidebar").boundingBox();
+      expect(bar?.height, `${path}: the navigation bar is ${bar?.height} px tall`).toBeLessThanOrEqual(72);
       await screenshot(page, testInfo, `${path.split("/")[1]}${path.includes("/", 1) ? "-detail" : ""}-390`);
     }
 

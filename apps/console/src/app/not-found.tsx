@@ -1,13 +1,9 @@
-import "../styles/shell.css";
 import "../styles/pages.css";
-import "../styles/shortcuts.css";
 import { cookies } from "next/headers";
 import { Link } from "../components/link.tsx";
 import { NotFoundBody } from "../components/not-found-body.tsx";
-import { Shell } from "../components/shell.tsx";
-import { Providers } from "../lib/providers.tsx";
+import { SignedInShell } from "../components/signed-in-shell.tsx";
 import { SESSION_COOKIE } from "../lib/session.ts";
-import { ShortcutsProvider } from "../lib/shortcuts.tsx";
 
 export const metadata = { title: "Page not found" };
 
@@ -22,13 +18,9 @@ export default async function NotFound() {
   const jar = await cookies();
   if (jar.has(SESSION_COOKIE))
     return (
-      <Providers>
-        <ShortcutsProvider>
-          <Shell>
-            <NotFoundBody />
-          </Shell>
-        </ShortcutsProvider>
-      </Providers>
+      <SignedInShell>
+        <NotFoundBody />
+      </SignedInShell>
     );
   return (
     <main className="page" style={{ maxWidth: "40rem", margin: "4rem auto", padding: "0 1rem" }}>

@@ -9,7 +9,7 @@ import { eventsBinding } from "../src/services/fleet-events/fleet-events.ts";
 import { encodeCursor } from "../src/services/keyset.ts";
 import { insertBenchFleets, type SeededDatabase } from "./databases.ts";
 import { openLiveTail } from "./live-tail.ts";
-import { apiServerSpec, pinToCpus, startServer, stopProcess, waitUntilReady } from "./processes.ts";
+import { apiServerSpec, pinApart, startServer, stopProcess, waitUntilReady } from "./processes.ts";
 import { printProfileIn } from "./profile.ts";
 import { runWrk, type WrkResult } from "./wrk.ts";
 
@@ -108,6 +108,8 @@ export async function benchFleets(
     apiDir: string;
     /** Profile the API during the message load and print where its time went. */
     profile: boolean;
+    /** The message runs with the API on CPU 0 and wrk on CPU 1. */
+    pinned: boolean;
   },
   progress: (message: string) => void,
 ): Promise<FleetFigures> {
@@ -135,8 +137,8 @@ export async function benchFleets(
     await waitUntilReady(server, "/healthz");
     // BENCH_FLEETS_PIN=1: the API on CPU 0 and wrk on CPU 1 for the message runs (PostgreSQL and the live
     // tail's reader float), as the cost suites run; off by default, so the figures compare with earlier ones.
-    const pinned = process.env.BENCH_FLEETS_PIN === "1" && pinToCpus(server.child.pid, "0");
-    const wrkCpus = pinned ? { cpus: "1" } : {};
+    const wrkCpus = options.pinned ? pinApart(server.child.pid) : {};
+    const pinned = wrkCpus.cpus !== undefined;
     const auth = { authorization: `Bearer ${db.apiKey}` };
     const base = `/v1/workspaces/${seeded.workspaceId}/fleets`;
     const paths = seeded.fleetIds.map((id) => `${base}/${id}/messages`);

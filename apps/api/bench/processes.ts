@@ -221,3 +221,11 @@ export function pinToCpus(pid: number | undefined, cpus: string): boolean {
   const result = spawnSync("taskset", ["-a", "-p", "-c", cpus, String(pid)], { stdio: "ignore" });
   return result.status === 0;
 }
+
+/**
+ * Pins a server to CPU 0 and answers the wrk options that keep its load generator on CPU 1 (spread into
+ * `runWrk`'s options); nothing where the server cannot be pinned, so both then float as before.
+ */
+export function pinApart(serverPid: number | undefined): { cpus?: string } {
+  return pinToCpus(serverPid, "0") ? { cpus: "1" } : {};
+}

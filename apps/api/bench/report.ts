@@ -247,12 +247,6 @@ export function printMetricsFigures(
   printCost("Metrics cost (issue 15 §4)", "metrics", 0.03, on, off, rounds);
 }
 
-function middle(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const half = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[half]! : (sorted[half - 1]! + sorted[half]!) / 2;
-}
-
 /** The throughput and CPU per request a feature costs: the same API and request with it and without. */
 function printCost(
   title: string,
@@ -281,7 +275,7 @@ function printCost(
     ([withIt, without]) => withIt.result.requestsPerSec / without.result.requestsPerSec,
   );
   const paired = ratios.length >= 3;
-  const ratio = paired ? middle(ratios) : medianRatio;
+  const ratio = paired ? median(ratios) : medianRatio;
   const cost = 1 - ratio;
   if (paired) {
     console.log(

@@ -49,7 +49,7 @@ import { benchMembers, printMemberFigures } from "./members.ts";
 import {
   cpuTimeMs,
   othersMeter,
-  pinToCpus,
+  pinApart,
   type ServerSpec,
   startServer,
   stopProcess,
@@ -83,6 +83,8 @@ interface Settings {
   inboxDepth: number;
   inboxDepthPglite: number;
   wakeSamples: number;
+  /** BENCH_FLEETS_PIN=1: the fleets suite's message runs with the API and wrk on a core each. */
+  pinFleets: boolean;
 }
 
 function wholeNumber(name: string, fallback: number, min = 1): number {
@@ -112,6 +114,7 @@ function readSettings(): Settings {
       0,
     ),
     wakeSamples: wholeNumber("BENCH_WAKE_SAMPLES", 300),
+    pinFleets: process.env.BENCH_FLEETS_PIN === "1",
   };
 }
 
@@ -125,7 +128,7 @@ interface LoadRun {
   server: Omit<ServerSpec, "logDir">;
   path: string;
   headers: Record<string, string>;
-  /** The server kept on the first core and wrk on the second (the cost suites: `pinToCpus`). */
+  /** The server kept on the first core and wrk on the second (the cost suites: `pinApart`). */
   pinned?: boolean;
 }
 
@@ -194,8 +197,8 @@ async function measure(run: LoadRun, settings: Settings, logDir: string): Promis
     const body = await response.text();
     if (response.status !== 200)
       throw new Error(`${run.label}: ${run.path} answered ${response.status}: ${body}`);
-    const pinned = run.pinned === true && pinToCpus(server.child.pid, "0");
-    const wrkCpus = pinned ? { cpus: "1" } : {};
+    const wrkCpus = run.pinned === true ? pinApart(server.child.pid) : {};
+    const pinned = wrkCpus.cpus !== undefined;
     progress(`${run.label}: warm-up ${settings.warmupSeconds}s, then ${settings.seconds}s of load`);
     await runWrk(url, { seconds: settings.warmupSeconds, headers: run.headers, ...wrkCpus });
     const cpuBefore = cpuTimeMs(server.child.pid);
@@ -483,7 +486,10 @@ async function bench(settings: Settings, cleanup: Cleanup): Promise<void> {
   }
   if (settings.suites.has("fleets")) {
     if (pg === null) console.log(`\nFleets (issue #3): skipped, ${postgres}`);
-    else printFleetFigures(await benchFleets(pg, { ...settings, work, logDir, apiDir }, progress));
+    else
+      printFleetFigures(
+        await benchFleets(pg, { ...settings, work, logDir, apiDir, pinned: settings.pinFleets }, progress),
+      );
   }
   if (settings.suites.has("leases")) {
     if (pg === null) console.log(`\nRunners and leases (issue #4): skipped, ${postgres}`);

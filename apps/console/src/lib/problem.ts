@@ -1,4 +1,5 @@
 import type { ProblemView } from "@fleet/ui";
+import { TRPCClientError } from "@trpc/client";
 import { REQUEST_TIMEOUT_MS, unansweredOf } from "./api-fetch.ts";
 import type { ApiError } from "./trpc.ts";
 
@@ -39,7 +40,11 @@ export function statusOf(error: ApiError): number | undefined {
   return error.data?.httpStatus;
 }
 
-/** A refusal (4xx) answers the same on retry; an outage, or no answer at all, may not. */
-export function retryable(error: ApiError): boolean {
-  return (statusOf(error) ?? 500) >= 500;
+/**
+ * A refusal (4xx) answers the same on retry; an outage, or no answer at all, may not. Takes any error, as a
+ * query's state holds it: one that is no tRPC client error counts as no answer.
+ */
+export function retryable(error: unknown): boolean {
+  const status = error instanceof TRPCClientError ? statusOf(error as ApiError) : undefined;
+  return (status ?? 500) >= 500;
 }

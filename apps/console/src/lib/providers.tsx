@@ -2,18 +2,18 @@
 
 import type { AppRouter } from "@fleet/api/router";
 import { type Query, QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { createTRPCClient, httpBatchLink, TRPCClientError } from "@trpc/client";
+import { createTRPCClient, httpBatchLink } from "@trpc/client";
 import { type ReactNode, useState } from "react";
 import { apiFetch, unansweredOf } from "./api-fetch.ts";
-import { type ApiError, TRPCProvider } from "./trpc.ts";
+import { retryable } from "./problem.ts";
+import { TRPCProvider } from "./trpc.ts";
 
-function retryable(failureCount: number, error: unknown): boolean {
+function retryQuery(failureCount: number, error: unknown): boolean {
   // A request that already waited out the client timeout is not retried at once: the page says the API
   // is not answering, and its own retry (or the next poll) asks again.
   if (unansweredOf(error)?.kind === "timeout") return false;
   // A refusal (4xx) will not change on retry; an outage might.
-  const status = error instanceof TRPCClientError ? (error as ApiError).data?.httpStatus : undefined;
-  return (status === undefined || status >= 500) && failureCount < 2;
+  return retryable(error) && failureCount < 2;
 }
 
 /** How often a query the API did not answer asks again while it is shown. */
@@ -27,9 +27,7 @@ const RECOVER_EVERY_MS = 15_000;
  */
 function recoverInterval(query: Query): number | false {
   const { status, error } = query.state;
-  if (status !== "error") return false;
-  const httpStatus = error instanceof TRPCClientError ? (error as ApiError).data?.httpStatus : undefined;
-  return httpStatus === undefined || httpStatus >= 500 ? RECOVER_EVERY_MS : false;
+  return status === "error" && retryable(error) ? RECOVER_EVERY_MS : false;
 }
 
 export function Providers({ children }: { children: ReactNode }) {
@@ -39,7 +37,7 @@ export function Providers({ children }: { children: ReactNode }) {
         defaultOptions: {
           queries: {
             staleTime: 15_000,
-            retry: retryable,
+            retry: retryQuery,
             refetchOnWindowFocus: true,
             refetchInterval: recoverInterval,
           },

@@ -1,0 +1,119 @@
+import { type Database, resultRows, sql } from "@fleet/db";
+
+/** Statements storing messages at once, each with its own connection; the rest wait and go together. */
+const IN_FLIGHT = 2;
+/** The most messages one statement stores. */
+const MAX_ROWS = 500;
+
+/** A chat event to store, if its fleet is the tenant's, in the workspace, and active. */
+export interface ChatRow {
+  id: string;
+  fleetId: string;
+  workspaceId: string;
+  tenantId: string;
+  actor: string;
+  requestJson: string;
+  at: number;
+}
+
+interface Waiting {
+  row: ChatRow;
+  resolve: (stored: boolean) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Group commit for messages. A message waits for the end of the event-loop turn it arrived in and is
+ * stored with every other message queued by then, in one statement and one commit; while `IN_FLIGHT`
+ * statements run, the queue grows and goes as the next. Alone, a message goes at once; under load one
+ * commit (and one round trip) answers many, which is what a send costs most: its commit, not its row.
+ * Each message still gets its own answer: stored, or not (its fleet is another tenant's, absent, or not
+ * active), and a row whose data fails the statement fails alone.
+ */
+export class MessageBatches {
+  #queue: Waiting[] = [];
+  #running = 0;
+  #scheduled = false;
+
+  constructor(private readonly db: Database) {}
+
+  /** Stores the row; true when stored, false when its fleet refused it. */
+  store(row: ChatRow): Promise<boolean> {
+    return new Promise((resolve, reject) => {
+      this.#queue.push({ row, resolve, reject });
+      this.#schedule();
+    });
+  }
+
+  #schedule(): void {
+    if (this.#scheduled || this.#running >= IN_FLIGHT || this.#queue.length === 0) return;
+    this.#scheduled = true;
+    setImmediate(() => {
+      this.#scheduled = false;
+      while (this.#running < IN_FLIGHT && this.#queue.length > 0) {
+        const batch = this.#queue.splice(0, MAX_ROWS);
+        this.#running++;
+        storeBatch(this.db, batch).finally(() => {
+          this.#running--;
+          this.#schedule();
+        });
+      }
+    });
+  }
+}
+
+async function storeBatch(db: Database, batch: Waiting[]): Promise<void> {
+  try {
+    const stored = await insertRows(
+      db,
+      batch.map((waiting) => waiting.row),
+    );
+    for (const waiting of batch) waiting.resolve(stored.has(waiting.row.id));
+  } catch (error) {
+    if (batch.length === 1 || !rowError(error)) {
+      // The database's or the connection's failure: every message in the batch meets it, as it would alone.
+      for (const waiting of batch) waiting.reject(error);
+      return;
+    }
+    // One row's data failed the whole statement (its fleet deleted meanwhile, say): each goes alone.
+    await Promise.all(
+      batch.map(async (waiting) => {
+        try {
+          waiting.resolve((await insertRows(db, [waiting.row])).size === 1);
+        } catch (alone) {
+          waiting.reject(alone);
+        }
+      }),
+    );
+  }
+}
+
+/**
+ * One statement for the batch: the rows as arrays, joined to the fleets that are the tenant's, in the
+ * workspace, and active; it returns the ids it stored.
+ */
+async function insertRows(db: Database, rows: ChatRow[]): Promise<Set<string>> {
+  const column = <K extends keyof ChatRow>(key: K) => sql.param(rows.map((row) => row[key]));
+  const result = await db.execute(sql`
+    insert into fleet_events (id, workspace_id, fleet_id, actor, event_type, request_json, status, created_at, updated_at)
+    select m.id, f.workspace_id, f.id, m.actor, 'chat', m.request_json, 'received', m.at, m.at
+      from unnest(${column("id")}::uuid[], ${column("fleetId")}::uuid[], ${column("workspaceId")}::uuid[],
+                  ${column("tenantId")}::uuid[], ${column("actor")}::text[], ${column("requestJson")}::text[],
+                  ${column("at")}::bigint[])
+        as m(id, fleet_id, workspace_id, tenant_id, actor, request_json, at)
+      join fleets f
+        on f.id = m.fleet_id and f.workspace_id = m.workspace_id and f.tenant_id = m.tenant_id
+       and f.status = 'active'
+    returning id`);
+  return new Set(resultRows<{ id: string }>(result).map((row) => row.id));
+}
+
+/** A data exception (22) or an integrity violation (23): the statement's rows, not the database, failed. */
+function rowError(error: unknown): boolean {
+  for (let cause: unknown = error; cause !== null && typeof cause === "object"; ) {
+    const code = (cause as { code?: unknown }).code;
+    if (typeof code === "string" && /^2[23][0-9A-Z]{3}$/.test(code)) return true;
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  return false;
+}

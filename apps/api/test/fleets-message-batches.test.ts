@@ -1,0 +1,152 @@
+import type { OutputOf } from "@fleet/contracts";
+import type { messageFleet } from "@fleet/contracts/fleets/message-fleet";
+import { eq, fleetEvents, inArray, resultRows, sql } from "@fleet/db";
+import { describe, expect, it } from "vitest";
+import { newId } from "../src/runtime/ids.ts";
+import { type ChatRow, MessageBatches } from "../src/services/fleets/message-batches.ts";
+import { installFleet } from "./fleet-fixtures.ts";
+import { call, type Response, seedTenant, type Tenant, testApi } from "./harness.ts";
+
+type Accepted = OutputOf<typeof messageFleet>;
+
+function send(tenant: Tenant, workspaceId: string, fleetId: string, message: string) {
+  return call<Accepted & { error_code?: string }>(
+    "POST",
+    `/v1/workspaces/${workspaceId}/fleets/${fleetId}/messages`,
+    { token: tenant.apiKey, body: { message } },
+  );
+}
+
+async function pause(tenant: Tenant, fleetId: string): Promise<void> {
+  const path = `/v1/workspaces/${tenant.workspaceId}/fleets/${fleetId}`;
+  const read = await call<{ etag: string }>("GET", path, { token: tenant.apiKey });
+  const moved = await call("PATCH", path, {
+    token: tenant.apiKey,
+    headers: { "if-match": read.body.etag },
+    body: { status: "paused" },
+  });
+  expect(moved.status, moved.text).toBe(200);
+}
+
+/** The transactions that stored these events: rows one statement stored share its transaction id. */
+async function transactionsOf(ids: string[]): Promise<number> {
+  const api = await testApi();
+  const result = await api.database.db.execute(
+    sql`select count(distinct xmin::text)::int as n from fleet_events where id in ${ids}`,
+  );
+  return resultRows<{ n: number }>(result)[0]!.n;
+}
+
+describe("fleets: messages sent at the same moment share a statement", () => {
+  it("answers each of many concurrent sends for itself: its own event, text and fleet, or its refusal", async () => {
+    const owner = await seedTenant();
+    const stranger = await seedTenant();
+    const active = await Promise.all([installFleet(owner), installFleet(owner), installFleet(owner)]);
+    const paused = await installFleet(owner);
+    await pause(owner, paused);
+    const theirs = await installFleet(stranger);
+
+    type Sent = {
+      fleetId: string;
+      message: string;
+      expect: number;
+      response?: Response<Accepted & { error_code?: string }>;
+    };
+    const sends: Sent[] = [];
+    for (let n = 0; n < 90; n++)
+      sends.push({ fleetId: active[n % 3]!, message: `run ${n} ${newId()}`, expect: 202 });
+    for (let n = 0; n < 10; n++) sends.push({ fleetId: paused, message: `paused ${n}`, expect: 409 });
+    for (let n = 0; n < 10; n++) sends.push({ fleetId: theirs, message: `theirs ${n}`, expect: 404 });
+    for (let n = 0; n < 10; n++) sends.push({ fleetId: newId(), message: `nowhere ${n}`, expect: 404 });
+    // Interleaved, so the refusals land in the same batches as the successes.
+    sends.sort(() => Math.random() - 0.5);
+    await Promise.all(
+      sends.map(async (entry) => {
+        entry.response = await send(owner, owner.workspaceId, entry.fleetId, entry.message);
+      }),
+    );
+
+    for (const entry of sends) expect(entry.response!.status, entry.response!.text).toBe(entry.expect);
+    for (const entry of sends.filter((s) => s.fleetId === paused))
+      expect(entry.response!.body.error_code).toBe("UZ-FLEET-003");
+    for (const entry of sends.filter((s) => s.expect === 404))
+      expect(entry.response!.body.error_code).toBe("UZ-FLEET-001");
+
+    const accepted = sends.filter((entry) => entry.expect === 202);
+    const ids = accepted.map((entry) => entry.response!.body.event_id);
+    expect(new Set(ids).size).toBe(accepted.length);
+    const api = await testApi();
+    const rows = await api.database.db
+      .select({ id: fleetEvents.id, fleetId: fleetEvents.fleetId, requestJson: fleetEvents.requestJson })
+      .from(fleetEvents)
+      .where(inArray(fleetEvents.fleetId, [...active, paused, theirs]));
+    // Exactly the accepted sends were stored, each under the id its own answer gave, with its own text.
+    expect(rows).toHaveLength(accepted.length);
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    for (const entry of accepted) {
+      const row = byId.get(entry.response!.body.event_id);
+      expect(row?.fleetId).toBe(entry.fleetId);
+      expect(JSON.parse(row!.requestJson)).toEqual({ message: entry.message });
+    }
+  });
+
+  it("stores the messages of one moment in one statement, and a row that fails it fails alone", async () => {
+    const owner = await seedTenant();
+    const stranger = await seedTenant();
+    const fleetId = await installFleet(owner);
+    const paused = await installFleet(owner);
+    await pause(owner, paused);
+    const api = await testApi();
+    const batches = new MessageBatches(api.database.db);
+    const row = (over: Partial<ChatRow> = {}): ChatRow => {
+      const at = Date.now();
+      return {
+        id: newId(at),
+        fleetId,
+        workspaceId: owner.workspaceId,
+        tenantId: owner.tenantId,
+        actor: "user:batch-test",
+        requestJson: JSON.stringify({ message: "together" }),
+        at,
+        ...over,
+      };
+    };
+
+    // Queued in one turn of the event loop: one statement, so one transaction stored them all.
+    const together = [row(), row(), row(), row(), row()];
+    expect(await Promise.all(together.map((r) => batches.store(r)))).toEqual([true, true, true, true, true]);
+    expect(await transactionsOf(together.map((r) => r.id))).toBe(1);
+
+    // Refused rows in the same statement: another tenant, a paused fleet, another workspace.
+    const mixed = [
+      row(),
+      row({ tenantId: stranger.tenantId }),
+      row({ fleetId: paused }),
+      row({ workspaceId: stranger.workspaceId }),
+      row(),
+    ];
+    expect(await Promise.all(mixed.map((r) => batches.store(r)))).toEqual([true, false, false, false, true]);
+
+    // A row whose id is taken fails the statement; every other row is then stored alone.
+    const taken = together[0]!.id;
+    const rest = [row(), row(), row()];
+    const answers = await Promise.allSettled([
+      batches.store(rest[0]!),
+      batches.store(row({ id: taken, requestJson: JSON.stringify({ message: "duplicate" }) })),
+      batches.store(rest[1]!),
+      batches.store(rest[2]!),
+    ]);
+    expect(answers.map((answer) => answer.status)).toEqual([
+      "fulfilled",
+      "rejected",
+      "fulfilled",
+      "fulfilled",
+    ]);
+    const stored = await api.database.db
+      .select({ id: fleetEvents.id, requestJson: fleetEvents.requestJson })
+      .from(fleetEvents)
+      .where(eq(fleetEvents.fleetId, fleetId));
+    expect(stored).toHaveLength(together.length + 2 + rest.length);
+    expect(stored.find((r) => r.id === taken)?.requestJson).toBe(JSON.stringify({ message: "together" }));
+  });
+});

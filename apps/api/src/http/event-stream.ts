@@ -119,6 +119,8 @@ export class EventStreams {
         if (stream.pending !== null) stream.pending.push({ id, frame });
         else if (id > stream.lastSentId) this.write(stream, frame, id);
       },
+      hold: () => socket.cork(),
+      release: () => socket.uncork(),
       close: () => {},
     };
     const unsubscribe = this.hub.subscribe(stream);

@@ -43,6 +43,9 @@ interface StoredFrame {
 export interface Subscriber extends StreamFilter {
   /** Receives the frame's wire bytes, shared by every subscriber it goes to. */
   deliver(id: number, frame: Buffer): void;
+  /** Several frames follow: keep what `deliver` writes until `release`, and send it together. */
+  hold(): void;
+  release(): void;
 }
 
 export interface ReplayAnswer {
@@ -334,6 +337,9 @@ export class StreamHub {
   }
 
   private fanOut(frames: StoredFrame[]): void {
+    // A NOTIFY carries a batch: what one stream gets of it leaves in one write(2), not one per frame (a
+    // write to a socket is most of what a frame costs). A single frame goes straight out.
+    const held = frames.length > 1 ? new Set<Subscriber>() : null;
     for (const frame of frames) {
       if (frame.id <= this.lastDelivered) continue;
       this.lastDelivered = frame.id;
@@ -344,9 +350,14 @@ export class StreamHub {
         if (subscriber.fleetId !== null && subscriber.fleetId !== frame.fleet_id) continue;
         if (subscriber.kinds !== null && !subscriber.kinds.has(frame.kind)) continue;
         encoded ??= encodeFrame(frame);
+        if (held !== null && !held.has(subscriber)) {
+          held.add(subscriber);
+          subscriber.hold();
+        }
         subscriber.deliver(frame.id, encoded);
       }
     }
+    if (held !== null) for (const subscriber of held) subscriber.release();
   }
 
   /**

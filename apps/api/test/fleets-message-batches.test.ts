@@ -88,6 +88,8 @@ describe("fleets: messages sent at the same moment share a statement", () => {
       expect(row?.fleetId).toBe(entry.fleetId);
       expect(JSON.parse(row!.requestJson)).toEqual({ message: entry.message });
     }
+    // And they were stored together: fewer transactions than sends (one each without the batching).
+    expect(await transactionsOf(ids)).toBeLessThan(accepted.length);
   });
 
   it("stores the messages of one moment in one statement, and a row that fails it fails alone", async () => {
@@ -97,7 +99,7 @@ describe("fleets: messages sent at the same moment share a statement", () => {
     const paused = await installFleet(owner);
     await pause(owner, paused);
     const api = await testApi();
-    const batches = new MessageBatches(api.database.db);
+    const batches = new MessageBatches(api.database.db, 2_000);
     const row = (over: Partial<ChatRow> = {}): ChatRow => {
       const at = Date.now();
       return {
@@ -148,5 +150,53 @@ describe("fleets: messages sent at the same moment share a statement", () => {
       .where(eq(fleetEvents.fleetId, fleetId));
     expect(stored).toHaveLength(together.length + 2 + rest.length);
     expect(stored.find((r) => r.id === taken)?.requestJson).toBe(JSON.stringify({ message: "together" }));
+  });
+
+  it("refuses a message that waited past the pool's deadline while every statement was stuck, and never sends it", async () => {
+    const owner = await seedTenant();
+    const fleetId = await installFleet(owner);
+    const api = await testApi();
+    const batches = new MessageBatches(api.database.db, 300);
+    const row = (): ChatRow => {
+      const at = Date.now();
+      return {
+        id: newId(at),
+        fleetId,
+        workspaceId: owner.workspaceId,
+        tenantId: owner.tenantId,
+        actor: "user:batch-test",
+        requestJson: JSON.stringify({ message: "stuck" }),
+        at,
+      };
+    };
+    const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    const first = row();
+    const second = row();
+    const late = row();
+    let stored: Promise<boolean[]> = Promise.resolve([]);
+    let refusal: unknown = null;
+    // The fleet's row locked: an event's foreign key check (or, on PGlite, any other statement) waits.
+    await api.database.db.transaction(async (tx) => {
+      await tx.execute(sql`select id from fleets where id = ${fleetId} for update`);
+      const one = batches.store(first);
+      await pause(50);
+      const two = batches.store(second);
+      await pause(50);
+      stored = Promise.all([one, two]);
+      // Both statements are in flight and stuck: this one queues, and is refused at its deadline.
+      refusal = await batches.store(late).then(
+        () => null,
+        (error: unknown) => error,
+      );
+    });
+    expect(refusal).toMatchObject({ code: "POOL_TIMEOUT" });
+    expect(await stored).toEqual([true, true]);
+    const ids = (
+      await api.database.db
+        .select({ id: fleetEvents.id })
+        .from(fleetEvents)
+        .where(eq(fleetEvents.fleetId, fleetId))
+    ).map((r) => r.id);
+    expect(ids.sort()).toEqual([first.id, second.id].sort());
   });
 });

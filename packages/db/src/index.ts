@@ -18,6 +18,7 @@ export {
   type SQL,
   sql,
 } from "drizzle-orm";
+export { PoolTimeoutError } from "./admission.ts";
 export * from "./client.ts";
 export { DataDirLockedError, type LockInfo, readLock } from "./lock.ts";
 export * as schema from "./schema/index.ts";

@@ -1,4 +1,4 @@
-import { type Database, resultRows, sql } from "@fleet/db";
+import { type Database, PoolTimeoutError, resultRows, sql } from "@fleet/db";
 
 /** Statements storing messages at once, each with its own connection; the rest wait and go together. */
 const IN_FLIGHT = 2;
@@ -18,6 +18,8 @@ export interface ChatRow {
 
 interface Waiting {
   row: ChatRow;
+  /** When it was queued (`performance.now()`). */
+  since: number;
   resolve: (stored: boolean) => void;
   reject: (error: unknown) => void;
 }
@@ -28,28 +30,38 @@ interface Waiting {
  * statements run, the queue grows and goes as the next. Alone, a message goes at once; under load one
  * commit (and one round trip) answers many, which is what a send costs most: its commit, not its row.
  * Each message still gets its own answer: stored, or not (its fleet is another tenant's, absent, or not
- * active), and a row whose data fails the statement fails alone.
+ * active), and a row whose data fails the statement fails alone. A message waits in the queue no longer
+ * than a call waits for a connection on PostgreSQL (`maxWaitMs`, the pool's own deadline): with the
+ * database out of reach it is refused then (503) and never sent, rather than stored after its client
+ * gave up.
  */
 export class MessageBatches {
   #queue: Waiting[] = [];
   #running = 0;
   #scheduled = false;
+  #deadline: NodeJS.Timeout | null = null;
 
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    /** The pool's wait for a connection; null on PGlite, where every call waits its turn in process. */
+    private readonly maxWaitMs: number | null,
+  ) {}
 
   /** Stores the row; true when stored, false when its fleet refused it. */
   store(row: ChatRow): Promise<boolean> {
     return new Promise((resolve, reject) => {
-      this.#queue.push({ row, resolve, reject });
+      this.#queue.push({ row, since: performance.now(), resolve, reject });
       this.#schedule();
     });
   }
 
   #schedule(): void {
+    if (this.#running >= IN_FLIGHT) this.#watchDeadline();
     if (this.#scheduled || this.#running >= IN_FLIGHT || this.#queue.length === 0) return;
     this.#scheduled = true;
     setImmediate(() => {
       this.#scheduled = false;
+      this.#refuseOverdue();
       while (this.#running < IN_FLIGHT && this.#queue.length > 0) {
         const batch = this.#queue.splice(0, MAX_ROWS);
         this.#running++;
@@ -59,6 +71,31 @@ export class MessageBatches {
         });
       }
     });
+  }
+
+  /** While every statement is busy (a database that hangs), the queue's head is refused at its deadline. */
+  #watchDeadline(): void {
+    const head = this.#queue[0];
+    if (this.maxWaitMs === null || this.#deadline !== null || head === undefined) return;
+    this.#deadline = setTimeout(
+      () => {
+        this.#deadline = null;
+        this.#refuseOverdue();
+        if (this.#running >= IN_FLIGHT) this.#watchDeadline();
+      },
+      Math.max(0, head.since + (this.maxWaitMs ?? 0) - performance.now()) + 1,
+    );
+    this.#deadline.unref();
+  }
+
+  /** The queue is oldest first: refuses from its head what waited past the deadline. */
+  #refuseOverdue(): void {
+    if (this.maxWaitMs === null) return;
+    const deadline = performance.now() - this.maxWaitMs;
+    let overdue = 0;
+    while (overdue < this.#queue.length && this.#queue[overdue]!.since < deadline) overdue++;
+    for (const waiting of this.#queue.splice(0, overdue))
+      waiting.reject(new PoolTimeoutError(`no database connection came free within ${this.maxWaitMs} ms`));
   }
 }
 
@@ -75,16 +112,15 @@ async function storeBatch(db: Database, batch: Waiting[]): Promise<void> {
       for (const waiting of batch) waiting.reject(error);
       return;
     }
-    // One row's data failed the whole statement (its fleet deleted meanwhile, say): each goes alone.
-    await Promise.all(
-      batch.map(async (waiting) => {
-        try {
-          waiting.resolve((await insertRows(db, [waiting.row])).size === 1);
-        } catch (alone) {
-          waiting.reject(alone);
-        }
-      }),
-    );
+    // One row's data failed the whole statement (its fleet deleted meanwhile, say): each goes alone, one
+    // after another, so the retry holds this batch's one connection and never crowds out other requests.
+    for (const waiting of batch) {
+      try {
+        waiting.resolve((await insertRows(db, [waiting.row])).size === 1);
+      } catch (alone) {
+        waiting.reject(alone);
+      }
+    }
   }
 }
 
@@ -110,7 +146,11 @@ async function insertRows(db: Database, rows: ChatRow[]): Promise<Set<string>> {
 
 /** A data exception (22) or an integrity violation (23): the statement's rows, not the database, failed. */
 function rowError(error: unknown): boolean {
-  for (let cause: unknown = error; cause !== null && typeof cause === "object"; ) {
+  for (
+    let cause: unknown = error, depth = 0;
+    cause !== null && typeof cause === "object" && depth < 5;
+    depth++
+  ) {
     const code = (cause as { code?: unknown }).code;
     if (typeof code === "string" && /^2[23][0-9A-Z]{3}$/.test(code)) return true;
     cause = (cause as { cause?: unknown }).cause;

@@ -1,4 +1,4 @@
-import type { Database } from "@fleet/db";
+import { type Database, parseDatabaseUrl } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
 import type { ServiceContext } from "../context.ts";
 import { eventReceived } from "../fleet-events/frames.ts";
@@ -9,7 +9,8 @@ import { sendOnce } from "./message-keys.ts";
 /**
  * Stores a person's message as a chat event for a runner to lease. The common case is one statement,
  * shared with the messages sent at the same moment (`MessageBatches`): the insert reads the fleet (scoped
- * to the tenant and workspace, and active) in the same query. Only a refusal costs a second read, to say why.
+ * to the tenant and workspace, and active) in the same query. A refusal costs a second read, to say why;
+ * a batch that another row's data failed, a second statement of the send's own.
  */
 export async function messageFleet(
   ctx: ServiceContext,
@@ -25,7 +26,7 @@ export async function messageFleet(
   const { db } = ctx;
   const now = ctx.now();
   const id = newId(now);
-  const stored = await messageBatches(db).store({
+  const stored = await messageBatches(ctx).store({
     id,
     fleetId: input.fleet_id,
     workspaceId: input.workspace_id,
@@ -64,10 +65,11 @@ function entered(
 const batches = new WeakMap<Database, MessageBatches>();
 
 /** The database handle's group commit for messages: one per handle, shared by every request. */
-function messageBatches(db: Database): MessageBatches {
+function messageBatches({ db, config }: ServiceContext): MessageBatches {
   let found = batches.get(db);
   if (found === undefined) {
-    found = new MessageBatches(db);
+    const pooled = parseDatabaseUrl(config.databaseUrl).kind === "postgres";
+    found = new MessageBatches(db, pooled ? config.dbConnectTimeoutMs : null);
     batches.set(db, found);
   }
   return found;

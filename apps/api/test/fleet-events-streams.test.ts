@@ -441,6 +441,35 @@ describe("live-tail streams at their limits", () => {
     }
   });
 
+  it("keeps a reader that reads, however much one batch of frames holds", async () => {
+    const owner = await seedTenant();
+    const leased = await leasedFleet(owner);
+    const api = await testApi();
+    const before = api.app.services.streams.stats().dropped;
+    const stream = await open(fleetStream(owner, leased.fleetId, "?kinds=chunk"), owner.apiKey);
+    try {
+      // Published in one tick: one flush, one NOTIFY (by reference: too big to carry), one batch of 2.4 MB
+      // for this stream, more than the 1 MiB a reader may leave unread. The stream sends it as it goes.
+      const texts = Array.from({ length: 40 }, (_, n) => `${n} ${"x".repeat(60_000)}`);
+      for (const text of texts)
+        api.app.services.streams.publish({
+          workspaceId: owner.workspaceId,
+          fleetId: leased.fleetId,
+          eventId: leased.lease.event_id,
+          leaseId: leased.lease.lease_id,
+          kind: "chunk",
+          payload: { text },
+          at: Date.now(),
+        });
+      await stream.next((f) => f.event === "chunk" && f.data.payload.text === texts.at(-1), 10_000);
+      expect(chunkTexts(stream)).toEqual(texts);
+      expect(api.app.services.streams.stats().dropped).toBe(before);
+    } finally {
+      stream.close();
+      await stream.ended;
+    }
+  });
+
   it("drops a reader that stops reading rather than buffer for it", async () => {
     const owner = await seedTenant();
     const leased = await leasedFleet(owner);

@@ -40,8 +40,13 @@ interface OpenStream extends Subscriber {
   /** Frames that arrived while the replay was read, sent once it has been. */
   pending: { id: number; frame: Buffer }[] | null;
   lastSentId: number;
+  /** Bytes written since the hub began holding this stream (a batch in progress); null when not held. */
+  held: number | null;
   close(): void;
 }
+
+/** A held stream sends what it holds once it reaches this much, so one batch never piles up unsent. */
+const HOLD_MAX_BYTES = 64 * 1024;
 
 const idText = (id: number | null) => (id === null ? null : String(id));
 
@@ -115,12 +120,19 @@ export class EventStreams {
       lastWriteAt: this.now(),
       pending: [],
       lastSentId: subscription.afterId ?? 0,
+      held: null,
       deliver: (id, frame) => {
         if (stream.pending !== null) stream.pending.push({ id, frame });
         else if (id > stream.lastSentId) this.write(stream, frame, id);
       },
-      hold: () => socket.cork(),
-      release: () => socket.uncork(),
+      hold: () => {
+        stream.held = 0;
+        socket.cork();
+      },
+      release: () => {
+        stream.held = null;
+        socket.uncork();
+      },
       close: () => {},
     };
     const unsubscribe = this.hub.subscribe(stream);
@@ -173,7 +185,8 @@ export class EventStreams {
   }
 
   private write(stream: OpenStream, frame: Buffer, id: number): void {
-    if (stream.socket.writableLength > this.settings.maxBuffered) {
+    // What a held stream holds is this batch's, on its way: not what a slow reader left unread.
+    if (stream.socket.writableLength - (stream.held ?? 0) > this.settings.maxBuffered) {
       // Too slow to keep up: buffering without bound would let one reader exhaust the instance.
       this.hub.droppedSlowReader();
       stream.close();
@@ -183,6 +196,13 @@ export class EventStreams {
     stream.lastSentId = id;
     stream.lastWriteAt = this.now();
     stream.socket.write(frame);
+    if (stream.held === null) return;
+    stream.held += frame.length;
+    if (stream.held >= HOLD_MAX_BYTES) {
+      stream.socket.uncork();
+      stream.socket.cork();
+      stream.held = 0;
+    }
   }
 
   private heartbeat(): void {

@@ -340,24 +340,27 @@ export class StreamHub {
     // A NOTIFY carries a batch: what one stream gets of it leaves in one write(2), not one per frame (a
     // write to a socket is most of what a frame costs). A single frame goes straight out.
     const held = frames.length > 1 ? new Set<Subscriber>() : null;
-    for (const frame of frames) {
-      if (frame.id <= this.lastDelivered) continue;
-      this.lastDelivered = frame.id;
-      const set = this.byWorkspace.get(frame.workspace_id);
-      if (set === undefined) continue;
-      let encoded: Buffer | null = null;
-      for (const subscriber of set) {
-        if (subscriber.fleetId !== null && subscriber.fleetId !== frame.fleet_id) continue;
-        if (subscriber.kinds !== null && !subscriber.kinds.has(frame.kind)) continue;
-        encoded ??= encodeFrame(frame);
-        if (held !== null && !held.has(subscriber)) {
-          held.add(subscriber);
-          subscriber.hold();
+    try {
+      for (const frame of frames) {
+        if (frame.id <= this.lastDelivered) continue;
+        this.lastDelivered = frame.id;
+        const set = this.byWorkspace.get(frame.workspace_id);
+        if (set === undefined) continue;
+        let encoded: Buffer | null = null;
+        for (const subscriber of set) {
+          if (subscriber.fleetId !== null && subscriber.fleetId !== frame.fleet_id) continue;
+          if (subscriber.kinds !== null && !subscriber.kinds.has(frame.kind)) continue;
+          encoded ??= encodeFrame(frame);
+          if (held !== null && !held.has(subscriber)) {
+            held.add(subscriber);
+            subscriber.hold();
+          }
+          subscriber.deliver(frame.id, encoded);
         }
-        subscriber.deliver(frame.id, encoded);
       }
+    } finally {
+      if (held !== null) for (const subscriber of held) subscriber.release();
     }
-    if (held !== null) for (const subscriber of held) subscriber.release();
   }
 
   /**

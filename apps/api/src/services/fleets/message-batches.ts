@@ -1,4 +1,5 @@
-import { type Database, PoolTimeoutError, resultRows, sql } from "@fleet/db";
+import { type Database, PoolTimeoutError, parseDatabaseUrl, resultRows, sql } from "@fleet/db";
+import type { ServiceContext } from "../context.ts";
 
 /** Statements storing messages at once, each with its own connection; the rest wait and go together. */
 const IN_FLIGHT = 2;
@@ -16,11 +17,17 @@ export interface ChatRow {
   at: number;
 }
 
-interface Waiting {
-  row: ChatRow;
+/** Stores a batch's rows in one statement and answers each row, by its id. */
+export type BatchStatement<Row extends { id: string }, Answer> = (
+  db: Database,
+  rows: Row[],
+) => Promise<Map<string, Answer>>;
+
+interface Waiting<Row, Answer> {
+  row: Row;
   /** When it was queued (`performance.now()`). */
   since: number;
-  resolve: (stored: boolean) => void;
+  resolve: (answer: Answer) => void;
   reject: (error: unknown) => void;
 }
 
@@ -29,26 +36,30 @@ interface Waiting {
  * stored with every other message queued by then, in one statement and one commit; while `IN_FLIGHT`
  * statements run, the queue grows and goes as the next. Alone, a message goes at once; under load one
  * commit (and one round trip) answers many, which is what a send costs most: its commit, not its row.
- * Each message still gets its own answer: stored, or not (its fleet is another tenant's, absent, or not
- * active), and a row whose data fails the statement fails alone. A message waits in the queue no longer
+ * Each message still gets its own answer (`statement` answers every row by its id: stored, or why not),
+ * and a row whose data fails the statement fails alone. Sends without a key (`storeChats`) and with one
+ * (`sendOnce`'s claims) have a queue each. A message waits in the queue no longer
  * than a call waits for a connection on PostgreSQL (`maxWaitMs`, the pool's own deadline): with the
  * database out of reach it is refused then (503) and never sent, rather than stored after its client
  * gave up.
  */
-export class MessageBatches {
-  #queue: Waiting[] = [];
+export class MessageBatches<Row extends { id: string }, Answer> {
+  #queue: Waiting<Row, Answer>[] = [];
   #running = 0;
   #scheduled = false;
   #deadline: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly db: Database,
+    private readonly statement: BatchStatement<Row, Answer>,
     /** The pool's wait for a connection; null on PGlite, where every call waits its turn in process. */
     private readonly maxWaitMs: number | null,
+    /** Rows with the same conflict key never share a statement: the later one goes in the next. */
+    private readonly conflictKey?: (row: Row) => string,
   ) {}
 
-  /** Stores the row; true when stored, false when its fleet refused it. */
-  store(row: ChatRow): Promise<boolean> {
+  /** Stores the row with the others queued by the end of this turn, and answers it. */
+  store(row: Row): Promise<Answer> {
     return new Promise((resolve, reject) => {
       this.#queue.push({ row, since: performance.now(), resolve, reject });
       this.#schedule();
@@ -63,14 +74,32 @@ export class MessageBatches {
       this.#scheduled = false;
       this.#refuseOverdue();
       while (this.#running < IN_FLIGHT && this.#queue.length > 0) {
-        const batch = this.#queue.splice(0, MAX_ROWS);
+        const batch = this.#take();
         this.#running++;
-        storeBatch(this.db, batch).finally(() => {
+        storeBatch(this.db, this.statement, batch).finally(() => {
           this.#running--;
           this.#schedule();
         });
       }
     });
+  }
+
+  /** The next batch: the queue's oldest rows, a row whose conflict key is already taken left for later. */
+  #take(): Waiting<Row, Answer>[] {
+    const conflictKey = this.conflictKey;
+    if (conflictKey === undefined) return this.#queue.splice(0, MAX_ROWS);
+    const taken: Waiting<Row, Answer>[] = [];
+    const kept: Waiting<Row, Answer>[] = [];
+    const keys = new Set<string>();
+    for (const waiting of this.#queue) {
+      const key = conflictKey(waiting.row);
+      if (taken.length < MAX_ROWS && !keys.has(key)) {
+        keys.add(key);
+        taken.push(waiting);
+      } else kept.push(waiting);
+    }
+    this.#queue = kept;
+    return taken;
   }
 
   /** While every statement is busy (a database that hangs), the queue's head is refused at its deadline. */
@@ -99,13 +128,24 @@ export class MessageBatches {
   }
 }
 
-async function storeBatch(db: Database, batch: Waiting[]): Promise<void> {
-  try {
-    const stored = await insertRows(
+async function storeBatch<Row extends { id: string }, Answer>(
+  db: Database,
+  statement: BatchStatement<Row, Answer>,
+  batch: Waiting<Row, Answer>[],
+): Promise<void> {
+  const answer = async (waitings: Waiting<Row, Answer>[]) => {
+    const answers = await statement(
       db,
-      batch.map((waiting) => waiting.row),
+      waitings.map((waiting) => waiting.row),
     );
-    for (const waiting of batch) waiting.resolve(stored.has(waiting.row.id));
+    for (const waiting of waitings) {
+      const found = answers.get(waiting.row.id);
+      if (found === undefined) waiting.reject(new Error("a batch statement left a row unanswered"));
+      else waiting.resolve(found);
+    }
+  };
+  try {
+    await answer(batch);
   } catch (error) {
     if (batch.length === 1 || !rowError(error)) {
       // The database's or the connection's failure: every message in the batch meets it, as it would alone.
@@ -116,7 +156,7 @@ async function storeBatch(db: Database, batch: Waiting[]): Promise<void> {
     // after another, so the retry holds this batch's one connection and never crowds out other requests.
     for (const waiting of batch) {
       try {
-        waiting.resolve((await insertRows(db, [waiting.row])).size === 1);
+        await answer([waiting]);
       } catch (alone) {
         waiting.reject(alone);
       }
@@ -125,10 +165,29 @@ async function storeBatch(db: Database, batch: Waiting[]): Promise<void> {
 }
 
 /**
- * One statement for the batch: the rows as arrays, joined to the fleets that are the tenant's, in the
- * workspace, and active; it returns the ids it stored.
+ * The batches of `statement` on this service's database: one per database handle, shared by every request.
+ * The queue's deadline is the pool's wait for a connection, on PostgreSQL.
  */
-async function insertRows(db: Database, rows: ChatRow[]): Promise<Set<string>> {
+export function batchesOf<Row extends { id: string }, Answer>(
+  kinds: WeakMap<Database, MessageBatches<Row, Answer>>,
+  { db, config }: ServiceContext,
+  statement: BatchStatement<Row, Answer>,
+  conflictKey?: (row: Row) => string,
+): MessageBatches<Row, Answer> {
+  let found = kinds.get(db);
+  if (found === undefined) {
+    const pooled = parseDatabaseUrl(config.databaseUrl).kind === "postgres";
+    found = new MessageBatches(db, statement, pooled ? config.dbConnectTimeoutMs : null, conflictKey);
+    kinds.set(db, found);
+  }
+  return found;
+}
+
+/**
+ * One statement for a batch of messages without a key: the rows as arrays, joined to the fleets that are
+ * the tenant's, in the workspace, and active; a row is stored (true) or its fleet refused it (false).
+ */
+export async function storeChats(db: Database, rows: ChatRow[]): Promise<Map<string, boolean>> {
   const column = <K extends keyof ChatRow>(key: K) => sql.param(rows.map((row) => row[key]));
   const result = await db.execute(sql`
     insert into fleet_events (id, workspace_id, fleet_id, actor, event_type, request_json, status, created_at, updated_at)
@@ -141,10 +200,14 @@ async function insertRows(db: Database, rows: ChatRow[]): Promise<Set<string>> {
         on f.id = m.fleet_id and f.workspace_id = m.workspace_id and f.tenant_id = m.tenant_id
        and f.status = 'active'
     returning id`);
-  return new Set(resultRows<{ id: string }>(result).map((row) => row.id));
+  const stored = new Set(resultRows<{ id: string }>(result).map((row) => row.id));
+  return new Map(rows.map((row) => [row.id, stored.has(row.id)]));
 }
 
-/** A data exception (22) or an integrity violation (23): the statement's rows, not the database, failed. */
+/**
+ * A data exception (22), an integrity violation (23), or a deadlock (40P01, which one statement's rows
+ * alone cannot cause again): the statement's rows, not the database, failed.
+ */
 function rowError(error: unknown): boolean {
   for (
     let cause: unknown = error, depth = 0;
@@ -152,7 +215,7 @@ function rowError(error: unknown): boolean {
     depth++
   ) {
     const code = (cause as { code?: unknown }).code;
-    if (typeof code === "string" && /^2[23][0-9A-Z]{3}$/.test(code)) return true;
+    if (typeof code === "string" && /^(2[23][0-9A-Z]{3}|40P01)$/.test(code)) return true;
     cause = (cause as { cause?: unknown }).cause;
   }
   return false;

@@ -1,28 +1,45 @@
 import { createHash } from "node:crypto";
 import { Problem } from "@fleet/contracts";
 import { IDEMPOTENCY_WINDOW_MS } from "@fleet/contracts/fleets/message-fleet";
-import { and, eq, messageIdempotencyKeys, resultRows, sql } from "@fleet/db";
+import { and, type Database, eq, messageIdempotencyKeys, resultRows, sql } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
 import type { ServiceContext } from "../context.ts";
 import { notAccepting, requireFleet } from "./access.ts";
+import { batchesOf, type MessageBatches } from "./message-batches.ts";
 
 /** Expired keys a keyed message deletes at most, so pruning never makes one send slow. */
 const PRUNE_BATCH = 100;
 
+/** A keyed message to store once: its event, and the key it claims. */
+interface KeyedRow {
+  id: string;
+  fleetId: string;
+  workspaceId: string;
+  tenantId: string;
+  actor: string;
+  requestJson: string;
+  key: string;
+  requestHash: string;
+  at: number;
+}
+
 interface Claim {
   /** The fleet's status, when the fleet is the caller's; absent when it is not. */
   status: string | null;
-  /** The event stored under the key now, when this request claimed it. */
-  stored: string | null;
+  /** Whether this row claimed the key and stored its event. */
+  stored: boolean;
 }
 
+const batches = new WeakMap<Database, MessageBatches<KeyedRow, Claim>>();
+
 /**
- * Stores a message under an Idempotency-Key once, in one statement on the common path: the statement
- * reads the fleet (scoped to the tenant), claims the key (a new key, or one past its 24 h) only for an
- * active fleet, stores the event only when the claim succeeded, and prunes a few expired keys of the
- * fleet. A concurrent repeat's claim waits on the first claim's row and then finds it taken; only then is
- * the first event read, in a second statement (a statement's own snapshot cannot see a row committed
- * while it waited). A refused send claims nothing, so only a success is remembered.
+ * Stores a message under an Idempotency-Key once, in one statement on the common path, shared with the
+ * keyed messages sent at the same moment (`MessageBatches`; a key sent twice at once goes in two). The
+ * statement reads each fleet (scoped to the tenant), claims each key (a new key, or one past its 24 h)
+ * only for an active fleet, stores an event only where its claim succeeded, and prunes a few expired
+ * keys of those fleets. A concurrent repeat's claim waits on the first claim's row and then finds it
+ * taken; only then is the first event read, in a second statement (a statement's own snapshot cannot see
+ * a row committed while it waited). A refused send claims nothing, so only a success is remembered.
  */
 export async function sendOnce(
   ctx: ServiceContext,
@@ -35,34 +52,19 @@ export async function sendOnce(
   const expired = now - IDEMPOTENCY_WINDOW_MS;
   const eventId = newId(now);
   const key = input.idempotency_key;
-  const result = await ctx.db.execute(sql`
-    with fleet as (
-      select id, workspace_id, status from fleets
-      where id = ${input.fleet_id} and workspace_id = ${input.workspace_id} and tenant_id = ${caller.tenantId}
-    ), claim as (
-      insert into message_idempotency_keys (workspace_id, fleet_id, key, request_hash, event_id, created_at)
-      select workspace_id, id, ${key}, ${requestHash}, ${eventId}, ${now} from fleet where status = 'active'
-      on conflict (workspace_id, fleet_id, key) do update
-        set request_hash = excluded.request_hash, event_id = excluded.event_id, created_at = excluded.created_at
-        where message_idempotency_keys.created_at < ${expired}
-      returning event_id
-    ), stored as (
-      insert into fleet_events (id, workspace_id, fleet_id, actor, event_type, request_json, status, created_at, updated_at)
-      select claim.event_id, fleet.workspace_id, fleet.id, ${caller.actor}, 'chat', ${requestJson}, 'received', ${now}, ${now}
-      from claim, fleet
-      returning id
-    ), pruned as (
-      delete from message_idempotency_keys
-      where (workspace_id, fleet_id, key) in (
-        select workspace_id, fleet_id, key from message_idempotency_keys
-        where fleet_id = ${input.fleet_id} and created_at < ${expired} and key <> ${key}
-        limit ${PRUNE_BATCH} for update skip locked)
-        and exists (select 1 from stored)
-    )
-    select (select status from fleet) as status, (select id from stored) as stored`);
-  const [claim] = resultRows<Claim>(result);
-  if (claim?.stored) return { eventId: claim.stored, stored: true };
-  if (!claim?.status) {
+  const claim = await batchesOf(batches, ctx, claimKeys, conflictOf).store({
+    id: eventId,
+    fleetId: input.fleet_id,
+    workspaceId: input.workspace_id,
+    tenantId: caller.tenantId,
+    actor: caller.actor,
+    requestJson,
+    key,
+    requestHash,
+    at: now,
+  });
+  if (claim.stored) return { eventId, stored: true };
+  if (!claim.status) {
     // Another tenant's fleet, or none: the same 404 as without a key.
     await requireFleet(ctx.db, caller.tenantId, input.workspace_id, input.fleet_id);
     throw new Error("a fleet the key statement could not see was found after it");
@@ -82,4 +84,56 @@ export async function sendOnce(
         "This Idempotency-Key was sent with a different message in the last 24 h; use a new key for a new message.",
     });
   return { eventId: first.eventId, stored: false };
+}
+
+/** Two claims of one key must not share a statement (it could not update the same row twice). */
+const conflictOf = (row: KeyedRow) => `${row.workspaceId} ${row.fleetId} ${row.key}`;
+
+/**
+ * One statement for a batch of keyed messages. Claims are taken in (fleet, key) order, so two batches
+ * wanting the same keys wait for each other in one order and never deadlock.
+ */
+async function claimKeys(db: Database, rows: KeyedRow[]): Promise<Map<string, Claim>> {
+  const column = <K extends keyof KeyedRow>(name: K) => sql.param(rows.map((row) => row[name]));
+  const result = await db.execute(sql`
+    with m as (
+      select * from unnest(${column("id")}::uuid[], ${column("fleetId")}::uuid[], ${column("workspaceId")}::uuid[],
+                           ${column("tenantId")}::uuid[], ${column("actor")}::text[], ${column("requestJson")}::text[],
+                           ${column("key")}::text[], ${column("requestHash")}::text[], ${column("at")}::bigint[])
+        as m(id, fleet_id, workspace_id, tenant_id, actor, request_json, key, request_hash, at)
+    ), fleet as (
+      select m.id as row_id, f.id, f.workspace_id, f.status from m
+        join fleets f on f.id = m.fleet_id and f.workspace_id = m.workspace_id and f.tenant_id = m.tenant_id
+    ), claim as (
+      insert into message_idempotency_keys as k (workspace_id, fleet_id, key, request_hash, event_id, created_at)
+      select fleet.workspace_id, fleet.id, m.key, m.request_hash, m.id, m.at
+        from m join fleet on fleet.row_id = m.id
+       where fleet.status = 'active'
+       order by fleet.id, m.key
+      on conflict (workspace_id, fleet_id, key) do update
+        set request_hash = excluded.request_hash, event_id = excluded.event_id, created_at = excluded.created_at
+        where k.created_at < excluded.created_at - ${IDEMPOTENCY_WINDOW_MS}::bigint
+      returning event_id
+    ), stored as (
+      insert into fleet_events (id, workspace_id, fleet_id, actor, event_type, request_json, status, created_at, updated_at)
+      select m.id, fleet.workspace_id, fleet.id, m.actor, 'chat', m.request_json, 'received', m.at, m.at
+        from claim join m on m.id = claim.event_id join fleet on fleet.row_id = m.id
+      returning id, fleet_id
+    ), pruned as (
+      delete from message_idempotency_keys
+      where (workspace_id, fleet_id, key) in (
+        select workspace_id, fleet_id, key from message_idempotency_keys
+        where fleet_id in (select fleet_id from stored)
+          and created_at < (select min(at) from m) - ${IDEMPOTENCY_WINDOW_MS}::bigint
+          and (fleet_id, key) not in (select fleet_id, key from m)
+        limit ${PRUNE_BATCH} for update skip locked)
+    )
+    select m.id, fleet.status, stored.id is not null as stored
+      from m left join fleet on fleet.row_id = m.id left join stored on stored.id = m.id`);
+  return new Map(
+    resultRows<{ id: string; status: string | null; stored: boolean }>(result).map((row) => [
+      row.id,
+      { status: row.status, stored: row.stored },
+    ]),
+  );
 }

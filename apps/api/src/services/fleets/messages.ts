@@ -1,9 +1,9 @@
-import { type Database, parseDatabaseUrl } from "@fleet/db";
+import type { Database } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
 import type { ServiceContext } from "../context.ts";
 import { eventReceived } from "../fleet-events/frames.ts";
 import { notAccepting, requireFleet } from "./access.ts";
-import { MessageBatches } from "./message-batches.ts";
+import { batchesOf, type ChatRow, type MessageBatches, storeChats } from "./message-batches.ts";
 import { sendOnce } from "./message-keys.ts";
 
 /**
@@ -26,7 +26,7 @@ export async function messageFleet(
   const { db } = ctx;
   const now = ctx.now();
   const id = newId(now);
-  const stored = await messageBatches(ctx).store({
+  const stored = await batchesOf(batches, ctx, storeChats).store({
     id,
     fleetId: input.fleet_id,
     workspaceId: input.workspace_id,
@@ -62,15 +62,4 @@ function entered(
   });
 }
 
-const batches = new WeakMap<Database, MessageBatches>();
-
-/** The database handle's group commit for messages: one per handle, shared by every request. */
-function messageBatches({ db, config }: ServiceContext): MessageBatches {
-  let found = batches.get(db);
-  if (found === undefined) {
-    const pooled = parseDatabaseUrl(config.databaseUrl).kind === "postgres";
-    found = new MessageBatches(db, pooled ? config.dbConnectTimeoutMs : null);
-    batches.set(db, found);
-  }
-  return found;
-}
+const batches = new WeakMap<Database, MessageBatches<ChatRow, boolean>>();

@@ -8,6 +8,8 @@ import { installFleet } from "./fleet-fixtures.ts";
 import { call, type Response, seedTenant, type Tenant, testApi } from "./harness.ts";
 
 type Accepted = OutputOf<typeof messageFleet>;
+/** A send's answer: its event, or its refusal's code. */
+type Answer = Response<Accepted & { error_code?: string }>;
 
 function send(tenant: Tenant, workspaceId: string, fleetId: string, message: string, key?: string) {
   return call<Accepted & { error_code?: string }>(
@@ -37,6 +39,21 @@ async function transactionsOf(ids: string[]): Promise<number> {
   return resultRows<{ n: number }>(result)[0]!.n;
 }
 
+/** A row as the route would queue it, for the tests that drive the batcher itself. */
+function chatRow(owner: Tenant, fleetId: string, message: string, over: Partial<ChatRow> = {}): ChatRow {
+  const at = Date.now();
+  return {
+    id: newId(at),
+    fleetId,
+    workspaceId: owner.workspaceId,
+    tenantId: owner.tenantId,
+    actor: "user:batch-test",
+    requestJson: JSON.stringify({ message }),
+    at,
+    ...over,
+  };
+}
+
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -64,12 +81,7 @@ describe("fleets: messages sent at the same moment share a statement", () => {
     await pauseFleet(owner, paused);
     const theirs = await installFleet(stranger);
 
-    type Sent = {
-      fleetId: string;
-      message: string;
-      expect: number;
-      response?: Response<Accepted & { error_code?: string }>;
-    };
+    type Sent = { fleetId: string; message: string; expect: number; response?: Answer };
     const sends: Sent[] = [];
     for (let n = 0; n < 90; n++)
       sends.push({ fleetId: active[n % 3]!, message: `run ${n} ${newId()}`, expect: 202 });
@@ -131,19 +143,7 @@ describe("fleets: messages sent at the same moment share a statement", () => {
     await pauseFleet(owner, paused);
     const api = await testApi();
     const batches = new MessageBatches(api.database.db, storeChats, 2_000);
-    const row = (over: Partial<ChatRow> = {}): ChatRow => {
-      const at = Date.now();
-      return {
-        id: newId(at),
-        fleetId,
-        workspaceId: owner.workspaceId,
-        tenantId: owner.tenantId,
-        actor: "user:batch-test",
-        requestJson: JSON.stringify({ message: "together" }),
-        at,
-        ...over,
-      };
-    };
+    const row = (over: Partial<ChatRow> = {}) => chatRow(owner, fleetId, "together", over);
 
     // Queued in one turn of the event loop: one statement, so one transaction stored them all.
     const together = [row(), row(), row(), row(), row()];
@@ -188,18 +188,7 @@ describe("fleets: messages sent at the same moment share a statement", () => {
     const fleetId = await installFleet(owner);
     const api = await testApi();
     const batches = new MessageBatches(api.database.db, storeChats, 300);
-    const row = (): ChatRow => {
-      const at = Date.now();
-      return {
-        id: newId(at),
-        fleetId,
-        workspaceId: owner.workspaceId,
-        tenantId: owner.tenantId,
-        actor: "user:batch-test",
-        requestJson: JSON.stringify({ message: "stuck" }),
-        at,
-      };
-    };
+    const row = () => chatRow(owner, fleetId, "stuck");
     const first = row();
     const second = row();
     const late = row();
@@ -238,12 +227,7 @@ describe("fleets: messages sent at the same moment share a statement", () => {
   it("batches keyed sends too: each key stores once, a repeat answers the first, a changed message is refused", async () => {
     const owner = await seedTenant();
     const fleets = [await installFleet(owner), await installFleet(owner)];
-    type Keyed = {
-      fleetId: string;
-      key: string;
-      message: string;
-      response?: Response<Accepted & { error_code?: string }>;
-    };
+    type Keyed = { fleetId: string; key: string; message: string; response?: Answer };
     const sends: Keyed[] = [];
     for (let n = 0; n < 40; n++) {
       const fleetId = fleets[n % 2]!;

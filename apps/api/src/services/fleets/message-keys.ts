@@ -5,19 +5,13 @@ import { and, type Database, eq, messageIdempotencyKeys, resultRows, sql } from 
 import { newId } from "../../runtime/ids.ts";
 import type { ServiceContext } from "../context.ts";
 import { notAccepting, requireFleet } from "./access.ts";
-import { batchesOf, type MessageBatches } from "./message-batches.ts";
+import { batchesOf, type ChatRow, type MessageBatches } from "./message-batches.ts";
 
 /** Expired keys a keyed message deletes at most, so pruning never makes one send slow. */
 const PRUNE_BATCH = 100;
 
 /** A keyed message to store once: its event, and the key it claims. */
-interface KeyedRow {
-  id: string;
-  fleetId: string;
-  workspaceId: string;
-  tenantId: string;
-  actor: string;
-  requestJson: string;
+interface KeyedRow extends ChatRow {
   key: string;
   requestHash: string;
   at: number;

@@ -1,6 +1,6 @@
 import type { OutputOf } from "@fleet/contracts";
 import type { messageFleet } from "@fleet/contracts/fleets/message-fleet";
-import { eq, fleetEvents, inArray, resultRows, sql } from "@fleet/db";
+import { eq, fleetEvents, inArray, messageIdempotencyKeys, resultRows, sql } from "@fleet/db";
 import { describe, expect, it } from "vitest";
 import { newId } from "../src/runtime/ids.ts";
 import { type ChatRow, MessageBatches, storeChats } from "../src/services/fleets/message-batches.ts";
@@ -238,11 +238,22 @@ describe("fleets: messages sent at the same moment share a statement", () => {
         sends.push({ fleetId, key: `k-${n}`, message: `changed ${n}` });
       }
     }
-    // The same key on the other fleet is another key.
+    // The same key on the other fleet is another key; the same fleet spelled in capitals is the same one.
     sends.push({ fleetId: fleets[1]!, key: "k-0", message: "keyed 0 elsewhere" });
+    sends.push({ fleetId: fleets[0]!.toUpperCase(), key: "k-0", message: "keyed 0" });
+    sends.push({ fleetId: fleets[0]!.toUpperCase(), key: "k-0", message: "changed 0" });
+    // Refusals in the same batches: a paused fleet claims nothing, another tenant's reads as absent.
+    const stranger = await seedTenant();
+    const paused = await installFleet(owner);
+    await pauseFleet(owner, paused);
+    const theirs = await installFleet(stranger);
+    const refused: Keyed[] = [paused, theirs].flatMap((fleetId) =>
+      Array.from({ length: 4 }, (_, n) => ({ fleetId, key: `k-${n}`, message: `keyed ${n}` })),
+    );
+    sends.push(...refused);
     sends.sort(() => Math.random() - 0.5);
     // Sent while the statements are stuck, so they queue and go in shared batches.
-    await whileLocked(fleets, () =>
+    await whileLocked([...fleets, paused], () =>
       Promise.all(
         sends.map(async (entry) => {
           entry.response = await send(owner, owner.workspaceId, entry.fleetId, entry.message, entry.key);
@@ -255,9 +266,18 @@ describe("fleets: messages sent at the same moment share a statement", () => {
       .select({ id: fleetEvents.id, fleetId: fleetEvents.fleetId, requestJson: fleetEvents.requestJson })
       .from(fleetEvents)
       .where(inArray(fleetEvents.fleetId, fleets));
+    for (const entry of refused) {
+      const expected = entry.fleetId === paused ? [409, "UZ-FLEET-003"] : [404, "UZ-FLEET-001"];
+      expect([entry.response!.status, entry.response!.body.error_code]).toEqual(expected);
+    }
+    const claimed = await api.database.db
+      .select({ fleetId: messageIdempotencyKeys.fleetId })
+      .from(messageIdempotencyKeys)
+      .where(inArray(messageIdempotencyKeys.fleetId, [paused, theirs]));
+    expect(claimed).toEqual([]);
     const byKey = new Map<string, Keyed[]>();
-    for (const entry of sends) {
-      const group = `${entry.fleetId} ${entry.key}`;
+    for (const entry of sends.filter((send) => !refused.includes(send))) {
+      const group = `${entry.fleetId.toLowerCase()} ${entry.key}`;
       byKey.set(group, [...(byKey.get(group) ?? []), entry]);
     }
     // One event per (fleet, key): the message of whichever send claimed it first.

@@ -205,8 +205,9 @@ export async function storeChats(db: Database, rows: ChatRow[]): Promise<Map<str
 }
 
 /**
- * A data exception (22), an integrity violation (23), or a deadlock (40P01, which one statement's rows
- * alone cannot cause again): the statement's rows, not the database, failed.
+ * A data exception (22), an integrity violation (23), one statement touching a row twice (21000), or a
+ * deadlock (40P01), none of which one row alone causes again: the statement's rows, not the database,
+ * failed.
  */
 function rowError(error: unknown): boolean {
   for (
@@ -215,7 +216,7 @@ function rowError(error: unknown): boolean {
     depth++
   ) {
     const code = (cause as { code?: unknown }).code;
-    if (typeof code === "string" && /^(2[23][0-9A-Z]{3}|40P01)$/.test(code)) return true;
+    if (typeof code === "string" && /^(2[23][0-9A-Z]{3}|21000|40P01)$/.test(code)) return true;
     cause = (cause as { cause?: unknown }).cause;
   }
   return false;

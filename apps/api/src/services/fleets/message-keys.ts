@@ -80,8 +80,12 @@ export async function sendOnce(
   return { eventId: first.eventId, stored: false };
 }
 
-/** Two claims of one key must not share a statement (it could not update the same row twice). */
-const conflictOf = (row: KeyedRow) => `${row.workspaceId} ${row.fleetId} ${row.key}`;
+/**
+ * Two claims of one key must not share a statement (it could not update the same row twice). Ids as the
+ * database compares them: a path may spell a UUID in capitals, and it is the same fleet.
+ */
+const conflictOf = (row: KeyedRow) =>
+  `${row.workspaceId.toLowerCase()} ${row.fleetId.toLowerCase()} ${row.key}`;
 
 /**
  * One statement for a batch of keyed messages. Claims are taken in (fleet, key) order, so two batches

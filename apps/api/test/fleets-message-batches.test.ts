@@ -5,7 +5,11 @@ import { describe, expect, it } from "vitest";
 import { newId } from "../src/runtime/ids.ts";
 import { type ChatRow, MessageBatches, storeChats } from "../src/services/fleets/message-batches.ts";
 import { installFleet } from "./fleet-fixtures.ts";
-import { call, type Response, seedTenant, type Tenant, testApi } from "./harness.ts";
+import { call, type Response, seedTenant, type Tenant, testApi, useIsolatedApi } from "./harness.ts";
+
+// Hundreds of waiting messages to fleets any runner may lease: in the shared database they would stand
+// before other files' own work in a runner's queue (oldest first).
+useIsolatedApi();
 
 type Accepted = OutputOf<typeof messageFleet>;
 /** A send's answer: its event, or its refusal's code. */

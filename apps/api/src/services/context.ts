@@ -56,13 +56,34 @@ export async function notifyPrincipalChange(tx: Database | Tx, tag: string): Pro
   await tx.execute(sql`select pg_notify(${AUTH_CHANNEL}, ${tag})`);
 }
 
+/**
+ * The first PostgreSQL error in `error`'s cause chain whose SQLSTATE matches `codes`, wherever the driver
+ * puts it (postgres.js and PGlite wrap differently; drizzle wraps both), with the constraint it names.
+ */
+export function databaseError(
+  error: unknown,
+  codes: RegExp,
+): { code: string; constraint: string | null } | null {
+  for (
+    let cause: unknown = error, depth = 0;
+    cause !== null && typeof cause === "object" && depth < 5;
+    depth++
+  ) {
+    const record = cause as {
+      code?: unknown;
+      constraint?: string;
+      constraint_name?: string;
+      cause?: unknown;
+    };
+    if (typeof record.code === "string" && codes.test(record.code))
+      return { code: record.code, constraint: record.constraint ?? record.constraint_name ?? null };
+    cause = record.cause;
+  }
+  return null;
+}
+
 /** PostgreSQL's unique-violation code, wherever the driver puts it. */
 export function uniqueViolation(error: unknown, constraint: string): boolean {
-  for (let cause: unknown = error; cause instanceof Error || (cause && typeof cause === "object"); ) {
-    const record = cause as { code?: string; constraint?: string; constraint_name?: string; cause?: unknown };
-    if (record.code === "23505") return (record.constraint ?? record.constraint_name) === constraint;
-    cause = record.cause;
-    if (cause === undefined) break;
-  }
-  return false;
+  const found = databaseError(error, /^23505$/);
+  return found !== null && found.constraint === constraint;
 }

@@ -1,5 +1,5 @@
 import { type Database, PoolTimeoutError, parseDatabaseUrl, resultRows, sql } from "@fleet/db";
-import type { ServiceContext } from "../context.ts";
+import { databaseError, type ServiceContext } from "../context.ts";
 
 /** Statements storing messages at once, each with its own connection; the rest wait and go together. */
 const IN_FLIGHT = 2;
@@ -210,14 +210,5 @@ export async function storeChats(db: Database, rows: ChatRow[]): Promise<Map<str
  * failed.
  */
 function rowError(error: unknown): boolean {
-  for (
-    let cause: unknown = error, depth = 0;
-    cause !== null && typeof cause === "object" && depth < 5;
-    depth++
-  ) {
-    const code = (cause as { code?: unknown }).code;
-    if (typeof code === "string" && /^(2[23][0-9A-Z]{3}|21000|40P01)$/.test(code)) return true;
-    cause = (cause as { cause?: unknown }).cause;
-  }
-  return false;
+  return databaseError(error, /^(2[23][0-9A-Z]{3}|21000|40P01)$/) !== null;
 }

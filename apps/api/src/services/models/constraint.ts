@@ -1,3 +1,5 @@
+import { databaseError } from "../context.ts";
+
 /** The references from a default to its catalogue row. */
 export const PLATFORM_MODEL_FK = "platform_keys_model_uid_models_uid_fk";
 export const TENANT_MODEL_FK = "tenant_providers_model_uid_models_uid_fk";
@@ -8,11 +10,6 @@ export const TENANT_MODEL_FK = "tenant_providers_model_uid_models_uid_fk";
  * which ON DELETE RESTRICT raises). Null when the failure is something else.
  */
 export function foreignKeyViolation(error: unknown): string | null {
-  for (let cause: unknown = error, depth = 0; cause && typeof cause === "object" && depth < 5; depth++) {
-    const record = cause as { code?: string; constraint?: string; constraint_name?: string; cause?: unknown };
-    if (record.code === "23503" || record.code === "23001")
-      return record.constraint ?? record.constraint_name ?? "";
-    cause = record.cause;
-  }
-  return null;
+  const found = databaseError(error, /^(23503|23001)$/);
+  return found === null ? null : (found.constraint ?? "");
 }

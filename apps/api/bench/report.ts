@@ -48,6 +48,13 @@ interface Target {
   format: (value: number) => string;
   goal: string;
   met: (value: number) => boolean;
+  /** Refusals and socket errors in the runs the value comes from: any at all and the value is not the figure. */
+  errors?: number;
+}
+
+/** Non-2xx answers and socket errors of the runs given: a figure read from refusals measures the refusal. */
+function errorsIn(...runs: (Measurement | undefined)[]): number {
+  return runs.reduce((sum, m) => sum + (m ? m.result.non2xx + m.result.socketErrors : 0), 0);
 }
 
 const rps = (value: number) => Math.round(value).toLocaleString("en-US");
@@ -118,6 +125,7 @@ function targets(results: BenchResults): Target[] {
       format: percent,
       goal: "≥ 40%",
       met: atLeast(0.4),
+      errors: errorsIn(api, hello),
     },
     {
       label: `/v1/users/me (PG, ${level}) p99`,
@@ -125,6 +133,7 @@ function targets(results: BenchResults): Target[] {
       format: ms,
       goal: "≤ 5 ms",
       met: atMost(5),
+      errors: errorsIn(api),
     },
     {
       label: `/v1/users/me (PG, ${level}) ÷ Fastify /me (PG)`,
@@ -132,6 +141,7 @@ function targets(results: BenchResults): Target[] {
       format: percent,
       goal: "≥ 80%",
       met: atLeast(0.8),
+      errors: errorsIn(api, fastifyPg),
     },
   ];
   const startup = (label: string, value: number | undefined): Target => ({
@@ -150,6 +160,7 @@ function targets(results: BenchResults): Target[] {
       format: rps,
       goal: "≥ 2,500",
       met: atLeast(2500),
+      errors: errorsIn(apiLite),
     },
     startup("median", startupMs.length > 0 ? median(startupMs) : undefined),
     startup("best", startupMs.length > 0 ? Math.min(...startupMs) : undefined),
@@ -157,11 +168,15 @@ function targets(results: BenchResults): Target[] {
 }
 
 function targetTable(list: Target[]): string {
-  const rows = list.map((target) =>
-    target.value === undefined
-      ? [target.label, "n/a", target.goal, "not measured"]
-      : [target.label, target.format(target.value), target.goal, target.met(target.value) ? "met" : "MISSED"],
-  );
+  const rows = list.map((target) => {
+    if (target.value === undefined) return [target.label, "n/a", target.goal, "not measured"];
+    const verdict = target.errors
+      ? `INVALID: ${target.errors} errors`
+      : target.met(target.value)
+        ? "met"
+        : "MISSED";
+    return [target.label, target.format(target.value), target.goal, verdict];
+  });
   return table(["figure", "value", "target", "verdict"], rows, [false, true, false, false]);
 }
 
@@ -282,8 +297,13 @@ function printCost(
       `  with/without, each round: ${ratios.map((r) => r.toFixed(3)).join(" / ")}; ratio of the medians ${medianRatio.toFixed(3)}`,
     );
   }
+  const errors = [...rounds.flat(), on, off].reduce(
+    (sum, m) => sum + m.result.non2xx + m.result.socketErrors,
+    0,
+  );
+  const verdict = errors > 0 ? `INVALID: ${errors} errors` : cost <= target ? "met" : "MISSED";
   console.log(
-    `  with/without${paired ? " (median of the rounds' ratios)" : ""}: ${ratio.toFixed(3)}; cost ${percent(cost)} of throughput (target ≤ ${percent(target)}): ${cost <= target ? "met" : "MISSED"}`,
+    `  with/without${paired ? " (median of the rounds' ratios)" : ""}: ${ratio.toFixed(3)}; cost ${percent(cost)} of throughput (target ≤ ${percent(target)}): ${verdict}`,
   );
   // On a shared machine throughput swings with other processes; CPU per request is steadier.
   if (on.cpuUsPerRequest !== undefined && off.cpuUsPerRequest !== undefined) {

@@ -5,7 +5,15 @@ import { describe, expect, it } from "vitest";
 import { newId } from "../src/runtime/ids.ts";
 import { type ChatRow, MessageBatches, storeChats } from "../src/services/fleets/message-batches.ts";
 import { installFleet } from "./fleet-fixtures.ts";
-import { call, type Response, seedTenant, type Tenant, testApi, useIsolatedApi } from "./harness.ts";
+import {
+  call,
+  databaseKind,
+  type Response,
+  seedTenant,
+  type Tenant,
+  testApi,
+  useIsolatedApi,
+} from "./harness.ts";
 
 // Hundreds of waiting messages to fleets any runner may lease: in the shared database they would stand
 // before other files' own work in a runner's queue (oldest first).
@@ -298,5 +306,54 @@ describe("fleets: messages sent at the same moment share a statement", () => {
       }
     }
     expect(await transactionsOf(rows.map((row) => row.id))).toBeLessThan(rows.length / 2);
+  });
+
+  it("lets a fleet's delete and a send re-claiming one of its expired keys both finish, in either order", async () => {
+    const owner = await seedTenant();
+    const fleetId = await installFleet(owner);
+    const first = await send(owner, owner.workspaceId, fleetId, "first", "kept-key");
+    expect(first.status, first.text).toBe(202);
+    const api = await testApi();
+    // The key past its 24 h, so the next send with it claims the same row again.
+    await api.database.db.execute(
+      sql`update message_idempotency_keys set created_at = created_at - 2 * 86400000 where fleet_id = ${fleetId}`,
+    );
+    // Waits until a statement matching `pattern` waits on a lock (on PGlite, one connection: the others
+    // simply queue behind the held transaction). A transaction reads pg_stat_activity once and keeps
+    // that snapshot unless told to clear it.
+    const waitingOn = async (db: Pick<typeof api.database.db, "execute">, pattern: string) => {
+      if (databaseKind === "pglite") return pause(300);
+      for (let tries = 0; tries < 250; tries++) {
+        await db.execute(sql`select pg_stat_clear_snapshot()`);
+        const result = await db.execute(
+          sql`select count(*)::int as n from pg_stat_activity
+               where datname = current_database() and wait_event_type = 'Lock' and query ilike ${pattern}`,
+        );
+        if (resultRows<{ n: number }>(result)[0]!.n > 0) return;
+        await pause(20);
+      }
+      throw new Error(`no statement like ${pattern} ever waited on a lock`);
+    };
+    let again: Promise<Answer> | null = null;
+    let deleted: Promise<Response> | null = null;
+    // The key's row held: the send waits on it, then the delete arrives behind both. Before the send
+    // took its fleet's row first, the delete held that row and waited on the key, the send held the
+    // key and waited on the row, and PostgreSQL broke the cycle by failing the delete with a 500.
+    await api.database.db.transaction(async (tx) => {
+      await tx.execute(sql`select key from message_idempotency_keys where fleet_id = ${fleetId} for update`);
+      again = send(owner, owner.workspaceId, fleetId, "again", "kept-key");
+      await waitingOn(tx, "%insert into message_idempotency_keys%");
+      deleted = call("DELETE", `/v1/workspaces/${owner.workspaceId}/fleets/${fleetId}`, {
+        token: owner.apiKey,
+      });
+      await waitingOn(tx, 'delete from "fleets"%');
+    });
+    const [sent, gone] = [await again!, await deleted!];
+    expect(gone.status, gone.text).toBe(204);
+    expect(sent.status, sent.text).toBe(202);
+    const after = await call("GET", `/v1/workspaces/${owner.workspaceId}/fleets/${fleetId}`, {
+      token: owner.apiKey,
+    });
+    expect(after.status).toBe(404);
   });
 });

@@ -89,7 +89,10 @@ const conflictOf = (row: KeyedRow) =>
 
 /**
  * One statement for a batch of keyed messages. Claims are taken in (fleet, key) order, so two batches
- * wanting the same keys wait for each other in one order and never deadlock.
+ * wanting the same keys wait for each other in one order and never deadlock. The fleets' rows are taken
+ * first (`for key share`, the lock the events' foreign key takes anyway; the sorted claim reads them all
+ * before its first key): a fleet's delete holds its row and then its keys, so a batch that held a key
+ * while it waited for the row would close a cycle, and PostgreSQL would fail one of the two.
  */
 async function claimKeys(db: Database, rows: KeyedRow[]): Promise<Map<string, Claim>> {
   const column = <K extends keyof KeyedRow>(name: K) => sql.param(rows.map((row) => row[name]));
@@ -102,6 +105,7 @@ async function claimKeys(db: Database, rows: KeyedRow[]): Promise<Map<string, Cl
     ), fleet as (
       select m.id as row_id, f.id, f.workspace_id, f.status from m
         join fleets f on f.id = m.fleet_id and f.workspace_id = m.workspace_id and f.tenant_id = m.tenant_id
+        for key share of f
     ), claim as (
       insert into message_idempotency_keys as k (workspace_id, fleet_id, key, request_hash, event_id, created_at)
       select fleet.workspace_id, fleet.id, m.key, m.request_hash, m.id, m.at

@@ -11,6 +11,7 @@ import {
   type Response,
   seedTenant,
   type Tenant,
+  type TestApi,
   testApi,
   useIsolatedApi,
 } from "./harness.ts";
@@ -49,6 +50,38 @@ async function transactionsOf(ids: string[]): Promise<number> {
     sql`select count(distinct xmin::text)::int as n from fleet_events where id in ${ids}`,
   );
   return resultRows<{ n: number }>(result)[0]!.n;
+}
+
+/**
+ * Waits until `count` statements matching `pattern` wait on a lock (on PGlite, one connection: the others
+ * simply queue behind the held transaction). A transaction reads pg_stat_activity once and keeps that
+ * snapshot unless told to clear it; the view keeps only a query's first 1 KiB, so match early text.
+ */
+async function waitingOn(
+  db: Pick<TestApi["database"]["db"], "execute">,
+  pattern: string,
+  count = 1,
+): Promise<void> {
+  if (databaseKind === "pglite") {
+    await pause(300);
+    return;
+  }
+  for (let tries = 0; tries < 250; tries++) {
+    await db.execute(sql`select pg_stat_clear_snapshot()`);
+    const result = await db.execute(
+      sql`select count(*)::int as n from pg_stat_activity
+           where datname = current_database() and wait_event_type = 'Lock' and query ilike ${pattern}`,
+    );
+    if (resultRows<{ n: number }>(result)[0]!.n >= count) return;
+    await pause(20);
+  }
+  const seen = await db.execute(
+    sql`select wait_event_type, wait_event, left(query, 80) as query from pg_stat_activity
+         where datname = current_database() and state <> 'idle'`,
+  );
+  throw new Error(
+    `fewer than ${count} statements like ${pattern} ever waited on a lock: ${JSON.stringify(resultRows(seen))}`,
+  );
 }
 
 /** A row as the route would queue it, for the tests that drive the batcher itself. */
@@ -318,22 +351,6 @@ describe("fleets: messages sent at the same moment share a statement", () => {
     await api.database.db.execute(
       sql`update message_idempotency_keys set created_at = created_at - 2 * 86400000 where fleet_id = ${fleetId}`,
     );
-    // Waits until a statement matching `pattern` waits on a lock (on PGlite, one connection: the others
-    // simply queue behind the held transaction). A transaction reads pg_stat_activity once and keeps
-    // that snapshot unless told to clear it.
-    const waitingOn = async (db: Pick<typeof api.database.db, "execute">, pattern: string) => {
-      if (databaseKind === "pglite") return pause(300);
-      for (let tries = 0; tries < 250; tries++) {
-        await db.execute(sql`select pg_stat_clear_snapshot()`);
-        const result = await db.execute(
-          sql`select count(*)::int as n from pg_stat_activity
-               where datname = current_database() and wait_event_type = 'Lock' and query ilike ${pattern}`,
-        );
-        if (resultRows<{ n: number }>(result)[0]!.n > 0) return;
-        await pause(20);
-      }
-      throw new Error(`no statement like ${pattern} ever waited on a lock`);
-    };
     let again: Promise<Answer> | null = null;
     let deleted: Promise<Response> | null = null;
     // The key's row held: the send waits on it, then the delete arrives behind both. Before the send
@@ -342,7 +359,7 @@ describe("fleets: messages sent at the same moment share a statement", () => {
     await api.database.db.transaction(async (tx) => {
       await tx.execute(sql`select key from message_idempotency_keys where fleet_id = ${fleetId} for update`);
       again = send(owner, owner.workspaceId, fleetId, "again", "kept-key");
-      await waitingOn(tx, "%insert into message_idempotency_keys%");
+      await waitingOn(tx, "%request_hash%");
       deleted = call("DELETE", `/v1/workspaces/${owner.workspaceId}/fleets/${fleetId}`, {
         token: owner.apiKey,
       });
@@ -355,5 +372,25 @@ describe("fleets: messages sent at the same moment share a statement", () => {
       token: owner.apiKey,
     });
     expect(after.status).toBe(404);
+  });
+
+  it("refuses a send, keyed or not, whose fleet is deleted while it waits for the fleet's row (404)", async () => {
+    const owner = await seedTenant();
+    const fleetId = await installFleet(owner);
+    const api = await testApi();
+    let sent: Promise<Answer[]> | null = null;
+    // The delete done but not committed: the sends' statements wait on the fleet's row, then find it gone.
+    await api.database.db.transaction(async (tx) => {
+      await tx.execute(sql`delete from fleets where id = ${fleetId}`);
+      sent = Promise.all([
+        send(owner, owner.workspaceId, fleetId, "unkeyed"),
+        send(owner, owner.workspaceId, fleetId, "keyed", "late-key"),
+      ]);
+      await waitingOn(tx, "%insert into fleet_events%"); // the unkeyed statement
+      await waitingOn(tx, "%request_hash%"); // the keyed one
+    });
+    for (const answer of await sent!) {
+      expect([answer.status, answer.body.error_code], answer.text).toEqual([404, "UZ-FLEET-001"]);
+    }
   });
 });

@@ -147,13 +147,15 @@ async function storeBatch<Row extends { id: string }, Answer>(
   try {
     await answer(batch);
   } catch (error) {
-    if (batch.length === 1 || !rowError(error)) {
+    if (!rowError(error)) {
       // The database's or the connection's failure: every message in the batch meets it, as it would alone.
       for (const waiting of batch) waiting.reject(error);
       return;
     }
     // One row's data failed the whole statement (its fleet deleted meanwhile, say): each goes alone, one
     // after another, so the retry holds this batch's one connection and never crowds out other requests.
+    // A batch of one goes again too: a fleet deleted while the statement waited on its row fails the
+    // event's foreign key, and the statement run again no longer finds the fleet (refused, 404).
     for (const waiting of batch) {
       try {
         await answer([waiting]);
@@ -199,6 +201,7 @@ export async function storeChats(db: Database, rows: ChatRow[]): Promise<Map<str
       join fleets f
         on f.id = m.fleet_id and f.workspace_id = m.workspace_id and f.tenant_id = m.tenant_id
        and f.status = 'active'
+      for key share of f
     returning id`);
   const stored = new Set(resultRows<{ id: string }>(result).map((row) => row.id));
   return new Map(rows.map((row) => [row.id, stored.has(row.id)]));

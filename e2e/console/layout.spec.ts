@@ -148,4 +148,52 @@ test.describe("Layout", () => {
     await revoke.click();
     await expect(page.getByRole("dialog", { name: "Revoke API key bootstrap?" })).toBeVisible();
   });
+
+  test("a long name without a space wraps, and a long conversation does not lengthen the page", async ({
+    page,
+    tenant,
+    apiUrl,
+  }, testInfo) => {
+    // The longest name a fleet takes, one word: it wrapped nowhere, and the page grew 2,000 px wide.
+    const name = "L".repeat(200);
+    const entry = await addTenantEntry(apiUrl, tenant, definition({ name: "Long name fleet" }));
+    const fleet = await installFleet(apiUrl, tenant, entry, name);
+    // Long messages, far more than the conversation's box shows: each turn's hidden "Details" label sat at
+    // its place in the list, far below the box, and lengthened the page by the list's whole height.
+    const words = "a long message that wraps over many lines ".repeat(60);
+    for (let n = 0; n < 12; n++) await messageFleet(apiUrl, tenant, fleet.fleet_id, `${n}: ${words}`);
+    await signInByLink(page, tenant);
+
+    await page.goto(`/fleets/${fleet.fleet_id}?workspace=${tenant.workspace_id}`);
+    await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+    const turns = page.locator(".conversation__turns");
+    const overflowing = () => turns.evaluate((el) => el.scrollHeight > el.clientHeight);
+    await expect.poll(overflowing).toBe(true);
+    const sizes = () =>
+      page.evaluate(() => ({
+        width: document.documentElement.scrollWidth,
+        height: document.documentElement.scrollHeight,
+        content: Math.ceil(document.querySelector("main")!.getBoundingClientRect().bottom + window.scrollY),
+      }));
+    const wide = await sizes();
+    expect(wide.width).toBeLessThanOrEqual(1440);
+    expect(wide.height, "the page ends where its content does").toBeLessThanOrEqual(wide.content + 1);
+    const actions = await page.locator(".page-header__actions").boundingBox();
+    expect(actions!.x + actions!.width).toBeLessThanOrEqual(1440);
+    await screenshot(page, testInfo, "long-name-fleet-1440");
+
+    await page.goto(`/fleets?workspace=${tenant.workspace_id}`);
+    const row = page.getByRole("row").filter({ hasText: name });
+    await expect(row).toBeVisible();
+    const scroller = page.locator(".ui-table-scroll").first();
+    expect(await scroller.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`/fleets/${fleet.fleet_id}?workspace=${tenant.workspace_id}`);
+    await expect.poll(overflowing).toBe(true);
+    const narrow = await sizes();
+    expect(narrow.width).toBeLessThanOrEqual(390);
+    expect(narrow.height, "the page ends where its content does").toBeLessThanOrEqual(narrow.content + 1);
+    await screenshot(page, testInfo, "long-name-fleet-390");
+  });
 });

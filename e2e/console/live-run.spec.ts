@@ -180,6 +180,40 @@ test.describe("The run as it happens", () => {
     }
   });
 
+  test("a live badge leaves Live within seconds when the API stops answering, though its stream stays open", async ({
+    page,
+    tenant,
+    apiUrl,
+  }) => {
+    test.setTimeout(90_000);
+    const runner = new TestRunner(apiUrl);
+    await openFleet(page, tenant, apiUrl, runner);
+    const badge = page.getByRole("tabpanel").locator(".live-status");
+    await expect(badge).toHaveAttribute("data-state", "live");
+
+    // Every new request hangs, as against a hung API; the open stream itself stays healthy and quiet
+    // (the server's heartbeat would keep it Live forever: silence alone never noticed).
+    const hang = gate();
+    const held = async (route: Route) => {
+      await hang.opened;
+      await route.fallback().catch(() => undefined);
+    };
+    await page.route("**/trpc/**", held);
+    await page.route("**/v1/workspaces/**", held);
+    // Asked after 5 s of quiet and given 3 s: well inside 12 s, where the stream's own silence took 20.
+    await expect(badge).toHaveAttribute("data-state", /reconnecting|offline/, { timeout: 12_000 });
+
+    hang.open();
+    await page.unroute("**/trpc/**");
+    await page.unroute("**/v1/workspaces/**");
+    await page
+      .getByRole("tabpanel")
+      .getByRole("button", { name: "Reconnect" })
+      .click({ timeout: 1_000 })
+      .catch(() => undefined);
+    await expect(badge).toHaveAttribute("data-state", "live", { timeout: 40_000 });
+  });
+
   test("a fresh page whose API does not answer shows an error with a retry, and the live badge stops saying Live", async ({
     page,
     tenant,

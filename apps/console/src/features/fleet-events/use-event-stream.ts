@@ -1,7 +1,7 @@
 "use client";
 
 import { useCallback, useEffect, useRef, useState } from "react";
-import { REQUEST_TIMEOUT_MS } from "../../lib/api-fetch.ts";
+import { apiFetch, REQUEST_TIMEOUT_MS } from "../../lib/api-fetch.ts";
 import { backoffMs, RecentIds, SseParser } from "../../lib/sse.ts";
 import { type HelloFrame, type RunFrame, type RunFrameKind, readRunFrame } from "./stream-frames.ts";
 
@@ -13,6 +13,15 @@ export type StreamState = "connecting" | "live" | "reconnecting" | "offline" | "
 
 /** The server sends a heartbeat after 15 s idle: this much silence means the connection is dead. */
 const SILENCE_MS = 20_000;
+/**
+ * A live stream silent this long asks the API whether it still answers: a stream is quiet for up to 15 s
+ * when nothing happens, and a hung API is as quiet, so silence alone took 20 s to notice one.
+ */
+const PROBE_AFTER_MS = 5_000;
+/** How long that question waits: no answer by then, and the stream is taken for lost. */
+const PROBE_TIMEOUT_MS = 3_000;
+/** A cheap read through the console's own proxy, as the stream goes: any JSON answer means the API lives. */
+const PROBE_URL = `/trpc/users.getMe?input=${encodeURIComponent("{}")}`;
 /** Failed attempts in a row before the indicator says offline (it keeps trying, and offers Reconnect). */
 const OFFLINE_AFTER = 3;
 
@@ -59,7 +68,8 @@ export function streamUrl(workspaceId: string, fleetId: string | undefined, kind
 /**
  * Follows an event stream: reconnects with jittered backoff and `Last-Event-ID` (so the server replays
  * what was missed), drops frames seen before, and says honestly whether it is live. A connection that
- * stays silent past the heartbeat, or a browser gone offline, counts as lost at once.
+ * stays silent past the heartbeat, an API that does not answer while the stream is quiet (asked after
+ * 5 s of quiet, given 3 s), or a browser gone offline, counts as lost at once.
  */
 export function useEventStream({
   workspaceId,
@@ -106,10 +116,28 @@ export function useEventStream({
       const abort = new AbortController();
       controller = abort;
       let silence: ReturnType<typeof setTimeout> | undefined;
+      let quiet: ReturnType<typeof setTimeout> | undefined;
       // The wait for the answer's headers is bounded like any request, then the wait between bytes.
       const arm = (ms: number) => {
         clearTimeout(silence);
         silence = setTimeout(() => abort.abort(), ms);
+      };
+      // While the stream is quiet, the API is asked every few seconds whether it still answers.
+      const probeWhenQuiet = () => {
+        clearTimeout(quiet);
+        quiet = setTimeout(async () => {
+          try {
+            const answer = await apiFetch(
+              PROBE_URL,
+              { cache: "no-store", signal: abort.signal },
+              PROBE_TIMEOUT_MS,
+            );
+            await answer.body?.cancel().catch(() => undefined);
+            if (!abort.signal.aborted) probeWhenQuiet();
+          } catch {
+            abort.abort();
+          }
+        }, PROBE_AFTER_MS);
       };
       arm(REQUEST_TIMEOUT_MS);
       try {
@@ -135,12 +163,14 @@ export function useEventStream({
           );
         }
         arm(SILENCE_MS);
+        probeWhenQuiet();
         const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
         const parser = new SseParser();
         for (;;) {
           const { value, done } = await reader.read();
           if (done) throw new Error("the stream ended");
           arm(SILENCE_MS);
+          probeWhenQuiet();
           for (const frame of parser.push(value)) {
             if (frame.event === "hello") {
               const hello = safeJson<HelloFrame>(frame.data);
@@ -164,6 +194,7 @@ export function useEventStream({
         }
       } finally {
         clearTimeout(silence);
+        clearTimeout(quiet);
         abort.abort();
       }
     }

@@ -77,13 +77,19 @@ function run(name, command, args, options = {}) {
   child.fleetRole = name;
   children.push(child);
   child.on("exit", (code, signal) => {
-    if (stopping || signal !== null || code === 0) return;
-    const cause = logs ? `; the end of ${logs.shown(name)}:\n${logs.tail(name)}` : "";
-    if (options.optional) console.error(`start: ${name} exited with ${code}; the rest keeps running${cause}`);
-    else {
-      console.error(`start: ${name} exited with ${code}; stopping${cause}`);
-      stopAll(code ?? 1);
-    }
+    if (stopping) return;
+    // Ctrl+C reaches every child too, and a child's exit may be seen before this process's own SIGINT
+    // handler: a moment later, an exit nobody asked for is one (killed by a signal or a clean exit alike).
+    setTimeout(() => {
+      if (stopping) return;
+      const how = signal === null ? `exited with ${code}` : `was ended by ${signal}`;
+      const cause = logs ? `; the end of ${logs.shown(name)}:\n${logs.tail(name)}` : "";
+      if (options.optional) console.error(`start: ${name} ${how}; the rest keeps running${cause}`);
+      else {
+        console.error(`start: ${name} ${how}; stopping${cause}`);
+        stopAll(code || 1);
+      }
+    }, 500);
   });
   return child;
 }

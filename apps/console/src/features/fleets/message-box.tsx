@@ -177,9 +177,10 @@ export function MessageBox({ fleet, onSent }: { fleet: FleetView; onSent: (event
             {sent.afterLoss
               ? // Whether the first try or this one stored it, the API does not say: both answer alike.
                 "Sent once: an answer was lost, so the console asked again with the same key; the message is stored once, as "
-              : "Sent: the message waits as "}
+              : // Stays true as the run goes on: a runner's answer shows in the conversation, not here.
+                "Sent as "}
             event <code>{sent.eventId.slice(0, 8)}…</code>
-            {sent.afterLoss ? "." : " for a runner."}
+            {sent.afterLoss ? "." : "; its answer appears in the conversation."}
           </>
         ) : asking ? (
           "No answer yet: the message may have been sent. Asking again with the same key, so it is stored once…"

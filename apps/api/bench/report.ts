@@ -297,7 +297,8 @@ function printCost(
       `  with/without, each round: ${ratios.map((r) => r.toFixed(3)).join(" / ")}; ratio of the medians ${medianRatio.toFixed(3)}`,
     );
   }
-  const errors = [...rounds.flat(), on, off].reduce(
+  // The medians are copies of round measurements: count each run once.
+  const errors = (rounds.length > 0 ? rounds.flat() : [on, off]).reduce(
     (sum, m) => sum + m.result.non2xx + m.result.socketErrors,
     0,
   );

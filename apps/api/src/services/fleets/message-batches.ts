@@ -201,7 +201,6 @@ export async function storeChats(db: Database, rows: ChatRow[]): Promise<Map<str
       join fleets f
         on f.id = m.fleet_id and f.workspace_id = m.workspace_id and f.tenant_id = m.tenant_id
        and f.status = 'active'
-      for key share of f
     returning id`);
   const stored = new Set(resultRows<{ id: string }>(result).map((row) => row.id));
   return new Map(rows.map((row) => [row.id, stored.has(row.id)]));

@@ -97,6 +97,8 @@ export function useEventStream({
     if (resume.current.url !== url) resume.current = { url, lastId: undefined, seen: new RecentIds() };
     const memory = resume.current;
     let stopped = false;
+    /** Attempts failed in a row: a subscription that said hello starts the count again. */
+    let failures = 0;
     let controller: AbortController | null = null;
     let wake: (() => void) | null = null;
     setState("connecting");
@@ -117,6 +119,8 @@ export function useEventStream({
       controller = abort;
       let silence: ReturnType<typeof setTimeout> | undefined;
       let quiet: ReturnType<typeof setTimeout> | undefined;
+      /** Chunks read so far: a probe that fails after bytes came again speaks of a moment now past. */
+      let reads = 0;
       // The wait for the answer's headers is bounded like any request, then the wait between bytes.
       const arm = (ms: number) => {
         clearTimeout(silence);
@@ -126,6 +130,7 @@ export function useEventStream({
       const probeWhenQuiet = () => {
         clearTimeout(quiet);
         quiet = setTimeout(async () => {
+          const asked = reads;
           try {
             const answer = await apiFetch(
               PROBE_URL,
@@ -133,9 +138,9 @@ export function useEventStream({
               PROBE_TIMEOUT_MS,
             );
             await answer.body?.cancel().catch(() => undefined);
-            if (!abort.signal.aborted) probeWhenQuiet();
+            if (!abort.signal.aborted && reads === asked) probeWhenQuiet();
           } catch {
-            abort.abort();
+            if (reads === asked) abort.abort();
           }
         }, PROBE_AFTER_MS);
       };
@@ -169,6 +174,7 @@ export function useEventStream({
         for (;;) {
           const { value, done } = await reader.read();
           if (done) throw new Error("the stream ended");
+          reads += 1;
           arm(SILENCE_MS);
           probeWhenQuiet();
           for (const frame of parser.push(value)) {
@@ -176,6 +182,7 @@ export function useEventStream({
               const hello = safeJson<HelloFrame>(frame.data);
               memory.lastId ??= frame.id ?? hello?.last_frame_id ?? undefined;
               setState("live");
+              failures = 0;
               // A fresh subscription replays nothing: what happened before it, the lists refetch.
               if (fresh) handlers.current.onGap();
             } else if (frame.event === "reset") {
@@ -200,7 +207,6 @@ export function useEventStream({
     }
 
     async function follow() {
-      let failures = 0;
       while (!stopped) {
         try {
           const outcome = await connect();

@@ -180,7 +180,7 @@ export function MessageBox({ fleet, onSent }: { fleet: FleetView; onSent: (event
               : // Stays true as the run goes on: a runner's answer shows in the conversation, not here.
                 "Sent as "}
             event <code>{sent.eventId.slice(0, 8)}…</code>
-            {sent.afterLoss ? "." : "; its answer appears in the conversation."}
+            {sent.afterLoss ? "." : "; a runner's answer appears in the conversation."}
           </>
         ) : asking ? (
           "No answer yet: the message may have been sent. Asking again with the same key, so it is stored once…"

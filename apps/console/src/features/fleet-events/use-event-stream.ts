@@ -1,8 +1,9 @@
 "use client";
 
 import { useCallback, useEffect, useRef, useState } from "react";
-import { apiFetch, REQUEST_TIMEOUT_MS } from "../../lib/api-fetch.ts";
+import { REQUEST_TIMEOUT_MS, unansweredOf } from "../../lib/api-fetch.ts";
 import { backoffMs, RecentIds, SseParser } from "../../lib/sse.ts";
+import { useTRPCClient } from "../../lib/trpc.ts";
 import { type HelloFrame, type RunFrame, type RunFrameKind, readRunFrame } from "./stream-frames.ts";
 
 /**
@@ -20,8 +21,6 @@ const SILENCE_MS = 20_000;
 const PROBE_AFTER_MS = 5_000;
 /** How long that question waits: no answer by then, and the stream is taken for lost. */
 const PROBE_TIMEOUT_MS = 3_000;
-/** A cheap read through the console's own proxy, as the stream goes: any JSON answer means the API lives. */
-const PROBE_URL = `/trpc/users.getMe?input=${encodeURIComponent("{}")}`;
 /** Failed attempts in a row before the indicator says offline (it keeps trying, and offers Reconnect). */
 const OFFLINE_AFTER = 3;
 
@@ -79,6 +78,7 @@ export function useEventStream({
   onGap,
 }: EventStreamOptions): EventStream {
   const url = workspaceId ? streamUrl(workspaceId, fleetId, kinds) : null;
+  const client = useTRPCClient();
   const [state, setState] = useState<StreamState>("connecting");
   const [ended, setEnded] = useState<string | null>(null);
   const [round, setRound] = useState(0);
@@ -126,22 +126,23 @@ export function useEventStream({
         clearTimeout(silence);
         silence = setTimeout(() => abort.abort(), ms);
       };
-      // While the stream is quiet, the API is asked every few seconds whether it still answers.
+      // While the stream is quiet, the API is asked every few seconds whether it still answers: a cheap
+      // read (the signed-in person) through the same proxy; any answer from the API, a refusal included,
+      // means it lives.
       const probeWhenQuiet = () => {
         clearTimeout(quiet);
         quiet = setTimeout(async () => {
           const asked = reads;
+          const deadline = AbortSignal.timeout(PROBE_TIMEOUT_MS);
+          let answered = true;
           try {
-            const answer = await apiFetch(
-              PROBE_URL,
-              { cache: "no-store", signal: abort.signal },
-              PROBE_TIMEOUT_MS,
-            );
-            await answer.body?.cancel().catch(() => undefined);
-            if (!abort.signal.aborted && reads === asked) probeWhenQuiet();
-          } catch {
-            if (reads === asked) abort.abort();
+            await client.users.getMe.query({}, { signal: AbortSignal.any([abort.signal, deadline]) });
+          } catch (error) {
+            answered = !deadline.aborted && unansweredOf(error) === undefined;
           }
+          if (reads !== asked || abort.signal.aborted) return;
+          if (answered) probeWhenQuiet();
+          else abort.abort();
         }, PROBE_AFTER_MS);
       };
       arm(REQUEST_TIMEOUT_MS);
@@ -240,7 +241,7 @@ export function useEventStream({
       controller?.abort();
       wake?.();
     };
-  }, [url, round]);
+  }, [url, round, client]);
 
   const reconnect = useCallback(() => setRound((value) => value + 1), []);
   return { state: url === null ? "connecting" : state, ended, reconnect };

@@ -8,7 +8,7 @@ import pino, { type Logger } from "pino";
 import { Authenticator } from "./auth/authenticate.ts";
 import type { Credential } from "./auth/authorize.ts";
 import { PrincipalCache } from "./auth/principal-cache.ts";
-import { RateLimits, rateLimitHeaders } from "./auth/rate-limits.ts";
+import { RateLimits } from "./auth/rate-limits.ts";
 import { SessionSigner } from "./auth/sessions.ts";
 import type { Config } from "./env.ts";
 import { answerClientError } from "./http/client-error.ts";
@@ -350,8 +350,7 @@ export async function createApp(
           const headers: Record<string, string> = {};
           for (const error of errors)
             if (error.cause instanceof Problem) Object.assign(headers, error.cause.headers);
-          const bucket = ctx?.response.rateLimit;
-          if (bucket !== undefined) Object.assign(headers, rateLimitHeaders(bucket));
+          ctx?.response.rateLimit?.writeAdmittedHeaders(headers);
           return { headers };
         },
       },

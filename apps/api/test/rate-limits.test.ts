@@ -92,20 +92,24 @@ describe("rate limits", () => {
     expect(minted.status, minted.text).toBe(201);
     expect(minted.body.rate_limit).toBe(3);
     const key = minted.body.key;
-    const seen: (string | null)[] = [];
+    const answers: Response[] = [];
     for (let i = 0; i < 3; i++) {
       const answer = await callAt(api.baseUrl, "GET", "/v1/users/me", { token: key });
       expect(answer.status, answer.text).toBe(200);
-      const headers = limitHeaders(answer);
-      expect(headers.limit).toBe("3");
-      expect(headers.reset).toMatch(/^\d+$/);
       // One spelling on an admitted answer; the X- spelling is the refusal's.
       expect(answer.headers.get("x-ratelimit-limit")).toBeNull();
-      seen.push(headers.remaining);
+      answers.push(answer);
     }
-    // Within one window no token has come back yet (one refills every 667 ms; the three calls take less).
-    expect(seen.map(Number)).toEqual([...seen.map(Number)].sort((a, b) => b - a));
-    expect(Number(seen[2])).toBeLessThanOrEqual(1);
+    // While more than half the quota is left (2 of 3 after the first call) an admitted answer carries no
+    // RateLimit headers; from half spent on, every one does. Within one window no token has come back yet
+    // (one refills every 667 ms; the three calls take less).
+    expect(limitHeaders(answers[0]!)).toEqual({ limit: null, remaining: null, reset: null });
+    const seen = answers.slice(1).map(limitHeaders);
+    for (const headers of seen) {
+      expect(headers.limit).toBe("3");
+      expect(headers.reset).toMatch(/^[1-9]\d*$/);
+    }
+    expect(seen.map((headers) => Number(headers.remaining))).toEqual([1, 0]);
     let refused = await callAt(api.baseUrl, "GET", "/v1/users/me", { token: key });
     if (refused.status === 200) refused = await callAt(api.baseUrl, "GET", "/v1/users/me", { token: key });
     const retryAfter = expectRefusal(refused, /credential's request quota/);
@@ -121,6 +125,18 @@ describe("rate limits", () => {
     expect(after.status, after.text).toBe(200);
   });
 
+  it("writes the headers on any answer to a counted call once half the quota is spent, a 404 too", async () => {
+    const tenant = await seed(api);
+    const minted = await mint(api, tenant, { key_name: "half", rate_limit: 2 });
+    const missing = `/v1/workspaces/${newId()}/fleets`;
+    const answer = await callAt(api.baseUrl, "GET", missing, { token: minted.body.key });
+    expect(answer.status, answer.text).toBe(404);
+    expect(answer.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+    // The credential's bucket (1 of 2 left) has fewer requests left than that workspace's (4 of 5).
+    expect(limitHeaders(answer)).toMatchObject({ limit: "2", remaining: "1" });
+    expect(answer.headers.get("x-ratelimit-limit")).toBeNull();
+  });
+
   it("takes a per-key quota at mint, echoes it in reads, and bounds it", async () => {
     const tenant = await seed(api);
     const tight = await mint(api, tenant, { key_name: "tight", rate_limit: 2 });
@@ -134,10 +150,11 @@ describe("rate limits", () => {
     for (let i = 0; i < 4; i++)
       answers.push(await callAt(api.baseUrl, "GET", "/v1/users/me", { token: tight.body.key }));
     expect(answers.filter((answer) => answer.status === 429).length).toBeGreaterThanOrEqual(1);
-    // The sibling key of the same person has its own bucket, at the instance's default.
+    // The sibling key of the same person has its own bucket, at the instance's default: its first
+    // answer leaves 999 of 1,000, so it carries no RateLimit headers.
     const sibling = await callAt(api.baseUrl, "GET", "/v1/users/me", { token: plain.body.key });
     expect(sibling.status).toBe(200);
-    expect(limitHeaders(sibling).limit).toBe("1000");
+    expect(limitHeaders(sibling).limit).toBeNull();
 
     for (const rate_limit of [0, -1, 1_000_001, 2.5, "5", true]) {
       const refused = await mint(api, tenant, { key_name: "bad", rate_limit });
@@ -204,9 +221,15 @@ describe("rate limits", () => {
         }),
       ),
     );
-    const admitted = answers.find((answer) => answer.status === 200);
-    expect(admitted, answers.map((answer) => answer.status).join(" ")).toBeDefined();
-    expect(limitHeaders(admitted!).limit).toBe(String(WORKSPACE_QUOTA));
+    // Admitted answers carry the workspace bucket's headers (it has fewer requests left than the
+    // credential's) once half of it is spent: at most 2 of 5 left.
+    const admitted = answers.filter((answer) => answer.status === 200).map(limitHeaders);
+    const told = admitted.filter((headers) => headers.limit !== null);
+    expect(told.length, answers.map((answer) => answer.status).join(" ")).toBeGreaterThan(0);
+    for (const headers of told) {
+      expect(headers.limit).toBe(String(WORKSPACE_QUOTA));
+      expect(Number(headers.remaining)).toBeLessThanOrEqual(WORKSPACE_QUOTA / 2);
+    }
     const refused = answers.find((answer) => answer.status === 429);
     expect(refused).toBeDefined();
     expect(refused!.headers.get("retry-after")).toMatch(/^[1-9]\d*$/);

@@ -102,11 +102,12 @@ function refusal(bucket: Bucket, whose: string, now: number): Problem {
 }
 
 /**
- * The RateLimit-* headers of `bucket` as an object: a refusal's (beside their X-RateLimit-* spelling, the
- * decisions row's for the 429) and a /trpc answer's. Admitted /v1 answers get them from the response
- * (`countedAgainst`), in one spelling only, since each header costs every request its validation and bytes.
+ * The RateLimit-* headers of `bucket` as an object, for a refusal (beside their X-RateLimit-* spelling, the
+ * decisions row's for the 429). Admitted answers get them from the bucket once half of it is spent
+ * (`Bucket.writeAdmittedHeaders`), in one spelling only: each header costs every request its validation
+ * and bytes.
  */
-export function rateLimitHeaders(bucket: Bucket): {
+function rateLimitHeaders(bucket: Bucket): {
   "ratelimit-limit": string;
   "ratelimit-remaining": string;
   "ratelimit-reset": string;

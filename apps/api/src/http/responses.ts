@@ -30,8 +30,8 @@ export interface InFlightCount {
 
 /** Where an answer's rate-limit headers come from: the bucket its request spent a token of. */
 export interface RateLimitHeaderSource {
-  /** Sets `RateLimit-Limit`, `-Remaining` and `-Reset` on the headers an answer is written with. */
-  writeHeaders(headers: Record<string, unknown>): void;
+  /** Sets `RateLimit-Limit`, `-Remaining` and `-Reset` on the headers an answer is written with, if due. */
+  writeAdmittedHeaders(headers: Record<string, unknown>): void;
 }
 
 /** What `Responses` adds to every raw response: see `holdInFlight`, `leaveInFlight`, `countedAgainst`. */
@@ -65,8 +65,8 @@ const CLIENT_CLOSED = 499;
  * - **In flight.** An answer counted against the instance's ceiling (`holdInFlight`) gives its place back
  *   as it ends or its connection closes, from the same two moments: no listener per request.
  * - **Rate limits.** An answer whose request spent a bucket's token (`countedAgainst`) is written with the
- *   bucket's RateLimit-* headers, whatever answers it (the route, a refusal further on), added with the
- *   request id rather than through the framework's per-header path.
+ *   bucket's RateLimit-* headers once half the bucket is spent, whatever answers it (the route, a refusal
+ *   further on), added with the request id rather than through the framework's per-header path.
  */
 export class Responses {
   readonly Response: typeof ServerResponse;
@@ -99,7 +99,7 @@ export class Responses {
         const given = headers === undefined && typeof reason !== "string" ? reason : headers;
         if (typeof given === "object" && given !== null && !Array.isArray(given)) {
           const merged: Record<string, unknown> = { "x-request-id": this[REQUEST_ID] };
-          this.#rateLimit?.writeHeaders(merged);
+          this.#rateLimit?.writeAdmittedHeaders(merged);
           for (const name in given) {
             if (name !== "x-request-id") merged[name] = (given as Record<string, unknown>)[name];
           }
@@ -110,7 +110,7 @@ export class Responses {
         if (!this.hasHeader("x-request-id")) this.setHeader("x-request-id", this[REQUEST_ID]);
         if (this.#rateLimit !== null) {
           const limits: Record<string, unknown> = {};
-          this.#rateLimit.writeHeaders(limits);
+          this.#rateLimit.writeAdmittedHeaders(limits);
           for (const name in limits) if (!this.hasHeader(name)) this.setHeader(name, limits[name] as string);
         }
         return typeof reason === "string"

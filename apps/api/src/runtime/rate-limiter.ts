@@ -65,14 +65,21 @@ export class Bucket {
     return Math.ceil(((this.quota.limit - this.remaining()) * this.msPerToken) / 1000);
   }
 
-  /**
-   * RateLimit-Limit, -Remaining and -Reset (seconds until the bucket is full) onto an answer's headers:
-   * the answer of every counted call carries them (`Responses` writes them with the request id).
-   */
+  /** RateLimit-Limit, -Remaining and -Reset (seconds until the bucket is full) onto a refusal's headers. */
   writeHeaders(headers: Record<string, unknown>): void {
     headers["ratelimit-limit"] = String(this.quota.limit);
     headers["ratelimit-remaining"] = String(this.remaining());
     headers["ratelimit-reset"] = String(this.resetSeconds());
+  }
+
+  /**
+   * The same headers onto an admitted call's answer, once half the bucket or more is spent; none while
+   * more than half is left (docs/decisions.md, "Rate limits": three headers on every answer cost more
+   * than the rest of the limiter, and a client far from its limit has nothing to pace).
+   */
+  writeAdmittedHeaders(headers: Record<string, unknown>): void {
+    if (2 * this.remaining() > this.quota.limit) return;
+    this.writeHeaders(headers);
   }
 
   /** Whole seconds, at least 1, until a request may pass (Retry-After). */

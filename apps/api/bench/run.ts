@@ -50,6 +50,7 @@ import {
   cpuTimeMs,
   othersMeter,
   pinApart,
+  pinToCpus,
   type ServerSpec,
   startServer,
   stopProcess,
@@ -284,6 +285,142 @@ async function measureInRounds(
   return { medians, rounds };
 }
 
+/**
+ * Measures two configurations at the same moment: both servers on CPU 0, a wrk for each on CPU 1 (half
+ * the connections each). Runs of one configuration a minute apart range ±30 % on a shared machine, far
+ * more than a cost of a few per cent; side by side, both meet the same machine at once and the drift drops
+ * out of their ratio (two runs of one configuration side by side read within ±4 % of each other). Each
+ * server's CPU per request comes from its own CPU time: a saturated one-threaded server's throughput is
+ * its inverse, which is the figure (the requests/s of the two also depend on how the scheduler shares the
+ * core between their threads). Undefined where the servers cannot be pinned (one core, no taskset).
+ */
+async function measureSideBySide(
+  runs: [LoadRun, LoadRun],
+  settings: Settings,
+  logDir: string,
+): Promise<[Measurement, Measurement] | undefined> {
+  const servers: Awaited<ReturnType<typeof startServer>>[] = [];
+  try {
+    for (const run of runs) {
+      progress(`${run.label}: starting`);
+      const server = await startServer({ ...run.server, logDir });
+      servers.push(server);
+      await waitUntilReady(server, "/healthz");
+      const response = await fetch(`${server.baseUrl}${run.path}`, { headers: run.headers });
+      const body = await response.text();
+      if (response.status !== 200)
+        throw new Error(`${run.label}: ${run.path} answered ${response.status}: ${body}`);
+      if (!pinToCpus(server.child.pid, "0")) return undefined;
+    }
+    const load = (seconds: number) =>
+      Promise.all(
+        runs.map((run, n) =>
+          runWrk(`${servers[n]!.baseUrl}${run.path}`, {
+            seconds,
+            headers: run.headers,
+            connections: 16,
+            cpus: "1",
+          }),
+        ),
+      );
+    progress(`side by side: warm-up ${settings.warmupSeconds}s, then ${settings.seconds}s of load`);
+    await load(settings.warmupSeconds);
+    const before = servers.map((server) => cpuTimeMs(server.child.pid));
+    const others = othersMeter(servers.map((server) => server.child.pid));
+    const results = await load(settings.seconds);
+    const othersCpu = others(results.reduce((sum, result) => sum + result.cpuMs, 0));
+    const after = servers.map((server) => cpuTimeMs(server.child.pid));
+    const measured = runs.map((run, n): Measurement => {
+      const { cpuMs: _, ...result } = results[n]!;
+      const cpuBefore = before[n];
+      const cpuAfter = after[n];
+      const cpuUsPerRequest =
+        cpuBefore === undefined || cpuAfter === undefined || result.requests === 0
+          ? undefined
+          : ((cpuAfter - cpuBefore) * 1000) / result.requests;
+      return {
+        label: run.label,
+        result,
+        body: "",
+        cpuUsPerRequest,
+        othersCpu,
+        note: "side by side on CPU 0",
+      };
+    });
+    return [measured[0]!, measured[1]!];
+  } finally {
+    for (const server of servers) await stopProcess(server.child);
+  }
+}
+
+/** `measureSideBySide` in rounds; undefined (measure in turns instead) where the servers cannot be pinned. */
+async function measureSideBySideInRounds(
+  on: LoadRun,
+  off: LoadRun,
+  settings: Settings,
+  logDir: string,
+): Promise<[Measurement, Measurement][] | undefined> {
+  const rounds: [Measurement, Measurement][] = [];
+  for (let round = 0; round < settings.rounds; round++) {
+    progress(`round ${round + 1}/${settings.rounds}`);
+    // Which server starts first alternates, in case the first to start has an edge.
+    const pair = round % 2 === 0 ? [on, off] : [off, on];
+    const measured = await measureSideBySide(pair as [LoadRun, LoadRun], settings, logDir);
+    if (measured === undefined) return undefined;
+    rounds.push(round % 2 === 0 ? measured : [measured[1], measured[0]]);
+  }
+  return rounds;
+}
+
+/**
+ * A feature's cost: the API with it (`on`) and without (`off`), side by side in rounds where two cores
+ * allow it, else in turns (pinned apart). `on` and `off` are each configuration's median round.
+ */
+async function measureCost(
+  on: LoadRun,
+  off: LoadRun,
+  settings: Settings,
+  logDir: string,
+): Promise<{
+  on?: Measurement;
+  off?: Measurement;
+  rounds: [Measurement, Measurement][];
+  sideBySide: boolean;
+}> {
+  const sideBySide = await measureSideBySideInRounds(on, off, settings, logDir);
+  if (sideBySide !== undefined) {
+    const middle = (runs: Measurement[]) => {
+      const sorted = [...runs].sort((a, b) => (a.cpuUsPerRequest ?? 0) - (b.cpuUsPerRequest ?? 0));
+      const spread = sorted.map((m) => (m.cpuUsPerRequest ?? 0).toFixed(1)).join(" / ");
+      const median = sorted[Math.floor((sorted.length - 1) / 2)]!;
+      return {
+        ...median,
+        note: `${median.note}; median of ${sorted.length} rounds by CPU (${spread} µs/req)`,
+      };
+    };
+    return {
+      on: middle(sideBySide.map(([withIt]) => withIt)),
+      off: middle(sideBySide.map(([, without]) => without)),
+      rounds: sideBySide,
+      sideBySide: true,
+    };
+  }
+  const { medians, rounds } = await measureInRounds(
+    [
+      ["costOn", { ...on, pinned: true }],
+      ["costOff", { ...off, pinned: true }],
+    ],
+    settings,
+    logDir,
+  );
+  return {
+    on: medians.costOn,
+    off: medians.costOff,
+    rounds: pairs(rounds, "costOn", "costOff"),
+    sideBySide: false,
+  };
+}
+
 /** Each round's pair (with the feature, without it), for a ratio taken within the round. */
 function pairs(
   rounds: Map<MeasuredKey, Measurement[]>,
@@ -417,69 +554,33 @@ async function bench(settings: Settings, cleanup: Cleanup): Promise<void> {
     if (pg === null) console.log(`\nRate limits (issue 15): skipped, ${postgres}`);
     else {
       // The same API and request with the limiter (buckets drawn from PostgreSQL, the in-flight ceiling)
-      // and without it, in alternating rounds. Quotas no run reaches: this is the cost of counting.
-      const { medians, rounds } = await measureInRounds(
-        [
-          [
-            "apiPgLimited",
-            {
-              ...apiRun("API /v1/users/me with the limiter (PostgreSQL)", pg, "warn"),
-              pinned: true,
-            },
-          ],
-          [
-            "apiPgUnlimited",
-            {
-              ...apiRun("API /v1/users/me without the limiter (PostgreSQL)", pg, "warn", [], undefined, {
-                FLEET_RATE_LIMITS: "false",
-                FLEET_MAX_IN_FLIGHT: "0",
-              }),
-              pinned: true,
-            },
-          ],
-        ],
+      // and without it. Quotas no run reaches: this is the cost of counting.
+      const cost = await measureCost(
+        apiRun("API /v1/users/me with the limiter (PostgreSQL)", pg, "warn"),
+        apiRun("API /v1/users/me without the limiter (PostgreSQL)", pg, "warn", [], undefined, {
+          FLEET_RATE_LIMITS: "false",
+          FLEET_MAX_IN_FLIGHT: "0",
+        }),
         settings,
         logDir,
       );
-      printLimiterFigures(
-        medians.apiPgLimited,
-        medians.apiPgUnlimited,
-        pairs(rounds, "apiPgLimited", "apiPgUnlimited"),
-      );
+      printLimiterFigures(cost.on, cost.off, cost.rounds, cost.sideBySide);
     }
   }
   if (settings.suites.has("metrics")) {
     if (pg === null) console.log(`\nMetrics (issue 15 §4): skipped, ${postgres}`);
     else {
-      // The same API and request with metrics kept (every request counted and timed) and without, in
-      // alternating rounds; the limiter is on in both, as deployed. Nothing scrapes during the load.
-      const { medians, rounds } = await measureInRounds(
-        [
-          [
-            "apiPgMetrics",
-            {
-              ...apiRun("API /v1/users/me with metrics (PostgreSQL)", pg, "warn", [], undefined, {
-                FLEET_METRICS_TOKEN: "bench-scrape-token-0123456789",
-              }),
-              pinned: true,
-            },
-          ],
-          [
-            "apiPgNoMetrics",
-            {
-              ...apiRun("API /v1/users/me without metrics (PostgreSQL)", pg, "warn"),
-              pinned: true,
-            },
-          ],
-        ],
+      // The same API and request with metrics kept (every request counted and timed) and without; the
+      // limiter is on in both, as deployed. Nothing scrapes during the load.
+      const cost = await measureCost(
+        apiRun("API /v1/users/me with metrics (PostgreSQL)", pg, "warn", [], undefined, {
+          FLEET_METRICS_TOKEN: "bench-scrape-token-0123456789",
+        }),
+        apiRun("API /v1/users/me without metrics (PostgreSQL)", pg, "warn"),
         settings,
         logDir,
       );
-      printMetricsFigures(
-        medians.apiPgMetrics,
-        medians.apiPgNoMetrics,
-        pairs(rounds, "apiPgMetrics", "apiPgNoMetrics"),
-      );
+      printMetricsFigures(cost.on, cost.off, cost.rounds, cost.sideBySide);
     }
   }
   if (settings.suites.has("fleets")) {

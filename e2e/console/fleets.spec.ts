@@ -60,6 +60,12 @@ test.describe("Fleets", () => {
     );
     await option.check();
     await screenshot(page, testInfo, "install-choose");
+    // Every install the page asks for: Continue only opens the review (it once also submitted the install
+    // form, since React turned the clicked button into the submit button within its own click).
+    const installs: string[] = [];
+    page.on("request", (request) => {
+      if (request.url().includes("/trpc/fleets.create")) installs.push(request.url());
+    });
     await dialog.getByRole("button", { name: "Continue" }).click();
 
     // Review: the credential by name and reason, marked missing.
@@ -73,6 +79,16 @@ test.describe("Fleets", () => {
     await expect(review.getByLabel("Fleet name")).toHaveValue(name);
     await screenshot(page, testInfo, "install-review-missing");
 
+    // A name of spaces is no name: the field says so, and nothing is sent (the entry's name is not used).
+    await review.getByLabel("Fleet name").fill("   ");
+    await review.getByRole("button", { name: "Install fleet" }).click();
+    await expect(review.getByLabel("Fleet name")).toHaveAccessibleDescription(/Enter a name for the fleet/);
+    await expect(review.getByLabel("Fleet name")).toBeFocused();
+    await expect(review.getByRole("alert")).toHaveCount(0);
+    expect(installs).toHaveLength(0);
+    await review.getByLabel("Fleet name").fill(name);
+    await expect(review.getByLabel("Fleet name")).not.toHaveAccessibleDescription(/Enter a name/);
+
     // Installing anyway: the API's 424 names the credential, shown with its reason.
     await review.getByRole("button", { name: "Install fleet" }).click();
     const refused = review.getByRole("alert", { name: "Missing credential" });
@@ -81,6 +97,7 @@ test.describe("Fleets", () => {
       `GITHUB_TOKEN: ${reason}`,
     );
     await expect(refused.getByRole("button", { name: "Copy request ID" })).toBeVisible();
+    expect(installs).toHaveLength(1);
     await screenshot(page, testInfo, "install-refused-424");
 
     // Add it in place, then install.

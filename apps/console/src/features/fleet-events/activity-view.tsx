@@ -190,5 +190,5 @@ function progressOf(run: LiveRun): string {
     return `running ${running.name}${running.elapsedMs !== undefined ? ` for ${formatDuration(running.elapsedMs)}` : ""}…`;
   if (run.gates.some((gate) => gate.outcome === undefined)) return "waiting at an approval gate…";
   if (run.text) return `writing its answer (${formatCount(run.text.length)} characters)…`;
-  return run.leaseId ? "leased by a runner…" : "waiting for a runner…";
+  return run.leaseId ? "leased by a runner…" : "no runner activity yet…";
 }

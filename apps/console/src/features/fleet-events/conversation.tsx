@@ -323,9 +323,11 @@ function Answer({
         ) : null}
         {status === "received" ? (
           // Without the run's frames (it began before the page opened) the page cannot tell whether a
-          // runner holds it (it may wait on an approval gate), so it does not claim one is awaited.
+          // runner holds it (it may wait on an approval gate), so it does not claim one is awaited; with
+          // them, a lease shows only once its runner publishes a frame (none is sent at lease time), so a
+          // runner that leased and went silent reads as no activity, not as no runner.
           <span className="muted">
-            {run?.leaseId ? "Running…" : run ? "Waiting for a runner…" : "Not answered yet"}
+            {run?.leaseId ? "Running…" : run ? "No runner activity yet…" : "Not answered yet"}
           </span>
         ) : null}
         {failure ? <span className="event-failure">{failure}</span> : null}

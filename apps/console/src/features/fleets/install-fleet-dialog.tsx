@@ -67,10 +67,14 @@ export function InstallFleetDialog({
           </>
         )
       }
+      // Keyed, so Continue and Install fleet are two buttons: one element updated in place would turn
+      // into Install fleet (type submit) within Continue's own click, and the browser would then submit the
+      // install form as that click's default action, installing without the review.
       footer={
         review ? (
           <>
             <Button
+              key="back"
               onClick={() => {
                 install.reset();
                 setReviewing(false);
@@ -79,14 +83,17 @@ export function InstallFleetDialog({
             >
               Back
             </Button>
-            <Button type="submit" form={formId} variant="primary" pending={install.isPending}>
+            <Button key="install" type="submit" form={formId} variant="primary" pending={install.isPending}>
               Install fleet
             </Button>
           </>
         ) : (
           <>
-            <Button onClick={close}>Cancel</Button>
+            <Button key="cancel" onClick={close}>
+              Cancel
+            </Button>
             <Button
+              key="continue"
               variant="primary"
               disabled={entry === null}
               aria-describedby={entry === null ? `${formId}-choose-hint` : undefined}
@@ -110,7 +117,7 @@ export function InstallFleetDialog({
               ...(entry.visibility === "platform"
                 ? { platform_library_id: entry.id }
                 : { tenant_library_id: entry.id }),
-              ...(name && name !== entry.name ? { name } : {}),
+              ...(name !== entry.name ? { name } : {}),
             })
           }
         />
@@ -162,6 +169,8 @@ function InstallReview({
   const trpc = useTRPC();
   const nameId = useId();
   const [name, setName] = useState(entry.name);
+  // Set by a submit with an empty name (spaces only, too): the entry's own name is not put in its place.
+  const [nameMissing, setNameMissing] = useState(false);
   const [adding, setAdding] = useState<string | null>(null);
   const [added, setAdded] = useState<string | null>(null);
   const secrets = useQuery(trpc.secrets.list.queryOptions({ workspace_id: workspace.id }));
@@ -173,8 +182,8 @@ function InstallReview({
   const refusedFor = install.error?.data?.problem?.missing_credentials;
   const nameTaken = problem?.error_code === "UZ-FLEET-002";
   useEffect(() => {
-    if (nameTaken) document.getElementById(nameId)?.focus();
-  }, [nameTaken, nameId]);
+    if (nameTaken || nameMissing) document.getElementById(nameId)?.focus();
+  }, [nameTaken, nameMissing, nameId]);
 
   const { tools, network_hosts: hosts, runner_labels: labels } = entry.requirements;
   return (
@@ -225,18 +234,29 @@ function InstallReview({
         noValidate
         onSubmit={(event) => {
           event.preventDefault();
-          onSubmit(name.trim());
+          const trimmed = name.trim();
+          setNameMissing(trimmed === "");
+          if (trimmed !== "") onSubmit(trimmed);
         }}
       >
         <TextField
           id={nameId}
           label="Fleet name"
           value={name}
-          onChange={(event) => setName(event.target.value)}
+          onChange={(event) => {
+            setName(event.target.value);
+            setNameMissing(false);
+          }}
           autoComplete="off"
           maxLength={200}
           hint="Fleet names are unique within the workspace; install the same entry twice under two names."
-          error={nameTaken ? "A fleet of this name exists here already: choose another." : null}
+          error={
+            nameMissing
+              ? "Enter a name for the fleet."
+              : nameTaken
+                ? "A fleet of this name exists here already: choose another."
+                : null
+          }
         />
       </form>
       {problem ? (

@@ -10,7 +10,7 @@ import {
   tenants,
   users,
 } from "@fleet/db";
-import { invalidationTags, type Principal, type TenantPrincipal } from "./principal.ts";
+import { credentialBucket, invalidationTags, type Principal, type TenantPrincipal } from "./principal.ts";
 import type { PrincipalCache } from "./principal-cache.ts";
 import type { SessionSigner } from "./sessions.ts";
 import { RUNNER_TOKEN_PREFIX, sha256Hex, TENANT_KEY_PREFIX } from "./tokens.ts";
@@ -114,6 +114,7 @@ export class Authenticator {
       scopes,
       apiKeyId: row.keyId,
       rateLimit: row.rateLimit,
+      bucketKey: credentialBucket(row.keyId, row.tenantId, row.userId),
     };
     // A key with an expiry leaves the cache when it expires, so the next request meets the refusal.
     const maxAge = row.expiresAt === null ? undefined : row.expiresAt - now;
@@ -197,6 +198,7 @@ export class Authenticator {
       apiKeyId: null,
       cliCredentialId: claims.credentialId ?? null,
       rateLimit: null,
+      bucketKey: credentialBucket(null, claims.tenantId!, claims.sub),
     };
     this.cache.set(hash, principal, invalidationTags(principal), now, since, maxAge);
     return principal;

@@ -18,6 +18,19 @@ export interface TenantPrincipal {
   cliCredentialId?: string | null;
   /** The key's own request quota per rate-limit window, when minted with one; null for the default. */
   rateLimit: number | null;
+  /**
+   * The rate-limit bucket the credential spends from (`credentialBucket`), made once with the principal:
+   * built and hashed afresh on every request, the key string was a tenth of the limiter's cost.
+   */
+  bucketKey: string;
+}
+
+/**
+ * A credential's rate-limit bucket: a key's own, or the person's in the tenant for a session (every
+ * session of a person shares it; docs/decisions.md, "Rate limits").
+ */
+export function credentialBucket(apiKeyId: string | null, tenantId: string, userId: string): string {
+  return apiKeyId === null ? `u:${tenantId}:${userId}` : `k:${apiKeyId}`;
 }
 
 export interface RunnerPrincipal {

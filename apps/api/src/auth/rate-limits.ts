@@ -42,7 +42,7 @@ export class RateLimits {
    */
   admit(principal: Principal | null, workspaceId: unknown): Bucket | null | Promise<Bucket | null> {
     if (principal === null || principal.class === "runner" || principal.class === "operator") return null;
-    const key = credentialKey(principal);
+    const key = principal.bucketKey;
     const quota = principal.rateLimit === null ? this.credential : this.#quota(principal.rateLimit);
     const taken = this.limiter.take(key, quota);
     if (taken instanceof Promise)
@@ -61,6 +61,7 @@ export class RateLimits {
       throw refusal(this.limiter.bucket(key)!, "This credential's", this.limiter.now());
     }
     if (typeof workspaceId !== "string") return credential;
+    // Keyed by the caller's tenant too: calls naming another tenant's workspace spend none of its quota.
     const workspaceKey = `w:${principal.tenantId}:${workspaceId}`;
     const taken = this.limiter.take(workspaceKey, this.workspace);
     const settle = (workspace: Bucket | false): Bucket => {
@@ -73,17 +74,6 @@ export class RateLimits {
     };
     return taken instanceof Promise ? taken.then(settle) : settle(taken);
   }
-}
-
-/**
- * A credential's bucket: the key's own, or the person's in the tenant for a session (every session of
- * a person shares it). Workspace buckets are keyed by the caller's tenant too, so calls naming another
- * tenant's workspace spend nothing of that tenant's quota.
- */
-function credentialKey(principal: TenantPrincipal): string {
-  return principal.apiKeyId === null
-    ? `u:${principal.tenantId}:${principal.userId}`
-    : `k:${principal.apiKeyId}`;
 }
 
 function refusal(bucket: Bucket, whose: string, now: number): Problem {

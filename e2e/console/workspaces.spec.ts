@@ -30,6 +30,23 @@ test.describe("Workspaces", () => {
     await expect(page).toHaveURL(new RegExp(`/approvals\\?workspace=${listed.items[0]!.id}$`));
   });
 
+  test("a page whose workspaces cannot be read says so in the picker too, not that it is loading", async ({
+    page,
+    tenant,
+  }) => {
+    await signInByLink(page, tenant);
+    await page.route(
+      (url) => url.pathname.includes("workspaces.list"),
+      (route) => route.abort("connectionrefused"),
+    );
+    await page.goto(`/fleets?workspace=${tenant.workspace_id}`);
+    const picker = page.getByLabel("Workspace");
+    await expect(picker.getByRole("option")).toHaveText(["Loading workspaces…"]);
+    // The console asks again twice before it gives up on an outage.
+    await expect(picker.getByRole("option")).toHaveText(["Workspaces not loaded"], { timeout: 30_000 });
+    await expect(picker).toBeDisabled();
+  });
+
   test("a list whose refresh fails keeps its rows under the problem", async ({ page, tenant, apiUrl }) => {
     test.setTimeout(90_000);
     const entry = await addTenantEntry(apiUrl, tenant, definition({ name: "Steady fleet" }));

@@ -13,9 +13,10 @@
  * BENCH_WRK (the wrk binary, default `wrk` on PATH),
  * BENCH_SUITES (comma-separated, default `me,limits,fleets,leases`: `me` is issue #2's users/me comparison,
  * `limits` issue 15's cost of the rate limiter (users/me with and without it, in rounds, PostgreSQL only;
- * the server pinned to CPU 0 and wrk to CPU 1, and the cost read as the median of each round's ratio),
- * `metrics` issue 15 §4's cost of keeping metrics (users/me with a scrape token set and without, in rounds,
- * PostgreSQL only, not in the default list), `fleets` issue #3's messages and deep event-list figures, `leases` issue #4's lease cycles, delivery
+ * each round both servers side by side on CPU 0 with a wrk each on CPU 1, the cost read as the median of
+ * the rounds' ratios of CPU per request: `measureSideBySide`),
+ * `metrics` issue 15 §4's cost of keeping metrics (the same way, with a scrape token set and without, not
+ * in the default list), `fleets` issue #3's messages and deep event-list figures, `leases` issue #4's lease cycles, delivery
  * and cron latency; the last two on PostgreSQL only; `approvals`, issue #14's gate figures, on both),
  * BENCH_FLEETS_PIN=1 (the `fleets` suite's message runs with the API on CPU 0 and wrk on CPU 1),
  * BENCH_INBOX_DEPTH (default 1000000: pending gates behind the approvals inbox on PostgreSQL),

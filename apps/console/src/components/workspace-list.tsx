@@ -24,7 +24,7 @@ export function WorkspaceCard({
 }: {
   headingId: string;
   heading: string;
-  choice: Pick<WorkspaceChoice, "items" | "chosenId" | "more">;
+  choice: Pick<WorkspaceChoice, "items" | "chosenId" | "more" | "workspaces">;
   hrefFor: (workspaceId: string) => string;
   done: ReactNode;
   /** Said after the status, at the toolbar's end. */
@@ -42,6 +42,7 @@ export function WorkspaceCard({
           workspaces={choice.items}
           value={choice.chosenId}
           more={choice.more}
+          failed={choice.workspaces.isError}
           onChange={(id) => router.push(hrefFor(id))}
         />
         <div className="card__toolbar-end">

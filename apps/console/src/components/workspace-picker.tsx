@@ -13,18 +13,21 @@ export function WorkspacePicker({
   workspaces,
   value,
   more,
+  failed = false,
   onChange,
 }: {
   workspaces: Workspace[] | undefined;
   value: string | undefined;
   /** The tenant has more workspaces than the picker lists. */
   more: boolean;
+  /** The workspaces could not be read: the page's alert says why, the picker does not claim to load. */
+  failed?: boolean;
   onChange: (workspaceId: string) => void;
 }) {
   if (workspaces === undefined) {
     return (
       <SelectField inline label="Workspace" disabled value="">
-        <option value="">Loading workspaces…</option>
+        <option value="">{failed ? "Workspaces not loaded" : "Loading workspaces…"}</option>
       </SelectField>
     );
   }

@@ -125,10 +125,16 @@ function ProviderDialog({ current, onClose }: { current: CurrentProvider | null;
   const keepsKey =
     current?.has_api_key && current.provider === provider && (current.base_url ?? "") === baseUrl.trim();
 
+  const modelOptions = models.data?.models ?? [];
+  // Only a catalogue model may be chosen (400 UZ-PROVIDER-004), and operators keep the catalogue: with
+  // none of this provider's there, the field says so rather than asking for a choice it does not offer.
+  const noModels = models.data !== undefined && modelOptions.length === 0;
+  const noModelsWords = `The catalogue holds no ${provider === "platform" ? "" : `${providerLabel(provider)} `}model yet: an operator adds models to it (the catalogue below, with model:admin).`;
+
   function submit(event: FormEvent) {
     event.preventDefault();
     const found = {
-      ...(model === "" ? { model: "Choose the model your fleets use." } : {}),
+      ...(model === "" ? { model: noModels ? noModelsWords : "Choose the model your fleets use." } : {}),
       ...(needsKey && apiKey.trim() === "" && !keepsKey ? { api_key: "Paste this provider's API key." } : {}),
       ...(provider === "openai_compatible" && baseUrl.trim() === ""
         ? { base_url: "The endpoint's address, such as https://llm.example.com/v1." }
@@ -144,7 +150,6 @@ function ProviderDialog({ current, onClose }: { current: CurrentProvider | null;
     });
   }
 
-  const modelOptions = models.data?.models ?? [];
   return (
     <FormDialog
       open
@@ -176,7 +181,16 @@ function ProviderDialog({ current, onClose }: { current: CurrentProvider | null;
           label="Model"
           value={model}
           aria-invalid={problems.model ? true : undefined}
-          hint={problems.model ?? (models.isPending ? "Loading the catalogue…" : undefined)}
+          hint={
+            problems.model ??
+            (models.isPending
+              ? "Loading the catalogue…"
+              : models.error
+                ? "The catalogue could not be read: close this and try again."
+                : noModels
+                  ? noModelsWords
+                  : undefined)
+          }
           onChange={(event) => {
             setModel(event.target.value);
             setProblems((found) => ({ ...found, model: undefined }));

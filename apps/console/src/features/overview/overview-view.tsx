@@ -98,6 +98,7 @@ export function OverviewView({ workspaceId }: { workspaceId: string | undefined 
             workspaces={items}
             value={chosenId}
             more={choice.more}
+            failed={choice.workspaces.isError}
             onChange={(id) => router.push(overviewHref(id))}
           />
           {data ? (

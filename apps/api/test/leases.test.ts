@@ -151,6 +151,49 @@ describe("leases", () => {
     expect(Date.now() - reported).toBeLessThan(2_500); // the 5 s re-poll would come later
   });
 
+  // PGlite has one connection: the held transaction below would hold the lease request too. On
+  // PostgreSQL, another connection holds the lock every event insert's foreign key takes on its fleet.
+  it.runIf(databaseKind === "postgres")(
+    "leases, renews and reports a fleet's work while a message for that fleet is being stored",
+    async () => {
+      const tenant = await seedTenant();
+      const label = uniqueLabel();
+      const { fleetId, eventId } = await labelledWork(tenant, label);
+      const runner = await enrollRunner({ labels: [label] });
+      const api = await testApi();
+      const answers: { step: string; status: number | "waited 3 s" }[] = [];
+      const within = async <T extends { status: number }>(step: string, answer: Promise<T>) => {
+        const timer = new Promise<null>((resolve) => setTimeout(() => resolve(null), 3000));
+        const settled: T | null = await Promise.race([answer, timer]);
+        answers.push({ step, status: settled === null ? "waited 3 s" : settled.status });
+        return settled;
+      };
+      let lease: HeldLease | null | undefined;
+      // Held while the runner leases, renews and reports. Leasing used to lock the fleet `for update`:
+      // it passed a fleet receiving a message over (skip locked: no lease), and a report or a renewal
+      // waited for the message's transaction to end.
+      await api.database.db.transaction(async (tx) => {
+        await tx.execute(sql`select id from fleets where id = ${fleetId} for key share`);
+        lease = (await within("lease", acquire(runner)))?.body.lease;
+        if (!lease) return;
+        await within(
+          "renew",
+          call("POST", `/v1/runners/me/leases/${lease.lease_id}/renew`, {
+            token: runner.token,
+            body: { fencing_token: lease.fencing_token },
+          }),
+        );
+        await within("report", report(runner, lease));
+      });
+      expect(lease, JSON.stringify(answers)).toMatchObject({ fleet_id: fleetId, event_id: eventId });
+      expect(answers).toEqual([
+        { step: "lease", status: 200 },
+        { step: "renew", status: 200 },
+        { step: "report", status: 200 },
+      ]);
+    },
+  );
+
   it("leases nothing to a runner that hung up while waiting", async () => {
     const tenant = await seedTenant();
     const label = uniqueLabel();

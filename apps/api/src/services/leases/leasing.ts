@@ -39,6 +39,11 @@ interface Claimed {
  * past its time (it must be marked expired first) or one a concurrent acquire committed after this
  * statement's snapshot: `"conflict"` then, and the caller settles lapsed leases and tries again.
  *
+ * The rows are locked `for no key update`, the lock the update of the fleet's fencing sequence takes
+ * anyway: it excludes other acquires, fenced writes, reports and deletes as `for update` did, but not the
+ * key share an event insert's foreign key (or a keyed send's statement) holds on the fleet, so a fleet
+ * receiving messages is neither passed over by leasing nor made to wait for its reports and renewals.
+ *
  * The event row is locked too. The statement reads from a snapshot taken as it starts; locking a row
  * re-reads that row's newest version, and only it. A concurrent runner can lease and report the
  * event (setting its fleet free again) between that snapshot and this statement's reaching the fleet:
@@ -81,7 +86,7 @@ async function tryAcquire(ctx: ServiceContext, runnerId: string): Promise<Lease 
           where e.status = 'received'
           order by e.created_at, e.id
           limit 1
-          for update of e, f skip locked
+          for no key update of e, f skip locked
         ),
         fenced as (
           update fleets f set fence_seq = f.fence_seq + 1, leased_until = ${now + ctx.config.leaseTtlMs}::bigint
@@ -242,7 +247,7 @@ export async function requireCurrentLease(
     .select({ fenceSeq: fleets.fenceSeq })
     .from(fleets)
     .where(eq(fleets.id, lease.fleetId))
-    .for("update");
+    .for("no key update");
   const token = fencingToken ?? lease.fencingToken;
   if (
     fleet === undefined ||

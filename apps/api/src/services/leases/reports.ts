@@ -69,7 +69,7 @@ export async function reportLease(ctx: ServiceContext, runnerId: string, input: 
       where l.runner_id = ${runnerId} and l.status = 'running'
         and l.event_id = ${input.event_id}
         and l.fencing_token = ${input.fencing_token} and f.fence_seq = ${input.fencing_token}
-      for update of f
+      for no key update of f
     ),
     ended as (
       update leases l set

@@ -77,6 +77,8 @@ test.describe("Fleets", () => {
     await expect(credential).toContainText(reason);
     await expect(credential).toContainText("Missing");
     await expect(review.getByLabel("Fleet name")).toHaveValue(name);
+    // Continue left with its step: focus is on the new step's field, not on the page.
+    await expect(review.getByLabel("Fleet name")).toBeFocused();
     await screenshot(page, testInfo, "install-review-missing");
 
     // A name of spaces is no name: the field says so, and nothing is sent (the entry's name is not used).

@@ -287,14 +287,25 @@ function printCost(
       `  ${m.label}: ${rps(m.result.requestsPerSec)} req/s, p99 ${ms(m.result.p99Ms)}${cpu}, errors ${errors}${m.note ? ` (${m.note})` : ""}`,
     );
   }
-  const medianRatio = on.result.requestsPerSec / off.result.requestsPerSec;
+  if (sideBySide && (on.cpuUsPerRequest === undefined || off.cpuUsPerRequest === undefined)) {
+    console.log("  not measured (no CPU time read)");
+    return;
+  }
+  // Side by side, the medians' CPU per request; in turns, their requests/s.
+  const medianRatio = sideBySide
+    ? off.cpuUsPerRequest! / on.cpuUsPerRequest!
+    : on.result.requestsPerSec / off.result.requestsPerSec;
   const throughputRatios = rounds.map(
     ([withIt, without]) => withIt.result.requestsPerSec / without.result.requestsPerSec,
   );
   // Within a round the two runs are minutes apart at most (side by side, simultaneous): the median of
   // those ratios leaves out the machine's drift between rounds, which a ratio of the two medians keeps.
   const ratios = sideBySide
-    ? rounds.map(([withIt, without]) => (without.cpuUsPerRequest ?? 0) / (withIt.cpuUsPerRequest ?? 1))
+    ? rounds.flatMap(([withIt, without]) =>
+        withIt.cpuUsPerRequest === undefined || without.cpuUsPerRequest === undefined
+          ? []
+          : [without.cpuUsPerRequest / withIt.cpuUsPerRequest],
+      )
     : throughputRatios;
   const paired = ratios.length >= 3;
   const ratio = paired ? median(ratios) : medianRatio;

@@ -37,7 +37,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { benchApprovals, printApprovalFigures } from "./approvals.ts";
@@ -300,6 +300,8 @@ async function measureSideBySide(
   settings: Settings,
   logDir: string,
 ): Promise<[Measurement, Measurement] | undefined> {
+  // Side by side needs a core for the servers and another for the load.
+  if (availableParallelism() < 2) return undefined;
   const servers: Awaited<ReturnType<typeof startServer>>[] = [];
   try {
     for (const run of runs) {

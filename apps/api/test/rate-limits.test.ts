@@ -93,6 +93,7 @@ describe("rate limits", () => {
     expect(minted.body.rate_limit).toBe(3);
     const key = minted.body.key;
     const answers: Response[] = [];
+    const started = Date.now();
     for (let i = 0; i < 3; i++) {
       const answer = await callAt(api.baseUrl, "GET", "/v1/users/me", { token: key });
       expect(answer.status, answer.text).toBe(200);
@@ -100,16 +101,19 @@ describe("rate limits", () => {
       expect(answer.headers.get("x-ratelimit-limit")).toBeNull();
       answers.push(answer);
     }
+    const elapsed = Date.now() - started;
     // While more than half the quota is left (2 of 3 after the first call) an admitted answer carries no
-    // RateLimit headers; from half spent on, every one does. Within one window no token has come back yet
-    // (one refills every 667 ms; the three calls take less).
+    // RateLimit headers; from half spent on, every one does.
     expect(limitHeaders(answers[0]!)).toEqual({ limit: null, remaining: null, reset: null });
     const seen = answers.slice(1).map(limitHeaders);
     for (const headers of seen) {
+      if (headers.limit === null) continue; // a token came back meanwhile: more than half left again
       expect(headers.limit).toBe("3");
       expect(headers.reset).toMatch(/^[1-9]\d*$/);
+      expect(2 * Number(headers.remaining)).toBeLessThanOrEqual(3);
     }
-    expect(seen.map((headers) => Number(headers.remaining))).toEqual([1, 0]);
+    // A token refills every 667 ms: calls quicker than that have seen none come back.
+    if (elapsed < 600) expect(seen.map((headers) => Number(headers.remaining))).toEqual([1, 0]);
     let refused = await callAt(api.baseUrl, "GET", "/v1/users/me", { token: key });
     if (refused.status === 200) refused = await callAt(api.baseUrl, "GET", "/v1/users/me", { token: key });
     const retryAfter = expectRefusal(refused, /credential's request quota/);
@@ -213,6 +217,12 @@ describe("rate limits", () => {
       kind: "session",
     });
     const input = encodeURIComponent(JSON.stringify({ workspace_id: tenant.workspaceId }));
+    // One call alone leaves 4 of the workspace's 5: more than half, so no RateLimit headers.
+    const first = await callAt(api.baseUrl, "GET", `/trpc/fleets.list?input=${input}`, {
+      headers: { cookie: `fleet_session=${token}` },
+    });
+    expect(first.status, first.text).toBe(200);
+    expect(limitHeaders(first)).toEqual({ limit: null, remaining: null, reset: null });
     // At once, so the burst outruns the refill (a token every 400 ms) however slowly each call is answered.
     const answers: Response[] = await Promise.all(
       Array.from({ length: 3 * WORKSPACE_QUOTA }, () =>

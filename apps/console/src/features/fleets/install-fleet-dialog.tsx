@@ -2,7 +2,7 @@
 
 import { Button, Dialog, ProblemAlert, TextField } from "@fleet/ui";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useId, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { problemOf, statusOf } from "../../lib/problem.ts";
 import { type RouterOutputs, useTRPC } from "../../lib/trpc.ts";
 import type { LibraryItem } from "../fleet-libraries/entries.ts";
@@ -35,6 +35,20 @@ export function InstallFleetDialog({
   const [entry, setEntry] = useState<LibraryItem | null>(initialEntry ?? null);
   const [reviewing, setReviewing] = useState(initialEntry !== undefined);
   const formId = useId();
+  const stepsId = useId();
+  // Set by Continue and Back: the button pressed leaves with its step, so focus goes to the new step's
+  // field (the fleet name; the chosen entry) rather than to the page's body.
+  const stepMoved = useRef(false);
+  useEffect(() => {
+    if (!stepMoved.current) return;
+    stepMoved.current = false;
+    const step = document.getElementById(stepsId);
+    const target = reviewing
+      ? step?.querySelector<HTMLElement>("[data-step-focus]")
+      : (step?.querySelector<HTMLElement>("input[type=radio]:checked") ??
+        step?.querySelector<HTMLElement>("input[type=radio]"));
+    target?.focus();
+  }, [reviewing, stepsId]);
   const install = useInstall(workspace.id, (fleet) => {
     onInstalled(fleet);
     close();
@@ -77,6 +91,7 @@ export function InstallFleetDialog({
               key="back"
               onClick={() => {
                 install.reset();
+                stepMoved.current = true;
                 setReviewing(false);
               }}
               disabled={install.isPending}
@@ -97,7 +112,10 @@ export function InstallFleetDialog({
               variant="primary"
               disabled={entry === null}
               aria-describedby={entry === null ? `${formId}-choose-hint` : undefined}
-              onClick={() => setReviewing(true)}
+              onClick={() => {
+                stepMoved.current = true;
+                setReviewing(true);
+              }}
             >
               Continue
             </Button>
@@ -105,30 +123,32 @@ export function InstallFleetDialog({
         )
       }
     >
-      {review ? (
-        <InstallReview
-          formId={formId}
-          workspace={workspace}
-          entry={entry}
-          install={install}
-          onSubmit={(name) =>
-            install.mutate({
-              workspace_id: workspace.id,
-              ...(entry.visibility === "platform"
-                ? { platform_library_id: entry.id }
-                : { tenant_library_id: entry.id }),
-              ...(name !== entry.name ? { name } : {}),
-            })
-          }
-        />
-      ) : (
-        <>
-          <LibraryChoice workspaceId={workspace.id} value={entry} onChange={setEntry} />
-          <p id={`${formId}-choose-hint`} className="ui-hint">
-            {entry === null ? "Choose an entry to continue." : `${entry.name} is chosen.`}
-          </p>
-        </>
-      )}
+      <div id={stepsId}>
+        {review ? (
+          <InstallReview
+            formId={formId}
+            workspace={workspace}
+            entry={entry}
+            install={install}
+            onSubmit={(name) =>
+              install.mutate({
+                workspace_id: workspace.id,
+                ...(entry.visibility === "platform"
+                  ? { platform_library_id: entry.id }
+                  : { tenant_library_id: entry.id }),
+                ...(name !== entry.name ? { name } : {}),
+              })
+            }
+          />
+        ) : (
+          <>
+            <LibraryChoice workspaceId={workspace.id} value={entry} onChange={setEntry} />
+            <p id={`${formId}-choose-hint`} className="ui-hint">
+              {entry === null ? "Choose an entry to continue." : `${entry.name} is chosen.`}
+            </p>
+          </>
+        )}
+      </div>
     </Dialog>
   );
 }
@@ -237,10 +257,13 @@ function InstallReview({
           const trimmed = name.trim();
           setNameMissing(trimmed === "");
           if (trimmed !== "") onSubmit(trimmed);
+          // Submitted blank again: the error stands, so the effect below does not run; focus it here.
+          else if (nameMissing) document.getElementById(nameId)?.focus();
         }}
       >
         <TextField
           id={nameId}
+          data-step-focus
           label="Fleet name"
           value={name}
           onChange={(event) => {

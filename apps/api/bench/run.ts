@@ -290,10 +290,11 @@ async function measureInRounds(
  * Measures two configurations at the same moment: both servers on CPU 0, a wrk for each on CPU 1 (half
  * the connections each). Runs of one configuration a minute apart range ±30 % on a shared machine, far
  * more than a cost of a few per cent; side by side, both meet the same machine at once and the drift drops
- * out of their ratio (two runs of one configuration side by side read within ±4 % of each other). Each
- * server's CPU per request comes from its own CPU time: a saturated one-threaded server's throughput is
- * its inverse, which is the figure (the requests/s of the two also depend on how the scheduler shares the
- * core between their threads). Undefined where the servers cannot be pinned (one core, no taskset).
+ * out of their ratio (two copies of one configuration side by side read 0.97–1.07 of each other a round:
+ * still the median of many rounds is the figure). Each server's CPU per request comes from its own CPU
+ * time: a saturated one-threaded server's throughput is its inverse, which is the figure (the requests/s
+ * of the two also depend on how the scheduler shares the core between their threads). Undefined where the
+ * servers cannot be pinned (one core, no taskset).
  */
 async function measureSideBySide(
   runs: [LoadRun, LoadRun],

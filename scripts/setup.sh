@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# One command on a fresh machine: install pnpm if absent, install the workspace, start everything on the
-# embedded database.
+# One command on a fresh machine: Node 24 from the npm registry when the machine's Node is older, pnpm if
+# absent, the workspace, then everything started on the embedded database.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Prints the directory to put first on PATH, or nothing when the machine's Node is already 24 or newer.
+node24=$(node scripts/node24.mjs)
+if [ -n "$node24" ]; then export PATH="$node24:$PATH"; fi
 if ! command -v pnpm >/dev/null 2>&1; then
   npm install -g pnpm@10.34.8
 fi

@@ -8,9 +8,12 @@ import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { onNode24 } from "./node24.mjs";
 import { LogFiles } from "./start-logs.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+// On an older Node, this runs itself again on Node 24, and so does everything it starts.
+await onNode24(root);
 const apiPort = process.env.PORT ?? "8080";
 const consolePort = process.env.CONSOLE_PORT ?? "3000";
 const env = {

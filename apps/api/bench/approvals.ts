@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { type DatabaseHandle, openDatabase, runners } from "@fleet/db";
 import { mintSecret, RUNNER_TOKEN_PREFIX, sha256Hex } from "../src/auth/tokens.ts";
 import { newId } from "../src/runtime/ids.ts";
-import { encodeCursor } from "../src/services/keyset.ts";
+import { encodeCursor } from "../src/services/shared/keyset.ts";
 import { insertBenchFleets, type SeededDatabase } from "./databases.ts";
 import { type Answer, BenchConnection } from "./http-client.ts";
 import {

@@ -4,10 +4,12 @@ import { loadConfig } from "../src/env.ts";
 import { GateSignal } from "../src/runtime/gate-signal.ts";
 import { newId } from "../src/runtime/ids.ts";
 import { StreamHub } from "../src/runtime/stream-hub.ts";
+import { Vault } from "../src/runtime/vault.ts";
 import { WorkSignal } from "../src/runtime/work-signal.ts";
-import type { ServiceContext } from "../src/services/context.ts";
-import { Vault } from "../src/services/secrets/vault.ts";
+import { chatGates } from "../src/services/connectors/gates.ts";
+import type { ServiceContext } from "../src/services/shared/context.ts";
 import { bootstrapTenant } from "../src/services/tenants/tenants.ts";
+import { workspaceWebhook } from "../src/services/webhooks/deliver.ts";
 
 /** A migrated database holding one tenant, and the tenant API key the load is sent with. */
 export interface SeededDatabase {
@@ -35,6 +37,8 @@ export async function seedTenant(url: string): Promise<SeededDatabase> {
       gates: new GateSignal(), // not started: nothing waits on a gate in this process
       streams: new StreamHub(),
       scheduler: null,
+      gateChat: chatGates,
+      webhook: workspaceWebhook,
     };
     const result = await bootstrapTenant(ctx, { tenantName: "Bench Tenant", email: "bench@example.com" });
     return { url, apiKey: result.api_key };

@@ -34,6 +34,7 @@ import { type BucketStore, MemoryBucketStore, RateLimiter } from "./runtime/rate
 import { ScheduleEngine } from "./runtime/schedule-engine.ts";
 import { StreamHub } from "./runtime/stream-hub.ts";
 import { startTracing } from "./runtime/tracing.ts";
+import { resolveMasterKey, Vault } from "./runtime/vault.ts";
 import { WorkSignal } from "./runtime/work-signal.ts";
 import { GATE_SWEEP_EVERY_MS, GATE_SWEEP_QUEUE, sweepOverdueGates } from "./services/approvals/sweep.ts";
 import {
@@ -43,9 +44,10 @@ import {
   ChatOutbox,
   deliverDue,
 } from "./services/connectors/delivery.ts";
-import type { ServiceContext } from "./services/context.ts";
+import { chatGates } from "./services/connectors/gates.ts";
 import { fireSchedule, reconcileSchedules } from "./services/schedules/sync.ts";
-import { resolveMasterKey, Vault } from "./services/secrets/vault.ts";
+import type { ServiceContext } from "./services/shared/context.ts";
+import { workspaceWebhook } from "./services/webhooks/deliver.ts";
 import type { RequestContext } from "./trpc.ts";
 
 const procedureIds = new Set(operations.map((op) => op.id));
@@ -145,6 +147,8 @@ export async function createApp(
     scheduler: null,
     metrics,
     tracing,
+    gateChat: chatGates,
+    webhook: workspaceWebhook,
   };
   // The service's own logger, not Fastify's: Fastify would build a child logger for every request.
   const destination = options.logStream ?? new LogDestination();

@@ -8,8 +8,8 @@ import type { RateLimits } from "./auth/rate-limits.ts";
 import { toProblem } from "./runtime/problems.ts";
 import type { Bucket } from "./runtime/rate-limiter.ts";
 import type { StreamSubscription } from "./runtime/stream-hub.ts";
-import { type Actor, principalLabel } from "./services/audit/record.ts";
-import type { ServiceContext } from "./services/context.ts";
+import { type Actor, principalLabel } from "./services/shared/audit.ts";
+import type { ServiceContext } from "./services/shared/context.ts";
 
 export interface RequestContext extends Caller {
   requestId: string;

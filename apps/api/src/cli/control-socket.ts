@@ -2,7 +2,7 @@ import { chmodSync, rmSync } from "node:fs";
 import { createServer, request as httpRequest, type Server } from "node:http";
 import { Problem } from "@fleet/contracts";
 import type { Logger } from "pino";
-import type { ServiceContext } from "../services/context.ts";
+import type { ServiceContext } from "../services/shared/context.ts";
 import { runCommand, UsageError, type Values } from "./commands.ts";
 
 /**

@@ -5,9 +5,11 @@ import { SessionSigner } from "../auth/sessions.ts";
 import { ConfigError, databaseLimits, loadConfig } from "../env.ts";
 import { GateSignal } from "../runtime/gate-signal.ts";
 import { StreamHub } from "../runtime/stream-hub.ts";
+import { Vault } from "../runtime/vault.ts";
 import { WorkSignal } from "../runtime/work-signal.ts";
-import type { ServiceContext } from "../services/context.ts";
-import { Vault } from "../services/secrets/vault.ts";
+import { chatGates } from "../services/connectors/gates.ts";
+import type { ServiceContext } from "../services/shared/context.ts";
+import { workspaceWebhook } from "../services/webhooks/deliver.ts";
 import { runCommand, UsageError, type Values } from "./commands.ts";
 import { sendCommand } from "./control-socket.ts";
 import { defaultCredentialsFile, LoginError, login, logout } from "./login.ts";
@@ -103,6 +105,8 @@ async function run(argv: string[]): Promise<Record<string, unknown>> {
       gates: new GateSignal(), // not started: nothing waits on a gate in this process
       streams: new StreamHub(),
       scheduler: null,
+      gateChat: chatGates,
+      webhook: workspaceWebhook,
     };
     return await runCommand(ctx, command, values as Values);
   } finally {

@@ -1,5 +1,5 @@
 import { decideGrant as op } from "@fleet/contracts/webhooks/decide-grant";
-import { decideGrantByWebhook } from "../../services/integration-grants/webhook-decision.ts";
+import { decideGrantByWebhook } from "../../services/webhooks/decide-grant.ts";
 import { procedure } from "../../trpc.ts";
 
 /** No bearer credential: the signature over the raw body, checked in the service, is the authentication. */

@@ -1,6 +1,6 @@
 import type { ActivityFrame, StreamFrameKind } from "@fleet/contracts";
-import type { ServiceContext } from "../context.ts";
-import { fencedWrite } from "../leases/leasing.ts";
+import type { ServiceContext } from "../shared/context.ts";
+import { fencedWrite } from "../shared/fence.ts";
 
 /** The stream's name of each activity variant: the response chunk streams as `chunk`. */
 const kinds: Record<string, StreamFrameKind> = {

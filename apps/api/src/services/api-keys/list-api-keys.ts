@@ -1,7 +1,7 @@
 import type { ApiKeySort } from "@fleet/contracts";
 import { and, apiKeys, count, eq } from "@fleet/db";
-import type { ServiceContext } from "../context.ts";
-import { keysetPage } from "../keyset.ts";
+import type { ServiceContext } from "../shared/context.ts";
+import { keysetPage } from "../shared/keyset.ts";
 import { toApiKeyItem } from "./api-key-item.ts";
 
 const sortColumns = {

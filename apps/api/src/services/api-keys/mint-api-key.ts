@@ -3,9 +3,9 @@ import { apiKeys, type Database, type Tx } from "@fleet/db";
 import type { TenantPrincipal } from "../../auth/principal.ts";
 import { mintSecret, sha256Hex, TENANT_KEY_PREFIX } from "../../auth/tokens.ts";
 import { newId } from "../../runtime/ids.ts";
-import { type Actor, recordAudit } from "../audit/record.ts";
-import type { ServiceContext } from "../context.ts";
 import { assertGrantable, callerIn } from "../members/member-rules.ts";
+import { type Actor, recordAudit } from "../shared/audit.ts";
+import type { ServiceContext } from "../shared/context.ts";
 
 /** How many characters of a key are kept and shown to tell keys apart: `agt_t` and 8 more (48 bits). */
 const KEY_PREFIX_LENGTH = TENANT_KEY_PREFIX.length + 8;

@@ -1,7 +1,7 @@
 import { Problem } from "@fleet/contracts";
 import { and, apiKeys, eq } from "@fleet/db";
-import { type Actor, recordAudit } from "../audit/record.ts";
-import { notifyPrincipalChange, type ServiceContext } from "../context.ts";
+import { type Actor, recordAudit } from "../shared/audit.ts";
+import { notifyPrincipalChange, type ServiceContext } from "../shared/context.ts";
 import { toApiKeyItem } from "./api-key-item.ts";
 
 function notFound(id: string): Problem {

@@ -1,9 +1,9 @@
 import { type ApprovalPolicy, type ApprovalRule, EXTENSION_DEFAULT_MS, Problem } from "@fleet/contracts";
 import { and, approvalPolicies, type Database, eq, inArray, memberships, type Tx } from "@fleet/db";
 import { type Resolve, systemResolve } from "../../runtime/public-address.ts";
-import { type Actor, recordAudit } from "../audit/record.ts";
-import type { ServiceContext } from "../context.ts";
-import { requireWorkspace } from "../workspaces/access.ts";
+import { type Actor, recordAudit } from "../shared/audit.ts";
+import type { ServiceContext } from "../shared/context.ts";
+import { requireWorkspace } from "../shared/tenancy.ts";
 import { verifyWebhookUrl } from "./webhook-url.ts";
 
 export interface PolicyInput {

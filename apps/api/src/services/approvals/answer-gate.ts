@@ -1,12 +1,12 @@
 import { type GateApproval, Problem } from "@fleet/contracts";
 import { approvalGates, approvalVotes, eq, type Tx } from "@fleet/db";
 import type { TenantPrincipal } from "../../auth/principal.ts";
-import { type Actor, recordAudit } from "../audit/record.ts";
-import type { ServiceContext } from "../context.ts";
-import { gatesResolved } from "../fleet-events/frames.ts";
-import { settleGrantForGate } from "../integration-grants/gate.ts";
+import { type Actor, recordAudit } from "../shared/audit.ts";
+import type { ServiceContext } from "../shared/context.ts";
+import { gatesResolved } from "../shared/frames.ts";
 import { decideGate } from "./decide-gate.ts";
 import { type GateRow, resolverOf, standingAnswer } from "./gate-view.ts";
+import { settleGrantForGate } from "./grant-gate.ts";
 import { lockOpenGate, notApprover } from "./lock-gate.ts";
 import { approvalsOf, mayAnswer } from "./votes.ts";
 

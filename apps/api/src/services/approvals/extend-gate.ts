@@ -1,9 +1,9 @@
 import { GATE_TIMEOUT_MAX_MS, Problem } from "@fleet/contracts";
 import { approvalGates, eq } from "@fleet/db";
 import type { TenantPrincipal } from "../../auth/principal.ts";
-import { type Actor, recordAudit } from "../audit/record.ts";
-import type { ServiceContext } from "../context.ts";
-import { gatesResolved } from "../fleet-events/frames.ts";
+import { type Actor, recordAudit } from "../shared/audit.ts";
+import type { ServiceContext } from "../shared/context.ts";
+import { gatesResolved } from "../shared/frames.ts";
 import { type GateRow, notifyGates, resolverOf, standingAnswer, toGateItem } from "./gate-view.ts";
 import { lockOpenGate, notApprover } from "./lock-gate.ts";
 import { approvalsOf, mayAnswer } from "./votes.ts";

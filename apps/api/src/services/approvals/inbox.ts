@@ -1,8 +1,8 @@
 import { type GateStatus, Problem } from "@fleet/contracts";
 import { and, approvalGates, eq, fleets } from "@fleet/db";
-import type { ServiceContext } from "../context.ts";
-import { encodeCursor, keysetPage } from "../keyset.ts";
-import { requireWorkspace } from "../workspaces/access.ts";
+import type { ServiceContext } from "../shared/context.ts";
+import { encodeCursor, keysetPage } from "../shared/keyset.ts";
+import { requireWorkspace } from "../shared/tenancy.ts";
 import { toGateItem } from "./gate-view.ts";
 import { approvalsOf } from "./votes.ts";
 

@@ -1,6 +1,6 @@
 import { Problem } from "@fleet/contracts";
 import { and, approvalGates, eq, type Tx } from "@fleet/db";
-import { requireWorkspace } from "../workspaces/access.ts";
+import { requireWorkspace } from "../shared/tenancy.ts";
 import type { GateRow } from "./gate-view.ts";
 import { gateNotFound } from "./inbox.ts";
 import { timeOutGates } from "./sweep.ts";

@@ -2,10 +2,10 @@ import { EVIDENCE_MAX_BYTES, Problem } from "@fleet/contracts";
 import { and, approvalGates, eq, fleets } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
 import { gateTerms } from "../approval-policies/policy.ts";
-import type { ServiceContext } from "../context.ts";
-import { gateOpened } from "../fleet-events/frames.ts";
-import { fencedWrite } from "../leases/leasing.ts";
 import { maskJson, secretMasker } from "../secrets/mask.ts";
+import type { ServiceContext } from "../shared/context.ts";
+import { fencedWrite } from "../shared/fence.ts";
+import { gateOpened } from "../shared/frames.ts";
 import { toRunnerGate } from "./gate-view.ts";
 import { approvalsOf } from "./votes.ts";
 

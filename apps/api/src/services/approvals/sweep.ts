@@ -1,7 +1,7 @@
 import { type Database, resultRows, sql, type Tx } from "@fleet/db";
 import { GATE_CHANNEL } from "../../runtime/gate-signal.ts";
-import type { ServiceContext } from "../context.ts";
-import { gatesResolved } from "../fleet-events/frames.ts";
+import type { ServiceContext } from "../shared/context.ts";
+import { gatesResolved } from "../shared/frames.ts";
 import { type DeliveryReport, escalateDueGates } from "./escalate.ts";
 
 /** The sweeper's pg-boss queue, and its cadence: a pass every 2 s, so a gate times out within ~3 s of its deadline. */

@@ -1,8 +1,8 @@
 import type { Socket } from "node:net";
 import { Problem } from "@fleet/contracts";
 import { and, approvalGates, type Database, eq, leases } from "@fleet/db";
-import type { ServiceContext } from "../context.ts";
-import { gatesResolved } from "../fleet-events/frames.ts";
+import type { ServiceContext } from "../shared/context.ts";
+import { gatesResolved } from "../shared/frames.ts";
 import { type GateRow, toRunnerGate } from "./gate-view.ts";
 import { timeOutGates } from "./sweep.ts";
 import { approvalsOf } from "./votes.ts";

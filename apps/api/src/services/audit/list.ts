@@ -1,8 +1,8 @@
 import { Problem } from "@fleet/contracts";
 import { and, auditEvents, eq, gte, like, lte, type SQL } from "@fleet/db";
-import type { ServiceContext } from "../context.ts";
-import { keysetPage } from "../keyset.ts";
-import { requireWorkspace } from "../workspaces/access.ts";
+import type { ServiceContext } from "../shared/context.ts";
+import { keysetPage } from "../shared/keyset.ts";
+import { requireWorkspace } from "../shared/tenancy.ts";
 
 export interface AuditQuery {
   actor?: string;

@@ -14,9 +14,9 @@ import {
   tenants,
 } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
-import { type Actor, recordAudit } from "../audit/record.ts";
-import type { ServiceContext } from "../context.ts";
-import { keysetPage } from "../keyset.ts";
+import { type Actor, recordAudit } from "../shared/audit.ts";
+import type { ServiceContext } from "../shared/context.ts";
+import { keysetPage } from "../shared/keyset.ts";
 import { toFleetBudget } from "./budgets.ts";
 import { periodOf } from "./period.ts";
 

@@ -1,6 +1,5 @@
 import { type Database, resultRows, sql, type Tx } from "@fleet/db";
-import { deliverWorkspaceWebhook } from "../approvals/escalate.ts";
-import type { ServiceContext } from "../context.ts";
+import type { ServiceContext } from "../shared/context.ts";
 
 /** An alert a write just recorded (its row inserted by this write, and by no other). */
 export interface BudgetAlert {
@@ -79,11 +78,13 @@ export function announceBudgetAlerts(ctx: ServiceContext, alerts: readonly Budge
       payload: facts,
       at,
     });
-    deliverWorkspaceWebhook(
-      ctx,
-      alert.workspace_id,
-      { type: "budget.alert", fleet_id: alert.fleet_id, workspace_id: alert.workspace_id, ...facts, at },
-      "budget-alert",
-    ).catch(() => {});
+    ctx.webhook
+      .send(
+        ctx,
+        alert.workspace_id,
+        { type: "budget.alert", fleet_id: alert.fleet_id, workspace_id: alert.workspace_id, ...facts, at },
+        "budget-alert",
+      )
+      .catch(() => {});
   }
 }

@@ -1,10 +1,10 @@
 import { Problem } from "@fleet/contracts";
 import { and, eq, fleets, leases, sql, type Tx } from "@fleet/db";
-import type { Actor } from "../audit/record.ts";
-import { recordAudit } from "../audit/record.ts";
-import type { ServiceContext } from "../context.ts";
-import { requireFleet } from "../fleets/access.ts";
-import { fencedWrite } from "../leases/leasing.ts";
+import type { Actor } from "../shared/audit.ts";
+import { recordAudit } from "../shared/audit.ts";
+import type { ServiceContext } from "../shared/context.ts";
+import { fencedWrite } from "../shared/fence.ts";
+import { requireFleet } from "../shared/tenancy.ts";
 import { announceBudgetAlerts, type BudgetAlert, recordCrossedAlerts } from "./alerts.ts";
 import { periodOf } from "./period.ts";
 import { type Meters, priceUsage } from "./pricing.ts";

@@ -2,9 +2,9 @@ import { type CliCredentialItem, Problem } from "@fleet/contracts";
 import { and, cliCredentials, count, type Database, eq, gt, type Tx } from "@fleet/db";
 import type { TenantPrincipal } from "../../auth/principal.ts";
 import { newId } from "../../runtime/ids.ts";
-import { type Actor, recordAudit } from "../audit/record.ts";
-import { notifyPrincipalChange, type ServiceContext } from "../context.ts";
-import { keysetPage } from "../keyset.ts";
+import { type Actor, recordAudit } from "../shared/audit.ts";
+import { notifyPrincipalChange, type ServiceContext } from "../shared/context.ts";
+import { keysetPage } from "../shared/keyset.ts";
 
 /** Writes a command-line credential's row: its id goes into the token as `cid`. */
 export async function insertCliCredential(

@@ -1,5 +1,5 @@
 import { sql } from "@fleet/db";
-import type { ServiceContext } from "../context.ts";
+import type { ServiceContext } from "../shared/context.ts";
 
 /** Chat answers are at most this long: the vendor's own limit on a message's text is 40,000 characters. */
 const ANSWER_LIMIT = 39_000;

@@ -1,9 +1,10 @@
 import { Problem } from "@fleet/contracts";
 import { and, connectors, eq, workspaces } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
-import { type Actor, recordAudit } from "../audit/record.ts";
-import { type ServiceContext, uniqueViolation } from "../context.ts";
-import { requireWorkspace } from "../workspaces/access.ts";
+import { type Actor, recordAudit } from "../shared/audit.ts";
+import type { ServiceContext } from "../shared/context.ts";
+import { uniqueViolation } from "../shared/errors.ts";
+import { requireWorkspace } from "../shared/tenancy.ts";
 import { PROVIDERS, type ProviderEntry, requireChatProvider, requireProvider } from "./catalog.ts";
 import { probeDatadogKey } from "./datadog-client.ts";
 import { issueState, spendState } from "./oauth-state.ts";

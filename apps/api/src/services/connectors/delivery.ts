@@ -1,5 +1,5 @@
 import { chatMessages, connectors, eq, resultRows, sql } from "@fleet/db";
-import type { ServiceContext } from "../context.ts";
+import type { ServiceContext } from "../shared/context.ts";
 import { callSlack } from "./slack-client.ts";
 import { markReconnectRequired, openToken } from "./token.ts";
 import { VendorFailure } from "./vendor-http.ts";

@@ -12,8 +12,8 @@ import {
   type Tx,
 } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
-import type { ServiceContext } from "../context.ts";
-import { eventReceived } from "../fleet-events/frames.ts";
+import type { ServiceContext } from "../shared/context.ts";
+import { eventReceived } from "../shared/frames.ts";
 import { verify } from "../webhooks/signature.ts";
 import { requireChatProvider } from "./catalog.ts";
 import { answerInteraction } from "./interactions.ts";

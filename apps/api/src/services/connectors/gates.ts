@@ -10,7 +10,7 @@ import {
   sql,
 } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
-import type { ServiceContext } from "../context.ts";
+import type { GateChat, ServiceContext } from "../shared/context.ts";
 
 type GateRow = typeof approvalGates.$inferSelect;
 
@@ -147,3 +147,6 @@ export async function chatGatesResolved(ctx: ServiceContext, gates: readonly Gat
   }
   ctx.chat?.kick();
 }
+
+/** The chat connector's side of the `GateChat` port, wired into the service context. */
+export const chatGates: GateChat = { opened: chatGateOpened, resolved: chatGatesResolved };

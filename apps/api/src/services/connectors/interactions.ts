@@ -1,10 +1,10 @@
 import { uuidv7 } from "@fleet/contracts";
 import { decideGate } from "../approvals/decide-gate.ts";
+import { settleGrantForGate } from "../approvals/grant-gate.ts";
 import { lockOpenGate } from "../approvals/lock-gate.ts";
-import { recordAudit } from "../audit/record.ts";
-import type { ServiceContext } from "../context.ts";
-import { gatesResolved } from "../fleet-events/frames.ts";
-import { settleGrantForGate } from "../integration-grants/gate.ts";
+import { recordAudit } from "../shared/audit.ts";
+import type { ServiceContext } from "../shared/context.ts";
+import { gatesResolved } from "../shared/frames.ts";
 import { connectorOfTeam, firstDelivery } from "./events.ts";
 import { APPROVE_ACTION, answerableInChat, DENY_ACTION } from "./gates.ts";
 

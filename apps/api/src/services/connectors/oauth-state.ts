@@ -1,7 +1,7 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { OAUTH_STATE_TTL_MS, Problem } from "@fleet/contracts";
 import { and, connectorOauthStates, eq, gt, lt } from "@fleet/db";
-import type { ServiceContext } from "../context.ts";
+import type { ServiceContext } from "../shared/context.ts";
 
 const PURPOSE = "connector-oauth-state";
 

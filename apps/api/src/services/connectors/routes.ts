@@ -1,9 +1,8 @@
 import { Problem } from "@fleet/contracts";
 import { and, asc, connectorRoutes, connectors, eq } from "@fleet/db";
-import { type Actor, recordAudit } from "../audit/record.ts";
-import type { ServiceContext } from "../context.ts";
-import { requireFleet } from "../fleets/access.ts";
-import { requireWorkspace } from "../workspaces/access.ts";
+import { type Actor, recordAudit } from "../shared/audit.ts";
+import type { ServiceContext } from "../shared/context.ts";
+import { requireFleet, requireWorkspace } from "../shared/tenancy.ts";
 import { requireChatProvider } from "./catalog.ts";
 
 type Where = { tenantId: string; workspaceId: string; provider: string };

@@ -1,5 +1,5 @@
 import { connectors, eq } from "@fleet/db";
-import type { ServiceContext } from "../context.ts";
+import type { ServiceContext } from "../shared/context.ts";
 
 /** The name the vault binds a connector's token to; `#` starts no secret name, so no secret's row opens it. */
 export function connectorVaultName(provider: string): string {

@@ -1,10 +1,9 @@
 import { type fleetEventStatuses, type fleetEventTypes, Problem, resolveSince } from "@fleet/contracts";
 import { and, eq, fleetEvents, fleets, inArray, type SQL, sql } from "@fleet/db";
-import type { ServiceContext } from "../context.ts";
-import { requireFleet } from "../fleets/access.ts";
-import { keysetPage } from "../keyset.ts";
-import { filteredBinding, present } from "../tags.ts";
-import { requireWorkspace } from "../workspaces/access.ts";
+import type { ServiceContext } from "../shared/context.ts";
+import { keysetPage } from "../shared/keyset.ts";
+import { filteredBinding, present } from "../shared/tags.ts";
+import { requireFleet, requireWorkspace } from "../shared/tenancy.ts";
 
 type EventRow = typeof fleetEvents.$inferSelect;
 

@@ -1,10 +1,10 @@
 import { Problem, retryableEventStatuses } from "@fleet/contracts";
 import { and, eq, fleetEvents, fleets, inArray, sql } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
-import type { ServiceContext } from "../context.ts";
-import { notAccepting, requireFleet } from "../fleets/access.ts";
+import type { ServiceContext } from "../shared/context.ts";
+import { eventReceived } from "../shared/frames.ts";
+import { notAccepting, requireFleet } from "../shared/tenancy.ts";
 import { getFleetEvent } from "./fleet-events.ts";
-import { eventReceived } from "./frames.ts";
 
 /**
  * Runs a finished event again: a new `received` event with the same type and request, `retry_of` naming

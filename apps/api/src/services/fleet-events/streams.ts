@@ -1,7 +1,6 @@
 import type { StreamSubscription } from "../../runtime/stream-hub.ts";
-import type { ServiceContext } from "../context.ts";
-import { requireFleet } from "../fleets/access.ts";
-import { requireWorkspace } from "../workspaces/access.ts";
+import type { ServiceContext } from "../shared/context.ts";
+import { requireFleet, requireWorkspace } from "../shared/tenancy.ts";
 
 interface StreamInput {
   workspace_id: string;

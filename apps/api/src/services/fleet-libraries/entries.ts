@@ -1,7 +1,7 @@
 import { Problem } from "@fleet/contracts";
 import { and, type Database, eq, fleetLibraries, or, type Tx } from "@fleet/db";
-import type { ServiceContext } from "../context.ts";
-import { requireWorkspace } from "../workspaces/access.ts";
+import type { ServiceContext } from "../shared/context.ts";
+import { requireWorkspace } from "../shared/tenancy.ts";
 import { toLibraryEntryView } from "./item.ts";
 
 /** A library entry as stored: the fleet definition an install copies. */

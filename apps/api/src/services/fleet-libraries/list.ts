@@ -1,8 +1,8 @@
 import { Problem } from "@fleet/contracts";
 import { and, count, type Database, desc, eq, fleetLibraries, or, type SQL, sql } from "@fleet/db";
-import type { ServiceContext } from "../context.ts";
-import { takePage } from "../keyset.ts";
-import { requireWorkspace } from "../workspaces/access.ts";
+import type { ServiceContext } from "../shared/context.ts";
+import { takePage } from "../shared/keyset.ts";
+import { requireWorkspace } from "../shared/tenancy.ts";
 import type { LibraryEntry } from "./entries.ts";
 import { toLibraryItem } from "./item.ts";
 

@@ -1,9 +1,6 @@
 import { Problem } from "@fleet/contracts";
 import { and, asc, eq, fleetEvents, schedules, type Tx } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
-import type { ServiceContext } from "../context.ts";
-import { eventReceived } from "../fleet-events/frames.ts";
-import { fencedWrite } from "../leases/leasing.ts";
 import { checkRecipe, toScheduleView } from "../schedules/schedule-view.ts";
 import {
   applyChange,
@@ -17,6 +14,9 @@ import {
 } from "../schedules/schedules.ts";
 import { pushSchedule } from "../schedules/sync.ts";
 import { secretMasker } from "../secrets/mask.ts";
+import type { ServiceContext } from "../shared/context.ts";
+import { fencedWrite } from "../shared/fence.ts";
+import { eventReceived } from "../shared/frames.ts";
 
 export async function createFleetSchedule(
   ctx: ServiceContext,

@@ -1,5 +1,5 @@
 import type { fleets } from "@fleet/db";
-import { strongTag } from "../tags.ts";
+import { strongTag } from "../shared/tags.ts";
 
 type FleetRow = typeof fleets.$inferSelect;
 

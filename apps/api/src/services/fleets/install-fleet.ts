@@ -1,11 +1,12 @@
 import { Problem } from "@fleet/contracts";
 import { fleets, schedules } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
-import { type ServiceContext, uniqueViolation } from "../context.ts";
 import { type LibraryEntryRef, readLibraryEntry } from "../fleet-libraries/entries.ts";
 import { pushSchedule } from "../schedules/sync.ts";
 import { triggerScheduleRow } from "../schedules/trigger-schedules.ts";
-import { requireWorkspace } from "../workspaces/access.ts";
+import type { ServiceContext } from "../shared/context.ts";
+import { uniqueViolation } from "../shared/errors.ts";
+import { requireWorkspace } from "../shared/tenancy.ts";
 import { requireCredentials } from "./credentials.ts";
 import { fleetEtag } from "./fleet-view.ts";
 

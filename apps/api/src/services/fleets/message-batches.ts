@@ -1,5 +1,6 @@
 import { type Database, PoolTimeoutError, parseDatabaseUrl, resultRows, sql } from "@fleet/db";
-import { databaseError, type ServiceContext } from "../context.ts";
+import type { ServiceContext } from "../shared/context.ts";
+import { databaseError } from "../shared/errors.ts";
 
 /** Statements storing messages at once, each with its own connection; the rest wait and go together. */
 const IN_FLIGHT = 2;

@@ -3,8 +3,8 @@ import { Problem } from "@fleet/contracts";
 import { IDEMPOTENCY_WINDOW_MS } from "@fleet/contracts/fleets/message-fleet";
 import { and, type Database, eq, messageIdempotencyKeys, resultRows, sql } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
-import type { ServiceContext } from "../context.ts";
-import { notAccepting, requireFleet } from "./access.ts";
+import type { ServiceContext } from "../shared/context.ts";
+import { notAccepting, requireFleet } from "../shared/tenancy.ts";
 import { batchesOf, type ChatRow, type MessageBatches } from "./message-batches.ts";
 
 /** Expired keys a keyed message deletes at most, so pruning never makes one send slow. */

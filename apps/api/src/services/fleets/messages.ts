@@ -1,8 +1,8 @@
 import type { Database } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
-import type { ServiceContext } from "../context.ts";
-import { eventReceived } from "../fleet-events/frames.ts";
-import { notAccepting, requireFleet } from "./access.ts";
+import type { ServiceContext } from "../shared/context.ts";
+import { eventReceived } from "../shared/frames.ts";
+import { notAccepting, requireFleet } from "../shared/tenancy.ts";
 import { batchesOf, type ChatRow, type MessageBatches, storeChats } from "./message-batches.ts";
 import { sendOnce } from "./message-keys.ts";
 

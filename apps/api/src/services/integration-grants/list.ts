@@ -1,8 +1,8 @@
 import { Problem } from "@fleet/contracts";
 import { and, asc, eq, integrationGrants, leases } from "@fleet/db";
-import type { ServiceContext } from "../context.ts";
-import { requireFleet } from "../fleets/access.ts";
-import { keysetPage } from "../keyset.ts";
+import type { ServiceContext } from "../shared/context.ts";
+import { keysetPage } from "../shared/keyset.ts";
+import { requireFleet } from "../shared/tenancy.ts";
 import { toGrantView } from "./view.ts";
 
 export interface GrantListQuery {

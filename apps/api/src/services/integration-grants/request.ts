@@ -1,11 +1,11 @@
 import { Problem } from "@fleet/contracts";
 import { and, approvalGates, eq, integrationGrants } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
-import type { Actor } from "../audit/record.ts";
-import type { ServiceContext } from "../context.ts";
-import { gatesOpened } from "../fleet-events/frames.ts";
-import { requireFleet } from "../fleets/access.ts";
-import { openGrantGate } from "./gate.ts";
+import { openGrantGate } from "../approvals/grant-gate.ts";
+import type { Actor } from "../shared/audit.ts";
+import type { ServiceContext } from "../shared/context.ts";
+import { gatesOpened } from "../shared/frames.ts";
+import { requireFleet } from "../shared/tenancy.ts";
 import type { GrantRow } from "./view.ts";
 
 export interface GrantRequestInput {

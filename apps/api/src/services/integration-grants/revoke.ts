@@ -1,9 +1,9 @@
 import { and, eq, inArray, integrationGrants } from "@fleet/db";
-import { type Actor, recordAudit } from "../audit/record.ts";
-import type { ServiceContext } from "../context.ts";
-import { gatesResolved } from "../fleet-events/frames.ts";
-import { requireFleet } from "../fleets/access.ts";
-import { decideGrantGate } from "./gate.ts";
+import { decideGrantGate } from "../approvals/grant-gate.ts";
+import { type Actor, recordAudit } from "../shared/audit.ts";
+import type { ServiceContext } from "../shared/context.ts";
+import { gatesResolved } from "../shared/frames.ts";
+import { requireFleet } from "../shared/tenancy.ts";
 import { grantNotChangeable, grantNotFound, toGrantView } from "./view.ts";
 
 /**

@@ -6,9 +6,9 @@ import { intArray } from "../billing/budgets.ts";
 import { periodOf, spendThisPeriod } from "../billing/period.ts";
 import { priceUsage } from "../billing/pricing.ts";
 import { chatAnswerReady, fromChat } from "../connectors/answers.ts";
-import type { ServiceContext } from "../context.ts";
-import { eventComplete } from "../fleet-events/frames.ts";
-import { fencedWrite } from "./leasing.ts";
+import type { ServiceContext } from "../shared/context.ts";
+import { fencedWrite } from "../shared/fence.ts";
+import { eventComplete } from "../shared/frames.ts";
 
 export interface ReportInput {
   lease_id: string;

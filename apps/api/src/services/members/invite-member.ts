@@ -1,11 +1,11 @@
 import { Problem } from "@fleet/contracts";
 import { memberships } from "@fleet/db";
 import type { TenantPrincipal } from "../../auth/principal.ts";
-import { type Actor, recordAudit } from "../audit/record.ts";
-import type { ServiceContext } from "../context.ts";
 import { insertSignInLink } from "../sessions/sessions.ts";
-import { ensureUser } from "../tenants/tenants.ts";
+import { type Actor, recordAudit } from "../shared/audit.ts";
+import type { ServiceContext } from "../shared/context.ts";
 import { assertGrantable, callerIn, lockTenant, memberIn, ownerOnly, toMemberItem } from "./member-rules.ts";
+import { ensureUser } from "./members.ts";
 
 /**
  * Adds a person to the caller's tenant with scopes the caller holds, and answers a one-time sign-in link

@@ -1,6 +1,6 @@
 import { and, count, eq, memberships, users } from "@fleet/db";
-import type { ServiceContext } from "../context.ts";
-import { keysetPage } from "../keyset.ts";
+import type { ServiceContext } from "../shared/context.ts";
+import { keysetPage } from "../shared/keyset.ts";
 import { memberColumns, toMemberItem } from "./member-rules.ts";
 
 /** The tenant's members, oldest first, keyset-paged over (joined at, user id). */

@@ -1,7 +1,18 @@
 import { Problem, tenantScopes } from "@fleet/contracts";
-import { eq, memberships, tenants } from "@fleet/db";
-import { notifyPrincipalChange, type ServiceContext } from "../context.ts";
-import { ensureUser } from "../tenants/tenants.ts";
+import { eq, memberships, type Tx, tenants, users } from "@fleet/db";
+import { newId } from "../../runtime/ids.ts";
+import { notifyPrincipalChange, type ServiceContext } from "../shared/context.ts";
+
+/** Finds the user with this address, or creates them. */
+export async function ensureUser(tx: Tx, email: string, now: number): Promise<string> {
+  const address = email.trim().toLowerCase();
+  await tx
+    .insert(users)
+    .values({ id: newId(now), email: address, createdAt: now })
+    .onConflictDoNothing();
+  const [row] = await tx.select({ id: users.id }).from(users).where(eq(users.email, address));
+  return row!.id;
+}
 
 /**
  * Adds a person to a tenant with the given scopes, or sets the scopes of one already there. Their

@@ -1,7 +1,7 @@
 import { and, eq, memberships } from "@fleet/db";
 import type { TenantPrincipal } from "../../auth/principal.ts";
-import { type Actor, recordAudit } from "../audit/record.ts";
-import { notifyPrincipalChange, type ServiceContext } from "../context.ts";
+import { type Actor, recordAudit } from "../shared/audit.ts";
+import { notifyPrincipalChange, type ServiceContext } from "../shared/context.ts";
 import {
   assertGrantable,
   callerIn,

@@ -1,8 +1,8 @@
 import { and, count, eq, fleetMemories, type SQL, sql } from "@fleet/db";
-import type { ServiceContext } from "../context.ts";
-import { requireFleet } from "../fleets/access.ts";
-import { keysetPage } from "../keyset.ts";
-import { filteredBinding } from "../tags.ts";
+import type { ServiceContext } from "../shared/context.ts";
+import { keysetPage } from "../shared/keyset.ts";
+import { filteredBinding } from "../shared/tags.ts";
+import { requireFleet } from "../shared/tenancy.ts";
 
 /** The search expression; it must match the GIN index `fleet_memories_search_idx` exactly. */
 const searchable = sql`to_tsvector('simple', ${fleetMemories.key} || ' ' || ${fleetMemories.content})`;

@@ -1,7 +1,7 @@
 import { and, eq, fleetMemories } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
-import type { ServiceContext } from "../context.ts";
-import { fencedWrite } from "../leases/leasing.ts";
+import type { ServiceContext } from "../shared/context.ts";
+import { fencedWrite } from "../shared/fence.ts";
 
 /** Writes a memory of the leased fleet; only the lease's current holder may write. */
 export async function writeMemory(

@@ -1,10 +1,11 @@
 import { type AdminModel, modelProviders, Problem } from "@fleet/contracts";
 import { and, count, eq, models, type SQL } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
-import { type ServiceContext, uniqueViolation } from "../context.ts";
 import { knownProvider } from "../providers/choice.ts";
+import { PLATFORM_MODEL_FK, TENANT_MODEL_FK } from "../providers/model-references.ts";
+import type { ServiceContext } from "../shared/context.ts";
+import { foreignKeyViolation, uniqueViolation } from "../shared/errors.ts";
 import { bumpCatalogueVersion, catalogueReader, type ModelRow, providerIs } from "./catalogue.ts";
-import { foreignKeyViolation, PLATFORM_MODEL_FK, TENANT_MODEL_FK } from "./constraint.ts";
 
 export function toAdminModel(row: ModelRow): AdminModel {
   return {

@@ -1,7 +1,7 @@
 import { MODELS_PAGE_MAX } from "@fleet/contracts";
 import { and, type Database, eq, modelCatalogue, models, type SQL, sql, type Tx } from "@fleet/db";
-import type { ServiceContext } from "../context.ts";
-import { keysetPage } from "../keyset.ts";
+import type { ServiceContext } from "../shared/context.ts";
+import { keysetPage } from "../shared/keyset.ts";
 
 const CATALOGUE = "catalogue";
 

@@ -1,4 +1,4 @@
-import type { ServiceContext } from "../context.ts";
+import type { ServiceContext } from "../shared/context.ts";
 import { catalogueReader, catalogueTag, type ModelRow, tagMatches } from "./catalogue.ts";
 
 function toCatalogueModel(row: ModelRow) {

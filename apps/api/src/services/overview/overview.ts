@@ -12,9 +12,9 @@ import {
   schedules,
   sql,
 } from "@fleet/db";
-import type { ServiceContext } from "../context.ts";
 import { ONLINE_WINDOW_MS } from "../runners/policy.ts";
-import { requireWorkspace } from "../workspaces/access.ts";
+import type { ServiceContext } from "../shared/context.ts";
+import { requireWorkspace } from "../shared/tenancy.ts";
 import { isLeased, waitingEvents } from "./waiting.ts";
 
 /** Each panel lists this many rows; its total says how many there are (up to the cap). */

@@ -1,8 +1,8 @@
 import { fleetEventTypes, fleetStatuses, type WaitReason } from "@fleet/contracts";
 import { resultRows, sql } from "@fleet/db";
 import { budgetLeft, periodOf } from "../billing/period.ts";
-import type { ServiceContext } from "../context.ts";
 import { ONLINE_WINDOW_MS } from "../runners/policy.ts";
+import type { ServiceContext } from "../shared/context.ts";
 
 interface WaitingRow {
   event_id: string;

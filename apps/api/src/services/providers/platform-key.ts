@@ -1,10 +1,11 @@
 import { type ModelProvider, modelProviders, Problem } from "@fleet/contracts";
 import { and, eq, platformKeys, secrets, workspaces } from "@fleet/db";
 import { type Resolve, systemResolve } from "../../runtime/public-address.ts";
-import type { ServiceContext } from "../context.ts";
-import { foreignKeyViolation, PLATFORM_MODEL_FK } from "../models/constraint.ts";
 import { openSecret } from "../secrets/secrets.ts";
+import type { ServiceContext } from "../shared/context.ts";
+import { foreignKeyViolation } from "../shared/errors.ts";
 import { knownProvider, pricedModel, providerBaseUrl, unpriced } from "./choice.ts";
+import { PLATFORM_MODEL_FK } from "./model-references.ts";
 
 const SLOT = "default";
 const PLATFORM_WORKSPACE_FK = "platform_keys_source_workspace_id_workspaces_id_fk";

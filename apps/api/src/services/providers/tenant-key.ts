@@ -1,5 +1,5 @@
-import type { ServiceContext } from "../context.ts";
-import type { Sealed } from "../secrets/vault.ts";
+import type { Sealed } from "../../runtime/vault.ts";
+import type { ServiceContext } from "../shared/context.ts";
 
 /**
  * A tenant's provider key is sealed by the workspace-secrets vault under its own binding: the vault's

@@ -7,10 +7,11 @@ import {
 } from "@fleet/contracts";
 import { eq, models, platformKeys, tenantProviders } from "@fleet/db";
 import { type Resolve, systemResolve } from "../../runtime/public-address.ts";
-import type { ServiceContext } from "../context.ts";
-import { foreignKeyViolation, TENANT_MODEL_FK } from "../models/constraint.ts";
-import type { Sealed } from "../secrets/vault.ts";
+import type { Sealed } from "../../runtime/vault.ts";
+import type { ServiceContext } from "../shared/context.ts";
+import { foreignKeyViolation } from "../shared/errors.ts";
 import { knownProvider, pricedModel, providerBaseUrl, unpriced } from "./choice.ts";
+import { TENANT_MODEL_FK } from "./model-references.ts";
 import { sealTenantKey } from "./tenant-key.ts";
 
 /** The tenant's provider as it reads back; 404 UZ-PROVIDER-003 when none is set. */

@@ -1,8 +1,8 @@
 import type { StreamFrameKind } from "@fleet/contracts";
 import { Problem } from "@fleet/contracts";
 import { and, eq, leases, runFrames, runners } from "@fleet/db";
-import type { ServiceContext } from "../context.ts";
-import { keysetPage } from "../keyset.ts";
+import type { ServiceContext } from "../shared/context.ts";
+import { keysetPage } from "../shared/keyset.ts";
 
 /**
  * The frames a lease's run published, oldest first (docs/decisions.md, "Run frames in the lease

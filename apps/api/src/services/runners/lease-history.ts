@@ -1,8 +1,8 @@
 import { Problem } from "@fleet/contracts";
 import { and, eq, fleetEvents, fleets, leases, runners } from "@fleet/db";
-import type { ServiceContext } from "../context.ts";
-import { keysetPage } from "../keyset.ts";
-import { present } from "../tags.ts";
+import type { ServiceContext } from "../shared/context.ts";
+import { keysetPage } from "../shared/keyset.ts";
+import { present } from "../shared/tags.ts";
 
 type LeaseRow = typeof leases.$inferSelect;
 

@@ -14,9 +14,9 @@ import {
 } from "@fleet/db";
 import { mintSecret, RUNNER_TOKEN_PREFIX, sha256Hex } from "../../auth/tokens.ts";
 import { newId } from "../../runtime/ids.ts";
-import { type Actor, recordAudit } from "../audit/record.ts";
-import { notifyPrincipalChange, type ServiceContext } from "../context.ts";
-import { keysetPage } from "../keyset.ts";
+import { type Actor, recordAudit } from "../shared/audit.ts";
+import { notifyPrincipalChange, type ServiceContext } from "../shared/context.ts";
+import { keysetPage } from "../shared/keyset.ts";
 import { degradedVerdict } from "./policy.ts";
 import { runnerView, runnerViews } from "./runner-view.ts";
 

@@ -1,6 +1,6 @@
 import { Problem } from "@fleet/contracts";
 import { type CapabilityReport, eq, resultRows, runners, sql } from "@fleet/db";
-import type { ServiceContext } from "../context.ts";
+import type { ServiceContext } from "../shared/context.ts";
 import { degradedVerdict, ONLINE_WINDOW_MS } from "./policy.ts";
 import { leaseCounts, runnerStatus } from "./runner-view.ts";
 import { recordRunnerEvent } from "./runners.ts";

@@ -1,7 +1,7 @@
 import { cronProblem, isTimeZone, Problem } from "@fleet/contracts";
 import type { schedules } from "@fleet/db";
 import type { ScheduleEngine } from "../../runtime/schedule-engine.ts";
-import { strongTag } from "../tags.ts";
+import { strongTag } from "../shared/tags.ts";
 
 export type ScheduleRow = typeof schedules.$inferSelect;
 

@@ -11,8 +11,8 @@ import {
   type Tx,
 } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
-import type { ServiceContext } from "../context.ts";
-import { requireFleet } from "../fleets/access.ts";
+import type { ServiceContext } from "../shared/context.ts";
+import { requireFleet } from "../shared/tenancy.ts";
 import { checkRecipe, type ScheduleRow, scheduleEtag, toScheduleView } from "./schedule-view.ts";
 import { pushSchedule } from "./sync.ts";
 

@@ -1,8 +1,8 @@
 import { and, eq, fleetEvents, fleets, schedules, sql } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
 import type { FireData } from "../../runtime/schedule-engine.ts";
-import type { ServiceContext } from "../context.ts";
-import { eventReceived } from "../fleet-events/frames.ts";
+import type { ServiceContext } from "../shared/context.ts";
+import { eventReceived } from "../shared/frames.ts";
 import { effective, type ScheduleRow } from "./schedule-view.ts";
 
 function describe(error: unknown): string {

@@ -1,5 +1,5 @@
 import { and, eq, fleets, inArray, secrets, type Tx } from "@fleet/db";
-import type { Vault } from "./vault.ts";
+import type { Vault } from "../../runtime/vault.ts";
 
 /** Values shorter than this are not masked: they would shred ordinary words. */
 const MASKABLE_LENGTH = 4;

@@ -1,5 +1,5 @@
 import type { OperatorScope } from "@fleet/contracts";
-import type { ServiceContext } from "../context.ts";
+import type { ServiceContext } from "../shared/context.ts";
 
 /**
  * What the owner of a local install may do on the operator plane from the console in dev mode: the

@@ -10,9 +10,10 @@ import { and, desc, deviceSignIns, eq, gt, lt, memberships } from "@fleet/db";
 import type { TenantPrincipal } from "../../auth/principal.ts";
 import { sha256Hex } from "../../auth/tokens.ts";
 import { newId } from "../../runtime/ids.ts";
-import { type Actor, recordAudit } from "../audit/record.ts";
 import { insertCliCredential, signCliCredential } from "../cli-credentials/cli-credentials.ts";
-import { type ServiceContext, uniqueViolation } from "../context.ts";
+import { type Actor, recordAudit } from "../shared/audit.ts";
+import type { ServiceContext } from "../shared/context.ts";
+import { uniqueViolation } from "../shared/errors.ts";
 import { guardUserCode } from "./user-code-guard.ts";
 
 /** How long a sign-in waits for its answer and its poll (RFC 8628 suggests minutes). */

@@ -4,7 +4,7 @@ import { and, type Database, eq, gt, isNull, memberships, signInLinks, type Tx, 
 import { sha256Hex } from "../../auth/tokens.ts";
 import { newId } from "../../runtime/ids.ts";
 import { insertCliCredential, signCliCredential } from "../cli-credentials/cli-credentials.ts";
-import type { ServiceContext } from "../context.ts";
+import type { ServiceContext } from "../shared/context.ts";
 import { devOwnerOperatorToken } from "./dev-operator.ts";
 
 const LINK_TTL_MS = 10 * 60_000;

@@ -1,6 +1,6 @@
 import { Problem } from "@fleet/contracts";
 import { eq, sql, userCodeAttempts } from "@fleet/db";
-import type { ServiceContext } from "../context.ts";
+import type { ServiceContext } from "../shared/context.ts";
 
 /** Wrong user codes one person may enter in a window before entering codes is refused. */
 export const WRONG_CODES_ALLOWED = 5;

@@ -1,19 +1,9 @@
 import { tenantScopes } from "@fleet/contracts";
-import { eq, memberships, type Tx, tenants, users, workspaces } from "@fleet/db";
+import { memberships, tenants, workspaces } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
 import { insertApiKey } from "../api-keys/mint-api-key.ts";
-import type { ServiceContext } from "../context.ts";
-
-/** Finds the user with this address, or creates them. */
-export async function ensureUser(tx: Tx, email: string, now: number): Promise<string> {
-  const address = email.trim().toLowerCase();
-  await tx
-    .insert(users)
-    .values({ id: newId(now), email: address, createdAt: now })
-    .onConflictDoNothing();
-  const [row] = await tx.select({ id: users.id }).from(users).where(eq(users.email, address));
-  return row!.id;
-}
+import { ensureUser } from "../members/members.ts";
+import type { ServiceContext } from "../shared/context.ts";
 
 export interface BootstrapResult {
   tenant_id: string;

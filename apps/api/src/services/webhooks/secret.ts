@@ -1,10 +1,10 @@
 import { WEBHOOK_SECRET_PREFIX } from "@fleet/contracts";
 import { type Database, eq, type Tx, webhookSecrets } from "@fleet/db";
 import { mintSecret } from "../../auth/tokens.ts";
-import { type Actor, recordAudit } from "../audit/record.ts";
-import type { ServiceContext } from "../context.ts";
-import type { Vault } from "../secrets/vault.ts";
-import { requireWorkspace } from "../workspaces/access.ts";
+import type { Vault } from "../../runtime/vault.ts";
+import { type Actor, recordAudit } from "../shared/audit.ts";
+import type { ServiceContext } from "../shared/context.ts";
+import { requireWorkspace } from "../shared/tenancy.ts";
 
 /**
  * The name the vault binds a webhook secret to. `#` starts no secret name, so a sealed webhook secret

@@ -1,8 +1,9 @@
 import { Problem } from "@fleet/contracts";
 import { and, count, eq, type SQL, workspaces } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
-import { type ServiceContext, uniqueViolation } from "../context.ts";
-import { keysetPage } from "../keyset.ts";
+import type { ServiceContext } from "../shared/context.ts";
+import { uniqueViolation } from "../shared/errors.ts";
+import { keysetPage } from "../shared/keyset.ts";
 
 export async function createWorkspace(ctx: ServiceContext, tenantId: string, name: string) {
   const now = ctx.now();

@@ -1,7 +1,6 @@
 import type { fleetEventTypes } from "@fleet/contracts";
 import { approvalGates, inArray } from "@fleet/db";
-import { chatGateOpened, chatGatesResolved } from "../connectors/gates.ts";
-import type { ServiceContext } from "../context.ts";
+import type { ServiceContext } from "./context.ts";
 
 /** How much of a request the `event_received` frame previews: enough to recognise it, never the whole. */
 const PREVIEW_CHARS = 160;
@@ -76,7 +75,7 @@ export function gateOpened(ctx: ServiceContext, gate: GateRow): void {
     at: ctx.now(),
   });
   // A workspace with a connected chat provider shows the gate there too, with Approve and Deny buttons.
-  chatGateOpened(ctx, gate).catch(() => {});
+  ctx.gateChat.opened(ctx, gate).catch(() => {});
 }
 
 /**
@@ -137,6 +136,6 @@ export function gatesResolved(ctx: ServiceContext, gateIds: readonly string[]): 
       });
     },
     // Wherever the gate was answered, its chat message is updated with the outcome.
-    (gates) => chatGatesResolved(ctx, gates),
+    (gates) => ctx.gateChat.resolved(ctx, gates),
   );
 }

@@ -1,12 +1,12 @@
 import { GRANT_WEBHOOK_RESOLVER, Problem, SIGNATURE_DRIFT_S } from "@fleet/contracts";
 import { and, eq, fleets, integrationGrants, sql, webhookNonces, webhookSecrets } from "@fleet/db";
-import { recordAudit } from "../audit/record.ts";
-import type { ServiceContext } from "../context.ts";
-import { gatesResolved } from "../fleet-events/frames.ts";
-import { workspaceWebhookSecret } from "../webhooks/secret.ts";
-import { requireSignature, type SignedHeaders } from "../webhooks/signature.ts";
-import { decideGrantGate } from "./gate.ts";
-import { grantNotChangeable, grantNotFound } from "./view.ts";
+import { decideGrantGate } from "../approvals/grant-gate.ts";
+import { grantNotChangeable, grantNotFound } from "../integration-grants/view.ts";
+import { recordAudit } from "../shared/audit.ts";
+import type { ServiceContext } from "../shared/context.ts";
+import { gatesResolved } from "../shared/frames.ts";
+import { workspaceWebhookSecret } from "./secret.ts";
+import { requireSignature, type SignedHeaders } from "./signature.ts";
 
 export interface WebhookDecisionInput {
   fleet_id: string;

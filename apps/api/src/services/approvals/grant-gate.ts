@@ -1,12 +1,13 @@
 import { GATE_TIMEOUT_MAX_MS, GRANT_GATE_KIND } from "@fleet/contracts";
 import { and, approvalGates, eq, type fleets, integrationGrants, type Tx } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
+import type { Vault } from "../../runtime/vault.ts";
 import { gateTerms } from "../approval-policies/policy.ts";
-import { decideGate } from "../approvals/decide-gate.ts";
-import type { GateRow } from "../approvals/gate-view.ts";
 import { secretMasker } from "../secrets/mask.ts";
-import type { Vault } from "../secrets/vault.ts";
-import type { GrantRow } from "./view.ts";
+import { decideGate } from "./decide-gate.ts";
+import type { GateRow } from "./gate-view.ts";
+
+type GrantRow = typeof integrationGrants.$inferSelect;
 
 /**
  * A grant's gate waits a day (the longest a gate may) unless the workspace's policy has a rule for

@@ -1,0 +1,86 @@
+import type { approvalGates, Database, Tx } from "@fleet/db";
+import { sql } from "@fleet/db";
+import { AUTH_CHANNEL } from "../../auth/principal-cache.ts";
+import type { SessionSigner } from "../../auth/sessions.ts";
+import type { Config } from "../../env.ts";
+import type { GateSignal } from "../../runtime/gate-signal.ts";
+import type { Metrics } from "../../runtime/metrics.ts";
+import type { ScheduleEngine } from "../../runtime/schedule-engine.ts";
+import type { StreamHub } from "../../runtime/stream-hub.ts";
+import type { Tracing } from "../../runtime/tracing.ts";
+import type { Vault } from "../../runtime/vault.ts";
+import type { WorkSignal } from "../../runtime/work-signal.ts";
+
+/**
+ * What services need, and nothing of HTTP. Every service a procedure or fleetctl calls takes this as its
+ * first argument and reads the clock from `now()`. A step that works inside a caller's transaction takes
+ * that unit of work first instead (`tx`, or `db: Database | Tx` when it also runs alone) and gets the
+ * instant the operation shares as a later `now` argument; a service that another must run inside its own
+ * transaction is split into such a step and the ctx-taking service (`insertApiKey` and `mintApiKey`).
+ */
+export interface ServiceContext {
+  db: Database;
+  config: Config;
+  sessions: SessionSigner;
+  now: () => number;
+  /** Seals and opens workspace secrets. */
+  vault: Vault;
+  /**
+   * Drops this instance's cached principals tagged `tag`, then resolves once this instance has heard the
+   * change's NOTIFY delivered back (bounded; `PrincipalCache.settled`). Called after the change commits,
+   * and awaited before answering, so the caller's next request, on any instance, finds the change heard.
+   */
+  principalsChanged: (tag: string) => Promise<void>;
+  /** Wakes runners waiting for work when this instance stores some. */
+  work: WorkSignal;
+  /** Wakes runners waiting on an approval gate's answer. */
+  gates: GateSignal;
+  /** The live tail: frames published here reach every instance's streams (after the change commits). */
+  streams: StreamHub;
+  /** The external scheduler; null in processes that run none (fleetctl, seeding). */
+  scheduler: ScheduleEngine | null;
+  /** The Prometheus metrics, when served (docs/decisions.md, "Metrics and traces"); absent: nothing counts. */
+  metrics?: Metrics | null;
+  /** The run traces, when an OTLP endpoint is configured; absent: no spans, and no SDK loaded. */
+  tracing?: Tracing | null;
+  /** The chat outbox's deliverer on this instance; absent (fleetctl): the periodic pass delivers. */
+  chat?: { kick(): void } | null;
+  /** Port: a gate's chat message (the chat connector), told by the frames a gate's change publishes. */
+  gateChat: GateChat;
+  /** Port: the workspace's signed outgoing webhook, for the notices of gates and budgets. */
+  webhook: WorkspaceWebhook;
+}
+
+type GateRow = typeof approvalGates.$inferSelect;
+
+/**
+ * The chat connector as shared steps reach it: frames (`shared/frames.ts`) tell it of gates without
+ * importing `connectors/`, which implements it (`connectors/gates.ts`, `chatGates`). Both are called after
+ * the gate's change committed, best effort, as the live tail is.
+ */
+export interface GateChat {
+  /** A gate opened: its message, with Approve and Deny buttons, for the channel routed to its fleet. */
+  opened(ctx: ServiceContext, gate: GateRow): Promise<void>;
+  /** Gates were answered, wherever: each one's chat message is updated with the outcome. */
+  resolved(ctx: ServiceContext, gates: readonly GateRow[]): Promise<void>;
+}
+
+/**
+ * The workspace's outgoing webhook as the notices that use it reach it (a gate's escalation, a budget
+ * alert), implemented by `webhooks/deliver.ts` (`workspaceWebhook`).
+ */
+export interface WorkspaceWebhook {
+  /**
+   * POSTs one signed notice to the workspace's webhook URL; `kind` names it in the user agent. Answers
+   * null when delivered (or when the workspace has no URL), else why not.
+   */
+  send(ctx: ServiceContext, workspaceId: string, payload: unknown, kind: string): Promise<string | null>;
+}
+
+/**
+ * Tells every instance that principals tagged `tag` changed. Sent inside the changing transaction, so
+ * PostgreSQL delivers it at commit and never for a rolled-back change.
+ */
+export async function notifyPrincipalChange(tx: Database | Tx, tag: string): Promise<void> {
+  await tx.execute(sql`select pg_notify(${AUTH_CHANNEL}, ${tag})`);
+}

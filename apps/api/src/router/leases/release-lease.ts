@@ -1,5 +1,5 @@
 import { releaseLease as op } from "@fleet/contracts/leases/release-lease";
-import { releaseLease as release } from "../../services/leases/leasing.ts";
+import { releaseLease as release } from "../../services/leases/release-lease.ts";
 import { procedure } from "../../trpc.ts";
 
 export const releaseLease = procedure(op).mutation(({ ctx, input }) =>

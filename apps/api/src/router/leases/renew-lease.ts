@@ -1,5 +1,5 @@
 import { renewLease as op } from "@fleet/contracts/leases/renew-lease";
-import { renewLease as renew } from "../../services/leases/leasing.ts";
+import { renewLease as renew } from "../../services/leases/renew-lease.ts";
 import { procedure } from "../../trpc.ts";
 
 export const renewLease = procedure(op).mutation(({ ctx, input }) =>

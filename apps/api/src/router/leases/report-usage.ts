@@ -1,5 +1,5 @@
 import { reportUsage as op } from "@fleet/contracts/leases/report-usage";
-import { reportUsage as usage } from "../../services/billing/budgets.ts";
+import { reportUsage as usage } from "../../services/leases/report-usage.ts";
 import { procedure } from "../../trpc.ts";
 
 export const reportUsage = procedure(op).mutation(({ ctx, input }) =>

@@ -1,13 +1,11 @@
 import { Problem } from "@fleet/contracts";
-import { and, eq, fleets, leases, sql, type Tx } from "@fleet/db";
+import { eq, fleets, type leases, sql, type Tx } from "@fleet/db";
 import type { Actor } from "../shared/audit.ts";
 import { recordAudit } from "../shared/audit.ts";
 import type { ServiceContext } from "../shared/context.ts";
-import { fencedWrite } from "../shared/fence.ts";
 import { requireFleet } from "../shared/tenancy.ts";
-import { announceBudgetAlerts, type BudgetAlert, recordCrossedAlerts } from "./alerts.ts";
+import { announceBudgetAlerts, recordCrossedAlerts } from "./alerts.ts";
 import { periodOf } from "./period.ts";
-import { type Meters, priceUsage } from "./pricing.ts";
 
 type FleetRow = typeof fleets.$inferSelect;
 
@@ -125,7 +123,7 @@ async function forgetUncrossedAlerts(tx: Tx, fleet: FleetRow, period: string, sp
 }
 
 /** What bounds a run now: its own cap, and what is left of its fleet's budget this period. */
-function remaining(fleet: FleetRow, usage: number, period: string): number | null {
+export function remaining(fleet: FleetRow, usage: number, period: string): number | null {
   const bounds: number[] = [];
   if (fleet.runBudgetNanos !== null) bounds.push(fleet.runBudgetNanos - usage);
   if (fleet.periodBudgetNanos !== null) bounds.push(fleet.periodBudgetNanos - spendIn(fleet, period) - usage);
@@ -155,51 +153,4 @@ export function runRefusal(fleet: FleetRow, usage: number, period: string): Prob
 export async function budgetRefusal(tx: Tx, lease: typeof leases.$inferSelect, now: number) {
   const [fleet] = await tx.select().from(fleets).where(eq(fleets.id, lease.fleetId));
   return fleet === undefined ? null : runRefusal(fleet, lease.usageNanos, periodOf(now).period);
-}
-
-/**
- * A runner's mid-run usage: recorded (cumulative, never lowered) in a fenced write, then checked against
- * the run's budgets. Over budget, the usage still commits and the answer is 409 UZ-BUDGET-001. Alerts the
- * fleet's spend plus this run's usage crosses are recorded with it, each once.
- */
-export async function reportUsage(
-  ctx: ServiceContext,
-  runnerId: string,
-  input: Meters & { lease_id: string; fencing_token: number },
-) {
-  const now = ctx.now();
-  const { period } = periodOf(now);
-  const priced = await priceUsage(ctx.db, input);
-  const outcome = await fencedWrite(ctx, runnerId, input, async (tx, lease) => {
-    const [updated] = await tx
-      .update(leases)
-      .set({ usageNanos: sql`greatest(${leases.usageNanos}, ${priced.costNanos}::bigint)` })
-      .where(and(eq(leases.id, lease.id), eq(leases.status, "running")))
-      .returning({ usage: leases.usageNanos });
-    const usage = updated?.usage ?? lease.usageNanos;
-    const [fleet] = await tx.select().from(fleets).where(eq(fleets.id, lease.fleetId));
-    if (fleet === undefined) return { usage, refusal: null, left: null, alerts: [] as BudgetAlert[] };
-    const alerts = await recordCrossedAlerts(
-      tx,
-      {
-        id: fleet.id,
-        tenantId: fleet.tenantId,
-        workspaceId: fleet.workspaceId,
-        periodBudgetNanos: fleet.periodBudgetNanos,
-        percents: intArray(fleet.budgetAlertPercents),
-      },
-      period,
-      spendIn(fleet, period) + usage,
-      now,
-    );
-    return {
-      usage,
-      refusal: runRefusal(fleet, usage, period),
-      left: remaining(fleet, usage, period),
-      alerts,
-    };
-  });
-  announceBudgetAlerts(ctx, outcome.alerts);
-  if (outcome.refusal !== null) throw outcome.refusal;
-  return { lease_id: input.lease_id, usage_nanos: outcome.usage, remaining_nanos: outcome.left };
 }

@@ -22,7 +22,7 @@ interface WaitingRow {
 
 /**
  * Why a waiting event has no runner: the first of the conditions a runner's acquire checks
- * (`services/leases/leasing.ts`) that this event's fleet fails, read from the fleet's row and the pool of
+ * (`services/leases/acquire-lease.ts`) that this event's fleet fails, read from the fleet's row and the pool of
  * runners as they are now. A runner "accepts" work when it is online, active and not degraded.
  */
 export function waitReason(row: WaitingRow): WaitReason {

@@ -1,13 +1,11 @@
 import type { Socket } from "node:net";
 import { type Lease, Problem } from "@fleet/contracts";
-import { and, eq, fleets, leases, resultRows, runners, sql } from "@fleet/db";
+import { eq, leases, resultRows, runners, sql } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
-import { budgetRefusal } from "../billing/budgets.ts";
 import { budgetLeft, periodOf } from "../billing/period.ts";
 import { recordRunnerEvent } from "../runners/runners.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { uniqueViolation } from "../shared/errors.ts";
-import { fencedWrite, lostLease } from "../shared/fence.ts";
 
 export const LEASE_MAX_MS = 12 * 60 * 60 * 1000;
 /** An idle acquire re-polls at least this often, whatever the wake-ups say. */
@@ -221,51 +219,4 @@ async function runnerRefusal(ctx: ServiceContext, runnerId: string) {
     });
   }
   return runner.adminState === "active" ? null : { lease: null, retry_after_ms: REPOLL_MS };
-}
-
-export async function renewLease(
-  ctx: ServiceContext,
-  runnerId: string,
-  input: { lease_id: string; fencing_token: number },
-) {
-  const now = ctx.now();
-  return fencedWrite(ctx, runnerId, input, async (tx, lease) => {
-    // A run over its budget is told to stop here, and is not extended (its report is still taken).
-    const refusal = await budgetRefusal(tx, lease, now);
-    if (refusal !== null) throw refusal;
-    const expiresAt = Math.min(now + ctx.config.leaseTtlMs, lease.createdAt + LEASE_MAX_MS);
-    // Still running when the row is written: a lapsed lease marked expired by a concurrent acquire
-    // after `requireCurrentLease` read it is not revived (its fleet would stay blocked for a TTL).
-    const renewed = await tx
-      .update(leases)
-      .set({ expiresAt })
-      .where(and(eq(leases.id, lease.id), eq(leases.status, "running")))
-      .returning({ id: leases.id });
-    if (renewed.length === 0) {
-      throw lostLease("expired");
-    }
-    await tx.update(fleets).set({ leasedUntil: expiresAt }).where(eq(fleets.id, lease.fleetId));
-    return { lease_id: lease.id, expires_at: expiresAt };
-  }).then((renewed) => {
-    ctx.metrics?.lease("renewed");
-    return renewed;
-  });
-}
-
-/** Ends the caller's lease unfinished: it reads expired, and its fleet's work can be leased at once. */
-export async function releaseLease(
-  ctx: ServiceContext,
-  runnerId: string,
-  input: { lease_id: string; fencing_token: number },
-) {
-  const now = ctx.now();
-  const released = await fencedWrite(ctx, runnerId, input, async (tx, lease) => {
-    await tx.update(leases).set({ status: "expired", endedAt: now }).where(eq(leases.id, lease.id));
-    await tx.update(fleets).set({ leasedUntil: null }).where(eq(fleets.id, lease.fleetId));
-    await recordRunnerEvent(tx, runnerId, "lease_released", now, { lease_id: lease.id, outcome: "released" });
-    return { lease_id: lease.id, released: true as const };
-  });
-  ctx.work.announce(); // the fleet's waiting work can be leased now
-  ctx.metrics?.lease("released");
-  return released;
 }

@@ -1,9 +1,9 @@
 import { createApiKey as op } from "@fleet/contracts/api-keys/create-api-key";
-import { mintApiKey } from "../../services/api-keys/mint-api-key.ts";
+import { createApiKey as create } from "../../services/api-keys/create-api-key.ts";
 import { actorOf, procedure } from "../../trpc.ts";
 
 export const createApiKey = procedure(op).mutation(({ ctx, input }) =>
-  mintApiKey(ctx.services, actorOf(ctx), ctx.principal, {
+  create(ctx.services, actorOf(ctx), ctx.principal, {
     tenantId: ctx.principal.tenantId,
     userId: ctx.principal.userId,
     keyName: input.key_name,

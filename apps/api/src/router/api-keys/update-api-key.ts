@@ -1,5 +1,5 @@
 import { updateApiKey as op } from "@fleet/contracts/api-keys/update-api-key";
-import { revokeApiKey } from "../../services/api-keys/revoke-api-key.ts";
+import { revokeApiKey } from "../../services/api-keys/update-api-key.ts";
 import { actorOf, procedure } from "../../trpc.ts";
 
 export const updateApiKey = procedure(op).mutation(({ ctx, input }) =>

@@ -1,7 +1,7 @@
 import { approveApproval as op } from "@fleet/contracts/approvals/approve-approval";
-import { answerGate } from "../../services/approvals/answer-gate.ts";
+import { approveGate } from "../../services/approvals/approve-approval.ts";
 import { actorOf, procedure } from "../../trpc.ts";
 
 export const approveApproval = procedure(op).mutation(({ ctx, input }) =>
-  answerGate(ctx.services, ctx.principal, actorOf(ctx), "approved", input),
+  approveGate(ctx.services, ctx.principal, actorOf(ctx), input),
 );

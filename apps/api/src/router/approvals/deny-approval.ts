@@ -1,7 +1,7 @@
 import { denyApproval as op } from "@fleet/contracts/approvals/deny-approval";
-import { answerGate } from "../../services/approvals/answer-gate.ts";
+import { denyGate } from "../../services/approvals/deny-approval.ts";
 import { actorOf, procedure } from "../../trpc.ts";
 
 export const denyApproval = procedure(op).mutation(({ ctx, input }) =>
-  answerGate(ctx.services, ctx.principal, actorOf(ctx), "denied", input),
+  denyGate(ctx.services, ctx.principal, actorOf(ctx), input),
 );

@@ -1,5 +1,5 @@
 import { getApproval as op } from "@fleet/contracts/approvals/get-approval";
-import { getApproval as get } from "../../services/approvals/inbox.ts";
+import { getApproval as get } from "../../services/approvals/get-approval.ts";
 import { procedure } from "../../trpc.ts";
 
 export const getApproval = procedure(op).query(({ ctx, input }) =>

@@ -1,5 +1,5 @@
 import { listApprovals as op } from "@fleet/contracts/approvals/list-approvals";
-import { listApprovals as list } from "../../services/approvals/inbox.ts";
+import { listApprovals as list } from "../../services/approvals/list-approvals.ts";
 import { procedure } from "../../trpc.ts";
 
 export const listApprovals = procedure(op).query(({ ctx, input }) =>

@@ -1,5 +1,5 @@
 import { getWebhookSecret as op } from "@fleet/contracts/webhooks/get-webhook-secret";
-import { webhookSecretState } from "../../services/webhooks/secret.ts";
+import { webhookSecretState } from "../../services/webhooks/get-webhook-secret.ts";
 import { procedure } from "../../trpc.ts";
 
 export const getWebhookSecret = procedure(op).query(({ ctx, input }) =>

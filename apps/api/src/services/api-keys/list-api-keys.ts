@@ -2,7 +2,7 @@ import type { ApiKeySort } from "@fleet/contracts";
 import { and, apiKeys, count, eq } from "@fleet/db";
 import type { ServiceContext } from "../shared/context.ts";
 import { keysetPage } from "../shared/keyset.ts";
-import { toApiKeyItem } from "./api-key-item.ts";
+import { toApiKeyItem } from "./api-key-rows.ts";
 
 const sortColumns = {
   created_at: apiKeys.createdAt,

@@ -6,7 +6,7 @@ import {
   gateFailureLabels,
   Problem,
 } from "@fleet/contracts";
-import { type approvalGates, type Database, sql, type Tx } from "@fleet/db";
+import { approvalGates, type Database, fleets, sql, type Tx } from "@fleet/db";
 import type { TenantPrincipal } from "../../auth/principal.ts";
 import { GATE_CHANNEL } from "../../runtime/gate-signal.ts";
 
@@ -91,4 +91,12 @@ export function standingAnswer(row: GateRow): Problem {
 /** Tells every instance's waiters that these gates changed; delivered at the transaction's commit. */
 export async function notifyGates(tx: Database | Tx, gateIds: readonly string[]): Promise<void> {
   for (const id of gateIds) await tx.execute(sql`select pg_notify(${GATE_CHANNEL}, ${id})`);
+}
+
+/** A gate's row with its fleet's name, as the inbox and a gate's read select it. */
+export const withFleetName = { gate: approvalGates, fleetName: fleets.name };
+
+/** A gate id that names no gate of the workspace's (another tenant's reads the same). */
+export function gateNotFound(gateId: string): Problem {
+  return new Problem("UZ-APPROVAL-001", { detail: `No approval gate ${gateId} in this workspace.` });
 }

@@ -2,7 +2,7 @@ import { Problem } from "@fleet/contracts";
 import { and, approvalGates, eq, type Tx } from "@fleet/db";
 import { requireWorkspace } from "../shared/tenancy.ts";
 import type { GateRow } from "./gate-view.ts";
-import { gateNotFound } from "./inbox.ts";
+import { gateNotFound } from "./gate-view.ts";
 import { timeOutGates } from "./sweep.ts";
 
 /**

@@ -16,7 +16,7 @@ import type { WorkSignal } from "../../runtime/work-signal.ts";
  * first argument and reads the clock from `now()`. A step that works inside a caller's transaction takes
  * that unit of work first instead (`tx`, or `db: Database | Tx` when it also runs alone) and gets the
  * instant the operation shares as a later `now` argument; a service that another must run inside its own
- * transaction is split into such a step and the ctx-taking service (`insertApiKey` and `mintApiKey`).
+ * transaction is split into such a step and the ctx-taking service (`insertApiKey` and `createApiKey`).
  */
 export interface ServiceContext {
   db: Database;

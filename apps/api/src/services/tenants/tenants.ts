@@ -1,7 +1,7 @@
 import { tenantScopes } from "@fleet/contracts";
 import { memberships, tenants, workspaces } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
-import { insertApiKey } from "../api-keys/mint-api-key.ts";
+import { insertApiKey } from "../api-keys/api-key-rows.ts";
 import { ensureUser } from "../members/members.ts";
 import type { ServiceContext } from "../shared/context.ts";
 

@@ -3,7 +3,7 @@ import { and, approvalGates, eq, fleets } from "@fleet/db";
 import type { ServiceContext } from "../shared/context.ts";
 import { encodeCursor, keysetPage } from "../shared/keyset.ts";
 import { requireWorkspace } from "../shared/tenancy.ts";
-import { toGateItem } from "./gate-view.ts";
+import { toGateItem, withFleetName } from "./gate-view.ts";
 import { approvalsOf } from "./votes.ts";
 
 export interface InboxQuery {
@@ -15,8 +15,6 @@ export interface InboxQuery {
   cursor?: string;
   starting_after?: string;
 }
-
-const withFleetName = { gate: approvalGates, fleetName: fleets.name };
 
 /**
  * The most an inbox page's items may weigh as JSON. A gate can carry 64 KiB of evidence and 16 KiB twice
@@ -80,25 +78,4 @@ export async function listApprovals(ctx: ServiceContext, tenantId: string, input
     };
   }
   return { ...page, items };
-}
-
-export async function getApproval(
-  ctx: ServiceContext,
-  tenantId: string,
-  workspaceId: string,
-  gateId: string,
-) {
-  await requireWorkspace(ctx.db, tenantId, workspaceId);
-  const [row] = await ctx.db
-    .select(withFleetName)
-    .from(approvalGates)
-    .leftJoin(fleets, eq(fleets.id, approvalGates.fleetId))
-    .where(and(eq(approvalGates.id, gateId), eq(approvalGates.workspaceId, workspaceId)));
-  if (row === undefined) throw gateNotFound(gateId);
-  const approvals = await approvalsOf(ctx.db, [gateId]);
-  return toGateItem(row.gate, approvals.get(gateId) ?? [], row.fleetName);
-}
-
-export function gateNotFound(gateId: string): Problem {
-  return new Problem("UZ-APPROVAL-001", { detail: `No approval gate ${gateId} in this workspace.` });
 }

@@ -4,8 +4,8 @@ import { eq, platformKeys, tenantProviders } from "@fleet/db";
 import { describe, expect, it } from "vitest";
 import { newId } from "../src/runtime/ids.ts";
 import type { Resolve } from "../src/runtime/public-address.ts";
+import { replaceTenantProvider } from "../src/services/providers/replace-tenant-provider.ts";
 import { openTenantKey } from "../src/services/providers/tenant-key.ts";
-import { replaceTenantProvider } from "../src/services/providers/tenant-provider.ts";
 import { call, operatorToken, seedMember, seedTenant, type Tenant, testApi } from "./harness.ts";
 
 /** A key that must never be seen again: not in a response, not in the log, not in the database. */

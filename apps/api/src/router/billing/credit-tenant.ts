@@ -1,5 +1,5 @@
 import { creditTenant as op } from "@fleet/contracts/billing/credit-tenant";
-import { creditTenant as credit } from "../../services/billing/account.ts";
+import { creditTenant as credit } from "../../services/billing/credit-tenant.ts";
 import { actorOf, procedure } from "../../trpc.ts";
 
 export const creditTenant = procedure(op).mutation(async ({ ctx, input }) => {

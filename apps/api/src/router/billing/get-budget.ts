@@ -1,5 +1,5 @@
 import { getBudget as op } from "@fleet/contracts/billing/get-budget";
-import { getBudget as read } from "../../services/billing/budgets.ts";
+import { getBudget as read } from "../../services/billing/get-budget.ts";
 import { procedure } from "../../trpc.ts";
 
 export const getBudget = procedure(op).query(({ ctx, input }) =>

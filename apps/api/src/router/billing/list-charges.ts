@@ -1,5 +1,5 @@
 import { listCharges as op } from "@fleet/contracts/billing/list-charges";
-import { listCharges as list } from "../../services/billing/account.ts";
+import { listCharges as list } from "../../services/billing/list-charges.ts";
 import { procedure } from "../../trpc.ts";
 
 export const listCharges = procedure(op).query(({ ctx, input }) =>

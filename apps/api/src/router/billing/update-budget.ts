@@ -1,5 +1,5 @@
 import { updateBudget as op } from "@fleet/contracts/billing/update-budget";
-import { updateBudget as update } from "../../services/billing/budgets.ts";
+import { updateBudget as update } from "../../services/billing/update-budget.ts";
 import { actorOf, procedure } from "../../trpc.ts";
 
 export const updateBudget = procedure(op).mutation(({ ctx, input }) =>

@@ -1,5 +1,5 @@
 import { completeConnect as op } from "@fleet/contracts/connectors/complete-connect";
-import { completeConnect as complete } from "../../services/connectors/connectors.ts";
+import { completeConnect as complete } from "../../services/connectors/complete-connect.ts";
 import { procedure } from "../../trpc.ts";
 
 /** No bearer credential: the signed single-use state is the authentication. Sends the browser on (303). */

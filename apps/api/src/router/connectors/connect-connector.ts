@@ -1,9 +1,9 @@
 import { connectConnector as op } from "@fleet/contracts/connectors/connect-connector";
-import { startConnect } from "../../services/connectors/connectors.ts";
+import { connectConnector as connect } from "../../services/connectors/connect-connector.ts";
 import { actorOf, procedure } from "../../trpc.ts";
 
 export const connectConnector = procedure(op).mutation(({ ctx, input }) =>
-  startConnect(
+  connect(
     ctx.services,
     actorOf(ctx),
     ctx.principal.tenantId,

@@ -1,5 +1,5 @@
 import { deleteRoute as op } from "@fleet/contracts/connectors/delete-route";
-import { deleteRoute as remove } from "../../services/connectors/routes.ts";
+import { deleteRoute as remove } from "../../services/connectors/delete-route.ts";
 import { actorOf, procedure } from "../../trpc.ts";
 
 export const deleteRoute = procedure(op).mutation(({ ctx, input }) =>

@@ -1,7 +1,7 @@
 import { getConnector as op } from "@fleet/contracts/connectors/get-connector";
-import { connectorStatus } from "../../services/connectors/connectors.ts";
+import { getConnector as read } from "../../services/connectors/get-connector.ts";
 import { procedure } from "../../trpc.ts";
 
 export const getConnector = procedure(op).query(({ ctx, input }) =>
-  connectorStatus(ctx.services, ctx.principal.tenantId, input.workspace_id, input.provider),
+  read(ctx.services, ctx.principal.tenantId, input.workspace_id, input.provider),
 );

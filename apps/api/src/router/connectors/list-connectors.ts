@@ -1,7 +1,5 @@
 import { listConnectors as op } from "@fleet/contracts/connectors/list-connectors";
-import { listCatalog } from "../../services/connectors/connectors.ts";
+import { listConnectors as list } from "../../services/connectors/list-connectors.ts";
 import { procedure } from "../../trpc.ts";
 
-export const listConnectors = procedure(op).query(({ ctx }) =>
-  listCatalog(ctx.services, ctx.principal.tenantId),
-);
+export const listConnectors = procedure(op).query(({ ctx }) => list(ctx.services, ctx.principal.tenantId));

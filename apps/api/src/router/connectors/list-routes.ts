@@ -1,5 +1,5 @@
 import { listRoutes as op } from "@fleet/contracts/connectors/list-routes";
-import { listRoutes as list } from "../../services/connectors/routes.ts";
+import { listRoutes as list } from "../../services/connectors/list-routes.ts";
 import { procedure } from "../../trpc.ts";
 
 export const listRoutes = procedure(op).query(({ ctx, input }) =>

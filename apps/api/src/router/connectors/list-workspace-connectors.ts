@@ -1,5 +1,5 @@
 import { listWorkspaceConnectors as op } from "@fleet/contracts/connectors/list-workspace-connectors";
-import { listWorkspaceConnectors as list } from "../../services/connectors/connectors.ts";
+import { listWorkspaceConnectors as list } from "../../services/connectors/list-workspace-connectors.ts";
 import { procedure } from "../../trpc.ts";
 
 export const listWorkspaceConnectors = procedure(op).query(({ ctx, input }) =>

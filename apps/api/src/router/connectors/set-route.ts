@@ -1,5 +1,5 @@
 import { setRoute as op } from "@fleet/contracts/connectors/set-route";
-import { setRoute as set } from "../../services/connectors/routes.ts";
+import { setRoute as set } from "../../services/connectors/set-route.ts";
 import { actorOf, procedure } from "../../trpc.ts";
 
 export const setRoute = procedure(op).mutation(({ ctx, input }) =>

@@ -1,5 +1,5 @@
 import { createModel as op } from "@fleet/contracts/models/create-model";
-import { createModel as create } from "../../services/models/admin-models.ts";
+import { createModel as create } from "../../services/models/create-model.ts";
 import { procedure } from "../../trpc.ts";
 
 export const createModel = procedure(op).mutation(({ ctx, input }) => create(ctx.services, input));

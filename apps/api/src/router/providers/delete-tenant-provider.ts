@@ -1,5 +1,5 @@
 import { deleteTenantProvider as op } from "@fleet/contracts/providers/delete-tenant-provider";
-import { deleteTenantProvider as remove } from "../../services/providers/tenant-provider.ts";
+import { deleteTenantProvider as remove } from "../../services/providers/delete-tenant-provider.ts";
 import { procedure } from "../../trpc.ts";
 
 export const deleteTenantProvider = procedure(op).mutation(({ ctx }) =>

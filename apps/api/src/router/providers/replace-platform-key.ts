@@ -1,5 +1,5 @@
 import { replacePlatformKey as op } from "@fleet/contracts/providers/replace-platform-key";
-import { replacePlatformKey as replace } from "../../services/providers/platform-key.ts";
+import { replacePlatformKey as replace } from "../../services/providers/replace-platform-key.ts";
 import { procedure } from "../../trpc.ts";
 
 export const replacePlatformKey = procedure(op).mutation(({ ctx, input }) => replace(ctx.services, input));

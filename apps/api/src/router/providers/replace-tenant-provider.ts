@@ -1,5 +1,5 @@
 import { replaceTenantProvider as op } from "@fleet/contracts/providers/replace-tenant-provider";
-import { replaceTenantProvider as replace } from "../../services/providers/tenant-provider.ts";
+import { replaceTenantProvider as replace } from "../../services/providers/replace-tenant-provider.ts";
 import { procedure } from "../../trpc.ts";
 
 export const replaceTenantProvider = procedure(op).mutation(({ ctx, input }) =>

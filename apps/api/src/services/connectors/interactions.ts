@@ -5,8 +5,8 @@ import { lockOpenGate } from "../approvals/lock-gate.ts";
 import { recordAudit } from "../shared/audit.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { gatesResolved } from "../shared/frames.ts";
-import { connectorOfTeam, firstDelivery } from "./events.ts";
 import { APPROVE_ACTION, answerableInChat, DENY_ACTION } from "./gates.ts";
+import { connectorOfTeam, firstDelivery } from "./ingress.ts";
 
 type Envelope = Record<string, unknown>;
 type Answer = { status: "ok" | "ignored" | "duplicate"; error_code?: string };

@@ -1,11 +1,5 @@
-import {
-  type ModelProvider,
-  namedProviders,
-  Problem,
-  type TenantProviderChoice,
-  tenantProviderChoices,
-} from "@fleet/contracts";
-import { eq, models, platformKeys, tenantProviders } from "@fleet/db";
+import { type ModelProvider, namedProviders, Problem, tenantProviderChoices } from "@fleet/contracts";
+import { eq, platformKeys, tenantProviders } from "@fleet/db";
 import { type Resolve, systemResolve } from "../../runtime/public-address.ts";
 import type { Sealed } from "../../runtime/vault.ts";
 import type { ServiceContext } from "../shared/context.ts";
@@ -13,31 +7,7 @@ import { foreignKeyViolation } from "../shared/errors.ts";
 import { knownProvider, pricedModel, providerBaseUrl, unpriced } from "./choice.ts";
 import { TENANT_MODEL_FK } from "./model-references.ts";
 import { sealTenantKey } from "./tenant-key.ts";
-
-/** The tenant's provider as it reads back; 404 UZ-PROVIDER-003 when none is set. */
-export async function getTenantProvider(ctx: ServiceContext, tenantId: string) {
-  const [row] = await ctx.db
-    .select({
-      provider: tenantProviders.provider,
-      model: models.modelId,
-      baseUrl: tenantProviders.baseUrl,
-      hasKey: tenantProviders.ciphertext,
-      updatedAt: tenantProviders.updatedAt,
-    })
-    .from(tenantProviders)
-    .innerJoin(models, eq(models.uid, tenantProviders.modelUid))
-    .where(eq(tenantProviders.tenantId, tenantId));
-  if (row === undefined) {
-    throw new Problem("UZ-PROVIDER-003", { detail: "The tenant has no provider set." });
-  }
-  return {
-    provider: row.provider as TenantProviderChoice,
-    model: row.model,
-    base_url: row.baseUrl,
-    has_api_key: row.hasKey !== null,
-    updated_at: row.updatedAt,
-  };
-}
+import { readTenantProvider } from "./tenant-provider-view.ts";
 
 /**
  * Sets the tenant's provider. An api_key is sealed at once and never leaves the vault again; without one,
@@ -104,32 +74,5 @@ export async function replaceTenantProvider(
     if (foreignKeyViolation(error) === TENANT_MODEL_FK) throw unpriced(provider, input.model);
     throw error;
   }
-  return getTenantProvider(ctx, tenantId);
-}
-
-/**
- * Returns the tenant to the platform default: its provider row and sealed key are removed. Refused while
- * the platform has no default, so a tenant is never left with no provider at all.
- */
-export async function deleteTenantProvider(ctx: ServiceContext, tenantId: string): Promise<void> {
-  await ctx.db.transaction(async (tx) => {
-    const [held] = await tx
-      .select({ tenantId: tenantProviders.tenantId })
-      .from(tenantProviders)
-      .where(eq(tenantProviders.tenantId, tenantId))
-      .for("update");
-    if (held === undefined) {
-      throw new Problem("UZ-PROVIDER-003", {
-        detail: "The tenant has no provider set; it already uses the platform default.",
-      });
-    }
-    const [platform] = await tx.select({ slot: platformKeys.slot }).from(platformKeys).for("share");
-    if (platform === undefined) {
-      throw new Problem("UZ-PROVIDER-009", {
-        detail: "The platform has no default provider configured; the tenant's provider is kept.",
-        current_state: "no_platform_default",
-      });
-    }
-    await tx.delete(tenantProviders).where(eq(tenantProviders.tenantId, tenantId));
-  });
+  return readTenantProvider(ctx, tenantId);
 }

@@ -1,25 +1,12 @@
 import { MESSAGE_LIMIT, Problem, screenInput } from "@fleet/contracts";
-import {
-  and,
-  chatMessages,
-  connectorDeliveries,
-  connectorRoutes,
-  connectors,
-  eq,
-  fleetEvents,
-  fleets,
-  lt,
-  type Tx,
-} from "@fleet/db";
+import { and, chatMessages, connectorRoutes, connectors, eq, fleetEvents, fleets } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { eventReceived } from "../shared/frames.ts";
 import { verify } from "../webhooks/signature.ts";
 import { requireChatProvider } from "./catalog.ts";
+import { connectorOfTeam, firstDelivery } from "./ingress.ts";
 import { answerInteraction } from "./interactions.ts";
-
-/** How long a delivery id is remembered for `duplicate`: vendors retry for minutes, not days. */
-const DELIVERY_MEMORY_MS = 24 * 3_600_000;
 
 export interface SignedDelivery {
   timestamp: string | undefined;
@@ -41,7 +28,7 @@ type Answer = {
  * is answered, an event from an unknown team acknowledged and ignored (UZ-SLK-020), a repeated delivery
  * answered `duplicate`, and the rest dispatched: messages to the app, revocations, button clicks.
  */
-export async function receiveDelivery(
+export async function receiveEvent(
   ctx: ServiceContext,
   requestId: string,
   provider: string,
@@ -67,7 +54,7 @@ export async function receiveDelivery(
     case "url_verification":
       return { challenge: typeof envelope.challenge === "string" ? envelope.challenge : "" };
     case "event_callback":
-      return receiveEvent(ctx, provider, envelope);
+      return receiveEventCallback(ctx, provider, envelope);
     case "block_actions":
       return answerInteraction(ctx, requestId, provider, envelope);
     default:
@@ -94,38 +81,13 @@ function str(value: unknown, max = 256): string | null {
   return typeof value === "string" && value.length > 0 && value.length <= max ? value : null;
 }
 
-/** The connected workspace of a team, or null (an unknown team's deliveries are ignored). */
-export async function connectorOfTeam(
-  db: ServiceContext["db"] | Tx,
-  provider: string,
-  teamId: string | null,
-) {
-  if (teamId === null) return null;
-  const [row] = await db
-    .select()
-    .from(connectors)
-    .where(and(eq(connectors.provider, provider), eq(connectors.teamId, teamId)));
-  return row ?? null;
-}
-
-/**
- * Remembers a delivery id inside the caller's transaction; false when it was already seen (the caller
- * then changes nothing). Old ids are dropped now and then.
- */
-export async function firstDelivery(tx: Tx, provider: string, deliveryId: string, now: number) {
-  const inserted = await tx
-    .insert(connectorDeliveries)
-    .values({ provider, deliveryId, receivedAt: now })
-    .onConflictDoNothing()
-    .returning({ id: connectorDeliveries.deliveryId });
-  if (inserted.length > 0 && Math.random() < 0.01)
-    await tx.delete(connectorDeliveries).where(lt(connectorDeliveries.receivedAt, now - DELIVERY_MEMORY_MS));
-  return inserted.length > 0;
-}
-
 const ignoredTeam: Answer = { status: "ignored", error_code: "UZ-SLK-020" };
 
-async function receiveEvent(ctx: ServiceContext, provider: string, envelope: Envelope): Promise<Answer> {
+async function receiveEventCallback(
+  ctx: ServiceContext,
+  provider: string,
+  envelope: Envelope,
+): Promise<Answer> {
   const connector = await connectorOfTeam(ctx.db, provider, str(envelope.team_id, 64));
   if (connector === null) return ignoredTeam;
   const eventId = str(envelope.event_id, 128);

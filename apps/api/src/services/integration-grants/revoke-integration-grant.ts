@@ -11,7 +11,7 @@ import { grantNotChangeable, grantNotFound, toGrantView } from "./view.ts";
  * order an inbox answer takes its locks: gate, then grant), so the inbox stops asking. Audited in the
  * same transaction.
  */
-export async function revokeGrant(
+export async function revokeIntegrationGrant(
   ctx: ServiceContext,
   actor: Actor,
   tenantId: string,

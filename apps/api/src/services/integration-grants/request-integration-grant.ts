@@ -34,7 +34,7 @@ function answer(row: GrantRow, message: string) {
  * pending one whose gate timed out or was closed, and a revoked one, go (back) to pending with a new gate
  * (`created`, since a new question is put to people).
  */
-export async function requestGrant(
+export async function requestIntegrationGrant(
   ctx: ServiceContext,
   actor: Actor,
   tenantId: string,

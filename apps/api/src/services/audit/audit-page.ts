@@ -2,7 +2,6 @@ import { Problem } from "@fleet/contracts";
 import { and, auditEvents, eq, gte, like, lte, type SQL } from "@fleet/db";
 import type { ServiceContext } from "../context.ts";
 import { keysetPage } from "../keyset.ts";
-import { requireWorkspace } from "../workspaces/access.ts";
 
 export interface AuditQuery {
   actor?: string;
@@ -36,7 +35,7 @@ function actionFilter(action: string): SQL {
 }
 
 /** Newest first over (at, id); `scope` picks the workspace's or the tenant's rows. */
-async function auditPage(ctx: ServiceContext, scope: SQL, bind: string, input: AuditQuery) {
+export async function auditPage(ctx: ServiceContext, scope: SQL, bind: string, input: AuditQuery) {
   if (input.since !== undefined && input.until !== undefined && input.since > input.until) {
     throw new Problem("UZ-REQ-001", { detail: "since must not be after until." });
   }
@@ -67,24 +66,4 @@ async function auditPage(ctx: ServiceContext, scope: SQL, bind: string, input: A
     keyOf: (row) => ({ value: row.at, id: row.id }),
   });
   return { items: page.items.map(toAuditEvent), next_cursor: page.next_cursor };
-}
-
-/** A workspace's audited acts. */
-export async function listWorkspaceAudit(
-  ctx: ServiceContext,
-  tenantId: string,
-  input: AuditQuery & { workspace_id: string },
-) {
-  await requireWorkspace(ctx.db, tenantId, input.workspace_id);
-  return auditPage(
-    ctx,
-    and(eq(auditEvents.tenantId, tenantId), eq(auditEvents.workspaceId, input.workspace_id))!,
-    `ws:${input.workspace_id}`,
-    input,
-  );
-}
-
-/** Every audited act of the tenant: its tenant-level acts and those of all its workspaces. */
-export async function listTenantAudit(ctx: ServiceContext, tenantId: string, input: AuditQuery) {
-  return auditPage(ctx, eq(auditEvents.tenantId, tenantId), `tenant:${tenantId}`, input);
 }

@@ -11,7 +11,7 @@ import type { TenantPrincipal } from "../../auth/principal.ts";
 import { sha256Hex } from "../../auth/tokens.ts";
 import { newId } from "../../runtime/ids.ts";
 import { type Actor, recordAudit } from "../audit/record.ts";
-import { insertCliCredential, signCliCredential } from "../cli-credentials/cli-credentials.ts";
+import { insertCliCredential, signCliCredential } from "../cli-credentials/issuance.ts";
 import { type ServiceContext, uniqueViolation } from "../context.ts";
 import { guardUserCode } from "./user-code-guard.ts";
 

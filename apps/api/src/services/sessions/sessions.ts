@@ -3,7 +3,7 @@ import { type OperatorScope, operatorScopes, Problem } from "@fleet/contracts";
 import { and, type Database, eq, gt, isNull, memberships, signInLinks, type Tx, users } from "@fleet/db";
 import { sha256Hex } from "../../auth/tokens.ts";
 import { newId } from "../../runtime/ids.ts";
-import { insertCliCredential, signCliCredential } from "../cli-credentials/cli-credentials.ts";
+import { insertCliCredential, signCliCredential } from "../cli-credentials/issuance.ts";
 import type { ServiceContext } from "../context.ts";
 import { devOwnerOperatorToken } from "./dev-operator.ts";
 

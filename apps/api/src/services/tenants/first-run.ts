@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { asc, eq, memberships, tenants, users } from "@fleet/db";
 import type { ServiceContext } from "../context.ts";
-import { onboardLibraryEntry } from "../fleet-libraries/onboard.ts";
+import { onboardLibraryEntry } from "../fleet-libraries/onboarding.ts";
 import { createSignInLink } from "../sessions/sessions.ts";
 import { bootstrapTenant } from "./tenants.ts";
 

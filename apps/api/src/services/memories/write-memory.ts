@@ -1,4 +1,4 @@
-import { and, eq, fleetMemories } from "@fleet/db";
+import { fleetMemories } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
 import type { ServiceContext } from "../context.ts";
 import { fencedWrite } from "../leases/leasing.ts";
@@ -34,17 +34,5 @@ export async function writeMemory(
       created_at: row!.createdAt,
       updated_at: row!.updatedAt,
     };
-  });
-}
-
-export async function deleteMemory(
-  ctx: ServiceContext,
-  runnerId: string,
-  input: { lease_id: string; key: string; fencing_token: number },
-): Promise<void> {
-  await fencedWrite(ctx, runnerId, input, async (tx, lease) => {
-    await tx
-      .delete(fleetMemories)
-      .where(and(eq(fleetMemories.fleetId, lease.fleetId), eq(fleetMemories.key, input.key)));
   });
 }

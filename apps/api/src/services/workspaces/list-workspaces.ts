@@ -1,25 +1,6 @@
-import { Problem } from "@fleet/contracts";
 import { and, count, eq, type SQL, workspaces } from "@fleet/db";
-import { newId } from "../../runtime/ids.ts";
-import { type ServiceContext, uniqueViolation } from "../context.ts";
+import type { ServiceContext } from "../context.ts";
 import { keysetPage } from "../keyset.ts";
-
-export async function createWorkspace(ctx: ServiceContext, tenantId: string, name: string) {
-  const now = ctx.now();
-  const id = newId(now);
-  try {
-    await ctx.db.insert(workspaces).values({ id, tenantId, name, createdAt: now });
-  } catch (error) {
-    if (uniqueViolation(error, "workspaces_tenant_name_key")) {
-      throw new Problem("UZ-WORKSPACE-001", {
-        detail: `The tenant already has a workspace named "${name}".`,
-        current_state: "name_exists",
-      });
-    }
-    throw error;
-  }
-  return { workspace_id: id, name, tenant_id: tenantId };
-}
 
 /** The tenant's workspaces, newest first, keyset-paged. */
 export async function listWorkspaces(

@@ -1,34 +1,12 @@
 import { Problem } from "@fleet/contracts";
-import {
-  and,
-  asc,
-  count,
-  type Database,
-  eq,
-  type ScheduleOverride,
-  schedules,
-  sql,
-  type Tx,
-} from "@fleet/db";
+import { and, count, type Database, eq, type ScheduleOverride, schedules, sql, type Tx } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
-import type { ServiceContext } from "../context.ts";
 import { requireFleet } from "../fleets/access.ts";
-import { checkRecipe, type ScheduleRow, scheduleEtag, toScheduleView } from "./schedule-view.ts";
-import { pushSchedule } from "./sync.ts";
+import { checkRecipe, type ScheduleRow, scheduleNotFound } from "./schedule-view.ts";
 
 /** Schedules one fleet may hold in all, and of those, how many the fleet itself may have created. */
 export const FLEET_SCHEDULE_LIMIT = 32;
 export const FLEET_CREATED_LIMIT = 16;
-
-export function scheduleNotFound(id: string): Problem {
-  return new Problem("UZ-SCHED-002", { detail: `No schedule ${id} for this fleet.` });
-}
-
-export async function viewOf(ctx: ServiceContext, id: string) {
-  const [row] = await ctx.db.select().from(schedules).where(eq(schedules.id, id));
-  if (row === undefined) throw scheduleNotFound(id);
-  return toScheduleView(row, ctx.scheduler, ctx.now());
-}
 
 export interface NewSchedule {
   cron: string;
@@ -85,39 +63,8 @@ export async function insertSchedule(
   return id;
 }
 
-export async function listSchedules(
-  ctx: ServiceContext,
-  tenantId: string,
-  workspaceId: string,
-  fleetId: string,
-) {
-  await requireFleet(ctx.db, tenantId, workspaceId, fleetId);
-  const rows = await ctx.db
-    .select()
-    .from(schedules)
-    .where(eq(schedules.fleetId, fleetId))
-    .orderBy(asc(schedules.createdAt), asc(schedules.id));
-  const now = ctx.now();
-  return { items: rows.map((row) => toScheduleView(row, ctx.scheduler, now)) };
-}
-
-export async function createSchedule(
-  ctx: ServiceContext,
-  tenantId: string,
-  input: NewSchedule & { workspace_id: string; fleet_id: string },
-) {
-  checkRecipe(input.cron, input.timezone);
-  const now = ctx.now();
-  const id = await ctx.db.transaction(async (tx) => {
-    const fleet = await requireFleet(tx, tenantId, input.workspace_id, input.fleet_id, { forUpdate: true });
-    return insertSchedule(tx, fleet, "api", input, now);
-  });
-  await pushSchedule(ctx, id);
-  return viewOf(ctx, id);
-}
-
 /** The schedule, scoped to the tenant's fleet in the workspace, locked for a change. */
-async function lockSchedule(
+export async function lockSchedule(
   tx: Database | Tx,
   tenantId: string,
   input: { workspace_id: string; fleet_id: string; schedule_id: string },
@@ -203,68 +150,10 @@ export async function applyChange(
     .where(eq(schedules.id, row.id));
 }
 
-export async function updateSchedule(
-  ctx: ServiceContext,
-  tenantId: string,
-  input: ScheduleChange & { workspace_id: string; fleet_id: string; schedule_id: string; if_match?: string },
-) {
-  const now = ctx.now();
-  await ctx.db.transaction(async (tx) => {
-    const row = await lockSchedule(tx, tenantId, input);
-    const etag = scheduleEtag(row);
-    if (input.if_match !== undefined && input.if_match !== etag) {
-      throw new Problem("UZ-SCHED-012", { detail: "The schedule changed since that etag was read.", etag });
-    }
-    refuseWhileSyncing(row);
-    await applyChange(tx, row, input, now);
-  });
-  await pushSchedule(ctx, input.schedule_id);
-  return viewOf(ctx, input.schedule_id);
-}
-
 /** Marks the row deleting (it never fires again), then unregisters and removes it. */
 export async function markDeleting(tx: Tx, row: ScheduleRow, now: number): Promise<void> {
   await tx
     .update(schedules)
     .set({ status: "deleting", sync: "syncing", generation: row.generation + 1, updatedAt: now })
     .where(eq(schedules.id, row.id));
-}
-
-export async function deleteSchedule(
-  ctx: ServiceContext,
-  tenantId: string,
-  input: { workspace_id: string; fleet_id: string; schedule_id: string },
-): Promise<void> {
-  const now = ctx.now();
-  await ctx.db.transaction(async (tx) => {
-    const row = await lockSchedule(tx, tenantId, input);
-    if (row.status === "deleting") return;
-    await markDeleting(tx, row, now);
-  });
-  await pushSchedule(ctx, input.schedule_id);
-}
-
-export async function getSchedule(
-  ctx: ServiceContext,
-  tenantId: string,
-  input: { workspace_id: string; fleet_id: string; schedule_id: string },
-) {
-  await requireFleet(ctx.db, tenantId, input.workspace_id, input.fleet_id);
-  const [row] = await ctx.db
-    .select()
-    .from(schedules)
-    .where(and(eq(schedules.id, input.schedule_id), eq(schedules.fleetId, input.fleet_id)));
-  if (row === undefined) throw scheduleNotFound(input.schedule_id);
-  return toScheduleView(row, ctx.scheduler, ctx.now());
-}
-
-/** Retries the push at once. */
-export async function syncSchedule(
-  ctx: ServiceContext,
-  tenantId: string,
-  input: { workspace_id: string; fleet_id: string; schedule_id: string },
-) {
-  await getSchedule(ctx, tenantId, input);
-  await pushSchedule(ctx, input.schedule_id);
-  return viewOf(ctx, input.schedule_id);
 }

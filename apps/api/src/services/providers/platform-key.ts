@@ -3,7 +3,7 @@ import { and, eq, platformKeys, secrets, workspaces } from "@fleet/db";
 import { type Resolve, systemResolve } from "../../runtime/public-address.ts";
 import type { ServiceContext } from "../context.ts";
 import { foreignKeyViolation, PLATFORM_MODEL_FK } from "../models/constraint.ts";
-import { openSecret } from "../secrets/secrets.ts";
+import { openSecret } from "../secrets/stored-secrets.ts";
 import { knownProvider, pricedModel, providerBaseUrl, unpriced } from "./choice.ts";
 
 const SLOT = "default";

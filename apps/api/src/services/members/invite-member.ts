@@ -3,7 +3,7 @@ import { memberships } from "@fleet/db";
 import type { TenantPrincipal } from "../../auth/principal.ts";
 import { type Actor, recordAudit } from "../audit/record.ts";
 import type { ServiceContext } from "../context.ts";
-import { insertSignInLink } from "../sessions/sessions.ts";
+import { insertSignInLink } from "../sessions/sign-in-links.ts";
 import { ensureUser } from "../tenants/tenants.ts";
 import { assertGrantable, callerIn, lockTenant, memberIn, ownerOnly, toMemberItem } from "./member-rules.ts";
 

@@ -4,7 +4,7 @@ import { dirname, join } from "node:path";
 import { asc, eq, memberships, tenants, users } from "@fleet/db";
 import type { ServiceContext } from "../context.ts";
 import { onboardLibraryEntry } from "../fleet-libraries/onboarding.ts";
-import { createSignInLink } from "../sessions/sessions.ts";
+import { createSignInLink } from "../sessions/sign-in-links.ts";
 import { bootstrapTenant } from "./tenants.ts";
 
 /**

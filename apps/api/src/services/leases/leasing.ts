@@ -5,7 +5,7 @@ import { newId } from "../../runtime/ids.ts";
 import { budgetRefusal } from "../billing/budgets.ts";
 import { budgetLeft, periodOf } from "../billing/period.ts";
 import { type ServiceContext, uniqueViolation } from "../context.ts";
-import { recordRunnerEvent } from "../runners/runners.ts";
+import { recordRunnerEvent } from "../runners/runner-events.ts";
 
 export const LEASE_MAX_MS = 12 * 60 * 60 * 1000;
 /** An idle acquire re-polls at least this often, whatever the wake-ups say. */

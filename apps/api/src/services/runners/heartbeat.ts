@@ -2,28 +2,8 @@ import { Problem } from "@fleet/contracts";
 import { type CapabilityReport, eq, resultRows, runners, sql } from "@fleet/db";
 import type { ServiceContext } from "../context.ts";
 import { degradedVerdict, ONLINE_WINDOW_MS } from "./policy.ts";
-import { leaseCounts, runnerStatus } from "./runner-view.ts";
-import { recordRunnerEvent } from "./runners.ts";
-
-/** The runner's live leases as of `now`, counted as its operator view counts them. */
-async function liveLeaseCount(ctx: ServiceContext, runnerId: string, now: number): Promise<number> {
-  return (await leaseCounts(ctx.db, [runnerId], now)).get(runnerId)?.active ?? 0;
-}
-
-export async function getSelf(ctx: ServiceContext, runnerId: string) {
-  const [row] = await ctx.db.select().from(runners).where(eq(runners.id, runnerId));
-  if (row === undefined) throw new Problem("UZ-AUTH-002", { detail: "The runner token does not verify." });
-  const active = await liveLeaseCount(ctx, runnerId, ctx.now());
-  return {
-    runner_id: row.id,
-    host_id: row.hostId,
-    labels: row.labels,
-    assigned_policy: row.assignedPolicy,
-    status: runnerStatus(row, active),
-    degraded: row.degraded,
-    degraded_reason: row.degradedReason,
-  };
-}
+import { recordRunnerEvent } from "./runner-events.ts";
+import { liveLeaseCount, runnerStatus } from "./runner-view.ts";
 
 /**
  * Marks the runner seen and judges its report against its policy. A gap of more than the online

@@ -3,7 +3,7 @@ import { and, eq, fleetEvents, fleets, inArray, sql } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
 import type { ServiceContext } from "../context.ts";
 import { notAccepting, requireFleet } from "../fleets/access.ts";
-import { getFleetEvent } from "./fleet-events.ts";
+import { readFleetEvent } from "./event-view.ts";
 import { eventReceived } from "./frames.ts";
 
 /**
@@ -84,7 +84,7 @@ async function whyNot(
   input: { workspace_id: string; fleet_id: string; event_id: string },
 ): Promise<Problem> {
   const fleet = await requireFleet(ctx.db, tenantId, input.workspace_id, input.fleet_id);
-  const event = await getFleetEvent(ctx, tenantId, input);
+  const event = await readFleetEvent(ctx, tenantId, input);
   if (fleet.status !== "active") return notAccepting(fleet.status);
   return new Problem("UZ-EVENT-002", {
     detail: `Event ${input.event_id} is ${event.status}; only a processed or fleet_error event can be run again.`,

@@ -1,31 +1,9 @@
 import { type fleetEventStatuses, type fleetEventTypes, Problem, resolveSince } from "@fleet/contracts";
-import { and, eq, fleetEvents, fleets, inArray, type SQL, sql } from "@fleet/db";
+import { and, eq, fleetEvents, inArray, type SQL, sql } from "@fleet/db";
 import type { ServiceContext } from "../context.ts";
-import { requireFleet } from "../fleets/access.ts";
 import { keysetPage } from "../keyset.ts";
-import { filteredBinding, present } from "../tags.ts";
-import { requireWorkspace } from "../workspaces/access.ts";
-
-type EventRow = typeof fleetEvents.$inferSelect;
-
-function toEventItem(row: Omit<EventRow, "requestJson" | "responseText" | "failureDetail" | "checkpointId">) {
-  return {
-    event_id: row.id,
-    fleet_id: row.fleetId,
-    workspace_id: row.workspaceId,
-    actor: row.actor,
-    event_type: row.eventType as "chat",
-    status: row.status as "received",
-    created_at: row.createdAt,
-    updated_at: row.updatedAt,
-    ...present("failure_label", row.failureLabel),
-    ...present("resumes_event_id", row.resumesEventId),
-    ...present("retry_of", row.retryOf),
-    ...present("tokens", row.tokens),
-    ...present("wall_ms", row.wallMs),
-    ...present("cost_nanos", row.costNanos),
-  };
-}
+import { filteredBinding } from "../tags.ts";
+import { toEventItem } from "./event-view.ts";
 
 /** The list columns: never the bodies. */
 const itemColumns = {
@@ -70,7 +48,7 @@ export function eventsBinding(scopeKey: string, filters: BoundFilters): string {
   ]);
 }
 
-async function pageOfEvents(ctx: ServiceContext, scope: SQL, scopeKey: string, filters: EventFilters) {
+export async function pageOfEvents(ctx: ServiceContext, scope: SQL, scopeKey: string, filters: EventFilters) {
   const conditions: SQL[] = [scope];
   if (filters.actor !== undefined) {
     conditions.push(
@@ -106,61 +84,4 @@ async function pageOfEvents(ctx: ServiceContext, scope: SQL, scopeKey: string, f
     keyOf: (row) => ({ value: row.createdAt, id: row.id }),
   });
   return { items: page.items.map(toEventItem), next_cursor: page.next_cursor };
-}
-
-export async function listFleetEvents(
-  ctx: ServiceContext,
-  tenantId: string,
-  input: EventFilters & { workspace_id: string; fleet_id: string },
-) {
-  await requireFleet(ctx.db, tenantId, input.workspace_id, input.fleet_id);
-  return pageOfEvents(ctx, eq(fleetEvents.fleetId, input.fleet_id), `fleet:${input.fleet_id}`, input);
-}
-
-export async function listWorkspaceEvents(
-  ctx: ServiceContext,
-  tenantId: string,
-  input: EventFilters & { workspace_id: string },
-) {
-  await requireWorkspace(ctx.db, tenantId, input.workspace_id);
-  return pageOfEvents(
-    ctx,
-    eq(fleetEvents.workspaceId, input.workspace_id),
-    `workspace:${input.workspace_id}`,
-    input,
-  );
-}
-
-/**
- * One event with its bodies. The tenant, workspace and fleet are conditions of the one query, so an
- * event elsewhere is exactly as absent as one that never existed.
- */
-export async function getFleetEvent(
-  ctx: ServiceContext,
-  tenantId: string,
-  input: { workspace_id: string; fleet_id: string; event_id: string },
-) {
-  const [row] = await ctx.db
-    .select({ event: fleetEvents })
-    .from(fleetEvents)
-    .innerJoin(fleets, eq(fleets.id, fleetEvents.fleetId))
-    .where(
-      and(
-        eq(fleetEvents.id, input.event_id),
-        eq(fleetEvents.fleetId, input.fleet_id),
-        eq(fleetEvents.workspaceId, input.workspace_id),
-        eq(fleets.tenantId, tenantId),
-      ),
-    );
-  if (row === undefined) {
-    throw new Problem("UZ-EVENT-001", { detail: `No event ${input.event_id} for this fleet.` });
-  }
-  const event = row.event;
-  return {
-    ...toEventItem(event),
-    request_json: event.requestJson,
-    ...present("response_text", event.responseText),
-    ...present("failure_detail", event.failureDetail),
-    ...present("checkpoint_id", event.checkpointId),
-  };
 }

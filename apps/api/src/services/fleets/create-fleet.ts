@@ -32,7 +32,7 @@ function entryRef(input: InstallInput): LibraryEntryRef {
  * Installs a fleet from a library entry: the definition is frozen onto the fleet, and the entry's
  * triggers become its trigger schedules, pushed to the scheduler once stored.
  */
-export async function installFleet(ctx: ServiceContext, tenantId: string, input: InstallInput) {
+export async function createFleet(ctx: ServiceContext, tenantId: string, input: InstallInput) {
   const ref = entryRef(input);
   await requireWorkspace(ctx.db, tenantId, input.workspace_id);
   const entry = await readLibraryEntry(ctx.db, { tenantId, workspaceId: input.workspace_id, ...ref });

@@ -1,67 +1,15 @@
 import { isDeepStrictEqual } from "node:util";
 import { type FleetStatus, Problem } from "@fleet/contracts";
-import { and, count, eq, fleets, inArray, type SQL, sql } from "@fleet/db";
+import { eq, fleets } from "@fleet/db";
 import { autoKillFleetGates } from "../approvals/sweep.ts";
-import { retireFleetSpend } from "../billing/account.ts";
 import { type ServiceContext, uniqueViolation } from "../context.ts";
 import { gatesResolved } from "../fleet-events/frames.ts";
-import { keysetPage } from "../keyset.ts";
 import { pushSchedule } from "../schedules/sync.ts";
 import { reconcileTriggerSchedules } from "../schedules/trigger-schedules.ts";
-import { filteredBinding } from "../tags.ts";
-import { requireWorkspace } from "../workspaces/access.ts";
-import { fleetNotFound, requireFleet } from "./access.ts";
+import { requireFleet } from "./access.ts";
 import { requireCredentials } from "./credentials.ts";
 import { type DefinitionChange, readDefinitionChange } from "./definition-change.ts";
-import { fleetEtag, toFleetItem, toFleetView } from "./fleet-view.ts";
-
-/** Newest first, keyset-paged over (created_at, id). */
-export async function listFleets(
-  ctx: ServiceContext,
-  tenantId: string,
-  input: {
-    workspace_id: string;
-    starting_after?: string;
-    limit: number;
-    status?: FleetStatus[];
-    name?: string;
-  },
-) {
-  await requireWorkspace(ctx.db, tenantId, input.workspace_id);
-  const conditions: SQL[] = [eq(fleets.workspaceId, input.workspace_id)];
-  if (input.status !== undefined) conditions.push(inArray(fleets.status, input.status));
-  if (input.name !== undefined) {
-    const pattern = `%${input.name.replace(/[\\%_]/g, "\\$&")}%`;
-    conditions.push(sql`${fleets.name} ilike ${pattern}`);
-  }
-  const scope = and(...conditions) as SQL;
-  const filtered = input.status !== undefined || input.name !== undefined;
-  const page = await keysetPage({
-    // Unfiltered lists keep the binding they always had, so cursors already issued stay good.
-    bind: filtered
-      ? filteredBinding(`fleets:${input.workspace_id}`, [input.status?.join(",") ?? null, input.name ?? null])
-      : `fleets:${input.workspace_id}`,
-    sort: fleets.createdAt,
-    id: fleets.id,
-    descending: true,
-    limit: input.limit,
-    starting_after: input.starting_after,
-    read: ({ after, order, rows }) =>
-      ctx.db
-        .select()
-        .from(fleets)
-        .where(and(scope, after))
-        .orderBy(...order)
-        .limit(rows),
-    keyOf: (row) => ({ value: row.createdAt, id: row.id }),
-    count: () => ctx.db.select({ n: count() }).from(fleets).where(scope),
-  });
-  return { items: page.items.map(toFleetItem), total: page.total, next_cursor: page.next_cursor };
-}
-
-export async function getFleet(ctx: ServiceContext, tenantId: string, workspaceId: string, fleetId: string) {
-  return toFleetView(await requireFleet(ctx.db, tenantId, workspaceId, fleetId));
-}
+import { fleetEtag, toFleetView } from "./fleet-view.ts";
 
 /** Moves a person may make; `killed` is terminal. */
 const allowedMoves: Record<FleetStatus, readonly FleetStatus[]> = {
@@ -153,30 +101,4 @@ export async function updateFleet(
     }
     throw error;
   }
-}
-
-/**
- * Deletes the fleet; its events, memories and schedules go with it (foreign keys cascade). Its open
- * approval gates stay, closed as `auto_killed`, so a runner waiting on one reads the closure.
- */
-export async function deleteFleet(
-  ctx: ServiceContext,
-  tenantId: string,
-  workspaceId: string,
-  fleetId: string,
-) {
-  const row = await ctx.db.transaction(async (tx) => {
-    const [deleted] = await tx
-      .delete(fleets)
-      .where(and(eq(fleets.id, fleetId), eq(fleets.workspaceId, workspaceId), eq(fleets.tenantId, tenantId)))
-      .returning({ id: fleets.id, chargedNanos: fleets.chargedNanos });
-    if (deleted === undefined) return undefined;
-    // Its charges leave with its row: the account keeps them, so the tenant's balance does not move.
-    await retireFleetSpend(tx, tenantId, deleted.chargedNanos, ctx.now());
-    return { ...deleted, killed: await autoKillFleetGates(tx, deleted.id, "deleted", ctx.now()) };
-  });
-  if (row !== undefined) gatesResolved(ctx, row.killed);
-  if (row !== undefined) return;
-  await requireWorkspace(ctx.db, tenantId, workspaceId);
-  throw fleetNotFound(fleetId);
 }

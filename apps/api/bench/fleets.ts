@@ -5,7 +5,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fleetEvents, openDatabase, sql } from "@fleet/db";
-import { eventsBinding } from "../src/services/fleet-events/fleet-events.ts";
+import { eventsBinding } from "../src/services/fleet-events/event-page.ts";
 import { encodeCursor } from "../src/services/shared/keyset.ts";
 import { insertBenchFleets, type SeededDatabase } from "./databases.ts";
 import { openLiveTail } from "./live-tail.ts";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newId } from "../src/runtime/ids.ts";
 import { upsertMember } from "../src/services/members/members.ts";
-import { createSignInLink } from "../src/services/sessions/sessions.ts";
+import { createSignInLink } from "../src/services/sessions/sign-in-links.ts";
 import { bootstrapTenant } from "../src/services/tenants/tenants.ts";
 import { call, callAt, seedTenant, signInLink, startApi, type TestApi } from "./harness.ts";
 

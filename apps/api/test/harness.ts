@@ -7,7 +7,8 @@ import { type Config, databaseLimits, loadConfig } from "../src/env.ts";
 import { newId } from "../src/runtime/ids.ts";
 import { type App, createApp } from "../src/server.ts";
 import { upsertMember } from "../src/services/members/members.ts";
-import { createSignInLink, issueOperatorToken, issueSession } from "../src/services/sessions/sessions.ts";
+import { issueOperatorToken, issueSession } from "../src/services/sessions/session-tokens.ts";
+import { createSignInLink } from "../src/services/sessions/sign-in-links.ts";
 import { bootstrapTenant } from "../src/services/tenants/tenants.ts";
 
 /** One API per test worker, on this project's database: PGlite in memory, or the run's PostgreSQL database. */

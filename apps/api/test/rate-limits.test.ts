@@ -5,7 +5,7 @@ import type { createApiKey } from "@fleet/contracts/api-keys/create-api-key";
 import type { listApiKeys } from "@fleet/contracts/api-keys/list-api-keys";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newId } from "../src/runtime/ids.ts";
-import { issueOperatorToken, issueSession } from "../src/services/sessions/sessions.ts";
+import { issueOperatorToken, issueSession } from "../src/services/sessions/session-tokens.ts";
 import { bootstrapTenant } from "../src/services/tenants/tenants.ts";
 import {
   callAt,

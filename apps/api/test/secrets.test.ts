@@ -2,7 +2,7 @@ import type { OutputOf } from "@fleet/contracts";
 import type { listSecrets } from "@fleet/contracts/secrets/list-secrets";
 import { secrets, sql } from "@fleet/db";
 import { describe, expect, it } from "vitest";
-import { openSecret } from "../src/services/secrets/secrets.ts";
+import { openSecret } from "../src/services/secrets/stored-secrets.ts";
 import { call, seedMember, seedTenant, testApi } from "./harness.ts";
 
 const VALUE = "s3cr3t-value-that-must-never-leak";

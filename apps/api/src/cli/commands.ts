@@ -1,6 +1,7 @@
 import { parseScopeList } from "@fleet/contracts";
 import { upsertMember } from "../services/members/members.ts";
-import { createSignInLink, issueOperatorToken, issueSession } from "../services/sessions/sessions.ts";
+import { issueOperatorToken, issueSession } from "../services/sessions/session-tokens.ts";
+import { createSignInLink } from "../services/sessions/sign-in-links.ts";
 import type { ServiceContext } from "../services/shared/context.ts";
 import { firstRun } from "../services/tenants/first-run.ts";
 import { bootstrapTenant } from "../services/tenants/tenants.ts";

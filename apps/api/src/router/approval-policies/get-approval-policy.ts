@@ -1,5 +1,5 @@
 import { getApprovalPolicy as op } from "@fleet/contracts/approval-policies/get-approval-policy";
-import { getApprovalPolicy as get } from "../../services/approval-policies/policy.ts";
+import { getApprovalPolicy as get } from "../../services/approval-policies/get-approval-policy.ts";
 import { procedure } from "../../trpc.ts";
 
 export const getApprovalPolicy = procedure(op).query(({ ctx, input }) =>

@@ -1,5 +1,5 @@
 import { replaceApprovalPolicy as op } from "@fleet/contracts/approval-policies/replace-approval-policy";
-import { replaceApprovalPolicy as replace } from "../../services/approval-policies/policy.ts";
+import { replaceApprovalPolicy as replace } from "../../services/approval-policies/replace-approval-policy.ts";
 import { actorOf, procedure } from "../../trpc.ts";
 
 export const replaceApprovalPolicy = procedure(op).mutation(({ ctx, input }) =>

@@ -1,5 +1,5 @@
 import { listTenantAudit as op } from "@fleet/contracts/audit/list-tenant-audit";
-import { listTenantAudit as list } from "../../services/audit/list.ts";
+import { listTenantAudit as list } from "../../services/audit/list-tenant-audit.ts";
 import { procedure } from "../../trpc.ts";
 
 export const listTenantAudit = procedure(op).query(({ ctx, input }) =>

@@ -1,5 +1,5 @@
 import { listWorkspaceAudit as op } from "@fleet/contracts/audit/list-workspace-audit";
-import { listWorkspaceAudit as list } from "../../services/audit/list.ts";
+import { listWorkspaceAudit as list } from "../../services/audit/list-workspace-audit.ts";
 import { procedure } from "../../trpc.ts";
 
 export const listWorkspaceAudit = procedure(op).query(({ ctx, input }) =>

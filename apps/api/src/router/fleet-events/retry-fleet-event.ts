@@ -1,5 +1,5 @@
 import { retryFleetEvent as op } from "@fleet/contracts/fleet-events/retry-fleet-event";
-import { retryFleetEvent as retry } from "../../services/fleet-events/retry.ts";
+import { retryFleetEvent as retry } from "../../services/fleet-events/retry-fleet-event.ts";
 import { procedure } from "../../trpc.ts";
 
 export const retryFleetEvent = procedure(op).mutation(({ ctx, input }) => {

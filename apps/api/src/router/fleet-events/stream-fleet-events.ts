@@ -1,5 +1,5 @@
 import { streamFleetEvents as op } from "@fleet/contracts/fleet-events/stream-fleet-events";
-import { streamFleetEvents as stream } from "../../services/fleet-events/streams.ts";
+import { streamFleetEvents as stream } from "../../services/fleet-events/stream-fleet-events.ts";
 import { procedure } from "../../trpc.ts";
 
 export const streamFleetEvents = procedure(op).stream(({ ctx, input }) =>

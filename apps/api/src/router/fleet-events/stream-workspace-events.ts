@@ -1,5 +1,5 @@
 import { streamWorkspaceEvents as op } from "@fleet/contracts/fleet-events/stream-workspace-events";
-import { streamWorkspaceEvents as stream } from "../../services/fleet-events/streams.ts";
+import { streamWorkspaceEvents as stream } from "../../services/fleet-events/stream-workspace-events.ts";
 import { procedure } from "../../trpc.ts";
 
 export const streamWorkspaceEvents = procedure(op).stream(({ ctx, input }) =>

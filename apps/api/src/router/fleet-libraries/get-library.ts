@@ -1,5 +1,5 @@
 import { getLibrary as op } from "@fleet/contracts/fleet-libraries/get-library";
-import { getLibraryEntry } from "../../services/fleet-libraries/entries.ts";
+import { getLibraryEntry } from "../../services/fleet-libraries/get-library.ts";
 import { procedure } from "../../trpc.ts";
 
 export const getLibrary = procedure(op).query(({ ctx, input }) =>

@@ -1,5 +1,5 @@
 import { createFleetSchedule as op } from "@fleet/contracts/fleet-schedules/create-fleet-schedule";
-import { createFleetSchedule as create } from "../../services/fleet-schedules/fleet-schedules.ts";
+import { createFleetSchedule as create } from "../../services/fleet-schedules/create-fleet-schedule.ts";
 import { procedure } from "../../trpc.ts";
 
 export const createFleetSchedule = procedure(op).mutation(({ ctx, input }) =>

@@ -1,5 +1,5 @@
 import { deleteFleetSchedule as op } from "@fleet/contracts/fleet-schedules/delete-fleet-schedule";
-import { deleteFleetSchedule as remove } from "../../services/fleet-schedules/fleet-schedules.ts";
+import { deleteFleetSchedule as remove } from "../../services/fleet-schedules/delete-fleet-schedule.ts";
 import { procedure } from "../../trpc.ts";
 
 export const deleteFleetSchedule = procedure(op).mutation(({ ctx, input }) =>

@@ -1,5 +1,5 @@
 import { listFleetSchedules as op } from "@fleet/contracts/fleet-schedules/list-fleet-schedules";
-import { listFleetSchedules as list } from "../../services/fleet-schedules/fleet-schedules.ts";
+import { listFleetSchedules as list } from "../../services/fleet-schedules/list-fleet-schedules.ts";
 import { procedure } from "../../trpc.ts";
 
 export const listFleetSchedules = procedure(op).query(({ ctx, input }) =>

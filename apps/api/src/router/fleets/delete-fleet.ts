@@ -1,5 +1,5 @@
 import { deleteFleet as op } from "@fleet/contracts/fleets/delete-fleet";
-import { deleteFleet as remove } from "../../services/fleets/fleets.ts";
+import { deleteFleet as remove } from "../../services/fleets/delete-fleet.ts";
 import { procedure } from "../../trpc.ts";
 
 export const deleteFleet = procedure(op).mutation(({ ctx, input }) =>

@@ -1,5 +1,5 @@
 import { getFleet as op } from "@fleet/contracts/fleets/get-fleet";
-import { getFleet as get } from "../../services/fleets/fleets.ts";
+import { getFleet as get } from "../../services/fleets/get-fleet.ts";
 import { procedure } from "../../trpc.ts";
 
 export const getFleet = procedure(op).query(async ({ ctx, input }) => {

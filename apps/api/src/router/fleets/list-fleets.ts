@@ -1,5 +1,5 @@
 import { listFleets as op } from "@fleet/contracts/fleets/list-fleets";
-import { listFleets as list } from "../../services/fleets/fleets.ts";
+import { listFleets as list } from "../../services/fleets/list-fleets.ts";
 import { procedure } from "../../trpc.ts";
 
 export const listFleets = procedure(op).query(({ ctx, input }) =>

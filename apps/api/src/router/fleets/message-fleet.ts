@@ -1,5 +1,5 @@
 import { messageFleet as op } from "@fleet/contracts/fleets/message-fleet";
-import { messageFleet as message } from "../../services/fleets/messages.ts";
+import { messageFleet as message } from "../../services/fleets/message-fleet.ts";
 import { procedure } from "../../trpc.ts";
 
 export const messageFleet = procedure(op).mutation(({ ctx, input }) => {

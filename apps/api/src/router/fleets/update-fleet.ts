@@ -1,5 +1,5 @@
 import { updateFleet as op } from "@fleet/contracts/fleets/update-fleet";
-import { updateFleet as update } from "../../services/fleets/fleets.ts";
+import { updateFleet as update } from "../../services/fleets/update-fleet.ts";
 import { procedure } from "../../trpc.ts";
 
 export const updateFleet = procedure(op).mutation(async ({ ctx, input }) => {

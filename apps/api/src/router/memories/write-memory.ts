@@ -1,5 +1,5 @@
 import { writeMemory as op } from "@fleet/contracts/memories/write-memory";
-import { writeMemory as write } from "../../services/memories/memory-writes.ts";
+import { writeMemory as write } from "../../services/memories/write-memory.ts";
 import { procedure } from "../../trpc.ts";
 
 export const writeMemory = procedure(op).mutation(({ ctx, input }) =>

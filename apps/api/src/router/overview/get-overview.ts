@@ -1,6 +1,6 @@
 import { hasScope } from "@fleet/contracts";
 import { getOverview as op } from "@fleet/contracts/overview/get-overview";
-import { getOverview as read } from "../../services/overview/overview.ts";
+import { getOverview as read } from "../../services/overview/get-overview.ts";
 import { procedure } from "../../trpc.ts";
 
 // The spend figure is billing's: shown only to a caller who may read billing, null for everyone else.

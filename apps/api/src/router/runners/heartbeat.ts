@@ -1,5 +1,5 @@
 import { heartbeat as op } from "@fleet/contracts/runners/heartbeat";
-import { heartbeat as beat } from "../../services/runners/self.ts";
+import { heartbeat as beat } from "../../services/runners/heartbeat.ts";
 import { procedure } from "../../trpc.ts";
 
 export const heartbeat = procedure(op).mutation(({ ctx, input }) =>

@@ -1,5 +1,5 @@
 import { createSchedule as op } from "@fleet/contracts/schedules/create-schedule";
-import { createSchedule as create } from "../../services/schedules/schedules.ts";
+import { createSchedule as create } from "../../services/schedules/create-schedule.ts";
 import { procedure } from "../../trpc.ts";
 
 export const createSchedule = procedure(op).mutation(({ ctx, input }) =>

@@ -1,5 +1,5 @@
 import { getSchedule as op } from "@fleet/contracts/schedules/get-schedule";
-import { getSchedule as get } from "../../services/schedules/schedules.ts";
+import { getSchedule as get } from "../../services/schedules/get-schedule.ts";
 import { procedure } from "../../trpc.ts";
 
 export const getSchedule = procedure(op).query(async ({ ctx, input }) => {

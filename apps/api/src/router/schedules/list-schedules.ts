@@ -1,5 +1,5 @@
 import { listSchedules as op } from "@fleet/contracts/schedules/list-schedules";
-import { listSchedules as list } from "../../services/schedules/schedules.ts";
+import { listSchedules as list } from "../../services/schedules/list-schedules.ts";
 import { procedure } from "../../trpc.ts";
 
 export const listSchedules = procedure(op).query(({ ctx, input }) =>

@@ -1,5 +1,5 @@
 import { updateSchedule as op } from "@fleet/contracts/schedules/update-schedule";
-import { updateSchedule as update } from "../../services/schedules/schedules.ts";
+import { updateSchedule as update } from "../../services/schedules/update-schedule.ts";
 import { procedure } from "../../trpc.ts";
 
 export const updateSchedule = procedure(op).mutation(async ({ ctx, input }) => {

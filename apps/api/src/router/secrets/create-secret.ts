@@ -1,5 +1,5 @@
 import { createSecret as op } from "@fleet/contracts/secrets/create-secret";
-import { createSecret as create } from "../../services/secrets/secrets.ts";
+import { createSecret as create } from "../../services/secrets/create-secret.ts";
 import { actorOf, procedure } from "../../trpc.ts";
 
 export const createSecret = procedure(op).mutation(({ ctx, input }) =>

@@ -1,5 +1,5 @@
 import { deleteSecret as op } from "@fleet/contracts/secrets/delete-secret";
-import { deleteSecret as remove } from "../../services/secrets/secrets.ts";
+import { deleteSecret as remove } from "../../services/secrets/delete-secret.ts";
 import { actorOf, procedure } from "../../trpc.ts";
 
 export const deleteSecret = procedure(op).mutation(({ ctx, input }) =>

@@ -1,5 +1,5 @@
 import { replaceSecret as op } from "@fleet/contracts/secrets/replace-secret";
-import { replaceSecret as replace } from "../../services/secrets/secrets.ts";
+import { replaceSecret as replace } from "../../services/secrets/replace-secret.ts";
 import { actorOf, procedure } from "../../trpc.ts";
 
 export const replaceSecret = procedure(op).mutation(({ ctx, input }) =>

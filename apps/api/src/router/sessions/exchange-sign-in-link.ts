@@ -1,5 +1,5 @@
 import { exchangeSignInLink as op } from "@fleet/contracts/sessions/exchange-sign-in-link";
-import { exchangeSignInLink as exchange } from "../../services/sessions/sessions.ts";
+import { exchangeSignInLink as exchange } from "../../services/sessions/exchange-sign-in-link.ts";
 import { procedure } from "../../trpc.ts";
 
 export const exchangeSignInLink = procedure(op).mutation(({ ctx, input }) =>

@@ -1,5 +1,5 @@
 import { getDeviceSignIn as op } from "@fleet/contracts/sessions/get-device-sign-in";
-import { getDeviceSignIn as get } from "../../services/sessions/device-sign-in.ts";
+import { getDeviceSignIn as get } from "../../services/sessions/get-device-sign-in.ts";
 import { procedure } from "../../trpc.ts";
 
 export const getDeviceSignIn = procedure(op).mutation(({ ctx, input }) =>

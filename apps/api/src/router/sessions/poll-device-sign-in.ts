@@ -1,5 +1,5 @@
 import { pollDeviceSignIn as op } from "@fleet/contracts/sessions/poll-device-sign-in";
-import { pollDeviceSignIn as poll } from "../../services/sessions/device-sign-in.ts";
+import { pollDeviceSignIn as poll } from "../../services/sessions/poll-device-sign-in.ts";
 import { procedure } from "../../trpc.ts";
 
 export const pollDeviceSignIn = procedure(op).mutation(({ ctx, input }) =>

@@ -1,5 +1,5 @@
 import { createWorkspace as op } from "@fleet/contracts/workspaces/create-workspace";
-import { createWorkspace as create } from "../../services/workspaces/workspaces.ts";
+import { createWorkspace as create } from "../../services/workspaces/create-workspace.ts";
 import { procedure } from "../../trpc.ts";
 
 export const createWorkspace = procedure(op).mutation(async ({ ctx, input }) => ({

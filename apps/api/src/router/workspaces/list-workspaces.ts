@@ -1,5 +1,5 @@
 import { listWorkspaces as op } from "@fleet/contracts/workspaces/list-workspaces";
-import { listWorkspaces as list } from "../../services/workspaces/workspaces.ts";
+import { listWorkspaces as list } from "../../services/workspaces/list-workspaces.ts";
 import { procedure } from "../../trpc.ts";
 
 export const listWorkspaces = procedure(op).query(({ ctx, input }) =>

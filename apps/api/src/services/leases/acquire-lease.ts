@@ -3,7 +3,7 @@ import { type Lease, Problem } from "@fleet/contracts";
 import { eq, leases, resultRows, runners, sql } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
 import { budgetLeft, periodOf } from "../billing/period.ts";
-import { recordRunnerEvent } from "../runners/runners.ts";
+import { recordRunnerEvent } from "../runners/runner-events.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { uniqueViolation } from "../shared/errors.ts";
 

@@ -1,5 +1,5 @@
 import { eq, fleets, leases } from "@fleet/db";
-import { recordRunnerEvent } from "../runners/runners.ts";
+import { recordRunnerEvent } from "../runners/runner-events.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { fencedWrite } from "../shared/fence.ts";
 

@@ -1,7 +1,7 @@
 import { Problem } from "@fleet/contracts";
 import { memberships } from "@fleet/db";
 import type { TenantPrincipal } from "../../auth/principal.ts";
-import { insertSignInLink } from "../sessions/sessions.ts";
+import { insertSignInLink } from "../sessions/sign-in-links.ts";
 import { type Actor, recordAudit } from "../shared/audit.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { assertGrantable, callerIn, lockTenant, memberIn, ownerOnly, toMemberItem } from "./member-rules.ts";

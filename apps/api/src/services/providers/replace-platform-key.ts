@@ -1,7 +1,7 @@
 import { type ModelProvider, modelProviders, Problem } from "@fleet/contracts";
 import { and, eq, platformKeys, secrets, workspaces } from "@fleet/db";
 import { type Resolve, systemResolve } from "../../runtime/public-address.ts";
-import { openSecret } from "../secrets/secrets.ts";
+import { openSecret } from "../secrets/stored-secrets.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { foreignKeyViolation } from "../shared/errors.ts";
 import { knownProvider, pricedModel, providerBaseUrl, unpriced } from "./choice.ts";

@@ -1,4 +1,5 @@
 import { and, type Database, desc, eq, inArray, leases, runners, type SQL, sql, type Tx } from "@fleet/db";
+import type { ServiceContext } from "../shared/context.ts";
 import { ONLINE_WINDOW_MS } from "./policy.ts";
 
 type RunnerRow = typeof runners.$inferSelect;
@@ -35,6 +36,11 @@ export async function leaseCounts(db: Database | Tx, runnerIds: string[], now: n
     .groupBy(leases.runnerId);
   for (const row of rows) counts.set(row.runnerId, row);
   return counts;
+}
+
+/** The runner's live leases as of `now`, counted as its operator view counts them. */
+export async function liveLeaseCount(ctx: ServiceContext, runnerId: string, now: number): Promise<number> {
+  return (await leaseCounts(ctx.db, [runnerId], now)).get(runnerId)?.active ?? 0;
 }
 
 const none: LeaseCounts = { active: 0, activeFleets: 0, acquired: 0, succeeded: 0, failed: 0, expired: 0 };

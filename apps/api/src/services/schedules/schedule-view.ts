@@ -1,7 +1,9 @@
 import { cronProblem, isTimeZone, Problem } from "@fleet/contracts";
-import type { schedules } from "@fleet/db";
+import { and, type Database, eq, schedules, type Tx } from "@fleet/db";
 import type { ScheduleEngine } from "../../runtime/schedule-engine.ts";
+import type { ServiceContext } from "../shared/context.ts";
 import { strongTag } from "../shared/tags.ts";
+import { requireFleet } from "../shared/tenancy.ts";
 
 export type ScheduleRow = typeof schedules.$inferSelect;
 
@@ -56,4 +58,29 @@ export function checkRecipe(cron: string | null | undefined, timezone: string | 
   if (timezone !== undefined && timezone !== null && !isTimeZone(timezone)) {
     throw new Problem("UZ-SCHED-001", { detail: `timezone ${timezone} is not an IANA time zone.` });
   }
+}
+
+export function scheduleNotFound(id: string): Problem {
+  return new Problem("UZ-SCHED-002", { detail: `No schedule ${id} for this fleet.` });
+}
+
+export async function viewOf(ctx: ServiceContext, id: string) {
+  const [row] = await ctx.db.select().from(schedules).where(eq(schedules.id, id));
+  if (row === undefined) throw scheduleNotFound(id);
+  return toScheduleView(row, ctx.scheduler, ctx.now());
+}
+
+/** The schedule, scoped to the tenant's fleet in the workspace: 404 when either is not there. */
+export async function readSchedule(
+  db: Database | Tx,
+  tenantId: string,
+  input: { workspace_id: string; fleet_id: string; schedule_id: string },
+): Promise<ScheduleRow> {
+  await requireFleet(db, tenantId, input.workspace_id, input.fleet_id);
+  const [row] = await db
+    .select()
+    .from(schedules)
+    .where(and(eq(schedules.id, input.schedule_id), eq(schedules.fleetId, input.fleet_id)));
+  if (row === undefined) throw scheduleNotFound(input.schedule_id);
+  return row;
 }

@@ -1,7 +1,7 @@
 import { Problem } from "@fleet/contracts";
 import { and, count, eq, type LibraryTrigger, ne, schedules, type Tx } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
-import { FLEET_SCHEDULE_LIMIT, markDeleting } from "./schedules.ts";
+import { FLEET_SCHEDULE_LIMIT, markDeleting } from "./schedule-writes.ts";
 
 function same(a: LibraryTrigger, b: LibraryTrigger): boolean {
   return a.cron === b.cron && a.timezone === b.timezone && a.message === b.message;

@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { asc, eq, memberships, tenants, users } from "@fleet/db";
-import { onboardLibraryEntry } from "../fleet-libraries/onboard.ts";
-import { createSignInLink } from "../sessions/sessions.ts";
+import { onboardLibraryEntry } from "../fleet-libraries/onboarding.ts";
+import { createSignInLink } from "../sessions/sign-in-links.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { bootstrapTenant } from "./tenants.ts";
 

@@ -1,0 +1,61 @@
+import { Problem } from "@fleet/contracts";
+import { and, eq, fleetEvents, fleets } from "@fleet/db";
+import type { ServiceContext } from "../shared/context.ts";
+import { present } from "../shared/tags.ts";
+
+type EventRow = typeof fleetEvents.$inferSelect;
+
+export function toEventItem(
+  row: Omit<EventRow, "requestJson" | "responseText" | "failureDetail" | "checkpointId">,
+) {
+  return {
+    event_id: row.id,
+    fleet_id: row.fleetId,
+    workspace_id: row.workspaceId,
+    actor: row.actor,
+    event_type: row.eventType as "chat",
+    status: row.status as "received",
+    created_at: row.createdAt,
+    updated_at: row.updatedAt,
+    ...present("failure_label", row.failureLabel),
+    ...present("resumes_event_id", row.resumesEventId),
+    ...present("retry_of", row.retryOf),
+    ...present("tokens", row.tokens),
+    ...present("wall_ms", row.wallMs),
+    ...present("cost_nanos", row.costNanos),
+  };
+}
+
+/**
+ * One event with its bodies. The tenant, workspace and fleet are conditions of the one query, so an
+ * event elsewhere is exactly as absent as one that never existed.
+ */
+export async function readFleetEvent(
+  ctx: ServiceContext,
+  tenantId: string,
+  input: { workspace_id: string; fleet_id: string; event_id: string },
+) {
+  const [row] = await ctx.db
+    .select({ event: fleetEvents })
+    .from(fleetEvents)
+    .innerJoin(fleets, eq(fleets.id, fleetEvents.fleetId))
+    .where(
+      and(
+        eq(fleetEvents.id, input.event_id),
+        eq(fleetEvents.fleetId, input.fleet_id),
+        eq(fleetEvents.workspaceId, input.workspace_id),
+        eq(fleets.tenantId, tenantId),
+      ),
+    );
+  if (row === undefined) {
+    throw new Problem("UZ-EVENT-001", { detail: `No event ${input.event_id} for this fleet.` });
+  }
+  const event = row.event;
+  return {
+    ...toEventItem(event),
+    request_json: event.requestJson,
+    ...present("response_text", event.responseText),
+    ...present("failure_detail", event.failureDetail),
+    ...present("checkpoint_id", event.checkpointId),
+  };
+}

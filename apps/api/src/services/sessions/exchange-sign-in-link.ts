@@ -1,0 +1,45 @@
+import { Problem } from "@fleet/contracts";
+import { and, eq, gt, isNull, memberships, signInLinks } from "@fleet/db";
+import { sha256Hex } from "../../auth/tokens.ts";
+import type { ServiceContext } from "../shared/context.ts";
+import { devOwnerOperatorToken } from "./dev-operator.ts";
+
+/**
+ * Spends a sign-in link (once, before it expires) for a console session token, and in dev mode, for an
+ * owner, an operator token beside it (dev-operator.ts).
+ */
+export async function exchangeSignInLink(ctx: ServiceContext, token: string) {
+  const now = ctx.now();
+  const [link] = await ctx.db
+    .update(signInLinks)
+    .set({ usedAt: now })
+    .where(
+      and(
+        eq(signInLinks.tokenHash, sha256Hex(token)),
+        isNull(signInLinks.usedAt),
+        gt(signInLinks.expiresAt, now),
+      ),
+    )
+    .returning({ userId: signInLinks.userId, tenantId: signInLinks.tenantId });
+  if (link === undefined)
+    throw new Problem("UZ-AUTH-010", { detail: "The sign-in link is unknown, used or expired." });
+  const [member] = await ctx.db
+    .select({ scopes: memberships.scopes, role: memberships.role })
+    .from(memberships)
+    .where(and(eq(memberships.tenantId, link.tenantId), eq(memberships.userId, link.userId)));
+  if (member === undefined)
+    throw new Problem("UZ-AUTH-010", { detail: "The sign-in link's person is no longer a member." });
+  const session = await ctx.sessions.sign(
+    { sub: link.userId, kind: "session", tenantId: link.tenantId, scopes: member.scopes },
+    ctx.config.sessionTtlSeconds,
+    now,
+  );
+  const operatorToken = await devOwnerOperatorToken(ctx, { userId: link.userId, role: member.role }, now);
+  return {
+    session_token: session.token,
+    expires_at: session.expiresAt,
+    user_id: link.userId,
+    tenant_id: link.tenantId,
+    ...(operatorToken === undefined ? {} : { operator_token: operatorToken }),
+  };
+}

@@ -10,14 +10,14 @@ import { requireWorkspace } from "../shared/tenancy.ts";
 import { requireCredentials } from "./credentials.ts";
 import { fleetEtag } from "./fleet-view.ts";
 
-export interface InstallInput {
+export interface CreateFleetInput {
   workspace_id: string;
   platform_library_id?: string;
   tenant_library_id?: string;
   name?: string;
 }
 
-function entryRef(input: InstallInput): LibraryEntryRef {
+function entryRef(input: CreateFleetInput): LibraryEntryRef {
   if (input.platform_library_id !== undefined && input.tenant_library_id === undefined) {
     return { platformLibraryId: input.platform_library_id };
   }
@@ -33,7 +33,7 @@ function entryRef(input: InstallInput): LibraryEntryRef {
  * Installs a fleet from a library entry: the definition is frozen onto the fleet, and the entry's
  * triggers become its trigger schedules, pushed to the scheduler once stored.
  */
-export async function createFleet(ctx: ServiceContext, tenantId: string, input: InstallInput) {
+export async function createFleet(ctx: ServiceContext, tenantId: string, input: CreateFleetInput) {
   const ref = entryRef(input);
   await requireWorkspace(ctx.db, tenantId, input.workspace_id);
   const entry = await readLibraryEntry(ctx.db, { tenantId, workspaceId: input.workspace_id, ...ref });

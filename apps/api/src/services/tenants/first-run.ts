@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { asc, eq, memberships, tenants, users } from "@fleet/db";
-import { onboardLibraryEntry } from "../fleet-libraries/onboarding.ts";
+import { createLibraryEntry } from "../fleet-libraries/entry-creation.ts";
 import { createSignInLink } from "../sessions/sign-in-links.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { bootstrapTenant } from "./tenants.ts";
@@ -18,7 +18,7 @@ export async function firstRun(ctx: ServiceContext, input: { ownerEmail: string;
   if (existing === undefined) {
     const result = await bootstrapTenant(ctx, { tenantName: input.tenantName, email: input.ownerEmail });
     created = { tenant_id: result.tenant_id, api_key: result.api_key };
-    await onboardLibraryEntry(ctx, { visibility: "platform" }, { definition: demoFleet() });
+    await createLibraryEntry(ctx, { visibility: "platform" }, { definition: demoFleet() });
   }
   const [owner] = await ctx.db
     .select({ email: users.email, tenantId: memberships.tenantId })

@@ -8,7 +8,7 @@ import { parseDefinition } from "./definition.ts";
 import { fetchDefinitionFromGit } from "./git-source.ts";
 import { toLibraryItem } from "./item.ts";
 
-export interface OnboardingInput {
+export interface LibraryEntryInput {
   definition?: string;
   git_url?: string;
   ref?: string;
@@ -23,7 +23,7 @@ export type LibraryOwner =
 /** The definition's text and where it came from. */
 async function readSource(
   ctx: ServiceContext,
-  input: OnboardingInput,
+  input: LibraryEntryInput,
 ): Promise<{ text: string; sourceRef: string }> {
   if (input.definition !== undefined) {
     const bytes = byteLength(input.definition);
@@ -45,7 +45,7 @@ async function readSource(
  * Onboards a fleet definition, uploaded as text or cloned from a repository, into the platform library or
  * a workspace's. Answers the entry's metadata.
  */
-export async function onboardLibraryEntry(ctx: ServiceContext, owner: LibraryOwner, input: OnboardingInput) {
+export async function createLibraryEntry(ctx: ServiceContext, owner: LibraryOwner, input: LibraryEntryInput) {
   if ((input.definition === undefined) === (input.git_url === undefined)) {
     throw new Problem("UZ-REQ-001", { detail: "Send exactly one of definition and git_url." });
   }

@@ -41,6 +41,24 @@ export async function listGrants(owner: Tenant, fleetId: string, query = "") {
   );
 }
 
+/** Revokes a grant through the person route, with the owner's API key unless `token` is given. */
+export function revokeGrant(owner: Tenant, fleetId: string, grantId: string, token = owner.apiKey) {
+  return call<Grant & { error_code?: string }>(
+    "DELETE",
+    `/v1/workspaces/${owner.workspaceId}/fleets/${fleetId}/integration-grants/${grantId}`,
+    { token },
+  );
+}
+
+/** The grant as the fleet's list shows it. */
+export async function grantOf(owner: Tenant, fleetId: string, grantId: string): Promise<Grant> {
+  const page = await listGrants(owner, fleetId, "?limit=200");
+  expect(page.status, page.text).toBe(200);
+  const found = page.body.items.find((item) => item.grant_id === grantId);
+  expect(found, `grant ${grantId} listed`).toBeDefined();
+  return found!;
+}
+
 /** Mints (or rotates) the tenant's workspace webhook secret through the route. */
 export async function mintWebhookSecret(tenant: Tenant): Promise<string> {
   const minted = await call<OutputOf<typeof rotateWebhookSecret>>(

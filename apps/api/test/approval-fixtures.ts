@@ -8,7 +8,7 @@ import {
   seedLibraryEntry,
   uniqueLabel,
 } from "./fleet-fixtures.ts";
-import { call, type Tenant } from "./harness.ts";
+import { call, callAt, type Tenant } from "./harness.ts";
 import { acquire, type EnrolledRunner, enrollRunner, type HeldLease } from "./runner-fixtures.ts";
 
 export type RunnerGate = ApprovalGate & {
@@ -95,4 +95,50 @@ export async function gateIn(owner: Tenant): Promise<Record<string, string>> {
   const opened = await openGate(await leasedFleet(owner));
   expect(opened.status, opened.text).toBe(201);
   return { workspace_id: owner.workspaceId, gate_id: opened.body.gate_id };
+}
+
+/** Answers a gate in the owner's workspace with the owner's API key. */
+export function answerGate(
+  owner: Tenant,
+  gateId: string,
+  verb: "approve" | "deny",
+  body: Record<string, unknown> = {},
+) {
+  return call<Record<string, unknown>>(
+    "POST",
+    `/v1/workspaces/${owner.workspaceId}/approvals/${gateId}/${verb}`,
+    {
+      token: owner.apiKey,
+      body,
+    },
+  );
+}
+
+/** A gate as the owner's inbox shows it. */
+export function readGate(owner: Tenant, gateId: string) {
+  return call<RunnerGate & Record<string, unknown>>(
+    "GET",
+    `/v1/workspaces/${owner.workspaceId}/approvals/${gateId}`,
+    { token: owner.apiKey },
+  );
+}
+
+/** The runner's read of its gate, waiting up to `waitMs` for an answer; through another instance if given. */
+export function waitFor(leased: LeasedFleet, gateId: string, waitMs: number, baseUrl?: string) {
+  const path = `/v1/runners/me/leases/${leased.lease.lease_id}/gates/${gateId}?wait_ms=${waitMs}`;
+  const options = { token: leased.runner.token };
+  return baseUrl === undefined
+    ? call<RunnerGate>("GET", path, options)
+    : callAt<RunnerGate>(baseUrl, "GET", path, options);
+}
+
+/** Opens `count` gates through the runner route, each with `extra`, and answers their ids in order. */
+export async function openMany(leased: LeasedFleet, count: number, extra: Record<string, unknown> = {}) {
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const opened = await openGate(leased, extra);
+    expect(opened.status, opened.text).toBe(201);
+    ids.push(opened.body.gate_id);
+  }
+  return ids;
 }

@@ -2,10 +2,11 @@ import type { OutputOf } from "@fleet/contracts";
 import type { listIntegrationGrants } from "@fleet/contracts/integration-grants/list-integration-grants";
 import type { requestIntegrationGrant } from "@fleet/contracts/integration-grants/request-integration-grant";
 import type { rotateWebhookSecret } from "@fleet/contracts/webhooks/rotate-webhook-secret";
+import { approvalGates, auditEvents, eq, integrationGrants, webhookNonces } from "@fleet/db";
 import { expect } from "vitest";
 import { sign } from "../src/services/webhooks/signature.ts";
 import { installFleet } from "./fleet-fixtures.ts";
-import { call, type Tenant } from "./harness.ts";
+import { call, seedTenant, type Tenant, testApi } from "./harness.ts";
 
 export type GrantRequestAnswer = OutputOf<typeof requestIntegrationGrant>;
 export type GrantPage = OutputOf<typeof listIntegrationGrants>;
@@ -39,6 +40,24 @@ export async function listGrants(owner: Tenant, fleetId: string, query = "") {
     `/v1/workspaces/${owner.workspaceId}/fleets/${fleetId}/integration-grants${query}`,
     { token: owner.apiKey },
   );
+}
+
+/** Revokes a grant through the person route, with the owner's API key unless `token` is given. */
+export function revokeGrant(owner: Tenant, fleetId: string, grantId: string, token = owner.apiKey) {
+  return call<Grant & { error_code?: string }>(
+    "DELETE",
+    `/v1/workspaces/${owner.workspaceId}/fleets/${fleetId}/integration-grants/${grantId}`,
+    { token },
+  );
+}
+
+/** The grant as the fleet's list shows it. */
+export async function grantOf(owner: Tenant, fleetId: string, grantId: string): Promise<Grant> {
+  const page = await listGrants(owner, fleetId, "?limit=200");
+  expect(page.status, page.text).toBe(200);
+  const found = page.body.items.find((item) => item.grant_id === grantId);
+  expect(found, `grant ${grantId} listed`).toBeDefined();
+  return found!;
 }
 
 /** Mints (or rotates) the tenant's workspace webhook secret through the route. */
@@ -85,3 +104,33 @@ export function sendDecision(
     },
   });
 }
+
+/** What a refused call must leave exactly as it was: the grant, its gate, the nonces and the audit log. */
+export async function snapshot(tenant: Tenant, grantId: string) {
+  const api = await testApi();
+  const db = api.database.db;
+  const [grant] = await db.select().from(integrationGrants).where(eq(integrationGrants.id, grantId));
+  const gates = await db
+    .select()
+    .from(approvalGates)
+    .where(eq(approvalGates.workspaceId, tenant.workspaceId));
+  const nonces = await db
+    .select()
+    .from(webhookNonces)
+    .where(eq(webhookNonces.workspaceId, tenant.workspaceId));
+  const audit = await db.select().from(auditEvents).where(eq(auditEvents.workspaceId, tenant.workspaceId));
+  return { grant, gates, nonces, audit };
+}
+
+/** A tenant with a webhook secret, a fleet and a pending grant of it. */
+export async function pendingGrant(service = "github") {
+  const tenant = await seedTenant();
+  const secret = await mintWebhookSecret(tenant);
+  const fleetId = await installFleet(tenant);
+  const requested = await requestGrant(tenant, fleetId, service);
+  expect(requested.status, requested.text).toBe(201);
+  return { tenant, secret, fleetId, grantId: requested.body.grant_id, gateId: requested.body.gate_id! };
+}
+
+/** Now in Unix seconds, as a signature's timestamp. */
+export const nowS = () => Math.floor(Date.now() / 1000);

@@ -162,6 +162,9 @@ export async function callAt<T = Record<string, unknown>>(
   return { status: response.status, headers: response.headers, body: parsed as T, text };
 }
 
+/** Waits `ms` milliseconds. */
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /** A refusal over /trpc: tRPC's error envelope with the problem body inside (the errorFormatter in src/trpc.ts). */
 export interface TrpcRefusal {
   error: { data: { problem: ProblemBody } };

@@ -1,4 +1,4 @@
-import type { Operation, OutputOf } from "@fleet/contracts";
+import type { CredentialClass, Operation, OutputOf } from "@fleet/contracts";
 import type { createApiKey } from "@fleet/contracts/api-keys/create-api-key";
 import type { createLibrary } from "@fleet/contracts/fleet-libraries/create-library";
 import type { createSchedule } from "@fleet/contracts/schedules/create-schedule";
@@ -220,6 +220,13 @@ function bodyFor(op: Operation): unknown {
 
 const guarded: Operation[] = operations.filter((op) => op.credentials.length > 0);
 
+/** The credential classes an operation may not take, each with a way to mint one. */
+const otherClasses: [string, CredentialClass, () => Promise<string>][] = [
+  ["a runner token", "runner", () => seedRunnerToken()],
+  ["an operator token", "operator", () => operatorToken(["runner:admin", "model:admin"])],
+  ["a tenant API key", "api_key", async () => (await seedTenant()).apiKey],
+];
+
 describe.each(guarded.map((op) => [op.id, op] as const))("security of %s", (_id, op) => {
   it("refuses a request with no credential (401)", async () => {
     const response = await call(op.method, pathOf(op, {}), { body: bodyFor(op) });
@@ -234,34 +241,15 @@ describe.each(guarded.map((op) => [op.id, op] as const))("security of %s", (_id,
     expect(response.body.error_code).toBe("UZ-AUTH-002");
   });
 
-  if (!op.credentials.includes("runner")) {
-    it("refuses a runner token (401)", async () => {
-      const response = await call(op.method, pathOf(op, {}), {
-        token: await seedRunnerToken(),
-        body: bodyFor(op),
-      });
+  // A credential of each class the operation does not take: one case per class, refused alike.
+  it.each(otherClasses.filter(([, credential]) => !op.credentials.includes(credential)))(
+    "refuses %s (401)",
+    async (_name, _credential, mint) => {
+      const response = await call(op.method, pathOf(op, {}), { token: await mint(), body: bodyFor(op) });
       expect(response.status).toBe(401);
       expect(response.body.error_code).toBe("UZ-AUTH-003");
-    });
-  }
-
-  if (!op.credentials.includes("operator")) {
-    it("refuses an operator token (401)", async () => {
-      const token = await operatorToken(["runner:admin", "model:admin"]);
-      const response = await call(op.method, pathOf(op, {}), { token, body: bodyFor(op) });
-      expect(response.status).toBe(401);
-      expect(response.body.error_code).toBe("UZ-AUTH-003");
-    });
-  }
-
-  if (!op.credentials.includes("api_key")) {
-    it("refuses a tenant API key (401)", async () => {
-      const tenant = await seedTenant();
-      const response = await call(op.method, pathOf(op, {}), { token: tenant.apiKey, body: bodyFor(op) });
-      expect(response.status).toBe(401);
-      expect(response.body.error_code).toBe("UZ-AUTH-003");
-    });
-  }
+    },
+  );
 
   if (op.scope !== null) {
     it(`refuses a caller without ${op.scope} (403 naming the scope)`, async () => {

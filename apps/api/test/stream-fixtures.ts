@@ -1,4 +1,7 @@
 import { type IncomingHttpHeaders, type IncomingMessage, request } from "node:http";
+import { expect } from "vitest";
+import type { LeasedFleet } from "./approval-fixtures.ts";
+import { call, type Tenant, testApi } from "./harness.ts";
 
 /** One frame as an SSE client reads it: its `id:`, `event:` and parsed `data:`. */
 export interface Frame {
@@ -141,3 +144,29 @@ export function openStream(
     req.end();
   });
 }
+
+/** A fleet's live tail, and its workspace's. */
+export const fleetStream = (owner: Tenant, fleetId: string, query = "") =>
+  `/v1/workspaces/${owner.workspaceId}/fleets/${fleetId}/events/stream${query}`;
+export const workspaceStream = (owner: Tenant, query = "") =>
+  `/v1/workspaces/${owner.workspaceId}/events/stream${query}`;
+
+/** Opens a live tail on the worker's API, and expects it to open. */
+export async function openTail(path: string, token: string, headers: Record<string, string> = {}) {
+  const stream = await openStream((await testApi()).baseUrl, path, { token, headers });
+  expect(stream.status, JSON.stringify(stream.problem)).toBe(200);
+  return stream;
+}
+
+/** Publishes chunks through the activity route of a lease. */
+export async function publishChunks(leased: LeasedFleet, texts: string[]) {
+  const published = await call("POST", `/v1/runners/me/leases/${leased.lease.lease_id}/activity`, {
+    token: leased.runner.token,
+    body: { frames: texts.map((text) => ({ fleet_response_chunk: { text } })) },
+  });
+  expect(published.status, published.text).toBe(202);
+}
+
+export const framesOf = (stream: OpenedStream, event: string) =>
+  stream.frames.filter((f) => f.event === event);
+export const chunkTexts = (stream: OpenedStream) => framesOf(stream, "chunk").map((f) => f.data.payload.text);

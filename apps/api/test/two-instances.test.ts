@@ -11,8 +11,8 @@ import { useSecondInstance } from "./instances.ts";
 /**
  * Two API instances on one PostgreSQL (the deployment docs/deploy.md describes): what is changed through
  * one is honoured by the other at once. Proved beside their resources, and not repeated here: a quota
- * shared by both (rate-limits.test.ts, "a quota shared by two instances"); a gate answered through one
- * waking the runner long-polling the other (approvals.test.ts, "answers across instances"); a message
+ * shared by both (rate-limits-shared.test.ts, "a quota shared by two instances"); a gate answered through one
+ * waking the runner long-polling the other (approvals-decisions.test.ts, "answers across instances"); a message
  * posted through one waking the runner long-polling the other (work-across-instances.test.ts); each cron
  * instant fired once by both instances' schedulers through pg-boss (scheduler-faults.test.ts, a minute
  * long, since pg-boss's cron fires on whole minutes).

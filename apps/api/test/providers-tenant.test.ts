@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { Resolve } from "../src/runtime/public-address.ts";
 import { replaceTenantProvider } from "../src/services/providers/replace-tenant-provider.ts";
 import { openTenantKey } from "../src/services/providers/tenant-key.ts";
-import { call, seedMember, seedTenant, testApi } from "./harness.ts";
+import { call, seedMember, seedTenant, type Tenant, testApi } from "./harness.ts";
 import { API_KEY, catalogueRow, setProvider } from "./provider-fixtures.ts";
 
 describe("the tenant's provider", () => {
@@ -236,37 +236,57 @@ describe("the tenant's provider", () => {
 });
 
 describe("the provider key in the log", () => {
-  it("never appears, whatever the request's fate", async () => {
+  /** Each request's fate, taken with the key in it: stored, refused for its model, its base_url, an unknown
+   * field, its size, a body cut short, or a caller without the scope. */
+  const fates: [string, (tenant: Tenant, model: string) => Promise<unknown>][] = [
+    ["stored", (tenant, model) => setProvider(tenant, { provider: "anthropic", api_key: API_KEY, model })],
+    [
+      "refused for an unpriced model",
+      (tenant) => setProvider(tenant, { provider: "anthropic", api_key: API_KEY, model: "unpriced" }),
+    ],
+    [
+      "refused for its base_url",
+      (tenant, model) =>
+        setProvider(tenant, {
+          provider: "anthropic",
+          api_key: API_KEY,
+          model,
+          base_url: "https://127.0.0.1/",
+        }),
+    ],
+    [
+      "refused for an unknown field",
+      (tenant, model) =>
+        setProvider(tenant, { provider: "anthropic", api_key: API_KEY, model, extra: API_KEY }),
+    ],
+    [
+      "refused for its size",
+      (tenant, model) =>
+        setProvider(tenant, { provider: "anthropic", api_key: `${API_KEY} ${"x".repeat(5000)}`, model }),
+    ],
+    [
+      "refused as a body cut short",
+      (tenant) =>
+        call("PUT", "/v1/tenants/me/provider", {
+          token: tenant.apiKey,
+          rawBody: `{"provider":"anthropic","api_key":"${API_KEY}"`,
+          headers: { "content-type": "application/json" },
+        }),
+    ],
+    [
+      "refused for a caller without the scope",
+      async (tenant, model) =>
+        call("PUT", "/v1/tenants/me/provider", {
+          token: (await seedMember(tenant, [])).token,
+          body: { provider: "anthropic", api_key: API_KEY, model },
+        }),
+    ],
+  ];
+
+  it.each(fates)("never appears when the request is %s", async (_fate, send) => {
     const tenant = await seedTenant();
     const row = await catalogueRow("anthropic");
-    await setProvider(tenant, { provider: "anthropic", api_key: API_KEY, model: row.model_id });
-    await setProvider(tenant, { provider: "anthropic", api_key: API_KEY, model: "unpriced" });
-    await setProvider(tenant, {
-      provider: "anthropic",
-      api_key: API_KEY,
-      model: row.model_id,
-      base_url: "https://127.0.0.1/",
-    });
-    await setProvider(tenant, {
-      provider: "anthropic",
-      api_key: API_KEY,
-      model: row.model_id,
-      extra: API_KEY,
-    });
-    await setProvider(tenant, {
-      provider: "anthropic",
-      api_key: `${API_KEY} ${"x".repeat(5000)}`,
-      model: row.model_id,
-    });
-    await call("PUT", "/v1/tenants/me/provider", {
-      token: tenant.apiKey,
-      rawBody: `{"provider":"anthropic","api_key":"${API_KEY}"`,
-      headers: { "content-type": "application/json" },
-    });
-    await call("PUT", "/v1/tenants/me/provider", {
-      token: (await seedMember(tenant, [])).token,
-      body: { provider: "anthropic", api_key: API_KEY, model: row.model_id },
-    });
+    await send(tenant, row.model_id);
     const api = await testApi();
     expect(api.logs.join("\n")).not.toContain(API_KEY);
   });

@@ -4,13 +4,12 @@ import { Button, Dialog } from "@fleet/ui";
 import { skipToken, useQueries, useQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { type ReactNode, useCallback, useContext, useEffect, useId, useMemo, useRef, useState } from "react";
-import { fleetHref } from "../features/fleets/urls.ts";
-import { runnerHref } from "../features/runners/urls.ts";
 import { CommandsContext, type PageAction } from "../lib/commands.tsx";
 import { consolePages } from "../lib/pages.ts";
 import { matchItems, type PaletteItem } from "../lib/palette-match.ts";
 import { useShortcutsSheet } from "../lib/shortcuts.tsx";
 import { useTRPC } from "../lib/trpc.ts";
+import { fleetHref, runnerHref } from "../lib/urls.ts";
 
 /** How long the palette's lists are reused before they are fetched again (they are read on every open). */
 const LISTS_FRESH_MS = 60_000;

@@ -12,6 +12,7 @@ import { WorkspaceCard, WorkspaceListBody } from "../../components/workspace-lis
 import { pollInterval, useOverdue } from "../../lib/poll.ts";
 import { useShortcuts } from "../../lib/shortcuts.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
+import { type ApprovalsPosition, approvalsHref } from "../../lib/urls.ts";
 import { useWorkspaceChoice } from "../../lib/use-workspace.ts";
 import { liveStateOf } from "../fleet-events/use-live-runs.ts";
 import type { AnswerResult, Decision, Gate } from "./answer.ts";
@@ -20,8 +21,8 @@ import { ApprovalFilters } from "./approval-filters.tsx";
 import { BulkAnswer, BulkOutcome, gateName } from "./bulk-answer.tsx";
 import { type Draft, GateDetail } from "./gate-detail.tsx";
 import { GateTable } from "./gate-table.tsx";
+import { approvalsFleetsInput, approvalsListInput } from "./inbox-query.ts";
 import { statusTabs } from "./labels.ts";
-import { type ApprovalsPosition, approvalsFleetsInput, approvalsHref, approvalsListInput } from "./urls.ts";
 import { useGateAnswers } from "./use-answers.ts";
 import { useGateStream } from "./use-gate-stream.ts";
 

@@ -15,7 +15,7 @@ import { useId } from "react";
 import { Fact, none } from "../../components/fact.tsx";
 import { Link } from "../../components/link.tsx";
 import { usePrincipalWords } from "../../lib/names.ts";
-import { fleetHref } from "../fleets/urls.ts";
+import { fleetHref } from "../../lib/urls.ts";
 import { type AnswerResult, type Decision, type Gate, outcomeWord, standingSentence } from "./answer.ts";
 import { Countdown } from "./countdown.tsx";
 import { ExtendForm } from "./extend-form.tsx";

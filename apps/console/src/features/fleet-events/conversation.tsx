@@ -7,11 +7,11 @@ import { EntityName } from "../../components/entity-name.tsx";
 import { Link } from "../../components/link.tsx";
 import { LiveStatus } from "../../components/live-status.tsx";
 import { ListLoading, QueryProblem } from "../../components/query-problem.tsx";
+import type { FleetView } from "../../lib/fleet-status.ts";
 import { formatCost, formatCount } from "../../lib/format.ts";
 import { pollInterval, useOverdue } from "../../lib/poll.ts";
 import { useTRPC } from "../../lib/trpc.ts";
-import { approvalsHref } from "../approvals/urls.ts";
-import type { FleetView } from "../fleets/status.ts";
+import { approvalsHref } from "../../lib/urls.ts";
 import {
   eventStatusVariants,
   eventTypeLabels,

@@ -7,9 +7,11 @@ import { useState } from "react";
 import { Link } from "../../components/link.tsx";
 import { ActionProblem, QueryProblem } from "../../components/query-problem.tsx";
 import { usePageActions } from "../../lib/commands.tsx";
+import { fleetStatusVariants } from "../../lib/fleet-status.ts";
 import { formatCost, formatCount } from "../../lib/format.ts";
 import { useShortcuts } from "../../lib/shortcuts.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
+import { type FleetPosition, type FleetTab, fleetHref, fleetsHref } from "../../lib/urls.ts";
 import { BudgetButton } from "../billing/budget-dialog.tsx";
 import { Conversation } from "../fleet-events/conversation.tsx";
 import { EventsPanel } from "../fleet-events/events-panel.tsx";
@@ -21,8 +23,6 @@ import { type ConfirmedAction, FleetActionDialogs, statusChange } from "./fleet-
 import { FleetDefinition } from "./fleet-definition.tsx";
 import { FleetHeaderActions } from "./fleet-header-actions.tsx";
 import { MessageBox } from "./message-box.tsx";
-import { fleetStatusVariants } from "./status.ts";
-import { type FleetPosition, type FleetTab, fleetHref, fleetsHref } from "./urls.ts";
 import { useFleetStatusChange, usePendingFleetIds } from "./use-fleet-status.ts";
 
 const FLEET_POLL_MS = 15_000;

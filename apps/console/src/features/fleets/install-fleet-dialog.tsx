@@ -3,9 +3,9 @@
 import { Button, Dialog, ProblemAlert, TextField } from "@fleet/ui";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useRef, useState } from "react";
+import type { LibraryItem } from "../../lib/library-entries.ts";
 import { problemOf, statusOf } from "../../lib/problem.ts";
 import { type RouterOutputs, useTRPC } from "../../lib/trpc.ts";
-import type { LibraryItem } from "../fleet-libraries/entries.ts";
 import { CredentialChecklist } from "./credential-checklist.tsx";
 import { LibraryChoice } from "./library-choice.tsx";
 

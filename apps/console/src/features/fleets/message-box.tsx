@@ -6,10 +6,10 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useRef, useState } from "react";
 import { REQUEST_TIMEOUT_MS, unansweredOf } from "../../lib/api-fetch.ts";
 import { forgetOnEdit } from "../../lib/field-errors.ts";
+import { type FleetView, messageBlockedReason } from "../../lib/fleet-status.ts";
 import { formatCount } from "../../lib/format.ts";
 import { answerLost, problemOf, statusOf } from "../../lib/problem.ts";
 import { useTRPC } from "../../lib/trpc.ts";
-import { type FleetView, messageBlockedReason } from "./status.ts";
 
 const utf8 = new TextEncoder();
 

@@ -13,7 +13,7 @@ import {
 import { Fact, none } from "../../components/fact.tsx";
 import { Link } from "../../components/link.tsx";
 import { formatCount } from "../../lib/format.ts";
-import { fleetHref } from "../fleets/urls.ts";
+import { fleetHref } from "../../lib/urls.ts";
 import { RunFrames } from "./run-frames.tsx";
 import { type LeaseItem, leaseOutcomeVariants, leaseSentence } from "./status.ts";
 

@@ -9,12 +9,12 @@ import { PageHeader } from "../../components/page-header.tsx";
 import { ListLoading } from "../../components/query-problem.tsx";
 import { problemOf, statusOf } from "../../lib/problem.ts";
 import { type ApiError, useTRPC } from "../../lib/trpc.ts";
+import { type RunnersPosition, runnersHref } from "../../lib/urls.ts";
 import { OperatorAccessCard, OperatorIdentity, type OperatorSession } from "./operator-access.tsx";
 import { RunnersTable } from "./runners-table.tsx";
 import { StateFilter } from "./state-filter.tsx";
 import type { RunnerItem } from "./status.ts";
-import { isFiltered, type RunnersPosition, runnersHref } from "./urls.ts";
-import { countStates, matches, useRunnerCensus } from "./use-runner-census.ts";
+import { countStates, isFiltered, matches, useRunnerCensus } from "./use-runner-census.ts";
 
 const LIST_POLL_MS = 10_000;
 const DEFAULT_LIMIT = 50;

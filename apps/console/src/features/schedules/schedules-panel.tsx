@@ -20,10 +20,10 @@ import { DoneStatus } from "../../components/done-status.tsx";
 import { ListLoading, ListProblem } from "../../components/query-problem.tsx";
 import { usePageActions } from "../../lib/commands.tsx";
 import { describeCron } from "../../lib/cron-text.ts";
+import type { FleetView } from "../../lib/fleet-status.ts";
 import { problemOf, statusOf } from "../../lib/problem.ts";
 import { useShortcuts } from "../../lib/shortcuts.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
-import type { FleetView } from "../fleets/status.ts";
 import { ScheduleDialog, type ScheduleDialogMode } from "./schedule-dialog.tsx";
 import {
   conflictHint,

@@ -1,19 +1,5 @@
 import { type GateStatus, gateStatuses } from "@fleet/contracts";
-import { withQuery } from "../../lib/urls.ts";
-
-/** Everything the inbox holds in its URL: the tab, the filters, the page and the gate open in the pane. */
-export interface ApprovalsPosition {
-  workspaceId?: string | undefined;
-  status: GateStatus;
-  /** Only this fleet's gates. */
-  fleetId?: string | undefined;
-  /** Only gates of this kind (an exact slug). */
-  kind?: string | undefined;
-  /** The page's cursor. */
-  cursor?: string | undefined;
-  /** The gate shown in the detail pane. */
-  gate?: string | undefined;
-}
+import type { ApprovalsPosition } from "../../lib/urls.ts";
 
 /** A status from the URL; anything else is the inbox's default, the pending gates. */
 export function statusOf(value: string | undefined): GateStatus {
@@ -41,15 +27,3 @@ export function approvalsListInput(workspaceId: string, position: ApprovalsPosit
 
 /** The fleets the inbox's fleet filter offers (one page of the workspace's fleets). */
 export const approvalsFleetsInput = (workspaceId: string) => ({ workspace_id: workspaceId, limit: 100 });
-
-/** The inbox's URL; empty values are left out so a plain inbox has a plain URL. */
-export function approvalsHref(position: ApprovalsPosition): string {
-  return withQuery("/approvals", {
-    workspace: position.workspaceId,
-    status: position.status === "pending" ? undefined : position.status,
-    fleet: position.fleetId,
-    kind: position.kind,
-    cursor: position.cursor,
-    gate: position.gate,
-  });
-}

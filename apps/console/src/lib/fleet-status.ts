@@ -1,6 +1,6 @@
 import type { FleetStatus } from "@fleet/contracts";
 import type { StatusVariant } from "@fleet/ui";
-import type { RouterOutputs } from "../../lib/trpc.ts";
+import type { RouterOutputs } from "./trpc.ts";
 
 export type FleetItem = RouterOutputs["fleets"]["list"]["items"][number];
 export type FleetView = RouterOutputs["fleets"]["get"];

@@ -27,7 +27,7 @@ const icons: Record<string, ReactNode> = {
   "/fleets": <GridIcon />,
   "/library": <BookIcon />,
   "/models": <ChartIcon />,
-  "/activity": <PulseIcon />,
+  "/events": <PulseIcon />,
   "/connectors": <PlugIcon />,
   "/secrets": <LockIcon />,
   "/api-keys": <KeyIcon />,

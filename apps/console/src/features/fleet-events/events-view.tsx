@@ -17,14 +17,14 @@ import { withQuery } from "../../lib/urls.ts";
 import { useWorkspaceChoice } from "../../lib/use-workspace.ts";
 import { EventFilters, type EventFilterValues } from "./event-filters.tsx";
 import { eventStatusVariants, eventTypeLabels, type FleetEventItem } from "./event-labels.ts";
-import { activityListInput } from "./feed.ts";
+import { eventFeedInput } from "./feed.ts";
 import { formatDuration } from "./format.ts";
 import type { LiveRun } from "./runs.ts";
 import { liveStateOf, useLiveRuns } from "./use-live-runs.ts";
 
-/** The feed's URL: its workspace and filters (a workspace switch starts unfiltered). */
-export function activityHref(workspaceId?: string, filter: EventFilterValues = {}): string {
-  return withQuery("/activity", {
+/** The Events page's URL: its workspace and filters (a workspace switch starts unfiltered). */
+export function eventsHref(workspaceId?: string, filter: EventFilterValues = {}): string {
+  return withQuery("/events", {
     workspace: workspaceId,
     actor: filter.actor,
     status: filter.status,
@@ -35,12 +35,12 @@ export function activityHref(workspaceId?: string, filter: EventFilterValues = {
 }
 
 /**
- * The workspace's activity: every fleet's events, newest first, with the runs in flight unfolding as their
+ * The workspace's events: every fleet's events, newest first, with the runs in flight unfolding as their
  * frames arrive (lease, the tool running, the answer's length so far). New events wait behind an "N new"
  * banner so the rows do not shift under the cursor. The filters (actor, status, type, time) are the events
  * list's own, kept in the URL.
  */
-export function ActivityView({
+export function EventsView({
   workspaceId,
   filter,
 }: {
@@ -50,11 +50,11 @@ export function ActivityView({
   const trpc = useTRPC();
   const router = useRouter();
   const { actor, status, type, since, until } = filter;
-  const choice = useWorkspaceChoice(workspaceId, activityHref);
+  const choice = useWorkspaceChoice(workspaceId, eventsHref);
   const { chosenId } = choice;
   const { runs, stream } = useLiveRuns(chosenId);
   const list = useQuery(
-    trpc.fleetEvents.listWorkspace.queryOptions(chosenId ? activityListInput(chosenId, filter) : skipToken, {
+    trpc.fleetEvents.listWorkspace.queryOptions(chosenId ? eventFeedInput(chosenId, filter) : skipToken, {
       refetchInterval: stream.state === "live" ? false : pollInterval,
       refetchIntervalInBackground: false,
     }),
@@ -85,14 +85,14 @@ export function ActivityView({
   return (
     <div className="page page--wide">
       <PageHeader
-        title="Activity"
+        title="Events"
         description="What every fleet in the workspace is doing: events as they arrive, runs as they unfold, outcomes as they land."
       />
       <WorkspaceCard
-        headingId="activity-heading"
-        heading="Activity feed"
+        headingId="event-feed-heading"
+        heading="Event feed"
         choice={choice}
-        hrefFor={activityHref}
+        hrefFor={eventsHref}
         done={null}
         summary={
           <LiveStatus
@@ -101,11 +101,11 @@ export function ActivityView({
           />
         }
       >
-        <div className="activity__filters">
+        <div className="event-feed__filters">
           <EventFilters
             values={filter}
-            clearHref={filtered ? activityHref(chosenId) : undefined}
-            onApply={(values) => router.push(activityHref(chosenId, values))}
+            clearHref={filtered ? eventsHref(chosenId) : undefined}
+            onApply={(values) => router.push(eventsHref(chosenId, values))}
           />
         </div>
         {waiting > 0 ? (
@@ -118,7 +118,7 @@ export function ActivityView({
         {list.error && list.data === undefined ? (
           <ListProblem query={list} retry="always" />
         ) : list.data === undefined ? (
-          <ListLoading>Loading the activity…</ListLoading>
+          <ListLoading>Loading the events…</ListLoading>
         ) : shown.length === 0 && filtered ? (
           <div className="empty-state">
             <p className="empty-state__title">No events match the filters</p>
@@ -134,10 +134,10 @@ export function ActivityView({
             </p>
           </div>
         ) : (
-          <div role="log" aria-live="polite" aria-label="Activity of the workspace">
-            <ol className="activity-feed">
+          <div role="log" aria-live="polite" aria-label="Events of the workspace">
+            <ol className="event-feed">
               {shown.map((item) => (
-                <ActivityRow
+                <FeedItem
                   key={item.event_id}
                   item={item}
                   run={runs.get(item.event_id)}
@@ -152,7 +152,7 @@ export function ActivityView({
   );
 }
 
-function ActivityRow({
+function FeedItem({
   item,
   run,
   fleetName,
@@ -163,16 +163,16 @@ function ActivityRow({
 }) {
   const status = (run?.complete?.status as FleetEventItem["status"] | undefined) ?? item.status;
   return (
-    <li className="activity-row" data-event-id={item.event_id} data-status={status}>
+    <li className="event-feed__item" data-event-id={item.event_id} data-status={status}>
       <RelativeTime value={item.created_at} />
-      <span className="activity-row__what">
+      <span className="event-feed__what">
         <EntityName kind="fleet" id={item.fleet_id} workspaceId={item.workspace_id} knownName={fleetName} />{" "}
         <span className="muted">
           {eventTypeLabels[item.event_type]} from{" "}
           <EntityName principal={item.actor} workspaceId={item.workspace_id} fleetId={item.fleet_id} />
         </span>
       </span>
-      <span className="activity-row__state">
+      <span className="event-feed__state">
         {status in eventStatusVariants ? (
           <StatusBadge status={status} variants={eventStatusVariants} />
         ) : null}

@@ -1,16 +1,16 @@
 import "../../../styles/fleet-events.css";
 import type { Metadata } from "next";
-import { ActivityView } from "../../../features/fleet-events/activity-view.tsx";
-import { activityListInput } from "../../../features/fleet-events/feed.ts";
+import { EventsView } from "../../../features/fleet-events/events-view.tsx";
+import { eventFeedInput } from "../../../features/fleet-events/feed.ts";
 import { apiKeyNames, fleetNames, memberNames } from "../../../lib/names-pages.ts";
 import { Prefetch } from "../../../lib/prefetch.tsx";
 import { first, type Search } from "../../../lib/search.ts";
 import { WORKSPACE_LIMIT } from "../../../lib/use-workspace.ts";
 
-export const metadata: Metadata = { title: "Activity" };
+export const metadata: Metadata = { title: "Events" };
 
-/** The workspace's activity feed: every fleet's runs as they happen. Its workspace and filters live in the URL. */
-export default async function ActivityPage({ searchParams }: { searchParams: Promise<Search> }) {
+/** The workspace's events: every fleet's runs as they happen. Its workspace and filters live in the URL. */
+export default async function EventsPage({ searchParams }: { searchParams: Promise<Search> }) {
   const search = await searchParams;
   const workspaceId = first(search.workspace);
   const filter = {
@@ -29,7 +29,7 @@ export default async function ActivityPage({ searchParams }: { searchParams: Pro
           : [
               // The feed with the names of its fleets and actors, the workspace picker and the shell's person.
               client.prefetchQuery(
-                trpc.fleetEvents.listWorkspace.queryOptions(activityListInput(workspaceId, filter)),
+                trpc.fleetEvents.listWorkspace.queryOptions(eventFeedInput(workspaceId, filter)),
               ),
               client.prefetchQuery(fleetNames(trpc.fleets.list.pathKey(), api, workspaceId)),
               client.prefetchQuery(memberNames(trpc.members.list.pathKey(), api)),
@@ -39,7 +39,7 @@ export default async function ActivityPage({ searchParams }: { searchParams: Pro
             ]
       }
     >
-      <ActivityView workspaceId={workspaceId} filter={filter} />
+      <EventsView workspaceId={workspaceId} filter={filter} />
     </Prefetch>
   );
 }

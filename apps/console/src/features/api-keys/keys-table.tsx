@@ -24,7 +24,7 @@ const notRevoked = (
   </>
 );
 
-/** One row per key: never the key itself, which only the mint answer carries. */
+/** One row per key: never the key itself, which only the create answer carries. */
 export function KeysTable({ keys, position, onRevoke, onDelete, busy, pager }: KeysTableProps) {
   const columns: Column<ApiKeyItem>[] = [
     {

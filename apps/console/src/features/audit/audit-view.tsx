@@ -17,7 +17,7 @@ const scopes = [
 ] as const;
 
 /**
- * The audit log, newest first: who approved, denied, minted, revoked or changed what, and when. One
+ * The audit log, newest first: who approved, denied, created, revoked or changed what, and when. One
  * workspace's acts, or the whole tenant's (with API keys, which belong to no workspace). Scope, filters and
  * page live in the URL.
  */

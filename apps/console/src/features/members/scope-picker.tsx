@@ -20,7 +20,7 @@ export function ScopePicker({
 }: {
   selected: readonly string[];
   name?: string;
-  /** The scopes to offer; every tenant scope unless narrowed (an API key offers only the minter's). */
+  /** The scopes to offer; every tenant scope unless narrowed (an API key offers only its creator's). */
   offered?: readonly string[];
   hint?: string;
 }) {

@@ -220,8 +220,8 @@ export function ModelsView({
           command={MODELS_COMMAND}
           explanation={
             <p className="operator-access__text">
-              The catalogue belongs to the platform: adding, changing and removing models needs an operator
-              token with <code>model:write</code> (<code>model:admin</code> also removes). Mint one on the
+              The catalogue belongs to the platform: adding, editing and removing models needs an operator
+              token with <code>model:write</code> (<code>model:admin</code> also removes). Create one on the
               server and paste it here:
             </p>
           }

@@ -20,19 +20,19 @@ const expiryChoices = [
   ["365", "In 1 year"],
 ] as const;
 
-/** Mints a key and reveals it once (`ShownOnceDialog`). Closing forgets the key. */
-export function MintKeyDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+/** Creates a key and reveals it once (`ShownOnceDialog`). Closing forgets the key. */
+export function CreateKeyDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const formId = useId();
   const create = useMutation(
     trpc.apiKeys.create.mutationOptions({
-      // Keep the minted key out of the mutation cache once the dialog lets go of it.
+      // Keep the created key out of the mutation cache once the dialog lets go of it.
       gcTime: 0,
       onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.apiKeys.list.pathKey() }),
     }),
   );
-  const minted = create.data;
+  const created = create.data;
   // The key can hold only scopes you hold: the picker offers those, all ticked.
   const held = useQuery(trpc.users.getMe.queryOptions({})).data?.scopes ?? [];
   const offered = tenantScopes.filter((scope) => hasScope(held, scope));
@@ -42,22 +42,22 @@ export function MintKeyDialog({ open, onClose }: { open: boolean; onClose: () =>
     onClose();
   }
 
-  if (minted) {
+  if (created) {
     return (
       <ShownOnceDialog
         open={open}
         onClose={close}
         title="Copy your new API key"
-        description={`The key ${minted.key_name} is ready. Use it as a Bearer token.`}
+        description={`The key ${created.key_name} is ready. Use it as a Bearer token.`}
         warning={
           <>
             <strong>This key is shown only once.</strong> Copy it now and store it in a secret manager; the
             service keeps only its hash and cannot show it again.
           </>
         }
-        label={`API key ${minted.key_name}`}
-        value={minted.key}
-        copyLabel={`Copy API key ${minted.key_name}`}
+        label={`API key ${created.key_name}`}
+        value={created.key}
+        copyLabel={`Copy API key ${created.key_name}`}
       />
     );
   }
@@ -102,7 +102,7 @@ export function MintKeyDialog({ open, onClose }: { open: boolean; onClose: () =>
           label="Expires"
           name="expires_in_days"
           defaultValue=""
-          hint="After this the key is refused; mint a new one to go on."
+          hint="After this the key is refused; create a new one to go on."
         >
           {expiryChoices.map(([value, label]) => (
             <option key={value} value={value}>

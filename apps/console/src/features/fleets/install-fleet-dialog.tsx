@@ -22,7 +22,7 @@ interface InstallFleetDialogProps {
 
 /**
  * Installs a fleet in two steps: choose a library entry, then review what it needs (each credential by
- * name and reason, marked held or missing, addable in place) and install. The API stays the judge: a
+ * name and reason, marked held or missing, creatable in place) and install. The API stays the judge: a
  * credential still missing answers 424, shown with each missing credential's reason.
  */
 export function InstallFleetDialog({
@@ -191,8 +191,8 @@ function InstallReview({
   const [name, setName] = useState(entry.name);
   // Set by a submit with an empty name (spaces only, too): the entry's own name is not put in its place.
   const [nameMissing, setNameMissing] = useState(false);
-  const [adding, setAdding] = useState<string | null>(null);
-  const [added, setAdded] = useState<string | null>(null);
+  const [creating, setCreating] = useState<string | null>(null);
+  const [created, setCreated] = useState<string | null>(null);
   const secrets = useQuery(trpc.secrets.list.queryOptions({ workspace_id: workspace.id }));
   const held = secrets.data ? new Set(secrets.data.secrets.map((secret) => secret.name)) : undefined;
   const required = entry.requirements.credentials;
@@ -227,19 +227,19 @@ function InstallReview({
             required={required}
             reasons={entry.required_credentials_reasons}
             held={held}
-            adding={adding}
-            onAdding={(credential) => {
-              setAdding(credential);
-              if (credential) setAdded(null);
+            creating={creating}
+            onCreating={(credential) => {
+              setCreating(credential);
+              if (credential) setCreated(null);
             }}
-            onAdded={(credential) => {
-              setAdded(credential);
+            onCreated={(credential) => {
+              setCreated(credential);
               install.reset();
             }}
           />
         )}
-        <p className="install__added" role="status">
-          {added ? `Added the secret ${added} to ${workspace.name}.` : null}
+        <p className="install__created" role="status">
+          {created ? `Created the secret ${created} in ${workspace.name}.` : null}
         </p>
       </section>
       {tools.length + hosts.length + labels.length > 0 ? (

@@ -22,7 +22,7 @@ export const syncVariants: Record<ScheduleSync, StatusVariant> = {
 };
 
 export const sourceLabels: Record<ScheduleSource, string> = {
-  api: "Added by a person",
+  api: "Created by a person",
   trigger: "From the fleet's document",
   fleet: "Created by the fleet",
 };

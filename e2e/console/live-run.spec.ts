@@ -136,7 +136,7 @@ test.describe("The run as it happens", () => {
     await screenshot(page, testInfo, "send-may-have-been-sent");
 
     await page.unroute("**/trpc/fleets.message**");
-    await alert.getByRole("button", { name: "Retry sending" }).click();
+    await alert.getByRole("button", { name: "Try sending again" }).click();
     const status = page.locator(".message-box__sent");
     await expect(status).toHaveAttribute("data-state", "sent-after-loss");
     const stored = await events(apiUrl, tenant, fleet.fleet_id);

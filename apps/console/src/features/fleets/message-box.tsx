@@ -192,11 +192,11 @@ export function MessageBox({ fleet, onSent }: { fleet: FleetView; onSent: (event
             <ProblemAlert
               problem={{
                 title: "The message may have been sent",
-                detail: `${lostAnswer(unansweredOf(send.error)?.kind === "timeout")} so the console cannot tell whether the message was stored. Retrying sends it with the same key: the API stores it at most once.`,
+                detail: `${lostAnswer(unansweredOf(send.error)?.kind === "timeout")} so the console cannot tell whether the message was stored. Trying again sends it with the same key: the API stores it at most once.`,
               }}
             >
               <Button size="sm" variant="primary" onClick={retryLost}>
-                Retry sending
+                Try sending again
               </Button>
             </ProblemAlert>
           ) : (

@@ -294,7 +294,7 @@ export function ScheduleDialog({
         <ProblemAlert problem={problemOf(error)} details={hint}>
           {hint ? (
             <Button size="sm" pending={pending} onClick={submit}>
-              Retry
+              Try again
             </Button>
           ) : null}
         </ProblemAlert>

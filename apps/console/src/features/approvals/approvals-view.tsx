@@ -19,10 +19,11 @@ import type { AnswerResult, Decision, Gate } from "./answer.ts";
 import { AnsweredNotices } from "./answered-notices.tsx";
 import { ApprovalFilters } from "./approval-filters.tsx";
 import { BulkAnswer, BulkOutcome, gateName } from "./bulk-answer.tsx";
-import { type Draft, GateDetail } from "./gate-detail.tsx";
+import { GateDetail } from "./gate-detail.tsx";
 import { GateTable } from "./gate-table.tsx";
 import { approvalsFleetsInput, approvalsListInput } from "./inbox-query.ts";
 import { statusTabs } from "./labels.ts";
+import type { Draft } from "./use-answer-form.ts";
 import { useGateAnswers } from "./use-answers.ts";
 import { useGateStream } from "./use-gate-stream.ts";
 

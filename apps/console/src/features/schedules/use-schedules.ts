@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import type { FleetView } from "../../lib/fleet-status.ts";
 import { useTRPC } from "../../lib/trpc.ts";
-import type { ScheduleDialogMode } from "./schedule-dialog.tsx";
+import type { ScheduleDialogMode } from "./schedule-form.ts";
 import type { ScheduleItem } from "./schedule-labels.ts";
 import { useScheduleUpdate } from "./use-schedule-update.ts";
 

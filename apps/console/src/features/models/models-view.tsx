@@ -10,8 +10,12 @@ import { PageHeader } from "../../components/page-header.tsx";
 import { ListProblem } from "../../components/query-problem.tsx";
 import { formatCount } from "../../lib/format.ts";
 import { useTRPC } from "../../lib/trpc.ts";
-import { OperatorAccessCard, OperatorIdentity, type OperatorSession } from "../runners/operator-access.tsx";
-import { refusesOperator } from "../runners/runners-view.tsx";
+import {
+  OperatorAccessCard,
+  OperatorIdentity,
+  type OperatorSession,
+  refusesOperator,
+} from "../runners/operator-access.tsx";
 import { DeleteModelDialog, ModelDialog } from "./model-dialogs.tsx";
 import { formatPerMillion } from "./money.ts";
 import { ProviderSection } from "./provider-section.tsx";

@@ -3,6 +3,8 @@
 import { hasScope } from "@fleet/contracts/scopes";
 import { Badge, Button, formatUtc, ProblemAlert, type ProblemView, TextField } from "@fleet/ui";
 import { type ReactNode, useId, useState } from "react";
+import { statusOf } from "../../lib/problem.ts";
+import type { ApiError } from "../../lib/trpc.ts";
 
 /** What the page knows of the operator token in the cookie: never the token, only its claims. */
 export interface OperatorSession {
@@ -148,4 +150,10 @@ export function OperatorIdentity({ session, returnTo }: { session: OperatorSessi
       <ForgetOperatorForm {...(returnTo ? { returnTo } : {})} />
     </section>
   );
+}
+
+/** A refusal of the operator token itself: the page needs another one, not a retry. */
+export function refusesOperator(error: ApiError | null): error is ApiError {
+  const status = error ? statusOf(error) : undefined;
+  return status === 401 || status === 403;
 }

@@ -1,10 +1,10 @@
-import "../styles/pages.css";
 import { cookies } from "next/headers";
 import { Link } from "../components/link.tsx";
 import { NotFoundBody } from "../components/not-found-body.tsx";
 import { SignedInShell } from "../components/signed-in-shell.tsx";
 import { SESSION_COOKIE } from "../lib/session.ts";
 import { navBadges } from "./nav-badges.tsx";
+import "../styles/pages.css";
 
 export const metadata = { title: "Page not found" };
 

@@ -4,6 +4,8 @@ import { Button, Dialog } from "@fleet/ui";
 import { type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from "react";
 import { CommandsContext, type PageAction } from "../lib/commands.tsx";
 import { Palette } from "./palette.tsx";
+import "./shell.css";
+import "./command-palette.css";
 
 /**
  * The command palette (Ctrl+K or ⌘K anywhere, or the sidebar's button): go to a page, a fleet, a runner or an

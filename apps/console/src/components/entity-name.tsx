@@ -4,6 +4,7 @@ import { CopyButton } from "@fleet/ui";
 import { useNames } from "../lib/names.ts";
 import { fleetHref, runnerHref } from "../lib/urls.ts";
 import { Link } from "./link.tsx";
+import "./entity-name.css";
 
 /** What a principal's or record's kind is called before its name, mid-sentence ("from schedule …"). */
 const kindWords: Record<string, string> = {

@@ -18,6 +18,7 @@ import { usePathname } from "next/navigation";
 import type { ReactNode } from "react";
 import { consolePages } from "../lib/pages.ts";
 import { Link } from "./link.tsx";
+import "./nav.css";
 
 /** Each page's icon, by its path; the pages themselves, their labels and order are `lib/pages.ts`'s. */
 const icons: Record<string, ReactNode> = {

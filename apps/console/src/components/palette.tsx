@@ -3,6 +3,7 @@
 import { Button } from "@fleet/ui";
 import type { PageAction } from "../lib/commands.tsx";
 import { usePalette } from "../lib/use-palette.ts";
+import "./palette.css";
 
 /**
  * The palette's search field over its results: a modal combobox over a listbox. The focus stays in the

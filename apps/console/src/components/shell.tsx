@@ -13,6 +13,7 @@ import { Link } from "./link.tsx";
 import { Nav } from "./nav.tsx";
 import { NavDrawer } from "./nav-drawer.tsx";
 import { ThemeSwitch } from "./theme-switch.tsx";
+import "./shell.css";
 
 /**
  * The frame of every signed-in page: brand, navigation, the signed-in person, and the page. `navBadges` are

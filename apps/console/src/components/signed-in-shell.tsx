@@ -1,13 +1,11 @@
-import "../styles/shell.css";
-import "../styles/pages.css";
-import "../styles/shortcuts.css";
-import "../styles/palette.css";
 import { RenderedAtProvider } from "@fleet/ui";
 import type { ReactNode } from "react";
 import { Providers } from "../lib/providers.tsx";
 import { ShortcutsProvider } from "../lib/shortcuts.tsx";
 import { CommandPaletteProvider } from "./command-palette.tsx";
 import { Shell } from "./shell.tsx";
+import "../styles/pages.css";
+import "../styles/shortcuts.css";
 
 /**
  * The console's frame for a signed-in person, with everything its navigation needs (queries, shortcuts, the

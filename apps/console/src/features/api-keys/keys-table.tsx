@@ -4,6 +4,8 @@ import type { ApiKeyItem } from "@fleet/contracts";
 import { Badge, Button, type Column, PagedTable, type PagedTableProps, RelativeTime } from "@fleet/ui";
 import { Link } from "../../components/link.tsx";
 import { keySort, type ListPosition } from "./urls.ts";
+import "../../styles/table-cells.css";
+import "./keys-table.css";
 
 export interface KeysTableProps {
   keys: ApiKeyItem[];

@@ -4,6 +4,7 @@ import { Button, GuardedButton } from "@fleet/ui";
 import type { Decision, Gate } from "./answer.ts";
 import { actionLabel } from "./labels.ts";
 import type { useAnswerForm } from "./use-answer-form.ts";
+import "./answer-form.css";
 
 /**
  * A pending gate's answers: an optional reason, and approve, deny, approve with changes (a changed action

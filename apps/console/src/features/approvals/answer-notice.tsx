@@ -3,6 +3,7 @@
 import { Callout, formatUtc, ProblemAlert } from "@fleet/ui";
 import { usePrincipalWords } from "../../lib/names.ts";
 import { type AnswerResult, standingSentence } from "./answer.ts";
+import "./answer-notice.css";
 
 /** What this console's last answer to the gate came to: done, lost to another answer, or failed. */
 export function AnswerNotice({ result, me }: { result: AnswerResult | undefined; me: string | undefined }) {

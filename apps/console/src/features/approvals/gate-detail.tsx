@@ -11,6 +11,9 @@ import { ExtendForm } from "./extend-form.tsx";
 import { GateFacts, GateRequest } from "./gate-facts.tsx";
 import { actionLabel, gateStatusVariants } from "./labels.ts";
 import { type Draft, useAnswerForm } from "./use-answer-form.ts";
+import "./answer-form.css";
+import "./answer-notice.css";
+import "./gate-detail.css";
 
 export interface GateDetailProps {
   gate: Gate;

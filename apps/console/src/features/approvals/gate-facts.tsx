@@ -3,6 +3,9 @@ import { Fact, none } from "../../components/fact.tsx";
 import { type Gate, outcomeWord } from "./answer.ts";
 import { Countdown } from "./countdown.tsx";
 import { Who } from "./who.tsx";
+import "../../styles/facts.css";
+import "./quorum.css";
+import "./gate-facts.css";
 
 /** A gate's facts: its kind, its time left or deadline, its rule, approvals, escalation, extension, answer. */
 export function GateFacts({ gate, me }: { gate: Gate; me: string | undefined }) {

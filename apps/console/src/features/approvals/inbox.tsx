@@ -10,6 +10,7 @@ import { GateDetail } from "./gate-detail.tsx";
 import { GateTable } from "./gate-table.tsx";
 import type { Inbox as InboxState } from "./use-inbox.ts";
 import type { InboxAnswers } from "./use-inbox-answers.ts";
+import "./inbox.css";
 
 /**
  * A page of gates beside the open one: the bulk bar (pending tab), the bulk answer's outcome, the gates,

@@ -10,6 +10,7 @@ import { useWorkspaceChoice } from "../../lib/use-workspace.ts";
 import { AuditFilters } from "./audit-filters.tsx";
 import { AuditTable } from "./audit-table.tsx";
 import { type AuditPosition, auditHref } from "./urls.ts";
+import "./audit-view.css";
 
 const scopes = [
   { value: "workspace", label: "This workspace" },

@@ -11,6 +11,7 @@ import { BudgetsTable } from "./budgets-table.tsx";
 import { ChargesTable } from "./charges-table.tsx";
 import { formatNanos, spendChartData } from "./spend.ts";
 import { SpendChart } from "./spend-chart.tsx";
+import "./billing-view.css";
 
 /**
  * The tenant's billing: the balance, what this period cost, each fleet's budget and spend, the spend per

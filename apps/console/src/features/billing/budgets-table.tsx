@@ -5,6 +5,7 @@ import { Link } from "../../components/link.tsx";
 import type { RouterOutputs } from "../../lib/trpc.ts";
 import { billingHref, fleetHref } from "../../lib/urls.ts";
 import { formatNanos, usedPercent } from "./spend.ts";
+import "./budgets-table.css";
 
 type FleetBudget = RouterOutputs["billing"]["get"]["fleets"][number];
 

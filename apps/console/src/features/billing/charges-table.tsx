@@ -6,6 +6,7 @@ import { formatCount } from "../../lib/format.ts";
 import type { RouterOutputs } from "../../lib/trpc.ts";
 import { fleetHref } from "../../lib/urls.ts";
 import { formatNanos } from "./spend.ts";
+import "./charges-table.css";
 
 export type ChargeRow = RouterOutputs["billing"]["listCharges"]["items"][number];
 

@@ -7,6 +7,8 @@ import type { LiveRun } from "./runs.ts";
 import { TurnView } from "./turn.tsx";
 import { useConversation } from "./use-conversation.ts";
 import type { EventStream } from "./use-event-stream.ts";
+import "../../styles/card-parts.css";
+import "./conversation.css";
 
 /**
  * The fleet's conversation: each request with its answer inline, and a run in flight unfolding as its

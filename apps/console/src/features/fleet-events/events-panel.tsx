@@ -18,6 +18,9 @@ import { EventFilters, type EventFilterValues } from "./event-filters.tsx";
 import { EventsTable } from "./events-table.tsx";
 import type { EventStream } from "./use-event-stream.ts";
 import { liveStateOf } from "./use-live-runs.ts";
+import "../../styles/card-parts.css";
+import "../../styles/new-banner.css";
+import "./events-panel.css";
 
 /**
  * The fleet's events, newest first. The first page follows new events, but they do not shift the rows

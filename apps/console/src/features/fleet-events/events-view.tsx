@@ -21,6 +21,9 @@ import { eventFeedInput } from "./feed.ts";
 import { formatDuration } from "./format.ts";
 import type { LiveRun } from "./runs.ts";
 import { liveStateOf, useLiveRuns } from "./use-live-runs.ts";
+import "../../styles/new-banner.css";
+import "./event-failure.css";
+import "./events-view.css";
 
 /** The Events page's URL: its workspace and filters (a workspace switch starts unfiltered). */
 export function eventsHref(workspaceId?: string, filter: EventFilterValues = {}): string {

@@ -17,6 +17,8 @@ import { RunAgainButton } from "./run-again.tsx";
 import type { LiveRun } from "./runs.ts";
 import { requestText } from "./turns.ts";
 import type { Turn } from "./use-conversation.ts";
+import "./event-failure.css";
+import "./turn.css";
 
 /** The statuses a run ends in; any other is in flight. */
 const TERMINAL = new Set(["processed", "fleet_error"]);

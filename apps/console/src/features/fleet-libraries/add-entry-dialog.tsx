@@ -7,6 +7,7 @@ import { useId, useState } from "react";
 import { FormDialog } from "../../components/form-dialog.tsx";
 import type { LibraryItem } from "../../lib/library-entries.ts";
 import { useTRPC } from "../../lib/trpc.ts";
+import "./add-entry-dialog.css";
 
 type Source = "upload" | "paste" | "git";
 

@@ -12,6 +12,13 @@ import { fleetHref, libraryHref } from "../../lib/urls.ts";
 import { DefinitionPart, Instructions, RequirementChips, TriggerList } from "../fleets/fleet-definition.tsx";
 import { InstallFleetDialog } from "../fleets/install-fleet-dialog.tsx";
 import { describeSource } from "./source.ts";
+import "../../styles/card-parts.css";
+import "../../styles/detail-page.css";
+import "../../styles/requirements.css";
+import "../../styles/secret-name.css";
+import "../fleets/credential-checklist.css";
+import "../fleets/fleet-definition.css";
+import "./entry-view.css";
 
 /**
  * One library entry in full, before an install: what it does (its instructions), when it wakes, what it

@@ -4,6 +4,8 @@ import { type Column, PagedTable, type PagedTableProps, RelativeTime, StatusBadg
 import { Link } from "../../components/link.tsx";
 import { type LibraryItem, visibilityVariants } from "../../lib/library-entries.ts";
 import { entryHref } from "../../lib/urls.ts";
+import "../../styles/table-cells.css";
+import "./library-table.css";
 
 /** Counts of what an entry needs, in words ("2 credentials · 1 tool"); "Nothing" when it needs nothing. */
 export function requirementSummary(item: Pick<LibraryItem, "requirements">): string {

@@ -2,6 +2,8 @@
 
 import { Badge, Button, PlusIcon } from "@fleet/ui";
 import { InlineSecretForm } from "./inline-secret-form.tsx";
+import "../../styles/secret-name.css";
+import "./credential-checklist.css";
 
 export interface CredentialChecklistProps {
   workspaceId: string;

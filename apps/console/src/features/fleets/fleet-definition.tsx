@@ -2,6 +2,10 @@ import type { ReactNode } from "react";
 import { Link } from "../../components/link.tsx";
 import type { FleetView } from "../../lib/fleet-status.ts";
 import { entryHref } from "../../lib/urls.ts";
+import "../../styles/card-parts.css";
+import "../../styles/inline.css";
+import "../../styles/requirements.css";
+import "./fleet-definition.css";
 
 /**
  * What the fleet was installed with, frozen at install: its instructions, the triggers that wake it and

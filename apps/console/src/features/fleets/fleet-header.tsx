@@ -7,6 +7,7 @@ import { QueryProblem, type QueryProblemProps } from "../../components/query-pro
 import { type FleetView, fleetStatusVariants } from "../../lib/fleet-status.ts";
 import { formatCost, formatCount } from "../../lib/format.ts";
 import { fleetsHref } from "../../lib/urls.ts";
+import "../../styles/detail-page.css";
 
 /** A fleet page's breadcrumb and header: the fleet's name and status, its times and counters, its actions. */
 export function FleetHeader({

@@ -7,6 +7,8 @@ import { formatCount } from "../../lib/format.ts";
 import { fleetHref } from "../../lib/urls.ts";
 import type { FleetActionHandlers } from "./fleet-row-actions.tsx";
 import { FleetRowActions } from "./fleet-row-actions.tsx";
+import "../../styles/inline.css";
+import "../../styles/table-cells.css";
 
 export interface FleetsTableProps {
   fleets: FleetItem[];

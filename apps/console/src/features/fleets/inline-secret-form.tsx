@@ -7,6 +7,8 @@ import { problemOf } from "../../lib/problem.ts";
 import { kindChoices, type SecretKind } from "../secrets/kinds.ts";
 import { useCreateSecret } from "../secrets/use-create-secret.ts";
 import { focusField, useValueEditor, ValueEditor } from "../secrets/value-editor.tsx";
+import "../../styles/secret-name.css";
+import "./inline-secret-form.css";
 
 /**
  * Creates one missing credential as a workspace secret without leaving the install: the name is the one the

@@ -8,6 +8,9 @@ import { problemOf } from "../../lib/problem.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { CredentialChecklist } from "./credential-checklist.tsx";
 import type { useInstall } from "./use-install.ts";
+import "../../styles/inline.css";
+import "../../styles/secret-name.css";
+import "./install-review.css";
 
 /**
  * The install's review: each credential the entry needs, held or missing (creatable in place), the tools,

@@ -8,6 +8,8 @@ import { QueryProblem } from "../../components/query-problem.tsx";
 import { type LibraryItem, visibilityVariants } from "../../lib/library-entries.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { libraryHref } from "../../lib/urls.ts";
+import "../../styles/card-parts.css";
+import "./library-choice.css";
 
 /** Entries a page of the chooser shows; the dialog stays short enough to see them all. */
 const PAGE_SIZE = 8;

@@ -10,6 +10,8 @@ import { type FleetView, messageBlockedReason } from "../../lib/fleet-status.ts"
 import { formatCount } from "../../lib/format.ts";
 import { answerLost, problemOf, statusOf } from "../../lib/problem.ts";
 import { useTRPC } from "../../lib/trpc.ts";
+import "../../styles/card-parts.css";
+import "./message-box.css";
 
 const utf8 = new TextEncoder();
 

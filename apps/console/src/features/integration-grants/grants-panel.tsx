@@ -20,6 +20,8 @@ import type { FleetView } from "../../lib/fleet-status.ts";
 import { problemOf } from "../../lib/problem.ts";
 import { type RouterOutputs, useTRPC } from "../../lib/trpc.ts";
 import { approvalsHref, type FleetPosition, fleetHref } from "../../lib/urls.ts";
+import "../../styles/card-parts.css";
+import "./grants-panel.css";
 
 type Grant = RouterOutputs["integrationGrants"]["list"]["items"][number];
 

@@ -2,6 +2,7 @@
 
 import { type MemberRole, memberRoles, tenantScopes } from "@fleet/contracts";
 import { SelectField } from "@fleet/ui";
+import "./scope-picker.css";
 
 /** Groups shown together, in the order the spec's scope table lists them. */
 function groupOf(scope: string): string {

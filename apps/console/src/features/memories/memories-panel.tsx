@@ -10,6 +10,8 @@ import type { FleetView } from "../../lib/fleet-status.ts";
 import { useShortcuts } from "../../lib/shortcuts.tsx";
 import { type RouterOutputs, useTRPC } from "../../lib/trpc.ts";
 import { type FleetPosition, fleetHref } from "../../lib/urls.ts";
+import "../../styles/card-parts.css";
+import "./memories-panel.css";
 
 type MemoryItem = RouterOutputs["memories"]["list"]["items"][number];
 

@@ -20,6 +20,10 @@ import { DeleteModelDialog, ModelDialog } from "./model-dialogs.tsx";
 import { formatPerMillion } from "./money.ts";
 import { ProviderSection } from "./provider-section.tsx";
 import { filterProviders, type ModelsPosition, modelsHref, providerLabel } from "./urls.ts";
+import "../../styles/card-parts.css";
+import "../../styles/table-cells.css";
+import "./skeleton.css";
+import "./models-view.css";
 
 /** One catalogue row as the table shows it; `admin` only when the operator token reads the admin rows. */
 interface Row {

@@ -11,6 +11,10 @@ import { problemOf, statusOf } from "../../lib/problem.ts";
 import { type ApiError, type RouterOutputs, useTRPC } from "../../lib/trpc.ts";
 import { providerProblemInWords } from "./provider-words.ts";
 import { providerLabel } from "./urls.ts";
+import "../../styles/card-parts.css";
+import "./model-form.css";
+import "./skeleton.css";
+import "./provider-section.css";
 
 /** A refusal of the provider routes, in words (never the code). */
 function inWords(error: ApiError) {

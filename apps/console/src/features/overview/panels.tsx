@@ -8,6 +8,7 @@ import { Link } from "../../components/link.tsx";
 import { formatCost } from "../../lib/format.ts";
 import { approvalsHref, billingHref, fleetHref, runnersHref } from "../../lib/urls.ts";
 import { explainWait, formatSpan, formatTotal, type OverviewData } from "./reasons.ts";
+import "./panels.css";
 
 /** One panel: its title with a count, its rows or what it says when there are none, and a way on. */
 function Panel({

@@ -18,6 +18,8 @@ import {
   type RunnerEventType,
   tierLabels,
 } from "./status.ts";
+import "../../styles/card-parts.css";
+import "./history-panel.css";
 
 const PAGE_SIZE = 25;
 

@@ -10,6 +10,9 @@ import { useTRPC } from "../../lib/trpc.ts";
 import { type RunnerPosition, runnerHref } from "../../lib/urls.ts";
 import { LeaseDialog } from "./lease-dialog.tsx";
 import { type LeaseItem, leaseOutcomeVariants, leaseSentence } from "./status.ts";
+import "../../styles/card-parts.css";
+import "../../styles/inline.css";
+import "./leases-panel.css";
 
 const PAGE_SIZE = 20;
 const POLL_MS = 10_000;

@@ -5,6 +5,9 @@ import { Badge, Button, formatUtc, ProblemAlert, type ProblemView, TextField } f
 import { type ReactNode, useId, useState } from "react";
 import { statusOf } from "../../lib/problem.ts";
 import type { ApiError } from "../../lib/trpc.ts";
+import "../../styles/card-parts.css";
+import "../../styles/inline.css";
+import "./operator-access.css";
 
 /** What the page knows of the operator token in the cookie: never the token, only its claims. */
 export interface OperatorSession {

@@ -24,6 +24,10 @@ import { DegradedBadge, RunnerState } from "./runner-badges.tsx";
 import { SandboxCard } from "./sandbox-card.tsx";
 import { lifetimeCounts, type RunnerView } from "./status.ts";
 import { useRunnerUpdate } from "./use-runner-update.ts";
+import "../../styles/card-parts.css";
+import "../../styles/detail-page.css";
+import "../../styles/inline.css";
+import "./runner-detail.css";
 
 const RUNNER_POLL_MS = 10_000;
 

@@ -6,6 +6,9 @@ import { formatCount } from "../../lib/format.ts";
 import { runnerHref } from "../../lib/urls.ts";
 import { DegradedBadge, RunnerState } from "./runner-badges.tsx";
 import { type RunnerItem, tierLabels } from "./status.ts";
+import "../../styles/inline.css";
+import "../../styles/table-cells.css";
+import "./runners-table.css";
 
 const never = (
   <>

@@ -20,6 +20,8 @@ import { RunnersTable } from "./runners-table.tsx";
 import { StateFilter } from "./state-filter.tsx";
 import type { RunnerItem } from "./status.ts";
 import { countStates, isFiltered, matches, useRunnerCensus } from "./use-runner-census.ts";
+import "../../styles/new-banner.css";
+import "./runners-view.css";
 
 const LIST_POLL_MS = 10_000;
 const DEFAULT_LIMIT = 50;

@@ -6,6 +6,7 @@ import { type RunnerFilter, type RunnersPosition, runnersHref } from "../../lib/
 import { type Liveness, livenessVariants, type RunnerStatus, runnerStatusVariants } from "./status.ts";
 import type { StateCounts } from "./use-runner-census.ts";
 import { isFiltered } from "./use-runner-census.ts";
+import "./state-filter.css";
 
 const livenessOrder: Liveness[] = ["online", "busy", "offline", "registered"];
 const statusOrder: RunnerStatus[] = ["active", "cordoned", "draining", "drained", "revoked"];

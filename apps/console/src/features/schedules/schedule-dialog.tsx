@@ -16,6 +16,8 @@ import { problemOf, statusOf } from "../../lib/problem.ts";
 import type { Field, ScheduleDialogMode } from "./schedule-form.ts";
 import { conflictHint } from "./schedule-labels.ts";
 import { useScheduleForm } from "./use-schedule-form.ts";
+import "../../styles/inline.css";
+import "./schedule-dialog.css";
 
 /**
  * Creates or edits a schedule: cron with its meaning in words as you type, a time zone, the message, and

@@ -21,6 +21,8 @@ import {
   syncVariants,
   until,
 } from "./schedule-labels.ts";
+import "../../styles/table-cells.css";
+import "./schedule-row.css";
 
 /**
  * One schedule: its recipe in words and as cron, its status, the sync pill with the last error, the next

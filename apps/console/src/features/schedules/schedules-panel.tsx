@@ -12,6 +12,8 @@ import { ScheduleDialog } from "./schedule-dialog.tsx";
 import { conflictHint } from "./schedule-labels.ts";
 import { ScheduleRow } from "./schedule-row.tsx";
 import { useSchedules } from "./use-schedules.ts";
+import "../../styles/card-parts.css";
+import "./schedules-panel.css";
 
 /**
  * The fleet's schedules, oldest first as the API lists them (a fleet holds at most 32): what each runs and

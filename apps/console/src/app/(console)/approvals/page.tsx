@@ -1,5 +1,3 @@
-import "../../../styles/fleet-events.css";
-import "../../../styles/approvals.css";
 import type { Metadata } from "next";
 import { ApprovalsView } from "../../../features/approvals/approvals-view.tsx";
 import {

@@ -1,4 +1,3 @@
-import "../../../styles/fleet-events.css";
 import type { Metadata } from "next";
 import { EventsView } from "../../../features/fleet-events/events-view.tsx";
 import { eventFeedInput } from "../../../features/fleet-events/feed.ts";

@@ -27,6 +27,8 @@ import { usePageActions } from "../../../../lib/commands.tsx";
 import { useShortcuts } from "../../../../lib/shortcuts.tsx";
 import { useTRPC } from "../../../../lib/trpc.ts";
 import { type FleetPosition, type FleetTab, fleetHref } from "../../../../lib/urls.ts";
+import "../../../../styles/detail-page.css";
+import "./fleet-view.css";
 
 const tabs = [
   { value: "events", label: "Events" },

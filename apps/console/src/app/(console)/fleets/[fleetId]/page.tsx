@@ -1,9 +1,3 @@
-import "../../../../styles/secrets.css";
-import "../../../../styles/fleets.css";
-import "../../../../styles/fleet-page.css";
-import "../../../../styles/fleet-events.css";
-import "../../../../styles/schedules.css";
-import "../../../../styles/integration-grants.css";
 import type { Metadata } from "next";
 import { turnIds } from "../../../../features/fleet-events/turns.ts";
 import { apiKeyNames, memberNames } from "../../../../lib/names-pages.ts";

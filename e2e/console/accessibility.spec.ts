@@ -66,10 +66,10 @@ test.describe("Accessibility", () => {
     const review = page.getByRole("dialog", { name: "Install Axe fleet" });
     await review.getByRole("button", { name: "Install fleet" }).click();
     await expect(review.getByRole("alert", { name: "Missing credential" })).toBeVisible();
-    await review.getByRole("button", { name: "Add secret AXE_TOKEN" }).click();
+    await review.getByRole("button", { name: "Create secret AXE_TOKEN" }).click();
     expect(await seriousViolations(page)).toEqual([]);
     await review.getByLabel("Value 1", { exact: true }).fill("axe-value");
-    await review.getByRole("button", { name: "Save secret AXE_TOKEN" }).click();
+    await review.getByRole("button", { name: "Create secret AXE_TOKEN" }).click();
     await expect(
       review
         .getByRole("list", { name: "Required credentials" })

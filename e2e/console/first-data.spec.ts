@@ -79,14 +79,14 @@ test.describe("First data with the page", () => {
     expect(inbox).toContain("Ship web v2");
     expect(inbox).toContain(name);
     // The feed's HTML holds the event, its fleet by name and its actor (the tenant's API key) named.
-    const feed = await (await page.request.get(`/activity${query}`)).text();
+    const feed = await (await page.request.get(`/events${query}`)).text();
     expect(feed).toContain(name);
     expect(feed).toMatch(/data-kind="api_key" data-id="[^"]+" data-resolved="true"/);
 
     // In the browser both show at once and hydrate without a mismatch, in another zone and language.
     await page.goto(`/approvals${query}`);
     await expect(page.getByRole("button", { name: "Approve", exact: true })).toBeVisible();
-    await page.goto(`/activity${query}`);
+    await page.goto(`/events${query}`);
     await expect(page.getByRole("main")).toContainText(name);
     expect(problems).toEqual([]);
   });

@@ -87,12 +87,12 @@ test.describe("First run", () => {
         .filter({ hasText: "ECHO_GREETING" });
       await expect(credential).toContainText("A secret the fleet declares it needs");
       await expect(credential).toContainText("Missing");
-      await review.getByRole("button", { name: "Add secret ECHO_GREETING" }).click();
-      const secretForm = review.getByRole("form", { name: "Add secret ECHO_GREETING" });
+      await review.getByRole("button", { name: "Create secret ECHO_GREETING" }).click();
+      const secretForm = review.getByRole("form", { name: "Create secret ECHO_GREETING" });
       await secretForm.getByLabel("Value 1", { exact: true }).fill("Good morning");
-      await secretForm.getByRole("button", { name: "Save secret ECHO_GREETING" }).click();
+      await secretForm.getByRole("button", { name: "Create secret ECHO_GREETING" }).click();
       await expect(
-        review.getByRole("status").filter({ hasText: "Added the secret ECHO_GREETING" }),
+        review.getByRole("status").filter({ hasText: "Created the secret ECHO_GREETING" }),
       ).toBeVisible();
       await expect(credential).toContainText("In default");
       await screenshot(page, testInfo, "first-run-install");

@@ -103,13 +103,13 @@ test.describe("Fleets", () => {
     await screenshot(page, testInfo, "install-refused-424");
 
     // Add it in place, then install.
-    await review.getByRole("button", { name: "Add secret GITHUB_TOKEN" }).click();
-    const secretForm = review.getByRole("form", { name: "Add secret GITHUB_TOKEN" });
+    await review.getByRole("button", { name: "Create secret GITHUB_TOKEN" }).click();
+    const secretForm = review.getByRole("form", { name: "Create secret GITHUB_TOKEN" });
     await secretForm.getByLabel("Value 1", { exact: true }).fill(`ghp_${randomUUID()}`);
     await screenshot(page, testInfo, "install-add-secret");
-    await secretForm.getByRole("button", { name: "Save secret GITHUB_TOKEN" }).click();
+    await secretForm.getByRole("button", { name: "Create secret GITHUB_TOKEN" }).click();
     await expect(
-      review.getByRole("status").filter({ hasText: "Added the secret GITHUB_TOKEN" }),
+      review.getByRole("status").filter({ hasText: "Created the secret GITHUB_TOKEN" }),
     ).toBeVisible();
     await expect(credential).toContainText("In default");
     await expect(review.getByRole("alert")).toHaveCount(0);

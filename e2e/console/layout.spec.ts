@@ -17,7 +17,7 @@ test.describe("Layout", () => {
     await signInByLink(page, tenant);
 
     // Loaded first (no other page brought the Secrets sheet along), the workspace toolbar is padded.
-    for (const path of ["/approvals", "/activity", "/audit"]) {
+    for (const path of ["/approvals", "/events", "/audit"]) {
       await page.goto(`${path}?workspace=${tenant.workspace_id}`);
       await expect(page.locator(".card__toolbar").first()).toHaveCSS("padding-left", "16px");
     }
@@ -61,7 +61,7 @@ test.describe("Layout", () => {
       [`/fleets/${fleet.fleet_id}`, fleet.name],
       ["/library", "Library"],
       [`/library/${entry.id}`, entry.name],
-      ["/activity", "Activity"],
+      ["/events", "Events"],
       ["/connectors", "Connectors"],
       ["/secrets", "Secrets"],
       ["/api-keys", "API keys"],

@@ -136,7 +136,7 @@ test.describe("The run as it happens", () => {
     await screenshot(page, testInfo, "send-may-have-been-sent");
 
     await page.unroute("**/trpc/fleets.message**");
-    await alert.getByRole("button", { name: "Retry sending" }).click();
+    await alert.getByRole("button", { name: "Try sending again" }).click();
     const status = page.locator(".message-box__sent");
     await expect(status).toHaveAttribute("data-state", "sent-after-loss");
     const stored = await events(apiUrl, tenant, fleet.fleet_id);
@@ -166,17 +166,17 @@ test.describe("The run as it happens", () => {
     // The workspace's activity feed lists it, with its fleet and outcome.
     await page
       .getByRole("navigation", { name: "Main" })
-      .getByRole("link", { name: /Activity/ })
+      .getByRole("link", { name: /Events/ })
       .click();
-    await expect(page.getByRole("heading", { level: 1, name: "Activity" })).toBeVisible();
-    const feed = page.getByRole("log", { name: "Activity of the workspace" });
+    await expect(page.getByRole("heading", { level: 1, name: "Events" })).toBeVisible();
+    const feed = page.getByRole("log", { name: "Events of the workspace" });
     await expect(feed.getByRole("listitem").filter({ hasText: fleet.name })).toHaveAttribute(
       "data-status",
       "processed",
     );
     for (const width of [390, 1440]) {
       await page.setViewportSize({ width, height: 900 });
-      await screenshot(page, testInfo, `activity-${width}`);
+      await screenshot(page, testInfo, `events-${width}`);
     }
   });
 

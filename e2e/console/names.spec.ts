@@ -55,7 +55,7 @@ test.describe("Names instead of ids", () => {
       .getByRole("log", { name: "Events of Named fleet" })
       .getByRole("row", { name: /Message/ });
     await expect(event.locator(".event-actor")).toHaveText(/^API key bootstrap/);
-    await page.goto(`/activity?workspace=${tenant.workspace_id}`);
+    await page.goto(`/events?workspace=${tenant.workspace_id}`);
     const item = page.locator(`[data-event-id]`).first();
     await expect(item).toContainText("API key bootstrap");
     await item.getByRole("link", { name: "Named fleet" }).click();

@@ -197,13 +197,13 @@ test.describe("Palette, shortcuts and filters", () => {
     await expect(page.getByRole("log", { name: "Events of Billing digest" }).getByRole("row")).toHaveCount(2);
 
     // The workspace's activity feed takes the same filters, in its URL.
-    await page.goto(`/activity?workspace=${tenant.workspace_id}`);
-    const feed = page.getByRole("log", { name: "Activity of the workspace" });
+    await page.goto(`/events?workspace=${tenant.workspace_id}`);
+    const feed = page.getByRole("log", { name: "Events of the workspace" });
     await expect(feed.getByRole("listitem")).toHaveCount(1);
     const activityFilters = page.getByRole("form", { name: "Filter events" });
     await activityFilters.getByRole("combobox", { name: "Status" }).selectOption("processed");
     await activityFilters.getByRole("button", { name: "Apply filters" }).click();
-    await expect(page).toHaveURL(/\/activity\?.*status=processed/);
+    await expect(page).toHaveURL(/\/events\?.*status=processed/);
     await expect(page.getByText("No events match the filters")).toBeVisible();
     await page.reload();
     await expect(activityFilters.getByRole("combobox", { name: "Status" })).toHaveValue("processed");
@@ -224,7 +224,14 @@ test.describe("Palette, shortcuts and filters", () => {
     await expect(feed.getByRole("listitem")).toHaveCount(1);
     await expect(feed.getByRole("listitem")).toContainText("Billing digest");
     await activityFilters.getByRole("link", { name: "Clear filters" }).click();
-    await expect(page).toHaveURL(new RegExp(`/activity\\?workspace=${tenant.workspace_id}$`));
+    await expect(page).toHaveURL(new RegExp(`/events\\?workspace=${tenant.workspace_id}$`));
+    // The page's old address, /activity, goes on to /events with every parameter of its query.
+    await page.goto(`/activity?workspace=${tenant.workspace_id}&status=processed&actor=api_key%3A*`);
+    await expect(page).toHaveURL(
+      new RegExp(`/events\\?workspace=${tenant.workspace_id}&status=processed&actor=api_key%3A\\*$`),
+    );
+    await expect(activityFilters.getByRole("combobox", { name: "Status" })).toHaveValue("processed");
+    await expect(actorField).toHaveValue("api_key:*");
     expect(problems).toEqual([]);
   });
 

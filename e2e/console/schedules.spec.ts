@@ -67,7 +67,7 @@ test.describe("Schedules", () => {
     await expect(weekday).toHaveAttribute("data-status", "active");
     await expect(weekday).toContainText("0 9 * * 1-5");
     await expect(weekday).toContainText("Post the standup summary.");
-    await expect(weekday).toContainText("Added by a person");
+    await expect(weekday).toContainText("Created by a person");
     const next = weekday.locator(".next-fire");
     await expect(next).toContainText(/in \d+ (min|h|days)/);
     await expect(next).toContainText("09:00");

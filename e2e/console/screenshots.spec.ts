@@ -109,9 +109,9 @@ const screens: Screen[] = [
     before: (seed) => seed.runner.heartbeat(),
   },
   {
-    name: "activity",
-    path: inWorkspace("/activity"),
-    ready: (page) => page.getByRole("log", { name: "Activity of the workspace" }),
+    name: "events",
+    path: inWorkspace("/events"),
+    ready: (page) => page.getByRole("log", { name: "Events of the workspace" }),
   },
   { name: "connectors", path: inWorkspace("/connectors"), ready: heading("Connectors") },
   {

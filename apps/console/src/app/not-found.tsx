@@ -1,9 +1,10 @@
-import "../styles/pages.css";
 import { cookies } from "next/headers";
 import { Link } from "../components/link.tsx";
 import { NotFoundBody } from "../components/not-found-body.tsx";
 import { SignedInShell } from "../components/signed-in-shell.tsx";
 import { SESSION_COOKIE } from "../lib/session.ts";
+import { navBadges } from "./nav-badges.tsx";
+import "../styles/pages.css";
 
 export const metadata = { title: "Page not found" };
 
@@ -18,7 +19,7 @@ export default async function NotFound() {
   const jar = await cookies();
   if (jar.has(SESSION_COOKIE))
     return (
-      <SignedInShell>
+      <SignedInShell navBadges={navBadges}>
         <NotFoundBody />
       </SignedInShell>
     );

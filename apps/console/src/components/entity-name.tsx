@@ -1,10 +1,10 @@
 "use client";
 
 import { CopyButton } from "@fleet/ui";
-import { fleetHref } from "../features/fleets/urls.ts";
-import { runnerHref } from "../features/runners/urls.ts";
 import { useNames } from "../lib/names.ts";
+import { fleetHref, runnerHref } from "../lib/urls.ts";
 import { Link } from "./link.tsx";
+import "./entity-name.css";
 
 /** What a principal's or record's kind is called before its name, mid-sentence ("from schedule …"). */
 const kindWords: Record<string, string> = {

@@ -3,6 +3,7 @@
 import { Button, SelectField, TextField } from "@fleet/ui";
 import { type ReactNode, useState } from "react";
 import { Link } from "./link.tsx";
+import "./filter-form.css";
 
 /** Each field's problem, by the field's name; null or absent when the field is fine. */
 export type FilterProblems = Record<string, string | null | undefined>;

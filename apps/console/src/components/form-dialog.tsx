@@ -4,6 +4,7 @@ import { Dialog, type DialogProps, FormDialogFooter, ProblemAlert } from "@fleet
 import { forgetOnEdit } from "../lib/field-errors.ts";
 import { problemOf } from "../lib/problem.ts";
 import type { ApiError } from "../lib/trpc.ts";
+import "./form-dialog.css";
 
 export interface FormDialogProps extends Omit<DialogProps, "dismissible" | "footer"> {
   /** The form (inside children) the footer's submit button submits. */

@@ -4,6 +4,7 @@ import { Badge, Button, SignOutIcon, Skeleton } from "@fleet/ui";
 import { useFormStatus } from "react-dom";
 import { signOut } from "../lib/auth-actions.ts";
 import type { RouterOutputs } from "../lib/trpc.ts";
+import "./identity.css";
 
 type Me = RouterOutputs["users"]["getMe"];
 

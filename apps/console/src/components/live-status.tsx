@@ -1,6 +1,7 @@
 "use client";
 
 import { Button } from "@fleet/ui";
+import "./live-status.css";
 
 export type LiveState = "connecting" | "live" | "reconnecting" | "offline" | "paused";
 

@@ -3,6 +3,7 @@
 import { CloseIcon, MenuIcon } from "@fleet/ui";
 import { usePathname } from "next/navigation";
 import { type ReactNode, useEffect, useId, useRef, useState } from "react";
+import "./nav-drawer.css";
 
 /**
  * The sidebar's contents (navigation, settings, who is signed in). On a wide screen they are always shown

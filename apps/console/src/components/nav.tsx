@@ -15,10 +15,10 @@ import {
   ShieldIcon,
 } from "@fleet/ui";
 import { usePathname } from "next/navigation";
-import { type ReactNode, Suspense } from "react";
-import { PendingBadge } from "../features/approvals/pending-count.tsx";
+import type { ReactNode } from "react";
 import { consolePages } from "../lib/pages.ts";
 import { Link } from "./link.tsx";
+import "./nav.css";
 
 /** Each page's icon, by its path; the pages themselves, their labels and order are `lib/pages.ts`'s. */
 const icons: Record<string, ReactNode> = {
@@ -28,7 +28,7 @@ const icons: Record<string, ReactNode> = {
   "/fleets": <GridIcon />,
   "/library": <BookIcon />,
   "/models": <ChartIcon />,
-  "/activity": <PulseIcon />,
+  "/events": <PulseIcon />,
   "/connectors": <PlugIcon />,
   "/secrets": <LockIcon />,
   "/api-keys": <KeyIcon />,
@@ -37,17 +37,8 @@ const icons: Record<string, ReactNode> = {
   "/audit": <HistoryIcon />,
 };
 
-/** A count beside a page's label: the pending approvals. */
-const badges: Record<string, ReactNode> = {
-  // It reads the URL's workspace; Suspense keeps that from holding up the rest of the frame.
-  "/approvals": (
-    <Suspense fallback={null}>
-      <PendingBadge />
-    </Suspense>
-  ),
-};
-
-export function Nav() {
+/** The navigation; `badges` puts a count beside a page's label, by its path (the app's `nav-badges.tsx`). */
+export function Nav({ badges = {} }: { badges?: Readonly<Record<string, ReactNode>> }) {
   const pathname = usePathname();
   return (
     <nav aria-label="Main" className="nav">

@@ -13,9 +13,19 @@ import { Link } from "./link.tsx";
 import { Nav } from "./nav.tsx";
 import { NavDrawer } from "./nav-drawer.tsx";
 import { ThemeSwitch } from "./theme-switch.tsx";
+import "./shell.css";
 
-/** The frame of every signed-in page: brand, navigation, the signed-in person, and the page. */
-export function Shell({ children }: { children: ReactNode }) {
+/**
+ * The frame of every signed-in page: brand, navigation, the signed-in person, and the page. `navBadges` are
+ * the counts beside the navigation's labels, by page path.
+ */
+export function Shell({
+  children,
+  navBadges,
+}: {
+  children: ReactNode;
+  navBadges?: Readonly<Record<string, ReactNode>>;
+}) {
   const trpc = useTRPC();
   // The procedure's input is an empty object, and an absent input is refused, so send one.
   const me = useQuery(trpc.users.getMe.queryOptions({}));
@@ -35,7 +45,7 @@ export function Shell({ children }: { children: ReactNode }) {
           <span className="brand__name">Fleet Control Plane</span>
         </Link>
         <NavDrawer>
-          <Nav />
+          <Nav badges={navBadges} />
           <CommandPaletteButton />
           <ShortcutsButton />
           <ThemeSwitch />

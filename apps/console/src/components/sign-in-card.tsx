@@ -1,6 +1,6 @@
-import "../styles/sign-in.css";
 import type { ReactNode } from "react";
 import { ThemeSwitch } from "./theme-switch.tsx";
+import "./sign-in-card.css";
 
 /** The branded card the signed-out pages (sign-in, a sign-in link's Continue) stand in, the theme switch under it. */
 export function SignInCard({ title, children }: { title: string; children: ReactNode }) {

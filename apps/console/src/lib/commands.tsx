@@ -2,7 +2,7 @@
 
 import { createContext, useContext, useEffect, useId, useRef } from "react";
 
-/** Something the page on screen offers to do ("Install fleet", "Mint API key"). */
+/** Something the page on screen offers to do ("Install fleet", "Create API key"). */
 export interface PageAction {
   label: string;
   run: () => void;

@@ -10,7 +10,7 @@ export interface ConsolePage {
 
 /**
  * Every page reachable from the navigation, in its order. The letters are the page's initial where that is
- * free; Activity is `e` (its events), the audit log `u`, Models `p` (prices, the provider).
+ * free; the audit log is `u`, Models `p` (prices, the provider).
  */
 export const consolePages: readonly ConsolePage[] = [
   { href: "/overview", label: "Overview", goKey: "o", keywords: "home dashboard what needs me" },
@@ -19,7 +19,7 @@ export const consolePages: readonly ConsolePage[] = [
   { href: "/fleets", label: "Fleets", goKey: "f", keywords: "agents" },
   { href: "/library", label: "Library", goKey: "l", keywords: "definitions install" },
   { href: "/models", label: "Models", goKey: "p", keywords: "catalogue prices provider llm" },
-  { href: "/activity", label: "Activity", goKey: "e", keywords: "events feed live" },
+  { href: "/events", label: "Events", goKey: "e", keywords: "activity feed live" },
   { href: "/connectors", label: "Connectors", goKey: "c", keywords: "slack chat channels" },
   { href: "/secrets", label: "Secrets", goKey: "s", keywords: "credentials" },
   { href: "/api-keys", label: "API keys", goKey: "k", keywords: "tokens" },

@@ -3,6 +3,7 @@ import { redirect } from "next/navigation";
 import type { ReactNode } from "react";
 import { SignedInShell } from "../../components/signed-in-shell.tsx";
 import { SESSION_COOKIE } from "../../lib/session.ts";
+import { navBadges } from "../nav-badges.tsx";
 
 /**
  * Pages behind sign-in. Only the cookie's presence is checked here; whether it still authenticates is the
@@ -11,5 +12,5 @@ import { SESSION_COOKIE } from "../../lib/session.ts";
 export default async function ConsoleLayout({ children }: { children: ReactNode }) {
   const jar = await cookies();
   if (!jar.has(SESSION_COOKIE)) redirect("/sign-in");
-  return <SignedInShell>{children}</SignedInShell>;
+  return <SignedInShell navBadges={navBadges}>{children}</SignedInShell>;
 }

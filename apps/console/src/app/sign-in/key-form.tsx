@@ -3,6 +3,7 @@
 import { Button, ProblemAlert, TextField } from "@fleet/ui";
 import { useActionState } from "react";
 import { type KeySignInState, signInWithKey } from "../../lib/auth-actions.ts";
+import "../../components/sign-in-card.css";
 
 const initial: KeySignInState = { problem: null };
 

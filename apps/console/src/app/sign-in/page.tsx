@@ -4,6 +4,7 @@ import { cookies } from "next/headers";
 import { SignInCard } from "../../components/sign-in-card.tsx";
 import { decodeProblem, SIGN_IN_PROBLEM_COOKIE } from "../../lib/flash.ts";
 import { KeySignInForm } from "./key-form.tsx";
+import "../../components/sign-in-card.css";
 
 export const metadata: Metadata = { title: "Sign in" };
 

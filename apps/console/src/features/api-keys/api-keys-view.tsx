@@ -9,9 +9,9 @@ import { ListBody } from "../../components/list-body.tsx";
 import { PageHeader } from "../../components/page-header.tsx";
 import { usePageActions } from "../../lib/commands.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
+import { CreateKeyDialog } from "./create-key-dialog.tsx";
 import { DeleteKeyDialog, RevokeKeyDialog } from "./key-action-dialogs.tsx";
 import { KeysTable } from "./keys-table.tsx";
-import { MintKeyDialog } from "./mint-key-dialog.tsx";
 import { keysHref, type ListPosition } from "./urls.ts";
 
 type Pending = { action: "revoke" | "delete"; key: ApiKeyItem } | null;
@@ -24,9 +24,9 @@ export function ApiKeysView(position: ListPosition) {
       { placeholderData: keepPreviousData },
     ),
   );
-  const [minting, setMinting] = useState(false);
+  const [creating, setCreating] = useState(false);
   const [pending, setPending] = useState<Pending>(null);
-  usePageActions([{ label: "Mint API key", keywords: "new create token", run: () => setMinting(true) }]);
+  usePageActions([{ label: "Create API key", keywords: "new token", run: () => setCreating(true) }]);
 
   return (
     <div className="page">
@@ -34,7 +34,7 @@ export function ApiKeysView(position: ListPosition) {
         title="API keys"
         description="Tenant API keys let scripts and services call the Fleet Control Plane API as you. Each key is shown once, when it is created."
         actions={
-          <Button variant="primary" icon={<PlusIcon />} onClick={() => setMinting(true)}>
+          <Button variant="primary" icon={<PlusIcon />} onClick={() => setCreating(true)}>
             Create API key
           </Button>
         }
@@ -99,7 +99,7 @@ export function ApiKeysView(position: ListPosition) {
           }
         </ListBody>
       </section>
-      <MintKeyDialog open={minting} onClose={() => setMinting(false)} />
+      <CreateKeyDialog open={creating} onClose={() => setCreating(false)} />
       {pending?.action === "revoke" ? (
         <RevokeKeyDialog apiKey={pending.key} onClose={() => setPending(null)} />
       ) : null}

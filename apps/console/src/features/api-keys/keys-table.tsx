@@ -4,6 +4,8 @@ import type { ApiKeyItem } from "@fleet/contracts";
 import { Badge, Button, type Column, PagedTable, type PagedTableProps, RelativeTime } from "@fleet/ui";
 import { Link } from "../../components/link.tsx";
 import { keySort, type ListPosition } from "./urls.ts";
+import "../../styles/table-cells.css";
+import "./keys-table.css";
 
 export interface KeysTableProps {
   keys: ApiKeyItem[];
@@ -24,7 +26,7 @@ const notRevoked = (
   </>
 );
 
-/** One row per key: never the key itself, which only the mint answer carries. */
+/** One row per key: never the key itself, which only the create answer carries. */
 export function KeysTable({ keys, position, onRevoke, onDelete, busy, pager }: KeysTableProps) {
   const columns: Column<ApiKeyItem>[] = [
     {

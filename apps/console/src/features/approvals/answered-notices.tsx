@@ -4,6 +4,7 @@ import { Button } from "@fleet/ui";
 import { whoLabel } from "./answer.ts";
 import type { AnsweredNotice } from "./use-gate-stream.ts";
 import { Who } from "./who.tsx";
+import "./answered-notices.css";
 
 const outcomeWords: Record<string, string> = {
   approved: "Approved",

@@ -5,6 +5,7 @@ import { useEffect, useRef } from "react";
 import { usePrincipalWords } from "../../lib/names.ts";
 import { type AnswerResult, type Decision, type Gate, standingSentence } from "./answer.ts";
 import { actionLabel } from "./labels.ts";
+import "./bulk-answer.css";
 
 /**
  * Answers the checked gates at once: a "select all on this page" box, the count, approve and deny. The

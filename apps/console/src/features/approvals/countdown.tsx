@@ -3,6 +3,7 @@
 import { formatUtc, LocalTime } from "@fleet/ui";
 import { useId, useSyncExternalStore } from "react";
 import { formatDuration, urgency } from "./time-left.ts";
+import "./countdown.css";
 
 // One clock ticking each second for every countdown on the page, stopped when none is shown.
 let now = Date.now();

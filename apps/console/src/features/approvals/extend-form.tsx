@@ -7,6 +7,8 @@ import { ActionProblem } from "../../components/query-problem.tsx";
 import { forgetOnEdit } from "../../lib/field-errors.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import type { Gate } from "./answer.ts";
+import "./answer-form.css";
+import "./extend-form.css";
 
 const choices = [
   { ms: 15 * 60_000, label: "15 minutes" },

@@ -5,6 +5,8 @@ import { Link } from "../../components/link.tsx";
 import type { Gate } from "./answer.ts";
 import { Countdown } from "./countdown.tsx";
 import { actionLabel } from "./labels.ts";
+import "./quorum.css";
+import "./gate-table.css";
 
 export interface GateTableProps {
   gates: Gate[];

@@ -4,6 +4,7 @@ import { skipToken, useQuery } from "@tanstack/react-query";
 import { useSearchParams } from "next/navigation";
 import { useTRPC } from "../../lib/trpc.ts";
 import { urgency } from "./time-left.ts";
+import "./pending-count.css";
 
 /**
  * The badge counts up to this many pending gates and says "20+" beyond. The API has no count, so the badge

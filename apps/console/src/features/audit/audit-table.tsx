@@ -4,6 +4,7 @@ import { type Column, CopyButton, type CursorPagerProps, PagedTable, RelativeTim
 import { EntityName } from "../../components/entity-name.tsx";
 import { Link } from "../../components/link.tsx";
 import type { RouterOutputs } from "../../lib/trpc.ts";
+import "./audit-table.css";
 
 export type AuditRow = RouterOutputs["audit"]["listWorkspace"]["items"][number];
 

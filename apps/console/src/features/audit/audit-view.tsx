@@ -10,6 +10,7 @@ import { useWorkspaceChoice } from "../../lib/use-workspace.ts";
 import { AuditFilters } from "./audit-filters.tsx";
 import { AuditTable } from "./audit-table.tsx";
 import { type AuditPosition, auditHref } from "./urls.ts";
+import "./audit-view.css";
 
 const scopes = [
   { value: "workspace", label: "This workspace" },
@@ -17,7 +18,7 @@ const scopes = [
 ] as const;
 
 /**
- * The audit log, newest first: who approved, denied, minted, revoked or changed what, and when. One
+ * The audit log, newest first: who approved, denied, created, revoked or changed what, and when. One
  * workspace's acts, or the whole tenant's (with API keys, which belong to no workspace). Scope, filters and
  * page live in the URL.
  */

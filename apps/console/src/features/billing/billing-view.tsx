@@ -6,11 +6,12 @@ import { ListBody } from "../../components/list-body.tsx";
 import { PageHeader } from "../../components/page-header.tsx";
 import { ListLoading, ListProblem } from "../../components/query-problem.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
+import { type BillingPosition, billingHref } from "../../lib/urls.ts";
 import { BudgetsTable } from "./budgets-table.tsx";
 import { ChargesTable } from "./charges-table.tsx";
 import { formatNanos, spendChartData } from "./spend.ts";
 import { SpendChart } from "./spend-chart.tsx";
-import { type BillingPosition, billingHref } from "./urls.ts";
+import "./billing-view.css";
 
 /**
  * The tenant's billing: the balance, what this period cost, each fleet's budget and spend, the spend per

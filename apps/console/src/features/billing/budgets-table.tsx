@@ -3,9 +3,9 @@
 import { Badge, type Column, PagedTable } from "@fleet/ui";
 import { Link } from "../../components/link.tsx";
 import type { RouterOutputs } from "../../lib/trpc.ts";
-import { fleetHref } from "../fleets/urls.ts";
+import { billingHref, fleetHref } from "../../lib/urls.ts";
 import { formatNanos, usedPercent } from "./spend.ts";
-import { billingHref } from "./urls.ts";
+import "./budgets-table.css";
 
 type FleetBudget = RouterOutputs["billing"]["get"]["fleets"][number];
 

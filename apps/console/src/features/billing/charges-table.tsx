@@ -4,8 +4,9 @@ import { type Column, CopyButton, type CursorPagerProps, PagedTable, RelativeTim
 import { Link } from "../../components/link.tsx";
 import { formatCount } from "../../lib/format.ts";
 import type { RouterOutputs } from "../../lib/trpc.ts";
-import { fleetHref } from "../fleets/urls.ts";
+import { fleetHref } from "../../lib/urls.ts";
 import { formatNanos } from "./spend.ts";
+import "./charges-table.css";
 
 export type ChargeRow = RouterOutputs["billing"]["listCharges"]["items"][number];
 

@@ -2,6 +2,7 @@
 
 import { useId } from "react";
 import { formatNanos, type SpendChartData } from "./spend.ts";
+import "./spend-chart.css";
 
 /**
  * Series colours, told apart by hue and lightness; the legend and the table name each one. Each is a

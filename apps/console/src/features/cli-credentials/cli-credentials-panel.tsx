@@ -8,6 +8,7 @@ import { Link } from "../../components/link.tsx";
 import { ListLoading, ListProblem } from "../../components/query-problem.tsx";
 import { problemOf } from "../../lib/problem.ts";
 import { useTRPC } from "../../lib/trpc.ts";
+import "../../styles/device-card.css";
 
 const label = (credential: CliCredentialItem) =>
   credential.client_host ? `${credential.client_name} on ${credential.client_host}` : credential.client_name;

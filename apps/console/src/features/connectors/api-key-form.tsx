@@ -5,6 +5,7 @@ import { useMutation } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { ActionProblem } from "../../components/query-problem.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
+import "./api-key-form.css";
 
 /** What the API accepts as a key (the contract's rule): printable ASCII without spaces, 8 to 256 long. */
 const KEY = /^[\x21-\x7e]{8,256}$/;

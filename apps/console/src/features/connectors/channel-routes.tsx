@@ -7,6 +7,7 @@ import { ActionProblem } from "../../components/query-problem.tsx";
 import { forgetOnEdit } from "../../lib/field-errors.ts";
 import { problemOf } from "../../lib/problem.ts";
 import { useTRPC } from "../../lib/trpc.ts";
+import "./channel-routes.css";
 
 const CHANNEL = /^[A-Za-z0-9_-]{1,64}$/;
 

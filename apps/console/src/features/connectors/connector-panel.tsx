@@ -10,6 +10,7 @@ import { problemOf } from "../../lib/problem.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { ApiKeyForm } from "./api-key-form.tsx";
 import { ChannelRoutes } from "./channel-routes.tsx";
+import "./connector-panel.css";
 
 type Provider = OutputOf<typeof listWorkspaceConnectors>[number];
 

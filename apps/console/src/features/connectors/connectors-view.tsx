@@ -8,6 +8,7 @@ import { useTRPC } from "../../lib/trpc.ts";
 import { useWorkspaceChoice } from "../../lib/use-workspace.ts";
 import { ConnectorPanel } from "./connector-panel.tsx";
 import { connectorsHref } from "./urls.ts";
+import "./connectors-view.css";
 
 /** What the vendor's redirect back said (`?connected=slack`, `?declined=slack`), in words. */
 function outcomeOf(returned: { connected?: string; declined?: string }): string | null {

@@ -22,6 +22,9 @@ import { useTRPC } from "../../lib/trpc.ts";
 import { eventStatusVariants, eventTypeLabels, type FleetEventView } from "./event-labels.ts";
 import { formatDuration } from "./format.ts";
 import { RunAgainButton } from "./run-again.tsx";
+import "../../styles/facts.css";
+import "../../styles/inspect-dialog.css";
+import "./event-dialog.css";
 
 /** The event as text to paste into a ticket or a chat with support: ids, times and the failure, no bodies. */
 export function diagnosticOf(event: FleetEventView): string {

@@ -7,17 +7,20 @@ import { useEffect, useRef, useState } from "react";
 import { Link } from "../../components/link.tsx";
 import { type LiveState, LiveStatus } from "../../components/live-status.tsx";
 import { ListLoading } from "../../components/query-problem.tsx";
+import type { FleetView } from "../../lib/fleet-status.ts";
 import { pollInterval, useOverdue } from "../../lib/poll.ts";
 import { problemOf } from "../../lib/problem.ts";
 import { useShortcuts } from "../../lib/shortcuts.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
-import type { FleetView } from "../fleets/status.ts";
-import { type FleetPosition, fleetHref } from "../fleets/urls.ts";
+import { type FleetPosition, fleetHref } from "../../lib/urls.ts";
 import { EventDialog } from "./event-dialog.tsx";
 import { EventFilters, type EventFilterValues } from "./event-filters.tsx";
 import { EventsTable } from "./events-table.tsx";
 import type { EventStream } from "./use-event-stream.ts";
 import { liveStateOf } from "./use-live-runs.ts";
+import "../../styles/card-parts.css";
+import "../../styles/new-banner.css";
+import "./events-panel.css";
 
 /**
  * The fleet's events, newest first. The first page follows new events, but they do not shift the rows

@@ -9,6 +9,9 @@ import { usePrincipalWords } from "../../lib/names.ts";
 import { collapseFailures } from "./collapse.ts";
 import { eventStatusVariants, eventTypeLabels, type FleetEventItem } from "./event-labels.ts";
 import { formatDuration } from "./format.ts";
+import "../../styles/inline.css";
+import "./event-failure.css";
+import "./events-table.css";
 
 export interface EventsTableProps {
   events: FleetEventItem[];

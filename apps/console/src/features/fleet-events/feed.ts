@@ -1,13 +1,13 @@
 import type { EventFilterValues } from "./event-filters.tsx";
 
-/** Events on the activity feed's one page. */
+/** Events on the Events page's one page. */
 export const FEED_SIZE = 50;
 
 /**
- * The activity feed's list input for a workspace and filters (as the URL gives them): the browser's query and
+ * The Events page's list input for a workspace and filters (as the URL gives them): the browser's query and
  * the console's server, which asks for it with the page's HTML, build the same key from it.
  */
-export function activityListInput(workspaceId: string, filter: EventFilterValues) {
+export function eventFeedInput(workspaceId: string, filter: EventFilterValues) {
   const { actor, status, type, since, until } = filter;
   return {
     workspace_id: workspaceId,

@@ -7,6 +7,7 @@ import { useRouter } from "next/navigation";
 import { Link } from "../../components/link.tsx";
 import { ActionProblem } from "../../components/query-problem.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
+import "./run-again.css";
 
 const finished = (status: string | undefined) =>
   (retryableEventStatuses as readonly string[]).includes(status ?? "");

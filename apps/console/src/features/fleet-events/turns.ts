@@ -11,3 +11,20 @@ export function turnIds(newestFirst: readonly string[], running: Iterable<string
   // Event ids are UUIDv7: their order is their creation order.
   return [...ids].sort().slice(-TURNS);
 }
+
+/** What a request said, as a person reads it: a message's text, else the payload as sent. */
+export function requestText(requestJson: string | undefined): string | undefined {
+  if (requestJson === undefined) return undefined;
+  try {
+    const body = JSON.parse(requestJson) as unknown;
+    if (
+      typeof body === "object" &&
+      body !== null &&
+      typeof (body as { message?: unknown }).message === "string"
+    )
+      return (body as { message: string }).message;
+  } catch {
+    // shown as it came
+  }
+  return requestJson;
+}

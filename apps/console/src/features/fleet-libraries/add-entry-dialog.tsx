@@ -5,8 +5,9 @@ import { SegmentedControl, TextField } from "@fleet/ui";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { FormDialog } from "../../components/form-dialog.tsx";
+import type { LibraryItem } from "../../lib/library-entries.ts";
 import { useTRPC } from "../../lib/trpc.ts";
-import type { LibraryItem } from "./entries.ts";
+import "./add-entry-dialog.css";
 
 type Source = "upload" | "paste" | "git";
 

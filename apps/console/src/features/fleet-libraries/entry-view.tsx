@@ -5,12 +5,20 @@ import { skipToken, useQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { type ReactNode, useState } from "react";
 import { Link } from "../../components/link.tsx";
+import { visibilityMeaning, visibilityVariants } from "../../lib/library-entries.ts";
 import { problemOf } from "../../lib/problem.ts";
 import { useTRPC } from "../../lib/trpc.ts";
+import { fleetHref, libraryHref } from "../../lib/urls.ts";
 import { DefinitionPart, Instructions, RequirementChips, TriggerList } from "../fleets/fleet-definition.tsx";
 import { InstallFleetDialog } from "../fleets/install-fleet-dialog.tsx";
-import { fleetHref } from "../fleets/urls.ts";
-import { describeSource, libraryHref, visibilityMeaning, visibilityVariants } from "./entries.ts";
+import { describeSource } from "./source.ts";
+import "../../styles/card-parts.css";
+import "../../styles/detail-page.css";
+import "../../styles/requirements.css";
+import "../../styles/secret-name.css";
+import "../fleets/credential-checklist.css";
+import "../fleets/fleet-definition.css";
+import "./entry-view.css";
 
 /**
  * One library entry in full, before an install: what it does (its instructions), when it wakes, what it

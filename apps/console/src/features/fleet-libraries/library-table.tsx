@@ -2,7 +2,10 @@
 
 import { type Column, PagedTable, type PagedTableProps, RelativeTime, StatusBadge } from "@fleet/ui";
 import { Link } from "../../components/link.tsx";
-import { entryHref, type LibraryItem, visibilityVariants } from "./entries.ts";
+import { type LibraryItem, visibilityVariants } from "../../lib/library-entries.ts";
+import { entryHref } from "../../lib/urls.ts";
+import "../../styles/table-cells.css";
+import "./library-table.css";
 
 /** Counts of what an entry needs, in words ("2 credentials · 1 tool"); "Nothing" when it needs nothing. */
 export function requirementSummary(item: Pick<LibraryItem, "requirements">): string {

@@ -9,9 +9,9 @@ import { WorkspaceCard, WorkspaceListBody } from "../../components/workspace-lis
 import { usePageActions } from "../../lib/commands.tsx";
 import { useShortcuts } from "../../lib/shortcuts.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
+import { entryHref, libraryHref } from "../../lib/urls.ts";
 import { type ListPosition, useWorkspacePage } from "../../lib/use-workspace.ts";
 import { AddEntryDialog } from "./add-entry-dialog.tsx";
-import { entryHref, libraryHref } from "./entries.ts";
 import { LibraryTable } from "./library-table.tsx";
 
 export function LibraryView(position: ListPosition) {

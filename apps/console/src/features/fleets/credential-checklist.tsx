@@ -2,6 +2,8 @@
 
 import { Badge, Button, PlusIcon } from "@fleet/ui";
 import { InlineSecretForm } from "./inline-secret-form.tsx";
+import "../../styles/secret-name.css";
+import "./credential-checklist.css";
 
 export interface CredentialChecklistProps {
   workspaceId: string;
@@ -13,14 +15,14 @@ export interface CredentialChecklistProps {
   /** The secret names the workspace holds; undefined while they load or when they cannot be read. */
   held: ReadonlySet<string> | undefined;
   /** The credential whose inline form is open. */
-  adding: string | null;
-  onAdding: (name: string | null) => void;
-  onAdded: (name: string) => void;
+  creating: string | null;
+  onCreating: (name: string | null) => void;
+  onCreated: (name: string) => void;
 }
 
 /**
  * Each credential the fleet needs, with the definition's reason and whether the workspace holds a secret of
- * that name; a missing one can be added in place.
+ * that name; a missing one can be created in place.
  */
 export function CredentialChecklist({
   workspaceId,
@@ -28,9 +30,9 @@ export function CredentialChecklist({
   required,
   reasons,
   held,
-  adding,
-  onAdding,
-  onAdded,
+  creating,
+  onCreating,
+  onCreated,
 }: CredentialChecklistProps) {
   if (required.length === 0) {
     return <p className="muted install__none">This fleet needs no credentials.</p>;
@@ -51,14 +53,14 @@ export function CredentialChecklist({
               ) : state === "missing" ? (
                 <span className="credential__missing">
                   <Badge tone="warning">Missing</Badge>
-                  {adding === name ? null : (
+                  {creating === name ? null : (
                     <Button
                       size="sm"
                       icon={<PlusIcon />}
-                      aria-label={`Add secret ${name}`}
-                      onClick={() => onAdding(name)}
+                      aria-label={`Create secret ${name}`}
+                      onClick={() => onCreating(name)}
                     >
-                      Add
+                      Create
                     </Button>
                   )}
                 </span>
@@ -66,14 +68,14 @@ export function CredentialChecklist({
                 <Badge tone="neutral">Not checked</Badge>
               )}
             </div>
-            {adding === name && state === "missing" ? (
+            {creating === name && state === "missing" ? (
               <InlineSecretForm
                 workspaceId={workspaceId}
                 name={name}
-                onCancel={() => onAdding(null)}
+                onCancel={() => onCreating(null)}
                 onCreated={(created) => {
-                  onAdding(null);
-                  onAdded(created);
+                  onCreating(null);
+                  onCreated(created);
                 }}
               />
             ) : null}

@@ -1,7 +1,11 @@
 import type { ReactNode } from "react";
 import { Link } from "../../components/link.tsx";
-import { entryHref } from "../fleet-libraries/entries.ts";
-import type { FleetView } from "./status.ts";
+import type { FleetView } from "../../lib/fleet-status.ts";
+import { entryHref } from "../../lib/urls.ts";
+import "../../styles/card-parts.css";
+import "../../styles/inline.css";
+import "../../styles/requirements.css";
+import "./fleet-definition.css";
 
 /**
  * What the fleet was installed with, frozen at install: its instructions, the triggers that wake it and

@@ -2,8 +2,8 @@
 
 import { fleetStatuses } from "@fleet/contracts/fleets/values";
 import { FilterForm, FilterSelect, FilterText } from "../../components/filter-form.tsx";
-import { fleetStatusVariants } from "./status.ts";
-import type { FleetFilter } from "./urls.ts";
+import { fleetStatusVariants } from "../../lib/fleet-status.ts";
+import type { FleetFilter } from "../../lib/urls.ts";
 
 const NAME_MAX = 100;
 

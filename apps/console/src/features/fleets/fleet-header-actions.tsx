@@ -1,8 +1,8 @@
 "use client";
 
 import { Button, PauseIcon, PlayIcon, StopIcon, TrashIcon } from "@fleet/ui";
+import { type FleetView, offeredActions } from "../../lib/fleet-status.ts";
 import type { ConfirmedAction, FleetRef } from "./fleet-action-dialogs.tsx";
-import { type FleetView, offeredActions } from "./status.ts";
 
 /** The fleet page's actions, all in view: the page is about this one fleet. */
 export function FleetHeaderActions({

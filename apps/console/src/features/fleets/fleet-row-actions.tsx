@@ -2,8 +2,9 @@
 
 import type { FleetStatus } from "@fleet/contracts";
 import { ActionMenu, Button, type MenuAction, PauseIcon, PlayIcon, StopIcon, TrashIcon } from "@fleet/ui";
+import { offeredActions } from "../../lib/fleet-status.ts";
 import type { ConfirmedAction, FleetRef } from "./fleet-action-dialogs.tsx";
-import { offeredActions } from "./status.ts";
+import "../../styles/table-cells.css";
 
 export interface FleetActionHandlers {
   /** Pause or resume at once (both are undone as easily); optimistic. */

@@ -2,11 +2,13 @@
 
 import { type Column, PagedTable, type PagedTableProps, RelativeTime, StatusBadge } from "@fleet/ui";
 import { Link } from "../../components/link.tsx";
+import { type FleetItem, fleetStatusVariants } from "../../lib/fleet-status.ts";
 import { formatCount } from "../../lib/format.ts";
+import { fleetHref } from "../../lib/urls.ts";
 import type { FleetActionHandlers } from "./fleet-row-actions.tsx";
 import { FleetRowActions } from "./fleet-row-actions.tsx";
-import { type FleetItem, fleetStatusVariants } from "./status.ts";
-import { fleetHref } from "./urls.ts";
+import "../../styles/inline.css";
+import "../../styles/table-cells.css";
 
 export interface FleetsTableProps {
   fleets: FleetItem[];

@@ -11,13 +11,13 @@ import { WorkspaceCard, WorkspaceListBody } from "../../components/workspace-lis
 import { usePageActions } from "../../lib/commands.tsx";
 import { useShortcuts } from "../../lib/shortcuts.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
+import { type FleetFilter, fleetHref, fleetsHref } from "../../lib/urls.ts";
 import { type ListPosition, useWorkspacePage } from "../../lib/use-workspace.ts";
 import { type ConfirmedAction, FleetActionDialogs, statusChange } from "./fleet-action-dialogs.tsx";
 import { FleetFilters } from "./fleet-filters.tsx";
 import type { FleetActionHandlers } from "./fleet-row-actions.tsx";
 import { FleetsTable } from "./fleets-table.tsx";
 import { InstallFleetDialog } from "./install-fleet-dialog.tsx";
-import { type FleetFilter, fleetHref, fleetsHref } from "./urls.ts";
 import { useFleetStatusChange, usePendingFleetIds } from "./use-fleet-status.ts";
 
 export function FleetsView({ filter, ...position }: ListPosition & { filter: FleetFilter }) {

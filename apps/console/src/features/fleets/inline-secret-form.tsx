@@ -7,9 +7,11 @@ import { problemOf } from "../../lib/problem.ts";
 import { kindChoices, type SecretKind } from "../secrets/kinds.ts";
 import { useCreateSecret } from "../secrets/use-create-secret.ts";
 import { focusField, useValueEditor, ValueEditor } from "../secrets/value-editor.tsx";
+import "../../styles/secret-name.css";
+import "./inline-secret-form.css";
 
 /**
- * Adds one missing credential as a workspace secret without leaving the install: the name is the one the
+ * Creates one missing credential as a workspace secret without leaving the install: the name is the one the
  * definition requires, so only the value (and its kind) is asked. The value lives in this form alone and
  * goes when it unmounts.
  */
@@ -30,7 +32,7 @@ export function InlineSecretForm({
   return (
     <form
       className="inline-secret"
-      aria-label={`Add secret ${name}`}
+      aria-label={`Create secret ${name}`}
       noValidate
       onInput={forgetOnEdit(create)}
       onSubmit={(event) => {
@@ -58,7 +60,7 @@ export function InlineSecretForm({
           Cancel
         </Button>
         <Button size="sm" type="submit" variant="primary" pending={create.isPending}>
-          Save secret {name}
+          Create secret {name}
         </Button>
       </div>
     </form>

@@ -5,8 +5,11 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { Link } from "../../components/link.tsx";
 import { QueryProblem } from "../../components/query-problem.tsx";
+import { type LibraryItem, visibilityVariants } from "../../lib/library-entries.ts";
 import { useTRPC } from "../../lib/trpc.ts";
-import { type LibraryItem, libraryHref, visibilityVariants } from "../fleet-libraries/entries.ts";
+import { libraryHref } from "../../lib/urls.ts";
+import "../../styles/card-parts.css";
+import "./library-choice.css";
 
 /** Entries a page of the chooser shows; the dialog stays short enough to see them all. */
 const PAGE_SIZE = 8;

@@ -6,10 +6,12 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useRef, useState } from "react";
 import { REQUEST_TIMEOUT_MS, unansweredOf } from "../../lib/api-fetch.ts";
 import { forgetOnEdit } from "../../lib/field-errors.ts";
+import { type FleetView, messageBlockedReason } from "../../lib/fleet-status.ts";
 import { formatCount } from "../../lib/format.ts";
 import { answerLost, problemOf, statusOf } from "../../lib/problem.ts";
 import { useTRPC } from "../../lib/trpc.ts";
-import { type FleetView, messageBlockedReason } from "./status.ts";
+import "../../styles/card-parts.css";
+import "./message-box.css";
 
 const utf8 = new TextEncoder();
 
@@ -192,11 +194,11 @@ export function MessageBox({ fleet, onSent }: { fleet: FleetView; onSent: (event
             <ProblemAlert
               problem={{
                 title: "The message may have been sent",
-                detail: `${lostAnswer(unansweredOf(send.error)?.kind === "timeout")} so the console cannot tell whether the message was stored. Retrying sends it with the same key: the API stores it at most once.`,
+                detail: `${lostAnswer(unansweredOf(send.error)?.kind === "timeout")} so the console cannot tell whether the message was stored. Trying again sends it with the same key: the API stores it at most once.`,
               }}
             >
               <Button size="sm" variant="primary" onClick={retryLost}>
-                Retry sending
+                Try sending again
               </Button>
             </ProblemAlert>
           ) : (

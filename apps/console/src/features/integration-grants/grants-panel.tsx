@@ -16,11 +16,12 @@ import { DoneStatus } from "../../components/done-status.tsx";
 import { EntityName } from "../../components/entity-name.tsx";
 import { Link } from "../../components/link.tsx";
 import { ListLoading, ListProblem } from "../../components/query-problem.tsx";
+import type { FleetView } from "../../lib/fleet-status.ts";
 import { problemOf } from "../../lib/problem.ts";
 import { type RouterOutputs, useTRPC } from "../../lib/trpc.ts";
-import { approvalsHref } from "../approvals/urls.ts";
-import type { FleetView } from "../fleets/status.ts";
-import { type FleetPosition, fleetHref } from "../fleets/urls.ts";
+import { approvalsHref, type FleetPosition, fleetHref } from "../../lib/urls.ts";
+import "../../styles/card-parts.css";
+import "./grants-panel.css";
 
 type Grant = RouterOutputs["integrationGrants"]["list"]["items"][number];
 

@@ -3,6 +3,8 @@
 import type { MemberItem } from "@fleet/contracts";
 import { Badge, Button, type Column, PagedTable, type PagedTableProps, RelativeTime } from "@fleet/ui";
 import { Link } from "../../components/link.tsx";
+import "../../styles/table-cells.css";
+import "./members-table.css";
 
 export interface MembersTableProps {
   members: MemberItem[];

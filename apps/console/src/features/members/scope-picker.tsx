@@ -2,6 +2,7 @@
 
 import { type MemberRole, memberRoles, tenantScopes } from "@fleet/contracts";
 import { SelectField } from "@fleet/ui";
+import "./scope-picker.css";
 
 /** Groups shown together, in the order the spec's scope table lists them. */
 function groupOf(scope: string): string {
@@ -20,7 +21,7 @@ export function ScopePicker({
 }: {
   selected: readonly string[];
   name?: string;
-  /** The scopes to offer; every tenant scope unless narrowed (an API key offers only the minter's). */
+  /** The scopes to offer; every tenant scope unless narrowed (an API key offers only its creator's). */
   offered?: readonly string[];
   hint?: string;
 }) {

@@ -6,10 +6,12 @@ import { useRouter } from "next/navigation";
 import { FilterForm } from "../../components/filter-form.tsx";
 import { Link } from "../../components/link.tsx";
 import { ListBody } from "../../components/list-body.tsx";
+import type { FleetView } from "../../lib/fleet-status.ts";
 import { useShortcuts } from "../../lib/shortcuts.tsx";
 import { type RouterOutputs, useTRPC } from "../../lib/trpc.ts";
-import type { FleetView } from "../fleets/status.ts";
-import { type FleetPosition, fleetHref } from "../fleets/urls.ts";
+import { type FleetPosition, fleetHref } from "../../lib/urls.ts";
+import "../../styles/card-parts.css";
+import "./memories-panel.css";
 
 type MemoryItem = RouterOutputs["memories"]["list"]["items"][number];
 

@@ -9,6 +9,8 @@ import { problemOf } from "../../lib/problem.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { dollarsText, parseDollars } from "./money.ts";
 import { providerLabel } from "./urls.ts";
+import "../../styles/inline.css";
+import "./model-form.css";
 
 const PRICE_FIELDS = [
   ["input_nanos_per_mtok", "Input price"],

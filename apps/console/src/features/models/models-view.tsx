@@ -10,12 +10,20 @@ import { PageHeader } from "../../components/page-header.tsx";
 import { ListProblem } from "../../components/query-problem.tsx";
 import { formatCount } from "../../lib/format.ts";
 import { useTRPC } from "../../lib/trpc.ts";
-import { OperatorAccessCard, OperatorIdentity, type OperatorSession } from "../runners/operator-access.tsx";
-import { refusesOperator } from "../runners/runners-view.tsx";
+import {
+  OperatorAccessCard,
+  OperatorIdentity,
+  type OperatorSession,
+  refusesOperator,
+} from "../runners/operator-access.tsx";
 import { DeleteModelDialog, ModelDialog } from "./model-dialogs.tsx";
 import { formatPerMillion } from "./money.ts";
 import { ProviderSection } from "./provider-section.tsx";
 import { filterProviders, type ModelsPosition, modelsHref, providerLabel } from "./urls.ts";
+import "../../styles/card-parts.css";
+import "../../styles/table-cells.css";
+import "./skeleton.css";
+import "./models-view.css";
 
 /** One catalogue row as the table shows it; `admin` only when the operator token reads the admin rows. */
 interface Row {
@@ -220,8 +228,8 @@ export function ModelsView({
           command={MODELS_COMMAND}
           explanation={
             <p className="operator-access__text">
-              The catalogue belongs to the platform: adding, changing and removing models needs an operator
-              token with <code>model:write</code> (<code>model:admin</code> also removes). Mint one on the
+              The catalogue belongs to the platform: adding, editing and removing models needs an operator
+              token with <code>model:write</code> (<code>model:admin</code> also removes). Create one on the
               server and paste it here:
             </p>
           }

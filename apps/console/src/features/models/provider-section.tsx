@@ -11,6 +11,10 @@ import { problemOf, statusOf } from "../../lib/problem.ts";
 import { type ApiError, type RouterOutputs, useTRPC } from "../../lib/trpc.ts";
 import { providerProblemInWords } from "./provider-words.ts";
 import { providerLabel } from "./urls.ts";
+import "../../styles/card-parts.css";
+import "./model-form.css";
+import "./skeleton.css";
+import "./provider-section.css";
 
 /** A refusal of the provider routes, in words (never the code). */
 function inWords(error: ApiError) {
@@ -81,11 +85,11 @@ export function ProviderSection() {
         {forbidden || (current.error && !notSet) || current.isPending ? null : (
           <div className="provider-card__actions">
             <Button variant="secondary" onClick={() => setSetting(true)}>
-              {current.data ? "Change provider" : "Set provider"}
+              Set provider
             </Button>
             {current.data ? (
               <Button variant="ghost" onClick={() => setRemoving(true)}>
-                Use the platform default
+                Remove provider
               </Button>
             ) : null}
           </div>
@@ -157,7 +161,7 @@ function ProviderDialog({ current, onClose }: { current: CurrentProvider | null;
       formId={formId}
       submitLabel="Save provider"
       mutation={{ isPending: save.isPending, error: null, reset: () => {} }}
-      title={current ? "Change your provider" : "Set your provider"}
+      title="Set your provider"
       description="Where your fleets' model calls go, and on whose key. Your key is sealed and never shown again."
     >
       <form id={formId} onSubmit={submit} noValidate className="model-form">
@@ -257,8 +261,8 @@ function RemoveProviderDialog({ onClose }: { onClose: () => void }) {
   return (
     <ConfirmDialog
       open
-      title="Use the platform default?"
-      confirmLabel="Remove my provider"
+      title="Remove your provider?"
+      confirmLabel="Remove provider"
       pending={remove.isPending}
       problem={remove.error ? inWords(remove.error) : null}
       onCancel={onClose}

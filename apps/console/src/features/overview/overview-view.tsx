@@ -19,6 +19,8 @@ import {
   WaitingEventsPanel,
 } from "./panels.tsx";
 import { overviewHref } from "./urls.ts";
+import "./panels.css";
+import "./overview-view.css";
 
 /** The overview looks for news this often; it is one bounded read. */
 const OVERVIEW_POLL_MS = 15_000;

@@ -6,11 +6,9 @@ import type { ReactNode } from "react";
 import { EntityName } from "../../components/entity-name.tsx";
 import { Link } from "../../components/link.tsx";
 import { formatCost } from "../../lib/format.ts";
-import { approvalsHref } from "../approvals/urls.ts";
-import { billingHref } from "../billing/urls.ts";
-import { fleetHref } from "../fleets/urls.ts";
-import { runnersHref } from "../runners/urls.ts";
+import { approvalsHref, billingHref, fleetHref, runnersHref } from "../../lib/urls.ts";
 import { explainWait, formatSpan, formatTotal, type OverviewData } from "./reasons.ts";
+import "./panels.css";
 
 /** One panel: its title with a count, its rows or what it says when there are none, and a way on. */
 function Panel({

@@ -1,8 +1,6 @@
 import type { WaitReason } from "@fleet/contracts";
 import type { RouterOutputs } from "../../lib/trpc.ts";
-import { billingHref } from "../billing/urls.ts";
-import { fleetHref } from "../fleets/urls.ts";
-import { runnersHref } from "../runners/urls.ts";
+import { billingHref, fleetHref, runnersHref } from "../../lib/urls.ts";
 
 export type OverviewData = RouterOutputs["overview"]["get"];
 export type WaitingItem = OverviewData["waiting_events"]["items"][number];

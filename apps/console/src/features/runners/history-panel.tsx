@@ -9,6 +9,7 @@ import { EntityName } from "../../components/entity-name.tsx";
 import { Link } from "../../components/link.tsx";
 import { ListBody } from "../../components/list-body.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
+import { type RunnerPosition, runnerHref } from "../../lib/urls.ts";
 import {
   eventTypeLabels,
   humanize,
@@ -17,7 +18,8 @@ import {
   type RunnerEventType,
   tierLabels,
 } from "./status.ts";
-import { type RunnerPosition, runnerHref } from "./urls.ts";
+import "../../styles/card-parts.css";
+import "./history-panel.css";
 
 const PAGE_SIZE = 25;
 

@@ -13,9 +13,13 @@ import {
 import { Fact, none } from "../../components/fact.tsx";
 import { Link } from "../../components/link.tsx";
 import { formatCount } from "../../lib/format.ts";
-import { fleetHref } from "../fleets/urls.ts";
+import { fleetHref } from "../../lib/urls.ts";
 import { RunFrames } from "./run-frames.tsx";
 import { type LeaseItem, leaseOutcomeVariants, leaseSentence } from "./status.ts";
+import "../../styles/facts.css";
+import "../../styles/inline.css";
+import "../../styles/inspect-dialog.css";
+import "./lease-dialog.css";
 
 const count = (value: number | null) => (value === null ? none : formatCount(value));
 

@@ -7,9 +7,12 @@ import { Link } from "../../components/link.tsx";
 import { ListLoading, ListProblem } from "../../components/query-problem.tsx";
 import { formatCount } from "../../lib/format.ts";
 import { useTRPC } from "../../lib/trpc.ts";
+import { type RunnerPosition, runnerHref } from "../../lib/urls.ts";
 import { LeaseDialog } from "./lease-dialog.tsx";
 import { type LeaseItem, leaseOutcomeVariants, leaseSentence } from "./status.ts";
-import { type RunnerPosition, runnerHref } from "./urls.ts";
+import "../../styles/card-parts.css";
+import "../../styles/inline.css";
+import "./leases-panel.css";
 
 const PAGE_SIZE = 20;
 const POLL_MS = 10_000;

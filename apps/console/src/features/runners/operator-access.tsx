@@ -3,6 +3,11 @@
 import { hasScope } from "@fleet/contracts/scopes";
 import { Badge, Button, formatUtc, ProblemAlert, type ProblemView, TextField } from "@fleet/ui";
 import { type ReactNode, useId, useState } from "react";
+import { statusOf } from "../../lib/problem.ts";
+import type { ApiError } from "../../lib/trpc.ts";
+import "../../styles/card-parts.css";
+import "../../styles/inline.css";
+import "./operator-access.css";
 
 /** What the page knows of the operator token in the cookie: never the token, only its claims. */
 export interface OperatorSession {
@@ -11,7 +16,7 @@ export interface OperatorSession {
   expiresAt: number | null;
 }
 
-const MINT_COMMAND = 'pnpm fleetctl operator --scopes "runner:admin" --json';
+const CREATE_COMMAND = 'pnpm fleetctl operator --scopes "runner:admin" --json';
 
 /**
  * Why the operator cannot do what needs `scope`, or null when they can (or the console cannot tell: the
@@ -44,7 +49,7 @@ export function OperatorAccessCard({
   refused,
   returnTo,
   explanation,
-  command = MINT_COMMAND,
+  command = CREATE_COMMAND,
 }: {
   /** Why the last token was refused: the paste's or the API's answer to the one in the cookie. */
   problem: ProblemView | null;
@@ -54,7 +59,7 @@ export function OperatorAccessCard({
   returnTo: string;
   /** Why the page needs the token, and what each scope allows there; the Runners page's by default. */
   explanation?: ReactNode;
-  /** The command that mints a fitting token. */
+  /** The command that creates a fitting token. */
   command?: string;
 }) {
   const headingId = useId();
@@ -75,7 +80,7 @@ export function OperatorAccessCard({
         {explanation ?? (
           <p className="operator-access__text">
             Runners belong to the platform, not to your tenant, so these pages need an operator token beside
-            your sign-in. Mint one on the server and paste it here:
+            your sign-in. Create one on the server and paste it here:
           </p>
         )}
         <pre className="operator-access__command">
@@ -148,4 +153,10 @@ export function OperatorIdentity({ session, returnTo }: { session: OperatorSessi
       <ForgetOperatorForm {...(returnTo ? { returnTo } : {})} />
     </section>
   );
+}
+
+/** A refusal of the operator token itself: the page needs another one, not a retry. */
+export function refusesOperator(error: ApiError | null): error is ApiError {
+  const status = error ? statusOf(error) : undefined;
+  return status === 401 || status === 403;
 }

@@ -14,6 +14,8 @@ import {
   tierMeaning,
 } from "./status.ts";
 import { useRunnerUpdate } from "./use-runner-update.ts";
+import "../../styles/inline.css";
+import "./policy-dialog.css";
 
 const REGISTRY_LIMIT = 64;
 

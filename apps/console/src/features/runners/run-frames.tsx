@@ -5,6 +5,7 @@ import { useInfiniteQuery } from "@tanstack/react-query";
 import { QueryProblem } from "../../components/query-problem.tsx";
 import { type ApiError, useTRPC, useTRPCClient } from "../../lib/trpc.ts";
 import { formatMs, runSteps } from "./run-steps.ts";
+import "./run-frames.css";
 
 const PAGE_SIZE = 200;
 

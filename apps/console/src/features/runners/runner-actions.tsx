@@ -14,10 +14,10 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { problemOf, statusOf } from "../../lib/problem.ts";
 import { useTRPC } from "../../lib/trpc.ts";
+import { runnersHref } from "../../lib/urls.ts";
 import { type RunnerAction, unavailableActions } from "./availability.ts";
 import type { OperatorSession } from "./operator-access.tsx";
 import type { RunnerView } from "./status.ts";
-import { runnersHref } from "./urls.ts";
 import type { useRunnerUpdate } from "./use-runner-update.ts";
 
 type Move = "cordoned" | "draining" | "active";

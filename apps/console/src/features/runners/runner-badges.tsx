@@ -1,5 +1,6 @@
 import { Badge, StatusBadge } from "@fleet/ui";
 import { livenessMeaning, livenessVariants, type RunnerItem, runnerStatusVariants } from "./status.ts";
+import "./runner-badges.css";
 
 /** Admin state and liveness side by side: what the operator asked, and what the host is doing. */
 export function RunnerState({ runner }: { runner: Pick<RunnerItem, "status" | "liveness"> }) {

@@ -9,17 +9,25 @@ import { ActionProblem } from "../../components/query-problem.tsx";
 import { formatCount } from "../../lib/format.ts";
 import { problemOf } from "../../lib/problem.ts";
 import { useTRPC } from "../../lib/trpc.ts";
+import { type RunnerPosition, runnerHref, runnersHref } from "../../lib/urls.ts";
 import { HistoryPanel } from "./history-panel.tsx";
 import { LeasesPanel } from "./leases-panel.tsx";
-import { OperatorAccessCard, OperatorIdentity, type OperatorSession } from "./operator-access.tsx";
+import {
+  OperatorAccessCard,
+  OperatorIdentity,
+  type OperatorSession,
+  refusesOperator,
+} from "./operator-access.tsx";
 import { PolicyDialog } from "./policy-dialog.tsx";
 import { RunnerActions } from "./runner-actions.tsx";
 import { DegradedBadge, RunnerState } from "./runner-badges.tsx";
-import { refusesOperator } from "./runners-view.tsx";
 import { SandboxCard } from "./sandbox-card.tsx";
 import { lifetimeCounts, type RunnerView } from "./status.ts";
-import { type RunnerPosition, runnerHref, runnersHref } from "./urls.ts";
 import { useRunnerUpdate } from "./use-runner-update.ts";
+import "../../styles/card-parts.css";
+import "../../styles/detail-page.css";
+import "../../styles/inline.css";
+import "./runner-detail.css";
 
 const RUNNER_POLL_MS = 10_000;
 

@@ -3,9 +3,12 @@
 import { type Column, PagedTable, type PagedTableProps, RelativeTime } from "@fleet/ui";
 import { Link } from "../../components/link.tsx";
 import { formatCount } from "../../lib/format.ts";
+import { runnerHref } from "../../lib/urls.ts";
 import { DegradedBadge, RunnerState } from "./runner-badges.tsx";
 import { type RunnerItem, tierLabels } from "./status.ts";
-import { runnerHref } from "./urls.ts";
+import "../../styles/inline.css";
+import "../../styles/table-cells.css";
+import "./runners-table.css";
 
 const never = (
   <>

@@ -7,23 +7,24 @@ import { Link } from "../../components/link.tsx";
 import { type LiveState, LiveStatus } from "../../components/live-status.tsx";
 import { PageHeader } from "../../components/page-header.tsx";
 import { ListLoading } from "../../components/query-problem.tsx";
-import { problemOf, statusOf } from "../../lib/problem.ts";
-import { type ApiError, useTRPC } from "../../lib/trpc.ts";
-import { OperatorAccessCard, OperatorIdentity, type OperatorSession } from "./operator-access.tsx";
+import { problemOf } from "../../lib/problem.ts";
+import { useTRPC } from "../../lib/trpc.ts";
+import { type RunnersPosition, runnersHref } from "../../lib/urls.ts";
+import {
+  OperatorAccessCard,
+  OperatorIdentity,
+  type OperatorSession,
+  refusesOperator,
+} from "./operator-access.tsx";
 import { RunnersTable } from "./runners-table.tsx";
 import { StateFilter } from "./state-filter.tsx";
 import type { RunnerItem } from "./status.ts";
-import { isFiltered, type RunnersPosition, runnersHref } from "./urls.ts";
-import { countStates, matches, useRunnerCensus } from "./use-runner-census.ts";
+import { countStates, isFiltered, matches, useRunnerCensus } from "./use-runner-census.ts";
+import "../../styles/new-banner.css";
+import "./runners-view.css";
 
 const LIST_POLL_MS = 10_000;
 const DEFAULT_LIMIT = 50;
-
-/** A refusal of the operator token itself: the page needs another one, not a retry. */
-export function refusesOperator(error: ApiError | null): error is ApiError {
-  const status = error ? statusOf(error) : undefined;
-  return status === 401 || status === 403;
-}
 
 const description =
   "Execution hosts that lease the fleets' work. Cordon a runner to stop new work, drain it to let its leases finish, revoke it to refuse its token for good.";

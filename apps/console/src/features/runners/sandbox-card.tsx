@@ -1,6 +1,10 @@
 import { Badge, type BadgeTone } from "@fleet/ui";
 import { DegradedBadge } from "./runner-badges.tsx";
 import { networkLabels, type RunnerView, tierLabels, tierMeaning } from "./status.ts";
+import "../../styles/card-parts.css";
+import "../../styles/inline.css";
+import "../../styles/requirements.css";
+import "./sandbox-card.css";
 
 type Policy = NonNullable<RunnerView["assigned_policy"]>;
 type Report = NonNullable<RunnerView["achievable"]>;

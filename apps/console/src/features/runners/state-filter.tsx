@@ -2,9 +2,11 @@
 
 import { type ReactNode, useId } from "react";
 import { Link } from "../../components/link.tsx";
+import { type RunnerFilter, type RunnersPosition, runnersHref } from "../../lib/urls.ts";
 import { type Liveness, livenessVariants, type RunnerStatus, runnerStatusVariants } from "./status.ts";
-import { isFiltered, type RunnerFilter, type RunnersPosition, runnersHref } from "./urls.ts";
 import type { StateCounts } from "./use-runner-census.ts";
+import { isFiltered } from "./use-runner-census.ts";
+import "./state-filter.css";
 
 const livenessOrder: Liveness[] = ["online", "busy", "offline", "registered"];
 const statusOrder: RunnerStatus[] = ["active", "cordoned", "draining", "drained", "revoked"];

@@ -2,8 +2,8 @@
 
 import { type QueryKey, useQuery } from "@tanstack/react-query";
 import { type ApiError, useTRPC, useTRPCClient } from "../../lib/trpc.ts";
+import type { RunnerFilter } from "../../lib/urls.ts";
 import type { Liveness, RunnerItem, RunnerStatus } from "./status.ts";
-import type { RunnerFilter } from "./urls.ts";
 
 /** The census reads at most this many pages of the largest size the API serves. */
 const CENSUS_PAGES = 10;
@@ -77,4 +77,8 @@ export function matches(runner: RunnerItem, filter: RunnerFilter): boolean {
   if (filter.liveness && runner.liveness !== filter.liveness) return false;
   if (filter.degraded && !runner.degraded) return false;
   return true;
+}
+
+export function isFiltered(filter: RunnerFilter): boolean {
+  return Boolean(filter.status || filter.liveness || filter.degraded);
 }

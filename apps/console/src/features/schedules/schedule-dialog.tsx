@@ -1,10 +1,8 @@
 "use client";
 
-import { cronProblem, isTimeZone } from "@fleet/contracts/fleet-libraries/cron";
 import { SCHEDULE_MESSAGE_LIMIT } from "@fleet/contracts/schedules/values";
 import {
   Button,
-  browserTimeZone,
   Callout,
   Dialog,
   FieldError,
@@ -13,57 +11,13 @@ import {
   TextField,
   TimeZoneField,
 } from "@fleet/ui";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useId, useState } from "react";
-import { describeCron } from "../../lib/cron-text.ts";
-import { forgetOnEdit, useFieldErrors } from "../../lib/field-errors.ts";
+import { forgetOnEdit } from "../../lib/field-errors.ts";
 import { problemOf, statusOf } from "../../lib/problem.ts";
-import { useTRPC } from "../../lib/trpc.ts";
-import { conflictHint, effective, type ScheduleItem } from "./schedule-labels.ts";
-import { useScheduleUpdate } from "./use-schedule-update.ts";
-
-type Field = "cron" | "timezone" | "message";
-
-interface Values {
-  cron: string;
-  timezone: string;
-  message: string;
-  once: boolean;
-}
-
-function problemsOf(values: Values): Partial<Record<Field, string>> {
-  const cron = cronProblem(values.cron);
-  return {
-    ...(cron ? { cron: `Cron ${cron}.` } : {}),
-    ...(isTimeZone(values.timezone) ? {} : { timezone: "Choose a time zone from the list." }),
-    ...(values.message.trim() === ""
-      ? { message: "Write the message the fleet receives on each fire." }
-      : values.message.length > SCHEDULE_MESSAGE_LIMIT
-        ? { message: `At most ${SCHEDULE_MESSAGE_LIMIT} characters.` }
-        : {}),
-  };
-}
-
-/**
- * What an edit sends: only the fields that change. On a trigger schedule the change is an override of the
- * fleet's document, so going back to the document's value clears the override's field (null).
- */
-function changesOf(schedule: ScheduleItem, values: Values): Partial<Record<Field, string | null>> {
-  const now = effective(schedule);
-  const changes: Partial<Record<Field, string | null>> = {};
-  for (const field of ["cron", "timezone", "message"] as const) {
-    const value = field === "cron" ? values.cron.trim() : values[field];
-    if (schedule.source === "trigger") {
-      const overridden = schedule.override?.[field] != null;
-      if (value === schedule[field]) {
-        if (overridden) changes[field] = null;
-      } else if (value !== now[field]) changes[field] = value;
-    } else if (value !== schedule[field]) changes[field] = value;
-  }
-  return changes;
-}
-
-export type ScheduleDialogMode = { kind: "create" } | { kind: "edit"; schedule: ScheduleItem };
+import type { Field, ScheduleDialogMode } from "./schedule-form.ts";
+import { conflictHint } from "./schedule-labels.ts";
+import { useScheduleForm } from "./use-schedule-form.ts";
+import "../../styles/inline.css";
+import "./schedule-dialog.css";
 
 /**
  * Creates or edits a schedule: cron with its meaning in words as you type, a time zone, the message, and
@@ -90,75 +44,14 @@ export function ScheduleDialog({
   onStale: (hint: string) => void;
   onDone: (message: string) => void;
 }) {
-  const formId = useId();
-  const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  const schedule = mode.kind === "edit" ? mode.schedule : null;
-  const start = schedule ? effective(schedule) : null;
-  const [values, setValues] = useState<Values>({
-    cron: start?.cron ?? "",
-    timezone: start?.timezone ?? browserTimeZone(),
-    message: start?.message ?? "",
-    once: schedule?.once ?? false,
-  });
-  const [errors, setErrors, clearError] = useFieldErrors<Field>();
-  const listKey = trpc.schedules.list.queryKey({ workspace_id: workspaceId, fleet_id: fleetId });
-  const create = useMutation(
-    trpc.schedules.create.mutationOptions({
-      onSuccess: () => queryClient.invalidateQueries({ queryKey: listKey }),
-    }),
-  );
-  const update = useScheduleUpdate(workspaceId, fleetId);
-  const pending = create.isPending || update.isPending;
-  const error = create.error ?? update.error;
-  const set = (field: keyof Values) => (value: string | boolean) => {
-    setValues((current) => ({ ...current, [field]: value }));
-    if (field !== "once") clearError(field);
-  };
-  const words = describeCron(values.cron);
-
-  function submit() {
-    const found = problemsOf(values);
-    setErrors(found);
-    if (Object.keys(found).length > 0) return;
-    if (schedule === null) {
-      create.mutate(
-        {
-          workspace_id: workspaceId,
-          fleet_id: fleetId,
-          cron: values.cron.trim(),
-          timezone: values.timezone,
-          message: values.message,
-          once: values.once,
-        },
-        { onSuccess: () => onDone(`Created the schedule: ${words ?? values.cron}.`) },
-      );
-      return;
-    }
-    const changes = changesOf(schedule, values);
-    if (Object.keys(changes).length === 0) {
-      onDone("Nothing changed.");
-      return;
-    }
-    update.mutate(
-      {
-        workspace_id: workspaceId,
-        fleet_id: fleetId,
-        schedule_id: schedule.schedule_id,
-        if_match: schedule.etag,
-        ...changes,
-      },
-      {
-        onSuccess: () =>
-          onDone(
-            schedule.source === "trigger" ? "Saved the override of the schedule." : "Saved the schedule.",
-          ),
-        onError: (refusal) => {
-          if (statusOf(refusal) === 412) onStale(conflictHint(refusal) ?? "The schedule changed.");
-        },
-      },
-    );
-  }
+  const { formId, schedule, values, set, errors, words, create, update, pending, error, submit } =
+    useScheduleForm({
+      mode,
+      workspaceId,
+      fleetId,
+      onStale,
+      onDone,
+    });
 
   const fromDocument = (field: Field, label: string) =>
     schedule?.source === "trigger" ? (
@@ -294,7 +187,7 @@ export function ScheduleDialog({
         <ProblemAlert problem={problemOf(error)} details={hint}>
           {hint ? (
             <Button size="sm" pending={pending} onClick={submit}>
-              Retry
+              Try again
             </Button>
           ) : null}
         </ProblemAlert>

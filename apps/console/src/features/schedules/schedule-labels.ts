@@ -22,7 +22,7 @@ export const syncVariants: Record<ScheduleSync, StatusVariant> = {
 };
 
 export const sourceLabels: Record<ScheduleSource, string> = {
-  api: "Added by a person",
+  api: "Created by a person",
   trigger: "From the fleet's document",
   fleet: "Created by the fleet",
 };
@@ -63,7 +63,7 @@ export function conflictHint(error: ApiError): string | null {
     return "The schedule changed since this page read it. It now shows the current version: check it, then make your change again.";
   }
   if (status === 409 && error.data?.problem?.error_code === "UZ-SCHED-006") {
-    return "The schedule is being synced to the scheduler right now. Retry in a moment.";
+    return "The schedule is being synced to the scheduler right now. Try again in a moment.";
   }
   return null;
 }

@@ -8,6 +8,7 @@ import { kindChoices, type SecretKind, type Workspace } from "./kinds.ts";
 import { useCreateSecret } from "./use-create-secret.ts";
 import { checkName, type SecretData } from "./value.ts";
 import { focusField, useValueEditor, ValueEditor } from "./value-editor.tsx";
+import "./secret-form.css";
 
 interface NewSecret {
   name: string;

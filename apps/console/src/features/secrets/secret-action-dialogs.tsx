@@ -9,6 +9,8 @@ import { type ApiError, useTRPC } from "../../lib/trpc.ts";
 import type { SecretItem, Workspace } from "./kinds.ts";
 import type { SecretData } from "./value.ts";
 import { focusField, useValueEditor, ValueEditor } from "./value-editor.tsx";
+import "../../styles/secret-name.css";
+import "./secret-form.css";
 
 /** The secret an action is about, with the workspace it was listed in when the action was chosen. */
 export interface SecretTarget {

@@ -2,6 +2,7 @@
 
 import { Badge, Button, type Column, PagedTable, RelativeTime } from "@fleet/ui";
 import { kindLabels, kindTones, type SecretItem } from "./kinds.ts";
+import "../../styles/secret-name.css";
 
 export interface SecretsTableProps {
   secrets: SecretItem[];

@@ -69,7 +69,7 @@ export function SecretsView({ workspaceId }: { workspaceId: string | undefined }
           list={list}
           waitForNames
           loading="Loading secrets…"
-          noWorkspaces="Secrets belong to a workspace. Create one through the API (POST /v1/workspaces), then come back to add its secrets."
+          noWorkspaces="Secrets belong to a workspace. Create one through the API (POST /v1/workspaces), then come back to create its secrets."
           retryWorkspaces
           workspaceHref={secretsHref}
         >

@@ -23,6 +23,7 @@ import {
   type SecretData,
   type ValueMode,
 } from "./value.ts";
+import "./value-editor.css";
 
 /**
  * What the person has typed as a secret's value, as rows or as raw JSON. It lives only in the dialog's

@@ -11,6 +11,8 @@ import { forgetOnEdit } from "../../lib/field-errors.ts";
 import { problemOf } from "../../lib/problem.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { CliCredentialsPanel } from "../cli-credentials/cli-credentials-panel.tsx";
+import "../../styles/device-card.css";
+import "./device-view.css";
 
 /**
  * Looks up the sign-in waiting with a user code, shows who asks, and lets the person approve or deny

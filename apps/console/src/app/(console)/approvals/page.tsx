@@ -1,16 +1,14 @@
-import "../../../styles/fleet-events.css";
-import "../../../styles/approvals.css";
 import type { Metadata } from "next";
 import { ApprovalsView } from "../../../features/approvals/approvals-view.tsx";
 import {
-  type ApprovalsPosition,
   approvalsFleetsInput,
   approvalsListInput,
   statusOf,
-} from "../../../features/approvals/urls.ts";
+} from "../../../features/approvals/inbox-query.ts";
 import { apiKeyNames, memberNames } from "../../../lib/names-pages.ts";
 import { Prefetch } from "../../../lib/prefetch.tsx";
 import { first, type Search } from "../../../lib/search.ts";
+import type { ApprovalsPosition } from "../../../lib/urls.ts";
 import { WORKSPACE_LIMIT } from "../../../lib/use-workspace.ts";
 
 export const metadata: Metadata = { title: "Approvals" };

@@ -1,6 +1,3 @@
-import "../../../styles/fleet-events.css";
-import "../../../styles/approvals.css";
-import "../../../styles/audit.css";
 import type { Metadata } from "next";
 import { AuditView } from "../../../features/audit/audit-view.tsx";
 import { epochOf } from "../../../features/audit/urls.ts";

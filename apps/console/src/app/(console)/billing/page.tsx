@@ -1,4 +1,3 @@
-import "../../../styles/billing.css";
 import { listCharges } from "@fleet/contracts/billing/list-charges";
 import type { Metadata } from "next";
 import { BillingView } from "../../../features/billing/billing-view.tsx";

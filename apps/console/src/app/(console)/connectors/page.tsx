@@ -1,4 +1,3 @@
-import "../../../styles/connectors.css";
 import type { Metadata } from "next";
 import { ConnectorsView } from "../../../features/connectors/connectors-view.tsx";
 

@@ -1,4 +1,3 @@
-import "../../../styles/device.css";
 import type { Metadata } from "next";
 import { DeviceView } from "../../../features/sessions/device-view.tsx";
 

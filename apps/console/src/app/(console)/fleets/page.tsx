@@ -1,7 +1,3 @@
-import "../../../styles/secrets.css";
-import "../../../styles/fleets.css";
-// The filter bar's layout.
-import "../../../styles/fleet-events.css";
 import { listFleets } from "@fleet/contracts/fleets/list-fleets";
 import type { Metadata } from "next";
 import { FleetsView } from "../../../features/fleets/fleets-view.tsx";

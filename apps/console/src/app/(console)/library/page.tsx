@@ -1,6 +1,3 @@
-import "../../../styles/secrets.css";
-import "../../../styles/fleets.css";
-import "../../../styles/fleet-libraries.css";
 import type { Metadata } from "next";
 import { LibraryView } from "../../../features/fleet-libraries/library-view.tsx";
 import { first, type Search } from "../../../lib/search.ts";

@@ -1,4 +1,3 @@
-import "../../../styles/members.css";
 import { listMembers } from "@fleet/contracts/members/list-members";
 import type { Metadata } from "next";
 import { MembersView } from "../../../features/members/members-view.tsx";

@@ -1,6 +1,3 @@
-import "../../../styles/fleets.css";
-import "../../../styles/runners.css";
-import "../../../styles/models.css";
 import type { Metadata } from "next";
 import { ModelsView } from "../../../features/models/models-view.tsx";
 import { readOperatorSession } from "../../../features/runners/operator-session.ts";

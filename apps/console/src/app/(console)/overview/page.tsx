@@ -1,4 +1,3 @@
-import "../../../styles/overview.css";
 import type { Metadata } from "next";
 import { OverviewView } from "../../../features/overview/overview-view.tsx";
 import { Prefetch } from "../../../lib/prefetch.tsx";

@@ -1,7 +1,3 @@
-import "../../../styles/secrets.css";
-import "../../../styles/fleets.css";
-import "../../../styles/fleet-events.css";
-import "../../../styles/runners.css";
 import { runnerLiveness, runnerStatuses } from "@fleet/contracts";
 import { listRunners } from "@fleet/contracts/runners/list-runners";
 import type { Metadata } from "next";

@@ -1,4 +1,3 @@
-import "../../../styles/secrets.css";
 import type { Metadata } from "next";
 import { SecretsView } from "../../../features/secrets/secrets-view.tsx";
 

@@ -1,6 +1,7 @@
 import { Button } from "@fleet/ui";
 import type { Metadata } from "next";
 import { SignInCard } from "../../../components/sign-in-card.tsx";
+import "../../../components/sign-in-card.css";
 
 export const metadata: Metadata = { title: "Sign in", referrer: "no-referrer" };
 

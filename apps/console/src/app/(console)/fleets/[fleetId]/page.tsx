@@ -1,16 +1,10 @@
-import "../../../../styles/secrets.css";
-import "../../../../styles/fleets.css";
-import "../../../../styles/fleet-page.css";
-import "../../../../styles/fleet-events.css";
-import "../../../../styles/schedules.css";
-import "../../../../styles/integration-grants.css";
 import type { Metadata } from "next";
 import { turnIds } from "../../../../features/fleet-events/turns.ts";
-import { FleetView } from "../../../../features/fleets/fleet-view.tsx";
-import type { FleetTab } from "../../../../features/fleets/urls.ts";
 import { apiKeyNames, memberNames } from "../../../../lib/names-pages.ts";
 import { Prefetch } from "../../../../lib/prefetch.tsx";
 import { first, type Search } from "../../../../lib/search.ts";
+import type { FleetTab } from "../../../../lib/urls.ts";
+import { FleetView } from "./fleet-view.tsx";
 
 export const metadata: Metadata = { title: "Fleet" };
 

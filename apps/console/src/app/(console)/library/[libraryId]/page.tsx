@@ -1,7 +1,3 @@
-import "../../../../styles/secrets.css";
-import "../../../../styles/fleets.css";
-import "../../../../styles/fleet-page.css";
-import "../../../../styles/fleet-libraries.css";
 import type { Metadata } from "next";
 import { EntryView } from "../../../../features/fleet-libraries/entry-view.tsx";
 import { first, type Search } from "../../../../lib/search.ts";

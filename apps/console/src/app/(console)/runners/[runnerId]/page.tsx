@@ -1,8 +1,3 @@
-import "../../../../styles/secrets.css";
-import "../../../../styles/fleets.css";
-import "../../../../styles/fleet-page.css";
-import "../../../../styles/fleet-events.css";
-import "../../../../styles/runners.css";
 import { runnerEventTypes } from "@fleet/contracts";
 import type { Metadata } from "next";
 import { readOperatorSession } from "../../../../features/runners/operator-session.ts";

@@ -1,0 +1,183 @@
+"use client";
+
+import { Badge, RelativeTime, StatusBadge } from "@fleet/ui";
+import { EntityName } from "../../components/entity-name.tsx";
+import { Link } from "../../components/link.tsx";
+import type { FleetView } from "../../lib/fleet-status.ts";
+import { formatCost, formatCount } from "../../lib/format.ts";
+import { approvalsHref } from "../../lib/urls.ts";
+import {
+  eventStatusVariants,
+  eventTypeLabels,
+  type FleetEventItem,
+  type FleetEventView,
+} from "./event-labels.ts";
+import { formatDuration } from "./format.ts";
+import { RunAgainButton } from "./run-again.tsx";
+import type { LiveRun } from "./runs.ts";
+import { requestText } from "./turns.ts";
+import type { Turn } from "./use-conversation.ts";
+import "./event-failure.css";
+import "./turn.css";
+
+/** The statuses a run ends in; any other is in flight. */
+const TERMINAL = new Set(["processed", "fleet_error"]);
+
+/** One request and its answer, with the run's steps while it is in flight. */
+export function TurnView({
+  turn,
+  fleet,
+  inspectHref,
+}: {
+  turn: Turn;
+  fleet: FleetView;
+  inspectHref: (eventId: string) => string;
+}) {
+  const { item, detail, run } = turn;
+  const status = run?.complete?.status ?? item?.status ?? (run ? "received" : undefined);
+  const type = item?.event_type ?? run?.eventType;
+  const actor = item?.actor ?? run?.actor;
+  const created = item?.created_at ?? run?.receivedAt;
+  const request = requestText(detail?.request_json) ?? run?.requestPreview;
+  const inFlight = status !== undefined && !TERMINAL.has(status);
+  return (
+    <li
+      className="turn"
+      data-event-id={turn.eventId}
+      data-status={status}
+      data-in-flight={inFlight || undefined}
+    >
+      <div className="turn__request">
+        <p className="turn__meta">
+          <span className="turn__who">
+            {type ? (eventTypeLabels[type as FleetEventItem["event_type"]] ?? type) : "Event"}
+            {actor ? (
+              <>
+                {" "}
+                from{" "}
+                <EntityName principal={actor} workspaceId={fleet.workspace_id} fleetId={fleet.fleet_id} />
+              </>
+            ) : null}
+          </span>
+          {created ? <RelativeTime value={created} /> : null}
+          <Link className="turn__inspect" href={inspectHref(turn.eventId)}>
+            Details<span className="ui-visually-hidden"> of event {turn.eventId}</span>
+          </Link>
+        </p>
+        <p className="turn__text" dir="auto">
+          {request ?? <span className="muted">…</span>}
+        </p>
+        {item && (status === "processed" || status === "fleet_error") ? (
+          <div className="turn__actions">
+            <RunAgainButton
+              workspaceId={item.workspace_id}
+              fleetId={item.fleet_id}
+              eventId={turn.eventId}
+              status={status}
+              openHref={inspectHref}
+              size="sm"
+            />
+          </div>
+        ) : null}
+      </div>
+      <div className="turn__answer">
+        {run && (run.leaseId || run.tools.length > 0 || run.gates.length > 0) ? <RunSteps run={run} /> : null}
+        <Answer status={status} detail={detail} run={run} item={item} />
+      </div>
+    </li>
+  );
+}
+
+function RunSteps({ run }: { run: LiveRun }) {
+  return (
+    <ol className="run-steps" aria-label="Steps of the run">
+      {run.leaseId ? (
+        <li className="run-step" data-step="lease">
+          Leased by a runner <code title={run.leaseId}>{run.leaseId.slice(0, 8)}…</code>
+        </li>
+      ) : null}
+      {run.tools.map((tool, index) => (
+        <li
+          // Calls have no id of their own, and are only ever appended: their order is theirs.
+          key={`${index}-${tool.name}`}
+          className="run-step"
+          data-step="tool"
+          data-done={tool.ms !== undefined || undefined}
+        >
+          Tool <code>{tool.name}</code>{" "}
+          {tool.ms !== undefined
+            ? `took ${formatDuration(tool.ms)}`
+            : tool.elapsedMs !== undefined
+              ? `running for ${formatDuration(tool.elapsedMs)}…`
+              : "running…"}
+        </li>
+      ))}
+      {run.gates.map((gate) => (
+        <li key={gate.gateId} className="run-step" data-step="gate">
+          Approval gate{gate.toolName ? ` for ${gate.toolName} ${gate.actionName}` : ""}:{" "}
+          {gate.outcome ? (
+            <>
+              {gate.outcome} by <code>{gate.resolvedBy}</code>
+            </>
+          ) : (
+            <Link href={approvalsHref({ status: "pending", gate: gate.gateId })}>waiting for an answer</Link>
+          )}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+function Answer({
+  status,
+  detail,
+  run,
+  item,
+}: {
+  status: string | undefined;
+  detail: FleetEventView | undefined;
+  run: LiveRun | undefined;
+  item: FleetEventItem | undefined;
+}) {
+  const stored = detail?.status === status ? detail?.response_text : undefined;
+  const text = stored ?? (run?.text || undefined);
+  const wall = run?.complete?.wall_ms ?? item?.wall_ms;
+  const tokens = run?.complete?.tokens ?? item?.tokens;
+  const cost = run?.complete?.cost ?? item?.cost_nanos;
+  const failure = run?.complete?.failure_label ?? item?.failure_label;
+  const usage = [
+    wall === undefined ? null : formatDuration(wall),
+    tokens === undefined ? null : `${formatCount(tokens)} tokens`,
+    cost === undefined ? null : formatCost(cost),
+  ].filter(Boolean);
+  return (
+    <>
+      {text ? (
+        <p className="turn__text turn__text--answer" dir="auto">
+          {text}
+        </p>
+      ) : null}
+      <p className="turn__outcome">
+        {status && status in eventStatusVariants ? (
+          <StatusBadge status={status as FleetEventItem["status"]} variants={eventStatusVariants} />
+        ) : status ? (
+          <Badge tone="neutral">{status}</Badge>
+        ) : null}
+        {status === "received" ? (
+          // Without the run's frames (it began before the page opened) the page cannot tell whether a
+          // runner holds it (it may wait on an approval gate), so it does not claim one is awaited; with
+          // them, a lease shows only once its runner publishes a frame (none is sent at lease time), so a
+          // runner that leased and went silent reads as no activity, not as no runner.
+          <span className="muted">
+            {run?.leaseId ? "Running…" : run ? "No runner activity yet…" : "Not answered yet"}
+          </span>
+        ) : null}
+        {failure ? <span className="event-failure">{failure}</span> : null}
+        {status === "fleet_error" && detail?.failure_detail ? (
+          <span className="muted">{detail.failure_detail}</span>
+        ) : null}
+        {usage.length > 0 ? <span className="muted">{usage.join(" · ")}</span> : null}
+      </p>
+    </>
+  );
+}

@@ -118,8 +118,8 @@ function FleetPage({ position }: { position: FleetPosition }) {
         stream={stream}
         inspectHref={(eventId) => fleetHref({ ...position, tab: "events", event: eventId })}
       />
-      <section className="card fleet-activity" aria-label="Activity">
-        <Tabs<FleetTab> label="Activity" tabs={tabs} value={position.tab} onChange={showTab}>
+      <section className="card fleet-records" aria-label="Fleet records">
+        <Tabs<FleetTab> label="Fleet records" tabs={tabs} value={position.tab} onChange={showTab}>
           {position.tab === "events" ? (
             <EventsPanel fleet={fleet} position={position} latestSent={latestSent} stream={stream} />
           ) : position.tab === "memories" ? (

@@ -9,7 +9,6 @@ import { Authenticator } from "./auth/authenticate.ts";
 import type { Credential } from "./auth/authorize.ts";
 import { PrincipalCache } from "./auth/principal-cache.ts";
 import { RateLimits } from "./auth/rate-limits.ts";
-import { SessionSigner } from "./auth/sessions.ts";
 import type { Config } from "./env.ts";
 import { answerClientError } from "./http/client-error.ts";
 import { registerDocs } from "./http/docs.ts";
@@ -23,7 +22,6 @@ import { REQUEST_ID, Responses, ROUTE, type TaggedRequest } from "./http/respons
 import { DEFAULT_BODY_LIMIT, registerRestRoutes } from "./http/rest.ts";
 import { createHttpServer, HEALTHY, type StartingServer } from "./http/starting-server.ts";
 import { appRouter, operations } from "./router/root.ts";
-import { GateSignal } from "./runtime/gate-signal.ts";
 import { newRequestId } from "./runtime/ids.ts";
 import { LogDestination } from "./runtime/log-destination.ts";
 import { Metrics } from "./runtime/metrics.ts";
@@ -31,26 +29,12 @@ import { toProblem } from "./runtime/problems.ts";
 import { PostgresBucketStore } from "./runtime/rate-limit-postgres.ts";
 import { RedisBucketStore } from "./runtime/rate-limit-redis.ts";
 import { type BucketStore, MemoryBucketStore, RateLimiter } from "./runtime/rate-limiter.ts";
-import { ScheduleEngine } from "./runtime/schedule-engine.ts";
-import { StreamHub } from "./runtime/stream-hub.ts";
-import { startTracing } from "./runtime/tracing.ts";
-import { WorkSignal } from "./runtime/work-signal.ts";
-import { GATE_SWEEP_EVERY_MS, GATE_SWEEP_QUEUE, sweepOverdueGates } from "./services/approvals/sweep.ts";
-import {
-  CHAT_DELIVERY_EVERY_MS,
-  CHAT_DELIVERY_QUEUE,
-  type ChatDeliveryReport,
-  ChatOutbox,
-  deliverDue,
-} from "./services/connectors/delivery.ts";
+import { REPLAY_SECONDS } from "./runtime/stream-hub.ts";
+import { createServiceContext } from "./service-context.ts";
 import type { ServiceContext } from "./services/context.ts";
-import { fireSchedule, reconcileSchedules } from "./services/schedules/sync.ts";
-import { resolveMasterKey, Vault } from "./services/secrets/vault.ts";
 import type { RequestContext } from "./trpc.ts";
 
 const procedureIds = new Set(operations.map((op) => op.id));
-/** How long frames stay in the replay window of a resume (docs/decisions.md, "Streams"). */
-const REPLAY_SECONDS = 300;
 
 export const SESSION_COOKIE = "fleet_session";
 /** The console's second cookie: an operator token, for the operator plane's pages (runners). */
@@ -107,7 +91,6 @@ export async function createApp(
   database: DatabaseHandle,
   options: AppOptions = {},
 ): Promise<App> {
-  const now = () => Date.now();
   const served = config.metrics;
   // Without a way to scrape them, metrics are not kept at all: the request path then pays nothing.
   const metrics = served.token !== null || served.address !== null ? new Metrics() : null;
@@ -120,37 +103,24 @@ export async function createApp(
           docsUrl: config.docsUrl,
         })
       : null;
-  const tracing =
-    config.tracing === null ? null : await startTracing(config.tracing.url, config.tracing.serviceName);
-  const sessions = await SessionSigner.create(database.db, config.sessionSigningKey, now());
-  const cache = new PrincipalCache();
-  const services: ServiceContext = {
-    db: database.db,
-    config,
-    sessions,
-    now,
-    principalsChanged: (tag) => {
-      cache.invalidate(tag);
-      return cache.settled();
-    },
-    vault: new Vault(resolveMasterKey(config.masterKey, database.dataDir, database.kind === "pglite")),
-    work: new WorkSignal(),
-    gates: new GateSignal(),
-    streams: new StreamHub({
-      replayFrames: config.streams.replayFrames,
-      replaySeconds: REPLAY_SECONDS,
-      runRetentionMs: config.streams.runRetentionHours * 3_600_000,
-      onError: (error) => log.warn({ err: error }, "live-tail frames not published"),
-    }),
-    scheduler: null,
-    metrics,
-    tracing,
-  };
   // The service's own logger, not Fastify's: Fastify would build a child logger for every request.
   const destination = options.logStream ?? new LogDestination();
   // No redaction pass (it costs more than the line itself): nothing logs headers, bodies or
   // credentials, and the test suite scans the log for keys and tokens.
   const log = pino({ level: config.logLevel }, destination);
+  const cache = new PrincipalCache();
+  const wiring = await createServiceContext(config, database, {
+    log,
+    metrics,
+    tracing: true,
+    secrets: true,
+    principals: cache,
+    chatDelivery: true,
+    scheduler: true,
+  });
+  const { services } = wiring;
+  const { now, sessions } = services;
+  const tracing = services.tracing ?? null;
   const streams = new EventStreams(
     services.streams,
     { ...config.streams, replaySeconds: REPLAY_SECONDS },
@@ -222,61 +192,7 @@ export async function createApp(
       return row?.pending ?? 0;
     }, now);
   }
-  await cache.start(database);
-  await services.work.start(database);
-  await services.gates.start(database);
-  await services.streams.start(database);
-  const chatReport: ChatDeliveryReport = (failure) =>
-    log.warn(
-      {
-        code: "UZ-SLK-030",
-        messageId: failure.messageId,
-        attempt: failure.attempt,
-        reason: failure.reason,
-        givenUp: failure.givenUp,
-      },
-      "chat answer delivery failed",
-    );
-  services.chat = new ChatOutbox(services, chatReport, (error) =>
-    log.warn({ err: error }, "chat delivery failed"),
-  );
-  const scheduler = new ScheduleEngine(database.shared, {
-    url: config.schedulerUrl,
-    deadlineMs: config.schedulerDeadlineMs,
-    onFire: (data, sentAt) => fireSchedule(services, data, sentAt),
-    onError: (error) => log.warn({ err: error }, "scheduler error"),
-    periodic: [
-      {
-        queue: GATE_SWEEP_QUEUE,
-        everyMs: GATE_SWEEP_EVERY_MS,
-        run: () =>
-          sweepOverdueGates(services, (failure) =>
-            log.warn(
-              { gateId: failure.gateId, workspaceId: failure.workspaceId, reason: failure.reason },
-              "escalation webhook not delivered",
-            ),
-          ).then(
-            () => {},
-            (error: unknown) => log.warn({ err: error }, "gate sweep failed"),
-          ),
-      },
-      {
-        queue: CHAT_DELIVERY_QUEUE,
-        everyMs: CHAT_DELIVERY_EVERY_MS,
-        run: () =>
-          deliverDue(services, chatReport).then(
-            () => {},
-            (error: unknown) => log.warn({ err: error }, "chat delivery failed"),
-          ),
-      },
-    ],
-  });
-  services.scheduler = scheduler;
-  await scheduler.start();
-  const reconciler = setInterval(() => {
-    reconcileSchedules(services).catch((error: unknown) => log.warn({ err: error }, "reconcile failed"));
-  }, config.reconcileIntervalMs);
-  reconciler.unref();
+  await wiring.start();
   const authenticator = new Authenticator(database.db, cache, sessions, (error) =>
     log.error({ err: error }, "background write failed"),
   );
@@ -319,7 +235,7 @@ export async function createApp(
       log.error({ err: error }, "readiness check failed");
       throw new Problem("UZ-INTERNAL-002", { detail: "The database is unreachable." });
     }
-    if (!scheduler.available) {
+    if (services.scheduler !== null && !services.scheduler.available) {
       throw new Problem("UZ-INTERNAL-002", { detail: "The scheduler is unreachable." });
     }
     return { status: "ready", database: "ok", scheduler: "ok" };
@@ -361,8 +277,7 @@ export async function createApp(
   let stopped: Promise<void> | null = null;
   const shutdown = async (delayMs: number, graceMs: number) => {
     draining = true;
-    services.work.drain();
-    services.gates.drain();
+    wiring.drain();
     if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
     // The listener closes (the server may be main's, which Fastify did not start, so it is closed here);
     // `close` calls back once every connection has ended. A connection kept alive ends as soon as it is
@@ -382,14 +297,8 @@ export async function createApp(
       clearInterval(idle);
       clearTimeout(cut);
     }
-    clearInterval(reconciler);
-    // After the requests: one still in flight may push a schedule to it. Its fires in progress finish
-    // (pg-boss's graceful stop); fires not yet taken wait in its queue for another instance.
-    await scheduler.stop();
-    await services.work.stop();
-    await services.gates.stop();
-    await services.streams.stop();
-    await cache.stop();
+    // After the requests: one still in flight may push a schedule to the scheduler.
+    await wiring.stop();
     await limits?.limiter.close();
     await tracing?.close();
     // Last, so a scrape still reads the instance while it drains.

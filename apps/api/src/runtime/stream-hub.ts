@@ -38,6 +38,9 @@ export interface StreamHubOptions {
   onError: (error: unknown) => void;
 }
 
+/** How long frames stay in the replay window of a resume (docs/decisions.md, "Streams"). */
+export const REPLAY_SECONDS = 300;
+
 const FLUSH_BATCH = 500;
 const PRUNE_EVERY_MS = 30_000;
 
@@ -67,7 +70,7 @@ export class StreamHub {
   /** Unstarted (fleetctl, seeding), it drops what is published: no stream can be open there. */
   constructor(options: Partial<StreamHubOptions> = {}) {
     this.options = {
-      replaySeconds: 300,
+      replaySeconds: REPLAY_SECONDS,
       replayFrames: 1_000,
       runRetentionMs: 7 * 24 * 3_600_000,
       runFramesPerLease: 2_000,

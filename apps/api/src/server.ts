@@ -1,8 +1,6 @@
 import type { Server, ServerResponse } from "node:http";
 import { Problem } from "@fleet/contracts";
 import type { DatabaseHandle } from "@fleet/db";
-import type { TRPCError } from "@trpc/server";
-import { type CreateFastifyContextOptions, fastifyTRPCPlugin } from "@trpc/server/adapters/fastify";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import pino, { type Logger } from "pino";
 import { Authenticator } from "./auth/authenticate.ts";
@@ -21,7 +19,7 @@ import { buildOpenApiDocument } from "./http/openapi.ts";
 import { REQUEST_ID, Responses, ROUTE, type TaggedRequest } from "./http/responses.ts";
 import { DEFAULT_BODY_LIMIT, registerRestRoutes } from "./http/rest.ts";
 import { createHttpServer, HEALTHY, type StartingServer } from "./http/starting-server.ts";
-import { appRouter, operations } from "./router/root.ts";
+import { registerTrpcRoute } from "./http/trpc-route.ts";
 import { newRequestId } from "./runtime/ids.ts";
 import { LogDestination } from "./runtime/log-destination.ts";
 import { Metrics } from "./runtime/metrics.ts";
@@ -33,8 +31,6 @@ import { REPLAY_SECONDS } from "./runtime/stream-hub.ts";
 import { createServiceContext } from "./service-context.ts";
 import type { ServiceContext } from "./services/context.ts";
 import type { RequestContext } from "./trpc.ts";
-
-const procedureIds = new Set(operations.map((op) => op.id));
 
 export const SESSION_COOKIE = "fleet_session";
 /** The console's second cookie: an operator token, for the operator plane's pages (runners). */
@@ -244,35 +240,7 @@ export async function createApp(
   if (metrics !== null && served.token !== null) registerMetricsRoute(app, metrics, served.token);
   registerDocs(app, () => buildOpenApiDocument(config.publicUrl));
   registerRestRoutes(app, contextFor(false), streams);
-  await app.register(async (scope) => {
-    // The tRPC plugin reads JSON bodies as raw text and fails on an empty one, which is no input: the
-    // same as an empty object, as on /v1.
-    scope.addHook("preValidation", async (request) => {
-      if (request.body === "") request.body = "{}";
-    });
-    await scope.register(fastifyTRPCPlugin, {
-      prefix: "/trpc",
-      trpcOptions: {
-        router: appRouter,
-        createContext: ({ req, res, info }: CreateFastifyContextOptions) => {
-          // The route label of a call to one known procedure is its operation id; a batch stays unmatched.
-          const [call, ...more] = info.calls;
-          if (call !== undefined && more.length === 0 && procedureIds.has(call.path))
-            (res.raw as ServerResponse & { [ROUTE]?: string })[ROUTE] = `/trpc/${call.path}`;
-          return contextFor(true)(req);
-        },
-        // A refusal's own headers (Retry-After) and the RateLimit-* headers, as /v1 answers them.
-        responseMeta: ({ ctx, errors }: { ctx?: RequestContext; errors: readonly TRPCError[] }) => {
-          const headers: Record<string, string> = {};
-          // First, so a refusal's own values win in a batch whose other call was admitted (as on /v1).
-          ctx?.response.rateLimit?.writeAdmittedHeaders(headers);
-          for (const error of errors)
-            if (error.cause instanceof Problem) Object.assign(headers, error.cause.headers);
-          return { headers };
-        },
-      },
-    });
-  });
+  await registerTrpcRoute(app, contextFor(true));
 
   let stopped: Promise<void> | null = null;
   const shutdown = async (delayMs: number, graceMs: number) => {

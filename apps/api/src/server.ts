@@ -4,7 +4,6 @@ import type { DatabaseHandle } from "@fleet/db";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import pino, { type Logger } from "pino";
 import { Authenticator } from "./auth/authenticate.ts";
-import type { Credential } from "./auth/authorize.ts";
 import { PrincipalCache } from "./auth/principal-cache.ts";
 import { RateLimits } from "./auth/rate-limits.ts";
 import type { Config } from "./env.ts";
@@ -16,6 +15,7 @@ import { acceptEmptyJsonBodies, acceptFormBodies } from "./http/json-body.ts";
 import { registerMetricsRoute, requestObserver, serveMetricsAddress } from "./http/metrics.ts";
 import { registerNotFound } from "./http/not-found.ts";
 import { buildOpenApiDocument } from "./http/openapi.ts";
+import { bearer, requestContexts } from "./http/request-context.ts";
 import { REQUEST_ID, Responses, ROUTE, type TaggedRequest } from "./http/responses.ts";
 import { DEFAULT_BODY_LIMIT, registerRestRoutes } from "./http/rest.ts";
 import { createHttpServer, HEALTHY, type StartingServer } from "./http/starting-server.ts";
@@ -30,11 +30,6 @@ import { type BucketStore, MemoryBucketStore, RateLimiter } from "./runtime/rate
 import { REPLAY_SECONDS } from "./runtime/stream-hub.ts";
 import { createServiceContext } from "./service-context.ts";
 import type { ServiceContext } from "./services/context.ts";
-import type { RequestContext } from "./trpc.ts";
-
-export const SESSION_COOKIE = "fleet_session";
-/** The console's second cookie: an operator token, for the operator plane's pages (runners). */
-export const OPERATOR_COOKIE = "fleet_operator";
 
 export interface App {
   app: FastifyInstance;
@@ -54,24 +49,6 @@ export interface App {
   /** The live-tail streams this instance serves. */
   streams: EventStreams;
   close(): Promise<void>;
-}
-
-function bearer(request: FastifyRequest): Credential | null {
-  const header = request.headers.authorization;
-  if (header === undefined) return null;
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  // A malformed Authorization header is a credential that does not verify, not an absent one.
-  return { token: match?.[1] ?? "", source: "header" };
-}
-
-function cookieCredential(request: FastifyRequest, cookie: string): Credential | null {
-  const cookies = request.headers.cookie;
-  if (cookies === undefined) return null;
-  for (const part of cookies.split(";")) {
-    const [name, ...value] = part.trim().split("=");
-    if (name === cookie) return { token: decodeURIComponent(value.join("=")), source: "cookie" };
-  }
-  return null;
 }
 
 /** Builds the API on an open database: the `/v1` REST surface, `/trpc` for the console, docs and health. */
@@ -196,21 +173,7 @@ export async function createApp(
   app.removeContentTypeParser("text/plain");
   acceptEmptyJsonBodies(app);
   acceptFormBodies(app);
-  const contextFor =
-    (cookie: boolean) =>
-    (request: FastifyRequest): RequestContext => ({
-      requestId: request.id,
-      services,
-      authenticator,
-      limits,
-      credential: bearer(request) ?? (cookie ? cookieCredential(request, SESSION_COOKIE) : null),
-      operatorCredential: cookie ? cookieCredential(request, OPERATOR_COOKIE) : null,
-      csrfHeader: request.headers["x-fleet-csrf"] === "1",
-      logError: (error) => log.error({ reqId: request.id, err: error }, "request failed"),
-      response: {},
-      socket: request.raw.socket ?? null,
-      rawBody: null,
-    });
+  const contextFor = requestContexts({ services, authenticator, limits, log });
 
   app.setErrorHandler(answerProblem);
 

@@ -18,6 +18,7 @@ import { buildOpenApiDocument } from "./http/openapi.ts";
 import { bearer, requestContexts } from "./http/request-context.ts";
 import { REQUEST_ID, Responses, ROUTE, type TaggedRequest } from "./http/responses.ts";
 import { DEFAULT_BODY_LIMIT, registerRestRoutes } from "./http/rest.ts";
+import { closingWhileDraining, type DrainState, gracefulShutdown, type Stopping } from "./http/shutdown.ts";
 import { createHttpServer, HEALTHY, type StartingServer } from "./http/starting-server.ts";
 import { registerTrpcRoute } from "./http/trpc-route.ts";
 import { newRequestId } from "./runtime/ids.ts";
@@ -31,24 +32,15 @@ import { REPLAY_SECONDS } from "./runtime/stream-hub.ts";
 import { createServiceContext } from "./service-context.ts";
 import type { ServiceContext } from "./services/context.ts";
 
-export interface App {
+/** The API, and its graceful `shutdown` and `close` (http/shutdown.ts). */
+export interface App extends Stopping {
   app: FastifyInstance;
   log: Logger;
   services: ServiceContext;
-  /**
-   * Stops the instance gracefully (docs/deploy.md, "Shutdown"): drains (readiness 503, every response
-   * closes its connection, long polls answered now), keeps accepting for `delayMs` so a load balancer
-   * takes it out of rotation, closes the listener, lets requests in flight finish for up to `graceMs`,
-   * then stops the scheduler and the notification listeners. The database is the caller's to close.
-   * Called again, it returns the first call's promise.
-   */
-  shutdown(options?: { delayMs?: number; graceMs?: number }): Promise<void>;
-  /** `shutdown` without the delay. */
   /** The listener of FLEET_METRICS_ADDRESS, serving only /metrics; null when none is configured. */
   metricsServer: Server | null;
   /** The live-tail streams this instance serves. */
   streams: EventStreams;
-  close(): Promise<void>;
 }
 
 /** Builds the API on an open database: the `/v1` REST surface, `/trpc` for the console, docs and health. */
@@ -124,24 +116,19 @@ export async function createApp(
     (error) => log.warn({ err: error }, "rate-limit store unreachable; admitting on this instance's count"),
     metrics,
   );
-  let draining = false;
+  const drain: DrainState = { draining: false };
   const app = Fastify({
     frameworkErrors: answerProblem,
     logger: false,
     // While closing, a request on a connection kept alive is still served (it is in flight as far as
-    // its client knows); each answer then closes its connection (below), so none lingers.
+    // its client knows); each answer then closes its connection (`closingWhileDraining`), so none lingers.
     return503OnClosing: false,
     requestIdHeader: false,
     serverFactory: (handler) => {
       const limited = limitInFlight(handler, config.rateLimits.maxInFlight, config.docsUrl, () =>
         metrics?.refused("in_flight"),
       );
-      // Draining, every answer closes its connection: a client's next request dials again, and the load
-      // balancer sends it to an instance that is not going away.
-      const closing: typeof limited = (request, response) => {
-        if (draining) response.setHeader("connection", "close");
-        limited(request, response);
-      };
+      const closing = closingWhileDraining(drain, limited);
       return options.server?.attach(closing) ?? createHttpServer(responses, closing);
     },
     genReqId: (request) => (request as TaggedRequest)[REQUEST_ID] ?? newRequestId(),
@@ -187,7 +174,7 @@ export async function createApp(
 
   app.get("/healthz", async () => HEALTHY);
   app.get("/readyz", async () => {
-    if (draining) throw new Problem("UZ-INTERNAL-002", { detail: "The instance is shutting down." });
+    if (drain.draining) throw new Problem("UZ-INTERNAL-002", { detail: "The instance is shutting down." });
     try {
       await database.query("select 1");
     } catch (error) {
@@ -205,55 +192,12 @@ export async function createApp(
   registerRestRoutes(app, contextFor(false), streams);
   await registerTrpcRoute(app, contextFor(true));
 
-  let stopped: Promise<void> | null = null;
-  const shutdown = async (delayMs: number, graceMs: number) => {
-    draining = true;
-    wiring.drain();
-    if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
-    // The listener closes (the server may be main's, which Fastify did not start, so it is closed here);
-    // `close` calls back once every connection has ended. A connection kept alive ends as soon as it is
-    // idle (its request in flight before the drain answered without `connection: close`); past the grace
-    // period the connections still open (a request that would not finish) are cut.
-    // Streams end now with a reconnect hint (a client resumes on another instance with Last-Event-ID);
-    // the listener's close waits for every connection, and a stream's would never end by itself.
-    streams.closeAll();
-    const server = app.server;
-    const ended = new Promise<void>((resolve) => server.close(() => resolve()));
-    const idle = setInterval(() => server.closeIdleConnections(), 50);
-    const cut = setTimeout(() => server.closeAllConnections(), graceMs);
-    try {
-      await ended;
-      await app.close();
-    } finally {
-      clearInterval(idle);
-      clearTimeout(cut);
-    }
-    // After the requests: one still in flight may push a schedule to the scheduler.
-    await wiring.stop();
-    await limits?.limiter.close();
-    await tracing?.close();
-    // Last, so a scrape still reads the instance while it drains.
-    metricsServer?.close();
-    metricsServer?.closeAllConnections();
-  };
-  return {
-    app,
-    log,
-    services,
-    metricsServer,
-    streams,
-    shutdown(options = {}) {
-      stopped ??= shutdown(
-        options.delayMs ?? config.shutdown.delayMs,
-        options.graceMs ?? config.shutdown.graceMs,
-      );
-      return stopped;
-    },
-    close() {
-      stopped ??= shutdown(0, config.shutdown.graceMs);
-      return stopped;
-    },
-  };
+  const stopping = gracefulShutdown(
+    drain,
+    { app, streams, background: wiring, limits, tracing, metricsServer },
+    config.shutdown,
+  );
+  return { app, log, services, metricsServer, streams, ...stopping };
 }
 
 /**

@@ -10,6 +10,7 @@ import type { Config } from "./env.ts";
 import { answerClientError } from "./http/client-error.ts";
 import { registerDocs } from "./http/docs.ts";
 import { EventStreams } from "./http/event-stream.ts";
+import { registerHealth } from "./http/health.ts";
 import { limitInFlight } from "./http/in-flight.ts";
 import { acceptEmptyJsonBodies, acceptFormBodies } from "./http/json-body.ts";
 import { registerMetricsRoute, requestObserver, serveMetricsAddress } from "./http/metrics.ts";
@@ -19,7 +20,7 @@ import { bearer, requestContexts } from "./http/request-context.ts";
 import { REQUEST_ID, Responses, ROUTE, type TaggedRequest } from "./http/responses.ts";
 import { DEFAULT_BODY_LIMIT, registerRestRoutes } from "./http/rest.ts";
 import { closingWhileDraining, type DrainState, gracefulShutdown, type Stopping } from "./http/shutdown.ts";
-import { createHttpServer, HEALTHY, type StartingServer } from "./http/starting-server.ts";
+import { createHttpServer, type StartingServer } from "./http/starting-server.ts";
 import { registerTrpcRoute } from "./http/trpc-route.ts";
 import { newRequestId } from "./runtime/ids.ts";
 import { LogDestination } from "./runtime/log-destination.ts";
@@ -172,20 +173,7 @@ export async function createApp(
     if (principal instanceof Promise) return principal.then(() => undefined);
   });
 
-  app.get("/healthz", async () => HEALTHY);
-  app.get("/readyz", async () => {
-    if (drain.draining) throw new Problem("UZ-INTERNAL-002", { detail: "The instance is shutting down." });
-    try {
-      await database.query("select 1");
-    } catch (error) {
-      log.error({ err: error }, "readiness check failed");
-      throw new Problem("UZ-INTERNAL-002", { detail: "The database is unreachable." });
-    }
-    if (services.scheduler !== null && !services.scheduler.available) {
-      throw new Problem("UZ-INTERNAL-002", { detail: "The scheduler is unreachable." });
-    }
-    return { status: "ready", database: "ok", scheduler: "ok" };
-  });
+  registerHealth(app, { drain, database, scheduler: services.scheduler, log });
 
   if (metrics !== null && served.token !== null) registerMetricsRoute(app, metrics, served.token);
   registerDocs(app, () => buildOpenApiDocument(config.publicUrl));

@@ -1,5 +1,4 @@
 import type { Server, ServerResponse } from "node:http";
-import { Problem } from "@fleet/contracts";
 import type { DatabaseHandle } from "@fleet/db";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import pino, { type Logger } from "pino";
@@ -16,7 +15,7 @@ import { acceptEmptyJsonBodies, acceptFormBodies } from "./http/json-body.ts";
 import { registerMetricsRoute, requestObserver, serveMetricsAddress } from "./http/metrics.ts";
 import { registerNotFound } from "./http/not-found.ts";
 import { buildOpenApiDocument } from "./http/openapi.ts";
-import { bearer, requestContexts } from "./http/request-context.ts";
+import { requestContexts, requireBearer } from "./http/request-context.ts";
 import { REQUEST_ID, Responses, ROUTE, type TaggedRequest } from "./http/responses.ts";
 import { DEFAULT_BODY_LIMIT, registerRestRoutes } from "./http/rest.ts";
 import { closingWhileDraining, type DrainState, gracefulShutdown, type Stopping } from "./http/shutdown.ts";
@@ -30,6 +29,7 @@ import { PostgresBucketStore } from "./runtime/rate-limit-postgres.ts";
 import { RedisBucketStore } from "./runtime/rate-limit-redis.ts";
 import { type BucketStore, MemoryBucketStore, RateLimiter } from "./runtime/rate-limiter.ts";
 import { REPLAY_SECONDS } from "./runtime/stream-hub.ts";
+import type { Tracing } from "./runtime/tracing.ts";
 import { createServiceContext } from "./service-context.ts";
 import type { ServiceContext } from "./services/context.ts";
 
@@ -44,7 +44,6 @@ export interface App extends Stopping {
   streams: EventStreams;
 }
 
-/** Builds the API on an open database: the `/v1` REST surface, `/trpc` for the console, docs and health. */
 export interface AppOptions {
   /** Where log lines go (tests read them back); stdout when absent. */
   logStream?: { write(line: string): void };
@@ -52,23 +51,14 @@ export interface AppOptions {
   server?: StartingServer;
 }
 
+/** Builds the API on an open database: the `/v1` REST surface, `/trpc` for the console, docs and health. */
 export async function createApp(
   config: Config,
   database: DatabaseHandle,
   options: AppOptions = {},
 ): Promise<App> {
-  const served = config.metrics;
-  // Without a way to scrape them, metrics are not kept at all: the request path then pays nothing.
-  const metrics = served.token !== null || served.address !== null ? new Metrics() : null;
   // First: an address that cannot be listened on stops the start before anything else has started.
-  const metricsServer =
-    metrics !== null && served.address !== null
-      ? await serveMetricsAddress(metrics, {
-          ...served.address,
-          token: served.token,
-          docsUrl: config.docsUrl,
-        })
-      : null;
+  const { metrics, metricsServer } = await metricsFor(config);
   // The service's own logger, not Fastify's: Fastify would build a child logger for every request.
   const destination = options.logStream ?? new LogDestination();
   // No redaction pass (it costs more than the line itself): nothing logs headers, bodies or
@@ -85,7 +75,7 @@ export async function createApp(
     scheduler: true,
   });
   const { services } = wiring;
-  const { now, sessions } = services;
+  const { now } = services;
   const tracing = services.tracing ?? null;
   const streams = new EventStreams(
     services.streams,
@@ -95,21 +85,7 @@ export async function createApp(
   cache.observe((tag) => streams.invalidated(tag));
   const responses = options.server?.responses ?? new Responses();
   if (log.isLevelEnabled("info")) responses.logTo(destination);
-  // Refusals the router answers itself (a path that is not percent-encoded UTF-8, a path parameter over
-  // maxParamLength) get the same problem body as every other refusal.
-  const answerProblem = (error: unknown, request: FastifyRequest, reply: FastifyReply) => {
-    // Refused before its handler ran (a body too large, not JSON): still labelled by its route's pattern.
-    const raw = reply.raw as ServerResponse & { [ROUTE]?: string };
-    if (raw[ROUTE] === undefined && !request.is404) raw[ROUTE] = request.routeOptions.url;
-    const problem = toProblem(error, (cause) =>
-      log.error({ reqId: request.id, err: cause }, "request failed"),
-    );
-    return reply
-      .code(problem.status)
-      .headers(problem.headers)
-      .type("application/problem+json")
-      .send(problem.toBody(request.id, config.docsUrl));
-  };
+  const answerProblem = problemAnswerer(log, config.docsUrl);
   const limits = await rateLimitsFor(
     config,
     database,
@@ -118,64 +94,22 @@ export async function createApp(
     metrics,
   );
   const drain: DrainState = { draining: false };
-  const app = Fastify({
-    frameworkErrors: answerProblem,
-    logger: false,
-    // While closing, a request on a connection kept alive is still served (it is in flight as far as
-    // its client knows); each answer then closes its connection (`closingWhileDraining`), so none lingers.
-    return503OnClosing: false,
-    requestIdHeader: false,
-    serverFactory: (handler) => {
-      const limited = limitInFlight(handler, config.rateLimits.maxInFlight, config.docsUrl, () =>
-        metrics?.refused("in_flight"),
-      );
-      const closing = closingWhileDraining(drain, limited);
-      return options.server?.attach(closing) ?? createHttpServer(responses, closing);
-    },
-    genReqId: (request) => (request as TaggedRequest)[REQUEST_ID] ?? newRequestId(),
-    bodyLimit: DEFAULT_BODY_LIMIT,
-    routerOptions: { maxParamLength: 256 },
-    clientErrorHandler: (error, socket) => answerClientError(error, socket, config.docsUrl),
-  });
-  // Routes without parameters are their own route label; the rest are labelled by the pattern they set.
-  const staticPaths = new Set<string>();
-  app.addHook("onRoute", (route) => {
-    if (!/[:*]/.test(route.url)) staticPaths.add(route.url);
-  });
-  if (metrics !== null || tracing !== null) responses.observe(requestObserver(metrics, tracing, staticPaths));
-  if (metrics !== null) {
-    metrics.observePool(() => database.poolUse());
-    metrics.observeStreams(() => services.streams.stats());
-    metrics.observePendingGates(async () => {
-      const [row] = await database.query<{ pending: number }>(
-        "select count(*)::int as pending from approval_gates where status = 'pending'",
-      );
-      return row?.pending ?? 0;
-    }, now);
-  }
+  const app = createFastify(config, { server: options.server, responses, metrics, drain, answerProblem });
+  instrument(app, responses, database, services, metrics, tracing);
   await wiring.start();
-  const authenticator = new Authenticator(database.db, cache, sessions, (error) =>
+  const authenticator = new Authenticator(database.db, cache, services.sessions, (error) =>
     log.error({ err: error }, "background write failed"),
   );
+  const contextFor = requestContexts({ services, authenticator, limits, log });
 
   app.removeContentTypeParser("text/plain");
   acceptEmptyJsonBodies(app);
   acceptFormBodies(app);
-  const contextFor = requestContexts({ services, authenticator, limits, log });
-
   app.setErrorHandler(answerProblem);
-
-  registerNotFound(app, (request) => {
-    const credential = bearer(request);
-    if (credential === null)
-      throw new Problem("UZ-AUTH-001", { detail: "Routes under /v1 need a bearer credential." });
-    const principal = authenticator.authenticate(credential.token, now());
-    if (principal instanceof Promise) return principal.then(() => undefined);
-  });
-
+  registerNotFound(app, requireBearer(authenticator, now));
   registerHealth(app, { drain, database, scheduler: services.scheduler, log });
-
-  if (metrics !== null && served.token !== null) registerMetricsRoute(app, metrics, served.token);
+  const scrapeToken = config.metrics.token;
+  if (metrics !== null && scrapeToken !== null) registerMetricsRoute(app, metrics, scrapeToken);
   registerDocs(app, () => buildOpenApiDocument(config.publicUrl));
   registerRestRoutes(app, contextFor(false), streams);
   await registerTrpcRoute(app, contextFor(true));
@@ -186,6 +120,108 @@ export async function createApp(
     config.shutdown,
   );
   return { app, log, services, metricsServer, streams, ...stopping };
+}
+
+/** The instance's metrics, and the listener of FLEET_METRICS_ADDRESS when one is configured. */
+async function metricsFor(
+  config: Config,
+): Promise<{ metrics: Metrics | null; metricsServer: Server | null }> {
+  const served = config.metrics;
+  // Without a way to scrape them, metrics are not kept at all: the request path then pays nothing.
+  const metrics = served.token !== null || served.address !== null ? new Metrics() : null;
+  const metricsServer =
+    metrics !== null && served.address !== null
+      ? await serveMetricsAddress(metrics, {
+          ...served.address,
+          token: served.token,
+          docsUrl: config.docsUrl,
+        })
+      : null;
+  return { metrics, metricsServer };
+}
+
+/**
+ * Answers a refusal with its problem body: errors the routes throw, and refusals the router answers
+ * itself (a path that is not percent-encoded UTF-8, a path parameter over maxParamLength).
+ */
+function problemAnswerer(log: Logger, docsUrl: string) {
+  return (error: unknown, request: FastifyRequest, reply: FastifyReply) => {
+    // Refused before its handler ran (a body too large, not JSON): still labelled by its route's pattern.
+    const raw = reply.raw as ServerResponse & { [ROUTE]?: string };
+    if (raw[ROUTE] === undefined && !request.is404) raw[ROUTE] = request.routeOptions.url;
+    const problem = toProblem(error, (cause) =>
+      log.error({ reqId: request.id, err: cause }, "request failed"),
+    );
+    return reply
+      .code(problem.status)
+      .headers(problem.headers)
+      .type("application/problem+json")
+      .send(problem.toBody(request.id, docsUrl));
+  };
+}
+
+/**
+ * Fastify on the API's HTTP server (main's, already listening, when given), behind the in-flight ceiling;
+ * request ids, the body limit and client errors as every answer has them.
+ */
+function createFastify(
+  config: Config,
+  parts: {
+    server: StartingServer | undefined;
+    responses: Responses;
+    metrics: Metrics | null;
+    drain: DrainState;
+    answerProblem: ReturnType<typeof problemAnswerer>;
+  },
+): FastifyInstance {
+  return Fastify({
+    frameworkErrors: parts.answerProblem,
+    logger: false,
+    // While closing, a request on a connection kept alive is still served (it is in flight as far as
+    // its client knows); each answer then closes its connection (`closingWhileDraining`), so none lingers.
+    return503OnClosing: false,
+    requestIdHeader: false,
+    serverFactory: (handler) => {
+      const limited = limitInFlight(handler, config.rateLimits.maxInFlight, config.docsUrl, () =>
+        parts.metrics?.refused("in_flight"),
+      );
+      const closing = closingWhileDraining(parts.drain, limited);
+      return parts.server?.attach(closing) ?? createHttpServer(parts.responses, closing);
+    },
+    genReqId: (request) => (request as TaggedRequest)[REQUEST_ID] ?? newRequestId(),
+    bodyLimit: DEFAULT_BODY_LIMIT,
+    routerOptions: { maxParamLength: 256 },
+    clientErrorHandler: (error, socket) => answerClientError(error, socket, config.docsUrl),
+  });
+}
+
+/**
+ * Each answered request becomes a sample and a span; the pool, the streams and the pending gates are
+ * read at each scrape. Registered before the routes: it learns their patterns as they are added.
+ */
+function instrument(
+  app: FastifyInstance,
+  responses: Responses,
+  database: DatabaseHandle,
+  services: ServiceContext,
+  metrics: Metrics | null,
+  tracing: Tracing | null,
+): void {
+  // Routes without parameters are their own route label; the rest are labelled by the pattern they set.
+  const staticPaths = new Set<string>();
+  app.addHook("onRoute", (route) => {
+    if (!/[:*]/.test(route.url)) staticPaths.add(route.url);
+  });
+  if (metrics !== null || tracing !== null) responses.observe(requestObserver(metrics, tracing, staticPaths));
+  if (metrics === null) return;
+  metrics.observePool(() => database.poolUse());
+  metrics.observeStreams(() => services.streams.stats());
+  metrics.observePendingGates(async () => {
+    const [row] = await database.query<{ pending: number }>(
+      "select count(*)::int as pending from approval_gates where status = 'pending'",
+    );
+    return row?.pending ?? 0;
+  }, services.now);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { Problem } from "@fleet/contracts";
 import type { FastifyRequest } from "fastify";
 import type { Logger } from "pino";
 import type { Authenticator } from "../auth/authenticate.ts";
@@ -11,7 +12,7 @@ export const SESSION_COOKIE = "fleet_session";
 export const OPERATOR_COOKIE = "fleet_operator";
 
 /** The request's `Authorization: Bearer` credential; null without the header. */
-export function bearer(request: FastifyRequest): Credential | null {
+function bearer(request: FastifyRequest): Credential | null {
   const header = request.headers.authorization;
   if (header === undefined) return null;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
@@ -56,4 +57,18 @@ export function requestContexts({ services, authenticator, limits, log }: Reques
       socket: request.raw.socket ?? null,
       rawBody: null,
     });
+}
+
+/**
+ * What the not-found handler asks of a request under /v1: a bearer credential that verifies (any class),
+ * thrown as the refusal otherwise.
+ */
+export function requireBearer(authenticator: Authenticator, now: () => number) {
+  return (request: FastifyRequest): void | Promise<void> => {
+    const credential = bearer(request);
+    if (credential === null)
+      throw new Problem("UZ-AUTH-001", { detail: "Routes under /v1 need a bearer credential." });
+    const principal = authenticator.authenticate(credential.token, now());
+    if (principal instanceof Promise) return principal.then(() => undefined);
+  };
 }

@@ -1,13 +1,7 @@
 import { type DatabaseHandle, fleetLibraries, fleets, openDatabase, workspaces } from "@fleet/db";
-import { SessionSigner } from "../src/auth/sessions.ts";
 import { loadConfig } from "../src/env.ts";
-import { GateSignal } from "../src/runtime/gate-signal.ts";
 import { newId } from "../src/runtime/ids.ts";
-import { StreamHub } from "../src/runtime/stream-hub.ts";
-import { Vault } from "../src/runtime/vault.ts";
-import { WorkSignal } from "../src/runtime/work-signal.ts";
-import { chatGates } from "../src/services/connectors/gates.ts";
-import type { ServiceContext } from "../src/services/shared/context.ts";
+import { createServiceContext } from "../src/service-context.ts";
 import { bootstrapTenant } from "../src/services/tenants/tenants.ts";
 import { workspaceWebhook } from "../src/services/webhooks/deliver.ts";
 
@@ -25,22 +19,12 @@ export async function seedTenant(url: string): Promise<SeededDatabase> {
   const database = await openDatabase(url, { max: 2 });
   try {
     await database.migrate();
-    const now = () => Date.now();
-    const ctx: ServiceContext = {
-      db: database.db,
-      config: loadConfig({ DATABASE_URL: url }),
-      now,
-      principalsChanged: async () => {}, // nothing is cached here, and no server runs yet
-      vault: new Vault(null), // the bench stores no secret
-      sessions: await SessionSigner.create(database.db, undefined, now()),
-      work: new WorkSignal(), // not started: nothing waits for work in this process
-      gates: new GateSignal(), // not started: nothing waits on a gate in this process
-      streams: new StreamHub(),
-      scheduler: null,
-      gateChat: chatGates,
-      webhook: workspaceWebhook,
-    };
-    const result = await bootstrapTenant(ctx, { tenantName: "Bench Tenant", email: "bench@example.com" });
+    // As fleetctl's: nothing is cached or started here (no server runs yet), and the bench stores no secret.
+    const { services } = await createServiceContext(loadConfig({ DATABASE_URL: url }), database);
+    const result = await bootstrapTenant(services, {
+      tenantName: "Bench Tenant",
+      email: "bench@example.com",
+    });
     return { url, apiKey: result.api_key };
   } finally {
     await database.close();

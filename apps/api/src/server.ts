@@ -1,29 +1,26 @@
 import type { Server, ServerResponse } from "node:http";
-import { Problem } from "@fleet/contracts";
 import type { DatabaseHandle } from "@fleet/db";
-import type { TRPCError } from "@trpc/server";
-import { type CreateFastifyContextOptions, fastifyTRPCPlugin } from "@trpc/server/adapters/fastify";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import pino, { type Logger } from "pino";
 import { Authenticator } from "./auth/authenticate.ts";
-import type { Credential } from "./auth/authorize.ts";
 import { PrincipalCache } from "./auth/principal-cache.ts";
 import { RateLimits } from "./auth/rate-limits.ts";
-import { SessionSigner } from "./auth/sessions.ts";
 import type { Config } from "./env.ts";
 import { answerClientError } from "./http/client-error.ts";
 import { registerDocs } from "./http/docs.ts";
 import { EventStreams } from "./http/event-stream.ts";
+import { registerHealth } from "./http/health.ts";
 import { limitInFlight } from "./http/in-flight.ts";
 import { acceptEmptyJsonBodies, acceptFormBodies } from "./http/json-body.ts";
 import { registerMetricsRoute, requestObserver, serveMetricsAddress } from "./http/metrics.ts";
 import { registerNotFound } from "./http/not-found.ts";
 import { buildOpenApiDocument } from "./http/openapi.ts";
+import { requestContexts, requireBearer } from "./http/request-context.ts";
 import { REQUEST_ID, Responses, ROUTE, type TaggedRequest } from "./http/responses.ts";
 import { DEFAULT_BODY_LIMIT, registerRestRoutes } from "./http/rest.ts";
-import { createHttpServer, HEALTHY, type StartingServer } from "./http/starting-server.ts";
-import { appRouter, operations } from "./router/root.ts";
-import { GateSignal } from "./runtime/gate-signal.ts";
+import { closingWhileDraining, type DrainState, gracefulShutdown, type Stopping } from "./http/shutdown.ts";
+import { createHttpServer, type StartingServer } from "./http/starting-server.ts";
+import { registerTrpcRoute } from "./http/trpc-route.ts";
 import { newRequestId } from "./runtime/ids.ts";
 import { LogDestination } from "./runtime/log-destination.ts";
 import { Metrics } from "./runtime/metrics.ts";
@@ -31,72 +28,22 @@ import { toProblem } from "./runtime/problems.ts";
 import { PostgresBucketStore } from "./runtime/rate-limit-postgres.ts";
 import { RedisBucketStore } from "./runtime/rate-limit-redis.ts";
 import { type BucketStore, MemoryBucketStore, RateLimiter } from "./runtime/rate-limiter.ts";
-import { ScheduleEngine } from "./runtime/schedule-engine.ts";
-import { StreamHub } from "./runtime/stream-hub.ts";
-import { startTracing } from "./runtime/tracing.ts";
-import { resolveMasterKey, Vault } from "./runtime/vault.ts";
-import { WorkSignal } from "./runtime/work-signal.ts";
-import { GATE_SWEEP_EVERY_MS, GATE_SWEEP_QUEUE, sweepOverdueGates } from "./services/approvals/sweep.ts";
-import {
-  CHAT_DELIVERY_EVERY_MS,
-  CHAT_DELIVERY_QUEUE,
-  type ChatDeliveryReport,
-  ChatOutbox,
-  deliverDue,
-} from "./services/connectors/delivery.ts";
-import { chatGates } from "./services/connectors/gates.ts";
-import { fireSchedule, reconcileSchedules } from "./services/schedules/sync.ts";
+import { REPLAY_SECONDS } from "./runtime/stream-hub.ts";
+import type { Tracing } from "./runtime/tracing.ts";
+import { createServiceContext } from "./service-context.ts";
 import type { ServiceContext } from "./services/shared/context.ts";
-import { workspaceWebhook } from "./services/webhooks/deliver.ts";
-import type { RequestContext } from "./trpc.ts";
 
-const procedureIds = new Set(operations.map((op) => op.id));
-/** How long frames stay in the replay window of a resume (docs/decisions.md, "Streams"). */
-const REPLAY_SECONDS = 300;
-
-export const SESSION_COOKIE = "fleet_session";
-/** The console's second cookie: an operator token, for the operator plane's pages (runners). */
-export const OPERATOR_COOKIE = "fleet_operator";
-
-export interface App {
+/** The API, and its graceful `shutdown` and `close` (http/shutdown.ts). */
+export interface App extends Stopping {
   app: FastifyInstance;
   log: Logger;
   services: ServiceContext;
-  /**
-   * Stops the instance gracefully (docs/deploy.md, "Shutdown"): drains (readiness 503, every response
-   * closes its connection, long polls answered now), keeps accepting for `delayMs` so a load balancer
-   * takes it out of rotation, closes the listener, lets requests in flight finish for up to `graceMs`,
-   * then stops the scheduler and the notification listeners. The database is the caller's to close.
-   * Called again, it returns the first call's promise.
-   */
-  shutdown(options?: { delayMs?: number; graceMs?: number }): Promise<void>;
-  /** `shutdown` without the delay. */
   /** The listener of FLEET_METRICS_ADDRESS, serving only /metrics; null when none is configured. */
   metricsServer: Server | null;
   /** The live-tail streams this instance serves. */
   streams: EventStreams;
-  close(): Promise<void>;
 }
 
-function bearer(request: FastifyRequest): Credential | null {
-  const header = request.headers.authorization;
-  if (header === undefined) return null;
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  // A malformed Authorization header is a credential that does not verify, not an absent one.
-  return { token: match?.[1] ?? "", source: "header" };
-}
-
-function cookieCredential(request: FastifyRequest, cookie: string): Credential | null {
-  const cookies = request.headers.cookie;
-  if (cookies === undefined) return null;
-  for (const part of cookies.split(";")) {
-    const [name, ...value] = part.trim().split("=");
-    if (name === cookie) return { token: decodeURIComponent(value.join("=")), source: "cookie" };
-  }
-  return null;
-}
-
-/** Builds the API on an open database: the `/v1` REST surface, `/trpc` for the console, docs and health. */
 export interface AppOptions {
   /** Where log lines go (tests read them back); stdout when absent. */
   logStream?: { write(line: string): void };
@@ -104,57 +51,32 @@ export interface AppOptions {
   server?: StartingServer;
 }
 
+/** Builds the API on an open database: the `/v1` REST surface, `/trpc` for the console, docs and health. */
 export async function createApp(
   config: Config,
   database: DatabaseHandle,
   options: AppOptions = {},
 ): Promise<App> {
-  const now = () => Date.now();
-  const served = config.metrics;
-  // Without a way to scrape them, metrics are not kept at all: the request path then pays nothing.
-  const metrics = served.token !== null || served.address !== null ? new Metrics() : null;
   // First: an address that cannot be listened on stops the start before anything else has started.
-  const metricsServer =
-    metrics !== null && served.address !== null
-      ? await serveMetricsAddress(metrics, {
-          ...served.address,
-          token: served.token,
-          docsUrl: config.docsUrl,
-        })
-      : null;
-  const tracing =
-    config.tracing === null ? null : await startTracing(config.tracing.url, config.tracing.serviceName);
-  const sessions = await SessionSigner.create(database.db, config.sessionSigningKey, now());
-  const cache = new PrincipalCache();
-  const services: ServiceContext = {
-    db: database.db,
-    config,
-    sessions,
-    now,
-    principalsChanged: (tag) => {
-      cache.invalidate(tag);
-      return cache.settled();
-    },
-    vault: new Vault(resolveMasterKey(config.masterKey, database.dataDir, database.kind === "pglite")),
-    work: new WorkSignal(),
-    gates: new GateSignal(),
-    streams: new StreamHub({
-      replayFrames: config.streams.replayFrames,
-      replaySeconds: REPLAY_SECONDS,
-      runRetentionMs: config.streams.runRetentionHours * 3_600_000,
-      onError: (error) => log.warn({ err: error }, "live-tail frames not published"),
-    }),
-    scheduler: null,
-    metrics,
-    tracing,
-    gateChat: chatGates,
-    webhook: workspaceWebhook,
-  };
+  const { metrics, metricsServer } = await metricsFor(config);
   // The service's own logger, not Fastify's: Fastify would build a child logger for every request.
   const destination = options.logStream ?? new LogDestination();
   // No redaction pass (it costs more than the line itself): nothing logs headers, bodies or
   // credentials, and the test suite scans the log for keys and tokens.
   const log = pino({ level: config.logLevel }, destination);
+  const cache = new PrincipalCache();
+  const wiring = await createServiceContext(config, database, {
+    log,
+    metrics,
+    tracing: true,
+    secrets: true,
+    principals: cache,
+    chatDelivery: true,
+    scheduler: true,
+  });
+  const { services } = wiring;
+  const { now } = services;
+  const tracing = services.tracing ?? null;
   const streams = new EventStreams(
     services.streams,
     { ...config.streams, replaySeconds: REPLAY_SECONDS },
@@ -163,9 +85,67 @@ export async function createApp(
   cache.observe((tag) => streams.invalidated(tag));
   const responses = options.server?.responses ?? new Responses();
   if (log.isLevelEnabled("info")) responses.logTo(destination);
-  // Refusals the router answers itself (a path that is not percent-encoded UTF-8, a path parameter over
-  // maxParamLength) get the same problem body as every other refusal.
-  const answerProblem = (error: unknown, request: FastifyRequest, reply: FastifyReply) => {
+  const answerProblem = problemAnswerer(log, config.docsUrl);
+  const limits = await rateLimitsFor(
+    config,
+    database,
+    now,
+    (error) => log.warn({ err: error }, "rate-limit store unreachable; admitting on this instance's count"),
+    metrics,
+  );
+  const drain: DrainState = { draining: false };
+  const app = createFastify(config, { server: options.server, responses, metrics, drain, answerProblem });
+  instrument(app, responses, database, services, metrics, tracing);
+  await wiring.start();
+  const authenticator = new Authenticator(database.db, cache, services.sessions, (error) =>
+    log.error({ err: error }, "background write failed"),
+  );
+  const contextFor = requestContexts({ services, authenticator, limits, log });
+
+  app.removeContentTypeParser("text/plain");
+  acceptEmptyJsonBodies(app);
+  acceptFormBodies(app);
+  app.setErrorHandler(answerProblem);
+  registerNotFound(app, requireBearer(authenticator, now));
+  registerHealth(app, { drain, database, scheduler: services.scheduler, log });
+  const scrapeToken = config.metrics.token;
+  if (metrics !== null && scrapeToken !== null) registerMetricsRoute(app, metrics, scrapeToken);
+  registerDocs(app, () => buildOpenApiDocument(config.publicUrl));
+  registerRestRoutes(app, contextFor(false), streams);
+  await registerTrpcRoute(app, contextFor(true));
+
+  const stopping = gracefulShutdown(
+    drain,
+    { app, streams, background: wiring, limits, tracing, metricsServer },
+    config.shutdown,
+  );
+  return { app, log, services, metricsServer, streams, ...stopping };
+}
+
+/** The instance's metrics, and the listener of FLEET_METRICS_ADDRESS when one is configured. */
+async function metricsFor(
+  config: Config,
+): Promise<{ metrics: Metrics | null; metricsServer: Server | null }> {
+  const served = config.metrics;
+  // Without a way to scrape them, metrics are not kept at all: the request path then pays nothing.
+  const metrics = served.token !== null || served.address !== null ? new Metrics() : null;
+  const metricsServer =
+    metrics !== null && served.address !== null
+      ? await serveMetricsAddress(metrics, {
+          ...served.address,
+          token: served.token,
+          docsUrl: config.docsUrl,
+        })
+      : null;
+  return { metrics, metricsServer };
+}
+
+/**
+ * Answers a refusal with its problem body: errors the routes throw, and refusals the router answers
+ * itself (a path that is not percent-encoded UTF-8, a path parameter over maxParamLength).
+ */
+function problemAnswerer(log: Logger, docsUrl: string) {
+  return (error: unknown, request: FastifyRequest, reply: FastifyReply) => {
     // Refused before its handler ran (a body too large, not JSON): still labelled by its route's pattern.
     const raw = reply.raw as ServerResponse & { [ROUTE]?: string };
     if (raw[ROUTE] === undefined && !request.is404) raw[ROUTE] = request.routeOptions.url;
@@ -176,248 +156,72 @@ export async function createApp(
       .code(problem.status)
       .headers(problem.headers)
       .type("application/problem+json")
-      .send(problem.toBody(request.id, config.docsUrl));
+      .send(problem.toBody(request.id, docsUrl));
   };
-  const limits = await rateLimitsFor(
-    config,
-    database,
-    now,
-    (error) => log.warn({ err: error }, "rate-limit store unreachable; admitting on this instance's count"),
-    metrics,
-  );
-  let draining = false;
-  const app = Fastify({
-    frameworkErrors: answerProblem,
+}
+
+/**
+ * Fastify on the API's HTTP server (main's, already listening, when given), behind the in-flight ceiling;
+ * request ids, the body limit and client errors as every answer has them.
+ */
+function createFastify(
+  config: Config,
+  parts: {
+    server: StartingServer | undefined;
+    responses: Responses;
+    metrics: Metrics | null;
+    drain: DrainState;
+    answerProblem: ReturnType<typeof problemAnswerer>;
+  },
+): FastifyInstance {
+  return Fastify({
+    frameworkErrors: parts.answerProblem,
     logger: false,
     // While closing, a request on a connection kept alive is still served (it is in flight as far as
-    // its client knows); each answer then closes its connection (below), so none lingers.
+    // its client knows); each answer then closes its connection (`closingWhileDraining`), so none lingers.
     return503OnClosing: false,
     requestIdHeader: false,
     serverFactory: (handler) => {
       const limited = limitInFlight(handler, config.rateLimits.maxInFlight, config.docsUrl, () =>
-        metrics?.refused("in_flight"),
+        parts.metrics?.refused("in_flight"),
       );
-      // Draining, every answer closes its connection: a client's next request dials again, and the load
-      // balancer sends it to an instance that is not going away.
-      const closing: typeof limited = (request, response) => {
-        if (draining) response.setHeader("connection", "close");
-        limited(request, response);
-      };
-      return options.server?.attach(closing) ?? createHttpServer(responses, closing);
+      const closing = closingWhileDraining(parts.drain, limited);
+      return parts.server?.attach(closing) ?? createHttpServer(parts.responses, closing);
     },
     genReqId: (request) => (request as TaggedRequest)[REQUEST_ID] ?? newRequestId(),
     bodyLimit: DEFAULT_BODY_LIMIT,
     routerOptions: { maxParamLength: 256 },
     clientErrorHandler: (error, socket) => answerClientError(error, socket, config.docsUrl),
   });
+}
+
+/**
+ * Each answered request becomes a sample and a span; the pool, the streams and the pending gates are
+ * read at each scrape. Registered before the routes: it learns their patterns as they are added.
+ */
+function instrument(
+  app: FastifyInstance,
+  responses: Responses,
+  database: DatabaseHandle,
+  services: ServiceContext,
+  metrics: Metrics | null,
+  tracing: Tracing | null,
+): void {
   // Routes without parameters are their own route label; the rest are labelled by the pattern they set.
   const staticPaths = new Set<string>();
   app.addHook("onRoute", (route) => {
     if (!/[:*]/.test(route.url)) staticPaths.add(route.url);
   });
   if (metrics !== null || tracing !== null) responses.observe(requestObserver(metrics, tracing, staticPaths));
-  if (metrics !== null) {
-    metrics.observePool(() => database.poolUse());
-    metrics.observeStreams(() => services.streams.stats());
-    metrics.observePendingGates(async () => {
-      const [row] = await database.query<{ pending: number }>(
-        "select count(*)::int as pending from approval_gates where status = 'pending'",
-      );
-      return row?.pending ?? 0;
-    }, now);
-  }
-  await cache.start(database);
-  await services.work.start(database);
-  await services.gates.start(database);
-  await services.streams.start(database);
-  const chatReport: ChatDeliveryReport = (failure) =>
-    log.warn(
-      {
-        code: "UZ-SLK-030",
-        messageId: failure.messageId,
-        attempt: failure.attempt,
-        reason: failure.reason,
-        givenUp: failure.givenUp,
-      },
-      "chat answer delivery failed",
+  if (metrics === null) return;
+  metrics.observePool(() => database.poolUse());
+  metrics.observeStreams(() => services.streams.stats());
+  metrics.observePendingGates(async () => {
+    const [row] = await database.query<{ pending: number }>(
+      "select count(*)::int as pending from approval_gates where status = 'pending'",
     );
-  services.chat = new ChatOutbox(services, chatReport, (error) =>
-    log.warn({ err: error }, "chat delivery failed"),
-  );
-  const scheduler = new ScheduleEngine(database.shared, {
-    url: config.schedulerUrl,
-    deadlineMs: config.schedulerDeadlineMs,
-    onFire: (data, sentAt) => fireSchedule(services, data, sentAt),
-    onError: (error) => log.warn({ err: error }, "scheduler error"),
-    periodic: [
-      {
-        queue: GATE_SWEEP_QUEUE,
-        everyMs: GATE_SWEEP_EVERY_MS,
-        run: () =>
-          sweepOverdueGates(services, (failure) =>
-            log.warn(
-              { gateId: failure.gateId, workspaceId: failure.workspaceId, reason: failure.reason },
-              "escalation webhook not delivered",
-            ),
-          ).then(
-            () => {},
-            (error: unknown) => log.warn({ err: error }, "gate sweep failed"),
-          ),
-      },
-      {
-        queue: CHAT_DELIVERY_QUEUE,
-        everyMs: CHAT_DELIVERY_EVERY_MS,
-        run: () =>
-          deliverDue(services, chatReport).then(
-            () => {},
-            (error: unknown) => log.warn({ err: error }, "chat delivery failed"),
-          ),
-      },
-    ],
-  });
-  services.scheduler = scheduler;
-  await scheduler.start();
-  const reconciler = setInterval(() => {
-    reconcileSchedules(services).catch((error: unknown) => log.warn({ err: error }, "reconcile failed"));
-  }, config.reconcileIntervalMs);
-  reconciler.unref();
-  const authenticator = new Authenticator(database.db, cache, sessions, (error) =>
-    log.error({ err: error }, "background write failed"),
-  );
-
-  app.removeContentTypeParser("text/plain");
-  acceptEmptyJsonBodies(app);
-  acceptFormBodies(app);
-  const contextFor =
-    (cookie: boolean) =>
-    (request: FastifyRequest): RequestContext => ({
-      requestId: request.id,
-      services,
-      authenticator,
-      limits,
-      credential: bearer(request) ?? (cookie ? cookieCredential(request, SESSION_COOKIE) : null),
-      operatorCredential: cookie ? cookieCredential(request, OPERATOR_COOKIE) : null,
-      csrfHeader: request.headers["x-fleet-csrf"] === "1",
-      logError: (error) => log.error({ reqId: request.id, err: error }, "request failed"),
-      response: {},
-      socket: request.raw.socket ?? null,
-      rawBody: null,
-    });
-
-  app.setErrorHandler(answerProblem);
-
-  registerNotFound(app, (request) => {
-    const credential = bearer(request);
-    if (credential === null)
-      throw new Problem("UZ-AUTH-001", { detail: "Routes under /v1 need a bearer credential." });
-    const principal = authenticator.authenticate(credential.token, now());
-    if (principal instanceof Promise) return principal.then(() => undefined);
-  });
-
-  app.get("/healthz", async () => HEALTHY);
-  app.get("/readyz", async () => {
-    if (draining) throw new Problem("UZ-INTERNAL-002", { detail: "The instance is shutting down." });
-    try {
-      await database.query("select 1");
-    } catch (error) {
-      log.error({ err: error }, "readiness check failed");
-      throw new Problem("UZ-INTERNAL-002", { detail: "The database is unreachable." });
-    }
-    if (!scheduler.available) {
-      throw new Problem("UZ-INTERNAL-002", { detail: "The scheduler is unreachable." });
-    }
-    return { status: "ready", database: "ok", scheduler: "ok" };
-  });
-
-  if (metrics !== null && served.token !== null) registerMetricsRoute(app, metrics, served.token);
-  registerDocs(app, () => buildOpenApiDocument(config.publicUrl));
-  registerRestRoutes(app, contextFor(false), streams);
-  await app.register(async (scope) => {
-    // The tRPC plugin reads JSON bodies as raw text and fails on an empty one, which is no input: the
-    // same as an empty object, as on /v1.
-    scope.addHook("preValidation", async (request) => {
-      if (request.body === "") request.body = "{}";
-    });
-    await scope.register(fastifyTRPCPlugin, {
-      prefix: "/trpc",
-      trpcOptions: {
-        router: appRouter,
-        createContext: ({ req, res, info }: CreateFastifyContextOptions) => {
-          // The route label of a call to one known procedure is its operation id; a batch stays unmatched.
-          const [call, ...more] = info.calls;
-          if (call !== undefined && more.length === 0 && procedureIds.has(call.path))
-            (res.raw as ServerResponse & { [ROUTE]?: string })[ROUTE] = `/trpc/${call.path}`;
-          return contextFor(true)(req);
-        },
-        // A refusal's own headers (Retry-After) and the RateLimit-* headers, as /v1 answers them.
-        responseMeta: ({ ctx, errors }: { ctx?: RequestContext; errors: readonly TRPCError[] }) => {
-          const headers: Record<string, string> = {};
-          // First, so a refusal's own values win in a batch whose other call was admitted (as on /v1).
-          ctx?.response.rateLimit?.writeAdmittedHeaders(headers);
-          for (const error of errors)
-            if (error.cause instanceof Problem) Object.assign(headers, error.cause.headers);
-          return { headers };
-        },
-      },
-    });
-  });
-
-  let stopped: Promise<void> | null = null;
-  const shutdown = async (delayMs: number, graceMs: number) => {
-    draining = true;
-    services.work.drain();
-    services.gates.drain();
-    if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
-    // The listener closes (the server may be main's, which Fastify did not start, so it is closed here);
-    // `close` calls back once every connection has ended. A connection kept alive ends as soon as it is
-    // idle (its request in flight before the drain answered without `connection: close`); past the grace
-    // period the connections still open (a request that would not finish) are cut.
-    // Streams end now with a reconnect hint (a client resumes on another instance with Last-Event-ID);
-    // the listener's close waits for every connection, and a stream's would never end by itself.
-    streams.closeAll();
-    const server = app.server;
-    const ended = new Promise<void>((resolve) => server.close(() => resolve()));
-    const idle = setInterval(() => server.closeIdleConnections(), 50);
-    const cut = setTimeout(() => server.closeAllConnections(), graceMs);
-    try {
-      await ended;
-      await app.close();
-    } finally {
-      clearInterval(idle);
-      clearTimeout(cut);
-    }
-    clearInterval(reconciler);
-    // After the requests: one still in flight may push a schedule to it. Its fires in progress finish
-    // (pg-boss's graceful stop); fires not yet taken wait in its queue for another instance.
-    await scheduler.stop();
-    await services.work.stop();
-    await services.gates.stop();
-    await services.streams.stop();
-    await cache.stop();
-    await limits?.limiter.close();
-    await tracing?.close();
-    // Last, so a scrape still reads the instance while it drains.
-    metricsServer?.close();
-    metricsServer?.closeAllConnections();
-  };
-  return {
-    app,
-    log,
-    services,
-    metricsServer,
-    streams,
-    shutdown(options = {}) {
-      stopped ??= shutdown(
-        options.delayMs ?? config.shutdown.delayMs,
-        options.graceMs ?? config.shutdown.graceMs,
-      );
-      return stopped;
-    },
-    close() {
-      stopped ??= shutdown(0, config.shutdown.graceMs);
-      return stopped;
-    },
-  };
+    return row?.pending ?? 0;
+  }, services.now);
 }
 
 /**

@@ -1,15 +1,8 @@
 import { parseArgs } from "node:util";
 import { Problem } from "@fleet/contracts";
 import { openDatabase, parseDatabaseUrl, readLock } from "@fleet/db";
-import { SessionSigner } from "../auth/sessions.ts";
 import { ConfigError, databaseLimits, loadConfig } from "../env.ts";
-import { GateSignal } from "../runtime/gate-signal.ts";
-import { StreamHub } from "../runtime/stream-hub.ts";
-import { Vault } from "../runtime/vault.ts";
-import { WorkSignal } from "../runtime/work-signal.ts";
-import { chatGates } from "../services/connectors/gates.ts";
-import type { ServiceContext } from "../services/shared/context.ts";
-import { workspaceWebhook } from "../services/webhooks/deliver.ts";
+import { createServiceContext } from "../service-context.ts";
 import { runCommand, UsageError, type Values } from "./commands.ts";
 import { sendCommand } from "./control-socket.ts";
 import { defaultCredentialsFile, LoginError, login, logout } from "./login.ts";
@@ -93,22 +86,10 @@ async function run(argv: string[]): Promise<Record<string, unknown>> {
   const database = await openDatabase(config.databaseUrl, { max: 2, ...databaseLimits(config) });
   try {
     await database.migrate();
-    const now = () => Date.now();
-    const ctx: ServiceContext = {
-      db: database.db,
-      config,
-      now,
-      principalsChanged: async () => {}, // fleetctl caches nothing; its NOTIFY reaches the servers
-      vault: new Vault(null), // no command touches a secret
-      sessions: await SessionSigner.create(database.db, config.sessionSigningKey, now()),
-      work: new WorkSignal(), // not started: nothing waits for work in this process
-      gates: new GateSignal(), // not started: nothing waits on a gate in this process
-      streams: new StreamHub(),
-      scheduler: null,
-      gateChat: chatGates,
-      webhook: workspaceWebhook,
-    };
-    return await runCommand(ctx, command, values as Values);
+    // None of the server's options: fleetctl caches no principal (its NOTIFY reaches the servers), opens no
+    // secret, runs no scheduler and starts nothing (nothing waits for work or a gate in this process).
+    const { services } = await createServiceContext(config, database);
+    return await runCommand(services, command, values as Values);
   } finally {
     await database.close();
   }

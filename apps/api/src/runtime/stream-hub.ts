@@ -1,59 +1,30 @@
-import type { StreamFrameKind } from "@fleet/contracts";
 import type { DatabaseHandle } from "@fleet/db";
+import {
+  encodeFrame,
+  type FrameInput,
+  type ReplayAnswer,
+  type StoredFrame,
+  type StreamFilter,
+  type Subscriber,
+} from "./stream-frames.ts";
+import {
+  framesAfter,
+  framesBetween,
+  newestFrameId,
+  pruneReplayWindow,
+  pruneRunFramesBefore,
+  replayFrames,
+  STREAM_CHANNEL,
+  storeFrames,
+} from "./stream-store.ts";
 
-export const STREAM_CHANNEL = "stream_frames";
-
-/** What a stream listens to: a workspace, one fleet of it or all, some kinds or all. */
-export interface StreamFilter {
-  workspaceId: string;
-  fleetId: string | null;
-  kinds: ReadonlySet<string> | null;
-}
-
-/** What a stream operation's resolver answers: what to subscribe to, and the frame id to resume after. */
-export interface StreamSubscription extends StreamFilter {
-  afterId: number | null;
-}
-
-/** A frame as a publisher hands it over, before it has an id. */
-export interface FrameInput {
-  workspaceId: string;
-  fleetId: string;
-  /** Null for a gate no run raised (an integration grant's). */
-  eventId: string | null;
-  leaseId: string | null;
-  kind: StreamFrameKind;
-  payload: Record<string, unknown>;
-  at: number;
-}
-
-/** A stored frame, as it travels in a NOTIFY payload and is read back from the table. */
-interface StoredFrame {
-  id: number;
-  workspace_id: string;
-  fleet_id: string;
-  event_id: string | null;
-  lease_id: string | null;
-  kind: string;
-  payload: Record<string, unknown>;
-  at: number;
-}
-
-/** One open stream as the hub sees it: where it listens and how a frame reaches it. */
-export interface Subscriber extends StreamFilter {
-  /** Receives the frame's wire bytes, shared by every subscriber it goes to. */
-  deliver(id: number, frame: Buffer): void;
-  /** Several frames follow: keep what `deliver` writes until `release`, and send it together. */
-  hold(): void;
-  release(): void;
-}
-
-export interface ReplayAnswer {
-  /** The frames after the given id, oldest first, as wire bytes; empty with `reset`. */
-  frames: { id: number; frame: Buffer }[];
-  /** The gap is older than the window holds: the client must refetch. */
-  reset: boolean;
-}
+export type {
+  FrameInput,
+  ReplayAnswer,
+  StreamFilter,
+  StreamSubscription,
+  Subscriber,
+} from "./stream-frames.ts";
 
 export interface StreamHubOptions {
   /** Seconds a frame stays in the replay window. */
@@ -67,67 +38,19 @@ export interface StreamHubOptions {
   onError: (error: unknown) => void;
 }
 
-/** NOTIFY refuses payloads of 8,000 bytes or more; what does not fit goes by reference. */
-const NOTIFY_MAX_BYTES = 7_900;
-/** Publishers' transactions take this lock first, so frame ids commit in increasing order. */
-const PUBLISH_LOCK = 7_311_045_015;
+/** How long frames stay in the replay window of a resume (docs/decisions.md, "Streams"). */
+export const REPLAY_SECONDS = 300;
+
 const FLUSH_BATCH = 500;
 const PRUNE_EVERY_MS = 30_000;
 
 /**
- * One statement stores a batch (`$1`, a JSON array of frames, each with its place `n`), in its own
- * transaction: it takes the publishers' lock before it draws ids, so ids commit in increasing order; stores
- * the frames in `stream_frames`, ids drawn in the batch's order; copies those that carry a lease id into
- * `run_frames`, up to `$2` a lease (the rows kept before, plus this batch's, counted per lease); and sends one
- * NOTIFY with the stored frames, or the range of their ids when that payload would not fit.
- */
-const STORE_FRAMES = `
-with locked as (select pg_advisory_xact_lock(${PUBLISH_LOCK})), stored as (
-  insert into stream_frames (workspace_id, fleet_id, event_id, lease_id, kind, payload, at)
-  select f.workspace_id, f.fleet_id, f.event_id, f.lease_id, f.kind, f.payload, f.at
-    from locked, jsonb_to_recordset($1::text::jsonb)
-      as f(n int, workspace_id uuid, fleet_id uuid, event_id uuid, lease_id uuid, kind text, payload jsonb, at bigint)
-   order by f.n
-  returning id, workspace_id, fleet_id, event_id, lease_id, kind, payload, at
-), kept as (
-  insert into run_frames (id, lease_id, workspace_id, fleet_id, kind, payload, at)
-  select id, lease_id, workspace_id, fleet_id, kind, payload, at
-    from (select s.*, row_number() over (partition by s.lease_id order by s.id) as place
-            from stored s where s.lease_id is not null) as r
-   where r.place <= $2::int - (select count(*) from run_frames k where k.lease_id = r.lease_id)
-), note as (
-  select json_build_object('f', json_agg(json_build_object(
-           'id', id, 'workspace_id', workspace_id, 'fleet_id', fleet_id, 'event_id', event_id,
-           'lease_id', lease_id, 'kind', kind, 'payload', payload, 'at', at) order by id))::text as frames,
-         min(id) as low, max(id) as high
-    from stored
-)
-select pg_notify('${STREAM_CHANNEL}', case when octet_length(frames) > ${NOTIFY_MAX_BYTES}
-         then json_build_object('r', json_build_array(low, high))::text else frames end)
-  from note`;
-
-/** The wire bytes of a frame: `id:`, `event:` and one line of JSON, serialised once for every stream. */
-export function encodeFrame(frame: StoredFrame): Buffer {
-  const data = JSON.stringify({
-    frame_id: String(frame.id),
-    kind: frame.kind,
-    workspace_id: frame.workspace_id,
-    fleet_id: frame.fleet_id,
-    event_id: frame.event_id,
-    lease_id: frame.lease_id,
-    at: Number(frame.at),
-    payload: frame.payload,
-  });
-  return Buffer.from(`id: ${frame.id}\nevent: ${frame.kind}\ndata: ${data}\n\n`);
-}
-
-/**
  * The live tail's fan-out. A publisher's frame is queued in memory and the call returns; a flusher
  * stores the queue in `stream_frames` (the replay window) and sends one NOTIFY for the batch, carrying the
- * frames or, when they do not fit, the range of ids to read. Every instance (this one too) LISTENs on one
- * connection and writes each frame, serialised once, to its matching subscribers. The flush (one statement)
- * takes a lock of its own before its ids are drawn, so ids commit in order and a resume "after id N"
- * misses nothing; no business transaction ever waits on it.
+ * frames or, when they do not fit, the range of ids to read (`stream-store.ts`). Every instance (this one
+ * too) LISTENs on one connection and writes each frame, serialised once, to its matching subscribers. The
+ * flush (one statement) takes a lock of its own before its ids are drawn, so ids commit in order and a
+ * resume "after id N" misses nothing; no business transaction ever waits on it.
  */
 export class StreamHub {
   private readonly byWorkspace = new Map<string, Set<Subscriber>>();
@@ -147,7 +70,7 @@ export class StreamHub {
   /** Unstarted (fleetctl, seeding), it drops what is published: no stream can be open there. */
   constructor(options: Partial<StreamHubOptions> = {}) {
     this.options = {
-      replaySeconds: 300,
+      replaySeconds: REPLAY_SECONDS,
       replayFrames: 1_000,
       runRetentionMs: 7 * 24 * 3_600_000,
       runFramesPerLease: 2_000,
@@ -158,8 +81,7 @@ export class StreamHub {
 
   async start(handle: DatabaseHandle): Promise<void> {
     this.handle = handle;
-    const [row] = await handle.query<{ high: string | null }>("select max(id) as high from stream_frames");
-    this.lastDelivered = Number(row?.high ?? 0);
+    this.lastDelivered = await newestFrameId(handle);
     this.unlisten = await handle.listen(
       STREAM_CHANNEL,
       (payload) => this.receive(payload),
@@ -238,31 +160,7 @@ export class StreamHub {
   async replay(filter: StreamFilter, afterId: number): Promise<ReplayAnswer> {
     const handle = this.handle;
     if (handle === null) return { frames: [], reset: true };
-    const [bounds] = await handle.query<{ low: string | null; high: string | null }>(
-      "select min(id) as low, max(id) as high from stream_frames",
-    );
-    const low = Number(bounds?.low ?? 0);
-    const high = Number(bounds?.high ?? 0);
-    // Ids are never reused and the newest row is never pruned: an id past the newest was never issued here.
-    if (afterId > high || (low > 0 && afterId < low - 1)) return { frames: [], reset: true };
-    const rows = await handle.query<StoredFrame>(
-      `select id, workspace_id, fleet_id, event_id, lease_id, kind, payload, at from stream_frames
-        where workspace_id = $1 and id > $2 and ($3::uuid is null or fleet_id = $3::uuid)
-          and ($4::text[] is null or kind = any($4::text[]))
-        order by id limit $5`,
-      [
-        filter.workspaceId,
-        afterId,
-        filter.fleetId,
-        filter.kinds === null ? null : [...filter.kinds],
-        this.options.replayFrames + 1,
-      ],
-    );
-    if (rows.length > this.options.replayFrames) return { frames: [], reset: true };
-    return {
-      frames: rows.map((row) => ({ id: Number(row.id), frame: encodeFrame(parsed(row)) })),
-      reset: false,
-    };
+    return replayFrames(handle, filter, afterId, this.options.replayFrames);
   }
 
   private async flushLoop(): Promise<void> {
@@ -272,7 +170,7 @@ export class StreamHub {
       while (this.queue.length > 0 && this.handle !== null) {
         const batch = this.queue.splice(0, FLUSH_BATCH);
         try {
-          await this.store(this.handle, batch);
+          await storeFrames(this.handle, batch, this.options.runFramesPerLease);
           this.counts.published += batch.length;
         } catch (error) {
           this.counts.failed += batch.length;
@@ -283,21 +181,6 @@ export class StreamHub {
       this.flushing = null;
       if (this.queue.length > 0 && this.handle !== null) this.flushing = this.flushLoop();
     }
-  }
-
-  /** One round trip a batch: see STORE_FRAMES. */
-  private async store(handle: DatabaseHandle, batch: FrameInput[]): Promise<void> {
-    const rows = batch.map((frame, n) => ({
-      n,
-      workspace_id: frame.workspaceId,
-      fleet_id: frame.fleetId,
-      event_id: frame.eventId,
-      lease_id: frame.leaseId,
-      kind: frame.kind,
-      payload: frame.payload,
-      at: frame.at,
-    }));
-    await handle.query(STORE_FRAMES, [JSON.stringify(rows), this.options.runFramesPerLease]);
   }
 
   /** Runs receipt steps one after another, so frames reach subscribers in id order. */
@@ -316,24 +199,14 @@ export class StreamHub {
   private async readRange(from: number, to: number): Promise<void> {
     const handle = this.handle;
     if (handle === null) return;
-    const rows = await handle.query<StoredFrame>(
-      `select id, workspace_id, fleet_id, event_id, lease_id, kind, payload, at from stream_frames
-        where id between $1 and $2 order by id`,
-      [from, to],
-    );
-    this.fanOut(rows.map(parsed));
+    this.fanOut(await framesBetween(handle, from, to));
   }
 
   /** After a lost LISTEN: the frames committed while it was down, from the table. */
   private async catchUp(): Promise<void> {
     const handle = this.handle;
     if (handle === null) return;
-    const rows = await handle.query<StoredFrame>(
-      `select id, workspace_id, fleet_id, event_id, lease_id, kind, payload, at from stream_frames
-        where id > $1 order by id limit 10000`,
-      [this.lastDelivered],
-    );
-    this.fanOut(rows.map(parsed));
+    this.fanOut(await framesAfter(handle, this.lastDelivered));
   }
 
   private fanOut(frames: StoredFrame[]): void {
@@ -363,18 +236,11 @@ export class StreamHub {
     }
   }
 
-  /**
-   * Drops frames older than the window, always keeping the newest (it bounds the ids ever issued), and
-   * runs' frames older than their retention. The replay reads only `stream_frames`, so its window is
-   * its own whatever the runs keep.
-   */
+  /** Drops the replay window's frames older than the window, and runs' frames older than their retention. */
   private async prune(): Promise<void> {
     const handle = this.handle;
     if (handle === null) return;
-    await handle.query(
-      "delete from stream_frames where at < $1 and id < (select max(id) from stream_frames)",
-      [Date.now() - this.options.replaySeconds * 1000],
-    );
+    await pruneReplayWindow(handle, Date.now() - this.options.replaySeconds * 1000);
     await this.pruneRunFrames(Date.now());
   }
 
@@ -382,11 +248,6 @@ export class StreamHub {
   async pruneRunFrames(now: number): Promise<void> {
     const handle = this.handle;
     if (handle === null) return;
-    await handle.query("delete from run_frames where at < $1", [now - this.options.runRetentionMs]);
+    await pruneRunFramesBefore(handle, now - this.options.runRetentionMs);
   }
-}
-
-/** A row read back: bigint columns arrive as strings from postgres.js. */
-function parsed(row: StoredFrame): StoredFrame {
-  return { ...row, id: Number(row.id), at: Number(row.at) };
 }

@@ -1,0 +1,227 @@
+import type { DatabaseHandle } from "@fleet/db";
+import type { Logger } from "pino";
+import type { PrincipalCache } from "./auth/principal-cache.ts";
+import { SessionSigner } from "./auth/sessions.ts";
+import type { Config } from "./env.ts";
+import { GateSignal } from "./runtime/gate-signal.ts";
+import type { Metrics } from "./runtime/metrics.ts";
+import type { ScheduleEngine } from "./runtime/schedule-engine.ts";
+import { REPLAY_SECONDS, StreamHub } from "./runtime/stream-hub.ts";
+import { startTracing } from "./runtime/tracing.ts";
+import { resolveMasterKey, Vault } from "./runtime/vault.ts";
+import { WorkSignal } from "./runtime/work-signal.ts";
+import type { ChatDeliveryReport } from "./services/connectors/delivery.ts";
+import { chatGates } from "./services/connectors/gates.ts";
+import type { ServiceContext } from "./services/shared/context.ts";
+import { workspaceWebhook } from "./services/webhooks/deliver.ts";
+
+/** Where failures in the background are reported. */
+type Warnings = Pick<Logger, "warn">;
+/** Nothing runs in the background of a process without a logger (fleetctl): nothing to report. */
+const UNREPORTED: Warnings = { warn: () => {} };
+
+/**
+ * What differs between the processes that call services. Every option is off by default: what fleetctl
+ * and seeding need, a context on which nothing is cached, started or delivered in this process.
+ */
+export interface ServiceContextOptions {
+  /** Where failures in the background are logged (frames not published, chat delivery, the scheduler). */
+  log?: Warnings;
+  /** The metrics services count into (the server's, when they are served). */
+  metrics?: Metrics | null;
+  /** Trace runs when an OTLP endpoint is configured (`config.tracing`). */
+  tracing?: boolean;
+  /**
+   * Open workspace secrets with the configured master key, or with `master.key` beside an embedded
+   * database (created on first use). Without, the vault holds no key: no fleetctl command touches a secret.
+   */
+  secrets?: boolean;
+  /**
+   * The principal cache of this process: a change drops its entries and waits to hear its NOTIFY back.
+   * Without, nothing is cached here and the NOTIFY reaches the servers.
+   */
+  principals?: PrincipalCache;
+  /** Deliver chat answers from this process as they are queued; without, a server's periodic pass does. */
+  chatDelivery?: boolean;
+  /**
+   * Run the external scheduler here, with its periodic passes (overdue gates, chat delivery) and the
+   * schedules' reconciler; without, `scheduler` is null and the servers' scheduler fires.
+   */
+  scheduler?: boolean;
+}
+
+/** A process's services, and what of them runs in the background once started. */
+export interface ServiceWiring {
+  services: ServiceContext;
+  /**
+   * Starts what listens and runs in the background: the principal cache, the work and gate signals, the
+   * stream hub, then the scheduler and the schedules' reconciler. Only a serving process calls it:
+   * unstarted (fleetctl), the signals wake no one here and the hub drops what is published.
+   */
+  start(): Promise<void>;
+  /** Answers the runners' long polls now (work, gates): part of a drain. */
+  drain(): void;
+  /**
+   * Stops it all again, after the last request: one still in flight may push a schedule. The scheduler's
+   * fires in progress finish (pg-boss's graceful stop); fires not yet taken wait for another instance.
+   */
+  stop(): Promise<void>;
+}
+
+/**
+ * The one place the `ServiceContext` is wired, for the API server (`createApp`), fleetctl and the bench's
+ * seeding alike: database, configuration, session signer, clock, vault, principal changes, the work and
+ * gate signals, the stream hub, the scheduler, metrics, traces and the chat outbox. It sits beside
+ * `server.ts`, above the layers it wires: `services/` must not import it, and `runtime/` imports nothing
+ * of `services/` or `auth/`.
+ */
+export async function createServiceContext(
+  config: Config,
+  database: DatabaseHandle,
+  options: ServiceContextOptions = {},
+): Promise<ServiceWiring> {
+  const now = () => Date.now();
+  const log = options.log ?? UNREPORTED;
+  const tracing =
+    options.tracing && config.tracing !== null
+      ? await startTracing(config.tracing.url, config.tracing.serviceName)
+      : null;
+  const principals = options.principals ?? null;
+  const services: ServiceContext = {
+    db: database.db,
+    config,
+    sessions: await SessionSigner.create(database.db, config.sessionSigningKey, now()),
+    now,
+    principalsChanged:
+      principals === null
+        ? async () => {}
+        : (tag) => {
+            principals.invalidate(tag);
+            return principals.settled();
+          },
+    vault: new Vault(
+      options.secrets
+        ? resolveMasterKey(config.masterKey, database.dataDir, database.kind === "pglite")
+        : null,
+    ),
+    work: new WorkSignal(),
+    gates: new GateSignal(),
+    streams: new StreamHub({
+      replayFrames: config.streams.replayFrames,
+      replaySeconds: REPLAY_SECONDS,
+      runRetentionMs: config.streams.runRetentionHours * 3_600_000,
+      onError: (error) => log.warn({ err: error }, "live-tail frames not published"),
+    }),
+    scheduler: null,
+    metrics: options.metrics ?? null,
+    tracing,
+    chat: null,
+    gateChat: chatGates,
+    webhook: workspaceWebhook,
+  };
+  const chatReport: ChatDeliveryReport = (failure) =>
+    log.warn(
+      {
+        code: "UZ-SLK-030",
+        messageId: failure.messageId,
+        attempt: failure.attempt,
+        reason: failure.reason,
+        givenUp: failure.givenUp,
+      },
+      "chat answer delivery failed",
+    );
+  // The chat client, pg-boss and the periodic passes are loaded only by a process that runs them:
+  // fleetctl, started once a command, would otherwise load 1.6 MB more code (a sixth of its start).
+  if (options.chatDelivery) {
+    const { ChatOutbox } = await import("./services/connectors/delivery.ts");
+    services.chat = new ChatOutbox(services, chatReport, (error) =>
+      log.warn({ err: error }, "chat delivery failed"),
+    );
+  }
+  const background = options.scheduler ? await scheduleEngine(services, database, chatReport, log) : null;
+  services.scheduler = background?.engine ?? null;
+  let reconciler: NodeJS.Timeout | null = null;
+  return {
+    services,
+    async start() {
+      await principals?.start(database);
+      await services.work.start(database);
+      await services.gates.start(database);
+      await services.streams.start(database);
+      if (background === null) return;
+      await background.engine.start();
+      reconciler = setInterval(() => {
+        background.reconcile().catch((error: unknown) => log.warn({ err: error }, "reconcile failed"));
+      }, config.reconcileIntervalMs);
+      reconciler.unref();
+    },
+    drain() {
+      services.work.drain();
+      services.gates.drain();
+    },
+    async stop() {
+      if (reconciler !== null) clearInterval(reconciler);
+      await background?.engine.stop();
+      await services.work.stop();
+      await services.gates.stop();
+      await services.streams.stop();
+      await principals?.stop();
+    },
+  };
+}
+
+/**
+ * The external scheduler: schedules' fires, and the periodic passes over overdue gates and chat answers;
+ * with the reconciler's pass, which pushes to it the schedules it does not hold.
+ */
+async function scheduleEngine(
+  services: ServiceContext,
+  database: DatabaseHandle,
+  chatReport: ChatDeliveryReport,
+  log: Warnings,
+): Promise<{ engine: ScheduleEngine; reconcile: () => Promise<void> }> {
+  const [
+    { ScheduleEngine },
+    { GATE_SWEEP_EVERY_MS, GATE_SWEEP_QUEUE, sweepOverdueGates },
+    { CHAT_DELIVERY_EVERY_MS, CHAT_DELIVERY_QUEUE, deliverDue },
+    { fireSchedule, reconcileSchedules },
+  ] = await Promise.all([
+    import("./runtime/schedule-engine.ts"),
+    import("./services/approvals/sweep.ts"),
+    import("./services/connectors/delivery.ts"),
+    import("./services/schedules/sync.ts"),
+  ]);
+  const { config } = services;
+  const engine = new ScheduleEngine(database.shared, {
+    url: config.schedulerUrl,
+    deadlineMs: config.schedulerDeadlineMs,
+    onFire: (data, sentAt) => fireSchedule(services, data, sentAt),
+    onError: (error) => log.warn({ err: error }, "scheduler error"),
+    periodic: [
+      {
+        queue: GATE_SWEEP_QUEUE,
+        everyMs: GATE_SWEEP_EVERY_MS,
+        run: () =>
+          sweepOverdueGates(services, (failure) =>
+            log.warn(
+              { gateId: failure.gateId, workspaceId: failure.workspaceId, reason: failure.reason },
+              "escalation webhook not delivered",
+            ),
+          ).then(
+            () => {},
+            (error: unknown) => log.warn({ err: error }, "gate sweep failed"),
+          ),
+      },
+      {
+        queue: CHAT_DELIVERY_QUEUE,
+        everyMs: CHAT_DELIVERY_EVERY_MS,
+        run: () =>
+          deliverDue(services, chatReport).then(
+            () => {},
+            (error: unknown) => log.warn({ err: error }, "chat delivery failed"),
+          ),
+      },
+    ],
+  });
+  return { engine, reconcile: () => reconcileSchedules(services) };
+}

@@ -3,7 +3,6 @@ import { loadConfig } from "../src/env.ts";
 import { newId } from "../src/runtime/ids.ts";
 import { createServiceContext } from "../src/service-context.ts";
 import { bootstrapTenant } from "../src/services/tenants/tenants.ts";
-import { workspaceWebhook } from "../src/services/webhooks/deliver.ts";
 
 /** A migrated database holding one tenant, and the tenant API key the load is sent with. */
 export interface SeededDatabase {

@@ -1,7 +1,7 @@
 // `pnpm start:api`: runs the API from one bundled ES module (its TypeScript, the workspace packages and
 // the npm packages it imports), built with esbuild when any of its inputs changed since the last build.
 // One file starts in a third of the time the same code takes as hundreds of modules compiled on the fly
-// (docs/decisions.md, "Start-up"). PGlite stays outside the bundle: it loads its WebAssembly from beside
+// (docs/decisions/operations.md, "Start-up"). PGlite stays outside the bundle: it loads its WebAssembly from beside
 // its own module.
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";

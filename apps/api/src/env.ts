@@ -37,12 +37,12 @@ const schema = z.object({
     .optional(),
   /**
    * Dev mode (`pnpm start`): allows the `dev_none` sandbox tier and `file://` library sources, and an
-   * owner's console sign-in also opens the operator pages (docs/decisions.md, "Dev mode").
+   * owner's console sign-in also opens the operator pages (docs/decisions/credentials-and-sign-in.md, "Dev mode").
    */
   FLEET_DEV_MODE: z.stringbool().default(false),
   /** The process's search path, handed to the child processes the service runs (git). */
   PATH: z.string().default("/usr/bin:/bin"),
-  /** How long a lease lives without a renewal (decisions.md: 30 s). Shorter only to demonstrate expiry. */
+  /** How long a lease lives without a renewal (the specification's decisions: 30 s). Shorter only to demonstrate expiry. */
   FLEET_LEASE_TTL_MS: z.coerce.number().int().min(500).max(300_000).default(30_000),
   /**
    * Where the scheduler (pg-boss) keeps its state, when not in the service's own database (it then uses
@@ -58,13 +58,13 @@ const schema = z.object({
   FLEET_RECONCILE_INTERVAL_MS: z.coerce.number().int().min(200).max(600_000).default(10_000),
   /**
    * PostgreSQL: how long a database call may wait for a free pooled connection, and how long opening
-   * one may take, before the request answers 503 (decisions.md: database deadlines).
+   * one may take, before the request answers 503 (docs/decisions/operations.md, "Database deadlines").
    */
   FLEET_DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(2_000),
   /** PostgreSQL: the server ends a statement, or a transaction left idle, running longer than this. */
   FLEET_DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
   /**
-   * Rate limits (docs/decisions.md, "Rate limits (issue 15 §3)"): token buckets refilling their quota every
+   * Rate limits (docs/decisions/limits.md, "Rate limits"): token buckets refilling their quota every
    * window. `false` turns the buckets off (the in-flight ceiling stays).
    */
   FLEET_RATE_LIMITS: z.stringbool().default(true),
@@ -105,7 +105,7 @@ const schema = z.object({
     .refine((v) => /^rediss?:\/\//.test(v), "must be a redis:// or rediss:// URL")
     .optional(),
   /**
-   * Serves `GET /metrics` on the API's port to a scraper presenting this bearer token (docs/decisions.md,
+   * Serves `GET /metrics` on the API's port to a scraper presenting this bearer token (docs/decisions/operations.md,
    * "Metrics and traces"). Unset, and without FLEET_METRICS_ADDRESS, /metrics is a 404.
    */
   FLEET_METRICS_TOKEN: z

@@ -10,7 +10,7 @@ import { PrivateCluster, postgresBinaries } from "./private-postgres.ts";
 const CONNECT_TIMEOUT_MS = 2_000;
 const STATEMENT_TIMEOUT_MS = 5_000;
 /**
- * The longest a request may take, database down or not (decisions.md, database deadlines): waiting for a
+ * The longest a request may take, database down or not (docs/decisions/operations.md, "Database deadlines"): waiting for a
  * connection and opening it each bounded by the connect timeout, then the statement timeout, plus slack.
  */
 const ANSWER_WITHIN_MS = 2 * CONNECT_TIMEOUT_MS + STATEMENT_TIMEOUT_MS + 1_000;

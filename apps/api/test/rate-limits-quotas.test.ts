@@ -216,7 +216,7 @@ describe("rate limits", () => {
     const admitted = answers.filter((answer) => answer.status === 200).length;
     expect(answers.every((answer) => answer.status === 200 || answer.status === 429)).toBe(true);
     // The quota, plus what refilled while the burst ran; a quota this small is drawn one token at a
-    // time from the shared store, so there is no batch overshoot (docs/decisions.md).
+    // time from the shared store, so there is no batch overshoot (docs/decisions/limits.md, "Rate limits").
     const refilled = Math.ceil((elapsed * quota) / (WINDOW_S * 1000));
     expect(admitted).toBeGreaterThanOrEqual(quota);
     expect(admitted).toBeLessThanOrEqual(quota + refilled);

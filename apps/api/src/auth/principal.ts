@@ -27,7 +27,7 @@ export interface TenantPrincipal {
 
 /**
  * A credential's rate-limit bucket: a key's own, or the person's in the tenant for a session (every
- * session of a person shares it; docs/decisions.md, "Rate limits").
+ * session of a person shares it; docs/decisions/limits.md, "Rate limits").
  */
 export function credentialBucket(apiKeyId: string | null, tenantId: string, userId: string): string {
   return apiKeyId === null ? `u:${tenantId}:${userId}` : `k:${apiKeyId}`;

@@ -3,7 +3,7 @@ import type { Bucket, Quota, RateLimiter } from "../runtime/rate-limiter.ts";
 import type { Principal, TenantPrincipal } from "./principal.ts";
 
 /**
- * Which buckets a call counts against (docs/decisions.md, "Rate limits (issue 15 §3)"). A person's call,
+ * Which buckets a call counts against (docs/decisions/limits.md, "Rate limits"). A person's call,
  * through an API key or a session, spends a token of its credential's bucket (the key's own quota when
  * minted with one), and a call on a route under `/v1/workspaces/{workspace_id}` one of that workspace's.
  * Runner and operator calls are not counted: runners are held by their lease caps, operators run the

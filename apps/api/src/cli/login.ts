@@ -40,7 +40,7 @@ async function post<T>(url: string, body: unknown): Promise<{ status: number; bo
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * `fleetctl login`: the device sign-in against a running API (docs/decisions.md, "Device sign-in").
+ * `fleetctl login`: the device sign-in against a running API (docs/decisions/credentials-and-sign-in.md, "Device sign-in").
  * Prints where to approve on stderr, polls at the interval the API asks for (slower on `slow_down`), and
  * writes the credential to `file` (mode 600). The answer names the credential, never its token.
  */

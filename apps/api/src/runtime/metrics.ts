@@ -10,7 +10,7 @@ const LEASE_OUTCOMES = [
   "failed",
   "expired",
 ] as const;
-/** How a lease ended or moved on (docs/decisions.md, "Metrics and traces"). */
+/** How a lease ended or moved on (docs/decisions/operations.md, "Metrics and traces"). */
 export type LeaseOutcome = (typeof LEASE_OUTCOMES)[number];
 
 /** Which limit refused a request with 429: a credential's bucket, a workspace's, or the in-flight ceiling. */

@@ -1,6 +1,6 @@
 /**
- * Token buckets shared across API instances without a round trip per request (docs/decisions.md, "Rate
- * limits (issue 15 §3)"). The shared store holds each bucket; an instance draws tokens from it in batches
+ * Token buckets shared across API instances without a round trip per request (docs/decisions/limits.md, "Rate
+ * limits"). The shared store holds each bucket; an instance draws tokens from it in batches
  * and spends them locally, so the common request costs a map lookup. Tokens an instance drew and did not
  * spend go back to the store once the bucket has been idle for a sweep.
  */
@@ -74,7 +74,7 @@ export class Bucket {
 
   /**
    * The same headers onto an admitted call's answer, once half the bucket or more is spent; none while
-   * more than half is left (docs/decisions.md, "Rate limits": three headers on every answer cost more
+   * more than half is left (docs/decisions/limits.md, "Rate limits": three headers on every answer cost more
    * than the rest of the limiter, and a client far from its limit has nothing to pace).
    */
   writeAdmittedHeaders(headers: Record<string, unknown>): void {

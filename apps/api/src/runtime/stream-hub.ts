@@ -38,7 +38,7 @@ export interface StreamHubOptions {
   onError: (error: unknown) => void;
 }
 
-/** How long frames stay in the replay window of a resume (docs/decisions.md, "Streams"). */
+/** How long frames stay in the replay window of a resume (docs/decisions/live-streams.md, "Live-tail streams"). */
 export const REPLAY_SECONDS = 300;
 
 const FLUSH_BATCH = 500;

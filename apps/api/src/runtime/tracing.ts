@@ -14,7 +14,7 @@ export interface RequestSpan {
   traceparent: string | undefined;
 }
 
-/** What a report tells the run's trace (docs/decisions.md, "Metrics and traces"). */
+/** What a report tells the run's trace (docs/decisions/operations.md, "Metrics and traces"). */
 export interface RunReport {
   leaseId: string;
   eventId: string;

@@ -12,8 +12,8 @@ export const metadata = { title: "Page not found" };
  * Every unmatched URL lands here (Next's root not-found). Signed in, it renders inside the console's
  * shell, navigation and all, as the console's own pages do; signed out, a styled page that leads to
  * sign-in. There is deliberately no catch-all route for unknown console URLs: with one in the build,
- * client-side navigations that change only the search parameters stopped happening (docs/decisions.md,
- * "Console overview").
+ * client-side navigations that change only the search parameters stopped happening (docs/decisions/console.md,
+ * "Unknown pages and the first page after an install").
  */
 export default async function NotFound() {
   const jar = await cookies();

@@ -9,8 +9,8 @@ import type { ComponentProps, FocusEvent, MouseEvent, TouchEvent } from "react";
  * over it, keyboard focus, a touch), not when it scrolls into view. With viewport prefetching every page
  * load asked the console's server for the page behind each visible link (fifteen in the navigation, one
  * per row of a list) at the moment the page's own data was being fetched through the same server: the
- * fleet page's first data arrived ~100 ms later for it (docs/decisions.md, "Console: links prefetch on
- * intent"). A link to another origin, or an explicit `prefetch={false}`, fetches nothing ahead.
+ * fleet page's first data arrived ~100 ms later for it (docs/decisions/console-performance.md, "Links prefetch on intent;
+ * formatters built once"). A link to another origin, or an explicit `prefetch={false}`, fetches nothing ahead.
  */
 export function Link({
   href,

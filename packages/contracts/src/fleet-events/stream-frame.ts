@@ -19,8 +19,8 @@ export const streamQuery = {
 };
 
 /**
- * The `data:` of every frame a stream sends under `event: <kind>` with `id: <frame_id>` (docs/decisions.md,
- * "Streams"). Before them, `event: hello` carries `{subscription_id, replay_window, last_frame_id}`.
+ * The `data:` of every frame a stream sends under `event: <kind>` with `id: <frame_id>` (docs/decisions/live-streams.md,
+ * "Live-tail streams"). Before them, `event: hello` carries `{subscription_id, replay_window, last_frame_id}`.
  */
 export const streamFrame = z
   .object({

@@ -1,5 +1,5 @@
 // Plain values of fleet events, without the schema library: the console's browser code imports them
-// from here, so a page that only needs a list of statuses does not load zod (docs/decisions.md).
+// from here, so a page that only needs a list of statuses does not load zod (docs/decisions/console-performance.md, "A page's first data comes with its HTML").
 
 export const fleetEventTypes = ["chat", "webhook", "cron", "continuation"] as const;
 export const fleetEventStatuses = ["received", "processed", "fleet_error", "gate_blocked"] as const;

@@ -1,5 +1,5 @@
 // Plain values of fleets, without the schema library: the console's browser code imports them from here
-// (docs/decisions.md).
+// (docs/decisions/console-performance.md, "A page's first data comes with its HTML").
 
 export const fleetStatuses = ["installing", "active", "paused", "stopped", "killed"] as const;
 export type FleetStatus = (typeof fleetStatuses)[number];

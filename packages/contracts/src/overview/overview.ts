@@ -6,7 +6,7 @@ import { OVERVIEW_COUNT_CAP } from "./values.ts";
 
 export { OVERVIEW_COUNT_CAP } from "./values.ts";
 
-/** Why a waiting event has no runner yet, the first that applies in this order (docs/decisions.md). */
+/** Why a waiting event has no runner yet, the first that applies in this order (docs/decisions/console.md, "The overview"). */
 export const waitReasons = [
   "fleet_paused",
   "budget_spent",

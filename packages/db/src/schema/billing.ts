@@ -2,7 +2,7 @@ import { bigint, index, integer, pgTable, primaryKey, text, uniqueIndex, uuid } 
 import { tenants } from "./tenants.ts";
 
 /**
- * A tenant's account (docs/decisions.md, "Billing and budgets"). Its balance in nanos is
+ * A tenant's account (docs/decisions/billing.md, "Billing and budgets"). Its balance in nanos is
  * `credited_nanos − retired_spend_nanos − Σ fleets.charged_nanos` of the tenant, computed at read time:
  * a report adds its charge to its own fleet's row (which it locks anyway), never to this row, so reports
  * of one tenant's fleets do not queue behind one another. Operators' credits add to `credited_nanos`; a

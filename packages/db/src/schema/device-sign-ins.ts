@@ -4,7 +4,7 @@ import { tenants } from "./tenants.ts";
 import { users } from "./users.ts";
 
 /**
- * Command-line sign-ins under way (docs/decisions.md, "Device sign-in"): a device code the CLI polls with
+ * Command-line sign-ins under way (docs/decisions/credentials-and-sign-in.md, "Device sign-in"): a device code the CLI polls with
  * and a user code the person enters on the console's /device page. Neither code is stored, only its
  * SHA-256. A row lives ten minutes; expired rows are deleted as new sign-ins start.
  */
@@ -47,7 +47,7 @@ export const deviceSignIns = pgTable(
 );
 
 /**
- * Wrong user codes a person entered on /device in the current window (docs/decisions.md, "Device
+ * Wrong user codes a person entered on /device in the current window (docs/decisions/credentials-and-sign-in.md, "Device
  * sign-in"): past the limit, entering codes is refused until the window ends.
  */
 export const userCodeAttempts = pgTable("user_code_attempts", {

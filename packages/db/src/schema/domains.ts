@@ -13,7 +13,7 @@ import { customType } from "drizzle-orm/pg-core";
  * tables a lease cycle writes use domains rather than CHECK constraints: PostgreSQL parses and plans a
  * table's CHECK expressions again in every statement that inserts or updates a row of it (7.5% of the
  * database's CPU in lease cycles), while a domain's check is planned once per connection and runs only
- * where the column is assigned. docs/decisions.md, "Enumerated columns on hot tables".
+ * where the column is assigned. docs/decisions/operations.md, "Enumerated columns on hot tables".
  */
 /** Each domain's values, from the contracts, as migration `0007` declares them (a test checks both). */
 export const domainValues = {

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { bigint, check, doublePrecision, index, integer, pgTable, text } from "drizzle-orm/pg-core";
 
 /**
- * The shared token buckets of the rate limiter on PostgreSQL (docs/decisions.md, "Rate limits"): API
+ * The shared token buckets of the rate limiter on PostgreSQL (docs/decisions/limits.md, "Rate limits"): API
  * instances draw tokens from a row in batches and spend them locally, so two instances never double a
  * quota. A row whose bucket has refilled is the same as no row, and is deleted by a later sweep.
  */

@@ -1,7 +1,7 @@
 import { bigint, index, jsonb, pgTable, text, uuid } from "drizzle-orm/pg-core";
 
 /**
- * The frames a run published (docs/decisions.md, "Run frames in the lease review"): a copy of each
+ * The frames a run published (docs/decisions/live-streams.md, "Run frames in the lease review"): a copy of each
  * live-tail frame that carries a lease id, written in the same transaction as its `stream_frames` row,
  * kept for days so a lease review can show what the run did after the replay window has dropped it.
  * Only the first frames of a lease are kept (the hub's cap), and rows older than the retention are

@@ -1,7 +1,7 @@
 import { bigint, bigserial, index, jsonb, pgTable, text, uuid } from "drizzle-orm/pg-core";
 
 /**
- * The live tail's replay window (docs/decisions.md, "Streams"): every frame published to a workspace's
+ * The live tail's replay window (docs/decisions/live-streams.md, "Live-tail streams"): every frame published to a workspace's
  * stream, kept a few minutes so a client that reconnects with `Last-Event-ID` gets what it missed, and
  * so a frame too big for a NOTIFY payload reaches the other instances by its id. Not business state: a
  * pruned or lost row only makes a resuming client refetch.

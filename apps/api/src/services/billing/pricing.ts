@@ -21,7 +21,7 @@ const MTOK = 1_000_000n;
 const MAX = BigInt(Number.MAX_SAFE_INTEGER);
 
 /**
- * Prices usage (docs/decisions.md, "Billing and budgets"). When the runner names a model the catalogue
+ * Prices usage (docs/decisions/billing.md, "Billing and budgets"). When the runner names a model the catalogue
  * prices and reports token meters, the cost is the catalogue row's price now: uncached input, cached input
  * and output tokens at their prices per million, rounded up to a whole nano. Otherwise it is the runner's
  * own cost_nanos (0 when it sent none): a self-hosted model, or a runner that prices for itself.

@@ -10,7 +10,7 @@ import { readFleetEvent } from "./event-view.ts";
  * Runs a finished event again: a new `received` event with the same type and request, `retry_of` naming
  * the one it repeats, the caller as its actor. One statement reads the event and its fleet (tenant,
  * workspace, active; the event finished) and stores the copy, so a pause or a second retry racing it
- * sees either all of it or none. Every call stores a new event (docs/decisions.md, "Re-running an
+ * sees either all of it or none. Every call stores a new event (docs/decisions/fleets-and-messages.md, "Re-running an
  * event"); only a refusal costs further reads, to say why.
  */
 export async function retryFleetEvent(

@@ -60,7 +60,7 @@ interface Claimed {
 async function tryAcquire(ctx: ServiceContext, runnerId: string): Promise<Lease | null | "conflict"> {
   const now = ctx.now();
   const leaseId = newId(now);
-  // A fleet whose budget this period is spent takes no new work (docs/decisions.md, "Billing and budgets").
+  // A fleet whose budget this period is spent takes no new work (docs/decisions/billing.md, "Billing and budgets").
   const { period } = periodOf(now);
   let rows: Claimed[];
   try {

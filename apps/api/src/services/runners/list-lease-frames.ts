@@ -5,7 +5,7 @@ import type { ServiceContext } from "../shared/context.ts";
 import { keysetPage } from "../shared/keyset.ts";
 
 /**
- * The frames a lease's run published, oldest first (docs/decisions.md, "Run frames in the lease
+ * The frames a lease's run published, oldest first (docs/decisions/live-streams.md, "Run frames in the lease
  * review"). A lease of another runner answers as an unknown one.
  */
 export async function listLeaseFrames(

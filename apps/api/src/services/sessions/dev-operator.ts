@@ -16,7 +16,7 @@ export const DEV_OWNER_OPERATOR_SCOPES: OperatorScope[] = [
  * In dev mode (`pnpm start`), a console sign-in by an owner (a membership whose role is owner) also
  * carries an operator token, so the person who runs the install sees its runners without minting a token
  * in a terminal. It expires with the session. Outside dev mode the operator plane keeps its own
- * credential: nothing is issued (docs/decisions.md, "Dev mode: the owner's sign-in opens the operator
+ * credential: nothing is issued (docs/decisions/credentials-and-sign-in.md, "Dev mode: the owner's sign-in opens the operator
  * pages").
  */
 export async function devOwnerOperatorToken(

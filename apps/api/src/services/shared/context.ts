@@ -39,7 +39,7 @@ export interface ServiceContext {
   streams: StreamHub;
   /** The external scheduler; null in processes that run none (fleetctl, seeding). */
   scheduler: ScheduleEngine | null;
-  /** The Prometheus metrics, when served (docs/decisions.md, "Metrics and traces"); absent: nothing counts. */
+  /** The Prometheus metrics, when served (docs/decisions/operations.md, "Metrics and traces"); absent: nothing counts. */
   metrics?: Metrics | null;
   /** The run traces, when an OTLP endpoint is configured; absent: no spans, and no SDK loaded. */
   tracing?: Tracing | null;

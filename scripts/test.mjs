@@ -18,6 +18,7 @@ const env = {
 
 const suites = [
   ["lint", ["lint"]],
+  ["house", ["house"]],
   ["typecheck", ["typecheck"]],
   ["contracts", ["--filter", "@fleet/contracts", "test"]],
   ["db", ["--filter", "@fleet/db", "test"]],

@@ -47,3 +47,14 @@ export function requireChatProvider(provider: string): ProviderEntry {
     });
   return entry;
 }
+
+/** The catalog's items, each `connected` when its provider is in `connected`. */
+export function catalogItems(config: Config, connected: ReadonlySet<string>) {
+  return PROVIDERS.map((entry) => ({
+    id: entry.id,
+    display_name: entry.display_name,
+    archetype: entry.archetype,
+    configured: entry.configured(config),
+    connected: connected.has(entry.id),
+  }));
+}

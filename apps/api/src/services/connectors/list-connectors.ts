@@ -1,6 +1,6 @@
 import { and, connectors, eq } from "@fleet/db";
 import type { ServiceContext } from "../shared/context.ts";
-import { PROVIDERS } from "./catalog.ts";
+import { catalogItems } from "./catalog.ts";
 
 /** The catalog, `connected` meaning connected in any of the tenant's workspaces. */
 export async function listConnectors(ctx: ServiceContext, tenantId: string) {
@@ -9,13 +9,5 @@ export async function listConnectors(ctx: ServiceContext, tenantId: string) {
     .from(connectors)
     .where(and(eq(connectors.tenantId, tenantId), eq(connectors.status, "connected")));
   const connected = new Set(rows.map((row) => row.provider));
-  return {
-    items: PROVIDERS.map((entry) => ({
-      id: entry.id,
-      display_name: entry.display_name,
-      archetype: entry.archetype,
-      configured: entry.configured(ctx.config),
-      connected: connected.has(entry.id),
-    })),
-  };
+  return { items: catalogItems(ctx.config, connected) };
 }

@@ -1,7 +1,7 @@
 import { connectors, eq } from "@fleet/db";
 import type { ServiceContext } from "../shared/context.ts";
 import { requireWorkspace } from "../shared/tenancy.ts";
-import { PROVIDERS } from "./catalog.ts";
+import { catalogItems } from "./catalog.ts";
 
 /** The catalog as one workspace sees it (a bare array, as existing clients read it). */
 export async function listWorkspaceConnectors(ctx: ServiceContext, tenantId: string, workspaceId: string) {
@@ -11,11 +11,5 @@ export async function listWorkspaceConnectors(ctx: ServiceContext, tenantId: str
     .from(connectors)
     .where(eq(connectors.workspaceId, workspaceId));
   const connected = new Set(rows.filter((row) => row.status === "connected").map((row) => row.provider));
-  return PROVIDERS.map((entry) => ({
-    id: entry.id,
-    display_name: entry.display_name,
-    archetype: entry.archetype,
-    configured: entry.configured(ctx.config),
-    connected: connected.has(entry.id),
-  }));
+  return catalogItems(ctx.config, connected);
 }

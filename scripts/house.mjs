@@ -1,14 +1,16 @@
 // `node scripts/house.mjs`: the house's shape, as docs/architecture.md promises it. For the API's services
 // and the console's features it counts the folder-to-folder import arrows and finds the loops (strongly
 // connected folders); it lists the largest source files, and each folder's arrows with `--arrows`.
-// Exits 1 when a loop spans more than two folders or a service or console file is over 300 lines, so the
-// promise is checked, not only stated.
+// Exits 1 when a loop spans more than two folders, an API or console source file is over 300 lines, an API
+// test file is over 400, a console `lib/` or `components/` module imports a feature, or a module of
+// `services/shared/` imports a resource: the promise is checked, not only stated.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const MAX_LINES = 300;
+const MAX_TEST_LINES = 400;
 const MAX_LOOP = 2;
 
 /** Every .ts/.tsx file under `dir`, tests included (they import too, but are not counted as rooms). */
@@ -120,6 +122,32 @@ for (const l of layers) {
   }
 }
 
+// Floors that must import nothing above them: the console's shared lib/ and components/ import no feature,
+// and the services' shared floor imports no resource.
+const floors = [
+  { base: "apps/console/src", from: ["lib", "components"], forbidden: "features", what: "a console feature" },
+  { base: "apps/api/src/services", from: ["shared"], forbidden: null, what: "a resource" },
+];
+for (const floor of floors) {
+  const abs = join(root, floor.base);
+  for (const dir of floor.from) {
+    for (const file of sourceFiles(join(abs, dir))) {
+      for (const target of relativeImports(file)) {
+        const rel = relative(abs, target);
+        const top = rel.split("/")[0];
+        const wrong =
+          floor.forbidden === null
+            ? !rel.startsWith("..") && rel.includes("/") && top !== dir
+            : top === floor.forbidden;
+        if (wrong) {
+          failed = true;
+          console.log(`${relative(root, file)} imports ${floor.what}: ${relative(root, target)}`);
+        }
+      }
+    }
+  }
+}
+
 // The largest files: the API's sources and the console's, tests apart.
 const sized = [];
 for (const base of ["apps/api/src", "apps/console/src", "apps/api/test", "apps/runner/src"]) {
@@ -139,7 +167,8 @@ if (over.length > 0) failed = true;
 const tests = sized.filter((f) => isTest(f.path));
 console.log("\nlargest test files:");
 for (const f of tests.slice(0, 5)) console.log(`  ${f.lines}  ${f.path}`);
-console.log(
-  `API test files over 400 lines: ${tests.filter((f) => f.path.startsWith("apps/api/") && f.lines > 400).length}`,
-);
+const longTests = tests.filter((f) => f.path.startsWith("apps/api/") && f.lines > MAX_TEST_LINES);
+console.log(`API test files over ${MAX_TEST_LINES} lines: ${longTests.length}`);
+for (const f of longTests) console.log(`  ${f.lines}  ${f.path}`);
+if (longTests.length > 0) failed = true;
 process.exit(failed ? 1 : 0);

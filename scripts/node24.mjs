@@ -7,6 +7,8 @@
 // As a command (`node scripts/node24.mjs`) it prints the directory to put first on PATH: nothing when the
 // running Node is already 24 or newer, and exits 1 when Node 24 could not be installed.
 import { spawn, spawnSync } from "node:child_process";
+import { realpathSync } from "node:fs";
+import { constants } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -42,24 +44,33 @@ export function node24Bin(root) {
 
 /**
  * Returns at once on Node 24 or newer. On an older Node it runs this same script again on Node 24 (with
- * Node 24 first on the search path for everything it starts), exits with its status, and never returns.
- * A Ctrl+C reaches both processes from the terminal, so only SIGTERM is passed on.
+ * Node 24 first on the search path for everything it starts, and this process's Node options), exits with
+ * its status (128 + the signal's number when a signal ended it), and never returns. SIGTERM and SIGHUP are
+ * passed on; so is SIGINT when no terminal is attached (from a terminal, Ctrl+C reaches both processes).
  */
 export function onNode24(root) {
   if (runningNode24) return Promise.resolve();
   const bin = node24Bin(root);
   if (bin === null) process.exit(1);
-  const child = spawn(join(bin, "node"), process.argv.slice(1), {
+  const child = spawn(join(bin, "node"), [...process.execArgv, ...process.argv.slice(1)], {
     stdio: "inherit",
     env: { ...process.env, PATH: `${bin}${delimiter}${process.env.PATH ?? ""}` },
   });
-  process.on("SIGINT", () => {});
-  process.on("SIGTERM", () => child.kill("SIGTERM"));
-  child.on("exit", (code, signal) => process.exit(code ?? (signal === "SIGINT" ? 130 : 1)));
+  const passOn = (signal) => () => child.kill(signal);
+  process.on("SIGTERM", passOn("SIGTERM"));
+  process.on("SIGHUP", passOn("SIGHUP"));
+  process.on("SIGINT", process.stdin.isTTY ? () => {} : passOn("SIGINT"));
+  child.on("error", (error) => {
+    console.error(`Node ${NODE24_MAJOR} could not be started: ${error.message}`);
+    process.exit(1);
+  });
+  child.on("exit", (code, signal) => process.exit(code ?? 128 + (constants.signals[signal] ?? 0)));
   return new Promise(() => {});
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url) && !runningNode24) {
+// Run as a command (compared through symlinks: a checkout reached by a link must still print the path).
+const invoked = process.argv[1] === undefined ? null : realpathSync(process.argv[1]);
+if (invoked === realpathSync(fileURLToPath(import.meta.url)) && !runningNode24) {
   const bin = node24Bin(join(dirname(fileURLToPath(import.meta.url)), ".."));
   if (bin === null) process.exit(1);
   console.log(bin);

@@ -52,7 +52,7 @@ test.describe("First data with the page", () => {
     expect(problems).toEqual([]);
   });
 
-  test("the approvals inbox and the activity feed arrive with their data and names and hydrate without a mismatch", async ({
+  test("the approvals inbox and the Events page arrive with their data and names and hydrate without a mismatch", async ({
     page,
     tenant,
     apiUrl,

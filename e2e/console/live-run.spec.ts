@@ -163,7 +163,7 @@ test.describe("The run as it happens", () => {
       await screenshot(page, testInfo, `fleet-conversation-${width}`);
     }
 
-    // The workspace's activity feed lists it, with its fleet and outcome.
+    // The workspace's Events page lists it, with its fleet and outcome.
     await page
       .getByRole("navigation", { name: "Main" })
       .getByRole("link", { name: /Events/ })

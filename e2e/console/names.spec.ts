@@ -49,7 +49,7 @@ test.describe("Names instead of ids", () => {
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, testInfo, "audit-names");
 
-    // The fleet's events name who sent each one; the activity feed names and links the fleet.
+    // The fleet's events name who sent each one; the Events page names and links the fleet.
     await page.goto(`/fleets/${fleet.fleet_id}?workspace=${tenant.workspace_id}`);
     const event = page
       .getByRole("log", { name: "Events of Named fleet" })

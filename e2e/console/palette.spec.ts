@@ -196,41 +196,41 @@ test.describe("Palette, shortcuts and filters", () => {
     await eventFilters.getByRole("button", { name: "Apply filters" }).click();
     await expect(page.getByRole("log", { name: "Events of Billing digest" }).getByRole("row")).toHaveCount(2);
 
-    // The workspace's activity feed takes the same filters, in its URL.
+    // The workspace's Events page takes the same filters, in its URL.
     await page.goto(`/events?workspace=${tenant.workspace_id}`);
     const feed = page.getByRole("log", { name: "Events of the workspace" });
     await expect(feed.getByRole("listitem")).toHaveCount(1);
-    const activityFilters = page.getByRole("form", { name: "Filter events" });
-    await activityFilters.getByRole("combobox", { name: "Status" }).selectOption("processed");
-    await activityFilters.getByRole("button", { name: "Apply filters" }).click();
+    const eventsFilters = page.getByRole("form", { name: "Filter events" });
+    await eventsFilters.getByRole("combobox", { name: "Status" }).selectOption("processed");
+    await eventsFilters.getByRole("button", { name: "Apply filters" }).click();
     await expect(page).toHaveURL(/\/events\?.*status=processed/);
     await expect(page.getByText("No events match the filters")).toBeVisible();
     await page.reload();
-    await expect(activityFilters.getByRole("combobox", { name: "Status" })).toHaveValue("processed");
+    await expect(eventsFilters.getByRole("combobox", { name: "Status" })).toHaveValue("processed");
     await expect(page.getByText("No events match the filters")).toBeVisible();
     // What no list takes is refused on its field, before the URL: a control character, a value too long.
-    const actorField = activityFilters.getByRole("textbox", { name: "Actor" });
+    const actorField = eventsFilters.getByRole("textbox", { name: "Actor" });
     await actorField.fill("api_key:\u0000*");
-    await activityFilters.getByRole("button", { name: "Apply filters" }).click();
-    await expect(activityFilters.getByText("Remove the control character")).toBeVisible();
+    await eventsFilters.getByRole("button", { name: "Apply filters" }).click();
+    await expect(eventsFilters.getByText("Remove the control character")).toBeVisible();
     await actorField.fill("x".repeat(100_000));
-    await activityFilters.getByRole("button", { name: "Apply filters" }).click();
-    await expect(activityFilters.getByText("Use at most 300 characters.")).toBeVisible();
+    await eventsFilters.getByRole("button", { name: "Apply filters" }).click();
+    await expect(eventsFilters.getByText("Use at most 300 characters.")).toBeVisible();
     await expect(page).toHaveURL(/status=processed$/);
-    await activityFilters.getByRole("combobox", { name: "Status" }).selectOption("received");
+    await eventsFilters.getByRole("combobox", { name: "Status" }).selectOption("received");
     await actorField.fill("api_key:*");
-    await activityFilters.getByRole("button", { name: "Apply filters" }).click();
+    await eventsFilters.getByRole("button", { name: "Apply filters" }).click();
     await expect(page).toHaveURL(/actor=api_key%3A\*/);
     await expect(feed.getByRole("listitem")).toHaveCount(1);
     await expect(feed.getByRole("listitem")).toContainText("Billing digest");
-    await activityFilters.getByRole("link", { name: "Clear filters" }).click();
+    await eventsFilters.getByRole("link", { name: "Clear filters" }).click();
     await expect(page).toHaveURL(new RegExp(`/events\\?workspace=${tenant.workspace_id}$`));
     // The page's old address, /activity, goes on to /events with every parameter of its query.
     await page.goto(`/activity?workspace=${tenant.workspace_id}&status=processed&actor=api_key%3A*`);
     await expect(page).toHaveURL(
       new RegExp(`/events\\?workspace=${tenant.workspace_id}&status=processed&actor=api_key%3A\\*$`),
     );
-    await expect(activityFilters.getByRole("combobox", { name: "Status" })).toHaveValue("processed");
+    await expect(eventsFilters.getByRole("combobox", { name: "Status" })).toHaveValue("processed");
     await expect(actorField).toHaveValue("api_key:*");
     expect(problems).toEqual([]);
   });

@@ -36,7 +36,7 @@ if (!bundleIsFresh()) {
     bundle: true,
     platform: "node",
     format: "esm",
-    target: "node20",
+    target: "node24",
     // The OpenTelemetry SDK is imported only when traces are configured: outside the bundle, it is then
     // read from node_modules, and otherwise never parsed.
     external: ["@electric-sql/pglite", "@electric-sql/pglite/*", "@opentelemetry/*"],

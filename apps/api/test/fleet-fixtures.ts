@@ -9,7 +9,7 @@ import { call, callAt, type Tenant, type TestApi, testApi } from "./harness.ts";
 
 /**
  * A library entry written straight to the store: the fleets tests need entries, and how entries are
- * onboarded (upload, git) is the fleet-libraries suite's subject.
+ * created (upload, git) is the fleet-libraries suite's subject.
  */
 export async function seedLibraryEntry(
   options: {

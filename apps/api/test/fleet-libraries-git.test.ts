@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newId } from "../src/runtime/ids.ts";
 import { fetchDefinitionFromGit } from "../src/services/fleet-libraries/git-source.ts";
 import { bootstrapTenant } from "../src/services/tenants/tenants.ts";
-import { definition, type Item, onboard, TRIAGE } from "./fleet-library-fixtures.ts";
+import { createEntry, definition, type Item, TRIAGE } from "./fleet-library-fixtures.ts";
 import { callAt, seedTenant, startApi, type TestApi } from "./harness.ts";
 
 /** A local repository made with the system git: files committed on main, plus the branches asked for. */
@@ -48,7 +48,7 @@ function gitRepository(
   return { dir, url: `file://${dir}`, heads };
 }
 
-describe("onboarding from a git repository", () => {
+describe("creating a library entry from a git repository", () => {
   // file:// is accepted only in dev mode: these tests run an API of their own with FLEET_DEV_MODE.
   let dev: TestApi;
   let tenant: { workspaceId: string; apiKey: string };
@@ -75,7 +75,7 @@ describe("onboarding from a git repository", () => {
     return repo;
   }
 
-  const onboardGit = (body: Record<string, unknown>) =>
+  const createFromGit = (body: Record<string, unknown>) =>
     callAt<Item>(dev.baseUrl, "POST", `/v1/workspaces/${tenant.workspaceId}/fleet-libraries`, {
       token: tenant.apiKey,
       body,
@@ -86,13 +86,13 @@ describe("onboarding from a git repository", () => {
       { "fleet.md": TRIAGE, "fleets/other.md": definition("name: Other on main") },
       { feature: { "fleets/other.md": definition("name: Other on feature") } },
     );
-    const created = await onboardGit({ git_url: repo.url });
+    const created = await createFromGit({ git_url: repo.url });
     expect(created.status, created.text).toBe(201);
     expect(created.body).toMatchObject({ name: "Issue triage", visibility: "tenant" });
     expect(created.body.source_ref).toBe(`git:${repo.url}#${repo.heads.main}`);
     expect(created.text).not.toContain("instructions");
 
-    const onBranch = await onboardGit({ git_url: repo.url, ref: "feature", path: "fleets/other.md" });
+    const onBranch = await createFromGit({ git_url: repo.url, ref: "feature", path: "fleets/other.md" });
     expect(onBranch.status, onBranch.text).toBe(201);
     expect(onBranch.body.name).toBe("Other on feature");
     expect(onBranch.body.source_ref).toBe(`git:${repo.url}#${repo.heads.feature}`);
@@ -123,7 +123,7 @@ describe("onboarding from a git repository", () => {
       [{ git_url: `${repo.url}#main` }, 400, "UZ-LIBRARY-012"],
     ];
     for (const [body, status, code, detail] of expectations) {
-      const response = await onboardGit(body);
+      const response = await createFromGit(body);
       expect(response.status, JSON.stringify(body)).toBe(status);
       expect(response.body.error_code, JSON.stringify(body)).toBe(code);
       if (detail) expect(response.body.detail).toMatch(detail);
@@ -133,7 +133,7 @@ describe("onboarding from a git repository", () => {
   it("never runs a remote helper such as ext::", async () => {
     const marker = join(tmpdir(), `fleet-ext-${newId()}`);
     for (const git_url of [`ext::sh -c touch% ${marker}`, `ext::sh -c "touch ${marker}"`, "fd::7"]) {
-      const response = await onboardGit({ git_url });
+      const response = await createFromGit({ git_url });
       expect(response.status, git_url).toBe(400);
       expect(response.body.error_code).toBe("UZ-LIBRARY-012");
     }
@@ -211,11 +211,13 @@ describe("git sources outside dev mode", () => {
         "https://user:secret@example.com/repo.git",
         "https://example.com/repo.git?x=1",
       ]) {
-        const response = await onboard(tenant, { git_url });
+        const response = await createEntry(tenant, { git_url });
         expect(response.status, git_url).toBe(400);
         expect(response.body.error_code, git_url).toBe("UZ-LIBRARY-012");
       }
-      const unresolved = await onboard(tenant, { git_url: "https://fleet-library-test.invalid/repo.git" });
+      const unresolved = await createEntry(tenant, {
+        git_url: "https://fleet-library-test.invalid/repo.git",
+      });
       expect(unresolved.status).toBe(502);
       expect(unresolved.body.error_code).toBe("UZ-LIBRARY-013");
     } finally {
@@ -226,7 +228,11 @@ describe("git sources outside dev mode", () => {
   it("fetches nothing for a workspace that is not the caller's (404 before any clone)", async () => {
     const stranger = await seedTenant();
     const owner = await seedTenant();
-    const response = await onboard(stranger, { git_url: "https://127.0.0.1/repo.git" }, owner.workspaceId);
+    const response = await createEntry(
+      stranger,
+      { git_url: "https://127.0.0.1/repo.git" },
+      owner.workspaceId,
+    );
     expect(response.status).toBe(404);
     expect(response.body.error_code).toBe("UZ-WORKSPACE-002");
   });

@@ -3,7 +3,14 @@ import type { listApiKeys } from "@fleet/contracts/api-keys/list-api-keys";
 import { fleetLibraries, inArray } from "@fleet/db";
 import { describe, expect, it } from "vitest";
 import { newId } from "../src/runtime/ids.ts";
-import { definition, everything, type Item, list, newWorkspace, onboard } from "./fleet-library-fixtures.ts";
+import {
+  createEntry,
+  definition,
+  everything,
+  type Item,
+  list,
+  newWorkspace,
+} from "./fleet-library-fixtures.ts";
 import { call, operatorToken, seedTenant, type Tenant, type TrpcRefusal, testApi } from "./harness.ts";
 
 /** The list's order: created_at descending, then platform before tenant, then id descending. */
@@ -28,10 +35,12 @@ describe("listing a workspace's library", () => {
     }
     for (const i of [1, 2, 3]) {
       mine.push(
-        (await onboard(tenant, { definition: definition(`name: Own ${i}`, "SECRET-INSTRUCTIONS") })).body.id,
+        (await createEntry(tenant, { definition: definition(`name: Own ${i}`, "SECRET-INSTRUCTIONS") })).body
+          .id,
       );
     }
-    const foreign = (await onboard(tenant, { definition: definition("name: Elsewhere") }, elsewhere)).body.id;
+    const foreign = (await createEntry(tenant, { definition: definition("name: Elsewhere") }, elsewhere)).body
+      .id;
 
     const first = await list(tenant, "?limit=2");
     expect(first.status).toBe(200);
@@ -114,7 +123,7 @@ describe("listing a workspace's library", () => {
 
   it("refuses cursors it never issued (UZ-LIBRARY-001), for another limit (002), and limits outside 1-100 (003)", async () => {
     const tenant = await seedTenant();
-    for (const i of [1, 2, 3]) await onboard(tenant, { definition: definition(`name: Paged ${i}`) });
+    for (const i of [1, 2, 3]) await createEntry(tenant, { definition: definition(`name: Paged ${i}`) });
     const cursor = (await list(tenant, "?limit=2")).body.next_cursor!;
     expect(cursor).toEqual(expect.any(String));
     expect((await list(tenant, `?limit=2&starting_after=${cursor}`)).status).toBe(200);
@@ -189,7 +198,7 @@ describe("listing a workspace's library", () => {
       );
     for (let batch = 0; batch < 4; batch++) {
       const created = await Promise.all(
-        Array.from({ length: 5 }, (_, i) => onboard(tenant, { definition: large(batch * 5 + i) })),
+        Array.from({ length: 5 }, (_, i) => createEntry(tenant, { definition: large(batch * 5 + i) })),
       );
       for (const response of created) expect(response.status, response.text.slice(0, 300)).toBe(201);
     }

@@ -6,19 +6,19 @@ import type { getLibrary } from "@fleet/contracts/fleet-libraries/get-library";
 import { describe, expect, it } from "vitest";
 import { newId } from "../src/runtime/ids.ts";
 import {
+  createEntry,
   definition,
   everything,
   type Item,
   newWorkspace,
-  onboard,
   TRIAGE,
 } from "./fleet-library-fixtures.ts";
 import { call, operatorToken, seedMember, seedTenant } from "./harness.ts";
 
-describe("onboarding a fleet definition", () => {
+describe("creating a library entry from a fleet definition", () => {
   it("stores an upload and answers its metadata only; the one-entry read shows it in full", async () => {
     const tenant = await seedTenant();
-    const created = await onboard(tenant, { definition: TRIAGE });
+    const created = await createEntry(tenant, { definition: TRIAGE });
     expect(created.status, created.text).toBe(201);
     const digest = createHash("sha256").update(TRIAGE).digest("hex");
     expect(created.body).toEqual({
@@ -67,7 +67,7 @@ describe("onboarding a fleet definition", () => {
     ]);
   });
 
-  it("onboards platform entries with an operator token, visible to every workspace", async () => {
+  it("creates platform entries with an operator token, visible to every workspace", async () => {
     const operator = await operatorToken(["platform-library:write"]);
     const created = await call<Item>("POST", "/v1/admin/fleet-libraries", {
       token: operator,
@@ -94,7 +94,7 @@ describe("onboarding a fleet definition", () => {
 
   it("keeps a workspace's entry to that workspace: elsewhere it is 404 UZ-BUNDLE-001, as an absent id", async () => {
     const owner = await seedTenant();
-    const created = await onboard(owner, { definition: definition("name: Private") });
+    const created = await createEntry(owner, { definition: definition("name: Private") });
     const otherWorkspace = await newWorkspace(owner);
     const stranger = await seedTenant();
     for (const [tenant, workspaceId] of [
@@ -113,7 +113,7 @@ describe("onboarding a fleet definition", () => {
     }
   });
 
-  it("needs library:write to onboard and fleet:read to read", async () => {
+  it("needs library:write to create an entry and fleet:read to read", async () => {
     const tenant = await seedTenant();
     const reader = await seedMember(tenant, ["fleet:read"]);
     const writer = await seedMember(tenant, ["library:write"]);
@@ -141,7 +141,7 @@ describe("onboarding a fleet definition", () => {
       { definition: 42 },
       { ref: "main" },
     ]) {
-      const response = await onboard(tenant, body);
+      const response = await createEntry(tenant, body);
       expect(response.status, JSON.stringify(body)).toBe(400);
       expect(response.body.error_code).toBe("UZ-REQ-001");
     }
@@ -153,7 +153,7 @@ describe("onboarding a fleet definition", () => {
       join(import.meta.dirname, "..", "src", "services", "fleet-libraries", "seed", "echo-fleet.md"),
       "utf8",
     );
-    const created = await onboard(tenant, { definition: seed });
+    const created = await createEntry(tenant, { definition: seed });
     expect(created.status, created.text).toBe(201);
     expect(created.body.requirements.credentials).toEqual(["ECHO_GREETING"]);
     const entry = await call<OutputOf<typeof getLibrary>>(

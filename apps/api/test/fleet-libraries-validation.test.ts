@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { definition, list, onboard } from "./fleet-library-fixtures.ts";
+import { createEntry, definition, list } from "./fleet-library-fixtures.ts";
 import { seedTenant } from "./harness.ts";
 
-// What onboarding refuses: malformed definitions, and every size ceiling exactly at and one past it.
-describe("onboarding a fleet definition", () => {
+// What creating an entry refuses: malformed definitions, and every size ceiling exactly at and one past it.
+describe("creating a library entry from a fleet definition", () => {
   it("refuses a malformed definition with 400 UZ-LIBRARY-010 naming the field, storing nothing", async () => {
     const tenant = await seedTenant();
     const cases: [string, RegExp][] = [
@@ -72,13 +72,13 @@ describe("onboarding a fleet definition", () => {
       ],
     ];
     for (const [text, detail] of cases) {
-      const response = await onboard(tenant, { definition: text });
+      const response = await createEntry(tenant, { definition: text });
       expect(response.status, text).toBe(400);
       expect(response.body.error_code, text).toBe("UZ-LIBRARY-010");
       expect(response.body.detail, text).toMatch(detail);
     }
     // A NUL character is refused for every string at the contract, before the definition is read.
-    const nul = await onboard(tenant, { definition: definition("name: Nul", "Stop\u0000here") });
+    const nul = await createEntry(tenant, { definition: definition("name: Nul", "Stop\u0000here") });
     expect(nul.status).toBe(400);
     expect(nul.body.error_code).toBe("UZ-REQ-001");
     expect(nul.body.detail).toMatch(/^definition .*NUL/);
@@ -121,7 +121,7 @@ describe("onboarding a fleet definition", () => {
           (_, i) => `    - l${i}${"x".repeat(199 - String(i).length)}`,
         ),
       ].join("\n");
-    const atLimits = await onboard(tenant, { definition: definition(front()) });
+    const atLimits = await createEntry(tenant, { definition: definition(front()) });
     expect(atLimits.status, atLimits.text).toBe(201);
     expect(atLimits.body.requirements.credentials).toHaveLength(32);
     expect(atLimits.body.requirements.network_hosts.every((host) => host.length === 253)).toBe(true);
@@ -155,7 +155,7 @@ describe("onboarding a fleet definition", () => {
       ],
     ];
     for (const [what, frontMatter, detail] of over) {
-      const response = await onboard(tenant, { definition: definition(frontMatter) });
+      const response = await createEntry(tenant, { definition: definition(frontMatter) });
       expect(response.status, what).toBe(413);
       expect(response.body.error_code, what).toBe("UZ-LIBRARY-011");
       expect(response.body.detail, what).toMatch(detail);
@@ -166,12 +166,14 @@ describe("onboarding a fleet definition", () => {
     const tenant = await seedTenant();
     const fits = definition("name: Big", "x".repeat(256 * 1024 - 40));
     expect(Buffer.byteLength(fits)).toBeLessThanOrEqual(256 * 1024);
-    expect((await onboard(tenant, { definition: fits })).status).toBe(201);
-    const over = await onboard(tenant, { definition: definition("name: Bigger", "x".repeat(256 * 1024)) });
+    expect((await createEntry(tenant, { definition: fits })).status).toBe(201);
+    const over = await createEntry(tenant, {
+      definition: definition("name: Bigger", "x".repeat(256 * 1024)),
+    });
     expect(over.status).toBe(413);
     expect(over.body.error_code).toBe("UZ-LIBRARY-011");
     expect(over.body.detail).toContain("262144");
-    const huge = await onboard(tenant, { definition: definition("name: Huge", "x".repeat(1024 * 1024)) });
+    const huge = await createEntry(tenant, { definition: definition("name: Huge", "x".repeat(1024 * 1024)) });
     expect(huge.status).toBe(413);
     expect(huge.body.error_code).toBe("UZ-REQ-006");
   });

@@ -8,7 +8,7 @@ import { expect } from "vitest";
 import { newId } from "../src/runtime/ids.ts";
 import { call, type Tenant } from "./harness.ts";
 
-/** The onboarding suites' shared pieces: the example definition, and the upload and list calls. */
+/** The library-entry suites' shared pieces: the example definition, and the upload and list calls. */
 
 const fixtures = join(import.meta.dirname, "fixtures", "libraries");
 export const TRIAGE = readFileSync(join(fixtures, "triage.md"), "utf8");
@@ -22,7 +22,7 @@ export function definition(frontMatter: string, instructions = "Do the work you 
   return `---\n${frontMatter}\n---\n${instructions}\n`;
 }
 
-export function onboard(tenant: Tenant, body: unknown, workspaceId = tenant.workspaceId) {
+export function createEntry(tenant: Tenant, body: unknown, workspaceId = tenant.workspaceId) {
   return call<Item>("POST", `/v1/workspaces/${workspaceId}/fleet-libraries`, { token: tenant.apiKey, body });
 }
 

@@ -283,9 +283,11 @@ describe("the provider key in the log", () => {
     ],
   ];
 
+  // Each on a tenant whose provider already holds the key sealed, as the requests met it in one sequence.
   it.each(fates)("never appears when the request is %s", async (_fate, send) => {
     const tenant = await seedTenant();
     const row = await catalogueRow("anthropic");
+    await setProvider(tenant, { provider: "anthropic", api_key: API_KEY, model: row.model_id });
     await send(tenant, row.model_id);
     const api = await testApi();
     expect(api.logs.join("\n")).not.toContain(API_KEY);

@@ -7,7 +7,7 @@ import { SessionSigner } from "../../src/auth/sessions.ts";
 import { loadConfig } from "../../src/env.ts";
 import { Responses } from "../../src/http/responses.ts";
 import { LogDestination } from "../../src/runtime/log-destination.ts";
-import { callerView } from "../../src/services/users/get-me.ts";
+import { getMe } from "../../src/services/users/get-me.ts";
 
 /**
  * The same work as `GET /v1/users/me` written straight on Fastify: parse the Bearer header, resolve it
@@ -54,7 +54,7 @@ app.get("/me", async (request, reply) => {
   if (principal.class !== "session" && principal.class !== "api_key") {
     return reply.code(403).send({ error: "tenant credential required" });
   }
-  return callerView(principal);
+  return getMe(principal);
 });
 
 process.on("SIGTERM", async () => {

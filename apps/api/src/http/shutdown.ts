@@ -3,7 +3,6 @@ import type { FastifyInstance } from "fastify";
 import type { RateLimits } from "../auth/rate-limits.ts";
 import type { Config } from "../env.ts";
 import type { Tracing } from "../runtime/tracing.ts";
-import type { ServiceWiring } from "../service-context.ts";
 import type { EventStreams } from "./event-stream.ts";
 
 /** Set once a shutdown begins: readiness then answers 503, and every answer closes its connection. */
@@ -16,8 +15,11 @@ export interface ShutdownParts {
   app: FastifyInstance;
   /** The live-tail streams, ended with a reconnect hint before the listener closes. */
   streams: EventStreams;
-  /** The services' background: long polls answered at the drain, the rest stopped after the requests. */
-  background: Pick<ServiceWiring, "drain" | "stop">;
+  /**
+   * The services' background (`createServiceContext`'s wiring): long polls answered at the drain, the rest
+   * stopped after the requests.
+   */
+  background: { drain(): void; stop(): Promise<void> };
   limits: RateLimits | null;
   tracing: Tracing | null;
   /** Closed last, so a scrape still reads the instance while it drains. */

@@ -1,7 +1,7 @@
 import { getWebhookSecret as op } from "@fleet/contracts/webhooks/get-webhook-secret";
-import { webhookSecretState } from "../../services/webhooks/get-webhook-secret.ts";
+import { getWebhookSecret as get } from "../../services/webhooks/get-webhook-secret.ts";
 import { procedure } from "../../trpc.ts";
 
 export const getWebhookSecret = procedure(op).query(({ ctx, input }) =>
-  webhookSecretState(ctx.services, ctx.principal.tenantId, input.workspace_id),
+  get(ctx.services, ctx.principal.tenantId, input.workspace_id),
 );

@@ -6,13 +6,13 @@ import type { ServiceContext } from "../shared/context.ts";
 import { insertApiKey, type NewApiKey } from "./api-key-rows.ts";
 
 interface CreateRequest extends Omit<NewApiKey, "scopes"> {
-  /** Absent: as wide as the minting credential. */
+  /** Absent: as wide as the creating credential. */
   scopes?: readonly string[] | undefined;
 }
 
 /**
- * Mints a tenant API key; the plaintext is returned here and never stored. A key never holds more than
- * the credential that mints it: chosen scopes must be held by the caller (403 UZ-AUTH-022), and a caller
+ * Creates a tenant API key; the plaintext is returned here and never stored. A key never holds more than
+ * the credential that creates it: chosen scopes must be held by the caller (403 UZ-AUTH-022), and a caller
  * narrower than its member (a narrowed key or session) passes its own scopes on when none are chosen.
  */
 export async function createApiKey(

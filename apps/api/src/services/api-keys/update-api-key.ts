@@ -4,8 +4,8 @@ import { type Actor, recordAudit } from "../shared/audit.ts";
 import { notifyPrincipalChange, type ServiceContext } from "../shared/context.ts";
 import { apiKeyNotFound, toApiKeyItem } from "./api-key-rows.ts";
 
-/** Revokes a key; every instance refuses it from the moment this commits. */
-export async function revokeApiKey(ctx: ServiceContext, actor: Actor, tenantId: string, id: string) {
+/** Revokes a key, the one change an update makes; every instance refuses it from the moment this commits. */
+export async function updateApiKey(ctx: ServiceContext, actor: Actor, tenantId: string, id: string) {
   const now = ctx.now();
   const revoked = await ctx.db.transaction(async (tx) => {
     const [row] = await tx

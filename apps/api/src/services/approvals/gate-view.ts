@@ -9,8 +9,10 @@ import {
 import { approvalGates, type Database, fleets, sql, type Tx } from "@fleet/db";
 import type { TenantPrincipal } from "../../auth/principal.ts";
 import { GATE_CHANNEL } from "../../runtime/gate-signal.ts";
+import type { GateRow } from "../shared/context.ts";
 
-export type GateRow = typeof approvalGates.$inferSelect;
+export type { GateRow };
+
 type Terminal = Exclude<GateStatus, "pending">;
 
 /** The gate as the inbox shows it; `fleetName` is the fleet's current name while it exists. */

@@ -1,18 +1,6 @@
-import {
-  and,
-  type approvalGates,
-  asc,
-  chatMessages,
-  connectorRoutes,
-  connectors,
-  eq,
-  inArray,
-  sql,
-} from "@fleet/db";
+import { and, asc, chatMessages, connectorRoutes, connectors, eq, inArray, sql } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
-import type { GateChat, ServiceContext } from "../shared/context.ts";
-
-type GateRow = typeof approvalGates.$inferSelect;
+import type { GateChat, GateRow, ServiceContext } from "../shared/context.ts";
 
 /** The buttons' action ids: the gate's id travels as the button's value. */
 export const APPROVE_ACTION = "fleet_gate_approve";

@@ -1,7 +1,7 @@
 import type { ServiceContext } from "../shared/context.ts";
 import { createLibraryEntry, type LibraryEntryInput } from "./entry-creation.ts";
 
-/** Onboards a fleet definition into the library of one of the tenant's workspaces. */
+/** Creates an entry from a fleet definition in the library of one of the tenant's workspaces. */
 export function createLibrary(
   ctx: ServiceContext,
   tenantId: string,

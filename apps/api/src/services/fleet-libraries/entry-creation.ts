@@ -42,8 +42,8 @@ async function readSource(
 }
 
 /**
- * Onboards a fleet definition, uploaded as text or cloned from a repository, into the platform library or
- * a workspace's. Answers the entry's metadata.
+ * Creates a library entry from a fleet definition, uploaded as text or cloned from a repository, in the
+ * platform library or a workspace's. Answers the entry's metadata.
  */
 export async function createLibraryEntry(ctx: ServiceContext, owner: LibraryOwner, input: LibraryEntryInput) {
   if ((input.definition === undefined) === (input.git_url === undefined)) {

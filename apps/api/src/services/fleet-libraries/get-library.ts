@@ -8,7 +8,7 @@ import { toLibraryEntryView } from "./item.ts";
  * One entry as the workspace may see it: a platform entry, or one of its own. Any other id, another
  * workspace's entry included, is 404 UZ-BUNDLE-001, indistinguishable from an absent one.
  */
-export async function getLibraryEntry(
+export async function getLibrary(
   ctx: ServiceContext,
   tenantId: string,
   input: { workspace_id: string; library_id: string },

@@ -1,6 +1,6 @@
 import type { LibraryEntry } from "./entries.ts";
 
-/** An entry as lists and onboarding answer it: metadata, never the instructions. */
+/** An entry as lists and its creation answer it: metadata, never the instructions. */
 export function toLibraryItem(row: LibraryEntry) {
   return {
     id: row.id,

@@ -106,7 +106,7 @@ async function slice(db: Database, scope: SQL, position: SQL | undefined, rows: 
  * The entries a workspace can install: platform entries and its own, newest first, then platform before
  * tenant, then id (descending). Keyset-paged over both partitions, each read along its own index.
  */
-export async function listLibraryEntries(
+export async function listLibraries(
   ctx: ServiceContext,
   tenantId: string,
   input: { workspace_id: string; starting_after?: string; limit?: number | string },

@@ -7,7 +7,6 @@ import { recordRunnerEvent } from "../runners/runner-events.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { uniqueViolation } from "../shared/errors.ts";
 
-export const LEASE_MAX_MS = 12 * 60 * 60 * 1000;
 /** An idle acquire re-polls at least this often, whatever the wake-ups say. */
 const REPOLL_MS = 5_000;
 /** What a poll that arrives at an instance already shutting down is told to wait before asking again. */

@@ -2,7 +2,7 @@ import { and, eq, fleets, leases } from "@fleet/db";
 import { budgetRefusal } from "../billing/budgets.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { fencedWrite, lostLease } from "../shared/fence.ts";
-import { LEASE_MAX_MS } from "./acquire-lease.ts";
+import { LEASE_MAX_MS } from "./lease-terms.ts";
 
 export async function renewLease(
   ctx: ServiceContext,

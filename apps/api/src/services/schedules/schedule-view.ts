@@ -75,12 +75,14 @@ export async function readSchedule(
   db: Database | Tx,
   tenantId: string,
   input: { workspace_id: string; fleet_id: string; schedule_id: string },
+  { forUpdate = false }: { forUpdate?: boolean } = {},
 ): Promise<ScheduleRow> {
   await requireFleet(db, tenantId, input.workspace_id, input.fleet_id);
-  const [row] = await db
+  const query = db
     .select()
     .from(schedules)
     .where(and(eq(schedules.id, input.schedule_id), eq(schedules.fleetId, input.fleet_id)));
+  const [row] = forUpdate ? await query.for("update") : await query;
   if (row === undefined) throw scheduleNotFound(input.schedule_id);
   return row;
 }

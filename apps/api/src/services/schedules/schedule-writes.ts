@@ -1,8 +1,7 @@
 import { Problem } from "@fleet/contracts";
-import { and, count, type Database, eq, type ScheduleOverride, schedules, sql, type Tx } from "@fleet/db";
+import { count, type Database, eq, type ScheduleOverride, schedules, sql, type Tx } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
-import { requireFleet } from "../shared/tenancy.ts";
-import { checkRecipe, type ScheduleRow, scheduleNotFound } from "./schedule-view.ts";
+import { checkRecipe, readSchedule, type ScheduleRow } from "./schedule-view.ts";
 
 /** Schedules one fleet may hold in all, and of those, how many the fleet itself may have created. */
 export const FLEET_SCHEDULE_LIMIT = 32;
@@ -64,19 +63,12 @@ export async function insertSchedule(
 }
 
 /** The schedule, scoped to the tenant's fleet in the workspace, locked for a change. */
-export async function lockSchedule(
+export function lockSchedule(
   tx: Database | Tx,
   tenantId: string,
   input: { workspace_id: string; fleet_id: string; schedule_id: string },
 ): Promise<ScheduleRow> {
-  await requireFleet(tx, tenantId, input.workspace_id, input.fleet_id);
-  const [row] = await tx
-    .select()
-    .from(schedules)
-    .where(and(eq(schedules.id, input.schedule_id), eq(schedules.fleetId, input.fleet_id)))
-    .for("update");
-  if (row === undefined) throw scheduleNotFound(input.schedule_id);
-  return row;
+  return readSchedule(tx, tenantId, input, { forUpdate: true });
 }
 
 export function refuseWhileSyncing(row: ScheduleRow): void {

@@ -5,13 +5,13 @@ import type { Actor } from "../shared/audit.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { uniqueViolation } from "../shared/errors.ts";
 import { requireWorkspace } from "../shared/tenancy.ts";
-import { auditSecret, type Kind } from "./stored-secrets.ts";
+import { auditSecret, type SecretKind } from "./stored-secrets.ts";
 
 export async function createSecret(
   ctx: ServiceContext,
   actor: Actor,
   tenantId: string,
-  input: { workspace_id: string; name: string; data: Record<string, unknown>; kind: Kind },
+  input: { workspace_id: string; name: string; data: Record<string, unknown>; kind: SecretKind },
 ) {
   await requireWorkspace(ctx.db, tenantId, input.workspace_id);
   const sealed = ctx.vault.seal(input.workspace_id, input.name, input.data);

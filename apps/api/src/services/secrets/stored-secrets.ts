@@ -4,7 +4,7 @@ import { type Actor, recordAudit } from "../shared/audit.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { requireWorkspace } from "../shared/tenancy.ts";
 
-export type Kind = "generic" | "provider_api_key";
+export type SecretKind = "generic" | "provider_api_key";
 
 /** The audit row of a secret change: the name only, never the value. */
 export function auditSecret(
@@ -38,7 +38,7 @@ export async function storedSecrets(ctx: ServiceContext, tenantId: string, works
     .from(secrets)
     .where(eq(secrets.workspaceId, workspaceId))
     .orderBy(asc(secrets.createdAt), asc(secrets.name));
-  return rows.map((row) => ({ ...row, kind: row.kind as Kind }));
+  return rows.map((row) => ({ ...row, kind: row.kind as SecretKind }));
 }
 
 /** A secret's value, for the services that use one (provider keys, connectors); never served. */

@@ -51,7 +51,8 @@ export interface ServiceContext {
   webhook: WorkspaceWebhook;
 }
 
-type GateRow = typeof approvalGates.$inferSelect;
+/** An approval gate's row, as approvals keep it and frames and the chat port read it. */
+export type GateRow = typeof approvalGates.$inferSelect;
 
 /**
  * The chat connector as shared steps reach it: frames (`shared/frames.ts`) tell it of gates without
@@ -65,6 +66,9 @@ export interface GateChat {
   resolved(ctx: ServiceContext, gates: readonly GateRow[]): Promise<void>;
 }
 
+/** The notices that go to the workspace's webhook, named in its user agent (`fleet-control-plane/<kind>`). */
+export type NoticeKind = "escalation" | "budget-alert";
+
 /**
  * The workspace's outgoing webhook as the notices that use it reach it (a gate's escalation, a budget
  * alert), implemented by `webhooks/deliver.ts` (`workspaceWebhook`).
@@ -74,7 +78,7 @@ export interface WorkspaceWebhook {
    * POSTs one signed notice to the workspace's webhook URL; `kind` names it in the user agent. Answers
    * null when delivered (or when the workspace has no URL), else why not.
    */
-  send(ctx: ServiceContext, workspaceId: string, payload: unknown, kind: string): Promise<string | null>;
+  send(ctx: ServiceContext, workspaceId: string, payload: unknown, kind: NoticeKind): Promise<string | null>;
 }
 
 /**

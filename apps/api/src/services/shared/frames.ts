@@ -1,6 +1,6 @@
 import type { fleetEventTypes } from "@fleet/contracts";
 import { approvalGates, inArray } from "@fleet/db";
-import type { ServiceContext } from "./context.ts";
+import type { GateRow, ServiceContext } from "./context.ts";
 
 /** How much of a request the `event_received` frame previews: enough to recognise it, never the whole. */
 const PREVIEW_CHARS = 160;
@@ -52,8 +52,6 @@ export function eventComplete(
   if (report.cost_nanos !== undefined) payload.cost = report.cost_nanos;
   ctx.streams.publish({ ...run, kind: "event_complete", payload, at: ctx.now() });
 }
-
-type GateRow = typeof approvalGates.$inferSelect;
 
 /** A gate opened (a run's, or an integration grant's): the fields the inbox lists, nothing of its evidence. */
 export function gateOpened(ctx: ServiceContext, gate: GateRow): void {

@@ -1,7 +1,7 @@
 import type { TenantPrincipal } from "../../auth/principal.ts";
 
 /** The calling person as users/me shows them: a view of the principal the request authenticated as. */
-export function callerView(principal: TenantPrincipal) {
+export function getMe(principal: TenantPrincipal) {
   return {
     credential: principal.credential,
     email: principal.email,

@@ -31,7 +31,7 @@ const NONCE_SWEEP = 100;
  * rotation); the nonce is spent only by a verified call. Locks follow the inbox answer's order (the
  * grant's gate, then the grant), so the two never deadlock and exactly one of them decides.
  */
-export async function decideGrantByWebhook(
+export async function decideGrant(
   ctx: ServiceContext,
   requestId: string,
   input: WebhookDecisionInput,

@@ -1,7 +1,7 @@
 import { postPinned } from "../../runtime/pinned-post.ts";
 import { HostRefused, resolvePublic } from "../../runtime/public-address.ts";
 import { readPolicy } from "../approval-policies/policy.ts";
-import type { ServiceContext, WorkspaceWebhook } from "../shared/context.ts";
+import type { NoticeKind, ServiceContext, WorkspaceWebhook } from "../shared/context.ts";
 import { errorCode } from "../shared/errors.ts";
 import { workspaceWebhookSecret } from "./secret.ts";
 import { sign } from "./signature.ts";
@@ -20,7 +20,7 @@ export async function deliverWorkspaceWebhook(
   ctx: ServiceContext,
   workspaceId: string,
   payload: unknown,
-  kind = "escalation",
+  kind: NoticeKind = "escalation",
 ): Promise<string | null> {
   const policy = await readPolicy(ctx.db, workspaceId);
   const url = policy?.escalationWebhookUrl ?? null;

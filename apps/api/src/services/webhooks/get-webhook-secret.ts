@@ -3,7 +3,7 @@ import type { ServiceContext } from "../shared/context.ts";
 import { requireWorkspace } from "../shared/tenancy.ts";
 
 /** Whether the workspace has a webhook secret, and since when; never the secret. */
-export async function webhookSecretState(ctx: ServiceContext, tenantId: string, workspaceId: string) {
+export async function getWebhookSecret(ctx: ServiceContext, tenantId: string, workspaceId: string) {
   await requireWorkspace(ctx.db, tenantId, workspaceId);
   const [row] = await ctx.db
     .select({ createdAt: webhookSecrets.createdAt })

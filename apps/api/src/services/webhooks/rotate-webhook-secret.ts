@@ -8,7 +8,7 @@ import { requireWorkspace } from "../shared/tenancy.ts";
 import { VAULT_NAME } from "./secret.ts";
 
 /**
- * Mints the workspace's webhook secret, replacing the one in force: the previous secret stops verifying
+ * Makes the workspace's new webhook secret, replacing the one in force: the previous secret stops verifying
  * when this commits (no grace period: a rotation is most often a response to a leak). Audited in the
  * same transaction.
  */

@@ -6,7 +6,7 @@ import "./spend-chart.css";
 
 /**
  * Series colours, told apart by hue and lightness; the legend and the table name each one. Each is a
- * token of billing.css with a lighter shade in dark mode, so every bar keeps 3:1 against its card.
+ * token of spend-chart.css with a lighter shade in dark mode, so every bar keeps 3:1 against its card.
  */
 const palette = Array.from({ length: 8 }, (_, i) => `var(--spend-series-${i + 1})`);
 const OTHERS = "var(--spend-series-others)";

@@ -131,6 +131,7 @@ const floors = [
 for (const floor of floors) {
   const abs = join(root, floor.base);
   for (const dir of floor.from) {
+    if (!existsSync(join(abs, dir))) continue;
     for (const file of sourceFiles(join(abs, dir))) {
       for (const target of relativeImports(file)) {
         const rel = relative(abs, target);

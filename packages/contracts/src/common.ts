@@ -1,8 +1,12 @@
 import { z } from "zod";
 
-/** A UUIDv7 in a path or body; the message names the field. */
+/**
+ * A UUIDv7 in a path, query or body; the message names the field. Read in its one spelling, lower case: an
+ * id is one id however it is spelled, so what keys on it (a stream's subscription, a rate-limit bucket, a
+ * comparison in code) sees the same string the database does.
+ */
 export function uuidv7(field: string) {
-  return z.uuid({ version: "v7", error: `${field} must be a valid UUIDv7` });
+  return z.uuid({ version: "v7", error: `${field} must be a valid UUIDv7` }).toLowerCase();
 }
 
 /** An epoch-milliseconds timestamp. */

@@ -62,7 +62,9 @@ export class RateLimits {
     }
     if (typeof workspaceId !== "string") return credential;
     // Keyed by the caller's tenant too: calls naming another tenant's workspace spend none of its quota.
-    const workspaceKey = `w:${principal.tenantId}:${workspaceId}`;
+    // The id is read raw (the call's input is parsed after it is admitted), so in its one spelling here:
+    // letters in capitals name the same workspace and spend the same quota.
+    const workspaceKey = `w:${principal.tenantId}:${workspaceId.toLowerCase()}`;
     const taken = this.limiter.take(workspaceKey, this.workspace);
     const settle = (workspace: Bucket | false): Bucket => {
       if (workspace === false) {

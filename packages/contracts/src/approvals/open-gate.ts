@@ -33,7 +33,7 @@ export const openGate = defineOperation({
   params: leaseIdParam,
   body: {
     fencing_token: fencingToken,
-    action_id: z.uuid({ error: "action_id must be a UUID" }),
+    action_id: z.uuid({ error: "action_id must be a UUID" }).toLowerCase(),
     tool_name: text("tool_name", 200),
     action_name: text("action_name", 200),
     gate_kind: z

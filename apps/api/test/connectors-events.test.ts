@@ -6,7 +6,7 @@ import { deliver, type FakeChatVendor, signDelivery } from "@fleet/testing/fake-
 import { beforeAll, describe, expect, it } from "vitest";
 import { connectorPath, connectSlack, useFakeVendor } from "./connector-fixtures.ts";
 import { labelledFleet, uniqueLabel } from "./fleet-fixtures.ts";
-import { call, seedTenant, type Tenant, testApi } from "./harness.ts";
+import { call, callAt, seedTenant, startApi, type Tenant, testApi } from "./harness.ts";
 import { acquire, enrollRunner, report } from "./runner-fixtures.ts";
 
 const fakeVendor = useFakeVendor();
@@ -92,6 +92,23 @@ describe("events ingress signature", () => {
     const unsigned = await call("POST", "/v1/connectors/slack/events", { body: verification });
     expect(unsigned.status).toBe(401);
     expect(unsigned.body.error_code).toBe("UZ-SLK-010");
+    // A deployment with no signing secret fails closed: nothing can verify, so nothing is genuine.
+    const shared = await testApi();
+    const unconfigured = await startApi({ DATABASE_URL: shared.config.databaseUrl });
+    try {
+      const answer = await callAt(unconfigured.baseUrl, "POST", "/v1/connectors/slack/events", {
+        body: verification,
+        headers: {
+          "x-slack-request-timestamp": String(ts),
+          "x-slack-signature": signDelivery(vendor.signingSecret, ts, JSON.stringify(verification)),
+        },
+      });
+      expect(answer.status, answer.text).toBe(401);
+      expect(answer.body.error_code).toBe("UZ-SLK-010");
+    } finally {
+      await unconfigured.app.close();
+      await unconfigured.database.close();
+    }
     // A signature in the body is not a signature.
     const smuggled = await call("POST", "/v1/connectors/slack/events", {
       body: { ...verification, x_slack_signature: "v0=00", x_slack_request_timestamp: String(ts) },

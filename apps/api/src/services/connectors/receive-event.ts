@@ -24,7 +24,8 @@ type Answer = {
 
 /**
  * The chat provider's signed ingress. The signature is checked over the raw body before anything is
- * read (a stale timestamp 401 UZ-SLK-011, any other failure 401 UZ-SLK-010); then a `url_verification`
+ * read (a stale timestamp 401 UZ-SLK-011, any other failure 401 UZ-SLK-010, a deployment with no signing
+ * secret included); then a `url_verification`
  * is answered, an event from an unknown team acknowledged and ignored (UZ-SLK-020), a repeated delivery
  * answered `duplicate`, and the rest dispatched: messages to the app, revocations, button clicks.
  */
@@ -37,8 +38,8 @@ export async function receiveEvent(
 ): Promise<Answer> {
   requireChatProvider(provider);
   const secret = ctx.config.connectors.slack.signingSecret;
-  if (secret === null)
-    throw new Problem("UZ-CONN-001", { detail: "The chat provider is not configured on this deployment." });
+  // Fail closed, as a signature that does not verify: without a secret, no delivery can be told genuine.
+  if (secret === null) throw new Problem("UZ-SLK-010", { detail: "The signature does not verify." });
   const verdict = verify(
     secret,
     { timestamp: signed.timestamp, signature: signed.signature },

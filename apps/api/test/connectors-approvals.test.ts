@@ -1,3 +1,4 @@
+import { chatMessages, eq } from "@fleet/db";
 import {
   deliver,
   type FakeChatVendor,
@@ -38,6 +39,17 @@ async function gateInChat() {
   const message = vendor.posted.find((m) => hasButtonFor(m, gateId))!;
   expect(message.channel).toBe(channel);
   return { tenant, team, gateId, message, channel };
+}
+
+/** Another fleet of the tenant's, leased and routed from `channel` (which then leads to it). */
+async function leasedFleetRouted(tenant: Tenant, channel: string) {
+  const leased = await leasedFleet(tenant);
+  const routed = await call("PUT", `${connectorPath(tenant)}/routes/${channel}`, {
+    token: tenant.apiKey,
+    body: { fleet_id: leased.fleetId },
+  });
+  expect(routed.status, routed.text).toBe(200);
+  return leased;
 }
 
 function hasButtonFor(message: PostedMessage, gateId: string): boolean {
@@ -142,6 +154,24 @@ describe("chat approvals", () => {
     const late = await deliver(vendor, apiUrl, click(tenant.tenantId, gateId, message, "approve"));
     expect(late.status).toBe(200);
     expect(await gate(tenant, gateId)).toMatchObject({ status: "denied" });
+  });
+
+  it("posts a gate only to a channel routed to its own fleet: none for a fleet with no route", async () => {
+    const routed = await gateInChat();
+    const unrouted = await leasedFleet(routed.tenant);
+    const quiet = await openGate(unrouted);
+    expect(quiet.status, quiet.text).toBe(201);
+    // A later gate of the routed fleet goes out: by then the quiet gate's message would have been queued.
+    const leased = await leasedFleetRouted(routed.tenant, routed.channel);
+    const loud = await openGate(leased);
+    await vendor.waitFor(() => vendor.posted.some((m) => hasButtonFor(m, loud.body.gate_id)));
+    const api = await testApi();
+    const queued = await api.database.db
+      .select({ id: chatMessages.id })
+      .from(chatMessages)
+      .where(eq(chatMessages.gateId, quiet.body.gate_id));
+    expect(queued).toEqual([]);
+    expect(vendor.posted.some((m) => hasButtonFor(m, quiet.body.gate_id))).toBe(false);
   });
 
   it("ignores a click from a team that is not connected (UZ-SLK-020) and on another workspace's gate", async () => {

@@ -68,21 +68,24 @@ export function resolvedMessage(gate: GateRow): { text: string; blocks: unknown[
 
 /**
  * A gate opened in a workspace with a connected chat provider: queue its message, with Approve and Deny
- * buttons, for the channel routed to the gate's fleet (else the connector's first route; no route, no
- * message). Called after the gate's transaction committed; best effort, as the live tail is.
+ * buttons, for the channel routed to the gate's own fleet, and no other: a fleet with no route posts
+ * nothing, so one fleet's gate never lands in another fleet's channel. Called after the gate's transaction
+ * committed; best effort, as the live tail is.
  */
 export async function chatGateOpened(ctx: ServiceContext, gate: GateRow): Promise<void> {
-  const routes = await ctx.db
-    .select({
-      connectorId: connectors.id,
-      channelId: connectorRoutes.channelId,
-      fleetId: connectorRoutes.fleetId,
-    })
+  const [route] = await ctx.db
+    .select({ connectorId: connectors.id, channelId: connectorRoutes.channelId })
     .from(connectors)
     .innerJoin(connectorRoutes, eq(connectorRoutes.connectorId, connectors.id))
-    .where(and(eq(connectors.workspaceId, gate.workspaceId), eq(connectors.status, "connected")))
-    .orderBy(asc(connectorRoutes.createdAt), asc(connectorRoutes.channelId));
-  const route = routes.find((candidate) => candidate.fleetId === gate.fleetId) ?? routes[0];
+    .where(
+      and(
+        eq(connectors.workspaceId, gate.workspaceId),
+        eq(connectors.status, "connected"),
+        eq(connectorRoutes.fleetId, gate.fleetId),
+      ),
+    )
+    .orderBy(asc(connectorRoutes.createdAt), asc(connectorRoutes.channelId))
+    .limit(1);
   if (route === undefined) return;
   const now = ctx.now();
   await ctx.db

@@ -5,6 +5,7 @@ import type { startDeviceSignIn } from "@fleet/contracts/sessions/start-device-s
 import { cliCredentials, deviceSignIns, eq, sql } from "@fleet/db";
 import { describe, expect, it } from "vitest";
 import { sha256Hex } from "../src/auth/tokens.ts";
+import { issueSession } from "../src/services/sessions/session-tokens.ts";
 import {
   call,
   callAt,
@@ -36,7 +37,13 @@ const answer = (verb: "approve" | "deny" | "lookup", token: string, userCode: st
 /** A console session of a fresh member holding these scopes. */
 async function memberSession(tenant: Tenant, scopes: string[]) {
   const member = await seedMember(tenant, scopes);
-  return { ...member, session: member.token };
+  const api = await testApi();
+  const { token } = await issueSession(api.app.services, {
+    email: member.email,
+    tenantId: tenant.tenantId,
+    kind: "session",
+  });
+  return { ...member, session: token };
 }
 
 describe("command-line sign-in (device flow)", () => {
@@ -135,6 +142,21 @@ describe("command-line sign-in (device flow)", () => {
     const looked = await answer("approve", await sessionFor(tenant), user_code);
     expect(looked.status).toBe(404);
     expect(looked.body).toMatchObject({ error_code: "UZ-AUTH-016" });
+  });
+
+  it("is answered only from a console session: a command-line credential can neither approve nor deny", async () => {
+    const tenant = await seedTenant();
+    const { user_code } = await start({ client_name: "renewer", client_host: "h" });
+    const cli = await sessionFor(tenant, "cli");
+    for (const verb of ["approve", "deny"] as const) {
+      const refused = await answer(verb, cli, user_code);
+      expect(refused.status, refused.text).toBe(401);
+      expect(refused.body.error_code).toBe("UZ-AUTH-003");
+    }
+    const console = await sessionFor(tenant);
+    expect((await answer("lookup", console, user_code)).body).toMatchObject({ status: "pending" });
+    const approved = await answer("approve", console, user_code);
+    expect(approved.status, approved.text).toBe(200);
   });
 
   it("tells the client access_denied once the person denies, and refuses a later approval", async () => {

@@ -8,7 +8,9 @@ import { guardUserCode } from "./user-code-guard.ts";
 
 /**
  * Approves or denies the sign-in waiting with this user code, once: of two answers at once, one changes
- * the row (an update conditional on `pending`) and the other is told 409 with the standing answer.
+ * the row (an update conditional on `pending`) and the other is told 409 with the standing answer. Only a
+ * console session answers: a command-line credential that could approve another would renew itself
+ * forever (the route takes no API key at all).
  */
 export function answerDeviceSignIn(
   ctx: ServiceContext,
@@ -17,6 +19,12 @@ export function answerDeviceSignIn(
   userCode: string,
   answer: "approved" | "denied",
 ) {
+  if (principal.credential !== "session_token") {
+    throw new Problem("UZ-AUTH-003", {
+      detail:
+        "A command-line sign-in is approved or denied in the console, signed in: not with a command-line credential.",
+    });
+  }
   return guardUserCode(ctx, principal.userId, async () => {
     const now = ctx.now();
     const row = await findByUserCode(ctx, userCode, now);

@@ -51,7 +51,7 @@ describe("escalation (dev mode, so the webhook may be a local receiver)", () => 
     const [first, backup] = await people(owner, 2);
     const minted = await call<{ secret: string }>(
       "POST",
-      `/v1/workspaces/${owner.workspaceId}/webhook-secret`,
+      `/v1/workspaces/${owner.workspaceId}/notice-secret`,
       { token: owner.apiKey },
     );
     expect(minted.status, minted.text).toBe(201);

@@ -18,7 +18,7 @@ describe("budget alerts", () => {
       const tenant = await seedTenant();
       const minted = await call<{ secret: string }>(
         "POST",
-        `/v1/workspaces/${tenant.workspaceId}/webhook-secret`,
+        `/v1/workspaces/${tenant.workspaceId}/notice-secret`,
         { token: tenant.apiKey },
       );
       expect(minted.status, minted.text).toBe(201);

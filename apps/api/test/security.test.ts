@@ -146,6 +146,8 @@ const otherTenantFixtures: Record<string, Fixture> = {
   }),
   "webhooks.getSecret": async (owner) => ({ params: { workspace_id: owner.workspaceId } }),
   "webhooks.rotateSecret": async (owner) => ({ params: { workspace_id: owner.workspaceId } }),
+  "webhooks.getNoticeSecret": async (owner) => ({ params: { workspace_id: owner.workspaceId } }),
+  "webhooks.rotateNoticeSecret": async (owner) => ({ params: { workspace_id: owner.workspaceId } }),
   "approvals.get": async (owner) => ({ params: await gateIn(owner) }),
   "approvals.approve": async (owner) => ({ params: await gateIn(owner), body: {} }),
   "approvals.deny": async (owner) => ({ params: await gateIn(owner), body: {} }),

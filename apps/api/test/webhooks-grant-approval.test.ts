@@ -1,6 +1,16 @@
+import { sql } from "@fleet/db";
 import { beforeAll, describe, expect, it } from "vitest";
-import { listGrants, nowS, pendingGrant, requestGrant, sendDecision, snapshot } from "./grant-fixtures.ts";
-import { call, testApi } from "./harness.ts";
+import { installFleet } from "./fleet-fixtures.ts";
+import {
+  listGrants,
+  mintWebhookSecret,
+  nowS,
+  pendingGrant,
+  requestGrant,
+  sendDecision,
+  snapshot,
+} from "./grant-fixtures.ts";
+import { call, databaseKind, seedMember, seedTenant, testApi } from "./harness.ts";
 
 // The worker's API (and on PGlite its database) starts before the first test's clock runs.
 beforeAll(async () => {
@@ -72,4 +82,84 @@ describe("grant-approval webhook", () => {
       }
     }
   });
+});
+
+describe("grant-approval webhook, trusted no further than the gate's rule and its own secret", () => {
+  it("is not verified by the notice secret: a receiver of the service's notices cannot approve a grant", async () => {
+    const { tenant, fleetId, grantId } = await pendingGrant();
+    const notices = await call<{ secret: string }>(
+      "POST",
+      `/v1/workspaces/${tenant.workspaceId}/notice-secret`,
+      {
+        token: tenant.apiKey,
+      },
+    );
+    expect(notices.status, notices.text).toBe(201);
+    const before = await snapshot(tenant, grantId);
+    const refused = await sendDecision(
+      fleetId,
+      { grant_id: grantId, decision: "approved" },
+      notices.body.secret,
+      nowS(),
+    );
+    expect(refused.status, refused.text).toBe(401);
+    expect(refused.body.error_code).toBe("UZ-WEBHOOK-002");
+    expect(await snapshot(tenant, grantId)).toEqual(before);
+  });
+
+  it.each([
+    ["takes two approvals", { required_approvals: 2 }],
+    ["names its approvers", { approvers: ["named"] }],
+  ])("refuses a grant whose gate's rule %s (409 UZ-APPROVAL-009), changing nothing", async (_rule, terms) => {
+    const tenant = await seedTenant();
+    const approver = await seedMember(tenant, ["approval:resolve", "approval:read"]);
+    const rule = {
+      name: "grants need people",
+      match: { gate_kinds: ["integration_grant"] },
+      ...terms,
+      ...("approvers" in terms ? { approvers: [approver.userId] } : {}),
+    };
+    const put = await call("PUT", `/v1/workspaces/${tenant.workspaceId}/approval-policy`, {
+      token: tenant.apiKey,
+      body: { rules: [rule], escalation_webhook_url: null },
+    });
+    expect(put.status, put.text).toBe(200);
+    const secret = await mintWebhookSecret(tenant);
+    const fleetId = await installFleet(tenant);
+    const requested = await requestGrant(tenant, fleetId);
+    expect(requested.status, requested.text).toBe(201);
+    const grantId = requested.body.grant_id;
+    const before = await snapshot(tenant, grantId);
+    for (const decision of ["approved", "denied"] as const) {
+      const refused = await sendDecision(fleetId, { grant_id: grantId, decision }, secret, nowS());
+      expect(refused.status, refused.text).toBe(409);
+      expect(refused.body).toMatchObject({ error_code: "UZ-APPROVAL-009", current_state: "pending" });
+      expect(String(refused.body.detail)).toContain('"grants need people"');
+    }
+    expect(await snapshot(tenant, grantId)).toEqual(before);
+  });
+
+  it.runIf(databaseKind === "postgres")(
+    "checks the signature before any transaction: a bad one is refused while a rotation holds the secret",
+    async () => {
+      const { tenant, fleetId, grantId } = await pendingGrant();
+      const api = await testApi();
+      let answer: { status: number } | "waited 3 s" | undefined;
+      // A transaction holding the incoming secret's row, as a rotation does until it commits.
+      await api.database.db.transaction(async (tx) => {
+        await tx.execute(
+          sql`select workspace_id from webhook_secrets where workspace_id = ${tenant.workspaceId} for update`,
+        );
+        const refused = sendDecision(
+          fleetId,
+          { grant_id: grantId, decision: "approved" },
+          "agt_wforged",
+          nowS(),
+        );
+        const timer = new Promise<"waited 3 s">((resolve) => setTimeout(() => resolve("waited 3 s"), 3000));
+        answer = await Promise.race([refused, timer]);
+      });
+      expect(answer).toMatchObject({ status: 401 });
+    },
+  );
 });

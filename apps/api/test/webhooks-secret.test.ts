@@ -28,7 +28,7 @@ describe("workspace webhook secret", () => {
     expect(before.status, before.text).toBe(200);
     expect(before.body).toEqual({ configured: false, created_at: null });
     expect(
-      await workspaceWebhookSecret(api.database.db, api.app.services.vault, tenant.workspaceId),
+      await workspaceWebhookSecret(api.database.db, api.app.services.vault, tenant.workspaceId, "incoming"),
     ).toBeNull();
 
     const minted = await call<Minted>("POST", secretPath(tenant), { token: tenant.apiKey });
@@ -45,9 +45,9 @@ describe("workspace webhook secret", () => {
       .from(webhookSecrets)
       .where(eq(webhookSecrets.workspaceId, tenant.workspaceId));
     expect(JSON.stringify(row)).not.toContain(minted.body.secret.slice(5));
-    expect(await workspaceWebhookSecret(api.database.db, api.app.services.vault, tenant.workspaceId)).toBe(
-      minted.body.secret,
-    );
+    expect(
+      await workspaceWebhookSecret(api.database.db, api.app.services.vault, tenant.workspaceId, "incoming"),
+    ).toBe(minted.body.secret);
     expect(api.logs.join("\n")).not.toContain(minted.body.secret);
   });
 
@@ -58,9 +58,9 @@ describe("workspace webhook secret", () => {
     const rotated = await call<Minted>("POST", secretPath(tenant), { token: tenant.apiKey });
     expect(rotated.status).toBe(201);
     expect(rotated.body.secret).not.toBe(first);
-    expect(await workspaceWebhookSecret(api.database.db, api.app.services.vault, tenant.workspaceId)).toBe(
-      rotated.body.secret,
-    );
+    expect(
+      await workspaceWebhookSecret(api.database.db, api.app.services.vault, tenant.workspaceId, "incoming"),
+    ).toBe(rotated.body.secret);
     const audit = await call<OutputOf<typeof listWorkspaceAudit>>(
       "GET",
       `/v1/workspaces/${tenant.workspaceId}/audit?action=webhook_secret.rotate`,
@@ -84,7 +84,12 @@ describe("workspace webhook secret", () => {
       Array.from({ length: 6 }, () => call<Minted>("POST", secretPath(tenant), { token: tenant.apiKey })),
     );
     expect(answers.map((a) => a.status)).toEqual(Array(6).fill(201));
-    const inForce = await workspaceWebhookSecret(api.database.db, api.app.services.vault, tenant.workspaceId);
+    const inForce = await workspaceWebhookSecret(
+      api.database.db,
+      api.app.services.vault,
+      tenant.workspaceId,
+      "incoming",
+    );
     expect(answers.map((a) => a.body.secret)).toContain(inForce);
     const state = await call<State>("GET", secretPath(tenant), { token: tenant.apiKey });
     const minted = answers.find((a) => a.body.secret === inForce)!;

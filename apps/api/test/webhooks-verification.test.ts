@@ -147,7 +147,7 @@ describe("grant-approval webhook", () => {
     expect(fresh.status, fresh.text).toBe(200);
   });
 
-  it("refuses an unknown fleet, an unknown grant, another fleet's grant and a decided grant, spending no nonce", async () => {
+  it("refuses an unknown fleet (as a bad signature), an unknown grant, another fleet's grant and a decided grant, spending no nonce", async () => {
     const { tenant, secret, fleetId, grantId } = await pendingGrant();
     const otherFleet = await installFleet(tenant);
     const before = await snapshot(tenant, grantId);
@@ -158,8 +158,19 @@ describe("grant-approval webhook", () => {
       secret,
       nowS(),
     );
-    expect(unknownFleet.status).toBe(404);
-    expect(unknownFleet.body.error_code).toBe("UZ-WEBHOOK-005");
+    // An unknown fleet reads exactly as a signature that does not verify: no oracle for fleet ids.
+    const badSignature = await sendDecision(
+      fleetId,
+      { grant_id: grantId, decision: "approved", nonce },
+      "agt_wnot-the-secret",
+      nowS(),
+    );
+    expect(unknownFleet.status).toBe(401);
+    expect(badSignature.status).toBe(401);
+    const { request_id: _unknown, ...unknownBody } = unknownFleet.body;
+    const { request_id: _bad, ...badBody } = badSignature.body;
+    expect(unknownBody).toEqual(badBody);
+    expect(unknownBody).toMatchObject({ error_code: "UZ-WEBHOOK-002" });
     const unknownGrant = await sendDecision(
       fleetId,
       { grant_id: "01a2000a-0000-7000-8000-000000000000", decision: "approved", nonce },

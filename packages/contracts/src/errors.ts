@@ -446,6 +446,12 @@ export const errorRegistry = {
     "Already approved",
     "You already approved this gate; an approval counts once per person. The body holds the approvals so far.",
   ),
+  /** A path that carries no person (the grant-approval webhook) may not decide a gate whose rule takes people. */
+  "UZ-APPROVAL-009": def(
+    409,
+    "Rule takes people",
+    "The gate's rule names its approvers or takes more than one approval: people answer it in the inbox. The detail names the rule.",
+  ),
   // Webhooks (signed inbound calls) and integration grants
   /** The signature headers are missing or not of the form the service signs. */
   "UZ-WEBHOOK-001": def(
@@ -457,7 +463,7 @@ export const errorRegistry = {
   "UZ-WEBHOOK-002": def(
     401,
     "Invalid signature",
-    'The signature does not verify: HMAC-SHA256 of "v0:" + timestamp + ":" + the raw body, keyed with the workspace\'s current webhook secret.',
+    'The signature does not verify: HMAC-SHA256 of "v0:" + timestamp + ":" + the raw body, keyed with the workspace\'s current webhook secret (also the answer for a fleet that does not exist).',
   ),
   /** The timestamp is more than 300 seconds from the service's clock, either way. */
   "UZ-WEBHOOK-003": def(
@@ -471,13 +477,11 @@ export const errorRegistry = {
     "Nonce replayed",
     "This nonce was already used; every webhook call carries a new one.",
   ),
-  /** The fleet in the webhook's path does not exist. */
-  "UZ-WEBHOOK-005": def(404, "Unknown fleet", "No fleet with this id takes webhooks."),
   /** The fleet's workspace has no webhook secret, so no call can verify. */
   "UZ-WEBHOOK-006": def(
     401,
     "Webhook secret not configured",
-    "The fleet's workspace has no webhook secret; mint one with POST /v1/workspaces/{workspace_id}/webhook-secret.",
+    "The fleet's workspace has no webhook secret (the incoming one, for grant decisions); mint one with POST /v1/workspaces/{workspace_id}/webhook-secret.",
   ),
   /** No integration grant with this id for the fleet (or visible to the caller). */
   "UZ-GRANT-001": def(

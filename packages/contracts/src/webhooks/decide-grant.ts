@@ -15,7 +15,7 @@ export const decideGrant = defineOperation({
   method: "POST",
   path: "/v1/webhooks/{fleet_id}/grant-approval",
   summary: "Decide an integration grant (signed webhook)",
-  description: `A person's decision on a pending grant, sent by a system that holds the fleet's workspace webhook secret; no bearer token. ${webhookSecretDescription} nonce is single-use per workspace. approved approves the grant, denied revokes it; the grant's open inbox gate is decided with it (resolved_by webhook:grant-approval). Any refusal changes nothing: 401 UZ-WEBHOOK-001/002/003/006, 404 UZ-WEBHOOK-005 (unknown fleet) or UZ-GRANT-001 (unknown grant), 409 UZ-WEBHOOK-004 (nonce replayed) or UZ-GRANT-002 (grant not pending).`,
+  description: `A person's decision on a pending grant, sent by a system that holds the fleet's workspace webhook secret (the incoming one: the notice secret that signs the service's own notices does not verify here); no bearer token. ${webhookSecretDescription} nonce is single-use per workspace. approved approves the grant, denied revokes it; the grant's open inbox gate is decided with it (resolved_by webhook:grant-approval). The gate's approval policy governs it too: a gate whose rule names its approvers or takes more than one approval is answered by people, in the inbox (409 UZ-APPROVAL-009). Any refusal changes nothing: 401 UZ-WEBHOOK-001/002/003/006 (an unknown fleet answers as a signature that does not verify), 404 UZ-GRANT-001 (unknown grant), 409 UZ-WEBHOOK-004 (nonce replayed), UZ-GRANT-002 (grant not pending) or UZ-APPROVAL-009.`,
   tags: ["Webhooks"],
   scope: null,
   credentials: [],

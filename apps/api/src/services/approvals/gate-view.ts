@@ -102,3 +102,12 @@ export const withFleetName = { gate: approvalGates, fleetName: fleets.name };
 export function gateNotFound(gateId: string): Problem {
   return new Problem("UZ-APPROVAL-001", { detail: `No approval gate ${gateId} in this workspace.` });
 }
+
+/**
+ * Whether the gate's rule takes people to decide it: it names its approvers, or takes more than one
+ * approval. Such a gate is answered in the inbox, by the people its rule counts; a path that carries no
+ * person (the grant-approval webhook, an unlinked chat click) cannot decide it.
+ */
+export function ruleNeedsPeople(gate: Pick<GateRow, "approvers" | "requiredApprovals">): boolean {
+  return gate.approvers !== null || gate.requiredApprovals > 1;
+}

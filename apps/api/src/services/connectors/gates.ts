@@ -1,5 +1,6 @@
 import { and, asc, chatMessages, connectorRoutes, connectors, eq, inArray, sql } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
+import { ruleNeedsPeople } from "../approvals/gate-view.ts";
 import type { GateChat, GateRow, ServiceContext } from "../shared/context.ts";
 
 /** The buttons' action ids: the gate's id travels as the button's value. */
@@ -10,7 +11,7 @@ const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0
 
 /** Whether a chat click may decide this gate: its rule names no approvers and takes one approval. */
 export function answerableInChat(gate: GateRow): boolean {
-  return gate.approvers === null && gate.requiredApprovals <= 1;
+  return !ruleNeedsPeople(gate);
 }
 
 /** The message of a pending gate: what the fleet proposes, and Approve and Deny buttons when chat may answer. */

@@ -1,12 +1,14 @@
+import { randomBytes } from "node:crypto";
 import { GRANT_WEBHOOK_RESOLVER, Problem, SIGNATURE_DRIFT_S } from "@fleet/contracts";
-import { and, eq, fleets, integrationGrants, sql, webhookNonces, webhookSecrets } from "@fleet/db";
+import { and, approvalGates, eq, fleets, integrationGrants, sql, webhookNonces } from "@fleet/db";
+import { ruleNeedsPeople } from "../approvals/gate-view.ts";
 import { decideGrantGate } from "../approvals/grant-gate.ts";
 import { grantNotChangeable, grantNotFound } from "../integration-grants/view.ts";
 import { recordAudit } from "../shared/audit.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { gatesResolved } from "../shared/frames.ts";
-import { workspaceWebhookSecret } from "./secret.ts";
-import { requireSignature, type SignedHeaders } from "./signature.ts";
+import { holdIncomingSecret, workspaceWebhookSecret } from "./secret.ts";
+import { refusal, requireSignature, type SignedHeaders, verify } from "./signature.ts";
 
 export interface WebhookDecisionInput {
   fleet_id: string;
@@ -24,12 +26,15 @@ const NONCE_TTL_MS = 2 * SIGNATURE_DRIFT_S * 1000;
 const NONCE_SWEEP = 100;
 
 /**
- * Decides a pending grant from the signed grant-approval webhook. All of it is one transaction and every
- * refusal throws inside it, so a refused call (unknown fleet, no secret, bad or stale signature, replayed
- * nonce, unknown or already decided grant) leaves nothing behind, its nonce included. The signature is
- * checked with the secret in force when the transaction reads it (a rotation waits for it, or it sees the
- * rotation); the nonce is spent only by a verified call. Locks follow the inbox answer's order (the
- * grant's gate, then the grant), so the two never deadlock and exactly one of them decides.
+ * Decides a pending grant from the signed grant-approval webhook, verified with the workspace's incoming
+ * secret (never the one that signs its notices). The signature is checked before any transaction opens;
+ * an unknown fleet is refused exactly as a signature that does not verify, so a caller learns nothing of
+ * which fleets exist. The rest is one transaction and every refusal throws inside it, so a refused call
+ * (a secret rotated since it was verified, replayed nonce, unknown or already decided grant, a gate whose
+ * rule takes people) leaves nothing behind, its nonce included. The policy that governs the grant's gate
+ * governs the webhook too: a rule that names its approvers or takes more than one approval is answered
+ * by people, in the inbox (409 UZ-APPROVAL-009). Locks follow the inbox answer's order (the grant's gate,
+ * then the grant), so the two never deadlock and exactly one of them decides.
  */
 export async function decideGrant(
   ctx: ServiceContext,
@@ -38,28 +43,30 @@ export async function decideGrant(
   signed: SignedHeaders & { rawBody: string | null },
 ) {
   const now = ctx.now();
+  if (signed.rawBody === null) {
+    throw new Problem("UZ-WEBHOOK-001", { detail: "A signed webhook is taken on its /v1 route only." });
+  }
+  const [fleet] = await ctx.db
+    .select({ id: fleets.id, tenantId: fleets.tenantId, workspaceId: fleets.workspaceId })
+    .from(fleets)
+    .where(eq(fleets.id, input.fleet_id));
+  if (fleet === undefined) {
+    // Judged against a secret no one holds: the answer a known fleet gives these headers.
+    const verdict = verify(randomBytes(32).toString("base64url"), signed, signed.rawBody, now);
+    throw refusal(verdict === "valid" ? "mismatch" : verdict);
+  }
+  const secret = await workspaceWebhookSecret(ctx.db, ctx.vault, fleet.workspaceId, "incoming");
+  if (secret === null) {
+    throw new Problem("UZ-WEBHOOK-006", { detail: "The fleet's workspace has no webhook secret." });
+  }
+  requireSignature(secret, signed, signed.rawBody, now);
+
   const result = await ctx.db.transaction(async (tx) => {
-    const [fleet] = await tx
-      .select({ id: fleets.id, tenantId: fleets.tenantId, workspaceId: fleets.workspaceId })
-      .from(fleets)
-      .where(eq(fleets.id, input.fleet_id));
-    if (fleet === undefined) {
-      throw new Problem("UZ-WEBHOOK-005", { detail: `No fleet ${input.fleet_id} takes webhooks.` });
+    // Held until commit: a rotation waits for this decision, or this one sees it and is refused.
+    await holdIncomingSecret(tx, fleet.workspaceId);
+    if ((await workspaceWebhookSecret(tx, ctx.vault, fleet.workspaceId, "incoming")) !== secret) {
+      throw refusal("mismatch");
     }
-    // Held until commit: a rotation of the secret waits for this decision, or this one sees it.
-    await tx
-      .select({ workspaceId: webhookSecrets.workspaceId })
-      .from(webhookSecrets)
-      .where(eq(webhookSecrets.workspaceId, fleet.workspaceId))
-      .for("share");
-    const secret = await workspaceWebhookSecret(tx, ctx.vault, fleet.workspaceId);
-    if (secret === null) {
-      throw new Problem("UZ-WEBHOOK-006", { detail: "The fleet's workspace has no webhook secret." });
-    }
-    if (signed.rawBody === null) {
-      throw new Problem("UZ-WEBHOOK-001", { detail: "A signed webhook is taken on its /v1 route only." });
-    }
-    requireSignature(secret, signed, signed.rawBody, now);
 
     const [spent] = await tx
       .insert(webhookNonces)
@@ -79,6 +86,19 @@ export async function decideGrant(
     const [current] = await tx.select().from(integrationGrants).where(scope);
     if (current === undefined) throw grantNotFound(input.grant_id);
     if (current.status !== "pending") throw grantNotChangeable(current, "decided again");
+    if (current.gateId !== null) {
+      const [gate] = await tx
+        .select()
+        .from(approvalGates)
+        .where(eq(approvalGates.id, current.gateId))
+        .for("update");
+      if (gate !== undefined && ruleNeedsPeople(gate)) {
+        throw new Problem("UZ-APPROVAL-009", {
+          detail: `Rule "${gate.ruleName ?? "default"}" takes ${gate.requiredApprovals} approval(s)${gate.approvers === null ? "" : " from named approvers"}: people answer this grant's gate, in the inbox. The webhook decides only a gate that any one approver may.`,
+          current_state: "pending",
+        });
+      }
+    }
     const gateId = await decideGrantGate(
       tx,
       current.gateId,

@@ -13,8 +13,9 @@ export const DELIVERY_TIMEOUT_MS = 5_000;
  * POSTs one notice to the workspace's outgoing webhook (the approval policy's escalation URL; budget alerts
  * use it too, with `kind` in the user agent), signed like every webhook of the service
  * (`x-signature-timestamp`, `x-signature: v0=<hex HMAC-SHA256(secret, "v0:" + ts + ":" + body)>`) with the
- * workspace's webhook secret. Answers null when delivered (a 2xx), else why not. A workspace without a URL
- * sends nothing; one without a secret sends nothing either (an unsigned call could not be trusted).
+ * workspace's notice secret (the outgoing one: a receiver of notices holds nothing that approves a grant).
+ * Answers null when delivered (a 2xx), else why not. A workspace without a URL sends nothing; one without a
+ * notice secret sends nothing either (an unsigned call could not be trusted).
  */
 export async function deliverWorkspaceWebhook(
   ctx: ServiceContext,
@@ -26,9 +27,8 @@ export async function deliverWorkspaceWebhook(
   const url = policy?.escalationWebhookUrl ?? null;
   if (url === null) return null;
   const target = new URL(url);
-  const secret = await workspaceWebhookSecret(ctx.db, ctx.vault, workspaceId);
-  if (secret === null)
-    return `not sent to ${target.origin}: the workspace has no webhook secret to sign with`;
+  const secret = await workspaceWebhookSecret(ctx.db, ctx.vault, workspaceId, "outgoing");
+  if (secret === null) return `not sent to ${target.origin}: the workspace has no notice secret to sign with`;
   let addresses: string[] | null = null;
   if (!ctx.config.devMode) {
     // The host was public when the policy was stored; a name can change what it resolves to since. The

@@ -21,7 +21,7 @@ beforeAll(async () => {
 let clicks = 0;
 
 /** A tenant connected to the fake vendor, its fleet leased and routed from a channel of its own, a gate open. */
-async function gateInChat() {
+async function gateInChat(gateFields: Record<string, unknown> = {}) {
   const tenant = await seedTenant();
   const team = { id: `T-${tenant.tenantId}`, name: "Approvals team" };
   await connectSlack(vendor, tenant, team);
@@ -32,7 +32,7 @@ async function gateInChat() {
     body: { fleet_id: leased.fleetId },
   });
   expect(routed.status, routed.text).toBe(200);
-  const opened = await openGate(leased);
+  const opened = await openGate(leased, gateFields);
   expect(opened.status, opened.text).toBe(201);
   const gateId = opened.body.gate_id;
   await vendor.waitFor(() => vendor.posted.some((m) => hasButtonFor(m, gateId)));
@@ -186,5 +186,18 @@ describe("chat approvals", () => {
     );
     expect(crossed.body.status).toBe("ignored");
     expect(await gate(first.tenant, first.gateId)).toMatchObject({ status: "pending" });
+  });
+
+  it("escapes the fleet's text by the vendor's rules: no channel ping, no disguised link beside the buttons", async () => {
+    const hostile = "<!channel> wire funds <https://evil.example|see the approved diff> & <@U1>";
+    const { message } = await gateInChat({ proposed_action: hostile, action_name: "deploy <!here>" });
+    const shown = JSON.stringify(message.blocks) + message.text;
+    expect(shown).not.toContain("<!channel>");
+    expect(shown).not.toContain("<!here>");
+    expect(shown).not.toContain("<https://evil.example");
+    expect(shown).toContain(
+      "&lt;!channel&gt; wire funds &lt;https://evil.example|see the approved diff&gt; &amp; &lt;@U1&gt;",
+    );
+    expect(message.text).toContain("deploy &lt;!here&gt;");
   });
 });

@@ -179,6 +179,18 @@ describe("a message to the app", () => {
     expect(posted).toMatchObject({ channel: "C1", thread_ts: delivery.event.ts });
   });
 
+  it("escapes the fleet's answer by the vendor's rules before posting it", async () => {
+    const { team, runner } = await routedFleet();
+    await deliver(vendor, apiUrl, mention(team.id, "status?"));
+    const leased = await acquire(runner);
+    const hostile = "<!channel> done: <https://evil.example|your invoice> & more";
+    const reported = await report(runner, leased.body.lease!, { response_text: hostile });
+    expect(reported.status, reported.text).toBe(200);
+    const escaped = "&lt;!channel&gt; done: &lt;https://evil.example|your invoice&gt; &amp; more";
+    await vendor.waitFor(() => vendor.posted.some((m) => m.text === escaped));
+    expect(vendor.posted.some((m) => m.text.includes("<!channel>"))).toBe(false);
+  });
+
   it("answers a repeated delivery `duplicate`, with no second event", async () => {
     const { team, fleetId, tenant } = await routedFleet();
     const delivery = mention(team.id, "once");

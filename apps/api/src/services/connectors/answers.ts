@@ -1,5 +1,6 @@
 import { sql } from "@fleet/db";
 import type { ServiceContext } from "../shared/context.ts";
+import { clipChat, escapeChat } from "./chat-text.ts";
 
 /** Chat answers are at most this long: the vendor's own limit on a message's text is 40,000 characters. */
 const ANSWER_LIMIT = 39_000;
@@ -20,8 +21,9 @@ export async function chatAnswerReady(
 ): Promise<void> {
   const text =
     report.outcome === "processed"
-      ? (report.response_text ?? "").slice(0, ANSWER_LIMIT) || "(The fleet finished without an answer.)"
-      : `The fleet could not answer this time (${report.failure_label ?? "fleet_error"}).`;
+      ? clipChat(escapeChat(report.response_text ?? ""), ANSWER_LIMIT) ||
+        "(The fleet finished without an answer.)"
+      : `The fleet could not answer this time (${escapeChat(report.failure_label ?? "fleet_error")}).`;
   const now = ctx.now();
   await ctx.db.execute(sql`
     update chat_messages set state = 'post', payload = ${JSON.stringify({ text })}::jsonb,

@@ -2,12 +2,11 @@ import { and, asc, chatMessages, connectorRoutes, connectors, eq, inArray, sql }
 import { newId } from "../../runtime/ids.ts";
 import { ruleNeedsPeople } from "../approvals/gate-view.ts";
 import type { GateChat, GateRow, ServiceContext } from "../shared/context.ts";
+import { clipChat, escapeChat } from "./chat-text.ts";
 
 /** The buttons' action ids: the gate's id travels as the button's value. */
 export const APPROVE_ACTION = "fleet_gate_approve";
 export const DENY_ACTION = "fleet_gate_deny";
-
-const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
 /** Whether a chat click may decide this gate: its rule names no approvers and takes one approval. */
 export function answerableInChat(gate: GateRow): boolean {
@@ -16,9 +15,14 @@ export function answerableInChat(gate: GateRow): boolean {
 
 /** The message of a pending gate: what the fleet proposes, and Approve and Deny buttons when chat may answer. */
 export function pendingMessage(gate: GateRow): { text: string; blocks: unknown[] } {
-  const text = `Approval needed: ${gate.fleetName} wants to ${gate.actionName} (${gate.toolName}, ${gate.blastRadius}).`;
+  const text = escapeChat(
+    `Approval needed: ${gate.fleetName} wants to ${gate.actionName} (${gate.toolName}, ${gate.blastRadius}).`,
+  );
   const blocks: unknown[] = [
-    { type: "section", text: { type: "mrkdwn", text: clip(`*${text}*\n${gate.proposedAction}`, 2900) } },
+    {
+      type: "section",
+      text: { type: "mrkdwn", text: clipChat(`*${text}*\n${escapeChat(gate.proposedAction)}`, 2900) },
+    },
   ];
   if (answerableInChat(gate))
     blocks.push({
@@ -62,9 +66,10 @@ const OUTCOME_WORDS: Record<string, string> = {
 export function resolvedMessage(gate: GateRow): { text: string; blocks: unknown[] } {
   const by = gate.resolvedBy?.startsWith("webhook:slack:")
     ? `<@${gate.resolvedBy.slice("webhook:slack:".length)}>`
-    : (gate.resolvedBy ?? "the service");
-  const text = `${OUTCOME_WORDS[gate.status] ?? gate.status} by ${by}: ${gate.fleetName} ${gate.actionName} (${gate.toolName}).`;
-  return { text, blocks: [{ type: "section", text: { type: "mrkdwn", text: clip(text, 2900) } }] };
+    : escapeChat(gate.resolvedBy ?? "the service");
+  const what = escapeChat(`${gate.fleetName} ${gate.actionName} (${gate.toolName})`);
+  const text = `${OUTCOME_WORDS[gate.status] ?? gate.status} by ${by}: ${what}.`;
+  return { text, blocks: [{ type: "section", text: { type: "mrkdwn", text: clipChat(text, 2900) } }] };
 }
 
 /**

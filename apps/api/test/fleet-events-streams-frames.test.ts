@@ -87,6 +87,15 @@ describe("live-tail streams", () => {
         lease_id: leased.lease.lease_id,
         payload: { status: "processed", wall_ms: 900, tokens: 1200 },
       });
+      // The origin's command-line client reads the payload's fields at the top level of `data`.
+      expect(complete.data).toMatchObject({ status: "processed", wall_ms: 900, tokens: 1200 });
+      expect(stream.frames.find((f) => f.event === "chunk")?.data).toMatchObject({
+        text: "Found 3 incidents",
+      });
+      expect(stream.frames.find((f) => f.event === "tool_call_started")?.data).toMatchObject({
+        name: "search",
+      });
+      expect(opened.data).toMatchObject({ gate_id: gate.body.gate_id, kind: "gate_opened" });
 
       const frames = stream.frames
         .slice(1)

@@ -52,9 +52,15 @@ export interface ReplayAnswer {
   reset: boolean;
 }
 
-/** The wire bytes of a frame: `id:`, `event:` and one line of JSON, serialised once for every stream. */
+/**
+ * The wire bytes of a frame: `id:`, `event:` and one line of JSON, serialised once for every stream. The
+ * payload's fields are also at the top level of the data, where the origin's command-line client reads them
+ * (`status` of `event_complete`, a chunk's `text`); the frame's own fields win a clash, and the nested
+ * `payload` stays for clients that read it there.
+ */
 export function encodeFrame(frame: StoredFrame): Buffer {
   const data = JSON.stringify({
+    ...frame.payload,
     frame_id: String(frame.id),
     kind: frame.kind,
     workspace_id: frame.workspace_id,

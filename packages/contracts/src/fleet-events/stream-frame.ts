@@ -33,4 +33,6 @@ export const streamFrame = z
     at: z.number().int(),
     payload: z.record(z.string(), z.unknown()),
   })
+  // The payload's fields again, beside the frame's own (which win a clash): where older clients read them.
+  .catchall(z.unknown())
   .meta({ id: "StreamFrame" });

@@ -88,6 +88,13 @@ const schema = z.object({
   FLEET_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(300_000).default(10_000),
   /** Live-tail streams one instance holds open at once; past it, 503 UZ-API-002 with Retry-After. */
   FLEET_MAX_STREAMS: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
+  /**
+   * Live-tail streams one tenant holds open on one instance; past it, 429 UZ-API-001. Below the instance cap,
+   * so one tenant's streams never take another's away.
+   */
+  FLEET_MAX_STREAMS_PER_TENANT: z.coerce.number().int().min(1).max(1_000_000).default(1_000),
+  /** Live-tail streams one credential (an API key; a person's sessions together) holds open on one instance. */
+  FLEET_MAX_STREAMS_PER_CREDENTIAL: z.coerce.number().int().min(1).max(1_000_000).default(100),
   /** Idle milliseconds before a stream is sent a heartbeat frame. */
   FLEET_STREAM_HEARTBEAT_MS: z.coerce.number().int().min(100).max(300_000).default(15_000),
   /** Frames one resume replays at most; a larger gap is answered with `reset` (the client refetches). */
@@ -188,6 +195,8 @@ export interface Config {
   tracing: { url: string; serviceName: string } | null;
   streams: {
     max: number;
+    maxPerTenant: number;
+    maxPerCredential: number;
     heartbeatMs: number;
     maxBuffered: number;
     replayFrames: number;
@@ -261,6 +270,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     tracing: tracesUrl(env) === null ? null : { url: tracesUrl(env)!, serviceName: env.OTEL_SERVICE_NAME },
     streams: {
       max: env.FLEET_MAX_STREAMS,
+      maxPerTenant: env.FLEET_MAX_STREAMS_PER_TENANT,
+      maxPerCredential: env.FLEET_MAX_STREAMS_PER_CREDENTIAL,
       heartbeatMs: env.FLEET_STREAM_HEARTBEAT_MS,
       maxBuffered: env.FLEET_STREAM_MAX_BUFFERED,
       replayFrames: env.FLEET_STREAM_REPLAY_FRAMES,

@@ -101,7 +101,8 @@ describe("live-tail streams at their limits", () => {
     try {
       // Published in one tick: one flush, one NOTIFY (by reference: too big to carry), one batch of 2.4 MB
       // for this stream, more than the 1 MiB a reader may leave unread. The stream sends it as it goes.
-      const texts = Array.from({ length: 40 }, (_, n) => `${n} ${"x".repeat(60_000)}`);
+      // (A chunk's text travels twice in its frame, at the top level and in the payload: 60 kB a frame.)
+      const texts = Array.from({ length: 40 }, (_, n) => `${n} ${"x".repeat(30_000)}`);
       for (const text of texts)
         api.app.services.streams.publish({
           workspaceId: owner.workspaceId,

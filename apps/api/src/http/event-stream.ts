@@ -15,6 +15,10 @@ const RECHECK_EVERY_MS = 10_000;
 export interface EventStreamSettings {
   /** Streams this instance holds open at once. */
   max: number;
+  /** Streams one tenant holds open on this instance at once. */
+  maxPerTenant: number;
+  /** Streams one credential (a key, a person's sessions) holds open on this instance at once. */
+  maxPerCredential: number;
   heartbeatMs: number;
   /** Unsent bytes past which a reader counts as too slow and is dropped. */
   maxBuffered: number;
@@ -29,6 +33,26 @@ export interface EventStreamSettings {
  */
 export type Recheck = (full: boolean) => Promise<void>;
 
+/**
+ * A stream's place, taken when it is admitted and given back once: when it closes, or when the request
+ * fails before it opens. Taken before the request's first await, so racing requests cannot pass a cap.
+ */
+export interface StreamSlot {
+  release(): void;
+}
+
+/** Who a stream counts against: its tenant and its credential (null for a principal of no tenant). */
+function holdersOf(principal: Principal): { tenant: string | null; credential: string } {
+  switch (principal.class) {
+    case "runner":
+      return { tenant: null, credential: `runner:${principal.runnerId}` };
+    case "operator":
+      return { tenant: null, credential: `operator:${principal.subject}` };
+    default:
+      return { tenant: principal.tenantId, credential: principal.bucketKey };
+  }
+}
+
 interface OpenStream extends Subscriber {
   raw: ServerResponse;
   /** Where frames are written once the head is out (see `open`). */
@@ -36,6 +60,7 @@ interface OpenStream extends Subscriber {
   principal: Principal;
   tags: string[];
   recheck: Recheck;
+  slot: StreamSlot;
   lastWriteAt: number;
   /** Frames that arrived while the replay was read, sent once it has been. */
   pending: { id: number; frame: Buffer }[] | null;
@@ -59,6 +84,9 @@ const HEARTBEAT = (at: number) => Buffer.from(`event: heartbeat\ndata: {"at":${a
  */
 export class EventStreams {
   private readonly streams = new Set<OpenStream>();
+  /** Admitted streams (open, or about to be): the instance's, and per tenant and per credential. */
+  private admitted = 0;
+  private readonly held = new Map<string, number>();
   private readonly ticker: NodeJS.Timeout;
   private readonly rechecker: NodeJS.Timeout;
   private closing = false;
@@ -74,25 +102,61 @@ export class EventStreams {
     this.rechecker.unref();
   }
 
-  /** Refuses a stream over the cap before anything is written: 503 UZ-API-002 with Retry-After. */
-  admit(): void {
-    if (this.streams.size >= this.settings.max || this.closing)
+  /**
+   * Takes a place for the principal's stream before anything is written, or refuses it: past its
+   * credential's or its tenant's share 429 UZ-API-001, past the instance's cap 503 UZ-API-002, each with
+   * Retry-After. The place is the caller's to hand to `open`, or to release if the request fails first.
+   */
+  admit(principal: Principal): StreamSlot {
+    if (this.admitted >= this.settings.max || this.closing)
       throw new Problem("UZ-API-002", {
         detail: "This instance holds as many streams as it takes; retry shortly (or on another instance).",
         headers: { "retry-after": "5" },
       });
+    const { tenant, credential } = holdersOf(principal);
+    const keys = [`c:${credential}`];
+    if ((this.held.get(keys[0]!) ?? 0) >= this.settings.maxPerCredential)
+      throw tooMany(
+        `This credential holds ${this.settings.maxPerCredential} open streams, as many as it may`,
+      );
+    if (tenant !== null) {
+      keys.push(`t:${tenant}`);
+      if ((this.held.get(keys[1]!) ?? 0) >= this.settings.maxPerTenant)
+        throw tooMany(`This tenant holds ${this.settings.maxPerTenant} open streams, as many as it may`);
+    }
+    this.admitted++;
+    for (const key of keys) this.held.set(key, (this.held.get(key) ?? 0) + 1);
+    let held = true;
+    return {
+      release: () => {
+        if (!held) return;
+        held = false;
+        this.admitted--;
+        for (const key of keys) {
+          const left = this.held.get(key)! - 1;
+          if (left === 0) this.held.delete(key);
+          else this.held.set(key, left);
+        }
+      },
+    };
   }
 
+  /** Opens an admitted stream (its `slot` from `admit`, given back when the stream closes). */
   async open(
     reply: FastifyReply,
     subscription: StreamSubscription,
     principal: Principal,
     recheck: Recheck,
+    slot: StreamSlot,
   ): Promise<void> {
-    this.admit();
     const raw = reply.raw;
     const socket = raw.socket;
-    if (socket === null) return; // the client went away before the stream began
+    if (socket === null || this.closing) {
+      // the client went away before the stream began, or the instance is shutting down
+      slot.release();
+      if (socket !== null) raw.destroy();
+      return;
+    }
     const headers = reply.getHeaders();
     reply.hijack();
     // The body ends when the connection does, not chunked: each frame is then one write of the shared
@@ -117,6 +181,7 @@ export class EventStreams {
       principal,
       tags: invalidationTags(principal),
       recheck,
+      slot,
       lastWriteAt: this.now(),
       pending: [],
       lastSentId: subscription.afterId ?? 0,
@@ -140,6 +205,7 @@ export class EventStreams {
     stream.close = () => {
       unsubscribe();
       this.streams.delete(stream);
+      slot.release();
     };
     raw.on("close", stream.close);
     const hello = {
@@ -244,4 +310,11 @@ export class EventStreams {
       stream.raw.end(`event: access_revoked\ndata: ${JSON.stringify({ reason })}\n\n`);
     }
   }
+}
+
+function tooMany(detail: string): Problem {
+  return new Problem("UZ-API-001", {
+    detail: `${detail} on this instance; close one, or retry after the Retry-After delay.`,
+    headers: { "retry-after": "5" },
+  });
 }

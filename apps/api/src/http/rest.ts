@@ -124,19 +124,25 @@ export function registerRestRoutes(
           // On the response, so a refusal further on carries them too.
           if (bucket !== null) fleetResponse(reply.raw).countedAgainst(bucket);
         }
-        if (op.stream) streams.admit();
         const input = op.input.safeParse(collectInput(plan, request));
         if (!input.success)
           throw new Problem("UZ-REQ-001", { detail: describeIssue(input.error.issues[0]!) });
-        const result = await resolve({ ctx: Object.assign(ctx, { principal }), input: input.data });
         if (op.stream) {
-          const recheck = async (full: boolean) => {
-            const again = await authorize(op, ctx, false);
-            if (full) await resolve({ ctx: Object.assign(ctx, { principal: again }), input: input.data });
-          };
-          await streams.open(reply, result as StreamSubscription, principal!, recheck);
+          const slot = streams.admit(principal!);
+          try {
+            const result = await resolve({ ctx: Object.assign(ctx, { principal }), input: input.data });
+            const recheck = async (full: boolean) => {
+              const again = await authorize(op, ctx, false);
+              if (full) await resolve({ ctx: Object.assign(ctx, { principal: again }), input: input.data });
+            };
+            await streams.open(reply, result as StreamSubscription, principal!, recheck, slot);
+          } catch (error) {
+            slot.release();
+            throw error;
+          }
           return reply;
         }
+        const result = await resolve({ ctx: Object.assign(ctx, { principal }), input: input.data });
         if (op.headers) reply.headers(op.headers);
         if (ctx.response.headers !== undefined) reply.headers(ctx.response.headers);
         if (ctx.response.notModified) return reply.code(304).send();

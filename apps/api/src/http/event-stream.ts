@@ -6,19 +6,14 @@ import type { FastifyReply } from "fastify";
 import { invalidationTags, type Principal } from "../auth/principal.ts";
 import type { StreamHub, StreamSubscription, Subscriber } from "../runtime/stream-hub.ts";
 import { leaveInFlight } from "./in-flight.ts";
+import { type StreamShareSettings, StreamShares, type StreamSlot } from "./stream-shares.ts";
 
 /** What a client waits before reconnecting, sent at the start and as a shutdown's last words. */
 const RETRY_MS = 2_000;
 /** How often every stream's credential is checked again, besides at once on an invalidation. */
 const RECHECK_EVERY_MS = 10_000;
 
-export interface EventStreamSettings {
-  /** Streams this instance holds open at once. */
-  max: number;
-  /** Streams one tenant holds open on this instance at once. */
-  maxPerTenant: number;
-  /** Streams one credential (a key, a person's sessions) holds open on this instance at once. */
-  maxPerCredential: number;
+export interface EventStreamSettings extends StreamShareSettings {
   heartbeatMs: number;
   /** Unsent bytes past which a reader counts as too slow and is dropped. */
   maxBuffered: number;
@@ -32,26 +27,6 @@ export interface EventStreamSettings {
  * A refusal ends the stream; a failure to find out (the database out of reach) does not.
  */
 export type Recheck = (full: boolean) => Promise<void>;
-
-/**
- * A stream's place, taken when it is admitted and given back once: when it closes, or when the request
- * fails before it opens. Taken before the request's first await, so racing requests cannot pass a cap.
- */
-export interface StreamSlot {
-  release(): void;
-}
-
-/** Who a stream counts against: its tenant and its credential (null for a principal of no tenant). */
-function holdersOf(principal: Principal): { tenant: string | null; credential: string } {
-  switch (principal.class) {
-    case "runner":
-      return { tenant: null, credential: `runner:${principal.runnerId}` };
-    case "operator":
-      return { tenant: null, credential: `operator:${principal.subject}` };
-    default:
-      return { tenant: principal.tenantId, credential: principal.bucketKey };
-  }
-}
 
 interface OpenStream extends Subscriber {
   raw: ServerResponse;
@@ -84,9 +59,7 @@ const HEARTBEAT = (at: number) => Buffer.from(`event: heartbeat\ndata: {"at":${a
  */
 export class EventStreams {
   private readonly streams = new Set<OpenStream>();
-  /** Admitted streams (open, or about to be): the instance's, and per tenant and per credential. */
-  private admitted = 0;
-  private readonly held = new Map<string, number>();
+  private readonly shares: StreamShares;
   private readonly ticker: NodeJS.Timeout;
   private readonly rechecker: NodeJS.Timeout;
   private closing = false;
@@ -100,45 +73,21 @@ export class EventStreams {
     this.ticker.unref();
     this.rechecker = setInterval(() => this.recheckAll(() => true, false), RECHECK_EVERY_MS);
     this.rechecker.unref();
+    this.shares = new StreamShares(settings);
   }
 
   /**
-   * Takes a place for the principal's stream before anything is written, or refuses it: past its
-   * credential's or its tenant's share 429 UZ-API-001, past the instance's cap 503 UZ-API-002, each with
+   * Takes a place for the principal's stream before anything is written, or refuses it: past the
+   * instance's cap 503 UZ-API-002, past its credential's or its tenant's share 429 UZ-API-001, each with
    * Retry-After. The place is the caller's to hand to `open`, or to release if the request fails first.
    */
   admit(principal: Principal): StreamSlot {
-    if (this.admitted >= this.settings.max || this.closing)
+    if (this.closing)
       throw new Problem("UZ-API-002", {
-        detail: "This instance holds as many streams as it takes; retry shortly (or on another instance).",
+        detail: "This instance is shutting down; retry on another instance.",
         headers: { "retry-after": "5" },
       });
-    const { tenant, credential } = holdersOf(principal);
-    const keys = [`c:${credential}`];
-    if ((this.held.get(keys[0]!) ?? 0) >= this.settings.maxPerCredential)
-      throw tooMany(
-        `This credential holds ${this.settings.maxPerCredential} open streams, as many as it may`,
-      );
-    if (tenant !== null) {
-      keys.push(`t:${tenant}`);
-      if ((this.held.get(keys[1]!) ?? 0) >= this.settings.maxPerTenant)
-        throw tooMany(`This tenant holds ${this.settings.maxPerTenant} open streams, as many as it may`);
-    }
-    this.admitted++;
-    for (const key of keys) this.held.set(key, (this.held.get(key) ?? 0) + 1);
-    let held = true;
-    return {
-      release: () => {
-        if (!held) return;
-        held = false;
-        this.admitted--;
-        for (const key of keys) {
-          const left = this.held.get(key)! - 1;
-          if (left === 0) this.held.delete(key);
-          else this.held.set(key, left);
-        }
-      },
-    };
+    return this.shares.admit(principal);
   }
 
   /** Opens an admitted stream (its `slot` from `admit`, given back when the stream closes). */
@@ -310,11 +259,4 @@ export class EventStreams {
       stream.raw.end(`event: access_revoked\ndata: ${JSON.stringify({ reason })}\n\n`);
     }
   }
-}
-
-function tooMany(detail: string): Problem {
-  return new Problem("UZ-API-001", {
-    detail: `${detail} on this instance; close one, or retry after the Retry-After delay.`,
-    headers: { "retry-after": "5" },
-  });
 }

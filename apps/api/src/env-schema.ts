@@ -74,6 +74,27 @@ export const envSchema = z.object({
   /** Requests per window per API key (unless minted with its own `rate_limit`), or per person's sessions. */
   FLEET_RATE_LIMIT_CREDENTIAL: z.coerce.number().int().min(1).max(1_000_000_000).default(1_200),
   /**
+   * Requests per window one client address (an IPv6 /64) makes to each route that takes no credential:
+   * device sign-in start and poll, the sign-in link exchange, the connector callback, chat ingress and the
+   * grant webhook.
+   */
+  FLEET_RATE_LIMIT_ADDRESS: z.coerce.number().int().min(1).max(1_000_000_000).default(300),
+  /**
+   * Who may say who the client is: comma-separated addresses or CIDR blocks (or `loopback`, `linklocal`,
+   * `uniquelocal`) whose X-Forwarded-For is believed; `none` believes nobody. The default believes a proxy
+   * on the same host (the console's server, a local nginx), which no remote client can pose as.
+   */
+  FLEET_TRUSTED_PROXIES: z
+    .string()
+    .max(4_096)
+    .regex(
+      /^[\w.:/, -]*$/,
+      "lists addresses, CIDR blocks or loopback, linklocal, uniquelocal, comma-separated",
+    )
+    .default("loopback"),
+  /** Device sign-ins waiting for their answer at once, instance-wide; past it, starting one answers 429. */
+  FLEET_MAX_PENDING_DEVICE_SIGN_INS: z.coerce.number().int().min(1).max(1_000_000).default(1_000),
+  /**
    * Requests one instance serves at once; past it, 429 UZ-API-001. Health and readiness never count. 0
    * turns the ceiling off.
    */

@@ -22,11 +22,17 @@ export interface Config {
   reconcileIntervalMs: number;
   dbConnectTimeoutMs: number;
   dbStatementTimeoutMs: number;
+  /** Proxies whose X-Forwarded-For names the client (Fastify's `trustProxy`); empty: none. */
+  trustedProxies: string[];
+  /** Device sign-ins waiting for their answer at once, instance-wide. */
+  maxPendingDeviceSignIns: number;
   rateLimits: {
     enabled: boolean;
     windowMs: number;
     workspace: number;
     credential: number;
+    /** Per client address and route, for calls with no credential. */
+    address: number;
     maxInFlight: number;
     redisUrl: string | undefined;
   };
@@ -100,11 +106,14 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     reconcileIntervalMs: env.FLEET_RECONCILE_INTERVAL_MS,
     dbConnectTimeoutMs: env.FLEET_DB_CONNECT_TIMEOUT_MS,
     dbStatementTimeoutMs: env.FLEET_DB_STATEMENT_TIMEOUT_MS,
+    trustedProxies: trustedProxies(env.FLEET_TRUSTED_PROXIES),
+    maxPendingDeviceSignIns: env.FLEET_MAX_PENDING_DEVICE_SIGN_INS,
     rateLimits: {
       enabled: env.FLEET_RATE_LIMITS,
       windowMs: env.FLEET_RATE_LIMIT_WINDOW_SECONDS * 1000,
       workspace: env.FLEET_RATE_LIMIT_WORKSPACE,
       credential: env.FLEET_RATE_LIMIT_CREDENTIAL,
+      address: env.FLEET_RATE_LIMIT_ADDRESS,
       maxInFlight: env.FLEET_MAX_IN_FLIGHT,
       redisUrl: env.REDIS_URL,
     },
@@ -147,4 +156,13 @@ function tracesUrl(env: Env): string | null {
   if (env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT !== undefined) return env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
   if (env.OTEL_EXPORTER_OTLP_ENDPOINT === undefined) return null;
   return `${env.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/$/, "")}/v1/traces`;
+}
+
+/** `FLEET_TRUSTED_PROXIES` as a list; `none` (or nothing) believes no proxy. */
+function trustedProxies(value: string): string[] {
+  const entries = value
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== "");
+  return entries.length === 1 && entries[0] === "none" ? [] : entries;
 }

@@ -180,6 +180,8 @@ function createFastify(
     // While closing, a request on a connection kept alive is still served (it is in flight as far as
     // its client knows); each answer then closes its connection (`closingWhileDraining`), so none lingers.
     return503OnClosing: false,
+    // Who the client is (request.ip: the per-address buckets): the peer, unless it is a trusted proxy.
+    trustProxy: config.trustedProxies.length === 0 ? false : config.trustedProxies,
     requestIdHeader: false,
     serverFactory: (handler) => {
       const limited = limitInFlight(handler, config.rateLimits.maxInFlight, config.docsUrl, () =>
@@ -248,6 +250,7 @@ async function rateLimitsFor(
     settings.windowMs,
     settings.workspace,
     settings.credential,
+    settings.address,
     metrics === null ? undefined : (bucket) => metrics.refused(bucket),
   );
 }

@@ -28,6 +28,8 @@ export interface RequestContext extends Caller {
    * body came.
    */
   rawBody: string | null;
+  /** The client's address: the connection's peer, or what a trusted proxy forwarded (`FLEET_TRUSTED_PROXIES`). */
+  clientAddress: () => string;
 }
 
 export interface ResponseExtras {
@@ -116,7 +118,11 @@ const authorized = t.middleware(async ({ ctx, meta, type, next, getRawInput }) =
       principal !== null && meta.path.startsWith(WORKSPACE_ROUTES)
         ? ((await getRawInput()) as { workspace_id?: unknown } | null | undefined)
         : undefined;
-    const bucket = await ctx.limits.admit(principal, input?.workspace_id);
+    const bucket = await ctx.limits.admit(
+      principal,
+      input?.workspace_id,
+      principal === null ? { route: meta.id, address: ctx.clientAddress } : undefined,
+    );
     if (bucket !== null) ctx.response.rateLimit = bucket;
   }
   return next({ ctx: { principal } });

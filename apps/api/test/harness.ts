@@ -40,6 +40,7 @@ export async function startApi(overrides: Record<string, string> = {}): Promise<
     // Suites share a tenant's key across many requests: quotas no test meets but the rate-limit tests' own.
     FLEET_RATE_LIMIT_WORKSPACE: "1000000000",
     FLEET_RATE_LIMIT_CREDENTIAL: "1000000000",
+    FLEET_RATE_LIMIT_ADDRESS: "1000000000",
     ...overrides,
   });
   const database = await openDatabase(config.databaseUrl, { max: 5, ...databaseLimits(config) });

@@ -2,28 +2,38 @@ import { Problem } from "@fleet/contracts";
 import type { Bucket, Quota, RateLimiter } from "../runtime/rate-limiter.ts";
 import type { Principal, TenantPrincipal } from "./principal.ts";
 
+/** A call with no credential: the route it reached and the client's address, read only when needed. */
+export interface AnonymousCall {
+  route: string;
+  address: () => string;
+}
+
 /**
  * Which buckets a call counts against (docs/decisions/limits.md, "Rate limits"). A person's call,
  * through an API key or a session, spends a token of its credential's bucket (the key's own quota when
  * minted with one), and a call on a route under `/v1/workspaces/{workspace_id}` one of that workspace's.
- * Runner and operator calls are not counted: runners are held by their lease caps, operators run the
- * instance. Both transports call `limitCall` after `authorize` and before the input is read.
+ * A call with no credential (sign-in, chat ingress, the grant webhook) spends one of its client address's
+ * bucket for that route. Runner and operator calls are not counted: runners are held by their lease caps,
+ * operators run the instance. Both transports call `admit` after `authorize` and before the input is read.
  */
 export class RateLimits {
   readonly #quotas = new Map<number, Quota>();
   readonly workspace: Quota;
   readonly credential: Quota;
+  readonly address: Quota;
 
   constructor(
     readonly limiter: RateLimiter,
     readonly windowMs: number,
     workspaceLimit: number,
     credentialLimit: number,
+    addressLimit: number,
     /** Told of each refusal, with the bucket that refused (the metrics). */
-    private readonly onRefusal: (bucket: "credential" | "workspace") => void = () => {},
+    private readonly onRefusal: (bucket: "credential" | "workspace" | "address") => void = () => {},
   ) {
     this.workspace = { limit: workspaceLimit, windowMs };
     this.credential = this.#quota(credentialLimit);
+    this.address = { limit: addressLimit, windowMs };
   }
 
   /** One quota object per limit, so a key's override costs no allocation per request. */
@@ -40,14 +50,31 @@ export class RateLimits {
    * Admits the call or throws 429 `UZ-API-001`. Answers the bucket whose headers the answer carries (the
    * one with the fewest requests left), or null when the call is not limited.
    */
-  admit(principal: Principal | null, workspaceId: unknown): Bucket | null | Promise<Bucket | null> {
-    if (principal === null || principal.class === "runner" || principal.class === "operator") return null;
+  admit(
+    principal: Principal | null,
+    workspaceId: unknown,
+    anonymous?: AnonymousCall,
+  ): Bucket | null | Promise<Bucket | null> {
+    if (principal === null) return anonymous === undefined ? null : this.#byAddress(anonymous);
+    if (principal.class === "runner" || principal.class === "operator") return null;
     const key = principal.bucketKey;
     const quota = principal.rateLimit === null ? this.credential : this.#quota(principal.rateLimit);
     const taken = this.limiter.take(key, quota);
     if (taken instanceof Promise)
       return taken.then((bucket) => this.#then(bucket, key, principal, workspaceId));
     return this.#then(taken, key, principal, workspaceId);
+  }
+
+  /** One bucket per client address (an IPv6 /64) and route: a chat vendor's burst never starves a sign-in. */
+  #byAddress(call: AnonymousCall): Bucket | Promise<Bucket> {
+    const key = `a:${call.route}:${addressBucket(call.address())}`;
+    const settle = (bucket: Bucket | false): Bucket => {
+      if (bucket !== false) return bucket;
+      this.onRefusal("address");
+      throw refusal(this.limiter.bucket(key)!, "This address's", this.limiter.now());
+    };
+    const taken = this.limiter.take(key, this.address);
+    return taken instanceof Promise ? taken.then(settle) : settle(taken);
   }
 
   #then(
@@ -107,4 +134,27 @@ function rateLimitHeaders(bucket: Bucket): {
   const headers = {} as ReturnType<typeof rateLimitHeaders>;
   bucket.writeHeaders(headers);
   return headers;
+}
+
+/**
+ * The bucket an address spends from: an IPv4 address (also written IPv4-mapped, `::ffff:a.b.c.d`) is its
+ * own; an IPv6 address spends its /64's, the block one subscriber is given, so walking the addresses of
+ * one's own block does not draw fresh buckets.
+ */
+export function addressBucket(address: string): string {
+  const bare = address.replace(/%.*$/, "").toLowerCase();
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(bare);
+  if (mapped !== null) return mapped[1]!;
+  if (!bare.includes(":")) return bare;
+  const [head = "", tail] = bare.split("::");
+  const front = head === "" ? [] : head.split(":");
+  const back = tail === undefined || tail === "" ? [] : tail.split(":");
+  const groups =
+    tail === undefined
+      ? front
+      : [...front, ...Array(Math.max(0, 8 - front.length - back.length)).fill("0"), ...back];
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.replace(/^0+(?=.)/, ""))
+    .join(":")}::/64`;
 }

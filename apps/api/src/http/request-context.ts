@@ -56,6 +56,7 @@ export function requestContexts({ services, authenticator, limits, log }: Reques
       response: {},
       socket: request.raw.socket ?? null,
       rawBody: null,
+      clientAddress: () => request.ip,
     });
 }
 

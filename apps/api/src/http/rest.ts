@@ -119,7 +119,11 @@ export function registerRestRoutes(
           const workspaceId = inWorkspace
             ? (request.params as { workspace_id: string }).workspace_id
             : undefined;
-          const admitted = ctx.limits.admit(principal, workspaceId);
+          const admitted = ctx.limits.admit(
+            principal,
+            workspaceId,
+            principal === null ? { route: op.id, address: ctx.clientAddress } : undefined,
+          );
           const bucket = admitted instanceof Promise ? await admitted : admitted;
           // On the response, so a refusal further on carries them too.
           if (bucket !== null) fleetResponse(reply.raw).countedAgainst(bucket);

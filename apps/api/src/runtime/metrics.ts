@@ -13,8 +13,11 @@ const LEASE_OUTCOMES = [
 /** How a lease ended or moved on (docs/decisions/operations.md, "Metrics and traces"). */
 export type LeaseOutcome = (typeof LEASE_OUTCOMES)[number];
 
-/** Which limit refused a request with 429: a credential's bucket, a workspace's, or the in-flight ceiling. */
-export type RefusalKind = "credential" | "workspace" | "in_flight";
+/**
+ * Which limit refused a request with 429: a credential's bucket, a workspace's, a client address's (calls
+ * with no credential), or the in-flight ceiling.
+ */
+export type RefusalKind = "credential" | "workspace" | "address" | "in_flight";
 
 /** What the live-tail streams report at each scrape: open streams now, frames since the process began. */
 export interface StreamCounts {

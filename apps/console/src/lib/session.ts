@@ -58,13 +58,19 @@ export async function callApi<S extends z.ZodType>(
   };
 }
 
-/** Spends a one-time sign-in link for a session token. */
-export function exchangeLink(token: string) {
+/**
+ * Spends a one-time sign-in link for a session token. The person's address goes along as X-Forwarded-For,
+ * so the exchange spends their per-address bucket, not the console server's that everyone would share.
+ */
+export function exchangeLink(token: string, forwardedFor: string | null) {
   return callApi(
     exchangeSignInLink.path,
     {
       method: exchangeSignInLink.method,
-      headers: { "content-type": "application/json" },
+      headers: {
+        "content-type": "application/json",
+        ...(forwardedFor === null ? {} : { "x-forwarded-for": forwardedFor }),
+      },
       body: JSON.stringify({ token }),
     },
     exchangeSignInLink.output,

@@ -1,6 +1,6 @@
 import { randomBytes, randomInt } from "node:crypto";
-import { formatUserCode, USER_CODE_ALPHABET, USER_CODE_LENGTH } from "@fleet/contracts";
-import { deviceSignIns, lt } from "@fleet/db";
+import { formatUserCode, Problem, USER_CODE_ALPHABET, USER_CODE_LENGTH } from "@fleet/contracts";
+import { and, count, deviceSignIns, eq, gt, lt, sql } from "@fleet/db";
 import { sha256Hex } from "../../auth/tokens.ts";
 import { newId } from "../../runtime/ids.ts";
 import type { ServiceContext } from "../shared/context.ts";
@@ -12,6 +12,10 @@ export const DEVICE_SIGN_IN_TTL_MS = 10 * 60_000;
 export const POLL_INTERVAL_MS = 5_000;
 /** Expired sign-ins are kept this long after expiry (a late poll is told it expired), then deleted. */
 const KEEP_EXPIRED_MS = 60 * 60_000;
+/** The advisory lock that makes starts count the waiting sign-ins one at a time. */
+const START_LOCK = 7_311_045_029;
+/** What a start refused at the cap is told to wait: the time a few waiting sign-ins take to end. */
+const RETRY_AFTER_S = 30;
 
 function newUserCode(): string {
   let code = "";
@@ -31,16 +35,30 @@ export async function startDeviceSignIn(
   for (let attempt = 0; ; attempt++) {
     const userCode = newUserCode();
     try {
-      await ctx.db.insert(deviceSignIns).values({
-        id: newId(now),
-        deviceCodeHash: sha256Hex(deviceCode),
-        userCodeHash: sha256Hex(userCode),
-        clientName: input.client_name,
-        clientHost: input.client_host ?? null,
-        status: "pending",
-        createdAt: now,
-        expiresAt: now + DEVICE_SIGN_IN_TTL_MS,
-        intervalMs: POLL_INTERVAL_MS,
+      await ctx.db.transaction(async (tx) => {
+        // Starts count and insert one at a time, so racing starts cannot pass the cap together.
+        await tx.execute(sql`select pg_advisory_xact_lock(${START_LOCK})`);
+        const [waiting] = await tx
+          .select({ n: count() })
+          .from(deviceSignIns)
+          .where(and(eq(deviceSignIns.status, "pending"), gt(deviceSignIns.expiresAt, now)));
+        if ((waiting?.n ?? 0) >= ctx.config.maxPendingDeviceSignIns)
+          throw new Problem("UZ-API-001", {
+            detail:
+              "As many command-line sign-ins are waiting for their answer as this service takes; retry shortly.",
+            headers: { "retry-after": String(RETRY_AFTER_S) },
+          });
+        await tx.insert(deviceSignIns).values({
+          id: newId(now),
+          deviceCodeHash: sha256Hex(deviceCode),
+          userCodeHash: sha256Hex(userCode),
+          clientName: input.client_name,
+          clientHost: input.client_host ?? null,
+          status: "pending",
+          createdAt: now,
+          expiresAt: now + DEVICE_SIGN_IN_TTL_MS,
+          intervalMs: POLL_INTERVAL_MS,
+        });
       });
     } catch (error) {
       if (attempt < 3 && uniqueViolation(error, "device_sign_ins_pending_user_code_key")) continue;

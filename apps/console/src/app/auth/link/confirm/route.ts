@@ -15,7 +15,7 @@ export async function POST(request: NextRequest) {
   if (!sameOrigin(request.headers)) return new Response("Cross-site sign-in refused.", { status: 403 });
   const form = await request.formData();
   const token = String(form.get("token") ?? "");
-  const result = await exchangeLink(token);
+  const result = await exchangeLink(token, request.headers.get("x-forwarded-for"));
   if (!result.ok) {
     const response = redirectTo("/sign-in");
     response.cookies.set(SIGN_IN_PROBLEM_COOKIE, encodeProblem(result.problem), {

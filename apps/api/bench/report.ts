@@ -260,6 +260,24 @@ export function printMetricsFigures(
   printCost("Metrics cost (issue 15 §4)", "metrics", 0.03, on, off, rounds, sideBySide);
 }
 
+/** What this tree costs users/me against another checkout's API (`BENCH_BASELINE`), issue 29's ≤ 2 %. */
+export function printBaselineFigures(
+  on: Measurement | undefined,
+  off: Measurement | undefined,
+  rounds: Pair[] = [],
+  sideBySide = false,
+): void {
+  printCost(
+    "This tree against BENCH_BASELINE (issue 29: per-address buckets, stream shares)",
+    "this tree",
+    0.02,
+    on,
+    off,
+    rounds,
+    sideBySide,
+  );
+}
+
 /**
  * The throughput and CPU per request a feature costs: the same API and request with it and without.
  * Measured side by side (`sideBySide`: both servers on one core at the same moment), a round's ratio is

@@ -16,7 +16,8 @@
  * each round both servers side by side on CPU 0 with a wrk each on CPU 1, the cost read as the median of
  * the rounds' ratios of CPU per request: `measureSideBySide`),
  * `metrics` issue 15 §4's cost of keeping metrics (the same way, with a scrape token set and without, not
- * in the default list), `fleets` issue #3's messages and deep event-list figures, `leases` issue #4's lease cycles, delivery
+ * in the default list), `baseline` this tree's users/me against another checkout's (the same way; BENCH_BASELINE
+ * names the checkout's root, dependencies installed; not in the default list: issue 29's ≤ 2 %), `fleets` issue #3's messages and deep event-list figures, `leases` issue #4's lease cycles, delivery
  * and cron latency; the last two on PostgreSQL only; `approvals`, issue #14's gate figures, on both),
  * BENCH_FLEETS_PIN=1 (the `fleets` suite's message runs with the API on CPU 0 and wrk on CPU 1),
  * BENCH_INBOX_DEPTH (default 1000000: pending gates behind the approvals inbox on PostgreSQL),
@@ -38,7 +39,7 @@
 import { spawnSync } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { benchApprovals, printApprovalFigures } from "./approvals.ts";
 import { Cleanup } from "./cleanup.ts";
@@ -62,6 +63,7 @@ import {
   type BenchResults,
   type Measurement,
   OTHERS_BUSY,
+  printBaselineFigures,
   printLimiterFigures,
   printMetricsFigures,
   printReport,
@@ -585,6 +587,23 @@ async function bench(settings: Settings, cleanup: Cleanup): Promise<void> {
         logDir,
       );
       printMetricsFigures(cost.on, cost.off, cost.rounds, cost.sideBySide);
+    }
+  }
+  if (settings.suites.has("baseline")) {
+    const baseline = process.env.BENCH_BASELINE;
+    if (pg === null || baseline === undefined)
+      console.log(`\nAgainst a baseline: skipped, ${pg === null ? postgres : "BENCH_BASELINE is not set"}`);
+    else {
+      // The same request to this tree's API and to another checkout's (its apps/api, dependencies
+      // installed), side by side on one seeded database: what the changes between them cost users/me.
+      const theirs = apiRun("API /v1/users/me, BENCH_BASELINE (PostgreSQL)", pg, "warn");
+      const cost = await measureCost(
+        apiRun("API /v1/users/me, this tree (PostgreSQL)", pg, "warn"),
+        { ...theirs, server: { ...theirs.server, cwd: resolve(baseline, "apps/api") } },
+        settings,
+        logDir,
+      );
+      printBaselineFigures(cost.on, cost.off, cost.rounds, cost.sideBySide);
     }
   }
   if (settings.suites.has("fleets")) {

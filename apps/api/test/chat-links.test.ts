@@ -8,11 +8,13 @@ import {
   gatePosted,
   linkChatUser,
   linkToken,
+  postedGate,
   redeem,
   routedFleet,
   sendClick,
 } from "./chat-link-fixtures.ts";
 import { useFakeVendor } from "./connector-fixtures.ts";
+import { grantOf, requestGrant } from "./grant-fixtures.ts";
 import { call, seedTenant, sessionFor, type Tenant } from "./harness.ts";
 
 const fakeVendor = useFakeVendor();
@@ -157,6 +159,32 @@ describe("chat clicks decide a gate only for a linked member", () => {
     expect(await gateStatus(tenant, gateId)).toMatchObject({ status: "pending" });
     const all = await call("GET", "/v1/tenants/me/chat-links", { token: tenant.apiKey });
     expect(all.body).toEqual({ items: [] });
+  });
+});
+
+describe("integration grants in chat", () => {
+  it("follows the same rules: an unlinked click leaves the grant pending, a linked member's decides it", async () => {
+    const tenant = await seedTenant();
+    const { team, leased } = await routedFleet(vendor, tenant);
+    const requested = await requestGrant(tenant, leased.fleetId);
+    expect(requested.status, requested.text).toBe(201);
+    const gateId = requested.body.gate_id!;
+    const message = await postedGate(vendor, gateId);
+    const reader = await consoleMember(tenant, ["approval:read"]);
+    await linkChatUser(vendor, team.id, gateId, message, "UGRANTREADER", reader.token);
+    const refused = await sendClick(vendor, click(team.id, gateId, message, "approve", "UGRANTREADER"));
+    expect(refused.body).toEqual({ status: "ignored", error_code: "UZ-AUTH-022" });
+    expect(await grantOf(tenant, leased.fleetId, requested.body.grant_id)).toMatchObject({
+      status: "pending",
+    });
+    const approver = await consoleMember(tenant, RESOLVER);
+    await linkChatUser(vendor, team.id, gateId, message, "UGRANTER", approver.token);
+    const decided = await sendClick(vendor, click(team.id, gateId, message, "approve", "UGRANTER"));
+    expect(decided.body).toEqual({ status: "ok" });
+    expect(await grantOf(tenant, leased.fleetId, requested.body.grant_id)).toMatchObject({
+      status: "approved",
+    });
+    expect(await gateStatus(tenant, gateId)).toMatchObject({ resolved_by: `user:${approver.userId}` });
   });
 });
 

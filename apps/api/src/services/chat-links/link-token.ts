@@ -15,6 +15,9 @@ interface LinkClaims {
   /** The tenant the link is for, and its expiry. */
   t: string;
   e: number;
+  /** For the console's confirmation only (the MAC covers them): the chat user and the team's name. */
+  u: string;
+  m: string | null;
 }
 
 /** The chat user a link is offered to: a connector's team and one of its users. */
@@ -27,7 +30,8 @@ export interface ChatIdentity {
 }
 
 /**
- * Issues a one-time link for a chat user: claims (nonce, tenant, expiry) in base64url and their MAC under
+ * Issues a one-time link for a chat user: claims (nonce, tenant, expiry, and for display the chat user and
+ * team name) in base64url and their MAC under
  * a key derived from the session signing key, as a connect's state is. Only the token's SHA-256 is stored,
  * replacing any earlier link of the same chat user, and expired links are dropped here. Answers the
  * console URL the member opens.
@@ -35,12 +39,15 @@ export interface ChatIdentity {
 export async function issueLinkToken(
   ctx: ServiceContext,
   identity: ChatIdentity,
+  teamName: string | null,
 ): Promise<{ url: string; expiresAt: number }> {
   const now = ctx.now();
   const claims: LinkClaims = {
     n: randomBytes(18).toString("base64url"),
     t: identity.tenantId,
     e: now + CHAT_LINK_TTL_MS,
+    u: identity.chatUserId,
+    m: teamName,
   };
   const payload = Buffer.from(JSON.stringify(claims)).toString("base64url");
   const token = `${payload}.${ctx.sessions.mac(PURPOSE, payload)}`;

@@ -65,7 +65,7 @@ export async function answerInteraction(
   const key = { tenantId: connector.tenantId, provider, teamId: connector.teamId, chatUserId: user };
   const member = await linkedMember(ctx, key);
   if (member === null) {
-    const { url } = await issueLinkToken(ctx, { ...key, connectorId: connector.id });
+    const { url } = await issueLinkToken(ctx, { ...key, connectorId: connector.id }, connector.teamName);
     tell(
       `Your chat account is not linked to a member of this workspace, so your click changed nothing. ` +
         `To answer gates here, open <${url}|this one-time link> within ten minutes, signed in to the console, and confirm.`,

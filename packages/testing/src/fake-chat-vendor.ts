@@ -4,7 +4,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 /**
  * A local fake of the chat vendor (Slack's protocol, as much as the connector speaks): the consent page
  * and OAuth token exchange, `auth.test`, `chat.postMessage`, `chat.update` and `chat.postEphemeral`, token
- * revocation, and signed event and interaction deliveries sent to the API. Listens on 127.0.0.1; nothing here touches the
+ * revocation, and signed event and interaction deliveries sent to the API; `GET /_fake/ephemeral` lists what
+ * was shown ephemerally. Listens on 127.0.0.1; nothing here touches the
  * internet. Used by the API tests, the bench and the browser suite.
  */
 export interface PostedMessage {
@@ -139,6 +140,14 @@ export async function startFakeChatVendor(): Promise<FakeChatVendor> {
           `<a id="allow" href="${escapeHtml(allow)}">Allow</a> <a id="deny" href="${escapeHtml(deny.toString())}">Cancel</a>`,
       );
       return;
+    }
+    if (request.method === "GET" && url.pathname === "/_fake/ephemeral") {
+      // What each user was shown ephemerally, for the browser suite, whose vendor runs in its global setup.
+      return answer(
+        response,
+        200,
+        vendor.ephemeral.map(({ channel, user, text }) => ({ channel, user, text })),
+      );
     }
     const method = url.pathname.startsWith("/api/") ? url.pathname.slice(5) : null;
     if (request.method !== "POST" || method === null)

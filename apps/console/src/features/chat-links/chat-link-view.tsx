@@ -1,7 +1,7 @@
 "use client";
 
 import { Button, Callout, ProblemAlert } from "@fleet/ui";
-import { useMutation, useQuery } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Fact } from "../../components/fact.tsx";
 import { Link } from "../../components/link.tsx";
 import { PageHeader } from "../../components/page-header.tsx";
@@ -9,6 +9,7 @@ import { problemOf } from "../../lib/problem.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { ChatLinksPanel } from "./chat-links-panel.tsx";
 import "../../styles/device-card.css";
+import "./chat-link-view.css";
 
 /**
  * What the link says it binds: the chat user and team, read from the token's payload for display only.
@@ -30,10 +31,15 @@ function claimsOf(token: string): { user: string; team: string | null } | null {
 export function ChatLinkView({ token }: { token: string }) {
   const trpc = useTRPC();
   const me = useQuery(trpc.users.getMe.queryOptions({}));
-  const redeem = useMutation(trpc.chatLinks.redeem.mutationOptions());
+  const queryClient = useQueryClient();
+  const redeem = useMutation(
+    trpc.chatLinks.redeem.mutationOptions({
+      onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.chatLinks.list.pathKey() }),
+    }),
+  );
   const claims = claimsOf(token);
   return (
-    <div className="page device-page">
+    <div className="page chat-link-page">
       <PageHeader
         title="Link a chat account"
         description="A chat user clicked a gate's button and was sent this link. Once linked, their clicks answer approval gates as you, with your scopes and under each gate's rule. Link only a chat account that is yours."
@@ -48,7 +54,7 @@ export function ChatLinkView({ token }: { token: string }) {
           </Callout>
         ) : (
           <>
-            <dl className="device-facts">
+            <dl className="chat-link-facts">
               <Fact term="Chat user">
                 <code>{claims.user}</code>
               </Fact>
@@ -58,7 +64,7 @@ export function ChatLinkView({ token }: { token: string }) {
               </Fact>
             </dl>
             {redeem.data === undefined ? (
-              <div className="device-actions">
+              <div className="chat-link-actions">
                 <Button variant="primary" pending={redeem.isPending} onClick={() => redeem.mutate({ token })}>
                   Link chat account
                 </Button>

@@ -65,6 +65,26 @@ describe("chat clicks decide a gate only for a linked member", () => {
     expect(await gateStatus(tenant, gateId)).toMatchObject({ status: "pending", resolved_by: null });
   });
 
+  it("never lets a link made for one team answer for a user of another team with the same user id", async () => {
+    const { tenant, team, gateId, message } = await setup();
+    await linkChatUser(vendor, team.id, gateId, message, "USHARED", await sessionFor(tenant));
+    // The same user id, but the user's own team is another organisation's (a shared channel).
+    const foreign = await sendClick(
+      vendor,
+      click(team.id, gateId, message, "approve", "USHARED", "T-ELSEWHERE"),
+    );
+    expect(foreign.body).toEqual({ status: "ignored", error_code: "UZ-SLK-041" });
+    // And a team connected to another tenant's workspace does not see this tenant's link either.
+    const other = await setup();
+    const elsewhere = await sendClick(
+      vendor,
+      click(other.team.id, other.gateId, other.message, "approve", "USHARED"),
+    );
+    expect(elsewhere.body).toEqual({ status: "ignored", error_code: "UZ-SLK-040" });
+    expect(await gateStatus(tenant, gateId)).toMatchObject({ status: "pending" });
+    expect(await gateStatus(other.tenant, other.gateId)).toMatchObject({ status: "pending" });
+  });
+
   it("answers an unlinked member's click with a one-time link; redeeming it links, a second redeem fails", async () => {
     const { tenant, team, gateId, message } = await setup();
     const since = vendor.ephemeral.length;

@@ -91,6 +91,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   process.env.E2E_DATABASE_URL = databaseUrl;
   process.env.E2E_RUN_DIR = dataDir;
   process.env.E2E_VENDOR_URL = vendor.url;
+  process.env.E2E_VENDOR_SIGNING_SECRET = vendor.signingSecret;
   process.env.E2E_KEY_VENDOR_URL = keyVendor.url;
   return stopAll;
 }

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { openDatabase, runners } from "@fleet/db";
+import { chatLinks, memberships, openDatabase, runners } from "@fleet/db";
 import {
   deliver,
   type FakeChatVendor,
@@ -87,6 +87,28 @@ async function seedRunner(db: SeededDatabase): Promise<string> {
   }
 }
 
+/**
+ * Links the bench's chat user to the tenant's owner, written to the store before the server holds it: a
+ * click decides a gate only for a linked member, and the bench has no console to redeem a link in.
+ */
+async function seedChatLink(db: SeededDatabase, teamId: string): Promise<void> {
+  const database = await openDatabase(db.url, { max: 1 });
+  try {
+    const [owner] = await database.db.select().from(memberships).limit(1);
+    await database.db.insert(chatLinks).values({
+      id: newId(Date.now()),
+      tenantId: owner!.tenantId,
+      userId: owner!.userId,
+      provider: "slack",
+      teamId,
+      chatUserId: "UBENCH",
+      createdAt: Date.now(),
+    });
+  } finally {
+    await database.close();
+  }
+}
+
 async function waitFor(predicate: () => boolean, what: string): Promise<void> {
   const deadline = Date.now() + 30_000;
   while (!predicate()) {
@@ -102,6 +124,8 @@ export async function benchConnectors(
   progress: (message: string) => void,
 ): Promise<ConnectorFigures> {
   const runnerToken = await seedRunner(db);
+  const team = { id: `TBENCH${Date.now()}`, name: "Bench team" };
+  await seedChatLink(db, team.id);
   const vendor: FakeChatVendor = await startFakeChatVendor();
   let server: Server | null = null;
   try {
@@ -130,7 +154,6 @@ export async function benchConnectors(
     expectStatus(entry, 201, "library entry");
     const fleet = await send(api, "POST", `${ws}/fleets`, db.apiKey, { tenant_library_id: entry.body.id });
     expectStatus(fleet, 201, "fleet install");
-    const team = { id: `TBENCH${Date.now()}`, name: "Bench team" };
     const started = await send(api, "POST", `${ws}/connectors/slack/connect`, db.apiKey);
     expectStatus(started, 200, "connect");
     const callback = new URL(vendor.consent(started.body.authorize_url as string, team));

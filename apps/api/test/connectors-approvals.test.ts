@@ -1,14 +1,11 @@
 import { chatMessages, eq } from "@fleet/db";
-import {
-  deliver,
-  type FakeChatVendor,
-  type PostedMessage,
-  signDelivery,
-} from "@fleet/testing/fake-chat-vendor";
+import { deliver, type FakeChatVendor, signDelivery } from "@fleet/testing/fake-chat-vendor";
 import { beforeAll, describe, expect, it } from "vitest";
 import { leasedFleet, openGate } from "./approval-fixtures.ts";
+import { RESOLVER } from "./approval-policy-fixtures.ts";
+import { click, consoleMember, hasButtonFor, linkChatUser } from "./chat-link-fixtures.ts";
 import { connectorPath, connectSlack, useFakeVendor } from "./connector-fixtures.ts";
-import { call, seedTenant, type Tenant, testApi } from "./harness.ts";
+import { call, seedTenant, sessionFor, type Tenant, testApi } from "./harness.ts";
 
 const fakeVendor = useFakeVendor();
 let vendor: FakeChatVendor;
@@ -17,8 +14,6 @@ beforeAll(async () => {
   vendor = fakeVendor();
   apiUrl = (await testApi()).baseUrl;
 });
-
-let clicks = 0;
 
 /** A tenant connected to the fake vendor, its fleet leased and routed from a channel of its own, a gate open. */
 async function gateInChat(gateFields: Record<string, unknown> = {}) {
@@ -52,36 +47,6 @@ async function leasedFleetRouted(tenant: Tenant, channel: string) {
   return leased;
 }
 
-function hasButtonFor(message: PostedMessage, gateId: string): boolean {
-  return JSON.stringify(message.blocks ?? []).includes(`"value":"${gateId}"`);
-}
-
-function click(
-  teamId: string,
-  gateId: string,
-  message: PostedMessage,
-  action: "approve" | "deny",
-  user = "U7",
-) {
-  return {
-    type: "block_actions",
-    team: { id: teamId, domain: "fake" },
-    user: { id: user, username: "pat" },
-    api_app_id: "AFAKE",
-    container: { type: "message", channel_id: message.channel, message_ts: message.ts },
-    channel: { id: message.channel },
-    message: { ts: message.ts },
-    actions: [
-      {
-        type: "button",
-        action_id: action === "approve" ? "fleet_gate_approve" : "fleet_gate_deny",
-        value: gateId,
-        action_ts: `${Math.floor(Date.now() / 1000)}.${++clicks}`,
-      },
-    ],
-  };
-}
-
 async function gate(tenant: Tenant, gateId: string) {
   const read = await call("GET", `/v1/workspaces/${tenant.workspaceId}/approvals/${gateId}`, {
     token: tenant.apiKey,
@@ -91,25 +56,32 @@ async function gate(tenant: Tenant, gateId: string) {
 }
 
 describe("chat approvals", () => {
-  it("posts a new gate with Approve and Deny; a click decides it, resolved_by names the chat user, and the message shows the outcome", async () => {
+  it("posts a new gate with Approve and Deny; a linked member's click decides it as them, and the message shows the outcome", async () => {
     const { tenant, team, gateId, message } = await gateInChat();
+    await linkChatUser(vendor, team.id, gateId, message, "U7", await sessionFor(tenant));
     const answer = await deliver(vendor, apiUrl, {
       payload: JSON.stringify(click(team.id, gateId, message, "approve")),
     });
     expect(answer.status).toBe(200);
     expect(answer.body.status).toBe("ok");
-    expect(await gate(tenant, gateId)).toMatchObject({ status: "approved", resolved_by: "webhook:slack:U7" });
+    expect(await gate(tenant, gateId)).toMatchObject({
+      status: "approved",
+      resolved_by: `user:${tenant.userId}`,
+    });
     await vendor.waitFor(() =>
       vendor.updated.some((u) => u.ts === message.ts && u.text.startsWith("Approved by <@U7>")),
     );
     const audit = await call("GET", `/v1/workspaces/${tenant.workspaceId}/audit?action=approval.approve`, {
       token: tenant.apiKey,
     });
-    expect(JSON.stringify(audit.body)).toContain("webhook:slack:U7");
+    expect(JSON.stringify(audit.body)).toContain(`user:${tenant.userId}`);
   });
 
   it("lets the first of two racing clicks win, and ignores a replayed or forged click", async () => {
     const { tenant, team, gateId, message } = await gateInChat();
+    const second = await consoleMember(tenant, RESOLVER);
+    await linkChatUser(vendor, team.id, gateId, message, "U1", await sessionFor(tenant));
+    await linkChatUser(vendor, team.id, gateId, message, "U2", second.token);
     const approve = JSON.stringify(click(team.id, gateId, message, "approve", "U1"));
     const deny = JSON.stringify(click(team.id, gateId, message, "deny", "U2"));
     const ts = Math.floor(Date.now() / 1000);
@@ -128,7 +100,9 @@ describe("chat approvals", () => {
     expect(answers.map((a) => a.status).sort()).toEqual(["ignored", "ok"]);
     const decided = await gate(tenant, gateId);
     expect(["approved", "denied"]).toContain(decided.status);
-    expect(decided.resolved_by).toBe(decided.status === "approved" ? "webhook:slack:U1" : "webhook:slack:U2");
+    expect(decided.resolved_by).toBe(
+      decided.status === "approved" ? `user:${tenant.userId}` : `user:${second.userId}`,
+    );
     // The winner's exact delivery again: a duplicate, with nothing changed.
     const replay = await send(decided.status === "approved" ? approve : deny);
     expect(((await replay.json()) as { status: string }).status).toBe("duplicate");

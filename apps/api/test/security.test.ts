@@ -5,6 +5,7 @@ import type { createSchedule } from "@fleet/contracts/schedules/create-schedule"
 import { describe, expect, it } from "vitest";
 import { operations } from "../src/router/root.ts";
 import { gateIn } from "./approval-fixtures.ts";
+import { chatLinkOf } from "./chat-link-fixtures.ts";
 import { finishEvent, installFleet, messageFleet } from "./fleet-fixtures.ts";
 import { grantIn } from "./grant-fixtures.ts";
 import {
@@ -174,6 +175,7 @@ const otherTenantFixtures: Record<string, Fixture> = {
     });
     return { params: { credential_id: listed.body.items[0]!.id } };
   },
+  "chatLinks.delete": async (owner) => ({ params: { link_id: await chatLinkOf(owner) } }),
   "apiKeys.update": async (owner) => ({ params: { id: await mintKeyId(owner) }, body: { active: false } }),
   "apiKeys.delete": async (owner) => {
     const id = await mintKeyId(owner);

@@ -509,12 +509,44 @@ export const errorRegistry = {
     "Connector key rejected",
     "The API-key connector's key was rejected by the validation probe; nothing was stored.",
   ),
+  /** A chat link token that does not verify, has expired, was spent, or belongs to another tenant. */
+  "UZ-CONN-006": def(
+    400,
+    "Chat link not valid",
+    "The chat link is forged, expired, already used or made for another tenant; click the gate's button in chat again for a fresh one.",
+  ),
+  /** The chat user of a link token is already linked to a member of the tenant. */
+  "UZ-CONN-007": def(
+    409,
+    "Chat user already linked",
+    "That chat user is already linked to a member of this tenant; the link must be removed first.",
+  ),
+  /** Removing another member's chat link without `workspace:admin`. */
+  "UZ-CONN-008": def(
+    403,
+    "Not your chat link",
+    "A member removes their own chat links; removing another member's needs workspace:admin.",
+  ),
+  /** A chat link id that names no link of the caller's tenant. */
+  "UZ-CONN-009": def(404, "Chat link not found", "No chat link with this id in the caller's tenant."),
   "UZ-SLK-010": def(401, "Invalid signature", "The events ingress signature does not verify."),
   "UZ-SLK-011": def(401, "Stale timestamp", "The events ingress timestamp is more than 5 minutes away."),
   "UZ-SLK-020": def(
     200,
     "Team not installed",
     "An event from a team with no install is acknowledged and ignored.",
+  ),
+  /** A click by a chat user linked to no member: nothing changes; they are told, ephemerally, how to link. */
+  "UZ-SLK-040": def(
+    200,
+    "Chat user not linked",
+    "A click on a gate by a chat user linked to no member changes nothing; the user is sent a one-time link to link their chat account from the console.",
+  ),
+  /** A click by a user of another organisation (a shared channel): never linked, never decides. */
+  "UZ-SLK-041": def(
+    200,
+    "Chat user of another team",
+    "A click by a user whose team is not the connected team (a shared channel) changes nothing and is never offered a link.",
   ),
   "UZ-SLK-022": def(502, "OAuth exchange failed", "The OAuth token exchange with the chat provider failed."),
   "UZ-SLK-030": def(

@@ -6,6 +6,7 @@ export * from "./api-keys/api-key.ts";
 export * from "./approval-policies/approval-policy.ts";
 export * from "./approvals/approval-gate.ts";
 export * from "./billing/billing.ts";
+export * from "./chat-links/chat-link.ts";
 export * from "./cli-credentials/cli-credential.ts";
 export * from "./common.ts";
 export * from "./connectors/connector.ts";

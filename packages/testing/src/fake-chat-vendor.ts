@@ -3,8 +3,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 
 /**
  * A local fake of the chat vendor (Slack's protocol, as much as the connector speaks): the consent page
- * and OAuth token exchange, `auth.test`, `chat.postMessage` and `chat.update`, token revocation, and
- * signed event and interaction deliveries sent to the API. Listens on 127.0.0.1; nothing here touches the
+ * and OAuth token exchange, `auth.test`, `chat.postMessage`, `chat.update` and `chat.postEphemeral`, token
+ * revocation, and signed event and interaction deliveries sent to the API; `GET /_fake/ephemeral` lists what
+ * was shown ephemerally. Listens on 127.0.0.1; nothing here touches the
  * internet. Used by the API tests, the bench and the browser suite.
  */
 export interface PostedMessage {
@@ -24,6 +25,14 @@ export interface UpdatedMessage {
   token: string;
 }
 
+/** A message shown to one user only (`chat.postEphemeral`). */
+export interface EphemeralMessage {
+  channel: string;
+  user: string;
+  text: string;
+  token: string;
+}
+
 type Failure = "error" | "server_error" | "hang";
 
 export interface FakeChatVendor {
@@ -33,6 +42,7 @@ export interface FakeChatVendor {
   signingSecret: string;
   posted: PostedMessage[];
   updated: UpdatedMessage[];
+  ephemeral: EphemeralMessage[];
   /** Calls per method, failed ones included. */
   calls: Map<string, number>;
   /**
@@ -68,6 +78,7 @@ export async function startFakeChatVendor(): Promise<FakeChatVendor> {
     signingSecret,
     posted: [],
     updated: [],
+    ephemeral: [],
     calls: new Map(),
     tokens: [],
     consent(authorizeUrl, team) {
@@ -130,6 +141,14 @@ export async function startFakeChatVendor(): Promise<FakeChatVendor> {
       );
       return;
     }
+    if (request.method === "GET" && url.pathname === "/_fake/ephemeral") {
+      // What each user was shown ephemerally, for the browser suite, whose vendor runs in its global setup.
+      return answer(
+        response,
+        200,
+        vendor.ephemeral.map(({ channel, user, text }) => ({ channel, user, text })),
+      );
+    }
     const method = url.pathname.startsWith("/api/") ? url.pathname.slice(5) : null;
     if (request.method !== "POST" || method === null)
       return answer(response, 404, { ok: false, error: "unknown_method" });
@@ -183,6 +202,10 @@ export async function startFakeChatVendor(): Promise<FakeChatVendor> {
       const ts = `${Math.floor(Date.now() / 1000)}.${String(++tsCounter).padStart(6, "0")}`;
       vendor.posted.push({ ...(body as Omit<PostedMessage, "ts" | "token">), ts, token });
       return answer(response, 200, { ok: true, channel: body.channel, ts });
+    }
+    if (method === "chat.postEphemeral") {
+      vendor.ephemeral.push({ ...(body as Omit<EphemeralMessage, "token">), token });
+      return answer(response, 200, { ok: true, message_ts: `${Math.floor(Date.now() / 1000)}.000000` });
     }
     if (method === "chat.update") {
       vendor.updated.push({ ...(body as Omit<UpdatedMessage, "token">), token });

@@ -5,6 +5,7 @@ import { approvalPoliciesRouter } from "./approval-policies/router.ts";
 import { approvalsRouter } from "./approvals/router.ts";
 import { auditRouter } from "./audit/router.ts";
 import { billingRouter } from "./billing/router.ts";
+import { chatLinksRouter } from "./chat-links/router.ts";
 import { cliCredentialsRouter } from "./cli-credentials/router.ts";
 import { connectorsRouter } from "./connectors/router.ts";
 import { fleetEventsRouter } from "./fleet-events/router.ts";
@@ -35,6 +36,7 @@ export const appRouter = router({
   audit: auditRouter,
   cliCredentials: cliCredentialsRouter,
   billing: billingRouter,
+  chatLinks: chatLinksRouter,
   connectors: connectorsRouter,
   fleetEvents: fleetEventsRouter,
   fleetLibraries: fleetLibrariesRouter,

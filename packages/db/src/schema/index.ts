@@ -4,6 +4,7 @@ export * from "./approval-policies.ts";
 export * from "./approval-votes.ts";
 export * from "./audit-events.ts";
 export * from "./billing.ts";
+export * from "./chat-links.ts";
 export * from "./chat-messages.ts";
 export * from "./cli-credentials.ts";
 export * from "./connector-deliveries.ts";

@@ -106,7 +106,7 @@ export function gateNotFound(gateId: string): Problem {
 /**
  * Whether the gate's rule takes people to decide it: it names its approvers, or takes more than one
  * approval. Such a gate is answered in the inbox, by the people its rule counts; a path that carries no
- * person (the grant-approval webhook, an unlinked chat click) cannot decide it.
+ * person (the grant-approval webhook) cannot decide it.
  */
 export function ruleNeedsPeople(gate: Pick<GateRow, "approvers" | "requiredApprovals">): boolean {
   return gate.approvers !== null || gate.requiredApprovals > 1;

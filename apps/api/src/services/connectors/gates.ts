@@ -1,6 +1,5 @@
-import { and, asc, chatMessages, connectorRoutes, connectors, eq, inArray, sql } from "@fleet/db";
+import { and, asc, chatLinks, chatMessages, connectorRoutes, connectors, eq, inArray, sql } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
-import { ruleNeedsPeople } from "../approvals/gate-view.ts";
 import type { GateChat, GateRow, ServiceContext } from "../shared/context.ts";
 import { clipChat, escapeChat } from "./chat-text.ts";
 
@@ -8,12 +7,10 @@ import { clipChat, escapeChat } from "./chat-text.ts";
 export const APPROVE_ACTION = "fleet_gate_approve";
 export const DENY_ACTION = "fleet_gate_deny";
 
-/** Whether a chat click may decide this gate: its rule names no approvers and takes one approval. */
-export function answerableInChat(gate: GateRow): boolean {
-  return !ruleNeedsPeople(gate);
-}
-
-/** The message of a pending gate: what the fleet proposes, and Approve and Deny buttons when chat may answer. */
+/**
+ * The message of a pending gate: what the fleet proposes, and Approve and Deny buttons. Every gate has
+ * them: a click is a linked member's answer, checked against the gate's rule as the inbox checks it.
+ */
 export function pendingMessage(gate: GateRow): { text: string; blocks: unknown[] } {
   const text = escapeChat(
     `Approval needed: ${gate.fleetName} wants to ${gate.actionName} (${gate.toolName}, ${gate.blastRadius}).`,
@@ -24,34 +21,26 @@ export function pendingMessage(gate: GateRow): { text: string; blocks: unknown[]
       text: { type: "mrkdwn", text: clipChat(`*${text}*\n${escapeChat(gate.proposedAction)}`, 2900) },
     },
   ];
-  if (answerableInChat(gate))
-    blocks.push({
-      type: "actions",
-      block_id: `gate:${gate.id}`,
-      elements: [
-        {
-          type: "button",
-          action_id: APPROVE_ACTION,
-          value: gate.id,
-          style: "primary",
-          text: { type: "plain_text", text: "Approve" },
-        },
-        {
-          type: "button",
-          action_id: DENY_ACTION,
-          value: gate.id,
-          style: "danger",
-          text: { type: "plain_text", text: "Deny" },
-        },
-      ],
-    });
-  else
-    blocks.push({
-      type: "context",
-      elements: [
-        { type: "mrkdwn", text: "This gate's rule names its approvers: answer it in the console's inbox." },
-      ],
-    });
+  blocks.push({
+    type: "actions",
+    block_id: `gate:${gate.id}`,
+    elements: [
+      {
+        type: "button",
+        action_id: APPROVE_ACTION,
+        value: gate.id,
+        style: "primary",
+        text: { type: "plain_text", text: "Approve" },
+      },
+      {
+        type: "button",
+        action_id: DENY_ACTION,
+        value: gate.id,
+        style: "danger",
+        text: { type: "plain_text", text: "Deny" },
+      },
+    ],
+  });
   return { text, blocks };
 }
 
@@ -62,11 +51,20 @@ const OUTCOME_WORDS: Record<string, string> = {
   auto_killed: "Closed (fleet stopped)",
 };
 
-/** The message once the gate is answered: the outcome and who gave it, and no buttons. */
-export function resolvedMessage(gate: GateRow): { text: string; blocks: unknown[] } {
-  const by = gate.resolvedBy?.startsWith("webhook:slack:")
-    ? `<@${gate.resolvedBy.slice("webhook:slack:".length)}>`
-    : escapeChat(gate.resolvedBy ?? "the service");
+/**
+ * The message once the gate is answered: the outcome and who gave it, and no buttons. A member whose chat
+ * user is linked in the message's team is mentioned as that chat user (`chatUser`).
+ */
+export function resolvedMessage(
+  gate: GateRow,
+  chatUser: string | null = null,
+): { text: string; blocks: unknown[] } {
+  const by =
+    chatUser !== null
+      ? `<@${chatUser}>`
+      : gate.resolvedBy?.startsWith("webhook:slack:")
+        ? `<@${gate.resolvedBy.slice("webhook:slack:".length)}>`
+        : escapeChat(gate.resolvedBy ?? "the service");
   const what = escapeChat(`${gate.fleetName} ${gate.actionName} (${gate.toolName})`);
   const text = `${OUTCOME_WORDS[gate.status] ?? gate.status} by ${by}: ${what}.`;
   return { text, blocks: [{ type: "section", text: { type: "mrkdwn", text: clipChat(text, 2900) } }] };
@@ -120,8 +118,15 @@ export async function chatGatesResolved(ctx: ServiceContext, gates: readonly Gat
   const resolved = gates.filter((gate) => gate.status !== "pending");
   if (resolved.length === 0) return;
   const rows = await ctx.db
-    .select({ id: chatMessages.id, gateId: chatMessages.gateId })
+    .select({
+      id: chatMessages.id,
+      gateId: chatMessages.gateId,
+      tenantId: connectors.tenantId,
+      provider: connectors.provider,
+      teamId: connectors.teamId,
+    })
     .from(chatMessages)
+    .innerJoin(connectors, eq(connectors.id, chatMessages.connectorId))
     .where(
       and(
         eq(chatMessages.kind, "gate"),
@@ -135,14 +140,38 @@ export async function chatGatesResolved(ctx: ServiceContext, gates: readonly Gat
   const now = ctx.now();
   for (const row of rows) {
     const gate = resolved.find((candidate) => candidate.id === row.gateId)!;
+    const chatUser = await linkedChatUser(ctx, row, gate.resolvedBy);
     await ctx.db.execute(sql`
       update chat_messages set
-        payload = ${JSON.stringify(resolvedMessage(gate))}::jsonb,
+        payload = ${JSON.stringify(resolvedMessage(gate, chatUser))}::jsonb,
         state = case when message_ts is null then 'post' else 'update' end,
         attempts = 0, next_attempt_at = ${now}::bigint, updated_at = ${now}::bigint
       where id = ${row.id}::uuid and state <> 'failed'`);
   }
   ctx.chat?.kick();
+}
+
+/** The chat user linked in the team to the member who answered (`user:<id>`), if any. */
+async function linkedChatUser(
+  ctx: ServiceContext,
+  connector: { tenantId: string; provider: string; teamId: string | null },
+  resolvedBy: string | null,
+): Promise<string | null> {
+  if (connector.teamId === null || resolvedBy === null || !resolvedBy.startsWith("user:")) return null;
+  const [link] = await ctx.db
+    .select({ chatUserId: chatLinks.chatUserId })
+    .from(chatLinks)
+    .where(
+      and(
+        eq(chatLinks.tenantId, connector.tenantId),
+        eq(chatLinks.userId, resolvedBy.slice("user:".length)),
+        eq(chatLinks.provider, connector.provider),
+        eq(chatLinks.teamId, connector.teamId),
+      ),
+    )
+    .orderBy(asc(chatLinks.createdAt))
+    .limit(1);
+  return link?.chatUserId ?? null;
 }
 
 /** The chat connector's side of the `GateChat` port, wired into the service context. */

@@ -86,3 +86,12 @@ export async function exchangeCode(config: Config, code: string): Promise<Instal
     botUserId: typeof answer.bot_user_id === "string" ? answer.bot_user_id.slice(0, 64) : null,
   };
 }
+
+/** Shows a message to one user of a channel only (`chat.postEphemeral`): a click's refusal, a link. */
+export async function tellEphemerally(
+  config: Config,
+  token: string,
+  message: { channel: string; user: string; text: string },
+): Promise<void> {
+  await callSlack(config, "chat.postEphemeral", { token, json: message });
+}

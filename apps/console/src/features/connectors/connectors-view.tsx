@@ -6,6 +6,7 @@ import { PageHeader } from "../../components/page-header.tsx";
 import { WorkspaceCard, WorkspaceListBody } from "../../components/workspace-list.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
 import { useWorkspaceChoice } from "../../lib/use-workspace.ts";
+import { ChatLinksPanel } from "../chat-links/chat-links-panel.tsx";
 import { ConnectorPanel } from "./connector-panel.tsx";
 import { connectorsHref } from "./urls.ts";
 import "./connectors-view.css";
@@ -72,6 +73,7 @@ export function ConnectorsView({
           }
         </WorkspaceListBody>
       </WorkspaceCard>
+      <ChatLinksPanel />
     </div>
   );
 }

@@ -78,6 +78,8 @@ const schema = z.object({
    * turns the ceiling off.
    */
   FLEET_MAX_IN_FLIGHT: z.coerce.number().int().min(0).max(1_000_000).default(2_048),
+  /** Live (unrevoked, unexpired) API and fleet keys one tenant may hold; past it, 409 UZ-APIKEY-008. */
+  FLEET_MAX_API_KEYS: z.coerce.number().int().min(1).max(1_000_000).default(1_000),
   /**
    * Shutdown (SIGTERM/SIGINT; docs/deploy.md): how long the instance keeps accepting connections after it
    * starts draining (`/readyz` answers 503 meanwhile), so a load balancer takes it out of rotation before
@@ -169,6 +171,7 @@ export interface Config {
   reconcileIntervalMs: number;
   dbConnectTimeoutMs: number;
   dbStatementTimeoutMs: number;
+  maxApiKeys: number;
   rateLimits: {
     enabled: boolean;
     windowMs: number;
@@ -245,6 +248,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     reconcileIntervalMs: env.FLEET_RECONCILE_INTERVAL_MS,
     dbConnectTimeoutMs: env.FLEET_DB_CONNECT_TIMEOUT_MS,
     dbStatementTimeoutMs: env.FLEET_DB_STATEMENT_TIMEOUT_MS,
+    maxApiKeys: env.FLEET_MAX_API_KEYS,
     rateLimits: {
       enabled: env.FLEET_RATE_LIMITS,
       windowMs: env.FLEET_RATE_LIMIT_WINDOW_SECONDS * 1000,

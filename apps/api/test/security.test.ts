@@ -175,6 +175,7 @@ const otherTenantFixtures: Record<string, Fixture> = {
     return { params: { credential_id: listed.body.items[0]!.id } };
   },
   "apiKeys.update": async (owner) => ({ params: { id: await mintKeyId(owner) }, body: { active: false } }),
+  "apiKeys.rotate": async (owner) => ({ params: { id: await mintKeyId(owner) }, body: {} }),
   "apiKeys.delete": async (owner) => {
     const id = await mintKeyId(owner);
     await call("PATCH", `/v1/api-keys/${id}`, { token: owner.apiKey, body: { active: false } });

@@ -6,6 +6,7 @@ import {
   type Database,
   eq,
   memberships,
+  or,
   runners,
   tenants,
   users,
@@ -16,6 +17,12 @@ import type { SessionSigner } from "./sessions.ts";
 import { RUNNER_TOKEN_PREFIX, sha256Hex, TENANT_KEY_PREFIX } from "./tokens.ts";
 
 const LAST_USED_INTERVAL_MS = 60_000;
+
+/** The earlier of two instants, null standing for never. */
+function earliest(a: number | null, b: number | null): number | null {
+  if (a === null) return b;
+  return b === null ? a : Math.min(a, b);
+}
 
 function invalid(): Problem {
   return new Problem("UZ-AUTH-002", { detail: "The credential is not valid." });
@@ -71,6 +78,8 @@ export class Authenticator {
         rateLimit: apiKeys.rateLimit,
         revokedAt: apiKeys.revokedAt,
         expiresAt: apiKeys.expiresAt,
+        keyHash: apiKeys.keyHash,
+        previousExpiresAt: apiKeys.previousExpiresAt,
         keyScopes: apiKeys.scopes,
         tenantId: apiKeys.tenantId,
         tenantName: tenants.name,
@@ -86,9 +95,13 @@ export class Authenticator {
         memberships,
         and(eq(memberships.tenantId, apiKeys.tenantId), eq(memberships.userId, apiKeys.createdBy)),
       )
-      .where(eq(apiKeys.keyHash, hash));
+      .where(or(eq(apiKeys.keyHash, hash), eq(apiKeys.previousKeyHash, hash)));
     if (row === undefined) return invalid();
     const tags = [`key:${row.keyId}`, `user:${row.userId}`, `tenant:${row.tenantId}`];
+    // A secret a rotation replaced authenticates until its grace period ends, and then as an unknown one.
+    const current = row.keyHash === hash;
+    const until = current ? row.expiresAt : earliest(row.expiresAt, row.previousExpiresAt);
+    if (!current && (row.previousExpiresAt === null || row.previousExpiresAt <= now)) return invalid();
     if (row.revokedAt !== null) {
       const refusal = new Problem("UZ-APIKEY-004", { detail: "This API key was revoked." });
       this.cache.set(hash, refusal, tags, now, since);
@@ -116,8 +129,9 @@ export class Authenticator {
       rateLimit: row.rateLimit,
       bucketKey: credentialBucket(row.keyId, row.tenantId, row.userId),
     };
-    // A key with an expiry leaves the cache when it expires, so the next request meets the refusal.
-    const maxAge = row.expiresAt === null ? undefined : row.expiresAt - now;
+    // A key with an expiry (or a replaced secret in its grace) leaves the cache when it ends, so the next
+    // request meets the refusal.
+    const maxAge = until === null ? undefined : until - now;
     this.cache.set(hash, principal, tags, now, since, maxAge);
     return principal;
   }

@@ -223,6 +223,13 @@ export const errorRegistry = {
     "Beyond the minting key",
     "A key cannot mint a key that outlives it or has a larger request quota than its own.",
   ),
+  // Fleet keys
+  /** No such fleet key in this workspace, or one of another tenant. */
+  "UZ-FLEETKEY-001": def(
+    404,
+    "Fleet key not found",
+    "No fleet key with this id is visible in this workspace.",
+  ),
   // Schedules
   /** The cron expression or timezone is invalid. */
   "UZ-SCHED-001": def(

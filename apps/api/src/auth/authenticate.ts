@@ -5,16 +5,18 @@ import {
   cliCredentials,
   type Database,
   eq,
+  fleets,
   memberships,
   or,
   runners,
   tenants,
   users,
 } from "@fleet/db";
+import { FLEET_KEY_SCOPES } from "./fleet-keys.ts";
 import { credentialBucket, invalidationTags, type Principal, type TenantPrincipal } from "./principal.ts";
 import type { PrincipalCache } from "./principal-cache.ts";
 import type { SessionSigner } from "./sessions.ts";
-import { RUNNER_TOKEN_PREFIX, sha256Hex, TENANT_KEY_PREFIX } from "./tokens.ts";
+import { FLEET_KEY_PREFIX, RUNNER_TOKEN_PREFIX, sha256Hex, TENANT_KEY_PREFIX } from "./tokens.ts";
 
 const LAST_USED_INTERVAL_MS = 60_000;
 
@@ -65,7 +67,9 @@ export class Authenticator {
     now: number,
     since: number,
   ): Promise<Principal | Problem> {
-    if (token.startsWith(TENANT_KEY_PREFIX)) return this.resolveApiKey(hash, now, since);
+    if (token.startsWith(TENANT_KEY_PREFIX) || token.startsWith(FLEET_KEY_PREFIX)) {
+      return this.resolveApiKey(hash, now, since);
+    }
     if (token.startsWith(RUNNER_TOKEN_PREFIX)) return this.resolveRunner(hash, now, since);
     if (token.split(".").length === 3) return this.resolveSession(token, hash, now, since);
     return invalid();
@@ -81,6 +85,8 @@ export class Authenticator {
         keyHash: apiKeys.keyHash,
         previousExpiresAt: apiKeys.previousExpiresAt,
         keyScopes: apiKeys.scopes,
+        fleetId: apiKeys.fleetId,
+        workspaceId: fleets.workspaceId,
         tenantId: apiKeys.tenantId,
         tenantName: tenants.name,
         userId: users.id,
@@ -91,6 +97,7 @@ export class Authenticator {
       .from(apiKeys)
       .innerJoin(tenants, eq(tenants.id, apiKeys.tenantId))
       .innerJoin(users, eq(users.id, apiKeys.createdBy))
+      .leftJoin(fleets, eq(fleets.id, apiKeys.fleetId))
       .leftJoin(
         memberships,
         and(eq(memberships.tenantId, apiKeys.tenantId), eq(memberships.userId, apiKeys.createdBy)),
@@ -115,7 +122,9 @@ export class Authenticator {
     if (row.scopes === null) return invalid(); // its creator left the tenant
     const held = row.scopes;
     // A narrowed key acts with the scopes it was minted with that its creator still holds.
-    const scopes = row.keyScopes === null ? held : row.keyScopes.filter((scope) => hasScope(held, scope));
+    // A fleet key acts with the fleet scopes of FLEET_KEY_SCOPES its creator holds, and nothing else.
+    const chosen = row.fleetId !== null ? FLEET_KEY_SCOPES : row.keyScopes;
+    const scopes = chosen === null ? held : chosen.filter((scope) => hasScope(held, scope));
     const principal: TenantPrincipal = {
       class: "api_key",
       credential: "tenant_api_key",
@@ -126,6 +135,10 @@ export class Authenticator {
       tenantName: row.tenantName,
       scopes,
       apiKeyId: row.keyId,
+      fleet:
+        row.fleetId === null || row.workspaceId === null
+          ? null
+          : { workspaceId: row.workspaceId, fleetId: row.fleetId },
       rateLimit: row.rateLimit,
       bucketKey: credentialBucket(row.keyId, row.tenantId, row.userId),
     };

@@ -8,6 +8,7 @@ import { billingRouter } from "./billing/router.ts";
 import { cliCredentialsRouter } from "./cli-credentials/router.ts";
 import { connectorsRouter } from "./connectors/router.ts";
 import { fleetEventsRouter } from "./fleet-events/router.ts";
+import { fleetKeysRouter } from "./fleet-keys/router.ts";
 import { fleetLibrariesRouter } from "./fleet-libraries/router.ts";
 import { fleetSchedulesRouter } from "./fleet-schedules/router.ts";
 import { fleetsRouter } from "./fleets/router.ts";
@@ -37,6 +38,7 @@ export const appRouter = router({
   billing: billingRouter,
   connectors: connectorsRouter,
   fleetEvents: fleetEventsRouter,
+  fleetKeys: fleetKeysRouter,
   fleetLibraries: fleetLibrariesRouter,
   fleetSchedules: fleetSchedulesRouter,
   fleets: fleetsRouter,

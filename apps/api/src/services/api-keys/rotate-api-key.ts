@@ -1,5 +1,5 @@
 import { Problem } from "@fleet/contracts";
-import { and, apiKeys, eq } from "@fleet/db";
+import { and, apiKeys, eq, isNull } from "@fleet/db";
 import type { TenantPrincipal } from "../../auth/principal.ts";
 import { type Actor, recordAudit } from "../shared/audit.ts";
 import { notifyPrincipalChange, type ServiceContext } from "../shared/context.ts";
@@ -22,7 +22,7 @@ export async function rotateApiKey(
     const [row] = await tx
       .select()
       .from(apiKeys)
-      .where(and(eq(apiKeys.id, input.id), eq(apiKeys.tenantId, caller.tenantId)))
+      .where(and(eq(apiKeys.id, input.id), eq(apiKeys.tenantId, caller.tenantId), isNull(apiKeys.fleetId)))
       .for("update");
     if (row === undefined) throw apiKeyNotFound(input.id);
     if (row.revokedAt !== null) {

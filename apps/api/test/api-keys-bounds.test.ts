@@ -2,6 +2,7 @@ import type { OutputOf, ProblemBody } from "@fleet/contracts";
 import type { createApiKey } from "@fleet/contracts/api-keys/create-api-key";
 import type { listApiKeys } from "@fleet/contracts/api-keys/list-api-keys";
 import { describe, expect, it } from "vitest";
+import { installFleet } from "./fleet-fixtures.ts";
 import { call, seedMember, seedTenant, type Tenant, useIsolatedApi } from "./harness.ts";
 
 type Minted = OutputOf<typeof createApiKey>;
@@ -114,6 +115,24 @@ describe("the cap on live keys per tenant", () => {
     // Another tenant's keys are counted apart.
     const other = await seedTenant();
     expect((await mint(other.apiKey, {})).status).toBe(201);
+  });
+
+  it("counts fleet keys with API keys", async () => {
+    const tenant = await seedTenant();
+    const fleetId = await installFleet(tenant);
+    const fleetKey = () =>
+      call("POST", `/v1/workspaces/${tenant.workspaceId}/fleet-keys`, {
+        token: tenant.apiKey,
+        body: { fleet_id: fleetId, key_name: "f" },
+      });
+    for (let i = 2; i < MAX_KEYS; i++) expect((await mint(tenant.apiKey, {})).status).toBe(201);
+    expect((await fleetKey()).status).toBe(201);
+    const overKey = await mint(tenant.apiKey, {});
+    expect(overKey.status).toBe(409);
+    expect(overKey.body.error_code).toBe("UZ-APIKEY-008");
+    const overFleetKey = await fleetKey();
+    expect(overFleetKey.status).toBe(409);
+    expect(overFleetKey.body.error_code).toBe("UZ-APIKEY-008");
   });
 
   it("lets exactly one of many concurrent mints at cap − 1 through", async () => {

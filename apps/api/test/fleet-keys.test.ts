@@ -4,7 +4,8 @@ import type { listFleetKeys } from "@fleet/contracts/fleet-keys/list-fleet-keys"
 import { beforeAll, describe, expect, it } from "vitest";
 import { operations } from "../src/router/root.ts";
 import { installFleet, messageFleet } from "./fleet-fixtures.ts";
-import { call, seedMember, seedTenant, type Tenant, testApi } from "./harness.ts";
+import { call, callAt, databaseKind, seedMember, seedTenant, type Tenant, testApi } from "./harness.ts";
+import { useSecondInstance } from "./instances.ts";
 import { type Frame, fleetStream, openTail } from "./stream-fixtures.ts";
 
 type Minted = OutputOf<typeof createFleetKey> & Partial<ProblemBody>;
@@ -234,6 +235,31 @@ describe("fleet keys: what one may do", () => {
       expect(response.status, `${op.id}: ${response.text}`).toBe(403);
       expect(response.body.error_code, op.id).toBe("UZ-AUTH-022");
       if (op.scope !== null) expect(response.body.detail, op.id).toContain(op.scope);
+    }
+  });
+});
+
+describe.runIf(databaseKind === "postgres")("fleet keys across two instances", () => {
+  const instances = useSecondInstance();
+
+  it("refuses a fleet key deleted through one instance on the other's very next request", async () => {
+    const { first, second } = instances();
+    for (let round = 0; round < 5; round++) {
+      const { tenant, fleetId, key, id } = await boundKey();
+      const events = fleetPath(tenant, fleetId, "/events");
+      for (let read = 0; read < 2; read++) {
+        expect((await callAt(second.baseUrl, "GET", events, { token: key })).status).toBe(200);
+      }
+      const deleted = await callAt(
+        first.baseUrl,
+        "DELETE",
+        `/v1/workspaces/${tenant.workspaceId}/fleet-keys/${id}`,
+        {
+          token: tenant.apiKey,
+        },
+      );
+      expect(deleted.status).toBe(204);
+      expect((await callAt(second.baseUrl, "GET", events, { token: key })).status).toBe(401);
     }
   });
 });

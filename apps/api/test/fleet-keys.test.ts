@@ -212,6 +212,24 @@ describe("fleet keys: what one may do", () => {
     expect(send.body.detail).toContain("fleet:write");
   });
 
+  it("ends with its creator's membership, and with its fleet", async () => {
+    const tenant = await seedTenant();
+    const fleetId = await installFleet(tenant);
+    const member = await seedMember(tenant, ["fleet:write", "fleetkey:write"]);
+    const minted = await mintFleetKey(tenant, fleetId, member.token);
+    const events = fleetPath(tenant, fleetId, "/events");
+    expect((await call("GET", events, { token: minted.body.key })).status).toBe(200);
+    const removed = await call("DELETE", `/v1/tenants/me/members/${member.userId}`, { token: tenant.apiKey });
+    expect(removed.status).toBe(204);
+    expect((await call("GET", events, { token: minted.body.key })).status).toBe(401);
+
+    const { tenant: owner, fleetId: doomed, key } = await boundKey();
+    const gone = await call("DELETE", fleetPath(owner, doomed), { token: owner.apiKey });
+    expect(gone.status, gone.text).toBeLessThan(300);
+    const after = await call("GET", fleetPath(owner, doomed, "/events"), { token: key });
+    expect([401, 404]).toContain(after.status);
+  });
+
   it("is refused every other operation exactly as a credential without its scope (403 UZ-AUTH-022)", async () => {
     const { tenant, fleetId, key } = await boundKey();
     const reachable = new Set([

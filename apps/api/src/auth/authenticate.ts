@@ -120,6 +120,7 @@ export class Authenticator {
       return refusal;
     }
     if (row.scopes === null) return invalid(); // its creator left the tenant
+    if (row.fleetId !== null && row.workspaceId === null) return invalid(); // its fleet is gone
     const held = row.scopes;
     // A narrowed key acts with the scopes it was minted with that its creator still holds.
     // A fleet key acts with the fleet scopes of FLEET_KEY_SCOPES its creator holds, and nothing else.

@@ -99,6 +99,8 @@ export const envSchema = z.object({
    * turns the ceiling off.
    */
   FLEET_MAX_IN_FLIGHT: z.coerce.number().int().min(0).max(1_000_000).default(2_048),
+  /** Live (unrevoked, unexpired) API and fleet keys one tenant may hold; past it, 409 UZ-APIKEY-008. */
+  FLEET_MAX_API_KEYS: z.coerce.number().int().min(1).max(1_000_000).default(1_000),
   /**
    * Shutdown (SIGTERM/SIGINT; docs/deploy.md): how long the instance keeps accepting connections after it
    * starts draining (`/readyz` answers 503 meanwhile), so a load balancer takes it out of rotation before

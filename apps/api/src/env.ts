@@ -22,6 +22,7 @@ export interface Config {
   reconcileIntervalMs: number;
   dbConnectTimeoutMs: number;
   dbStatementTimeoutMs: number;
+  maxApiKeys: number;
   /** Proxies whose X-Forwarded-For names the client (Fastify's `trustProxy`); empty: none. */
   trustedProxies: string[];
   /** Device sign-ins waiting for their answer at once, instance-wide. */
@@ -106,6 +107,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     reconcileIntervalMs: env.FLEET_RECONCILE_INTERVAL_MS,
     dbConnectTimeoutMs: env.FLEET_DB_CONNECT_TIMEOUT_MS,
     dbStatementTimeoutMs: env.FLEET_DB_STATEMENT_TIMEOUT_MS,
+    maxApiKeys: env.FLEET_MAX_API_KEYS,
     trustedProxies: trustedProxies(env.FLEET_TRUSTED_PROXIES),
     maxPendingDeviceSignIns: env.FLEET_MAX_PENDING_DEVICE_SIGN_INS,
     rateLimits: {

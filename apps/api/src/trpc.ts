@@ -3,6 +3,7 @@ import { type CredentialClass, type Operation, Problem } from "@fleet/contracts"
 import { type AnyProcedure, initTRPC, type TRPC_ERROR_CODE_KEY, TRPCError } from "@trpc/server";
 import type { z } from "zod";
 import { authorize, type Caller } from "./auth/authorize.ts";
+import { assertFleetBinding } from "./auth/fleet-keys.ts";
 import type { Principal } from "./auth/principal.ts";
 import type { RateLimits } from "./auth/rate-limits.ts";
 import { toProblem } from "./runtime/problems.ts";
@@ -156,6 +157,15 @@ export function procedure<
     ctx: AuthorizedContext<PrincipalOf<C>>;
     input: z.output<I>;
   }) => z.input<O> | Promise<z.input<O>>;
+  // A fleet key's input is held to its fleet before any resolver runs, on /trpc as on /v1 (which calls
+  // the resolver kept in the meta).
+  const bound = <F extends (opts: { ctx: AuthorizedContext<PrincipalOf<C>>; input: z.output<I> }) => unknown>(
+    resolve: F,
+  ) =>
+    ((opts: Parameters<F>[0]) => {
+      assertFleetBinding(opts.ctx.principal, opts.input);
+      return resolve(opts);
+    }) as F;
   const build = (resolve: Resolve) =>
     t.procedure
       .meta({ ...op, resolve: resolve as unknown as Resolver })
@@ -172,7 +182,8 @@ export function procedure<
      * A Server-Sent Events operation (`stream: true`): the resolver checks access and says what to
      * subscribe to; the REST surface serves the stream. Over /trpc the same checks run, then 405.
      */
-    stream: (resolve: ResolveStream) => {
+    stream: (unbound: ResolveStream) => {
+      const resolve = bound(unbound);
       const built = t.procedure
         .meta({ ...op, resolve: resolve as unknown as Resolver })
         .use(problems)
@@ -187,11 +198,13 @@ export function procedure<
         });
       return built as Named<Id, typeof built>;
     },
-    query: (resolve: Resolve) => {
+    query: (unbound: Resolve) => {
+      const resolve = bound(unbound);
       const built = build(resolve).query((opts) => resolve(opts as never) as never);
       return built as Named<Id, typeof built>;
     },
-    mutation: (resolve: Resolve) => {
+    mutation: (unbound: Resolve) => {
+      const resolve = bound(unbound);
       const built = build(resolve).mutation((opts) => resolve(opts as never) as never);
       return built as Named<Id, typeof built>;
     },

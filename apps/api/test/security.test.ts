@@ -177,6 +177,21 @@ const otherTenantFixtures: Record<string, Fixture> = {
   },
   "chatLinks.delete": async (owner) => ({ params: { link_id: await chatLinkOf(owner) } }),
   "apiKeys.update": async (owner) => ({ params: { id: await mintKeyId(owner) }, body: { active: false } }),
+  "fleetKeys.create": async (owner) => ({
+    params: { workspace_id: owner.workspaceId },
+    body: { fleet_id: await installFleet(owner), key_name: "k" },
+  }),
+  "fleetKeys.list": async (owner) => ({ params: { workspace_id: owner.workspaceId } }),
+  "fleetKeys.delete": async (owner) => {
+    const fleetId = await installFleet(owner);
+    const minted = await call<{ id: string }>("POST", `/v1/workspaces/${owner.workspaceId}/fleet-keys`, {
+      token: owner.apiKey,
+      body: { fleet_id: fleetId, key_name: "fixture" },
+    });
+    expect(minted.status).toBe(201);
+    return { params: { workspace_id: owner.workspaceId, id: minted.body.id } };
+  },
+  "apiKeys.rotate": async (owner) => ({ params: { id: await mintKeyId(owner) }, body: {} }),
   "apiKeys.delete": async (owner) => {
     const id = await mintKeyId(owner);
     await call("PATCH", `/v1/api-keys/${id}`, { token: owner.apiKey, body: { active: false } });

@@ -211,6 +211,25 @@ export const errorRegistry = {
     "API key already revoked",
     "The key is already revoked (current_state: revoked); revocation cannot be undone.",
   ),
+  /** The tenant holds FLEET_MAX_API_KEYS live keys (API and fleet keys); no more are minted. */
+  "UZ-APIKEY-008": def(
+    409,
+    "Too many keys",
+    "The tenant holds as many live keys as this instance allows; revoke one before minting another.",
+  ),
+  /** A key minting or rotating a key asked for a later expiry or a larger quota than its own. */
+  "UZ-APIKEY-009": def(
+    403,
+    "Beyond the minting key",
+    "A key cannot mint a key that outlives it or has a larger request quota than its own.",
+  ),
+  // Fleet keys
+  /** No such fleet key in this workspace, or one of another tenant. */
+  "UZ-FLEETKEY-001": def(
+    404,
+    "Fleet key not found",
+    "No fleet key with this id is visible in this workspace.",
+  ),
   // Schedules
   /** The cron expression or timezone is invalid. */
   "UZ-SCHED-001": def(

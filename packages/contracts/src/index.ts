@@ -13,6 +13,7 @@ export * from "./connectors/connector.ts";
 export * from "./errors.ts";
 export * from "./fleet-events/fleet-event.ts";
 export * from "./fleet-events/stream-frame.ts";
+export * from "./fleet-keys/fleet-key.ts";
 export * from "./fleet-libraries/cron.ts";
 export * from "./fleet-libraries/library.ts";
 export * from "./fleets/fleet.ts";

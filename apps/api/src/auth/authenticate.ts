@@ -5,17 +5,26 @@ import {
   cliCredentials,
   type Database,
   eq,
+  fleets,
   memberships,
+  or,
   runners,
   tenants,
   users,
 } from "@fleet/db";
+import { FLEET_KEY_SCOPES } from "./fleet-keys.ts";
 import { credentialBucket, invalidationTags, type Principal, type TenantPrincipal } from "./principal.ts";
 import type { PrincipalCache } from "./principal-cache.ts";
 import type { SessionSigner } from "./sessions.ts";
-import { RUNNER_TOKEN_PREFIX, sha256Hex, TENANT_KEY_PREFIX } from "./tokens.ts";
+import { FLEET_KEY_PREFIX, RUNNER_TOKEN_PREFIX, sha256Hex, TENANT_KEY_PREFIX } from "./tokens.ts";
 
 const LAST_USED_INTERVAL_MS = 60_000;
+
+/** The earlier of two instants, null standing for never. */
+function earliest(a: number | null, b: number | null): number | null {
+  if (a === null) return b;
+  return b === null ? a : Math.min(a, b);
+}
 
 function invalid(): Problem {
   return new Problem("UZ-AUTH-002", { detail: "The credential is not valid." });
@@ -58,7 +67,9 @@ export class Authenticator {
     now: number,
     since: number,
   ): Promise<Principal | Problem> {
-    if (token.startsWith(TENANT_KEY_PREFIX)) return this.resolveApiKey(hash, now, since);
+    if (token.startsWith(TENANT_KEY_PREFIX) || token.startsWith(FLEET_KEY_PREFIX)) {
+      return this.resolveApiKey(hash, now, since);
+    }
     if (token.startsWith(RUNNER_TOKEN_PREFIX)) return this.resolveRunner(hash, now, since);
     if (token.split(".").length === 3) return this.resolveSession(token, hash, now, since);
     return invalid();
@@ -71,7 +82,11 @@ export class Authenticator {
         rateLimit: apiKeys.rateLimit,
         revokedAt: apiKeys.revokedAt,
         expiresAt: apiKeys.expiresAt,
+        keyHash: apiKeys.keyHash,
+        previousExpiresAt: apiKeys.previousExpiresAt,
         keyScopes: apiKeys.scopes,
+        fleetId: apiKeys.fleetId,
+        workspaceId: fleets.workspaceId,
         tenantId: apiKeys.tenantId,
         tenantName: tenants.name,
         userId: users.id,
@@ -82,13 +97,18 @@ export class Authenticator {
       .from(apiKeys)
       .innerJoin(tenants, eq(tenants.id, apiKeys.tenantId))
       .innerJoin(users, eq(users.id, apiKeys.createdBy))
+      .leftJoin(fleets, eq(fleets.id, apiKeys.fleetId))
       .leftJoin(
         memberships,
         and(eq(memberships.tenantId, apiKeys.tenantId), eq(memberships.userId, apiKeys.createdBy)),
       )
-      .where(eq(apiKeys.keyHash, hash));
+      .where(or(eq(apiKeys.keyHash, hash), eq(apiKeys.previousKeyHash, hash)));
     if (row === undefined) return invalid();
     const tags = [`key:${row.keyId}`, `user:${row.userId}`, `tenant:${row.tenantId}`];
+    // A secret a rotation replaced authenticates until its grace period ends, and then as an unknown one.
+    const current = row.keyHash === hash;
+    const until = current ? row.expiresAt : earliest(row.expiresAt, row.previousExpiresAt);
+    if (!current && (row.previousExpiresAt === null || row.previousExpiresAt <= now)) return invalid();
     if (row.revokedAt !== null) {
       const refusal = new Problem("UZ-APIKEY-004", { detail: "This API key was revoked." });
       this.cache.set(hash, refusal, tags, now, since);
@@ -100,9 +120,12 @@ export class Authenticator {
       return refusal;
     }
     if (row.scopes === null) return invalid(); // its creator left the tenant
+    if (row.fleetId !== null && row.workspaceId === null) return invalid(); // its fleet is gone
     const held = row.scopes;
     // A narrowed key acts with the scopes it was minted with that its creator still holds.
-    const scopes = row.keyScopes === null ? held : row.keyScopes.filter((scope) => hasScope(held, scope));
+    // A fleet key acts with the fleet scopes of FLEET_KEY_SCOPES its creator holds, and nothing else.
+    const chosen = row.fleetId !== null ? FLEET_KEY_SCOPES : row.keyScopes;
+    const scopes = chosen === null ? held : chosen.filter((scope) => hasScope(held, scope));
     const principal: TenantPrincipal = {
       class: "api_key",
       credential: "tenant_api_key",
@@ -113,11 +136,16 @@ export class Authenticator {
       tenantName: row.tenantName,
       scopes,
       apiKeyId: row.keyId,
+      fleet:
+        row.fleetId === null || row.workspaceId === null
+          ? null
+          : { workspaceId: row.workspaceId, fleetId: row.fleetId },
       rateLimit: row.rateLimit,
       bucketKey: credentialBucket(row.keyId, row.tenantId, row.userId),
     };
-    // A key with an expiry leaves the cache when it expires, so the next request meets the refusal.
-    const maxAge = row.expiresAt === null ? undefined : row.expiresAt - now;
+    // A key with an expiry (or a replaced secret in its grace) leaves the cache when it ends, so the next
+    // request meets the refusal.
+    const maxAge = until === null ? undefined : until - now;
     this.cache.set(hash, principal, tags, now, since, maxAge);
     return principal;
   }

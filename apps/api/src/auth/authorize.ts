@@ -1,5 +1,6 @@
 import { hasScope, type Operation, Problem } from "@fleet/contracts";
 import type { Authenticator } from "./authenticate.ts";
+import { assertFleetKeyReach } from "./fleet-keys.ts";
 import { type Principal, principalScopes } from "./principal.ts";
 
 /** Where the credential came from: the REST surface reads bearer headers, the console its cookie. */
@@ -53,5 +54,6 @@ function admit(op: Operation, principal: Principal): Principal {
   if (op.scope !== null && !hasScope(principalScopes(principal), op.scope)) {
     throw new Problem("UZ-AUTH-022", { detail: `This request needs the scope ${op.scope}.` });
   }
+  assertFleetKeyReach(op, principal);
   return principal;
 }

@@ -14,6 +14,11 @@ export interface TenantPrincipal {
   scopes: string[];
   /** Set for tenant API keys. */
   apiKeyId: string | null;
+  /**
+   * Set for a fleet key: the one fleet (and its workspace) it acts as. It reaches only the operations of
+   * `FLEET_KEY_OPERATIONS`, and in them only this fleet (`assertFleetBinding`).
+   */
+  fleet?: { workspaceId: string; fleetId: string } | null;
   /** Set for command-line credentials: the `cli_credentials` row revoking it refuses. */
   cliCredentialId?: string | null;
   /** The key's own request quota per rate-limit window, when minted with one; null for the default. */

@@ -2,6 +2,8 @@ import { hash, randomBytes, timingSafeEqual } from "node:crypto";
 
 export const TENANT_KEY_PREFIX = "agt_t";
 export const RUNNER_TOKEN_PREFIX = "agt_r";
+/** A fleet key: bound to one fleet, acting as it (the origin's `agt_a`). */
+export const FLEET_KEY_PREFIX = "agt_a";
 
 /** A new secret with its prefix: 256 random bits, base64url. */
 export function mintSecret(prefix: string): string {

@@ -9,6 +9,7 @@ import { chatLinksRouter } from "./chat-links/router.ts";
 import { cliCredentialsRouter } from "./cli-credentials/router.ts";
 import { connectorsRouter } from "./connectors/router.ts";
 import { fleetEventsRouter } from "./fleet-events/router.ts";
+import { fleetKeysRouter } from "./fleet-keys/router.ts";
 import { fleetLibrariesRouter } from "./fleet-libraries/router.ts";
 import { fleetSchedulesRouter } from "./fleet-schedules/router.ts";
 import { fleetsRouter } from "./fleets/router.ts";
@@ -39,6 +40,7 @@ export const appRouter = router({
   chatLinks: chatLinksRouter,
   connectors: connectorsRouter,
   fleetEvents: fleetEventsRouter,
+  fleetKeys: fleetKeysRouter,
   fleetLibraries: fleetLibrariesRouter,
   fleetSchedules: fleetSchedulesRouter,
   fleets: fleetsRouter,

@@ -1,9 +1,13 @@
 import { sql } from "drizzle-orm";
 import { bigint, check, index, integer, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { fleets } from "./fleets.ts";
 import { tenants } from "./tenants.ts";
 import { users } from "./users.ts";
 
-/** Tenant API keys (`agt_t…`). The plaintext is never stored: only its SHA-256. */
+/**
+ * Tenant API keys (`agt_t…`) and fleet keys (`agt_a…`, `fleet_id` set: a key bound to one fleet). The
+ * plaintext is never stored: only its SHA-256.
+ */
 export const apiKeys = pgTable(
   "api_keys",
   {
@@ -38,11 +42,30 @@ export const apiKeys = pgTable(
     scopes: text("scopes").array(),
     /** When the key stops authenticating (401 UZ-APIKEY-007); null: it does not expire. */
     expiresAt: bigint("expires_at", { mode: "number" }),
+    /**
+     * Hex SHA-256 of the secret a rotation replaced, still accepted until `previous_expires_at` (the grace
+     * period the rotation chose); null when there is none. Revoking the key ends it too.
+     */
+    previousKeyHash: text("previous_key_hash"),
+    /** When the previous secret stops authenticating; set exactly when `previous_key_hash` is. */
+    previousExpiresAt: bigint("previous_expires_at", { mode: "number" }),
+    /**
+     * Set for a fleet key: the one fleet it acts as (send its messages, read its events and live tail,
+     * request its grants). Deleting the fleet deletes its keys.
+     */
+    fleetId: uuid("fleet_id").references(() => fleets.id, { onDelete: "cascade" }),
+    /** When the key's secret was last rotated; null: never. */
+    rotatedAt: bigint("rotated_at", { mode: "number" }),
   },
   (t) => [
     uniqueIndex("api_keys_hash_key").on(t.keyHash),
+    uniqueIndex("api_keys_previous_hash_key")
+      .on(t.previousKeyHash)
+      .where(sql`${t.previousKeyHash} is not null`),
     index("api_keys_tenant_created_idx").on(t.tenantId, t.createdAt, t.id),
     index("api_keys_tenant_name_idx").on(t.tenantId, t.keyName, t.id),
+    index("api_keys_fleet_idx").on(t.fleetId, t.createdAt, t.id),
     check("api_keys_rate_limit", sql`${t.rateLimit} between 1 and 1000000`),
+    check("api_keys_previous_secret", sql`(${t.previousKeyHash} is null) = (${t.previousExpiresAt} is null)`),
   ],
 );

@@ -40,6 +40,12 @@ export function apiKeyNotFound(id: string): Problem {
   return new Problem("UZ-APIKEY-001", { detail: `No API key ${id} in this tenant.` });
 }
 
+/** A fresh secret for a key, with what is stored of it: its SHA-256 and its shown prefix. */
+export function newKeySecret(prefix = TENANT_KEY_PREFIX) {
+  const key = mintSecret(prefix);
+  return { key, keyHash: sha256Hex(key), keyPrefix: key.slice(0, prefix.length + 8) };
+}
+
 /** The step that stores a new key, in the caller's transaction when it has one (the tenant bootstrap's). */
 export async function insertApiKey(db: Database | Tx, input: NewApiKey, now: number) {
   const key = mintSecret(TENANT_KEY_PREFIX);

@@ -4,6 +4,7 @@ import { assertGrantable, callerIn } from "../members/member-rules.ts";
 import { type Actor, recordAudit } from "../shared/audit.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { insertApiKey, type NewApiKey } from "./api-key-rows.ts";
+import { assertKeyRoom, assertQuotaGrantable, boundByMinter } from "./key-bounds.ts";
 
 interface CreateRequest extends Omit<NewApiKey, "scopes"> {
   /** Absent: as wide as the creating credential. */
@@ -13,7 +14,9 @@ interface CreateRequest extends Omit<NewApiKey, "scopes"> {
 /**
  * Creates a tenant API key; the plaintext is returned here and never stored. A key never holds more than
  * the credential that creates it: chosen scopes must be held by the caller (403 UZ-AUTH-022), and a caller
- * narrower than its member (a narrowed key or session) passes its own scopes on when none are chosen.
+ * narrower than its member (a narrowed key or session) passes its own scopes on when none are chosen. A
+ * key minted by a key neither outlives nor outspends it (`boundByMinter`); a quota above the instance's
+ * default needs `apikey:admin`; the tenant's live keys are capped (`assertKeyRoom`).
  */
 export async function createApiKey(
   ctx: ServiceContext,
@@ -24,7 +27,13 @@ export async function createApiKey(
   const now = ctx.now();
   if (input.expiresAt != null) assertExpiry(input.expiresAt, now);
   if (input.scopes !== undefined) assertGrantable(caller, input.scopes);
+  assertQuotaGrantable(ctx, caller, input.rateLimit ?? null);
   return ctx.db.transaction(async (tx) => {
+    const terms = await boundByMinter(tx, ctx, caller, {
+      expiresAt: input.expiresAt ?? null,
+      rateLimit: input.rateLimit ?? null,
+    });
+    await assertKeyRoom(tx, ctx, input.tenantId, now);
     let scopes: readonly string[] | null = input.scopes ?? null;
     if (scopes === null) {
       const member = await callerIn(tx, caller);
@@ -33,7 +42,7 @@ export async function createApiKey(
         member.scopes.every((scope) => caller.scopes.includes(scope));
       if (!full) scopes = [...caller.scopes];
     }
-    const minted = await insertApiKey(tx, { ...input, scopes }, now);
+    const minted = await insertApiKey(tx, { ...input, ...terms, scopes }, now);
     await recordAudit(tx, {
       actor,
       at: now,
@@ -43,9 +52,9 @@ export async function createApiKey(
       target: `api_key:${minted.id}`,
       details: {
         key_name: input.keyName,
-        rate_limit: input.rateLimit ?? null,
+        rate_limit: terms.rateLimit,
         scopes,
-        expires_at: input.expiresAt ?? null,
+        expires_at: terms.expiresAt,
       },
     });
     return minted;

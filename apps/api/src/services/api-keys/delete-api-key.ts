@@ -1,5 +1,5 @@
 import { Problem } from "@fleet/contracts";
-import { and, apiKeys, eq } from "@fleet/db";
+import { and, apiKeys, eq, isNull } from "@fleet/db";
 import { type Actor, recordAudit } from "../shared/audit.ts";
 import { notifyPrincipalChange, type ServiceContext } from "../shared/context.ts";
 import { apiKeyNotFound } from "./api-key-rows.ts";
@@ -16,7 +16,7 @@ export async function deleteApiKey(
     const [row] = await tx
       .select({ revokedAt: apiKeys.revokedAt, keyName: apiKeys.keyName })
       .from(apiKeys)
-      .where(and(eq(apiKeys.id, id), eq(apiKeys.tenantId, tenantId)))
+      .where(and(eq(apiKeys.id, id), eq(apiKeys.tenantId, tenantId), isNull(apiKeys.fleetId)))
       .for("update");
     if (row === undefined) throw apiKeyNotFound(id);
     if (row.revokedAt === null) {

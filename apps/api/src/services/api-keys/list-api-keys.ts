@@ -1,5 +1,5 @@
 import type { ApiKeySort } from "@fleet/contracts";
-import { and, apiKeys, count, eq } from "@fleet/db";
+import { and, apiKeys, count, eq, isNull } from "@fleet/db";
 import type { ServiceContext } from "../shared/context.ts";
 import { keysetPage } from "../shared/keyset.ts";
 import { toApiKeyItem } from "./api-key-rows.ts";
@@ -28,11 +28,15 @@ export async function listApiKeys(
       ctx.db
         .select()
         .from(apiKeys)
-        .where(and(eq(apiKeys.tenantId, tenantId), after))
+        .where(and(eq(apiKeys.tenantId, tenantId), isNull(apiKeys.fleetId), after))
         .orderBy(...order)
         .limit(rows),
     keyOf: (row) => ({ value: field === "created_at" ? row.createdAt : row.keyName, id: row.id }),
-    count: () => ctx.db.select({ n: count() }).from(apiKeys).where(eq(apiKeys.tenantId, tenantId)),
+    count: () =>
+      ctx.db
+        .select({ n: count() })
+        .from(apiKeys)
+        .where(and(eq(apiKeys.tenantId, tenantId), isNull(apiKeys.fleetId))),
   });
   return { items: page.items.map(toApiKeyItem), total: page.total, next_cursor: page.next_cursor };
 }

@@ -1,5 +1,5 @@
 import { Problem } from "@fleet/contracts";
-import { and, apiKeys, eq } from "@fleet/db";
+import { and, apiKeys, eq, isNull } from "@fleet/db";
 import { type Actor, recordAudit } from "../shared/audit.ts";
 import { notifyPrincipalChange, type ServiceContext } from "../shared/context.ts";
 import { apiKeyNotFound, toApiKeyItem } from "./api-key-rows.ts";
@@ -11,7 +11,7 @@ export async function updateApiKey(ctx: ServiceContext, actor: Actor, tenantId: 
     const [row] = await tx
       .select()
       .from(apiKeys)
-      .where(and(eq(apiKeys.id, id), eq(apiKeys.tenantId, tenantId)))
+      .where(and(eq(apiKeys.id, id), eq(apiKeys.tenantId, tenantId), isNull(apiKeys.fleetId)))
       .for("update");
     if (row === undefined) throw apiKeyNotFound(id);
     if (row.revokedAt !== null) {

@@ -12,7 +12,10 @@ import { type Actor, principalLabel } from "./services/shared/audit.ts";
 import type { ServiceContext } from "./services/shared/context.ts";
 
 export interface RequestContext extends Caller {
+  /** The server's own id of this request (never the caller's). */
   requestId: string;
+  /** The caller's `X-Request-Id`, when it sent a sane one: kept beside `requestId`, never in its place. */
+  clientRequestId: string | null;
   /** The rate limits calls count against; null when they are turned off. */
   limits: RateLimits | null;
   services: ServiceContext;
@@ -64,7 +67,11 @@ export type AuthorizedContext<P extends Principal | null> = RequestContext & { p
 
 /** Who acts in this request, and the request's id: what an audited service records. */
 export function actorOf(ctx: AuthorizedContext<Principal>): Actor {
-  return { principal: principalLabel(ctx.principal), requestId: ctx.requestId };
+  return {
+    principal: principalLabel(ctx.principal),
+    requestId: ctx.requestId,
+    clientRequestId: ctx.clientRequestId,
+  };
 }
 
 /** The function behind an operation, called by /trpc through tRPC and by /v1 directly. */

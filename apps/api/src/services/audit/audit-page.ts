@@ -22,6 +22,7 @@ function toAuditEvent(row: AuditRow) {
     action: row.action,
     target: row.target,
     request_id: row.requestId,
+    client_request_id: row.clientRequestId,
     at: row.at,
     details: row.details,
   };

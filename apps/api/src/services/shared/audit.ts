@@ -6,7 +6,10 @@ import { newId } from "../../runtime/ids.ts";
 export interface Actor {
   /** `user:<id>`, `api_key:<id>`, `operator:<subject>` (`runner:<id>` for completeness). */
   principal: string;
+  /** The server's own id of the request. */
   requestId: string;
+  /** The caller's `X-Request-Id`, kept beside the server's; null or absent when it sent none (or none sane). */
+  clientRequestId?: string | null;
 }
 
 /** The principal as the audit log (and a gate's `resolved_by`) names it. */
@@ -49,6 +52,7 @@ export async function recordAudit(tx: Tx, entry: AuditEntry): Promise<void> {
     action: entry.action,
     target: entry.target,
     requestId: actor.requestId,
+    clientRequestId: actor.clientRequestId ?? null,
     at,
     details: entry.details ?? {},
   });

@@ -8,7 +8,7 @@ import type { RateLimits } from "./auth/rate-limits.ts";
 import { toProblem } from "./runtime/problems.ts";
 import type { Bucket } from "./runtime/rate-limiter.ts";
 import type { StreamSubscription } from "./runtime/stream-hub.ts";
-import { type Actor, principalLabel } from "./services/shared/audit.ts";
+import { type Actor, principalLabel, type RequestRef } from "./services/shared/audit.ts";
 import type { ServiceContext } from "./services/shared/context.ts";
 
 export interface RequestContext extends Caller {
@@ -72,6 +72,11 @@ export function actorOf(ctx: AuthorizedContext<Principal>): Actor {
     requestId: ctx.requestId,
     clientRequestId: ctx.clientRequestId,
   };
+}
+
+/** The request's ids alone, for a service that names its actor itself (an unauthenticated sign-in). */
+export function requestOf(ctx: RequestContext): RequestRef {
+  return { requestId: ctx.requestId, clientRequestId: ctx.clientRequestId };
 }
 
 /** The function behind an operation, called by /trpc through tRPC and by /v1 directly. */

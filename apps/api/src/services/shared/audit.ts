@@ -12,6 +12,9 @@ export interface Actor {
   clientRequestId?: string | null;
 }
 
+/** The request an act is made in, for an act whose actor is known only once the service has looked (a sign-in). */
+export type RequestRef = Omit<Actor, "principal">;
+
 /** The principal as the audit log (and a gate's `resolved_by`) names it. */
 export function principalLabel(principal: Principal): string {
   switch (principal.class) {

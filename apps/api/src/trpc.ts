@@ -173,26 +173,37 @@ export function procedure<
     ctx: AuthorizedContext<PrincipalOf<C>>;
     input: z.output<I>;
   }) => StreamSubscription | Promise<StreamSubscription>;
+  type ResolveLines = (opts: {
+    ctx: AuthorizedContext<PrincipalOf<C>>;
+    input: z.output<I>;
+  }) => AsyncIterable<z.input<O>> | Promise<AsyncIterable<z.input<O>>>;
+  /** An operation only the REST surface serves: over /trpc the same checks run, then 405. */
+  const restOnly = (resolve: (opts: never) => unknown, kind: string) => {
+    const built = t.procedure
+      .meta({ ...op, resolve: resolve as unknown as Resolver })
+      .use(problems)
+      .use(authorized)
+      .input(op.input)
+      .query(async (opts): Promise<never> => {
+        await resolve(opts as never);
+        throw new Problem("UZ-REQ-005", {
+          detail: `${op.id} is ${kind}; open it at GET ${op.path}.`,
+          headers: { allow: "GET" },
+        });
+      });
+    return built as Named<Id, typeof built>;
+  };
   return {
     /**
      * A Server-Sent Events operation (`stream: true`): the resolver checks access and says what to
-     * subscribe to; the REST surface serves the stream. Over /trpc the same checks run, then 405.
+     * subscribe to; the REST surface serves the stream.
      */
-    stream: (resolve: ResolveStream) => {
-      const built = t.procedure
-        .meta({ ...op, resolve: resolve as unknown as Resolver })
-        .use(problems)
-        .use(authorized)
-        .input(op.input)
-        .query(async (opts): Promise<never> => {
-          await resolve(opts as never);
-          throw new Problem("UZ-REQ-005", {
-            detail: `${op.id} is a text/event-stream; open it at GET ${op.path}.`,
-            headers: { allow: "GET" },
-          });
-        });
-      return built as Named<Id, typeof built>;
-    },
+    stream: (resolve: ResolveStream) => restOnly(resolve, "a text/event-stream"),
+    /**
+     * A newline-delimited JSON operation (`ndjson: true`): the resolver checks access and answers the
+     * lines; the REST surface streams them (`http/ndjson.ts`).
+     */
+    lines: (resolve: ResolveLines) => restOnly(resolve, "application/x-ndjson"),
     query: (resolve: Resolve) => {
       const built = build(resolve).query((opts) => resolve(opts as never) as never);
       return built as Named<Id, typeof built>;

@@ -14,7 +14,7 @@ export interface AuditQuery {
 
 type AuditRow = typeof auditEvents.$inferSelect;
 
-function toAuditEvent(row: AuditRow) {
+export function toAuditEvent(row: AuditRow) {
   return {
     id: row.id,
     workspace_id: row.workspaceId,

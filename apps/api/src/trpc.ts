@@ -9,11 +9,14 @@ import type { RateLimits } from "./auth/rate-limits.ts";
 import { toProblem } from "./runtime/problems.ts";
 import type { Bucket } from "./runtime/rate-limiter.ts";
 import type { StreamSubscription } from "./runtime/stream-hub.ts";
-import { type Actor, principalLabel } from "./services/shared/audit.ts";
+import { type Actor, principalLabel, type RequestRef } from "./services/shared/audit.ts";
 import type { ServiceContext } from "./services/shared/context.ts";
 
 export interface RequestContext extends Caller {
+  /** The server's own id of this request (never the caller's). */
   requestId: string;
+  /** The caller's `X-Request-Id`, when it sent a sane one: kept beside `requestId`, never in its place. */
+  clientRequestId: string | null;
   /** The rate limits calls count against; null when they are turned off. */
   limits: RateLimits | null;
   services: ServiceContext;
@@ -67,7 +70,16 @@ export type AuthorizedContext<P extends Principal | null> = RequestContext & { p
 
 /** Who acts in this request, and the request's id: what an audited service records. */
 export function actorOf(ctx: AuthorizedContext<Principal>): Actor {
-  return { principal: principalLabel(ctx.principal), requestId: ctx.requestId };
+  return {
+    principal: principalLabel(ctx.principal),
+    requestId: ctx.requestId,
+    clientRequestId: ctx.clientRequestId,
+  };
+}
+
+/** The request's ids alone, for a service that names its actor itself (an unauthenticated sign-in). */
+export function requestOf(ctx: RequestContext): RequestRef {
+  return { requestId: ctx.requestId, clientRequestId: ctx.clientRequestId };
 }
 
 /** The function behind an operation, called by /trpc through tRPC and by /v1 directly. */
@@ -177,27 +189,37 @@ export function procedure<
     ctx: AuthorizedContext<PrincipalOf<C>>;
     input: z.output<I>;
   }) => StreamSubscription | Promise<StreamSubscription>;
+  type ResolveLines = (opts: {
+    ctx: AuthorizedContext<PrincipalOf<C>>;
+    input: z.output<I>;
+  }) => AsyncIterable<z.input<O>> | Promise<AsyncIterable<z.input<O>>>;
+  /** An operation only the REST surface serves: over /trpc the same checks run, then 405. */
+  const restOnly = (resolve: (opts: never) => unknown, kind: string) => {
+    const built = t.procedure
+      .meta({ ...op, resolve: resolve as unknown as Resolver })
+      .use(problems)
+      .use(authorized)
+      .input(op.input)
+      .query(async (opts): Promise<never> => {
+        await resolve(opts as never);
+        throw new Problem("UZ-REQ-005", {
+          detail: `${op.id} is ${kind}; open it at GET ${op.path}.`,
+          headers: { allow: "GET" },
+        });
+      });
+    return built as Named<Id, typeof built>;
+  };
   return {
     /**
      * A Server-Sent Events operation (`stream: true`): the resolver checks access and says what to
-     * subscribe to; the REST surface serves the stream. Over /trpc the same checks run, then 405.
+     * subscribe to; the REST surface serves the stream.
      */
-    stream: (unbound: ResolveStream) => {
-      const resolve = bound(unbound);
-      const built = t.procedure
-        .meta({ ...op, resolve: resolve as unknown as Resolver })
-        .use(problems)
-        .use(authorized)
-        .input(op.input)
-        .query(async (opts): Promise<never> => {
-          await resolve(opts as never);
-          throw new Problem("UZ-REQ-005", {
-            detail: `${op.id} is a text/event-stream; open it at GET ${op.path}.`,
-            headers: { allow: "GET" },
-          });
-        });
-      return built as Named<Id, typeof built>;
-    },
+    stream: (unbound: ResolveStream) => restOnly(bound(unbound), "a text/event-stream"),
+    /**
+     * A newline-delimited JSON operation (`ndjson: true`): the resolver checks access and answers the
+     * lines; the REST surface streams them (`http/ndjson.ts`).
+     */
+    lines: (unbound: ResolveLines) => restOnly(bound(unbound), "application/x-ndjson"),
     query: (unbound: Resolve) => {
       const resolve = bound(unbound);
       const built = build(resolve).query((opts) => resolve(opts as never) as never);

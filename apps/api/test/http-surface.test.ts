@@ -43,11 +43,13 @@ describe("the HTTP surface", () => {
     expect(response.body).not.toHaveProperty("user_message"); // omitted, not null, when the code has none
   });
 
-  it("keeps a sane incoming X-Request-Id and replaces an unsafe one", async () => {
-    const kept = await call("GET", "/healthz", { headers: { "x-request-id": "trace-abc.123" } });
-    expect(kept.headers.get("x-request-id")).toBe("trace-abc.123");
-    const replaced = await call("GET", "/healthz", { headers: { "x-request-id": "bad id with spaces" } });
-    expect(replaced.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+  it("answers with the server's own request id, whatever X-Request-Id the caller sends", async () => {
+    for (const sent of ["trace-abc.123", "bad id with spaces"]) {
+      const answer = await call("GET", "/healthz", { headers: { "x-request-id": sent } });
+      expect(answer.headers.get("x-request-id")).toMatch(
+        /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$/,
+      );
+    }
   });
 
   it("refuses malformed JSON, wrong media types, non-object bodies and oversized bodies", async () => {
@@ -280,17 +282,24 @@ describe("the HTTP surface", () => {
     });
     const lines = api.logs
       .map((line) => JSON.parse(line) as Record<string, unknown>)
-      .filter((line) => ids.includes(line.reqId as string));
+      .filter((line) => ids.includes(line.clientReqId as string));
+    // The server's own id, with the caller's beside it.
+    for (const line of lines) expect(line.reqId).toMatch(/^[0-9a-f-]{36}$/);
     expect(lines).toEqual([
       expect.objectContaining({
         level: 30,
-        reqId: ids[0],
+        clientReqId: ids[0],
         method: "GET",
         route: "/v1/users/me",
         status: 200,
       }),
       // No route matched: the path stands in for the pattern, escaped like any JSON string.
-      expect.objectContaining({ reqId: ids[1], route: '/v1/no/such/"route"\\', status: 404, msg: "request" }),
+      expect.objectContaining({
+        clientReqId: ids[1],
+        route: '/v1/no/such/"route"\\',
+        status: 404,
+        msg: "request",
+      }),
     ]);
     for (const line of lines) {
       expect(line).toMatchObject({ pid: process.pid, msg: "request" });

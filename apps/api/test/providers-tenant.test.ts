@@ -166,8 +166,10 @@ describe("the tenant's provider", () => {
       model: custom.model_id,
       base_url: `https://${host}/v1`,
     });
+    const actor = { principal: `user:${tenant.userId}`, requestId: "direct-call" };
     const set = await replaceTenantProvider(
       api.app.services,
+      actor,
       tenant.tenantId,
       input("LLM.example.com."),
       resolve,
@@ -181,7 +183,7 @@ describe("the tenant's provider", () => {
       "nowhere.example.com",
     ]) {
       await expect(
-        replaceTenantProvider(api.app.services, tenant.tenantId, input(host), resolve),
+        replaceTenantProvider(api.app.services, actor, tenant.tenantId, input(host), resolve),
         host,
       ).rejects.toMatchObject({ code: "UZ-PROVIDER-005" });
     }

@@ -74,6 +74,12 @@ export interface OperationSpec<
    * the stream server; `output` describes the `data:` of each frame. /trpc does not serve it.
    */
   stream?: boolean;
+  /**
+   * The operation answers newline-delimited JSON (`application/x-ndjson`), streamed as it is read rather
+   * than buffered whole: the resolver returns an async iterable of lines; `output` describes one line.
+   * /trpc does not serve it.
+   */
+  ndjson?: boolean;
   /** Body ceiling in bytes; the server default applies when absent. */
   bodyLimit?: number;
   /**

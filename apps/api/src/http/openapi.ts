@@ -98,16 +98,21 @@ export function buildOpenApiDocument(serverUrl: string): JsonSchema {
       [op.successStatus]:
         op.successStatus === 204
           ? { description: "Done; no content." }
-          : op.stream
+          : op.ndjson
             ? {
-                description:
-                  "A Server-Sent Events stream: `hello` first, then frames named by their kind whose `data:` is this schema.",
-                content: { "text/event-stream": { schema: convert(op.output, "output", components) } },
+                description: "Newline-delimited JSON, streamed: one object a line, each this schema.",
+                content: { "application/x-ndjson": { schema: convert(op.output, "output", components) } },
               }
-            : {
-                description: "Success.",
-                content: { "application/json": { schema: convert(op.output, "output", components) } },
-              },
+            : op.stream
+              ? {
+                  description:
+                    "A Server-Sent Events stream: `hello` first, then frames named by their kind whose `data:` is this schema.",
+                  content: { "text/event-stream": { schema: convert(op.output, "output", components) } },
+                }
+              : {
+                  description: "Success.",
+                  content: { "application/json": { schema: convert(op.output, "output", components) } },
+                },
     };
     for (const [status, when] of Object.entries(op.otherSuccesses ?? {})) {
       responses[status] = {

@@ -6,6 +6,7 @@ import type { Credential } from "../auth/authorize.ts";
 import type { RateLimits } from "../auth/rate-limits.ts";
 import type { ServiceContext } from "../services/shared/context.ts";
 import type { RequestContext } from "../trpc.ts";
+import { clientRequestIdOf } from "./responses.ts";
 
 export const SESSION_COOKIE = "fleet_session";
 /** The console's second cookie: an operator token, for the operator plane's pages (runners). */
@@ -46,6 +47,7 @@ export function requestContexts({ services, authenticator, limits, log }: Reques
   return (cookie: boolean) =>
     (request: FastifyRequest): RequestContext => ({
       requestId: request.id,
+      clientRequestId: clientRequestIdOf(request.raw),
       services,
       authenticator,
       limits,

@@ -13,6 +13,8 @@ import { newRequestId } from "../runtime/ids.ts";
 export const ROUTE = Symbol("fleet.route");
 /** The request id, set on the raw request and its response as the request arrives. */
 export const REQUEST_ID = Symbol("fleet.requestId");
+/** The caller's own `X-Request-Id`, when it is a sane one: kept beside the server's id, never in its place. */
+export const CLIENT_REQUEST_ID = Symbol("fleet.clientRequestId");
 
 /** Told of every answered request: see `Responses.observe`. */
 export type RequestObserver = (
@@ -21,7 +23,7 @@ export type RequestObserver = (
   status: number,
 ) => void;
 
-export type TaggedRequest = IncomingMessage & { [REQUEST_ID]?: string };
+export type TaggedRequest = IncomingMessage & { [REQUEST_ID]?: string; [CLIENT_REQUEST_ID]?: string };
 
 /** The instance's count of requests being answered (`limitInFlight`): an answer holds a place until it ends. */
 export interface InFlightCount {
@@ -40,7 +42,7 @@ export interface FleetResponseExtras {
   leaveInFlight(): void;
   countedAgainst(bucket: RateLimitHeaderSource): void;
 }
-type TaggedResponse = ServerResponse & { [ROUTE]?: string; [REQUEST_ID]: string };
+type TaggedResponse = ServerResponse & { [ROUTE]?: string; [REQUEST_ID]: string; req: TaggedRequest };
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const PINO_INFO = 30;
@@ -52,9 +54,12 @@ const CLIENT_CLOSED = 499;
  * that every answer (routes, refusals, the tRPC adapter, the answers given while starting) carries its
  * request id and writes its access line without any per-request hook:
  *
- * - **Request id.** A caller's `X-Request-Id` is kept when it matches `[A-Za-z0-9._:-]{1,128}`, else a
- *   UUIDv7 is minted. It is added to the header object the answer is written with: set with
- *   `setHeader` beforehand, it would push every later header through Node's slow merging path.
+ * - **Request id.** The server mints its own UUIDv7 for every request; a caller's `X-Request-Id` never
+ *   replaces it (a caller could otherwise give its request another's id in the logs and the audit log).
+ *   The caller's, when it matches `[A-Za-z0-9._:-]{1,128}`, is kept beside it (`clientRequestIdOf`, the
+ *   access line's `clientReqId`, the audit row's `client_request_id`); any other is dropped. The server's
+ *   id is added to the header object the answer is written with: set with `setHeader` beforehand, it
+ *   would push every later header through Node's slow merging path.
  * - **Access log.** One pino-format JSON line per answered request (`level`, `time`, `pid`, `hostname`,
  *   `reqId`, `method`, `route`, `status`, `ms`, `msg: "request"`), written as the response ends. Fastify's
  *   onResponse hook made every request add and remove two listeners and stay alive for the garbage
@@ -87,10 +92,12 @@ export class Responses {
       constructor(request: TaggedRequest, options?: object) {
         // @ts-expect-error Node passes the server's response options (highWaterMark…); the types omit them.
         super(request, options);
-        const incoming = request.headers["x-request-id"];
-        const id = typeof incoming === "string" && SANE_REQUEST_ID.test(incoming) ? incoming : newRequestId();
+        const id = newRequestId();
         this[REQUEST_ID] = id;
         request[REQUEST_ID] = id;
+        const incoming = request.headers["x-request-id"];
+        if (typeof incoming === "string" && SANE_REQUEST_ID.test(incoming))
+          request[CLIENT_REQUEST_ID] = incoming;
       }
 
       // Written out parameter by parameter: a rest array, an object spread and `apply` here cost ~5 µs
@@ -200,8 +207,11 @@ export class Responses {
   #record(response: TaggedResponse, ms: number, status: number): void {
     const request = response.req;
     const route = response[ROUTE] ?? request.url?.split("?")[0] ?? "";
+    // The caller's id passed SANE_REQUEST_ID, so it needs no escaping either.
+    const client = request[CLIENT_REQUEST_ID];
+    const clientField = client === undefined ? "" : `,"clientReqId":"${client}"`;
     this.#write!(
-      `${this.#prefix}${Date.now()}${this.#origin}${response[REQUEST_ID]}","method":"${request.method}","route":${JSON.stringify(route)},"status":${status},"ms":${Math.round(ms)},"msg":"request"}\n`,
+      `${this.#prefix}${Date.now()}${this.#origin}${response[REQUEST_ID]}"${clientField},"method":"${request.method}","route":${JSON.stringify(route)},"status":${status},"ms":${Math.round(ms)},"msg":"request"}\n`,
     );
   }
 }
@@ -209,6 +219,11 @@ export class Responses {
 /** A raw response built by `Responses`, with what it adds. */
 export function fleetResponse(response: ServerResponse): ServerResponse & FleetResponseExtras {
   return response as ServerResponse & FleetResponseExtras;
+}
+
+/** The caller's sane `X-Request-Id` of a request a `Responses` response answers; null when none was kept. */
+export function clientRequestIdOf(request: IncomingMessage): string | null {
+  return (request as TaggedRequest)[CLIENT_REQUEST_ID] ?? null;
 }
 
 /** The request id of a raw response built by `Responses`. */

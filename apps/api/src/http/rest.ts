@@ -8,6 +8,7 @@ import type { StreamSubscription } from "../runtime/stream-hub.ts";
 import { type RequestContext, WORKSPACE_ROUTES } from "../trpc.ts";
 import type { EventStreams } from "./event-stream.ts";
 import { FORM_CONTENT_TYPE, rawBodyOf } from "./json-body.ts";
+import { sendLines } from "./ndjson.ts";
 import { fleetResponse, ROUTE } from "./responses.ts";
 
 /** Default body ceiling for routes that do not name one. */
@@ -147,6 +148,7 @@ export function registerRestRoutes(
           return reply;
         }
         const result = await resolve({ ctx: Object.assign(ctx, { principal }), input: input.data });
+        if (op.ndjson) return sendLines(reply, op, result as AsyncIterable<unknown>, ctx.logError);
         if (op.headers) reply.headers(op.headers);
         if (ctx.response.headers !== undefined) reply.headers(ctx.response.headers);
         if (ctx.response.notModified) return reply.code(304).send();

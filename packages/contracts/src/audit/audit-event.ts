@@ -9,7 +9,10 @@ export const auditEvent = z
     actor: z.string(),
     action: z.string(),
     target: z.string(),
+    /** The server's own id of the request that made the change (its answer's `X-Request-Id`). */
     request_id: z.string(),
+    /** The caller's own `X-Request-Id`, kept beside `request_id`; null when the caller sent none. */
+    client_request_id: z.string().nullable(),
     at: epochMs,
     details: z.record(z.string(), z.unknown()),
   })

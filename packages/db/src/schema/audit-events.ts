@@ -1,4 +1,5 @@
-import { bigint, index, jsonb, pgTable, text, uuid } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { bigint, check, index, jsonb, pgTable, text, uuid } from "drizzle-orm/pg-core";
 
 /**
  * One audited act: who did what to which target, when, under which request. Written in the same
@@ -20,8 +21,13 @@ export const auditEvents = pgTable(
     action: text("action").notNull(),
     /** What was acted on, e.g. `approval_gate:<id>`, `secret:<name>`. */
     target: text("target").notNull(),
-    /** The X-Request-Id of the request that made the change. */
+    /** The server's own id of the request that made the change (its answer's `X-Request-Id`). */
     requestId: text("request_id").notNull(),
+    /**
+     * The caller's own `X-Request-Id`, kept beside the server's and never in its place; null when none
+     * (or none matching `[A-Za-z0-9._:-]{1,128}`) was sent.
+     */
+    clientRequestId: text("client_request_id"),
     at: bigint("at", { mode: "number" }).notNull(),
     /** A few facts of the act (an outcome, a new state); never a secret value. */
     details: jsonb("details").$type<Record<string, unknown>>().notNull(),
@@ -31,5 +37,6 @@ export const auditEvents = pgTable(
     index("audit_events_workspace_idx").on(t.workspaceId, t.at, t.id),
     /** A tenant's log, newest first. */
     index("audit_events_tenant_idx").on(t.tenantId, t.at, t.id),
+    check("audit_events_client_request_id_sane", sql`${t.clientRequestId} ~ '^[A-Za-z0-9._:-]{1,128}$'`),
   ],
 );

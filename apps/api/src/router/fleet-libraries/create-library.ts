@@ -1,7 +1,7 @@
 import { createLibrary as op } from "@fleet/contracts/fleet-libraries/create-library";
 import { createLibrary as create } from "../../services/fleet-libraries/create-library.ts";
-import { procedure } from "../../trpc.ts";
+import { actorOf, procedure } from "../../trpc.ts";
 
 export const createLibrary = procedure(op).mutation(({ ctx, input }) =>
-  create(ctx.services, ctx.principal.tenantId, input),
+  create(ctx.services, actorOf(ctx), ctx.principal.tenantId, input),
 );

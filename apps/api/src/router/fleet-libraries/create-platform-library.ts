@@ -1,5 +1,7 @@
 import { createPlatformLibrary as op } from "@fleet/contracts/fleet-libraries/create-platform-library";
 import { createPlatformLibrary as create } from "../../services/fleet-libraries/create-platform-library.ts";
-import { procedure } from "../../trpc.ts";
+import { actorOf, procedure } from "../../trpc.ts";
 
-export const createPlatformLibrary = procedure(op).mutation(({ ctx, input }) => create(ctx.services, input));
+export const createPlatformLibrary = procedure(op).mutation(({ ctx, input }) =>
+  create(ctx.services, actorOf(ctx), input),
+);

@@ -1,7 +1,7 @@
 import { deleteFleet as op } from "@fleet/contracts/fleets/delete-fleet";
 import { deleteFleet as remove } from "../../services/fleets/delete-fleet.ts";
-import { procedure } from "../../trpc.ts";
+import { actorOf, procedure } from "../../trpc.ts";
 
 export const deleteFleet = procedure(op).mutation(({ ctx, input }) =>
-  remove(ctx.services, ctx.principal.tenantId, input.workspace_id, input.fleet_id),
+  remove(ctx.services, actorOf(ctx), ctx.principal.tenantId, input.workspace_id, input.fleet_id),
 );

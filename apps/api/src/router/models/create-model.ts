@@ -1,5 +1,7 @@
 import { createModel as op } from "@fleet/contracts/models/create-model";
 import { createModel as create } from "../../services/models/create-model.ts";
-import { procedure } from "../../trpc.ts";
+import { actorOf, procedure } from "../../trpc.ts";
 
-export const createModel = procedure(op).mutation(({ ctx, input }) => create(ctx.services, input));
+export const createModel = procedure(op).mutation(({ ctx, input }) =>
+  create(ctx.services, actorOf(ctx), input),
+);

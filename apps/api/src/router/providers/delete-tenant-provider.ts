@@ -1,7 +1,7 @@
 import { deleteTenantProvider as op } from "@fleet/contracts/providers/delete-tenant-provider";
 import { deleteTenantProvider as remove } from "../../services/providers/delete-tenant-provider.ts";
-import { procedure } from "../../trpc.ts";
+import { actorOf, procedure } from "../../trpc.ts";
 
 export const deleteTenantProvider = procedure(op).mutation(({ ctx }) =>
-  remove(ctx.services, ctx.principal.tenantId),
+  remove(ctx.services, actorOf(ctx), ctx.principal.tenantId),
 );

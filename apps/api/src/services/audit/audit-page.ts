@@ -14,7 +14,7 @@ export interface AuditQuery {
 
 type AuditRow = typeof auditEvents.$inferSelect;
 
-function toAuditEvent(row: AuditRow) {
+export function toAuditEvent(row: AuditRow) {
   return {
     id: row.id,
     workspace_id: row.workspaceId,
@@ -22,6 +22,7 @@ function toAuditEvent(row: AuditRow) {
     action: row.action,
     target: row.target,
     request_id: row.requestId,
+    client_request_id: row.clientRequestId,
     at: row.at,
     details: row.details,
   };

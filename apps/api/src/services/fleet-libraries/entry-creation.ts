@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { byteLength, LIBRARY_CEILINGS, Problem } from "@fleet/contracts";
 import { fleetLibraries } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
+import { type Actor, recordAudit } from "../shared/audit.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { requireWorkspace } from "../shared/tenancy.ts";
 import { parseDefinition } from "./definition.ts";
@@ -43,9 +44,15 @@ async function readSource(
 
 /**
  * Creates a library entry from a fleet definition, uploaded as text or cloned from a repository, in the
- * platform library or a workspace's. Answers the entry's metadata.
+ * platform library or a workspace's. Answers the entry's metadata. `actor` is null only for the start-up's
+ * own seeding (`first-run`), which no person or key performs.
  */
-export async function createLibraryEntry(ctx: ServiceContext, owner: LibraryOwner, input: LibraryEntryInput) {
+export async function createLibraryEntry(
+  ctx: ServiceContext,
+  actor: Actor | null,
+  owner: LibraryOwner,
+  input: LibraryEntryInput,
+) {
   if ((input.definition === undefined) === (input.git_url === undefined)) {
     throw new Problem("UZ-REQ-001", { detail: "Send exactly one of definition and git_url." });
   }
@@ -57,22 +64,37 @@ export async function createLibraryEntry(ctx: ServiceContext, owner: LibraryOwne
   const { text, sourceRef } = await readSource(ctx, input);
   const definition = parseDefinition(text);
   const now = ctx.now();
-  const [row] = await ctx.db
-    .insert(fleetLibraries)
-    .values({
-      id: newId(now),
-      visibility: owner.visibility,
-      tenantId: owner.visibility === "tenant" ? owner.tenantId : null,
-      workspaceId: owner.visibility === "tenant" ? owner.workspaceId : null,
-      name: definition.name,
-      description: definition.description,
-      instructions: definition.instructions,
-      triggers: definition.triggers,
-      requirements: definition.requirements,
-      credentialReasons: definition.credentialReasons,
-      sourceRef,
-      createdAt: now,
-    })
-    .returning();
-  return toLibraryItem(row!);
+  const row = await ctx.db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(fleetLibraries)
+      .values({
+        id: newId(now),
+        visibility: owner.visibility,
+        tenantId: owner.visibility === "tenant" ? owner.tenantId : null,
+        workspaceId: owner.visibility === "tenant" ? owner.workspaceId : null,
+        name: definition.name,
+        description: definition.description,
+        instructions: definition.instructions,
+        triggers: definition.triggers,
+        requirements: definition.requirements,
+        credentialReasons: definition.credentialReasons,
+        sourceRef,
+        createdAt: now,
+      })
+      .returning();
+    if (actor !== null) {
+      await recordAudit(tx, {
+        actor,
+        at: now,
+        tenantId: owner.visibility === "tenant" ? owner.tenantId : null,
+        workspaceId: owner.visibility === "tenant" ? owner.workspaceId : null,
+        action: owner.visibility === "tenant" ? "fleet_library.create" : "fleet_library.create_platform",
+        target: `fleet_library:${row!.id}`,
+        // git_url carries no credentials (refused in git-source.ts), so its source ref may be shown.
+        details: { name: definition.name, source_ref: sourceRef },
+      });
+    }
+    return row!;
+  });
+  return toLibraryItem(row);
 }

@@ -4,6 +4,7 @@ import { newId } from "../../runtime/ids.ts";
 import { type LibraryEntryRef, readLibraryEntry } from "../fleet-libraries/entries.ts";
 import { pushSchedule } from "../schedules/sync.ts";
 import { triggerScheduleRow } from "../schedules/trigger-schedules.ts";
+import { type Actor, recordAudit } from "../shared/audit.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { uniqueViolation } from "../shared/errors.ts";
 import { requireWorkspace } from "../shared/tenancy.ts";
@@ -33,7 +34,12 @@ function entryRef(input: CreateFleetInput): LibraryEntryRef {
  * Installs a fleet from a library entry: the definition is frozen onto the fleet, and the entry's
  * triggers become its trigger schedules, pushed to the scheduler once stored.
  */
-export async function createFleet(ctx: ServiceContext, tenantId: string, input: CreateFleetInput) {
+export async function createFleet(
+  ctx: ServiceContext,
+  actor: Actor,
+  tenantId: string,
+  input: CreateFleetInput,
+) {
   const ref = entryRef(input);
   await requireWorkspace(ctx.db, tenantId, input.workspace_id);
   const entry = await readLibraryEntry(ctx.db, { tenantId, workspaceId: input.workspace_id, ...ref });
@@ -63,6 +69,15 @@ export async function createFleet(ctx: ServiceContext, tenantId: string, input: 
         updatedAt: now,
       });
       if (triggerRows.length > 0) await tx.insert(schedules).values(triggerRows);
+      await recordAudit(tx, {
+        actor,
+        at: now,
+        tenantId,
+        workspaceId: input.workspace_id,
+        action: "fleet.install",
+        target: `fleet:${id}`,
+        details: { name, library_id: entry.id, library_visibility: entry.visibility },
+      });
     });
   } catch (error) {
     if (uniqueViolation(error, "fleets_workspace_name_key")) {

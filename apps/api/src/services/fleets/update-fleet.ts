@@ -4,6 +4,7 @@ import { eq, fleets } from "@fleet/db";
 import { autoKillFleetGates } from "../approvals/sweep.ts";
 import { pushSchedule } from "../schedules/sync.ts";
 import { reconcileTriggerSchedules } from "../schedules/trigger-schedules.ts";
+import { type Actor, recordAudit } from "../shared/audit.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { uniqueViolation } from "../shared/errors.ts";
 import { gatesResolved } from "../shared/frames.ts";
@@ -23,6 +24,7 @@ const allowedMoves: Record<FleetStatus, readonly FleetStatus[]> = {
 
 export async function updateFleet(
   ctx: ServiceContext,
+  actor: Actor,
   tenantId: string,
   input: {
     workspace_id: string;
@@ -82,6 +84,20 @@ export async function updateFleet(
         .set({ status, name, definition, version: row.version + 1, updatedAt: now })
         .where(eq(fleets.id, row.id))
         .returning();
+      await recordAudit(tx, {
+        actor,
+        at: now,
+        tenantId,
+        workspaceId: row.workspaceId,
+        // Killing is terminal and closes every gate: it reads as its own act.
+        action: status !== row.status && status === "killed" ? "fleet.kill" : "fleet.update",
+        target: `fleet:${row.id}`,
+        details: {
+          ...(status === row.status ? {} : { status: { from: row.status, to: status } }),
+          ...(name === row.name ? {} : { name: { from: row.name, to: name } }),
+          ...(redefined ? { definition: Object.keys(replaced ?? {}).sort() } : {}),
+        },
+      });
       // A stopped or killed fleet acts on nothing it asked about: its open gates close with it.
       const killed =
         status !== row.status && (status === "stopped" || status === "killed")

@@ -1,8 +1,8 @@
 import { Problem } from "@fleet/contracts";
-import { and, approvalGates, eq, integrationGrants } from "@fleet/db";
+import { and, approvalGates, eq, integrationGrants, type Tx } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
 import { openGrantGate } from "../approvals/grant-gate.ts";
-import type { Actor } from "../shared/audit.ts";
+import { type Actor, recordAudit } from "../shared/audit.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { gatesOpened } from "../shared/frames.ts";
 import { requireFleet } from "../shared/tenancy.ts";
@@ -25,6 +25,19 @@ function answer(row: GrantRow, message: string) {
     message,
     gate_id: row.status === "pending" ? row.gateId : null,
   };
+}
+
+/** A request that puts a new question to people is recorded; one answered as it stands changes nothing. */
+function audited(tx: Tx, actor: Actor, row: GrantRow, at: number) {
+  return recordAudit(tx, {
+    actor,
+    at,
+    tenantId: row.tenantId,
+    workspaceId: row.workspaceId,
+    action: "integration_grant.request",
+    target: `integration_grant:${row.id}`,
+    details: { fleet_id: row.fleetId, service: row.service, gate_id: row.gateId },
+  });
 }
 
 /**
@@ -73,6 +86,7 @@ export async function requestIntegrationGrant(
           updatedAt: now,
         })
         .returning();
+      await audited(tx, actor, row!, now);
       return {
         created: true,
         grant: answer(row!, "Requested: a person approves it in the approvals inbox."),
@@ -113,6 +127,7 @@ export async function requestIntegrationGrant(
       })
       .where(eq(integrationGrants.id, existing.id))
       .returning();
+    await audited(tx, actor, row!, now);
     return {
       created: true,
       grant: answer(row!, "Requested again: a person approves it in the approvals inbox."),

@@ -2,6 +2,7 @@ import { type AdminModel, modelProviders, Problem } from "@fleet/contracts";
 import { models } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
 import { knownProvider } from "../providers/choice.ts";
+import { type Actor, recordAudit } from "../shared/audit.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { uniqueViolation } from "../shared/errors.ts";
 import { toAdminModel } from "./admin-model-view.ts";
@@ -10,6 +11,7 @@ import { bumpCatalogueVersion } from "./catalogue.ts";
 /** Adds a row; the database's unique (provider, model_id) settles concurrent creates of one model. */
 export async function createModel(
   ctx: ServiceContext,
+  actor: Actor,
   input: {
     provider: string;
     model_id: string;
@@ -38,6 +40,15 @@ export async function createModel(
         })
         .returning();
       await bumpCatalogueVersion(tx, now);
+      await recordAudit(tx, {
+        actor,
+        at: now,
+        tenantId: null,
+        workspaceId: null,
+        action: "model.create",
+        target: `model:${inserted!.uid}`,
+        details: { provider, model_id: input.model_id },
+      });
       return inserted!;
     });
     return toAdminModel(row);

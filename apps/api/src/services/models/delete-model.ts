@@ -1,19 +1,32 @@
 import { Problem } from "@fleet/contracts";
 import { eq, models } from "@fleet/db";
 import { PLATFORM_MODEL_FK, TENANT_MODEL_FK } from "../providers/model-references.ts";
+import { type Actor, recordAudit } from "../shared/audit.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { foreignKeyViolation } from "../shared/errors.ts";
 import { notFound } from "./admin-model-view.ts";
 import { bumpCatalogueVersion } from "./catalogue.ts";
 
 /** Removes a row, unless a default points at it: the database's restricting references decide. */
-export async function deleteModel(ctx: ServiceContext, uid: string): Promise<void> {
+export async function deleteModel(ctx: ServiceContext, actor: Actor, uid: string): Promise<void> {
   const now = ctx.now();
   try {
     await ctx.db.transaction(async (tx) => {
-      const [deleted] = await tx.delete(models).where(eq(models.uid, uid)).returning({ uid: models.uid });
+      const [deleted] = await tx
+        .delete(models)
+        .where(eq(models.uid, uid))
+        .returning({ uid: models.uid, provider: models.provider, modelId: models.modelId });
       if (deleted === undefined) throw notFound(uid);
       await bumpCatalogueVersion(tx, now);
+      await recordAudit(tx, {
+        actor,
+        at: now,
+        tenantId: null,
+        workspaceId: null,
+        action: "model.delete",
+        target: `model:${uid}`,
+        details: { provider: deleted.provider, model_id: deleted.modelId },
+      });
     });
   } catch (error) {
     const constraint = foreignKeyViolation(error);

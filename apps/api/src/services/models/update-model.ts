@@ -1,5 +1,6 @@
 import { type AdminModel, Problem } from "@fleet/contracts";
 import { eq, models } from "@fleet/db";
+import { type Actor, recordAudit } from "../shared/audit.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { notFound, toAdminModel } from "./admin-model-view.ts";
 import { bumpCatalogueVersion } from "./catalogue.ts";
@@ -7,6 +8,7 @@ import { bumpCatalogueVersion } from "./catalogue.ts";
 /** Sets a row's size or prices; provider and model_id name the row and never change. */
 export async function updateModel(
   ctx: ServiceContext,
+  actor: Actor,
   input: {
     uid: string;
     context_cap_tokens?: number;
@@ -36,6 +38,21 @@ export async function updateModel(
       .returning();
     if (updated === undefined) throw notFound(input.uid);
     await bumpCatalogueVersion(tx, now);
+    await recordAudit(tx, {
+      actor,
+      at: now,
+      tenantId: null,
+      workspaceId: null,
+      action: "model.update",
+      target: `model:${updated.uid}`,
+      details: {
+        provider: updated.provider,
+        model_id: updated.modelId,
+        changed: Object.fromEntries(
+          Object.entries(input).filter(([field, value]) => field !== "uid" && value !== undefined),
+        ),
+      },
+    });
     return updated;
   });
   return toAdminModel(row);

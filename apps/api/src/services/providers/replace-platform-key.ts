@@ -2,6 +2,7 @@ import { type ModelProvider, modelProviders, Problem } from "@fleet/contracts";
 import { and, eq, platformKeys, secrets, workspaces } from "@fleet/db";
 import { type Resolve, systemResolve } from "../../runtime/public-address.ts";
 import { openSecret } from "../secrets/stored-secrets.ts";
+import { type Actor, recordAudit } from "../shared/audit.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { foreignKeyViolation } from "../shared/errors.ts";
 import { knownProvider, pricedModel, providerBaseUrl, unpriced } from "./choice.ts";
@@ -21,6 +22,7 @@ export function platformSecretName(provider: ModelProvider): string {
  */
 export async function replacePlatformKey(
   ctx: ServiceContext,
+  actor: Actor,
   input: { provider: string; source_workspace_id: string; model: string; base_url?: string },
   resolve: Resolve = systemResolve,
 ) {
@@ -61,10 +63,28 @@ export async function replacePlatformKey(
     updatedAt: now,
   };
   try {
-    await ctx.db
-      .insert(platformKeys)
-      .values({ slot: SLOT, ...values })
-      .onConflictDoUpdate({ target: platformKeys.slot, set: values });
+    await ctx.db.transaction(async (tx) => {
+      await tx
+        .insert(platformKeys)
+        .values({ slot: SLOT, ...values })
+        .onConflictDoUpdate({ target: platformKeys.slot, set: values });
+      // Operator-plane: the platform's default belongs to no tenant. The key stays in its secret.
+      await recordAudit(tx, {
+        actor,
+        at: now,
+        tenantId: null,
+        workspaceId: null,
+        action: "platform_key.replace",
+        target: `platform_key:${SLOT}`,
+        details: {
+          provider,
+          source_workspace_id: input.source_workspace_id,
+          secret_name: secretName,
+          model: input.model,
+          base_url: baseUrl,
+        },
+      });
+    });
   } catch (error) {
     // The model's row or the workspace was deleted between the lookups and the write.
     const constraint = foreignKeyViolation(error);

@@ -2,6 +2,7 @@ import { type ModelProvider, namedProviders, Problem, tenantProviderChoices } fr
 import { eq, platformKeys, tenantProviders } from "@fleet/db";
 import { type Resolve, systemResolve } from "../../runtime/public-address.ts";
 import type { Sealed } from "../../runtime/vault.ts";
+import { type Actor, recordAudit } from "../shared/audit.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { foreignKeyViolation } from "../shared/errors.ts";
 import { knownProvider, pricedModel, providerBaseUrl, unpriced } from "./choice.ts";
@@ -16,6 +17,7 @@ import { readTenantProvider } from "./tenant-provider-view.ts";
  */
 export async function replaceTenantProvider(
   ctx: ServiceContext,
+  actor: Actor,
   tenantId: string,
   input: { provider: string; api_key?: string; model: string; base_url?: string },
   resolve: Resolve = systemResolve,
@@ -68,6 +70,21 @@ export async function replaceTenantProvider(
         .insert(tenantProviders)
         .values({ tenantId, createdAt: now, ...values })
         .onConflictDoUpdate({ target: tenantProviders.tenantId, set: values });
+      await recordAudit(tx, {
+        actor,
+        at: now,
+        tenantId,
+        workspaceId: null,
+        action: "provider.replace",
+        target: "tenant_provider",
+        // Whether a key was given, kept or is absent; never the key.
+        details: {
+          provider,
+          model: input.model,
+          base_url: baseUrl,
+          api_key: fresh !== null ? "replaced" : sealed !== null ? "kept" : "none",
+        },
+      });
     });
   } catch (error) {
     // The model's row was deleted between the lookup and the write.

@@ -2,6 +2,7 @@ import { Problem } from "@fleet/contracts";
 import { and, deviceSignIns, eq, memberships } from "@fleet/db";
 import { sha256Hex } from "../../auth/tokens.ts";
 import { insertCliCredential, signCliCredential } from "../cli-credentials/issuance.ts";
+import { type RequestRef, recordAudit } from "../shared/audit.ts";
 import type { ServiceContext } from "../shared/context.ts";
 
 // Each `slow_down` adds a step to the interval polls must keep, up to a minute (POLL_INTERVAL_MS: the first).
@@ -23,7 +24,7 @@ type PollOutcome =
  * The client's poll. One transaction holds the sign-in's row, so of two polls at once one sees the
  * other's poll time (and is told to slow down) or its spent state: one credential, ever.
  */
-export async function pollDeviceSignIn(ctx: ServiceContext, deviceCode: string) {
+export async function pollDeviceSignIn(ctx: ServiceContext, request: RequestRef, deviceCode: string) {
   const now = ctx.now();
   const ttlSeconds = ctx.config.cliCredentialTtlSeconds;
   const outcome = await ctx.db.transaction(async (tx): Promise<PollOutcome> => {
@@ -72,6 +73,15 @@ export async function pollDeviceSignIn(ctx: ServiceContext, deviceCode: string) 
       .update(deviceSignIns)
       .set({ status: "spent", lastPolledAt: now, credentialId: credential.id })
       .where(eq(deviceSignIns.id, row.id));
+    await recordAudit(tx, {
+      actor: { ...request, principal: `user:${row.userId}` },
+      at: now,
+      tenantId: row.tenantId,
+      workspaceId: null,
+      action: "cli_credential.issue",
+      target: `cli_credential:${credential.id}`,
+      details: { device_sign_in_id: row.id, client_name: row.clientName, scopes: row.scopes },
+    });
     return { kind: "approved", row, credential };
   });
   switch (outcome.kind) {

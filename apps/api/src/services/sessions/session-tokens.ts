@@ -1,5 +1,7 @@
 import { type OperatorScope, operatorScopes, Problem } from "@fleet/contracts";
+import { newRequestId } from "../../runtime/ids.ts";
 import { insertCliCredential, signCliCredential } from "../cli-credentials/issuance.ts";
+import { recordAudit } from "../shared/audit.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { membershipOf } from "./sign-in-membership.ts";
 
@@ -13,11 +15,24 @@ export async function issueSession(
   const now = ctx.now();
   if (input.kind === "cli") {
     // A command-line credential has a row, so its person can list and revoke it like a signed-in one.
-    const credential = await insertCliCredential(
-      ctx.db,
-      { ...member, clientName: "fleetctl session", clientHost: null, ttlSeconds },
-      now,
-    );
+    const credential = await ctx.db.transaction(async (tx) => {
+      const credential = await insertCliCredential(
+        tx,
+        { ...member, clientName: "fleetctl session", clientHost: null, ttlSeconds },
+        now,
+      );
+      // Issued at the host's terminal (`fleetctl session`), in no HTTP request: the command gets an id.
+      await recordAudit(tx, {
+        actor: { principal: "operator:fleetctl", requestId: newRequestId() },
+        at: now,
+        tenantId: member.tenantId,
+        workspaceId: null,
+        action: "cli_credential.issue",
+        target: `cli_credential:${credential.id}`,
+        details: { user_id: member.userId, client_name: "fleetctl session", scopes: member.scopes },
+      });
+      return credential;
+    });
     const { token, expiresAt } = await signCliCredential(
       ctx,
       { ...member, credentialId: credential.id, ttlSeconds },

@@ -6,8 +6,14 @@ import { newId } from "../../runtime/ids.ts";
 export interface Actor {
   /** `user:<id>`, `api_key:<id>`, `operator:<subject>` (`runner:<id>` for completeness). */
   principal: string;
+  /** The server's own id of the request. */
   requestId: string;
+  /** The caller's `X-Request-Id`, kept beside the server's; null or absent when it sent none (or none sane). */
+  clientRequestId?: string | null;
 }
+
+/** The request an act is made in, for an act whose actor is known only once the service has looked (a sign-in). */
+export type RequestRef = Omit<Actor, "principal">;
 
 /** The principal as the audit log (and a gate's `resolved_by`) names it. */
 export function principalLabel(principal: Principal): string {
@@ -49,6 +55,7 @@ export async function recordAudit(tx: Tx, entry: AuditEntry): Promise<void> {
     action: entry.action,
     target: entry.target,
     requestId: actor.requestId,
+    clientRequestId: actor.clientRequestId ?? null,
     at,
     details: entry.details ?? {},
   });

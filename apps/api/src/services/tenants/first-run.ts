@@ -18,7 +18,7 @@ export async function firstRun(ctx: ServiceContext, input: { ownerEmail: string;
   if (existing === undefined) {
     const result = await bootstrapTenant(ctx, { tenantName: input.tenantName, email: input.ownerEmail });
     created = { tenant_id: result.tenant_id, api_key: result.api_key };
-    await createLibraryEntry(ctx, { visibility: "platform" }, { definition: demoFleet() });
+    await createLibraryEntry(ctx, null, { visibility: "platform" }, { definition: demoFleet() });
   }
   const [owner] = await ctx.db
     .select({ email: users.email, tenantId: memberships.tenantId })

@@ -1,0 +1,2 @@
+ALTER TABLE "audit_events" ADD COLUMN "client_request_id" text;--> statement-breakpoint
+ALTER TABLE "audit_events" ADD CONSTRAINT "audit_events_client_request_id_sane" CHECK ("audit_events"."client_request_id" ~ '^[A-Za-z0-9._:-]{1,128}$');

@@ -3,6 +3,16 @@ import type { createModel } from "@fleet/contracts/models/create-model";
 import type { enrollRunner } from "@fleet/contracts/runners/enroll-runner";
 import { newId } from "../src/runtime/ids.ts";
 import { type AuditedCase, type CaseEnv, ok } from "./audit-coverage-fixtures.ts";
+import {
+  click,
+  consoleMember,
+  ephemeralFor,
+  gatePosted,
+  linkToken,
+  redeem,
+  routedFleet,
+  sendClick,
+} from "./chat-link-fixtures.ts";
 import { connectorPath, connectSlack } from "./connector-fixtures.ts";
 import { installFleet } from "./fleet-fixtures.ts";
 import { call, operatorToken, seedTenant, type Tenant } from "./harness.ts";
@@ -139,6 +149,20 @@ export const otherCases: Record<string, AuditedCase> = {
       const admin = await operator("runner:admin");
       await ok("PATCH", `/v1/fleets/runners/${id}`, { ...admin, body: { status: "revoked" } });
       return call("DELETE", `/v1/fleets/runners/${id}`, admin);
+    },
+  },
+  "chatLinks.redeem": {
+    plane: "vendor",
+    action: "chat_link.create",
+    perform: async (o, env) => {
+      // A click of an unlinked chat user is answered with a one-time link, which the member redeems.
+      const vendor = env.chat();
+      const { team, leased } = await routedFleet(vendor, o);
+      const { gateId, message } = await gatePosted(vendor, leased);
+      const since = vendor.ephemeral.length;
+      await sendClick(vendor, click(team.id, gateId, message, "approve", "UAUDIT"));
+      const told = await ephemeralFor(vendor, "UAUDIT", since);
+      return redeem(linkToken(told.text), (await consoleMember(o, ["approval:resolve"])).token);
     },
   },
   "connectors.connect": {

@@ -5,6 +5,7 @@ import type { startDeviceSignIn } from "@fleet/contracts/sessions/start-device-s
 import { newId } from "../src/runtime/ids.ts";
 import { gateIn } from "./approval-fixtures.ts";
 import { type AuditedCase, ok } from "./audit-coverage-fixtures.ts";
+import { chatLinkOf } from "./chat-link-fixtures.ts";
 import { installFleet, seedLibraryEntry } from "./fleet-fixtures.ts";
 import { grantIn, nowS, pendingGrant, sendDecision } from "./grant-fixtures.ts";
 import { call, seedMember, sessionFor, signInLink, type Tenant } from "./harness.ts";
@@ -76,6 +77,30 @@ export const tenantCases: Record<string, Omit<AuditedCase, "plane">> = {
       await ok("PATCH", `/v1/api-keys/${id}`, as(o, { active: false }));
       return call("DELETE", `/v1/api-keys/${id}`, as(o));
     },
+  },
+  "apiKeys.rotate": {
+    action: "api_key.rotate",
+    perform: async (o) => call("POST", `/v1/api-keys/${await mintedKey(o)}/rotate`, as(o, {})),
+  },
+  "fleetKeys.create": {
+    action: "fleet_key.mint",
+    perform: async (o) =>
+      call("POST", `${ws(o)}/fleet-keys`, as(o, { fleet_id: await installFleet(o), key_name: "audited" })),
+  },
+  "fleetKeys.delete": {
+    action: "fleet_key.delete",
+    perform: async (o) => {
+      const minted = await ok<{ id: string }>(
+        "POST",
+        `${ws(o)}/fleet-keys`,
+        as(o, { fleet_id: await installFleet(o), key_name: "k" }),
+      );
+      return call("DELETE", `${ws(o)}/fleet-keys/${minted.body.id}`, as(o));
+    },
+  },
+  "chatLinks.delete": {
+    action: "chat_link.delete",
+    perform: async (o) => call("DELETE", `/v1/tenants/me/chat-links/${await chatLinkOf(o)}`, as(o)),
   },
   "approvalPolicies.replace": {
     action: "approval_policy.replace",

@@ -509,6 +509,12 @@ export const errorRegistry = {
     "Connector key rejected",
     "The API-key connector's key was rejected by the validation probe; nothing was stored.",
   ),
+  /** A connect's callback reached a browser that did not start it, or one signed in as someone else. */
+  "UZ-CONN-006": def(
+    403,
+    "Connect not started here",
+    "The connector callback came back to a browser that did not start the connect, or one not signed in to the console as the person who started it; nothing was connected. Start the connect again from the console.",
+  ),
   "UZ-SLK-010": def(401, "Invalid signature", "The events ingress signature does not verify."),
   "UZ-SLK-011": def(401, "Stale timestamp", "The events ingress timestamp is more than 5 minutes away."),
   "UZ-SLK-020": def(

@@ -1,5 +1,12 @@
 import { seriousViolations } from "../support/axe.ts";
-import { collectProblems, expect, openFromNavigation, screenshot, test } from "../support/fixtures.ts";
+import {
+  collectProblems,
+  expect,
+  openFromNavigation,
+  screenshot,
+  signInByLink,
+  test,
+} from "../support/fixtures.ts";
 import { addTenantEntry, definition, installFleet } from "../support/fleet-api.ts";
 
 test.describe("Connectors", () => {
@@ -31,7 +38,7 @@ test.describe("Connectors", () => {
     await expect(page).toHaveURL(
       new RegExp(`/connectors\\?workspace=${tenant.workspace_id}&connected=slack$`),
     );
-    await expect(page.getByText("Connected slack.")).toBeVisible();
+    await expect(page.getByText("Connected Slack.")).toBeVisible();
     await expect(slack.getByText("Connected", { exact: true })).toBeVisible();
     await expect(slack.getByText(/Team Fake Team/)).toBeVisible();
 
@@ -59,8 +66,36 @@ test.describe("Connectors", () => {
     await slack.getByRole("button", { name: "Connect Slack" }).click();
     await page.getByRole("link", { name: "Cancel" }).click();
     await expect(page).toHaveURL(/declined=slack$/);
-    await expect(page.getByText("access to slack was not granted")).toBeVisible();
+    await expect(page.getByText("access to Slack was not granted")).toBeVisible();
     await expect(slack.getByText("Not connected")).toBeVisible();
+  });
+
+  test("the success notice names only a catalogue provider, by its display name, never text from the URL", async ({
+    page,
+    tenant,
+  }) => {
+    const problems = collectProblems(page);
+    await signInByLink(page, tenant);
+    const at = (query: string) => `/connectors?workspace=${tenant.workspace_id}&${query}`;
+    const slack = page.getByRole("region", { name: "Slack" });
+    const hostile = [
+      "<img src=x onerror=alert(1)>",
+      "Slack. Your session expired: sign in at https://evil.example",
+    ];
+    // Text of the sender's, and ids the catalogue does not hold (another spelling, another vendor).
+    for (const text of [...hostile, "SLACK", "github"]) {
+      for (const key of ["connected", "declined"]) {
+        await page.goto(at(`${key}=${encodeURIComponent(text)}`));
+        await expect(slack.getByText("Not connected")).toBeVisible();
+        await expect(page.getByText(/^Connected |Nothing changed/)).toHaveCount(0);
+        if (hostile.includes(text)) await expect(page.getByText(text)).toHaveCount(0);
+      }
+    }
+    await page.goto(at("connected=slack"));
+    await expect(page.getByText("Connected Slack. Route a channel to a fleet below.")).toBeVisible();
+    await page.goto(at("declined=datadog"));
+    await expect(page.getByText("Nothing changed: access to Datadog was not granted.")).toBeVisible();
+    expect(problems).toEqual([]);
   });
 
   test("the API-key provider is connected with a key its vendor checks; a refused key says so and stores nothing", async ({

@@ -43,8 +43,16 @@ function latencies(values: number[]): Latencies {
   return { p50: at(50), p99: at(99), max: sorted.at(-1) ?? NaN };
 }
 
-async function send(base: string, method: string, path: string, token?: string, body?: unknown) {
+async function send(
+  base: string,
+  method: string,
+  path: string,
+  token?: string,
+  body?: unknown,
+  cookie?: string,
+) {
   const headers: Record<string, string> = {};
+  if (cookie !== undefined) headers.cookie = cookie;
   if (token !== undefined) headers.authorization = `Bearer ${token}`;
   if (body !== undefined) headers["content-type"] = "application/json";
   const response = await fetch(`${base}${path}`, {
@@ -58,7 +66,7 @@ async function send(base: string, method: string, path: string, token?: string, 
   try {
     parsed = text.length > 0 ? (JSON.parse(text) as Record<string, unknown>) : {};
   } catch {}
-  return { status: response.status, body: parsed };
+  return { status: response.status, body: parsed, setCookie: response.headers.getSetCookie() };
 }
 
 function expectStatus(answer: { status: number; body: unknown }, status: number, what: string) {
@@ -157,7 +165,11 @@ export async function benchConnectors(
     const started = await send(api, "POST", `${ws}/connectors/slack/connect`, db.apiKey);
     expectStatus(started, 200, "connect");
     const callback = new URL(vendor.consent(started.body.authorize_url as string, team));
-    expectStatus(await send(api, "GET", `${callback.pathname}${callback.search}`), 303, "callback");
+    // The browser that started the connect: its binding cookie, signed in (here with the key) as the starter.
+    const binding = started.setCookie[0]!.split(";")[0]!;
+    const cookie = `fleet_session=${db.apiKey}; ${binding}`;
+    const path = `${callback.pathname}${callback.search}`;
+    expectStatus(await send(api, "GET", path, undefined, undefined, cookie), 303, "callback");
     expectStatus(
       await send(api, "PUT", `${ws}/connectors/slack/routes/${CHANNEL}`, db.apiKey, {
         fleet_id: fleet.body.fleet_id,

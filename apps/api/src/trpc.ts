@@ -34,6 +34,11 @@ export interface RequestContext extends Caller {
   rawBody: string | null;
   /** The client's address: the connection's peer, or what a trusted proxy forwarded (`FLEET_TRUSTED_PROXIES`). */
   clientAddress: () => string;
+  /**
+   * A cookie the request carries, whatever the transport: the connector callback reads the browser's
+   * binding and who is signed in to the console from it (never a credential that authorizes a call).
+   */
+  cookie: (name: string) => string | null;
 }
 
 export interface ResponseExtras {
@@ -48,6 +53,8 @@ export interface ResponseExtras {
   status?: 200 | 201 | 202;
   /** The rate-limit bucket the call spent a token of, for the RateLimit-* headers of /trpc answers. */
   rateLimit?: Bucket;
+  /** `Set-Cookie` lines the success carries (a connect's browser binding); both transports apply them. */
+  cookies?: string[];
 }
 
 const trpcCodes: Record<number, TRPC_ERROR_CODE_KEY> = {

@@ -33,17 +33,39 @@ export type Authorization = Extract<OutputOf<typeof connectConnector>, { authori
 
 export const connectorPath = (tenant: Tenant) => `/v1/workspaces/${tenant.workspaceId}/connectors/slack`;
 
+/**
+ * The cookies of the browser that started each connect, by its state: the binding cookie the connect set
+ * and the console session of its starter (here the credential that started it, as a console signed in
+ * with a pasted key holds it).
+ */
+const browsers = new Map<string, string>();
+
+/** The binding cookie (`name=value`) a connect's answer sets. */
+export function bindingCookieOf(headers: Headers): string {
+  const line = headers.getSetCookie().find((cookie) => cookie.startsWith("fleet_connect_"));
+  expect(line, "the connect sets its binding cookie").toBeDefined();
+  return line!.split(";")[0]!;
+}
+
 export async function startConnect(tenant: Tenant, token = tenant.apiKey) {
   const started = await call<Authorization>("POST", `${connectorPath(tenant)}/connect`, { token });
   expect(started.status, started.text).toBe(200);
+  browsers.set(started.body.state, `fleet_session=${token}; ${bindingCookieOf(started.headers)}`);
   return started.body;
 }
 
-/** The browser's trip back from the vendor: the callback URL, its redirect not followed. */
-export async function followCallback(callbackUrl: string) {
+/**
+ * The browser's trip back from the vendor: the callback URL, its redirect not followed. By default in the
+ * browser that started the connect (its cookies, found by the URL's state); `cookie` names another one's.
+ */
+export async function followCallback(callbackUrl: string, cookie?: string | null) {
   const url = new URL(callbackUrl);
   const api = await testApi();
-  return fetch(`${api.baseUrl}${url.pathname}${url.search}`, { redirect: "manual" });
+  const jar = cookie === undefined ? browsers.get(url.searchParams.get("state") ?? "") : cookie;
+  return fetch(`${api.baseUrl}${url.pathname}${url.search}`, {
+    redirect: "manual",
+    headers: jar ? { cookie: jar } : {},
+  });
 }
 
 /** Connects the tenant's workspace to the fake vendor (consent given), in `team` or a fresh one. */

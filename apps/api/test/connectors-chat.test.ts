@@ -85,7 +85,7 @@ describe("connecting the chat provider", () => {
     expect(authorize.searchParams.get("state")).toBe(started.state);
     expect(authorize.searchParams.get("client_id")).toBe(vendor.clientId);
     expect(authorize.searchParams.get("redirect_uri")).toBe(
-      `${api.config.publicUrl}/v1/connectors/slack/callback`,
+      `${api.config.consoleUrl}/v1/connectors/slack/callback`,
     );
     expect(started.expires_at - Date.now()).toBeGreaterThan(590_000);
     expect(started.expires_at - Date.now()).toBeLessThanOrEqual(600_000);

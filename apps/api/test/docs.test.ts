@@ -110,4 +110,13 @@ describe("documentation", () => {
     expect(script.status).toBe(200);
     expect(script.text.length).toBeGreaterThan(100_000);
   });
+
+  it("forbids framing the documentation pages (clickjacking)", async () => {
+    for (const path of ["/docs", "/docs/errors"]) {
+      const page = await call("GET", path);
+      expect(page.status, path).toBe(200);
+      expect(page.headers.get("content-security-policy"), path).toBe("frame-ancestors 'none'");
+      expect(page.headers.get("x-frame-options"), path).toBe("DENY");
+    }
+  });
 });

@@ -1,9 +1,14 @@
 import { type NextRequest, NextResponse } from "next/server";
 import { env } from "./env.ts";
+import { contentSecurityPolicy, NONCE_HEADER, newNonce, STRICT_TRANSPORT_SECURITY } from "./lib/csp.ts";
+import { isSecureRequest } from "./lib/redirect.ts";
 import { SESSION_COOKIE } from "./lib/session.ts";
 
 /** The event streams the browser follows: `/v1/workspaces/{ws}[/fleets/{fid}]/events/stream`. */
 const STREAM_PATH = /^\/v1\/workspaces\/[^/]+(?:\/fleets\/[^/]+)?\/events\/stream$/;
+
+/** Where a connector's vendor sends the browser back after the consent. */
+const CALLBACK_PATH = /^\/v1\/connectors\/[^/]+\/callback$/;
 
 /**
  * The browser calls the API's /trpc through the console's origin, so the httpOnly session cookie goes
@@ -12,23 +17,62 @@ const STREAM_PATH = /^\/v1\/workspaces\/[^/]+(?:\/fleets\/[^/]+)?\/events\/strea
  *
  * The event streams are /v1 routes, which read bearer credentials only: for them (reads, GET only) the
  * proxy hands the API the session cookie's credential as a bearer token, still without the page seeing it.
+ *
+ * A connector's callback comes back here too (the vendor's redirect URL is on the console's origin), with
+ * its cookies as they are: the API checks the connect's browser binding and who is signed in from them.
  */
-export function proxy(request: NextRequest) {
+function toApi(request: NextRequest): NextResponse {
   const { pathname, search } = request.nextUrl;
   const target = new URL(`${pathname}${search}`, env().apiUrl);
-  if (!pathname.startsWith("/trpc")) {
-    const credential = request.cookies.get(SESSION_COOKIE)?.value;
-    if (request.method !== "GET" || !STREAM_PATH.test(pathname) || credential === undefined)
-      return NextResponse.json(
-        { type: "about:blank", title: "Not found", status: 404, detail: "The console serves no such route." },
-        { status: 404, headers: { "content-type": "application/problem+json" } },
-      );
-    const headers = new Headers(request.headers);
-    headers.set("authorization", `Bearer ${credential}`);
-    headers.delete("cookie");
-    return NextResponse.rewrite(target, { request: { headers } });
-  }
-  return NextResponse.rewrite(target);
+  if (pathname.startsWith("/trpc")) return NextResponse.rewrite(target);
+  if (request.method === "GET" && CALLBACK_PATH.test(pathname)) return NextResponse.rewrite(target);
+  const credential = request.cookies.get(SESSION_COOKIE)?.value;
+  if (request.method !== "GET" || !STREAM_PATH.test(pathname) || credential === undefined)
+    return NextResponse.json(
+      { type: "about:blank", title: "Not found", status: 404, detail: "The console serves no such route." },
+      { status: 404, headers: { "content-type": "application/problem+json" } },
+    );
+  const headers = new Headers(request.headers);
+  headers.set("authorization", `Bearer ${credential}`);
+  headers.delete("cookie");
+  return NextResponse.rewrite(target, { request: { headers } });
 }
 
-export const config = { matcher: ["/trpc/:path*", "/v1/workspaces/:path*"] };
+/**
+ * Every page gets a Content-Security-Policy with a nonce of its own. Next reads the nonce from the
+ * policy on the request and puts it on the scripts it renders; the root layout reads it (NONCE_HEADER)
+ * for its one inline script. HSTS when the person reached the console over https.
+ */
+function page(request: NextRequest): NextResponse {
+  const nonce = newNonce();
+  const policy = contentSecurityPolicy(nonce, process.env.NODE_ENV === "development");
+  const headers = new Headers(request.headers);
+  headers.set(NONCE_HEADER, nonce);
+  headers.set("content-security-policy", policy);
+  const response = NextResponse.next({ request: { headers } });
+  response.headers.set("content-security-policy", policy);
+  if (isSecureRequest(request.headers))
+    response.headers.set("strict-transport-security", STRICT_TRANSPORT_SECURITY);
+  return response;
+}
+
+export function proxy(request: NextRequest) {
+  const { pathname } = request.nextUrl;
+  if (pathname.startsWith("/trpc") || pathname.startsWith("/v1/")) return toApi(request);
+  return page(request);
+}
+
+export const config = {
+  matcher: [
+    "/trpc/:path*",
+    "/v1/:path*",
+    // Pages and route handlers; not the build's static files, which carry no script of their own.
+    {
+      source: "/((?!_next/static|_next/image|favicon.ico|icon.svg).*)",
+      missing: [
+        { type: "header", key: "next-router-prefetch" },
+        { type: "header", key: "purpose", value: "prefetch" },
+      ],
+    },
+  ],
+};

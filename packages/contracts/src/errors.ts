@@ -548,6 +548,12 @@ export const errorRegistry = {
   ),
   /** A chat link id that names no link of the caller's tenant. */
   "UZ-CONN-009": def(404, "Chat link not found", "No chat link with this id in the caller's tenant."),
+  /** A connect's callback reached a browser that did not start it, or one signed in as someone else. */
+  "UZ-CONN-010": def(
+    403,
+    "Connect not started here",
+    "The connector callback came back to a browser that did not start the connect, or one not signed in to the console as the person who started it; nothing was connected. Start the connect again from the console.",
+  ),
   "UZ-SLK-010": def(401, "Invalid signature", "The events ingress signature does not verify."),
   "UZ-SLK-011": def(401, "Stale timestamp", "The events ingress timestamp is more than 5 minutes away."),
   "UZ-SLK-020": def(

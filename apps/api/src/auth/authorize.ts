@@ -3,6 +3,9 @@ import type { Authenticator } from "./authenticate.ts";
 import { assertFleetKeyReach } from "./fleet-keys.ts";
 import { type Principal, principalScopes } from "./principal.ts";
 
+/** The console's session cookie: the API reads it on /trpc, and the connector callback asks who is signed in. */
+export const SESSION_COOKIE = "fleet_session";
+
 /** Where the credential came from: the REST surface reads bearer headers, the console its cookie. */
 export interface Credential {
   token: string;

@@ -32,6 +32,12 @@ const referencePage = `<!doctype html><html lang="en"><head><meta charset="utf-8
 <body><script id="api-reference" data-url="/v1/openapi.json"></script><script src="/docs/reference.js"></script></body></html>`;
 
 /**
+ * The documentation pages are never shown inside another site's frame: a framed page could be overlaid to
+ * steer a reader's clicks (the reference's "try it" sends requests with what the reader types).
+ */
+const noFraming = { "content-security-policy": "frame-ancestors 'none'", "x-frame-options": "DENY" };
+
+/**
  * `/docs` (the API reference, rendered by Scalar from the served OpenAPI document) and `/docs/errors`.
  * The document is built on its first request: generating it walks every contract's JSON Schema, a
  * tenth of the start-up time otherwise.
@@ -44,7 +50,9 @@ export function registerDocs(app: FastifyInstance, buildOpenApiDocument: () => u
     openApiDocument ??= buildOpenApiDocument();
     return openApiDocument;
   });
-  app.get("/docs", async (_request, reply) => reply.type("text/html; charset=utf-8").send(referencePage));
+  app.get("/docs", async (_request, reply) =>
+    reply.type("text/html; charset=utf-8").headers(noFraming).send(referencePage),
+  );
   app.get("/docs/reference.js", async (_request, reply) => {
     script ??= readFileSync(
       join(dirname(require.resolve("@scalar/api-reference")), "browser", "standalone.js"),
@@ -56,5 +64,7 @@ export function registerDocs(app: FastifyInstance, buildOpenApiDocument: () => u
       .send(script);
   });
   const errors = errorsPage();
-  app.get("/docs/errors", async (_request, reply) => reply.type("text/html; charset=utf-8").send(errors));
+  app.get("/docs/errors", async (_request, reply) =>
+    reply.type("text/html; charset=utf-8").headers(noFraming).send(errors),
+  );
 }

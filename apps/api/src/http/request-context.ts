@@ -2,13 +2,12 @@ import { Problem } from "@fleet/contracts";
 import type { FastifyRequest } from "fastify";
 import type { Logger } from "pino";
 import type { Authenticator } from "../auth/authenticate.ts";
-import type { Credential } from "../auth/authorize.ts";
+import { type Credential, SESSION_COOKIE } from "../auth/authorize.ts";
 import type { RateLimits } from "../auth/rate-limits.ts";
 import type { ServiceContext } from "../services/shared/context.ts";
 import type { RequestContext } from "../trpc.ts";
 import { clientRequestIdOf } from "./responses.ts";
 
-export const SESSION_COOKIE = "fleet_session";
 /** The console's second cookie: an operator token, for the operator plane's pages (runners). */
 export const OPERATOR_COOKIE = "fleet_operator";
 
@@ -21,14 +20,24 @@ function bearer(request: FastifyRequest): Credential | null {
   return { token: match?.[1] ?? "", source: "header" };
 }
 
-function cookieCredential(request: FastifyRequest, cookie: string): Credential | null {
+function cookieValue(request: FastifyRequest, cookie: string): string | null {
   const cookies = request.headers.cookie;
   if (cookies === undefined) return null;
   for (const part of cookies.split(";")) {
     const [name, ...value] = part.trim().split("=");
-    if (name === cookie) return { token: decodeURIComponent(value.join("=")), source: "cookie" };
+    if (name !== cookie) continue;
+    try {
+      return decodeURIComponent(value.join("="));
+    } catch {
+      return null; // not percent-encoded UTF-8: no value this service ever set
+    }
   }
   return null;
+}
+
+function cookieCredential(request: FastifyRequest, cookie: string): Credential | null {
+  const token = cookieValue(request, cookie);
+  return token === null ? null : { token, source: "cookie" };
 }
 
 /** What every request's context shares. */
@@ -59,6 +68,7 @@ export function requestContexts({ services, authenticator, limits, log }: Reques
       socket: request.raw.socket ?? null,
       rawBody: null,
       clientAddress: () => request.ip,
+      cookie: (name) => cookieValue(request, name),
     });
 }
 

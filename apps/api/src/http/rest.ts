@@ -151,6 +151,7 @@ export function registerRestRoutes(
         if (op.ndjson) return sendLines(reply, op, result as AsyncIterable<unknown>, ctx.logError);
         if (op.headers) reply.headers(op.headers);
         if (ctx.response.headers !== undefined) reply.headers(ctx.response.headers);
+        if (ctx.response.cookies !== undefined) reply.header("set-cookie", ctx.response.cookies);
         if (ctx.response.notModified) return reply.code(304).send();
         const status = ctx.response.status ?? op.successStatus;
         if (status !== op.successStatus && !(status in (op.otherSuccesses ?? {}))) {

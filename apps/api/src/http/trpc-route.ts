@@ -36,11 +36,13 @@ export async function registerTrpcRoute(
         },
         // A refusal's own headers (Retry-After) and the RateLimit-* headers, as /v1 answers them.
         responseMeta: ({ ctx, errors }: { ctx?: RequestContext; errors: readonly TRPCError[] }) => {
-          const headers: Record<string, string> = {};
+          const headers: Record<string, string | string[]> = {};
           // First, so a refusal's own values win in a batch whose other call was admitted (as on /v1).
           ctx?.response.rateLimit?.writeAdmittedHeaders(headers);
           for (const error of errors)
             if (error.cause instanceof Problem) Object.assign(headers, error.cause.headers);
+          if (ctx?.response.cookies !== undefined && errors.length === 0)
+            headers["set-cookie"] = ctx.response.cookies;
           return { headers };
         },
       },

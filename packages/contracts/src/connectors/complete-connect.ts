@@ -14,7 +14,7 @@ export const completeConnect = defineOperation({
   path: "/v1/connectors/{provider}/callback",
   summary: "Vendor redirect target of a connect",
   description:
-    "No bearer: authenticated by the signed single-use `state` the connect issued (a forged, expired or spent state is 400 UZ-CONN-001, and changes nothing). Exchanges `code` at the vendor's token endpoint (502 UZ-SLK-022 when it refuses, 502 UZ-CONN-003 when it does not answer in time), seals the token in the vault, and sends the browser back to the console's Connectors page (303). A person who declined on the vendor's page (`error`) is sent back too, with nothing changed.",
+    "No bearer: authenticated by the signed single-use `state` the connect issued (a forged, expired or spent state is 400 UZ-CONN-001, and changes nothing), and by the browser that started the connect: its `fleet_connect_<provider>` cookie, whose hash the state carries, and the console session (`fleet_session` cookie) of the person who started it; otherwise 403 UZ-CONN-010 and nothing changes. The vendor sends the browser here through the console's origin. Exchanges `code` at the vendor's token endpoint (502 UZ-SLK-022 when it refuses, 502 UZ-CONN-003 when it does not answer in time), seals the token in the vault, and sends the browser back to the console's Connectors page (303). A person who declined on the vendor's page (`error`) is sent back too, with nothing changed.",
   tags: ["Connectors"],
   scope: null,
   credentials: [],

@@ -4,14 +4,16 @@ import { newId } from "../../runtime/ids.ts";
 import { recordAudit } from "../shared/audit.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { uniqueViolation } from "../shared/errors.ts";
+import { type CallbackBrowser, requireStartingBrowser } from "./browser-binding.ts";
 import { requireChatProvider } from "./catalog.ts";
-import { spendState } from "./oauth-state.ts";
+import { spendState, verifyState } from "./oauth-state.ts";
 import { exchangeCode } from "./slack-client.ts";
 import { connectorVaultName } from "./token.ts";
 import { VendorFailure, vendorProblem } from "./vendor-http.ts";
 
 /**
- * The vendor's redirect: spends the state, exchanges the code for a token, seals it, and answers where
+ * The vendor's redirect: checks it came back to the browser that started the connect, signed in as the
+ * person who did (else 403 UZ-CONN-010, spending nothing), spends the state, exchanges the code for a token, seals it, and answers where
  * the browser goes next (the console's Connectors page of the workspace).
  */
 export async function completeConnect(
@@ -19,9 +21,12 @@ export async function completeConnect(
   requestId: string,
   provider: string,
   query: { code?: string | undefined; state?: string | undefined; error?: string | undefined },
+  browser: CallbackBrowser,
 ) {
   requireChatProvider(provider);
-  const { workspaceId, caller } = await spendState(ctx, provider, query.state);
+  const claims = verifyState(ctx, provider, query.state);
+  await requireStartingBrowser(browser, claims.b, claims.c);
+  const { workspaceId, caller } = await spendState(ctx, provider, claims);
   const back = (outcome: string) =>
     `${ctx.config.consoleUrl}/connectors?workspace=${encodeURIComponent(workspaceId)}&${outcome}=${provider}`;
   if (query.error !== undefined || query.code === undefined || query.code === "") {

@@ -13,7 +13,7 @@ import { VendorFailure } from "./vendor-http.ts";
 
 /**
  * Starts a connect. A chat provider: the vendor's consent URL with a signed single-use state bound to
- * workspace and caller. An API-key provider: the key is probed and, when the vendor accepts it, sealed
+ * workspace, caller and the starting browser (`browserHash`, whose nonce the caller sends in a cookie). An API-key provider: the key is probed and, when the vendor accepts it, sealed
  * and stored; the connector's state is answered.
  */
 export async function connectConnector(
@@ -22,7 +22,8 @@ export async function connectConnector(
   tenantId: string,
   workspaceId: string,
   provider: string,
-  apiKey?: string | undefined,
+  apiKey: string | undefined,
+  browserHash: string,
 ) {
   const entry = requireProvider(provider);
   await requireWorkspace(ctx.db, tenantId, workspaceId);
@@ -37,7 +38,7 @@ export async function connectConnector(
     });
   // The token will be sealed: without a master key (503 UZ-VAULT-002) say so now, not after the consent.
   ctx.vault.seal(workspaceId, connectorVaultName(provider), { probe: true });
-  const { state, expiresAt } = await issueState(ctx, workspaceId, provider, actor.principal);
+  const { state, expiresAt } = await issueState(ctx, workspaceId, provider, actor.principal, browserHash);
   return { authorize_url: authorizeUrl(ctx.config, state), state, expires_at: expiresAt };
 }
 

@@ -5,7 +5,7 @@ import type { ServiceContext } from "../shared/context.ts";
 
 const PURPOSE = "connector-oauth-state";
 
-interface StateClaims {
+export interface StateClaims {
   /** The nonce whose row spends the state. */
   n: string;
   /** Workspace, provider, caller and expiry the state is bound to. */
@@ -13,6 +13,8 @@ interface StateClaims {
   p: string;
   c: string;
   e: number;
+  /** The hash of the browser binding's nonce (`browser-binding.ts`): the browser that may complete it. */
+  b: string;
 }
 
 /**
@@ -24,6 +26,7 @@ export async function issueState(
   workspaceId: string,
   provider: string,
   caller: string,
+  browserHash: string,
 ): Promise<{ state: string; expiresAt: number }> {
   const now = ctx.now();
   const claims: StateClaims = {
@@ -32,6 +35,7 @@ export async function issueState(
     p: provider,
     c: caller,
     e: now + OAUTH_STATE_TTL_MS,
+    b: browserHash,
   };
   await ctx.db.delete(connectorOauthStates).where(lt(connectorOauthStates.expiresAt, now));
   await ctx.db.insert(connectorOauthStates).values({
@@ -51,14 +55,10 @@ const refused = () =>
   });
 
 /**
- * Verifies a state and spends it (deletes its nonce's row), answering what it was bound to. A state that
- * does not verify, names another provider, has expired or was spent is refused, and spends nothing.
+ * Verifies a state's MAC, provider and time, answering its claims; spends nothing. A state that does not
+ * verify, names another provider or has expired is refused.
  */
-export async function spendState(
-  ctx: ServiceContext,
-  provider: string,
-  state: string | undefined,
-): Promise<{ workspaceId: string; caller: string }> {
+export function verifyState(ctx: ServiceContext, provider: string, state: string | undefined): StateClaims {
   if (state === undefined) throw refused();
   const dot = state.indexOf(".");
   if (dot <= 0) throw refused();
@@ -72,15 +72,26 @@ export async function spendState(
   } catch {
     throw refused();
   }
-  const now = ctx.now();
-  if (claims.p !== provider || typeof claims.e !== "number" || claims.e <= now) throw refused();
+  if (claims.p !== provider || typeof claims.e !== "number" || claims.e <= ctx.now()) throw refused();
+  return claims;
+}
+
+/**
+ * Spends a verified state (deletes its nonce's row), answering what it was bound to. A state spent
+ * already, or whose row is past its time, is refused.
+ */
+export async function spendState(
+  ctx: ServiceContext,
+  provider: string,
+  claims: StateClaims,
+): Promise<{ workspaceId: string; caller: string }> {
   const [row] = await ctx.db
     .delete(connectorOauthStates)
     .where(
       and(
         eq(connectorOauthStates.nonce, String(claims.n)),
         eq(connectorOauthStates.provider, provider),
-        gt(connectorOauthStates.expiresAt, now),
+        gt(connectorOauthStates.expiresAt, ctx.now()),
       ),
     )
     .returning();

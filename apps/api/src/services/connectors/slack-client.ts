@@ -52,8 +52,12 @@ export function authorizeUrl(config: Config, state: string): string {
 /** What the bot needs: read the messages addressed to it, and post and update its own. */
 const BOT_SCOPES = "app_mentions:read,chat:write,channels:history,im:history";
 
+/**
+ * The vendor sends the browser back through the console's origin (whose proxy passes the callback to the
+ * API): the browser binding's cookie and the console session live there, so the callback can see both.
+ */
 export function callbackUrl(config: Config): string {
-  return `${config.publicUrl}/v1/connectors/slack/callback`;
+  return `${config.consoleUrl}/v1/connectors/slack/callback`;
 }
 
 /** The token and team a consent's code is exchanged for. */

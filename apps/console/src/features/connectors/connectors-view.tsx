@@ -11,10 +11,20 @@ import { ConnectorPanel } from "./connector-panel.tsx";
 import { connectorsHref } from "./urls.ts";
 import "./connectors-view.css";
 
-/** What the vendor's redirect back said (`?connected=slack`, `?declined=slack`), in words. */
-function outcomeOf(returned: { connected?: string; declined?: string }): string | null {
-  if (returned.connected) return `Connected ${returned.connected}. Route a channel to a fleet below.`;
-  if (returned.declined) return `Nothing changed: access to ${returned.declined} was not granted.`;
+/**
+ * What the vendor's redirect back said (`?connected=slack`, `?declined=slack`), in words: only for a
+ * provider of the catalogue, named by its display name. The URL is anyone's to write, so no text of it is
+ * shown: a link saying `?connected=…` with words of its own shows no notice at all.
+ */
+function outcomeOf(
+  returned: { connected?: string; declined?: string },
+  catalogue: readonly { id: string; display_name: string }[] | undefined,
+): string | null {
+  const named = (id: string | undefined) => catalogue?.find((provider) => provider.id === id)?.display_name;
+  const connected = named(returned.connected);
+  if (connected) return `Connected ${connected}. Route a channel to a fleet below.`;
+  const declined = named(returned.declined);
+  if (declined) return `Nothing changed: access to ${declined} was not granted.`;
   return null;
 }
 
@@ -42,7 +52,7 @@ export function ConnectorsView({
         heading="Connectors"
         choice={choice}
         hrefFor={connectorsHref}
-        done={chosenId === workspaceId ? outcomeOf(returned) : null}
+        done={chosenId === workspaceId ? outcomeOf(returned, list.data) : null}
       >
         <WorkspaceListBody
           choice={choice}

@@ -11,6 +11,7 @@ import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
 import { Admission } from "./admission.ts";
+import { migrateChecked } from "./journal.ts";
 import { acquireLock } from "./lock.ts";
 import * as schema from "./schema/index.ts";
 
@@ -51,7 +52,11 @@ export interface DatabaseHandle {
    * and says nothing of its queue.
    */
   poolUse(): { size: number; active: number | null; waiting: number | null };
-  /** Applies the committed migrations (serialised across processes on PostgreSQL). */
+  /**
+   * Applies the committed migrations (serialised across processes on PostgreSQL), after checking what the
+   * database has applied against them: a schema newer than this code, or a landed migration changed or
+   * moved, throws SchemaMismatchError and nothing is applied.
+   */
   migrate(): Promise<void>;
   close(): Promise<void>;
 }
@@ -76,7 +81,8 @@ export interface OpenOptions {
 export const DEFAULT_CONNECT_TIMEOUT_MS = 2_000;
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 5_000;
 
-const migrationsFolder = join(
+/** The committed migrations (drizzle-kit's folder: SQL files and meta/_journal.json). */
+export const migrationsFolder = join(
   dirname(createRequire(import.meta.url).resolve("@fleet/db/package.json")),
   "drizzle",
 );
@@ -345,7 +351,11 @@ function openPostgres(
       const single = postgres(url, { ...base, max: 1 });
       try {
         await single`select pg_advisory_lock(${MIGRATION_LOCK})`;
-        await migratePostgres(drizzlePostgres(single), { migrationsFolder });
+        const query = (text: string, params: unknown[] = []) =>
+          single.unsafe(text, params as never[]) as unknown as Promise<Record<string, unknown>[]>;
+        await migrateChecked(query, migrationsFolder, () =>
+          migratePostgres(drizzlePostgres(single), { migrationsFolder }),
+        );
         await single`select pg_advisory_unlock(${MIGRATION_LOCK})`;
       } finally {
         await single.end();
@@ -393,7 +403,11 @@ async function openPglite(dir: string | null, controlSocket: string | null): Pro
     },
     poolUse: () => ({ size: 1, active: null, waiting: null }),
     async migrate() {
-      await migratePglite(drizzlePglite(client), { migrationsFolder });
+      const query = async (text: string, params: unknown[] = []) =>
+        (await client.query<Record<string, unknown>>(text, params)).rows;
+      await migrateChecked(query, migrationsFolder, () =>
+        migratePglite(drizzlePglite(client), { migrationsFolder }),
+      );
     },
     async close() {
       await client.close();

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { MIGRATIONS_TABLE, openDatabase } from "@fleet/db";
+import { MIGRATIONS_TABLE, openDatabase, SchemaMismatchError } from "@fleet/db";
 import { freePort } from "@fleet/testing/free-port";
 import { afterAll, describe, expect, it } from "vitest";
 import { databaseKind, isolatedDatabase } from "./harness.ts";
@@ -110,5 +110,40 @@ describe("a database whose schema is newer than this code", () => {
     } finally {
       await handle.close();
     }
+  }, 120_000);
+});
+
+/** What a start on `url` answers: migrate() is the first thing it runs on the database. */
+async function migrateOn(url: string): Promise<unknown> {
+  const handle = await openDatabase(url, { max: 1 });
+  try {
+    await handle.migrate();
+    return null;
+  } catch (error) {
+    return error;
+  } finally {
+    await handle.close();
+  }
+}
+
+describe("a database whose landed migrations differ from this code's", () => {
+  it("refuses a migration whose SQL changed after it was applied, naming it", async () => {
+    const url = await migratedDatabase();
+    await onDatabase(url, `update ${MIGRATIONS_TABLE} set hash = $1 where tag = '0012_integration_grants'`, [
+      "0".repeat(64),
+    ]);
+    const error = await migrateOn(url);
+    expect(error).toBeInstanceOf(SchemaMismatchError);
+    expect((error as Error).message).toContain("changed after they were applied to this database");
+    expect((error as Error).message).toContain("0012_integration_grants (applied sha256 000000000000…");
+  }, 120_000);
+
+  it("refuses a migration not applied that sorts before one that is (a migration moved in the journal)", async () => {
+    const url = await migratedDatabase();
+    // As on a database built on a branch where 0005 came after what is now 0006…: drizzle would skip it.
+    await onDatabase(url, `delete from ${MIGRATIONS_TABLE} where tag = '0005_waiting_work'`);
+    const error = await migrateOn(url);
+    expect(error).toBeInstanceOf(SchemaMismatchError);
+    expect((error as Error).message).toMatch(/0005_waiting_work are not applied but sort before \d{4}_/);
   }, 120_000);
 });

@@ -74,8 +74,11 @@ function describe(row: AppliedMigration): string {
 }
 
 /**
- * Refuses (throws SchemaMismatchError) a database this code must not migrate or serve: migrations
- * applied that this code does not know (a newer release's, or a branch's).
+ * Refuses (throws SchemaMismatchError) a database this code must not migrate or serve:
+ * - migrations applied that this code does not know (a newer release's, or a branch's);
+ * - a migration whose SQL changed after it was applied (its stored hash differs);
+ * - a migration of this code not applied but ordered before one that is: drizzle's migrator applies only
+ *   what sorts after the last applied `when`, so it would be skipped silently (a renumbered migration).
  */
 export function checkApplied(applied: AppliedMigration[], code: CodeMigration[]): void {
   const byWhen = new Map(code.map((migration) => [migration.when, migration]));
@@ -89,6 +92,31 @@ export function checkApplied(applied: AppliedMigration[], code: CodeMigration[])
           ? `it was migrated by a newer release (this code ends at ${newest?.tag ?? "no migration"}). ` +
             "Run that release or a newer one: older code on a newer schema is refused (docs/deploy.md, Upgrades)"
           : "they are not this release's (a branch's migrations?); run the code that applied them"),
+    );
+  }
+  const changed = applied.flatMap((row) => {
+    const migration = byWhen.get(row.createdAt)!;
+    return migration.hash === row.hash ? [] : [{ migration, row }];
+  });
+  if (changed.length > 0) {
+    throw new SchemaMismatchError(
+      `migration(s) changed after they were applied to this database: ${changed
+        .map(
+          ({ migration, row }) =>
+            `${migration.tag} (applied sha256 ${short(row.hash)}…, now ${short(migration.hash)}…)`,
+        )
+        .join(", ")}; a landed migration must never change: add a new one instead`,
+    );
+  }
+  const last = applied.at(-1);
+  const done = new Set(applied.map((row) => row.createdAt));
+  const skipped = code.filter(
+    (migration) => last && migration.when < last.createdAt && !done.has(migration.when),
+  );
+  if (skipped.length > 0) {
+    throw new SchemaMismatchError(
+      `migration(s) ${skipped.map((migration) => migration.tag).join(", ")} are not applied but sort before ` +
+        `${byWhen.get(last!.createdAt)!.tag}, which is: the migrator would skip them (a migration moved in the journal?)`,
     );
   }
 }

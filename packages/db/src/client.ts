@@ -13,6 +13,7 @@ import postgres from "postgres";
 import { Admission } from "./admission.ts";
 import { migrateChecked } from "./journal.ts";
 import { acquireLock } from "./lock.ts";
+import { readOnly, retryLost } from "./retry.ts";
 import * as schema from "./schema/index.ts";
 
 export type Schema = typeof schema;
@@ -138,18 +139,32 @@ function preparing<T extends Client>(sql: T, admission: Admission | null): T {
       if (property === "unsafe") {
         return (query: string, params?: never[], options?: postgres.UnsafeQueryOptions) => {
           const send = () => target.unsafe(query, params, { ...options, prepare: true });
-          return admission === null ? send() : admitted(admission, send);
+          // A read that met a connection lost in an outage runs again on another (retry.ts).
+          return admission === null
+            ? send()
+            : admitted(admission, send, readOnly(query) ? admission.use.size : 0);
         };
       }
       if (property === "begin" || property === "savepoint") {
         return (...args: unknown[]) => {
           const body = args.pop() as (tx: postgres.TransactionSql) => unknown;
           const open = Reflect.get(target, property, target) as (...args: unknown[]) => unknown;
-          const run = () =>
-            open.call(target, ...args, (tx: postgres.TransactionSql) =>
-              body(preparing(tx, null)),
-            ) as PromiseLike<unknown>;
-          return admission === null || property === "savepoint" ? run() : admission.run(run);
+          let began = false;
+          const run = () => {
+            began = false;
+            return open.call(target, ...args, (tx: postgres.TransactionSql) => {
+              began = true;
+              return body(preparing(tx, null));
+            }) as PromiseLike<unknown>;
+          };
+          if (admission === null || property === "savepoint") return run();
+          // A transaction whose `begin` met a connection lost in an outage never ran its body: run it
+          // again on another connection (retry.ts). Once the body ran, a lost connection is the caller's.
+          return retryLost(
+            () => admission.run(run),
+            admission.use.size,
+            () => !began,
+          );
         };
       }
       return Reflect.get(target, property, receiver);
@@ -164,14 +179,19 @@ function preparing<T extends Client>(sql: T, admission: Admission | null): T {
 function admitted(
   admission: Admission,
   send: () => { values(): PromiseLike<unknown> } & PromiseLike<unknown>,
+  retries: number,
 ) {
   let arrays = false;
   let running: Promise<unknown> | null = null;
   const run = () =>
-    (running ??= admission.run(() => {
-      const query = send();
-      return arrays ? query.values() : query;
-    }));
+    (running ??= retryLost(
+      () =>
+        admission.run(() => {
+          const query = send();
+          return arrays ? query.values() : query;
+        }),
+      retries,
+    ));
   const pending = {
     values() {
       arrays = true;

@@ -58,8 +58,13 @@ export interface DatabaseHandle {
    * database has applied against them: a schema newer than this code, or a landed migration changed or
    * moved, throws SchemaMismatchError and nothing is applied.
    */
-  migrate(): Promise<void>;
+  migrate(options?: MigrateOptions): Promise<void>;
   close(): Promise<void>;
+}
+
+export interface MigrateOptions {
+  /** Another migrations folder (an earlier release's journal, for upgrade tests); default: this code's. */
+  folder?: string;
 }
 
 export interface OpenOptions {
@@ -365,7 +370,7 @@ function openPostgres(
       return listener.listen(channel, { onMessage, onReady, onLost });
     },
     poolUse: () => admission.use,
-    async migrate() {
+    async migrate({ folder = migrationsFolder }: MigrateOptions = {}) {
       // One connection holds the advisory lock for the whole run, so concurrent starts migrate once.
       // Without the statement timeout: a migration, or waiting for another instance's, may take longer.
       const single = postgres(url, { ...base, max: 1 });
@@ -373,8 +378,8 @@ function openPostgres(
         await single`select pg_advisory_lock(${MIGRATION_LOCK})`;
         const query = (text: string, params: unknown[] = []) =>
           single.unsafe(text, params as never[]) as unknown as Promise<Record<string, unknown>[]>;
-        await migrateChecked(query, migrationsFolder, () =>
-          migratePostgres(drizzlePostgres(single), { migrationsFolder }),
+        await migrateChecked(query, folder, () =>
+          migratePostgres(drizzlePostgres(single), { migrationsFolder: folder }),
         );
         await single`select pg_advisory_unlock(${MIGRATION_LOCK})`;
       } finally {
@@ -422,11 +427,11 @@ async function openPglite(dir: string | null, controlSocket: string | null): Pro
       return unlisten;
     },
     poolUse: () => ({ size: 1, active: null, waiting: null }),
-    async migrate() {
+    async migrate({ folder = migrationsFolder }: MigrateOptions = {}) {
       const query = async (text: string, params: unknown[] = []) =>
         (await client.query<Record<string, unknown>>(text, params)).rows;
-      await migrateChecked(query, migrationsFolder, () =>
-        migratePglite(drizzlePglite(client), { migrationsFolder }),
+      await migrateChecked(query, folder, () =>
+        migratePglite(drizzlePglite(client), { migrationsFolder: folder }),
       );
     },
     async close() {

@@ -1,5 +1,11 @@
 import { rmSync } from "node:fs";
-import { controlSocketPath, DataDirLockedError, openDatabase, parseDatabaseUrl } from "@fleet/db";
+import {
+  controlSocketPath,
+  DataDirLockedError,
+  openDatabase,
+  parseDatabaseUrl,
+  SchemaMismatchError,
+} from "@fleet/db";
 import { serveControlSocket } from "./cli/control-socket.ts";
 import { ConfigError, databaseLimits, loadConfig } from "./env.ts";
 import { Responses } from "./http/responses.ts";
@@ -34,6 +40,8 @@ async function main(): Promise<void> {
     ...databaseLimits(config),
     ...(socket === null ? {} : { controlSocket: socket }),
   });
+  // A database newer than this code (a rollback), or with a landed migration changed, refuses the start
+  // here: /readyz never turns ready, and the process exits 1 naming the migrations.
   await database.migrate();
   const { app, log, services, shutdown } = await createApp(config, database, { server: starting });
   const control = socket === null ? null : await serveControlSocket(socket, services, log);
@@ -62,7 +70,12 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof DataDirLockedError || error instanceof StartError) {
+  if (
+    error instanceof ConfigError ||
+    error instanceof DataDirLockedError ||
+    error instanceof StartError ||
+    error instanceof SchemaMismatchError
+  ) {
     console.error(`fleet-api: ${error.message}`);
   } else {
     console.error("fleet-api: failed to start:", error);

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedFleetOn } from "./fleet-fixtures.ts";
 import { callAt, databaseKind, startApi, type TestApi } from "./harness.ts";
 import { PrivateCluster, postgresBinaries } from "./private-postgres.ts";
+import { proxyTo } from "./tcp-proxy.ts";
 
 /** The deadlines the API runs with here: the defaults env.ts states. */
 const CONNECT_TIMEOUT_MS = 2_000;
@@ -72,7 +73,7 @@ describe.runIf(bin !== null && databaseKind === "postgres")(
       `/v1/workspaces/${seeded.workspaceId}/fleets/${seeded.fleetId}/events/${id}`;
 
     let written = 0;
-    async function send(kind: "write" | "read"): Promise<Outcome> {
+    async function send(kind: "write" | "read", base = api.baseUrl): Promise<Outcome> {
       const message = kind === "write" ? `burst ${process.pid} ${++written} ${Date.now()}` : null;
       const sentAt = Date.now();
       const request =
@@ -84,7 +85,7 @@ describe.runIf(bin !== null && databaseKind === "postgres")(
             }
           : { method: "GET", path: eventPath(eventIds[written % eventIds.length]!), body: undefined };
       try {
-        const response = await fetch(`${api.baseUrl}${request.path}`, {
+        const response = await fetch(`${base}${request.path}`, {
           method: request.method,
           headers: {
             authorization: `Bearer ${seeded.apiKey}`,
@@ -121,7 +122,7 @@ describe.runIf(bin !== null && databaseKind === "postgres")(
     }
 
     /** Writers and readers sending one request after another until `stop` resolves. */
-    async function load(stop: Promise<unknown>): Promise<Outcome[]> {
+    async function load(stop: Promise<unknown>, base = api.baseUrl): Promise<Outcome[]> {
       let running = true;
       void stop.then(() => {
         running = false;
@@ -129,13 +130,51 @@ describe.runIf(bin !== null && databaseKind === "postgres")(
       const outcomes: Outcome[] = [];
       const loop = async (kind: "write" | "read") => {
         while (running) {
-          outcomes.push(await send(kind));
+          outcomes.push(await send(kind, base));
           await new Promise((resolve) => setTimeout(resolve, 25));
         }
       };
       await Promise.all([...Array(6)].map(() => loop("write")).concat([...Array(4)].map(() => loop("read"))));
       return outcomes;
     }
+
+    it("answers every read at the first try once the database is back, after a kill that closed no idle connection", {
+      timeout: 60_000,
+    }, async () => {
+      // Through a proxy that can lose connections as a crashed host does: the kill's FIN reaches no idle
+      // pooled connection, and each stays open until the first statement sent on it is answered by a reset.
+      const { proxy, url } = await proxyTo(cluster.url);
+      const proxied = await startApi({ DATABASE_URL: url, LOG_LEVEL: "silent" });
+      try {
+        // Every pooled connection open and idle before the kill (the pool is 5: startApi's max).
+        const warm = await Promise.all([...Array(10)].map(() => send("read", proxied.baseUrl)));
+        expect(warm.map((o) => o.status)).toEqual(warm.map(() => 200));
+        // Two writers in flight at the kill; the other pooled connections sit idle through the outage.
+        let killed = false;
+        const writer = async () => {
+          while (!killed) await send("write", proxied.baseUrl);
+        };
+        const writers = Promise.all([writer(), writer()]);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        proxy.vanish();
+        killed = true;
+        await cluster.stop("immediate");
+        await writers;
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        await cluster.start();
+        proxy.restore();
+        // The first reads once the database accepts connections: one after another, then all at once.
+        const reads: Outcome[] = [];
+        for (let i = 0; i < 3; i++) reads.push(await send("read", proxied.baseUrl));
+        reads.push(...(await Promise.all([...Array(10)].map(() => send("read", proxied.baseUrl)))));
+        expect(reads.map((o) => `${o.status} ${o.code ?? ""}`.trim())).toEqual(reads.map(() => "200"));
+        expect(proxy.resets, "the reads met connections the kill left open").toBeGreaterThan(0);
+      } finally {
+        await proxied.app.close();
+        await proxied.database.close();
+        await proxy.stop();
+      }
+    });
 
     for (const mode of ["immediate", "fast"] as const) {
       it(`answers every request within its deadline while the database is ${mode === "immediate" ? "killed" : "stopped"}, stores no refused write, and recovers at once`, {

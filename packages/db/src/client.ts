@@ -11,7 +11,9 @@ import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
 import { Admission } from "./admission.ts";
+import { migrateChecked } from "./journal.ts";
 import { acquireLock } from "./lock.ts";
+import { readOnly, retryLost } from "./retry.ts";
 import * as schema from "./schema/index.ts";
 
 export type Schema = typeof schema;
@@ -51,9 +53,18 @@ export interface DatabaseHandle {
    * and says nothing of its queue.
    */
   poolUse(): { size: number; active: number | null; waiting: number | null };
-  /** Applies the committed migrations (serialised across processes on PostgreSQL). */
-  migrate(): Promise<void>;
+  /**
+   * Applies the committed migrations (serialised across processes on PostgreSQL), after checking what the
+   * database has applied against them: a schema newer than this code, or a landed migration changed or
+   * moved, throws SchemaMismatchError and nothing is applied.
+   */
+  migrate(options?: MigrateOptions): Promise<void>;
   close(): Promise<void>;
+}
+
+export interface MigrateOptions {
+  /** Another migrations folder (an earlier release's journal, for upgrade tests); default: this code's. */
+  folder?: string;
 }
 
 export interface OpenOptions {
@@ -76,7 +87,8 @@ export interface OpenOptions {
 export const DEFAULT_CONNECT_TIMEOUT_MS = 2_000;
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 5_000;
 
-const migrationsFolder = join(
+/** The committed migrations (drizzle-kit's folder: SQL files and meta/_journal.json). */
+export const migrationsFolder = join(
   dirname(createRequire(import.meta.url).resolve("@fleet/db/package.json")),
   "drizzle",
 );
@@ -132,18 +144,32 @@ function preparing<T extends Client>(sql: T, admission: Admission | null): T {
       if (property === "unsafe") {
         return (query: string, params?: never[], options?: postgres.UnsafeQueryOptions) => {
           const send = () => target.unsafe(query, params, { ...options, prepare: true });
-          return admission === null ? send() : admitted(admission, send);
+          // A read that met a connection lost in an outage runs again on another (retry.ts).
+          return admission === null
+            ? send()
+            : admitted(admission, send, readOnly(query) ? admission.use.size : 0);
         };
       }
       if (property === "begin" || property === "savepoint") {
         return (...args: unknown[]) => {
           const body = args.pop() as (tx: postgres.TransactionSql) => unknown;
           const open = Reflect.get(target, property, target) as (...args: unknown[]) => unknown;
-          const run = () =>
-            open.call(target, ...args, (tx: postgres.TransactionSql) =>
-              body(preparing(tx, null)),
-            ) as PromiseLike<unknown>;
-          return admission === null || property === "savepoint" ? run() : admission.run(run);
+          let began = false;
+          const run = () => {
+            began = false;
+            return open.call(target, ...args, (tx: postgres.TransactionSql) => {
+              began = true;
+              return body(preparing(tx, null));
+            }) as PromiseLike<unknown>;
+          };
+          if (admission === null || property === "savepoint") return run();
+          // A transaction whose `begin` met a connection lost in an outage never ran its body: run it
+          // again on another connection (retry.ts). Once the body ran, a lost connection is the caller's.
+          return retryLost(
+            () => admission.run(run),
+            admission.use.size,
+            () => !began,
+          );
         };
       }
       return Reflect.get(target, property, receiver);
@@ -158,14 +184,19 @@ function preparing<T extends Client>(sql: T, admission: Admission | null): T {
 function admitted(
   admission: Admission,
   send: () => { values(): PromiseLike<unknown> } & PromiseLike<unknown>,
+  retries: number,
 ) {
   let arrays = false;
   let running: Promise<unknown> | null = null;
   const run = () =>
-    (running ??= admission.run(() => {
-      const query = send();
-      return arrays ? query.values() : query;
-    }));
+    (running ??= retryLost(
+      () =>
+        admission.run(() => {
+          const query = send();
+          return arrays ? query.values() : query;
+        }),
+      retries,
+    ));
   const pending = {
     values() {
       arrays = true;
@@ -339,13 +370,17 @@ function openPostgres(
       return listener.listen(channel, { onMessage, onReady, onLost });
     },
     poolUse: () => admission.use,
-    async migrate() {
+    async migrate({ folder = migrationsFolder }: MigrateOptions = {}) {
       // One connection holds the advisory lock for the whole run, so concurrent starts migrate once.
       // Without the statement timeout: a migration, or waiting for another instance's, may take longer.
       const single = postgres(url, { ...base, max: 1 });
       try {
         await single`select pg_advisory_lock(${MIGRATION_LOCK})`;
-        await migratePostgres(drizzlePostgres(single), { migrationsFolder });
+        const query = (text: string, params: unknown[] = []) =>
+          single.unsafe(text, params as never[]) as unknown as Promise<Record<string, unknown>[]>;
+        await migrateChecked(query, folder, () =>
+          migratePostgres(drizzlePostgres(single), { migrationsFolder: folder }),
+        );
         await single`select pg_advisory_unlock(${MIGRATION_LOCK})`;
       } finally {
         await single.end();
@@ -392,8 +427,12 @@ async function openPglite(dir: string | null, controlSocket: string | null): Pro
       return unlisten;
     },
     poolUse: () => ({ size: 1, active: null, waiting: null }),
-    async migrate() {
-      await migratePglite(drizzlePglite(client), { migrationsFolder });
+    async migrate({ folder = migrationsFolder }: MigrateOptions = {}) {
+      const query = async (text: string, params: unknown[] = []) =>
+        (await client.query<Record<string, unknown>>(text, params)).rows;
+      await migrateChecked(query, folder, () =>
+        migratePglite(drizzlePglite(client), { migrationsFolder: folder }),
+      );
     },
     async close() {
       await client.close();

@@ -20,6 +20,14 @@ export {
 } from "drizzle-orm";
 export { PoolTimeoutError } from "./admission.ts";
 export * from "./client.ts";
+export {
+  type AppliedMigration,
+  appliedMigrations,
+  type CodeMigration,
+  codeMigrations,
+  MIGRATIONS_TABLE,
+  SchemaMismatchError,
+} from "./journal.ts";
 export { DataDirLockedError, type LockInfo, readLock } from "./lock.ts";
 export * as schema from "./schema/index.ts";
 export * from "./schema/index.ts";

@@ -11,6 +11,7 @@ export interface PolicyInput {
   workspace_id: string;
   rules: ApprovalRule[];
   escalation_webhook_url: string | null;
+  allow_self_approval?: boolean;
 }
 
 function invalid(detail: string): Problem {
@@ -73,6 +74,7 @@ export async function replaceApprovalPolicy(
     const values = {
       rules: input.rules as unknown as Record<string, unknown>[],
       escalationWebhookUrl: url,
+      allowSelfApproval: input.allow_self_approval ?? false,
       updatedAt: now,
       updatedBy: actor.principal,
     };
@@ -88,7 +90,11 @@ export async function replaceApprovalPolicy(
       workspaceId: input.workspace_id,
       action: "approval_policy.replace",
       target: `approval_policy:${input.workspace_id}`,
-      details: { rules: input.rules.map((r) => r.name), escalation_webhook: url !== null },
+      details: {
+        rules: input.rules.map((r) => r.name),
+        escalation_webhook: url !== null,
+        allow_self_approval: input.allow_self_approval ?? false,
+      },
     });
     return stored!;
   });

@@ -65,6 +65,7 @@ export async function pollDeviceSignIn(ctx: ServiceContext, deviceCode: string) 
         clientName: row.clientName,
         clientHost: row.clientHost,
         ttlSeconds,
+        approvedVia: row.approvedVia,
       },
       now,
     );

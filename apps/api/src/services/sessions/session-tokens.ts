@@ -1,4 +1,5 @@
 import { type OperatorScope, operatorScopes, Problem } from "@fleet/contracts";
+import { newId } from "../../runtime/ids.ts";
 import { insertCliCredential, signCliCredential } from "../cli-credentials/issuance.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { membershipOf } from "./sign-in-membership.ts";
@@ -26,7 +27,13 @@ export async function issueSession(
     return { token, expires_at: expiresAt };
   }
   const { token, expiresAt } = await ctx.sessions.sign(
-    { sub: member.userId, kind: input.kind, tenantId: member.tenantId, scopes: member.scopes },
+    {
+      sub: member.userId,
+      kind: input.kind,
+      tenantId: member.tenantId,
+      scopes: member.scopes,
+      sessionId: newId(now),
+    },
     ttlSeconds,
     now,
   );

@@ -30,7 +30,9 @@ async function start() {
 }
 
 const poll = (deviceCode: string) =>
-  call<Polled>("POST", "/v1/auth/sessions/token", { body: { device_code: deviceCode } });
+  call<Polled & { error_code?: string }>("POST", "/v1/auth/sessions/token", {
+    body: { device_code: deviceCode },
+  });
 
 /** Approves a new device sign-in with `session`; answers the started sign-in. */
 async function approvedBy(session: string) {

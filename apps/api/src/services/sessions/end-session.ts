@@ -1,4 +1,4 @@
-import { sessionRevocations } from "@fleet/db";
+import { lt, sessionRevocations } from "@fleet/db";
 import type { TenantPrincipal } from "../../auth/principal.ts";
 import { revokeApprovedThrough } from "../cli-credentials/cascade.ts";
 import { revokeCliCredential } from "../cli-credentials/revoke-cli-credential.ts";
@@ -37,6 +37,8 @@ export async function endSession(
       .onConflictDoNothing()
       .returning();
     if (listed === undefined) return [];
+    // Entries of sessions that have expired refuse nothing any more: they go as new ones arrive.
+    await tx.delete(sessionRevocations).where(lt(sessionRevocations.expiresAt, now));
     const approved = await revokeApprovedThrough(tx, [`session:${sessionId}`], now);
     await recordAudit(tx, {
       actor,

@@ -78,6 +78,25 @@ describe("quorum means people", () => {
     expect(decided.body).toMatchObject({ outcome: "approved", resolved_by: `user:${independent!.userId}` });
   });
 
+  it("a rule naming fewer invitation families than the approvals it takes is refused", async () => {
+    const owner = await seedTenant();
+    const second = await inviteAndSignIn(owner.apiKey, RESOLVER);
+    const [other] = await people(owner, 1);
+    const rule = { name: "pair", match: {}, required_approvals: 2 };
+    const refused = await putPolicy(owner, {
+      rules: [{ ...rule, approvers: [owner.userId, second.userId] }],
+      escalation_webhook_url: null,
+    });
+    expect(refused.status, refused.text).toBe(400);
+    expect(refused.body).toMatchObject({ error_code: "UZ-APPROVAL-002" });
+    expect(refused.body.detail).toMatch(/1 invitation family/);
+    const stored = await putPolicy(owner, {
+      rules: [{ ...rule, approvers: [owner.userId, second.userId, other!.userId] }],
+      escalation_webhook_url: null,
+    });
+    expect(stored.status, stored.text).toBe(200);
+  });
+
   it("a member removed while the gate is pending stops counting; the vote stays, marked", async () => {
     const owner = await seedTenant();
     const [a, b, c] = await people(owner, 3);

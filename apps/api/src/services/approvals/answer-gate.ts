@@ -29,7 +29,8 @@ type Answered =
  * (`approval_votes`' key), and the rule's M-th counted approval decides `approved`; before that the
  * answer is `pending` with the approvals so far. Only people count: the gate's causer is refused unless
  * the policy allows it, and an approval that could not count (joined after the gate opened, or of an
- * invitation family that already approved) is refused rather than stored (`approvalsOf` says which count). The one-approver default is the first answer winning.
+ * invitation family that already approved) is refused rather than stored (`approvalsOf` says which
+ * count). The one-approver default is the first answer winning.
  * A late answer gets the standing answer (an overdue gate is timed out first, as the sweeper would).
  */
 export async function answerGate(

@@ -4,7 +4,9 @@ import type { startDeviceSignIn } from "@fleet/contracts/sessions/start-device-s
 import { cliCredentials, eq } from "@fleet/db";
 import { beforeAll, describe, expect, it } from "vitest";
 import { insertCliCredential, signCliCredential } from "../src/services/cli-credentials/issuance.ts";
-import { call, seedTenant, signInLink, type Tenant, testApi } from "./harness.ts";
+import { call, callAt, databaseKind, seedTenant, signInLink, type Tenant, testApi } from "./harness.ts";
+import { useSecondInstance } from "./instances.ts";
+import { openStream } from "./stream-fixtures.ts";
 
 type Started = OutputOf<typeof startDeviceSignIn>;
 type Polled = OutputOf<typeof pollDeviceSignIn>;
@@ -157,5 +159,34 @@ describe("revoking a credential revokes those approved through it", () => {
     expect(refused.status, refused.text).toBe(401);
     expect(refused.body.error_code).toBe("UZ-AUTH-003");
     expect((await poll(started.device_code)).body.error_code).toBe("UZ-AUTH-012");
+  });
+});
+
+describe.runIf(databaseKind === "postgres")("signing out across two instances", () => {
+  const instances = useSecondInstance();
+
+  it("the session and the credential it approved are refused on the other instance at once, their streams end", async () => {
+    const { first, second } = instances();
+    const tenant = await seedTenant();
+    const session = await consoleSession(tenant);
+    const cli = await cliVia(session);
+    for (const token of [session, cli.session_token])
+      expect((await callAt(second.baseUrl, "GET", "/v1/users/me", { token })).status).toBe(200);
+    const path = `/v1/workspaces/${tenant.workspaceId}/events/stream`;
+    const stream = await openStream(second.baseUrl, path, { token: cli.session_token });
+    expect(stream.status).toBe(200);
+    try {
+      const ended = await callAt(first.baseUrl, "DELETE", "/v1/auth/sessions/current", { token: session });
+      expect(ended.status, ended.text).toBe(204);
+      for (const token of [session, cli.session_token]) {
+        const refused = await callAt(second.baseUrl, "GET", "/v1/users/me", { token });
+        expect(refused.status, refused.text).toBe(401);
+      }
+      const frame = await stream.next((f) => f.event === "access_revoked", 5_000);
+      expect(frame.event).toBe("access_revoked");
+      await stream.ended;
+    } finally {
+      stream.close();
+    }
   });
 });

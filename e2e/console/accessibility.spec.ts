@@ -7,6 +7,7 @@ import {
   definition,
   installFleet,
   messageFleet,
+  requesterToken,
   setFleetStatus,
   TestRunner,
 } from "../support/fleet-api.ts";
@@ -281,7 +282,13 @@ test.describe("Accessibility", () => {
       definition({ name: "Axe gates", runnerLabels: [runner.label] }),
     );
     const fleet = await installFleet(apiUrl, tenant, entry);
-    await messageFleet(apiUrl, tenant, fleet.fleet_id, "approve: deploy");
+    await messageFleet(
+      apiUrl,
+      tenant,
+      fleet.fleet_id,
+      "approve: deploy",
+      await requesterToken(apiUrl, tenant),
+    );
     const lease = await runner.lease();
     await signInByLink(page, tenant);
     await page.goto(`/approvals?workspace=${tenant.workspace_id}`);

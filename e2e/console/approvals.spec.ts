@@ -16,6 +16,7 @@ import {
   installFleet,
   messageFleet,
   type RunnerGate,
+  requesterToken,
   TestRunner,
 } from "../support/fleet-api.ts";
 import { addMember, type Tenant } from "../support/fleetctl.ts";
@@ -35,7 +36,14 @@ async function leasedFleet(apiUrl: string, tenant: Tenant, name: string, message
   const runner = new TestRunner(apiUrl);
   const entry = await addTenantEntry(apiUrl, tenant, definition({ name, runnerLabels: [runner.label] }));
   const fleet = await installFleet(apiUrl, tenant, entry);
-  const sent = await messageFleet(apiUrl, tenant, fleet.fleet_id, message);
+  // Asked by another member: the owner, who answers, did not cause the gate.
+  const sent = await messageFleet(
+    apiUrl,
+    tenant,
+    fleet.fleet_id,
+    message,
+    await requesterToken(apiUrl, tenant),
+  );
   const lease = await runner.lease();
   return { runner, fleet, lease, eventId: sent.event_id };
 }
@@ -362,13 +370,14 @@ test.describe("Approvals", () => {
       rules: [{ name: "Two keys", match: { gate_kinds: ["deploy"] }, required_approvals: 2 }],
       escalation_webhook_url: null,
     });
+    // A member already when the gate opens: only they count toward its quorum.
+    const email = `approver-${tenant.tenant_id.slice(-8)}@example.test`;
+    await addMember(tenant.tenant_id, email, "approval:read approval:resolve fleet:read");
     const { runner, lease } = await leasedFleet(apiUrl, tenant, "Quorum");
     const gate = await runner.openGate(lease);
     // The owner approves through their key: one of two.
     await answerByApi(apiUrl, tenant, gate.gate_id, "approve");
 
-    const email = `approver-${gate.gate_id.slice(-8)}@example.test`;
-    await addMember(tenant.tenant_id, email, "approval:read approval:resolve fleet:read");
     await signInByLink(page, { ...tenant, email });
     await page.goto(`/approvals?workspace=${tenant.workspace_id}`);
     const row = page.getByRole("row", { name: /deploy · release/ });

@@ -13,16 +13,22 @@ test.describe("Sign-in", () => {
     page,
     context,
     tenant,
+    apiUrl,
   }, testInfo) => {
     const url = await signInByLink(page, tenant);
     const cookie = (await context.cookies()).find((c) => c.name === "fleet_session");
     expect(cookie?.httpOnly).toBe(true);
     expect(cookie?.sameSite).toBe("Lax");
     expect(await page.evaluate(() => document.cookie)).not.toContain("fleet_session");
+    const me = () =>
+      fetch(`${apiUrl}/v1/users/me`, { headers: { authorization: `Bearer ${cookie!.value}` } });
+    expect((await me()).status).toBe(200);
 
     await page.getByRole("button", { name: "Sign out" }).click();
     await expect(page).toHaveURL(/\/sign-in$/);
     expect((await context.cookies()).find((c) => c.name === "fleet_session")).toBeUndefined();
+    // Signing out ended the session on the API too: the token is refused, not merely forgotten.
+    expect((await me()).status).toBe(401);
 
     await page.goto(url);
     await page.getByRole("button", { name: "Continue" }).click();

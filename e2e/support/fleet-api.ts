@@ -6,7 +6,7 @@ import type { createLibrary } from "@fleet/contracts/fleet-libraries/create-libr
 import type { createFleet } from "@fleet/contracts/fleets/create-fleet";
 import type { messageFleet as messageOperation } from "@fleet/contracts/fleets/message-fleet";
 import type { enrollRunner } from "@fleet/contracts/runners/enroll-runner";
-import { operatorToken, type Tenant } from "./fleetctl.ts";
+import { addMember, loginLink, operatorToken, type Tenant } from "./fleetctl.ts";
 
 /**
  * Seeds fleets and their activity through the real /v1 API, as a tenant's script, an operator and a runner
@@ -110,10 +110,33 @@ export function setFleetStatus(apiUrl: string, tenant: Tenant, fleetId: string, 
   });
 }
 
-export function messageFleet(apiUrl: string, tenant: Tenant, fleetId: string, message: string) {
+/**
+ * A session of a member of the tenant's who sends messages and asks for grants: the person who caused a
+ * gate does not approve it by default, so a spec that answers as the owner has someone else ask.
+ */
+export async function requesterToken(apiUrl: string, tenant: Tenant): Promise<string> {
+  const email = `requester-${randomUUID().slice(0, 8)}@example.test`;
+  await addMember(tenant.tenant_id, email, "fleet:write fleet:read");
+  const token = new URL(await loginLink(email)).searchParams.get("token");
+  const response = await fetch(`${apiUrl}/v1/auth/sign-in-links/exchange`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ token }),
+  });
+  if (!response.ok) throw new Error(`exchanging the requester's link answered ${response.status}`);
+  return ((await response.json()) as { session_token: string }).session_token;
+}
+
+export function messageFleet(
+  apiUrl: string,
+  tenant: Tenant,
+  fleetId: string,
+  message: string,
+  token = tenant.api_key,
+) {
   return call<OutputOf<typeof messageOperation>>(
     apiUrl,
-    tenant.api_key,
+    token,
     "POST",
     `/v1/workspaces/${tenant.workspace_id}/fleets/${fleetId}/messages`,
     { message },

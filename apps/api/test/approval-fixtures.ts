@@ -8,7 +8,7 @@ import {
   seedLibraryEntry,
   uniqueLabel,
 } from "./fleet-fixtures.ts";
-import { call, callAt, type Tenant } from "./harness.ts";
+import { call, callAt, seedMember, type Tenant } from "./harness.ts";
 import { acquire, type EnrolledRunner, enrollRunner, type HeldLease } from "./runner-fixtures.ts";
 
 export type RunnerGate = ApprovalGate & {
@@ -31,7 +31,7 @@ export interface LeasedFleet {
  */
 export async function leasedFleet(
   owner: Tenant,
-  options: { credentials?: string[] } = {},
+  options: { credentials?: string[]; requester?: string } = {},
 ): Promise<LeasedFleet> {
   const label = uniqueLabel();
   const fleetId =
@@ -45,7 +45,10 @@ export async function leasedFleet(
     labels: [label],
     policy: { sandbox_tier: "landlock_full", worker_count: 64 },
   });
-  await messageFleet(owner, fleetId, "needs an approval");
+  // Sent by a member of its own, so the owner (and the people a test seeds) may approve the gates it
+  // opens: the person who caused a gate does not approve it by default.
+  const requester = options.requester ?? (await seedMember(owner, ["fleet:write"])).token;
+  await messageFleet(owner, fleetId, "needs an approval", requester);
   const foreign: HeldLease[] = [];
   try {
     for (let attempt = 0; attempt < 32; attempt++) {

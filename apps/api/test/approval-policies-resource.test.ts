@@ -16,6 +16,7 @@ describe("the policy resource", () => {
       workspace_id: owner.workspaceId,
       rules: [],
       escalation_webhook_url: null,
+      allow_self_approval: false,
       updated_at: null,
       updated_by: null,
     });

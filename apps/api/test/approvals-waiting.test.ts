@@ -70,7 +70,7 @@ describe("waiting for the answer", () => {
     const approved = await answerGate(owner, gate.gate_id, "approve");
     expect(approved.body).toMatchObject({ outcome: "approved", required_approvals: 1 });
     expect(approved.body.approvals).toEqual([
-      { by: approved.body.resolved_by, user_id: owner.userId, at: approved.body.resolved_at },
+      { by: approved.body.resolved_by, user_id: owner.userId, at: approved.body.resolved_at, counted: true },
     ]);
     const views = [
       (await waitFor(leased, gate.gate_id, 0)).body,

@@ -75,11 +75,16 @@ export async function labelledFleet(owner: Tenant, label: string): Promise<strin
 }
 
 /** Sends a message and answers the event id. */
-export async function messageFleet(owner: Tenant, fleetId: string, message = "hello"): Promise<string> {
+export async function messageFleet(
+  owner: Tenant,
+  fleetId: string,
+  message = "hello",
+  token = owner.apiKey,
+): Promise<string> {
   const sent = await call<OutputOf<typeof messageOperation>>(
     "POST",
     `/v1/workspaces/${owner.workspaceId}/fleets/${fleetId}/messages`,
-    { token: owner.apiKey, body: { message } },
+    { token, body: { message } },
   );
   expect(sent.status, sent.text).toBe(202);
   return sent.body.event_id;

@@ -6,23 +6,27 @@ import { approvalGates, auditEvents, eq, integrationGrants, webhookNonces } from
 import { expect } from "vitest";
 import { sign } from "../src/services/webhooks/signature.ts";
 import { installFleet } from "./fleet-fixtures.ts";
-import { call, seedTenant, type Tenant, testApi } from "./harness.ts";
+import { call, seedMember, seedTenant, type Tenant, testApi } from "./harness.ts";
 
 export type GrantRequestAnswer = OutputOf<typeof requestIntegrationGrant>;
 export type GrantPage = OutputOf<typeof listIntegrationGrants>;
 export type Grant = GrantPage["items"][number];
 
-/** Asks for the fleet's use of `service` through the person route. */
-export function requestGrant(
+/**
+ * Asks for the fleet's use of `service` through the person route, by default as a member of its own, so
+ * the owner may approve the gate it opens (the person who caused a gate does not approve it by default).
+ */
+export async function requestGrant(
   owner: Tenant,
   fleetId: string,
   service = "github",
   reason = "Open pull requests.",
+  token?: string,
 ) {
   return call<GrantRequestAnswer>(
     "POST",
     `/v1/workspaces/${owner.workspaceId}/fleets/${fleetId}/integration-requests`,
-    { token: owner.apiKey, body: { service, reason } },
+    { token: token ?? (await seedMember(owner, ["fleet:write"])).token, body: { service, reason } },
   );
 }
 

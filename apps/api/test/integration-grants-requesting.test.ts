@@ -52,7 +52,7 @@ describe("integration grants: requesting", () => {
     expect(listed.body.items.map((g) => g.service)).toEqual(["slack", "github"]);
     expect(listed.body.items[1]).toMatchObject({
       reason: "Open pull requests on the app repo.",
-      requested_by: expect.stringMatching(/^api_key:/),
+      requested_by: expect.stringMatching(/^user:/),
       decided_by: null,
       decided_at: null,
     });

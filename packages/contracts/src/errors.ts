@@ -471,6 +471,18 @@ export const errorRegistry = {
     "Rule takes people",
     "The gate's rule names its approvers or takes more than one approval: people answer it in the inbox. The detail names the rule.",
   ),
+  /** The person who caused the gate (sent the message, requested the grant) approving it, which the policy forbids. */
+  "UZ-APPROVAL-010": def(
+    403,
+    "Own gate",
+    "You caused this gate (you sent the message or requested the grant); the approval policy lets someone else approve it (allow_self_approval is false).",
+  ),
+  /** An approval that could not count toward the gate's quorum; the detail says why. */
+  "UZ-APPROVAL-011": def(
+    403,
+    "Approval would not count",
+    "Your approval cannot count toward this gate: you joined the tenant after it opened, or someone of your invitation family (you, who invited you, or whom they invited) already approved it.",
+  ),
   // Webhooks (signed inbound calls) and integration grants
   /** The signature headers are missing or not of the form the service signs. */
   "UZ-WEBHOOK-001": def(
@@ -602,7 +614,9 @@ export const problemSchema = z
     /** On a 403 UZ-APPROVAL-004: the approval policy rule that names who may answer. */
     rule: z.string().nullable().optional(),
     /** On a 409 UZ-APPROVAL-008: who has approved the gate so far. */
-    approvals: z.array(z.object({ by: z.string(), user_id: z.string(), at: z.number().int() })).optional(),
+    approvals: z
+      .array(z.object({ by: z.string(), user_id: z.string(), at: z.number().int(), counted: z.boolean() }))
+      .optional(),
     missing_secrets: z.array(z.string()).optional(),
     missing_credentials: z.array(z.string()).optional(),
   })

@@ -9,6 +9,7 @@ import {
   memberships,
   or,
   runners,
+  sessionRevocations,
   tenants,
   users,
 } from "@fleet/db";
@@ -213,6 +214,19 @@ export class Authenticator {
         return refusal;
       }
     }
+    if (claims.kind === "session" && claims.sessionId !== undefined) {
+      // A console session signed out (or revoked) is refused from then on, on every instance.
+      const [revoked] = await this.db
+        .select({ at: sessionRevocations.revokedAt })
+        .from(sessionRevocations)
+        .where(eq(sessionRevocations.sessionId, claims.sessionId));
+      if (revoked !== undefined) {
+        const refusal = new Problem("UZ-AUTH-002", { detail: "This session was signed out." });
+        const tags = [`session:${claims.sessionId}`, `user:${claims.sub}`, `tenant:${claims.tenantId}`];
+        this.cache.set(hash, refusal, tags, now, since, maxAge);
+        return refusal;
+      }
+    }
     const principal: TenantPrincipal = {
       class: "session",
       credential: claims.kind === "cli" ? "cli_credential" : "session_token",
@@ -225,6 +239,7 @@ export class Authenticator {
       scopes: row.scopes.filter((scope) => claims.scopes.includes(scope)),
       apiKeyId: null,
       cliCredentialId: claims.credentialId ?? null,
+      sessionId: claims.sessionId ?? null,
       rateLimit: null,
       bucketKey: credentialBucket(null, claims.tenantId!, claims.sub),
     };

@@ -21,6 +21,8 @@ export interface TenantPrincipal {
   fleet?: { workspaceId: string; fleetId: string } | null;
   /** Set for command-line credentials: the `cli_credentials` row revoking it refuses. */
   cliCredentialId?: string | null;
+  /** Set for console sessions that can be revoked (`sid`): the `session_revocations` entry refusing it. */
+  sessionId?: string | null;
   /** The key's own request quota per rate-limit window, when minted with one; null for the default. */
   rateLimit: number | null;
   /**
@@ -72,6 +74,7 @@ export function invalidationTags(principal: Principal): string[] {
         `user:${principal.userId}`,
         ...(principal.apiKeyId ? [`key:${principal.apiKeyId}`] : []),
         ...(principal.cliCredentialId ? [`cli:${principal.cliCredentialId}`] : []),
+        ...(principal.sessionId ? [`session:${principal.sessionId}`] : []),
       ];
   }
 }

@@ -20,6 +20,11 @@ export interface SessionClaims {
   issuedAt?: number;
   /** A command-line credential's row (`cid`): it authenticates while that row is not revoked. */
   credentialId?: string;
+  /**
+   * A console session's id (`sid`): signing out lists it in `session_revocations`, and authentication
+   * refuses it from then on. Absent on sessions issued before sessions could be revoked.
+   */
+  sessionId?: string;
 }
 
 /** Signs and verifies session tokens (HS256 JWTs with iss and aud checked). */
@@ -49,6 +54,7 @@ export class SessionSigner {
       scopes: claims.scopes.join(" "),
       ...(claims.tenantId ? { tenant_id: claims.tenantId } : {}),
       ...(claims.credentialId ? { cid: claims.credentialId } : {}),
+      ...(claims.sessionId ? { sid: claims.sessionId } : {}),
       // The issuing instant in ms (iat has whole seconds): a token older than its membership is refused.
       iat_ms: now,
     })
@@ -95,6 +101,7 @@ export class SessionSigner {
         expiresAt: (payload.exp ?? 0) * 1000,
         issuedAt: typeof payload.iat_ms === "number" ? payload.iat_ms : ((payload.iat ?? 0) + 1) * 1000 - 1,
         ...(typeof payload.cid === "string" ? { credentialId: payload.cid } : {}),
+        ...(kind === "session" && typeof payload.sid === "string" ? { sessionId: payload.sid } : {}),
       };
     } catch (error) {
       if (error instanceof joseErrors.JOSEError) return null;

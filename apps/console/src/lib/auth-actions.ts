@@ -7,7 +7,7 @@ import { SIGN_IN_PROBLEM_COOKIE } from "./flash.ts";
 import { LANDING_PATH } from "./landing.ts";
 import { OPERATOR_COOKIE } from "./operator.ts";
 import { isSecureRequest } from "./redirect.ts";
-import { KEY_SESSION_SECONDS, SESSION_COOKIE, sessionCookieOptions, whoIs } from "./session.ts";
+import { endSession, KEY_SESSION_SECONDS, SESSION_COOKIE, sessionCookieOptions, whoIs } from "./session.ts";
 
 export interface KeySignInState {
   problem: ProblemView | null;
@@ -35,9 +35,12 @@ export async function signInWithKey(_previous: KeySignInState, form: FormData): 
   redirect(LANDING_PATH);
 }
 
-/** Forgets the credentials in this browser; the tokens themselves expire on their own. */
+/** Ends the session on the API and forgets the credentials in this browser. */
 export async function signOut(): Promise<void> {
   const jar = await cookies();
+  // The session itself ends on the API, and with it the command-line sign-ins it approved.
+  const credential = jar.get(SESSION_COOKIE)?.value;
+  if (credential) await endSession(credential);
   jar.delete({ name: SESSION_COOKIE, path: "/" });
   // The operator token was pasted for this person's use of the console; it goes with them.
   jar.delete({ name: OPERATOR_COOKIE, path: "/" });

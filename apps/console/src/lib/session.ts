@@ -1,4 +1,5 @@
 import { callingPerson, problemSchema } from "@fleet/contracts";
+import { endSession as endSessionOp } from "@fleet/contracts/sessions/end-session";
 import { exchangeSignInLink } from "@fleet/contracts/sessions/exchange-sign-in-link";
 import { getMe } from "@fleet/contracts/users/get-me";
 import type { ProblemView } from "@fleet/ui";
@@ -75,6 +76,24 @@ export function exchangeLink(token: string, forwardedFor: string | null) {
     },
     exchangeSignInLink.output,
   );
+}
+
+/**
+ * Ends a session token on the API (and the command-line credentials approved through it). Best effort:
+ * signing out of the browser goes ahead whatever the API answers; an API key is not a session and stays.
+ */
+export async function endSession(credential: string): Promise<void> {
+  if (credential.startsWith("agt_")) return;
+  try {
+    await fetch(`${env().apiUrl}${endSessionOp.path}`, {
+      method: endSessionOp.method,
+      headers: { authorization: `Bearer ${credential}` },
+      cache: "no-store",
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    });
+  } catch {
+    // Unreachable: the cookie goes anyway; the session ends at its expiry.
+  }
 }
 
 /** Checks that a credential authenticates, and who it acts as. */

@@ -99,12 +99,20 @@ export const escalationWebhookUrl = z
   .max(2048, { error: "escalation_webhook_url must be at most 2048 characters" })
   .nullable();
 
+/** Absent on PUT: false, so the person who caused a gate never approves it. */
+export const allowSelfApproval = z
+  .boolean({ error: "allow_self_approval must be true or false" })
+  .optional()
+  .default(false);
+
 /** The policy as stored and read back; a never-set policy reads with no rules and null times. */
 export const approvalPolicy = z
   .object({
     workspace_id: z.string(),
     rules: z.array(approvalRule),
     escalation_webhook_url: z.string().nullable(),
+    /** Whether the person who caused a gate (the message's sender, the grant's requester) may approve it. */
+    allow_self_approval: z.boolean(),
     updated_at: epochMs.nullable(),
     updated_by: z.string().nullable(),
   })

@@ -36,6 +36,11 @@ export const gateApproval = z
     /** The person it counts for (an API key counts as its creator). */
     user_id: z.string(),
     at: epochMs,
+    /**
+     * Whether it counts toward the quorum now: false once the person left the tenant, when they joined
+     * after the gate opened, or when someone of their invitation family approved first.
+     */
+    counted: z.boolean(),
   })
   .meta({ id: "ApprovalGateApproval" });
 export type GateApproval = z.infer<typeof gateApproval>;

@@ -1,5 +1,16 @@
 import { sql } from "drizzle-orm";
-import { bigint, check, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
 import { tenants } from "./tenants.ts";
 import { workspaces } from "./workspaces.ts";
 
@@ -67,6 +78,13 @@ export const approvalGates = pgTable(
     extensionReason: text("extension_reason"),
     /** `user:<id>` or `api_key:<id>`. */
     extendedBy: text("extended_by"),
+    /**
+     * The person who caused the gate: the message's sender (an API key's creator) or the grant's
+     * requester; null when no person did (a schedule, a webhook, a runner).
+     */
+    causedBy: uuid("caused_by"),
+    /** The policy's `allow_self_approval` when the gate opened: whether `caused_by` may approve it. */
+    allowSelfApproval: boolean("allow_self_approval").notNull().default(false),
   },
   (t) => [
     uniqueIndex("approval_gates_fleet_action_key").on(t.fleetId, t.actionId),

@@ -1,4 +1,4 @@
-import { bigint, jsonb, pgTable, text, uuid } from "drizzle-orm/pg-core";
+import { bigint, boolean, jsonb, pgTable, text, uuid } from "drizzle-orm/pg-core";
 import { tenants } from "./tenants.ts";
 import { workspaces } from "./workspaces.ts";
 
@@ -18,6 +18,8 @@ export const approvalPolicies = pgTable("approval_policies", {
   rules: jsonb("rules").$type<Record<string, unknown>[]>().notNull(),
   /** Where escalations are POSTed (signed); null sends none. */
   escalationWebhookUrl: text("escalation_webhook_url"),
+  /** Whether the person who caused a gate may approve it; false (the default) forbids it. */
+  allowSelfApproval: boolean("allow_self_approval").notNull().default(false),
   updatedAt: bigint("updated_at", { mode: "number" }).notNull(),
   /** The principal that last replaced it: `user:<id>` or `api_key:<id>`. */
   updatedBy: text("updated_by").notNull(),

@@ -23,6 +23,14 @@ export const cliCredentials = pgTable(
     expiresAt: bigint("expires_at", { mode: "number" }).notNull(),
     /** Set once; the credential authenticates exactly while this is null (and it has not expired). */
     revokedAt: bigint("revoked_at", { mode: "number" }),
+    /**
+     * The credential whose holder approved the device sign-in this credential came from: `session:<id>`
+     * (a console session) or `cli:<id>`; revoking it revokes this one. Null: none (fleetctl, older rows).
+     */
+    approvedVia: text("approved_via"),
   },
-  (t) => [index("cli_credentials_person_idx").on(t.tenantId, t.userId, t.createdAt, t.id)],
+  (t) => [
+    index("cli_credentials_person_idx").on(t.tenantId, t.userId, t.createdAt, t.id),
+    index("cli_credentials_approved_via_idx").on(t.approvedVia),
+  ],
 );

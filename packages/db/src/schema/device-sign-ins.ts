@@ -33,6 +33,8 @@ export const deviceSignIns = pgTable(
     answeredAt: bigint("answered_at", { mode: "number" }),
     /** The CLI credential the sign-in was spent for. */
     credentialId: uuid("credential_id"),
+    /** The credential that approved it (`session:<id>`), copied onto the credential it is spent for. */
+    approvedVia: text("approved_via"),
   },
   (t) => [
     uniqueIndex("device_sign_ins_device_code_key").on(t.deviceCodeHash),

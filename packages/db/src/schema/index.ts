@@ -31,6 +31,7 @@ export * from "./runners.ts";
 export * from "./schedules.ts";
 export * from "./secrets.ts";
 export * from "./service-settings.ts";
+export * from "./session-revocations.ts";
 export * from "./sign-in-links.ts";
 export * from "./stream-frames.ts";
 export * from "./tenant-providers.ts";

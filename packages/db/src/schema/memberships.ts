@@ -17,6 +17,14 @@ export const memberships = pgTable(
     /** Scope names held in this tenant; API keys the person created act with these, read at request time. */
     scopes: text("scopes").array().notNull(),
     createdAt: bigint("created_at", { mode: "number" }).notNull(),
+    /** Who invited the person (`POST …/members`); null when they joined otherwise (first run, fleetctl). */
+    invitedBy: uuid("invited_by"),
+    /**
+     * The root of the invitation chain the person joined through: their inviter's family, or the inviter
+     * when the inviter joined otherwise. Null: the person is a family of their own. A quorum counts one
+     * approval per family (docs/decisions/approvals.md, "Quorum means people").
+     */
+    familyId: uuid("family_id"),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.userId] }),

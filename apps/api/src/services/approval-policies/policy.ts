@@ -8,6 +8,7 @@ export function toPolicyView(workspaceId: string, row: PolicyRow | undefined): A
     workspace_id: workspaceId,
     rules: (row?.rules ?? []) as ApprovalRule[],
     escalation_webhook_url: row?.escalationWebhookUrl ?? null,
+    allow_self_approval: row?.allowSelfApproval ?? false,
     updated_at: row?.updatedAt ?? null,
     updated_by: row?.updatedBy ?? null,
   };
@@ -40,6 +41,7 @@ export interface GateTerms {
   escalateAt: number | null;
   escalationApprovers: string[] | null;
   maxExtensionMs: number;
+  allowSelfApproval: boolean;
 }
 
 /**
@@ -64,5 +66,6 @@ export async function gateTerms(
     escalateAt: fraction === undefined ? null : now + Math.max(1, Math.floor(timeoutMs * fraction)),
     escalationApprovers: rule?.escalation_approvers ?? null,
     maxExtensionMs: rule?.max_extension_ms ?? EXTENSION_DEFAULT_MS,
+    allowSelfApproval: policy?.allowSelfApproval ?? false,
   };
 }

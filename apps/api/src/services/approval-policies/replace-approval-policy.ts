@@ -11,6 +11,7 @@ export interface PolicyInput {
   workspace_id: string;
   rules: ApprovalRule[];
   escalation_webhook_url: string | null;
+  allow_self_approval?: boolean;
 }
 
 function invalid(detail: string): Problem {
@@ -35,20 +36,34 @@ function checkRules(rules: readonly ApprovalRule[]): void {
   }
 }
 
-/** Every person the rules name must be a member of the tenant. */
+/**
+ * Every person the rules name must be a member of the tenant, and a rule naming its approvers must name
+ * people of at least as many invitation families as it takes approvals: a quorum counts one approval per
+ * family, so fewer could never meet it.
+ */
 async function checkMembers(tx: Tx, tenantId: string, rules: readonly ApprovalRule[]): Promise<void> {
   const named = [
     ...new Set(rules.flatMap((r) => [...(r.approvers ?? []), ...(r.escalation_approvers ?? [])])),
   ];
   if (named.length === 0) return;
   const found = await tx
-    .select({ userId: memberships.userId })
+    .select({ userId: memberships.userId, familyId: memberships.familyId })
     .from(memberships)
     .where(and(eq(memberships.tenantId, tenantId), inArray(memberships.userId, named)));
-  const members = new Set(found.map((row) => row.userId));
-  const strangers = named.filter((id) => !members.has(id));
+  const familyOf = new Map(found.map((row) => [row.userId, row.familyId ?? row.userId]));
+  const strangers = named.filter((id) => !familyOf.has(id));
   if (strangers.length > 0) {
     throw invalid(`Not members of this tenant: ${strangers.slice(0, 5).join(", ")}.`);
+  }
+  for (const rule of rules) {
+    if (rule.approvers === undefined) continue;
+    const people = [...rule.approvers, ...(rule.escalation_approvers ?? [])];
+    const families = new Set(people.map((id) => familyOf.get(id)));
+    if (rule.required_approvals > families.size) {
+      throw invalid(
+        `Rule "${rule.name}" requires ${rule.required_approvals} approvals but the people it names belong to ${families.size} invitation ${families.size === 1 ? "family" : "families"}, and a family counts once.`,
+      );
+    }
   }
 }
 
@@ -73,6 +88,7 @@ export async function replaceApprovalPolicy(
     const values = {
       rules: input.rules as unknown as Record<string, unknown>[],
       escalationWebhookUrl: url,
+      allowSelfApproval: input.allow_self_approval ?? false,
       updatedAt: now,
       updatedBy: actor.principal,
     };
@@ -88,7 +104,11 @@ export async function replaceApprovalPolicy(
       workspaceId: input.workspace_id,
       action: "approval_policy.replace",
       target: `approval_policy:${input.workspace_id}`,
-      details: { rules: input.rules.map((r) => r.name), escalation_webhook: url !== null },
+      details: {
+        rules: input.rules.map((r) => r.name),
+        escalation_webhook: url !== null,
+        allow_self_approval: input.allow_self_approval ?? false,
+      },
     });
     return stored!;
   });

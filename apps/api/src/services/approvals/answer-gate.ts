@@ -7,8 +7,8 @@ import { gatesResolved } from "../shared/frames.ts";
 import { decideGate } from "./decide-gate.ts";
 import { type GateRow, resolverOf, standingAnswer } from "./gate-view.ts";
 import { settleGrantForGate } from "./grant-gate.ts";
-import { lockOpenGate, notApprover } from "./lock-gate.ts";
-import { approvalsOf, mayAnswer } from "./votes.ts";
+import { lockOpenGate, notApprover, notCounted, ownGate } from "./lock-gate.ts";
+import { approvalsOf, countedOf, mayAnswer } from "./votes.ts";
 
 export interface AnswerInput {
   workspace_id: string;
@@ -26,8 +26,11 @@ type Answered =
  * One person's answer to a pending gate. The gate's row is locked (`SELECT … FOR UPDATE`) for the whole
  * answer, so concurrent answers on any instance are taken one at a time: each sees the votes before it,
  * and the gate is decided exactly once. A denial decides `denied`; an approval is counted once per person
- * (`approval_votes`' key), and the rule's M-th distinct approval decides `approved`; before that the
- * answer is `pending` with the approvals so far. The one-approver default is the first answer winning.
+ * (`approval_votes`' key), and the rule's M-th counted approval decides `approved`; before that the
+ * answer is `pending` with the approvals so far. Only people count: the gate's causer is refused unless
+ * the policy allows it, and an approval that could not count (joined after the gate opened, or of an
+ * invitation family that already approved) is refused rather than stored (`approvalsOf` says which
+ * count). The one-approver default is the first answer winning.
  * A late answer gets the standing answer (an overdue gate is timed out first, as the sweeper would).
  */
 export async function answerGate(
@@ -44,6 +47,9 @@ export async function answerGate(
     if ("closed" in locked) return locked;
     const { gate } = locked;
     if (!mayAnswer(gate, principal, now)) throw notApprover(gate);
+    if (outcome === "approved" && gate.causedBy === principal.userId && !gate.allowSelfApproval) {
+      throw ownGate(gate);
+    }
     if (outcome === "approved" && input.amended_action !== undefined && gate.requiredApprovals > 1) {
       throw new Problem("UZ-APPROVAL-002", {
         detail: `Rule "${gate.ruleName}" takes ${gate.requiredApprovals} approvals; amended_action needs a one-approver rule, since the others approved the action as proposed.`,
@@ -72,13 +78,17 @@ export async function answerGate(
     const approvals = (await approvalsOf(tx, [gate.id])).get(gate.id) ?? [];
     if (counted === undefined) {
       throw new Problem("UZ-APPROVAL-008", {
-        detail: `You already approved this gate; it needs ${gate.requiredApprovals} approvals from different people and has ${approvals.length}.`,
+        detail: `You already approved this gate; it needs ${gate.requiredApprovals} approvals from different people and has ${countedOf(approvals)}.`,
         gate_id: gate.id,
         current_state: "pending",
         approvals,
       });
     }
-    if (approvals.length >= gate.requiredApprovals) {
+    // Thrown, so the transaction and the vote it wrote roll back: an approval that cannot count is not kept.
+    if (!approvals.some((a) => a.user_id === principal.userId && a.counted)) {
+      throw await notCounted(tx, gate, principal.userId);
+    }
+    if (countedOf(approvals) >= gate.requiredApprovals) {
       return { decided: await decide(tx, gate, actor, outcome, input, by, now), approvals };
     }
     const [pending] = await tx
@@ -96,7 +106,7 @@ export async function answerGate(
       details: {
         fleet_id: gate.fleetId,
         gate_kind: gate.gateKind,
-        approvals: approvals.length,
+        approvals: countedOf(approvals),
         required_approvals: gate.requiredApprovals,
         decided: false,
       },

@@ -4,6 +4,7 @@ import { newId } from "../../runtime/ids.ts";
 import type { Vault } from "../../runtime/vault.ts";
 import { gateTerms } from "../approval-policies/policy.ts";
 import { secretMasker } from "../secrets/mask.ts";
+import { personOf } from "./caused-by.ts";
 import { decideGate } from "./decide-gate.ts";
 import type { GateRow } from "./gate-view.ts";
 
@@ -60,6 +61,7 @@ export async function openGrantGate(
     status: "pending",
     requestedAt: now,
     updatedAt: now,
+    causedBy: await personOf(tx, fleet.tenantId, grant.requestedBy),
     ...terms,
   });
   return id;

@@ -1,5 +1,5 @@
 import { Problem } from "@fleet/contracts";
-import { and, approvalGates, eq, type Tx } from "@fleet/db";
+import { and, approvalGates, eq, memberships, type Tx } from "@fleet/db";
 import { requireWorkspace } from "../shared/tenancy.ts";
 import type { GateRow } from "./gate-view.ts";
 import { gateNotFound } from "./gate-view.ts";
@@ -53,6 +53,35 @@ export async function lockOpenGate(
 export function notApprover(gate: GateRow): Problem {
   return new Problem("UZ-APPROVAL-004", {
     detail: `The approval policy's rule "${gate.ruleName}" names who may answer this gate, and you are not among them.`,
+    gate_id: gate.id,
+    rule: gate.ruleName,
+  });
+}
+
+/** 403: the person who caused the gate approving it, which the workspace's policy does not allow. */
+export function ownGate(gate: GateRow): Problem {
+  return new Problem("UZ-APPROVAL-010", {
+    detail:
+      "You caused this gate (you sent the message or requested the grant); the approval policy has someone else approve it.",
+    gate_id: gate.id,
+    rule: gate.ruleName,
+  });
+}
+
+/**
+ * 403: the person's approval could not count toward the gate's quorum: they joined the tenant after the
+ * gate opened, or someone of their invitation family already approved it.
+ */
+export async function notCounted(tx: Tx, gate: GateRow, userId: string): Promise<Problem> {
+  const [member] = await tx
+    .select({ joinedAt: memberships.createdAt })
+    .from(memberships)
+    .where(and(eq(memberships.tenantId, gate.tenantId), eq(memberships.userId, userId)));
+  const late = member === undefined || member.joinedAt > gate.requestedAt;
+  return new Problem("UZ-APPROVAL-011", {
+    detail: late
+      ? "You joined the tenant after this gate opened; only people who were members when it opened count toward its quorum."
+      : "Someone of your invitation family (you, who invited you, or whom they invited) already approved this gate; a family counts once.",
     gate_id: gate.id,
     rule: gate.ruleName,
   });

@@ -6,6 +6,7 @@ import { maskJson, secretMasker } from "../secrets/mask.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { fencedWrite } from "../shared/fence.ts";
 import { gateOpened } from "../shared/frames.ts";
+import { causerOfEvent } from "./caused-by.ts";
 import { toRunnerGate } from "./gate-view.ts";
 import { approvalsOf } from "./votes.ts";
 
@@ -82,6 +83,7 @@ export async function openGate(ctx: ServiceContext, runnerId: string, input: Ope
         status: "pending",
         requestedAt: now,
         updatedAt: now,
+        causedBy: await causerOfEvent(tx, fleet!.tenantId, lease.eventId),
         ...terms,
       })
       .onConflictDoNothing({ target: [approvalGates.fleetId, approvalGates.actionId] })

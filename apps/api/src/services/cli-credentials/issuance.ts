@@ -11,6 +11,8 @@ export async function insertCliCredential(
     clientName: string;
     clientHost: string | null;
     ttlSeconds: number;
+    /** The credential that approved its sign-in (`session:<id>`): revoking that revokes this one. */
+    approvedVia?: string | null;
   },
   now: number,
 ): Promise<{ id: string; expiresAt: number }> {
@@ -25,6 +27,7 @@ export async function insertCliCredential(
     clientHost: input.clientHost,
     createdAt: now,
     expiresAt,
+    approvedVia: input.approvedVia ?? null,
   });
   return { id, expiresAt };
 }

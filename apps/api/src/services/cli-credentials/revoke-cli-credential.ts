@@ -3,10 +3,12 @@ import { and, cliCredentials, eq } from "@fleet/db";
 import type { TenantPrincipal } from "../../auth/principal.ts";
 import { type Actor, recordAudit } from "../shared/audit.ts";
 import { notifyPrincipalChange, type ServiceContext } from "../shared/context.ts";
+import { revokeApprovedThrough } from "./cascade.ts";
 
 /**
- * Revokes one of the caller's credentials. The answer waits until every instance has dropped it, so its
- * next request anywhere is refused and its streams end (they are tagged `cli:<id>`).
+ * Revokes one of the caller's credentials, and with it those approved through it (`revokeApprovedThrough`).
+ * The answer waits until every instance has dropped them, so their next request anywhere is refused and
+ * their streams end (they are tagged `cli:<id>`).
  */
 export async function revokeCliCredential(
   ctx: ServiceContext,
@@ -29,8 +31,9 @@ export async function revokeCliCredential(
       .for("update");
     if (row === undefined)
       throw new Problem("UZ-AUTH-019", { detail: `You hold no command-line credential ${id}.` });
-    if (row.revokedAt !== null) return false;
+    if (row.revokedAt !== null) return [];
     await tx.update(cliCredentials).set({ revokedAt: now }).where(eq(cliCredentials.id, id));
+    const approved = await revokeApprovedThrough(tx, [`cli:${id}`], now);
     await recordAudit(tx, {
       actor,
       at: now,
@@ -38,10 +41,10 @@ export async function revokeCliCredential(
       workspaceId: null,
       action: "cli_credential.revoke",
       target: `cli_credential:${id}`,
-      details: { client_name: row.clientName },
+      details: { client_name: row.clientName, ...(approved.length > 0 ? { cascaded: approved } : {}) },
     });
     await notifyPrincipalChange(tx, `cli:${id}`);
-    return true;
+    return [id, ...approved];
   });
-  if (revoked) await ctx.principalsChanged(`cli:${id}`);
+  for (const gone of revoked) await ctx.principalsChanged(`cli:${gone}`);
 }

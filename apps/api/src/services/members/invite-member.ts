@@ -36,6 +36,9 @@ export async function inviteMember(
       role: input.role,
       scopes: input.scopes,
       createdAt: now,
+      // The inviter holds the new member's first sign-in link: a quorum counts the two as one family.
+      invitedBy: caller.userId,
+      familyId: me.familyId ?? caller.userId,
     });
     await recordAudit(tx, {
       actor,

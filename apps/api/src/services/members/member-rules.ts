@@ -10,6 +10,8 @@ export interface MemberRow {
   role: string;
   scopes: string[];
   createdAt: number;
+  /** The invitation family (null: their own); see memberships.family_id. */
+  familyId: string | null;
 }
 
 export function toMemberItem(row: MemberRow): MemberItem {
@@ -30,6 +32,7 @@ export const memberColumns = {
   role: memberships.role,
   scopes: memberships.scopes,
   createdAt: memberships.createdAt,
+  familyId: memberships.familyId,
 };
 
 /**

@@ -25,6 +25,13 @@ export function answerDeviceSignIn(
         "A command-line sign-in is approved or denied in the console, signed in: not with a command-line credential.",
     });
   }
+  // What it approves is revoked with it, so it must be a session that can be revoked (one with an id).
+  const sessionId = principal.sessionId ?? null;
+  if (sessionId === null) {
+    throw new Problem("UZ-AUTH-003", {
+      detail: "This console session was issued before sessions could be signed out; sign in again to answer.",
+    });
+  }
   return guardUserCode(ctx, principal.userId, async () => {
     const now = ctx.now();
     const row = await findByUserCode(ctx, userCode, now);
@@ -40,6 +47,7 @@ export function answerDeviceSignIn(
           // The credential carries what this session may do now; authentication narrows it further to
           // the membership's scopes at each request.
           scopes: answer === "approved" ? principal.scopes : null,
+          approvedVia: answer === "approved" ? `session:${sessionId}` : null,
         })
         .where(and(eq(deviceSignIns.id, row.id), eq(deviceSignIns.status, "pending")))
         .returning();

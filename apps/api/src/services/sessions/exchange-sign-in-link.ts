@@ -1,6 +1,7 @@
 import { Problem } from "@fleet/contracts";
 import { and, eq, gt, isNull, memberships, signInLinks } from "@fleet/db";
 import { sha256Hex } from "../../auth/tokens.ts";
+import { newId } from "../../runtime/ids.ts";
 import { type RequestRef, recordAudit } from "../shared/audit.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { devOwnerOperatorToken } from "./dev-operator.ts";
@@ -46,7 +47,14 @@ export async function exchangeSignInLink(ctx: ServiceContext, request: RequestRe
   if (member === undefined)
     throw new Problem("UZ-AUTH-010", { detail: "The sign-in link's person is no longer a member." });
   const session = await ctx.sessions.sign(
-    { sub: link.userId, kind: "session", tenantId: link.tenantId, scopes: member.scopes },
+    {
+      sub: link.userId,
+      kind: "session",
+      tenantId: link.tenantId,
+      scopes: member.scopes,
+      // Its own id, so signing out (or a revoke) can end it before it expires.
+      sessionId: newId(now),
+    },
     ctx.config.sessionTtlSeconds,
     now,
   );

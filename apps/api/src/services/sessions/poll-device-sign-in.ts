@@ -66,6 +66,7 @@ export async function pollDeviceSignIn(ctx: ServiceContext, request: RequestRef,
         clientName: row.clientName,
         clientHost: row.clientHost,
         ttlSeconds,
+        approvedVia: row.approvedVia,
       },
       now,
     );

@@ -1,5 +1,5 @@
 import { type OperatorScope, operatorScopes, Problem } from "@fleet/contracts";
-import { newRequestId } from "../../runtime/ids.ts";
+import { newId, newRequestId } from "../../runtime/ids.ts";
 import { insertCliCredential, signCliCredential } from "../cli-credentials/issuance.ts";
 import { recordAudit } from "../shared/audit.ts";
 import type { ServiceContext } from "../shared/context.ts";
@@ -41,7 +41,13 @@ export async function issueSession(
     return { token, expires_at: expiresAt };
   }
   const { token, expiresAt } = await ctx.sessions.sign(
-    { sub: member.userId, kind: input.kind, tenantId: member.tenantId, scopes: member.scopes },
+    {
+      sub: member.userId,
+      kind: input.kind,
+      tenantId: member.tenantId,
+      scopes: member.scopes,
+      sessionId: newId(now),
+    },
     ttlSeconds,
     now,
   );

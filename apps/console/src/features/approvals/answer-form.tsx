@@ -107,7 +107,9 @@ export function AnswerForm({
                   : null
               }
             >
-              {quorum ? `Approve (${gate.approvals.length + 1} of ${gate.required_approvals})` : "Approve"}
+              {quorum
+                ? `Approve (${gate.approvals.filter((a) => a.counted).length + 1} of ${gate.required_approvals})`
+                : "Approve"}
             </GuardedButton>
             <Button
               variant="danger"

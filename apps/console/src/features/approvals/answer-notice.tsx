@@ -25,13 +25,13 @@ export function AnswerNotice({ result, me }: { result: AnswerResult | undefined;
     );
   }
   const { answer } = result;
-  const waiting = answer.required_approvals - answer.approvals.length;
+  const waiting = answer.required_approvals - answer.approvals.filter((a) => a.counted).length;
   return (
     <p role="status" className="gate-notice gate-notice--done">
       {result.decision === "deny"
         ? "You denied this gate."
         : answer.outcome === "pending"
-          ? `Your approval counts: ${answer.approvals.length} of ${answer.required_approvals}. The gate waits for ${waiting} more.`
+          ? `Your approval counts: ${answer.approvals.filter((a) => a.counted).length} of ${answer.required_approvals}. The gate waits for ${waiting} more.`
           : "You approved this gate."}
     </p>
   );

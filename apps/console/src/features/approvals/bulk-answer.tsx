@@ -109,7 +109,7 @@ export function BulkOutcome({
                 ? result.decision === "deny"
                   ? "Denied"
                   : result.answer.outcome === "pending"
-                    ? `Approved (${result.answer.approvals.length} of ${result.answer.required_approvals}); waits for more`
+                    ? `Approved (${result.answer.approvals.filter((a) => a.counted).length} of ${result.answer.required_approvals}); waits for more`
                     : "Approved"
                 : result.kind === "lost"
                   ? standingSentence(result.standing, me, formatUtc(result.standing.resolvedAt), words)

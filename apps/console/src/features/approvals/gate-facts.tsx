@@ -11,6 +11,7 @@ import "./gate-facts.css";
 export function GateFacts({ gate, me }: { gate: Gate; me: string | undefined }) {
   const pending = gate.status === "pending";
   const quorum = gate.required_approvals > 1;
+  const counted = gate.approvals.filter((approval) => approval.counted).length;
   return (
     <dl className="facts facts--two">
       <Fact term="Kind">
@@ -30,14 +31,16 @@ export function GateFacts({ gate, me }: { gate: Gate; me: string | undefined }) 
       ) : null}
       {quorum || gate.approvals.length > 0 ? (
         <Fact term="Approvals">
-          <span className="gate-quorum" data-approvals={gate.approvals.length}>
-            {gate.approvals.length} of {gate.required_approvals} approvals
+          <span className="gate-quorum" data-approvals={counted}>
+            {counted} of {gate.required_approvals} approvals
           </span>
           {gate.approvals.length > 0 ? (
             <ul className="gate-approvals">
               {gate.approvals.map((approval) => (
                 <li key={approval.user_id}>
                   <Who principal={approval.by} me={me} /> · <RelativeTime value={approval.at} />
+                  {/* Kept in the history, but no longer part of the quorum (the person left, say). */}
+                  {approval.counted ? null : " · not counted"}
                 </li>
               ))}
             </ul>

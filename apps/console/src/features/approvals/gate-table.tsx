@@ -100,7 +100,7 @@ export function GateTable({
             <Countdown requestedAt={gate.requested_at} timeoutAt={gate.timeout_at} compact />
             {gate.required_approvals > 1 ? (
               <span className="gate-quorum">
-                {gate.approvals.length} of {gate.required_approvals}
+                {gate.approvals.filter((a) => a.counted).length} of {gate.required_approvals}
                 <span className="ui-visually-hidden"> approvals</span>
               </span>
             ) : null}

@@ -30,7 +30,7 @@ export function useAnswerForm(
   const amendId = useId();
   const quorum = gate.required_approvals > 1;
   const mine = gate.approvals.some((approval) => approval.user_id === me || approval.by === `user:${me}`);
-  const missingApprovals = gate.required_approvals - gate.approvals.length;
+  const missingApprovals = gate.required_approvals - gate.approvals.filter((a) => a.counted).length;
   const amending = draft.amended !== null;
   const unchanged = draft.amended !== null && draft.amended.trim() === gate.proposed_action.trim();
   const emptyAmend = draft.amended !== null && draft.amended.trim() === "";

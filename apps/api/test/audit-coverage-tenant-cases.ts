@@ -102,6 +102,10 @@ export const tenantCases: Record<string, Omit<AuditedCase, "plane">> = {
     action: "chat_link.delete",
     perform: async (o) => call("DELETE", `/v1/tenants/me/chat-links/${await chatLinkOf(o)}`, as(o)),
   },
+  "sessions.end": {
+    action: "session.end",
+    perform: async (o) => call("DELETE", "/v1/auth/sessions/current", { token: await sessionFor(o) }),
+  },
   "approvalPolicies.replace": {
     action: "approval_policy.replace",
     perform: (o) =>

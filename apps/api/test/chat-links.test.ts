@@ -151,8 +151,11 @@ describe("chat clicks decide a gate only for a linked member", () => {
   });
 
   it("lets a linked member holding the scope decide the gate as themselves, audited as the member", async () => {
-    const { tenant, team, gateId, message } = await setup();
+    // A member when the gate opened: only such a person's approval counts.
+    const tenant = await seedTenant();
+    const { team, leased } = await routedFleet(vendor, tenant);
     const approver = await consoleMember(tenant, RESOLVER);
+    const { gateId, message } = await gatePosted(vendor, leased);
     await linkChatUser(vendor, team.id, gateId, message, "UAPPROVER", approver.token);
     const answer = await sendClick(vendor, click(team.id, gateId, message, "approve", "UAPPROVER"));
     expect(answer.body).toEqual({ status: "ok" });
@@ -186,6 +189,7 @@ describe("integration grants in chat", () => {
   it("follows the same rules: an unlinked click leaves the grant pending, a linked member's decides it", async () => {
     const tenant = await seedTenant();
     const { team, leased } = await routedFleet(vendor, tenant);
+    const approver = await consoleMember(tenant, RESOLVER);
     const requested = await requestGrant(tenant, leased.fleetId);
     expect(requested.status, requested.text).toBe(201);
     const gateId = requested.body.gate_id!;
@@ -197,7 +201,6 @@ describe("integration grants in chat", () => {
     expect(await grantOf(tenant, leased.fleetId, requested.body.grant_id)).toMatchObject({
       status: "pending",
     });
-    const approver = await consoleMember(tenant, RESOLVER);
     await linkChatUser(vendor, team.id, gateId, message, "UGRANTER", approver.token);
     const decided = await sendClick(vendor, click(team.id, gateId, message, "approve", "UGRANTER"));
     expect(decided.body).toEqual({ status: "ok" });

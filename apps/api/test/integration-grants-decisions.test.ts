@@ -101,7 +101,7 @@ describe("integration grants: revoking", () => {
 
     const audit = await call<OutputOf<typeof listWorkspaceAudit>>(
       "GET",
-      `/v1/workspaces/${owner.workspaceId}/audit?action=integration_grant.*`,
+      `/v1/workspaces/${owner.workspaceId}/audit?action=integration_grant.revoke`,
       { token: owner.apiKey },
     );
     expect(audit.body.items).toHaveLength(1);

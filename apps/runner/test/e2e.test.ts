@@ -255,6 +255,14 @@ beforeAll(async () => {
     "--email",
     "owner@runner.test",
   )) as typeof tenant;
+  // One person runs this workspace and approves the gates of the messages they send: the policy says so
+  // (by default the person who caused a gate may not approve it).
+  const policy = await api("PUT", `/v1/workspaces/${tenant.workspace_id}/approval-policy`, tenant.api_key, {
+    rules: [],
+    escalation_webhook_url: null,
+    allow_self_approval: true,
+  });
+  expect(policy.status, JSON.stringify(policy.body)).toBe(200);
   operatorToken = (await fleetctl("operator", "--scopes", "runner:admin platform-library:write")).token!;
 });
 

@@ -3,8 +3,8 @@ import { deliver, type FakeChatVendor, signDelivery } from "@fleet/testing/fake-
 import { beforeAll, describe, expect, it } from "vitest";
 import { leasedFleet, openGate } from "./approval-fixtures.ts";
 import { RESOLVER } from "./approval-policy-fixtures.ts";
-import { click, consoleMember, hasButtonFor, linkChatUser } from "./chat-link-fixtures.ts";
-import { connectorPath, connectSlack, useFakeVendor } from "./connector-fixtures.ts";
+import { click, consoleMember, hasButtonFor, linkChatUser, routedFleet } from "./chat-link-fixtures.ts";
+import { connectorPath, useFakeVendor } from "./connector-fixtures.ts";
 import { call, seedTenant, sessionFor, type Tenant, testApi } from "./harness.ts";
 
 const fakeVendor = useFakeVendor();
@@ -18,15 +18,7 @@ beforeAll(async () => {
 /** A tenant connected to the fake vendor, its fleet leased and routed from a channel of its own, a gate open. */
 async function gateInChat(gateFields: Record<string, unknown> = {}) {
   const tenant = await seedTenant();
-  const team = { id: `T-${tenant.tenantId}`, name: "Approvals team" };
-  await connectSlack(vendor, tenant, team);
-  const leased = await leasedFleet(tenant);
-  const channel = `C${tenant.tenantId.replaceAll("-", "").slice(0, 10)}`;
-  const routed = await call("PUT", `${connectorPath(tenant)}/routes/${channel}`, {
-    token: tenant.apiKey,
-    body: { fleet_id: leased.fleetId },
-  });
-  expect(routed.status, routed.text).toBe(200);
+  const { team, leased, channel } = await routedFleet(vendor, tenant);
   const opened = await openGate(leased, gateFields);
   expect(opened.status, opened.text).toBe(201);
   const gateId = opened.body.gate_id;

@@ -13,7 +13,8 @@ useIsolatedApi();
 describe("first run", () => {
   it("creates the first tenant and seeds the platform library's demo fleet, once", async () => {
     const api = await testApi();
-    const services = api.app.services;
+    // As `pnpm start` runs it: in dev mode.
+    const services = { ...api.app.services, config: { ...api.app.services.config, devMode: true } };
     const first = await firstRun(services, { ownerEmail: "owner@example.test", tenantName: "Default" });
     expect(first.created?.api_key).toMatch(/^agt_t/);
     const again = await firstRun(services, { ownerEmail: "owner@example.test", tenantName: "Default" });
@@ -35,5 +36,11 @@ describe("first run", () => {
     );
     expect(library.body.items).toHaveLength(1);
     expect(Object.keys(library.body.items[0]!.required_credentials_reasons)).toEqual(["ECHO_GREETING"]);
+
+    // A developer alone on their machine answers the gates of the messages they send.
+    const policy = await call("GET", `/v1/workspaces/${workspace}/approval-policy`, {
+      token: first.created!.api_key,
+    });
+    expect(policy.body).toMatchObject({ allow_self_approval: true, rules: [] });
   });
 });

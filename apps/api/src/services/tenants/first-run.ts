@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { asc, eq, memberships, tenants, users } from "@fleet/db";
+import { approvalPolicies, asc, eq, memberships, tenants, users } from "@fleet/db";
 import { createLibraryEntry } from "../fleet-libraries/entry-creation.ts";
 import { createSignInLink } from "../sessions/sign-in-links.ts";
 import type { ServiceContext } from "../shared/context.ts";
@@ -10,7 +10,9 @@ import { bootstrapTenant } from "./tenants.ts";
 /**
  * What `pnpm start` needs on every start: on an empty database, a first tenant and its owner, and the
  * platform library's demo fleet (so a new user can install one and watch the local runner answer it);
- * then a fresh one-time sign-in link for the oldest owner.
+ * then a fresh one-time sign-in link for the oldest owner. In dev mode the first workspace's approval
+ * policy lets the person who caused a gate approve it: a developer alone on their machine sends the
+ * message and answers its gate (docs/decisions/approvals.md, "Quorum means people").
  */
 export async function firstRun(ctx: ServiceContext, input: { ownerEmail: string; tenantName: string }) {
   const [existing] = await ctx.db.select({ id: tenants.id }).from(tenants).limit(1);
@@ -18,6 +20,16 @@ export async function firstRun(ctx: ServiceContext, input: { ownerEmail: string;
   if (existing === undefined) {
     const result = await bootstrapTenant(ctx, { tenantName: input.tenantName, email: input.ownerEmail });
     created = { tenant_id: result.tenant_id, api_key: result.api_key };
+    if (ctx.config.devMode)
+      await ctx.db.insert(approvalPolicies).values({
+        workspaceId: result.workspace_id,
+        tenantId: result.tenant_id,
+        rules: [],
+        escalationWebhookUrl: null,
+        allowSelfApproval: true,
+        updatedAt: ctx.now(),
+        updatedBy: `user:${result.user_id}`,
+      });
     await createLibraryEntry(ctx, null, { visibility: "platform" }, { definition: demoFleet() });
   }
   const [owner] = await ctx.db

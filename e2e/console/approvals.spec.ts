@@ -242,6 +242,22 @@ test.describe("Approvals", () => {
     await release();
   });
 
+  test("a link to one gate without its workspace opens that gate, keeping every parameter", async ({
+    page,
+    tenant,
+    apiUrl,
+  }) => {
+    const { runner, lease } = await leasedFleet(apiUrl, tenant, "Links");
+    const [, , third] = await openSteps(runner, lease, 3);
+    await signInByLink(page, tenant);
+    // As a fleet's "waiting for an answer" link reads: the gate, no workspace.
+    await page.goto(`/approvals?kind=change&gate=${third!.gate_id}`);
+    await expect(page).toHaveURL(new RegExp(`workspace=${tenant.workspace_id}`));
+    await expect(page).toHaveURL(new RegExp(`gate=${third!.gate_id}`));
+    await expect(page).toHaveURL(/kind=change/);
+    await expect(page.locator('tr[data-current="true"]')).toHaveAttribute("data-gate-id", third!.gate_id);
+  });
+
   test("j and k move, a approves and d denies the open gate, never while typing", async ({
     page,
     tenant,

@@ -23,8 +23,10 @@ const SETTLE_MS = 800;
  */
 export function useInbox(position: ApprovalsPosition) {
   const trpc = useTRPC();
+  // The workspace added to an address that had none keeps everything else the address asked for: a link
+  // to one gate (a fleet's "waiting for an answer") must open that gate, never the oldest of the inbox.
   const choice = useWorkspaceChoice(position.workspaceId, (id) =>
-    approvalsHref({ status: position.status, workspaceId: id }),
+    approvalsHref({ ...position, workspaceId: id }),
   );
   const { chosenId } = choice;
   const { status, fleetId, kind, cursor } = position;

@@ -45,7 +45,7 @@ function toApi(request: NextRequest): NextResponse {
  */
 function page(request: NextRequest): NextResponse {
   const nonce = newNonce();
-  const policy = contentSecurityPolicy(nonce, process.env.NODE_ENV === "development");
+  const policy = contentSecurityPolicy(nonce, env().development);
   const headers = new Headers(request.headers);
   headers.set(NONCE_HEADER, nonce);
   headers.set("content-security-policy", policy);

@@ -23,6 +23,7 @@ export * from "./integration-grants/integration-grant.ts";
 export { MAX_WAIT_MS } from "./leases/acquire-lease.ts";
 export * from "./leases/lease.ts";
 export * from "./members/member.ts";
+export * from "./members/role-presets.ts";
 export { memoryItem } from "./memories/list-memories.ts";
 export * from "./models/model.ts";
 export * from "./operation.ts";

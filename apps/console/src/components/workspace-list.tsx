@@ -88,7 +88,7 @@ export function WorkspaceListBody<T>({
   children: (data: T, workspace: NonNullable<WorkspaceChoice["workspace"]>) => ReactNode;
 }) {
   const { workspaces, items, first, chosenId, workspace } = choice;
-  // Listing workspaces needs workspace:admin: a member without it still reaches the one a link names.
+  // Every member lists the workspaces; an outage still leaves the one a link names reachable.
   if (workspaces.error && chosenId === undefined) {
     return <ListProblem query={workspaces} retry={retryWorkspaces ? "outage" : "never"} />;
   }

@@ -3,7 +3,7 @@
 import { SelectField } from "@fleet/ui";
 import type { RouterOutputs } from "../lib/trpc.ts";
 
-type Workspace = RouterOutputs["workspaces"]["list"]["items"][number];
+type Workspace = RouterOutputs["workspaces"]["listVisible"]["items"][number];
 
 /**
  * The workspace whose list is shown. Choosing one navigates, so the choice is in the URL; an id from the

@@ -112,12 +112,12 @@ const readers = {
       (cursor) => client.runners.list.query({ limit: PAGE, ...after(cursor) }),
       runnerMap,
     ),
-  /** The tenant's workspaces by id. Needs workspace:admin, as their list does. */
+  /** The tenant's workspaces by id, from the list every member may read. */
   workspace: (trpc: Trpc, client: Client) =>
     listNames(
-      trpc.workspaces.list.pathKey(),
+      trpc.workspaces.listVisible.pathKey(),
       {},
-      (cursor) => client.workspaces.list.query({ limit: PAGE, ...after(cursor) }),
+      (cursor) => client.workspaces.listVisible.query({ limit: PAGE, ...after(cursor) }),
       workspaceMap,
     ),
   /** The signed-in credential's tenant by id (a person sees only their own tenant). */

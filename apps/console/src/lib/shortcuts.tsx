@@ -13,7 +13,7 @@ import {
   useRef,
   useState,
 } from "react";
-import { consolePages } from "./pages.ts";
+import { useOpenPages } from "./access.ts";
 import { isTyping } from "./typing-target.ts";
 
 /** One single-key shortcut of a page or pane. */
@@ -73,6 +73,8 @@ export function ShortcutsProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const router = useRouter();
+  // Only the pages the person's scopes open: a `g` letter never leads to a refusal.
+  const openPages = useOpenPages();
   // When `g` was pressed, waiting for the page's letter; a second key later than this is a key of its own.
   const goPressedAt = useRef<number | null>(null);
   useEffect(() => {
@@ -84,7 +86,7 @@ export function ShortcutsProvider({ children }: { children: ReactNode }) {
       if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
       if (isTyping(event.target) || document.querySelector("dialog[open]")) return;
       if (goPressed !== null && event.timeStamp - goPressed <= GO_WINDOW_MS) {
-        const page = consolePages.find((candidate) => candidate.goKey === event.key);
+        const page = openPages.find((candidate) => candidate.goKey === event.key);
         if (page) {
           event.preventDefault();
           router.push(page.href);
@@ -119,7 +121,7 @@ export function ShortcutsProvider({ children }: { children: ReactNode }) {
     };
     document.addEventListener("keydown", onKey);
     return () => document.removeEventListener("keydown", onKey);
-  }, [enabled, registry, router]);
+  }, [enabled, registry, router, openPages]);
 
   const api = useMemo(() => ({ register, openSheet: () => setSheetOpen(true) }), [register]);
   const groups = Array.from(registry.values()).filter((group) => group.shortcuts.length > 0);
@@ -171,7 +173,7 @@ export function ShortcutsProvider({ children }: { children: ReactNode }) {
           </div>
           <div className="shortcuts__group">
             <dt className="shortcuts__scope">Go to (g, then a letter)</dt>
-            {consolePages.map((page) => (
+            {openPages.map((page) => (
               <dd key={page.href}>
                 <kbd>g</kbd>
                 <kbd>{page.goKey}</kbd> {page.label}

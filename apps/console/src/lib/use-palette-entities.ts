@@ -1,7 +1,9 @@
 "use client";
 
+import { hasScope } from "@fleet/contracts/scopes";
 import { skipToken, useQueries, useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
+import { useHeldScopes } from "./access.ts";
 import type { PaletteItem } from "./palette-match.ts";
 import { useTRPC } from "./trpc.ts";
 import { fleetHref, runnerHref } from "./urls.ts";
@@ -22,8 +24,11 @@ export type PaletteEntry = PaletteItem & ({ href: string } | { run: () => void }
 export function usePaletteEntities(search: string): { items: PaletteEntry[]; note: string } {
   const trpc = useTRPC();
   const fresh = { staleTime: LISTS_FRESH_MS, retry: false } as const;
-  const workspaces = useQuery(trpc.workspaces.list.queryOptions({ limit: 100 }, fresh));
-  const shown = workspaces.data?.items.slice(0, WORKSPACE_LIMIT) ?? [];
+  // A list the person's scopes would have refused is not asked for: its group is simply not there.
+  const held = useHeldScopes();
+  const may = (scope: string) => held !== undefined && hasScope(held, scope);
+  const workspaces = useQuery(trpc.workspaces.listVisible.queryOptions({ limit: 100 }, fresh));
+  const shown = may("fleet:read") ? (workspaces.data?.items.slice(0, WORKSPACE_LIMIT) ?? []) : [];
   const fleets = useQueries({
     queries: shown.map((workspace) =>
       trpc.fleets.list.queryOptions({ workspace_id: workspace.id, limit: 100 }, fresh),
@@ -41,7 +46,9 @@ export function usePaletteEntities(search: string): { items: PaletteEntry[]; not
     ),
   });
   const runners = useQuery(trpc.runners.list.queryOptions({ limit: 100 }, fresh));
-  const keys = useQuery(trpc.apiKeys.list.queryOptions({ limit: 100 }, fresh));
+  const keys = useQuery(
+    trpc.apiKeys.list.queryOptions(may("apikey:read") ? { limit: 100 } : skipToken, fresh),
+  );
 
   const several = shown.length > 1;
   const items: PaletteEntry[] = [
@@ -76,7 +83,7 @@ export function usePaletteEntities(search: string): { items: PaletteEntry[]; not
   const loading = [
     workspaces.isPending || fleets.some((query) => query.isPending) ? "fleets" : null,
     runners.isPending ? "runners" : null,
-    keys.isPending ? "API keys" : null,
+    keys.isLoading ? "API keys" : null,
   ].filter(Boolean);
   const failed = [
     workspaces.isError || fleets.some((query) => query.isError) ? "fleets" : null,

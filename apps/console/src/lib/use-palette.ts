@@ -2,8 +2,8 @@
 
 import { useRouter } from "next/navigation";
 import { type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from "react";
+import { useOpenPages } from "./access.ts";
 import type { PageAction } from "./commands.tsx";
-import { consolePages } from "./pages.ts";
 import { matchItems } from "./palette-match.ts";
 import { useShortcutsSheet } from "./shortcuts.tsx";
 import { type PaletteEntry, usePaletteEntities, useSettled } from "./use-palette-entities.ts";
@@ -33,6 +33,8 @@ export function usePalette(actions: PageAction[], onClose: () => void) {
   const optionId = useId();
   const list = useRef<HTMLDivElement>(null);
   const entities = usePaletteEntities(useSettled(query.trim(), SEARCH_DELAY_MS));
+  // The pages the person's scopes open; the navigation shows the others disabled or not at all.
+  const pages = useOpenPages();
 
   const entries: PaletteEntry[] = useMemo(
     () => [
@@ -44,7 +46,7 @@ export function usePalette(actions: PageAction[], onClose: () => void) {
         shortcut: action.shortcut,
         run: action.run,
       })),
-      ...consolePages.map((page) => ({
+      ...pages.map((page) => ({
         id: `page:${page.href}`,
         group: "Pages",
         label: page.label,
@@ -62,7 +64,7 @@ export function usePalette(actions: PageAction[], onClose: () => void) {
         run: openSheet,
       },
     ],
-    [actions, entities.items, openSheet],
+    [actions, pages, entities.items, openSheet],
   );
   const results = useMemo(() => matchItems(entries, query, PER_GROUP), [entries, query]);
   const current = Math.min(active, Math.max(results.length - 1, 0));

@@ -31,7 +31,8 @@ export function useWorkspaceChoice(
 ) {
   const trpc = useTRPC();
   const router = useRouter();
-  const workspaces = useQuery(trpc.workspaces.list.queryOptions({ limit: WORKSPACE_LIMIT }));
+  // The list every member may read (GET /v1/workspaces), not the administrator's.
+  const workspaces = useQuery(trpc.workspaces.listVisible.queryOptions({ limit: WORKSPACE_LIMIT }));
   const items = workspaces.data?.items;
   const [remembered] = useState(rememberedWorkspace);
   const fallback =

@@ -6,6 +6,22 @@ export const workspaceItem = z
   .object({ id: z.string(), name: z.string(), created_at: epochMs })
   .meta({ id: "Workspace" });
 
+/** The query both workspace lists take: an exact name, a cursor, a page size. */
+export const workspaceListQuery = {
+  name: z.string().max(128).optional(),
+  starting_after: cursorParam.optional(),
+  limit: queryInt("limit", 1, 100).default(50),
+};
+
+export const workspacePage = z
+  .object({
+    items: z.array(workspaceItem),
+    tenant_id: z.string(),
+    total: z.number().int(),
+    next_cursor: z.string().nullable(),
+  })
+  .meta({ id: "WorkspacePage" });
+
 export const listWorkspaces = defineOperation({
   id: "workspaces.list",
   method: "GET",
@@ -17,17 +33,6 @@ export const listWorkspaces = defineOperation({
   scope: "workspace:admin",
   credentials: tenantCredentials,
   successStatus: 200,
-  query: {
-    name: z.string().max(128).optional(),
-    starting_after: cursorParam.optional(),
-    limit: queryInt("limit", 1, 100).default(50),
-  },
-  output: z
-    .object({
-      items: z.array(workspaceItem),
-      tenant_id: z.string(),
-      total: z.number().int(),
-      next_cursor: z.string().nullable(),
-    })
-    .meta({ id: "WorkspacePage" }),
+  query: workspaceListQuery,
+  output: workspacePage,
 });

@@ -1,13 +1,14 @@
 "use client";
 
-import { hasScope, tenantScopes } from "@fleet/contracts/scopes";
+import type { tenantScopes } from "@fleet/contracts/scopes";
 import { SelectField, TextField } from "@fleet/ui";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId } from "react";
 import { FormDialog } from "../../components/form-dialog.tsx";
 import { ShownOnceDialog } from "../../components/shown-once-dialog.tsx";
+import { useHeldScopes } from "../../lib/access.ts";
 import { useTRPC } from "../../lib/trpc.ts";
-import { ScopePicker } from "../members/scope-picker.tsx";
+import { leastPreset, ScopePicker } from "../members/scope-picker.tsx";
 
 type TenantScope = (typeof tenantScopes)[number];
 
@@ -33,9 +34,9 @@ export function CreateKeyDialog({ open, onClose }: { open: boolean; onClose: () 
     }),
   );
   const created = create.data;
-  // The key can hold only scopes you hold: the picker offers those, all ticked.
-  const held = useQuery(trpc.users.getMe.queryOptions({})).data?.scopes ?? [];
-  const offered = tenantScopes.filter((scope) => hasScope(held, scope));
+  // Least privilege: the key starts from the Viewer preset (or the least one you can grant), never from
+  // every scope you hold; those you lack are shown disabled with why.
+  const held = useHeldScopes();
 
   function close() {
     create.reset();
@@ -70,7 +71,8 @@ export function CreateKeyDialog({ open, onClose }: { open: boolean; onClose: () 
       submitLabel="Create key"
       mutation={create}
       title="Create an API key"
-      description="The key acts as you in this tenant, with the scopes you tick (never more than you hold). You can revoke it at any time."
+      description="The key acts as you in this tenant, with the scopes you tick (never more than you hold): start from a role preset. You can revoke it at any time."
+      size="wide"
     >
       <form
         id={formId}
@@ -82,8 +84,8 @@ export function CreateKeyDialog({ open, onClose }: { open: boolean; onClose: () 
           create.mutate({
             key_name: String(form.get("key_name") ?? ""),
             description: String(form.get("description") ?? ""),
-            // All your scopes ticked: the key follows yours as they change; fewer narrow it for good.
-            ...(scopes.length === offered.length ? {} : { scopes }),
+            // Always the ticked scopes: a key never grows when its creator is given more.
+            scopes,
             ...(days > 0 ? { expires_at: Date.now() + days * 86_400_000 } : {}),
           });
         }}
@@ -110,12 +112,12 @@ export function CreateKeyDialog({ open, onClose }: { open: boolean; onClose: () 
             </option>
           ))}
         </SelectField>
-        <ScopePicker
-          key={offered.join(",")}
-          selected={offered}
-          offered={offered}
-          hint="Only scopes you hold are offered. With all ticked the key follows your scopes as they change."
-        />
+        {open && held ? (
+          <ScopePicker
+            initial={leastPreset(held)}
+            hint="A higher level includes the lower ones. The key keeps these scopes while you hold them."
+          />
+        ) : null}
       </form>
     </FormDialog>
   );

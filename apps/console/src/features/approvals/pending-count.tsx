@@ -21,7 +21,10 @@ export function usePendingCount(): { count: number; more: boolean; urgent: boole
   const trpc = useTRPC();
   const fromUrl = useSearchParams().get("workspace") || undefined;
   // The same query the pages' workspace picker makes, so no extra request.
-  const workspaces = useQuery({ ...trpc.workspaces.list.queryOptions({ limit: 100 }), enabled: !fromUrl });
+  const workspaces = useQuery({
+    ...trpc.workspaces.listVisible.queryOptions({ limit: 100 }),
+    enabled: !fromUrl,
+  });
   const workspaceId = fromUrl ?? workspaces.data?.items[0]?.id;
   const pending = useQuery(
     trpc.approvals.list.queryOptions(

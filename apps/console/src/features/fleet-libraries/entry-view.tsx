@@ -39,7 +39,7 @@ export function EntryView({
       workspaceId ? { workspace_id: workspaceId, library_id: libraryId } : skipToken,
     ),
   );
-  const workspaces = useQuery(trpc.workspaces.list.queryOptions({ limit: 100 }));
+  const workspaces = useQuery(trpc.workspaces.listVisible.queryOptions({ limit: 100 }));
   const workspaceName =
     workspaces.data?.items.find((item) => item.id === workspaceId)?.name ?? "this workspace";
   const [installing, setInstalling] = useState(false);

@@ -1,19 +1,31 @@
 "use client";
 
+import type { MemberRole } from "@fleet/contracts";
 import { TextField } from "@fleet/ui";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId } from "react";
 import { FormDialog } from "../../components/form-dialog.tsx";
 import { ShownOnceDialog } from "../../components/shown-once-dialog.tsx";
+import { useHeldScopes } from "../../lib/access.ts";
 import { useTRPC } from "../../lib/trpc.ts";
-import { RoleField, readMemberForm, ScopePicker } from "./scope-picker.tsx";
+import { leastPreset, readMemberForm, ScopePicker } from "./scope-picker.tsx";
 
 /**
  * Invites a person with the scopes chosen, then shows the one-time sign-in link for the inviter to pass
  * on (the service sends no mail). Like a new API key, the link is shown once: only "Done" closes it.
  */
-export function InviteMemberDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+export function InviteMemberDialog({
+  open,
+  onClose,
+  callerRole,
+}: {
+  open: boolean;
+  onClose: () => void;
+  /** The inviter's own role, when the members page has it: only an owner invites an owner. */
+  callerRole?: MemberRole | undefined;
+}) {
   const trpc = useTRPC();
+  const held = useHeldScopes();
   const queryClient = useQueryClient();
   const formId = useId();
   const invite = useMutation(
@@ -58,7 +70,8 @@ export function InviteMemberDialog({ open, onClose }: { open: boolean; onClose: 
       submitLabel="Invite member"
       mutation={invite}
       title="Invite a member"
-      description="They join this tenant with exactly the scopes you tick. You can grant only scopes you hold."
+      description="They join this tenant with exactly the scopes you tick: start from a role preset. You can grant only scopes you hold."
+      size="wide"
     >
       <form
         id={formId}
@@ -78,8 +91,10 @@ export function InviteMemberDialog({ open, onClose }: { open: boolean; onClose: 
           autoComplete="off"
           placeholder="someone@example.com"
         />
-        <RoleField value="member" />
-        <ScopePicker selected={["fleet:read", "approval:read"]} />
+        {/* Least privilege first: the Viewer preset, once the inviter's own scopes are known. */}
+        {open && held ? (
+          <ScopePicker initial={leastPreset(held)} memberRole="member" callerRole={callerRole} />
+        ) : null}
       </form>
     </FormDialog>
   );

@@ -7,7 +7,7 @@ import { useId } from "react";
 import { FormDialog } from "../../components/form-dialog.tsx";
 import { problemOf } from "../../lib/problem.ts";
 import { useTRPC } from "../../lib/trpc.ts";
-import { RoleField, readMemberForm, ScopePicker } from "./scope-picker.tsx";
+import { readMemberForm, ScopePicker } from "./scope-picker.tsx";
 
 interface MemberDialogProps {
   member: MemberItem;
@@ -38,6 +38,7 @@ export function EditMemberDialog({ member, onClose }: MemberDialogProps) {
       mutation={update}
       title={`Change ${member.email}`}
       description="Their sessions and API keys act with the new scopes from their next request, on every instance. A scope you add must be one you hold."
+      size="wide"
     >
       <form
         id={formId}
@@ -46,8 +47,7 @@ export function EditMemberDialog({ member, onClose }: MemberDialogProps) {
           update.mutate({ user_id: member.user_id, ...readMemberForm(event.currentTarget) });
         }}
       >
-        <RoleField value={member.role} />
-        <ScopePicker selected={member.scopes} />
+        <ScopePicker initial={member.scopes} kept={member.scopes} memberRole={member.role} />
       </form>
     </FormDialog>
   );

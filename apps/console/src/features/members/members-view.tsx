@@ -75,7 +75,11 @@ export function MembersView(position: MembersPosition) {
           )}
         </ListBody>
       </section>
-      <InviteMemberDialog open={inviting} onClose={() => setInviting(false)} />
+      <InviteMemberDialog
+        open={inviting}
+        onClose={() => setInviting(false)}
+        callerRole={list.data?.items.find((member) => member.user_id === me.data?.user_id)?.role}
+      />
       {pending?.action === "edit" ? (
         <EditMemberDialog member={pending.member} onClose={() => setPending(null)} />
       ) : null}

@@ -54,7 +54,7 @@ export default async function ApprovalsPage({ searchParams }: { searchParams: Pr
               client.prefetchQuery(trpc.fleets.list.queryOptions(approvalsFleetsInput(workspaceId))),
               client.prefetchQuery(memberNames(trpc.members.list.pathKey(), api)),
               client.prefetchQuery(apiKeyNames(trpc.apiKeys.list.pathKey(), api)),
-              client.prefetchQuery(trpc.workspaces.list.queryOptions({ limit: WORKSPACE_LIMIT })),
+              client.prefetchQuery(trpc.workspaces.listVisible.queryOptions({ limit: WORKSPACE_LIMIT })),
               client.prefetchQuery(trpc.users.getMe.queryOptions({})),
             ]
       }

@@ -33,7 +33,7 @@ export default async function EventsPage({ searchParams }: { searchParams: Promi
               client.prefetchQuery(fleetNames(trpc.fleets.list.pathKey(), api, workspaceId)),
               client.prefetchQuery(memberNames(trpc.members.list.pathKey(), api)),
               client.prefetchQuery(apiKeyNames(trpc.apiKeys.list.pathKey(), api)),
-              client.prefetchQuery(trpc.workspaces.list.queryOptions({ limit: WORKSPACE_LIMIT })),
+              client.prefetchQuery(trpc.workspaces.listVisible.queryOptions({ limit: WORKSPACE_LIMIT })),
               client.prefetchQuery(trpc.users.getMe.queryOptions({})),
             ]
       }

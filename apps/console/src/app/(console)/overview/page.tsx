@@ -16,7 +16,7 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
         workspaceId === undefined
           ? []
           : [
-              client.prefetchQuery(trpc.workspaces.list.queryOptions({ limit: WORKSPACE_LIMIT })),
+              client.prefetchQuery(trpc.workspaces.listVisible.queryOptions({ limit: WORKSPACE_LIMIT })),
               client.prefetchQuery(trpc.overview.get.queryOptions({ workspace_id: workspaceId })),
               // The shell's signed-in person.
               client.prefetchQuery(trpc.users.getMe.queryOptions({})),

@@ -1,0 +1,44 @@
+"use client";
+
+import { hasScope } from "@fleet/contracts/scopes";
+import { useQuery } from "@tanstack/react-query";
+import { useMemo } from "react";
+import { type ConsolePage, consolePages } from "./pages.ts";
+import { useTRPC } from "./trpc.ts";
+
+/** Whether the signed-in person can open a page: open, left out of the navigation, or shown disabled. */
+export type PageReach = "open" | "hidden" | "disabled";
+
+/** Where a page stands for someone holding `held`; unknown scopes (loading, failed) open every page. */
+export function reachOf(page: ConsolePage, held: readonly string[] | undefined): PageReach {
+  if (held === undefined || page.scope === undefined || hasScope(held, page.scope)) return "open";
+  return page.lacking === "hide" ? "hidden" : "disabled";
+}
+
+/** What a disabled page's tooltip says. */
+export function lackingText(page: ConsolePage): string {
+  return `Needs the scope ${page.scope}: ask a tenant administrator.`;
+}
+
+/**
+ * The signed-in person's scopes, as users/me reports them (the shell's own query, narrowed to the key's
+ * scopes for a console signed in with an API key); undefined until known. The API still checks every
+ * request: this only keeps the console from offering what will be refused.
+ */
+export function useHeldScopes(): readonly string[] | undefined {
+  const trpc = useTRPC();
+  return useQuery(trpc.users.getMe.queryOptions({})).data?.scopes;
+}
+
+/** Every page with where it stands for the signed-in person. */
+export function usePageReach(): { page: ConsolePage; reach: PageReach }[] {
+  const held = useHeldScopes();
+  // The query keeps its answer's identity while it is unchanged, so this list does too.
+  return useMemo(() => consolePages.map((page) => ({ page, reach: reachOf(page, held) })), [held]);
+}
+
+/** The pages the signed-in person can open: the `g` keys and the palette offer only these. */
+export function useOpenPages(): ConsolePage[] {
+  const reach = usePageReach();
+  return useMemo(() => reach.filter((entry) => entry.reach === "open").map(({ page }) => page), [reach]);
+}

@@ -20,8 +20,9 @@ test.describe("API keys", () => {
     const form = page.getByRole("dialog", { name: "Create an API key" });
     await form.getByLabel("Name").fill("deploy-bot");
     await form.getByLabel("Description").fill("Deploys from CI");
-    // Scopes are chosen from those you hold (all ticked); an optional expiry.
-    await form.getByLabel("billing:read").uncheck();
+    // Least privilege: the Viewer preset is ticked, never every scope; an optional expiry.
+    await expect(form.getByRole("radio", { name: "Viewer" })).toBeChecked();
+    await expect(form.getByRole("checkbox", { name: "billing:read" })).not.toBeChecked();
     await form.getByLabel("Expires").selectOption({ label: "In 30 days" });
     await screenshot(page, testInfo, "mint-form");
     await form.getByRole("button", { name: "Create key" }).click();

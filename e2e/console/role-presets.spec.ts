@@ -1,0 +1,211 @@
+import { randomUUID } from "node:crypto";
+import { mkdirSync } from "node:fs";
+import { type RolePresetId, rolePresets } from "@fleet/contracts";
+import type { Browser, Page, TestInfo } from "@playwright/test";
+import { expect, LANDING_URL, landingSettled, screenshot, signInByLink, test } from "../support/fixtures.ts";
+import {
+  addTenantEntry,
+  call,
+  definition,
+  installFleet,
+  messageFleet,
+  requesterToken,
+  TestRunner,
+} from "../support/fleet-api.ts";
+import type { Tenant } from "../support/fleetctl.ts";
+
+/** Where the screenshots looked at during development go, besides the test's own artifacts. */
+const SHOTS = process.env.E2E_SHOTS_DIR ?? "/tmp/shots/members";
+
+async function shot(page: Page, testInfo: TestInfo, name: string) {
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: `${SHOTS}/${name}.png`, animations: "disabled" });
+  await screenshot(page, testInfo, name);
+}
+
+/** The navigation's pages, by what each preset's scopes make of them. */
+type Reach = Record<"open" | "disabled" | "hidden", string[]>;
+
+const everyday = [
+  "Overview",
+  "Approvals",
+  "Runners",
+  "Fleets",
+  "Library",
+  "Models",
+  "Events",
+  "Connectors",
+  "Secrets",
+];
+const expected: Record<RolePresetId, Reach> = {
+  viewer: { open: everyday, disabled: ["API keys", "Billing"], hidden: ["Members", "Audit log"] },
+  approver: { open: everyday, disabled: ["API keys", "Billing"], hidden: ["Members", "Audit log"] },
+  operator: { open: [...everyday, "API keys", "Billing"], disabled: [], hidden: ["Members", "Audit log"] },
+  owner: { open: [...everyday, "API keys", "Billing", "Members", "Audit log"], disabled: [], hidden: [] },
+};
+
+/** A browser of the member's own (the owner's stays signed in), signed in by their one-time link. */
+async function signInAs(browser: Browser, url: string): Promise<Page> {
+  const context = await browser.newContext({ baseURL: process.env.E2E_CONSOLE_URL });
+  const page = await context.newPage();
+  await page.goto(url);
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page).toHaveURL(LANDING_URL);
+  await landingSettled(page);
+  return page;
+}
+
+function mainNav(page: Page) {
+  return page.getByRole("navigation", { name: "Main" });
+}
+
+/** Opens a page from the navigation and waits until it has loaded what it shows; it must not be refused. */
+async function walkTo(page: Page, label: string) {
+  const menu = page.getByRole("button", { name: "Navigation menu" });
+  if (await menu.isVisible()) await menu.click();
+  await mainNav(page)
+    .getByRole("link", { name: new RegExp(`^${label}`) })
+    .click();
+  await expect(page.getByRole("heading", { level: 1, name: label })).toBeVisible();
+  const main = page.getByRole("main");
+  // Loading states say "Loading…"; once none is left, every refusal would be on screen.
+  await expect(main.getByText(/Loading/)).toHaveCount(0, { timeout: 20_000 });
+  await expect(main.getByText("Missing scope")).toHaveCount(0);
+  await expect(main.getByText(/needs the scope/)).toHaveCount(0);
+}
+
+/** Checks the navigation against a preset's reach: open pages are links, the rest disabled or absent. */
+async function checkNavigation(page: Page, reach: Reach) {
+  const nav = mainNav(page);
+  for (const label of reach.open) {
+    await expect(nav.getByRole("link", { name: new RegExp(`^${label}`), disabled: false })).toBeVisible();
+  }
+  for (const label of reach.disabled) {
+    const item = nav.getByRole("link", { name: label, exact: true });
+    await expect(item).toHaveAttribute("aria-disabled", "true");
+    await expect(item).toHaveAccessibleDescription(/Needs the scope \w+:\w+/);
+  }
+  for (const label of reach.hidden) {
+    await expect(nav.getByText(label, { exact: true })).toHaveCount(0);
+  }
+}
+
+/** Invites a member with a preset's scopes and role through the API, as a script would; the link signs them in. */
+async function inviteWithPreset(apiUrl: string, tenant: Tenant, id: RolePresetId): Promise<string> {
+  const preset = rolePresets.find((candidate) => candidate.id === id)!;
+  const invited = await call<{ sign_in_url: string }>(
+    apiUrl,
+    tenant.api_key,
+    "POST",
+    "/v1/tenants/me/members",
+    {
+      email: `${id}-${randomUUID().slice(0, 8)}@example.test`,
+      scopes: preset.scopes,
+      role: preset.role,
+    },
+  );
+  return invited.sign_in_url;
+}
+
+test.describe("Role presets", () => {
+  test.describe.configure({ timeout: 180_000 });
+
+  test("alice, invited with the dialog's suggested scopes plus approval:resolve, works: Overview, Approvals, Fleets, Secrets and the inbox without ?workspace=", async ({
+    page,
+    browser,
+    tenant,
+    apiUrl,
+  }, testInfo) => {
+    // A gate waits in the workspace, caused by someone else, so alice may answer it.
+    const runner = new TestRunner(apiUrl);
+    const entry = await addTenantEntry(
+      apiUrl,
+      tenant,
+      definition({ name: "Stage bot", runnerLabels: [runner.label] }),
+    );
+    const fleet = await installFleet(apiUrl, tenant, entry);
+    await messageFleet(
+      apiUrl,
+      tenant,
+      fleet.fleet_id,
+      "approve: deploy",
+      await requesterToken(apiUrl, tenant),
+    );
+    const lease = await runner.lease();
+    await runner.openGate(lease, {
+      gate_kind: "change",
+      proposed_action: "deploy web@v2 to staging",
+      blast_radius: "staging only",
+      timeout_ms: 30 * 60_000,
+    });
+
+    await signInByLink(page, tenant);
+    await page.goto("/members");
+    await page.getByRole("button", { name: "Invite member" }).click();
+    const invite = page.getByRole("dialog", { name: "Invite a member" });
+    const email = `alice-${randomUUID().slice(0, 8)}@example.test`;
+    await invite.getByLabel("Email").fill(email);
+    // The suggestion is the least preset; one more tick makes it an Approver.
+    await expect(invite.getByRole("radio", { name: "Viewer" })).toBeChecked();
+    await invite.getByRole("checkbox", { name: "approval:resolve" }).check();
+    await expect(invite.getByRole("radio", { name: "Approver" })).toBeChecked();
+    await shot(page, testInfo, "invite-approver");
+    await invite.getByRole("button", { name: "Invite member" }).click();
+    const reveal = page.getByRole("dialog", { name: "Pass on the sign-in link" });
+    const url = await reveal.getByRole("textbox", { name: `Sign-in link for ${email}` }).inputValue();
+
+    const alice = await signInAs(browser, url);
+    await expect(alice.getByRole("main").getByText(/workspace:admin/)).toHaveCount(0);
+    await expect(alice).toHaveURL(new RegExp(`/overview\\?workspace=${tenant.workspace_id}$`));
+    for (const label of ["Overview", "Approvals", "Fleets", "Secrets"]) {
+      await walkTo(alice, label);
+      await expect(alice.getByText(/workspace:admin/)).toHaveCount(0);
+    }
+    await checkNavigation(alice, expected.approver);
+    await shot(alice, testInfo, "alice-secrets");
+
+    // The inbox by its bare address: the workspace is found, the gate shown, and alice answers it.
+    await alice.goto("/approvals");
+    await expect(alice).toHaveURL(new RegExp(`/approvals\\?workspace=${tenant.workspace_id}`));
+    const pane = alice.getByRole("region", { name: "deploy · release" });
+    await expect(pane).toContainText("deploy web@v2 to staging");
+    await expect(pane.getByRole("region", { name: "Evidence" })).toContainText('"passed": 12');
+    await shot(alice, testInfo, "alice-inbox");
+    await pane.getByRole("button", { name: "Approve", exact: true }).click();
+    await expect(
+      alice.getByRole("status").filter({ hasText: "Approved deploy · release on Stage bot." }),
+    ).toBeVisible();
+    await alice.context().close();
+  });
+
+  for (const preset of rolePresets) {
+    test(`a ${preset.label} reaches the pages of the preset and sees the others disabled or not at all`, async ({
+      browser,
+      tenant,
+      apiUrl,
+    }, testInfo) => {
+      const page = await signInAs(browser, await inviteWithPreset(apiUrl, tenant, preset.id));
+      const reach = expected[preset.id];
+      await checkNavigation(page, reach);
+      await shot(page, testInfo, `nav-${preset.id}`);
+      for (const label of reach.open) await walkTo(page, label);
+      // A page the navigation withholds, opened by its address, still says which scope it needs.
+      const withheld = [...reach.disabled, ...reach.hidden][0];
+      if (withheld === "API keys") {
+        await page.goto("/api-keys");
+        await expect(page.getByRole("main").getByText("Missing scope")).toBeVisible();
+        await expect(page.getByRole("main").getByText(/apikey:read/)).toBeVisible();
+      }
+      // The go-to keys skip what the person cannot open.
+      if (reach.hidden.includes("Members")) {
+        await page.goto(`/fleets?workspace=${tenant.workspace_id}`);
+        await expect(page.getByRole("heading", { level: 1, name: "Fleets" })).toBeVisible();
+        await page.keyboard.press("g");
+        await page.keyboard.press("m");
+        await page.waitForTimeout(500);
+        await expect(page).toHaveURL(/\/fleets\?/);
+      }
+      await page.context().close();
+    });
+  }
+});

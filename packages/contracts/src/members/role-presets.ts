@@ -48,32 +48,28 @@ export const rolePresets: readonly RolePreset[] = [
   {
     id: "viewer",
     label: "Viewer",
-    description:
-      "Sees the fleets, their events, runs and schedules, the approvals inbox, connectors, grants and the names of secrets. Changes nothing.",
+    description: "Sees fleets, runs, the approvals inbox, connectors and secret names. Changes nothing.",
     role: "member",
     scopes: inOrder(viewer),
   },
   {
     id: "approver",
     label: "Approver",
-    description:
-      "A viewer who also approves, denies and extends gates, reading the fleet, its events and the evidence behind each.",
+    description: "A viewer who also answers gates, with the fleet and the evidence behind each.",
     role: "member",
     scopes: inOrder(approver),
   },
   {
     id: "operator",
     label: "Operator",
-    description:
-      "Runs the fleets day to day: installs, messages, pauses and schedules them, manages secrets, connectors, grants, fleet keys and API keys, answers gates, reads billing.",
+    description: "Runs fleets day to day: installs, messages, schedules, secrets, connectors, keys.",
     role: "member",
     scopes: inOrder(operator),
   },
   {
     id: "owner",
     label: "Owner",
-    description:
-      "Every scope, with the tenant's administration (workspaces, members, policies, audit), and may make other owners.",
+    description: "Every scope and the tenant's administration; can make other owners.",
     role: "owner",
     scopes: tenantScopes,
   },

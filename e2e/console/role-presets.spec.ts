@@ -2,9 +2,9 @@ import { randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { type RolePresetId, rolePresets } from "@fleet/contracts";
 import type { Browser, Page, TestInfo } from "@playwright/test";
-import { expect as baseExpect, LANDING_URL, screenshot, signInByLink, test } from "../support/fixtures.ts";
+import { expect as baseExpect, LANDING_URL, screenshot, test } from "../support/fixtures.ts";
 import { call } from "../support/fleet-api.ts";
-import type { Tenant } from "../support/fleetctl.ts";
+import { loginLink, type Tenant } from "../support/fleetctl.ts";
 
 /** Each person signs in and walks a dozen pages on two shared cores: allow every wait more time. */
 const expect = baseExpect.configure({ timeout: 30_000 });
@@ -39,16 +39,20 @@ const expected: Record<RolePresetId, Reach> = {
   owner: { open: [...everyday, "API keys", "Billing", "Members", "Audit log"], disabled: [], hidden: [] },
 };
 
-/** A browser of the member's own (the owner's stays signed in), signed in by their one-time link. */
-async function signInAs(browser: Browser, url: string): Promise<Page> {
-  const context = await browser.newContext({ baseURL: process.env.E2E_CONSOLE_URL });
-  const page = await context.newPage();
+/** Signs a page in by a one-time link and waits for the overview to write the workspace into the URL. */
+async function signIn(page: Page, url: string): Promise<Page> {
   await page.goto(url);
   await page.getByRole("button", { name: "Continue" }).click();
   await expect(page).toHaveURL(LANDING_URL);
   // Every preset reads fleets: the overview writes the tenant's workspace into the URL.
   await expect.poll(() => /[?&]workspace=/.test(page.url())).toBe(true);
   return page;
+}
+
+/** A browser of the member's own (the owner's stays signed in), signed in by their one-time link. */
+async function signInAs(browser: Browser, url: string): Promise<Page> {
+  const context = await browser.newContext({ baseURL: process.env.E2E_CONSOLE_URL });
+  return signIn(await context.newPage(), url);
 }
 
 function mainNav(page: Page) {
@@ -111,7 +115,7 @@ test.describe("Role presets", () => {
     browser,
     tenant,
   }, testInfo) => {
-    await signInByLink(page, tenant);
+    await signIn(page, await loginLink(tenant.email));
     await page.goto("/members");
     await page.getByRole("button", { name: "Invite member" }).click();
     const invite = page.getByRole("dialog", { name: "Invite a member" });
@@ -157,7 +161,7 @@ test.describe("Role presets", () => {
   });
 
   for (const preset of rolePresets) {
-    test(`a ${preset.label} reaches the pages of the preset and sees the others disabled or not at all`, async ({
+    test(`the ${preset.label} preset reaches the pages of the preset and sees the others disabled or not at all`, async ({
       browser,
       tenant,
       apiUrl,
@@ -193,7 +197,7 @@ test.describe("Role presets", () => {
     tenant,
     apiUrl,
   }, testInfo) => {
-    await signInByLink(page, tenant);
+    await signIn(page, await loginLink(tenant.email));
     await page.goto("/api-keys");
     await page.getByRole("button", { name: "Create API key" }).click();
     const form = page.getByRole("dialog", { name: "Create an API key" });

@@ -26,8 +26,12 @@ const page = (startedAt) => `<!doctype html>
 <script>
   const startedAt = ${startedAt};
   const elapsed = document.getElementById("elapsed");
-  setInterval(async () => {
+  const tick = () => {
     elapsed.textContent = "Building for " + Math.round((Date.now() - startedAt) / 1000) + " s.";
+  };
+  tick();
+  setInterval(async () => {
+    tick();
     try {
       const response = await fetch("/", { cache: "no-store" });
       if (response.ok && !response.headers.has("x-fleet-console-building")) location.reload();

@@ -3,7 +3,7 @@
 // In dev mode (the default here) it also starts one local runner with the echo executor, so work flows.
 // Their logs go to files it names (.data/logs/), so the link and the key stay on screen; with LOG_LEVEL
 // set they stream to the terminal instead, at that level.
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
@@ -73,6 +73,30 @@ async function waitForHealth(url, seconds) {
 const runnerHost = "local-dev";
 
 /**
+ * `fleetctl <args>`, its output collected: not spawnSync, which would stop this process's event loop for
+ * its seconds, and with it the console's building page and the progress lines.
+ */
+function fleetctl(args) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ["--import", "tsx", "apps/api/src/cli/fleetctl.ts", ...args], {
+      cwd: root,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    child.on("error", (error) => resolve({ status: 1, stdout, stderr: error.message }));
+    child.on("close", (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+/**
  * One local runner (dev_none tier, echo executor) that enrols itself with an operator token on its first
  * start and keeps its runner token in .data/runner (mode 600), one file per database. Answers whether it
  * came online. Into its log file it logs at info; into the terminal (LOG_LEVEL set) at LOG_LEVEL where the
@@ -80,11 +104,7 @@ const runnerHost = "local-dev";
  */
 async function startRunner(apiUrl) {
   if (env.FLEET_DEV_MODE !== "true") return "not started (FLEET_DEV_MODE is not true)";
-  const operator = spawnSync(
-    process.execPath,
-    ["--import", "tsx", "apps/api/src/cli/fleetctl.ts", "operator", "--scopes", "runner:write", "--json"],
-    { cwd: root, env, encoding: "utf8" },
-  );
+  const operator = await fleetctl(["operator", "--scopes", "runner:write", "--json"]);
   if (operator.status !== 0) return `not started (${operator.stderr.trim().split("\n")[0]})`;
   const { token } = JSON.parse(operator.stdout);
   const database = createHash("sha256")
@@ -132,6 +152,7 @@ function runnerLogLevel() {
 const buildEnv = { ...process.env, TURBO_TELEMETRY_DISABLED: "1", NEXT_TELEMETRY_DISABLED: "1" };
 const consoleUrl = `http://localhost:${consolePort}`;
 let summaryPrinted = false;
+let consoleBuilt = false;
 let consoleReady = false;
 
 /**
@@ -150,6 +171,7 @@ async function startConsole() {
     say,
     quiet: () => summaryPrinted,
   });
+  consoleBuilt = built.code === 0;
   await placeholder.close();
   if (processes.stopping) return;
   if (built.code !== 0) {
@@ -163,7 +185,7 @@ async function startConsole() {
   run("console", process.execPath, [next, "start", consoleDir, "-p", consolePort]);
   await waitForHealth(`${consoleUrl}/`, 60);
   consoleReady = true;
-  // A build of more than a few seconds was a real one: say when its wait is over.
+  // The summary went out while it was building: say when the wait is over.
   if (summaryPrinted) say(`start: the console is ready at ${consoleUrl} (built in ${duration(built.ms)}).`);
 }
 
@@ -222,16 +244,14 @@ try {
   // fleetctl below talks to the running server's control socket, which opens with the database.
   await waitForHealth(`${apiUrl}/readyz`, 120);
 
-  const firstRun = spawnSync(
-    process.execPath,
-    ["--import", "tsx", "apps/api/src/cli/fleetctl.ts", "first-run", "--json"],
-    { cwd: root, env, encoding: "utf8" },
-  );
+  const firstRun = await fleetctl(["first-run", "--json"]);
   if (firstRun.status !== 0) {
     console.error(firstRun.stderr.trim());
     void processes.stopAll(1);
   } else {
     const runner = await startRunner(apiUrl);
+    // Built already (a cached build takes seconds): the console is moments away; the summary waits for it.
+    if (consoleBuilt) await consoleStarted;
     if (!processes.stopping) {
       console.log(summary(JSON.parse(firstRun.stdout), runner));
       summaryPrinted = true;

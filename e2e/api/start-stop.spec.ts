@@ -137,13 +137,19 @@ test.describe("pnpm start and Ctrl-C", () => {
       const runners = await fetch(`http://127.0.0.1:${port}/v1/fleets/runners?limit=100`, {
         headers: operator,
       });
-      const runner = ((await runners.json()) as { items: { id: string; host_id: string }[] }).items.find(
+      const runnerPage = await runners.text();
+      expect(runners.status, runnerPage).toBe(200);
+      const runner = (JSON.parse(runnerPage) as { items: { runner_id: string; host_id: string }[] }).items.find(
         (item) => item.host_id === "local-dev",
       );
-      const history = await fetch(
-        `http://127.0.0.1:${port}/v1/fleets/runners/${runner!.id}/events?event_type=lease_released`,
+      expect(runner, runnerPage).toBeDefined();
+      const answer = await fetch(
+        `http://127.0.0.1:${port}/v1/fleets/runners/${runner!.runner_id}/events?event_type=lease_released`,
         { headers: operator },
-      ).then((response) => response.json() as Promise<{ items: { detail: Record<string, unknown> }[] }>);
+      );
+      const text = await answer.text();
+      expect(answer.status, text).toBe(200);
+      const history = JSON.parse(text) as { items: { detail: Record<string, unknown> }[] };
       const ended = history.items.filter((item) => item.detail.lease_id === leaseId);
       expect(ended.map((item) => item.detail.outcome)).toEqual(["released"]);
     } finally {

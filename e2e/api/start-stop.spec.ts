@@ -139,9 +139,9 @@ test.describe("pnpm start and Ctrl-C", () => {
       });
       const runnerPage = await runners.text();
       expect(runners.status, runnerPage).toBe(200);
-      const runner = (JSON.parse(runnerPage) as { items: { runner_id: string; host_id: string }[] }).items.find(
-        (item) => item.host_id === "local-dev",
-      );
+      const runner = (
+        JSON.parse(runnerPage) as { items: { runner_id: string; host_id: string }[] }
+      ).items.find((item) => item.host_id === "local-dev");
       expect(runner, runnerPage).toBeDefined();
       const answer = await fetch(
         `http://127.0.0.1:${port}/v1/fleets/runners/${runner!.runner_id}/events?event_type=lease_released`,

@@ -169,9 +169,7 @@ describe("fleetctl with the saved credential, against a running API", () => {
       plainEnv({ PORT: String(port) }),
     );
     expect(login.code).toBe(1);
-    expect(login.stderr).toContain(
-      `fleetctl: could not reach the API at http://localhost:${port} (`,
-    );
+    expect(login.stderr).toContain(`fleetctl: could not reach the API at http://localhost:${port} (`);
     expect(login.stderr).not.toContain("fetch failed");
 
     const whoami = await fleetctl(["whoami", "--credentials-file", join(dir, "never.json")], plainEnv());

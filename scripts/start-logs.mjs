@@ -1,4 +1,4 @@
-// The log files of `pnpm start`: one per process it runs (api.log, console.log, runner.log) in
+// The log files of `pnpm start`: one per process it runs (api.log, build.log, console.log, runner.log) in
 // .data/logs/ or FLEET_LOG_DIR. A start moves the previous start's file to <name>.previous.log, so a
 // crash's log survives one restart and the files do not grow without end.
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync } from "node:fs";
@@ -35,9 +35,12 @@ export class LogFiles {
     return this.#display(this.#path(name));
   }
 
-  /** One line naming every file opened: `.data/logs/ (api.log, console.log, runner.log)`. */
+  /** One line naming every file opened: `.data/logs/ (api.log, build.log, console.log, runner.log)`. */
   summary() {
-    const names = [...this.#open.keys()].map((name) => `${name}.log`).join(", ");
+    const names = [...this.#open.keys()]
+      .sort()
+      .map((name) => `${name}.log`)
+      .join(", ");
     return `${this.#display(this.#dir)}/ (${names})`;
   }
 

@@ -3,13 +3,15 @@
 // In dev mode (the default here) it also starts one local runner with the echo executor, so work flows.
 // Their logs go to files it names (.data/logs/), so the link and the key stay on screen; with LOG_LEVEL
 // set they stream to the terminal instead, at that level.
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { onNode24 } from "./node24.mjs";
+import { buildConsole, duration, servePlaceholder } from "./start-console.mjs";
 import { LogFiles } from "./start-logs.mjs";
+import { Processes } from "./start-processes.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 // On an older Node, this runs itself again on Node 24, and so does everything it starts.
@@ -27,74 +29,32 @@ const env = {
 };
 /** Logs in files unless LOG_LEVEL asks for them in the terminal. */
 const logs = process.env.LOG_LEVEL === undefined ? new LogFiles(root, process.env.FLEET_LOG_DIR) : null;
-const children = [];
-let stopping = false;
-/** The local runner gives held leases 20 s to finish (reporting or releasing them to the API) first. */
-const RUNNER_GRACE_MS = 25_000;
-const SERVER_GRACE_MS = 10_000;
-
-const isRunning = (child) => child.exitCode === null && child.signalCode === null;
-
-/** SIGTERM, then SIGKILL after `graceMs`; resolves once each has exited. */
-function stopChildren(list, graceMs) {
-  const running = list.filter(isRunning);
-  for (const child of running) child.kill("SIGTERM");
-  const killer = setTimeout(() => {
-    for (const child of running) if (isRunning(child)) child.kill("SIGKILL");
-  }, graceMs);
-  return Promise.all(
-    running.map(
-      (child) => new Promise((resolve) => (isRunning(child) ? child.once("exit", resolve) : resolve())),
-    ),
-  ).finally(() => clearTimeout(killer));
-}
-
-/**
- * Stops everything and exits once all have: the runner first, while the API still answers the reports
- * and releases of the leases it finishes in its grace, then the API and the console.
- */
-function stopAll(code) {
-  if (stopping) return;
-  stopping = true;
-  const runners = children.filter((child) => child.fleetRole === "runner");
-  stopChildren(runners, RUNNER_GRACE_MS)
-    .then(() => stopChildren(children, SERVER_GRACE_MS))
-    .then(() => process.exit(code));
-}
-function onSignal() {
-  if (!stopping)
-    console.log("start: stopping (the runner first finishes or gives back its leases, up to 20 s)…");
-  stopAll(0);
-}
-process.on("SIGINT", onSignal);
-process.on("SIGTERM", onSignal);
+const say = (line) => console.log(line);
+// A terminal closed under it (or a pipe whose reader left) must not end it before it stopped its children.
+process.stdout.on("error", () => {});
+process.stderr.on("error", () => {});
+/** The local runner's grace for the leases it holds when asked to stop (its FLEET_RUNNER_SHUTDOWN_GRACE_MS). */
+const runnerGraceMs = Number(process.env.FLEET_RUNNER_SHUTDOWN_GRACE_MS ?? 20_000);
+const processes = new Processes({ cwd: root, runnerGraceMs, serverGraceMs: 10_000, say });
+// Named in the summary before their processes start (the console's once its build is done).
+for (const name of ["api", "build", "console"]) logs?.open(name);
 
 function run(name, command, args, options = {}) {
-  // Nothing starts once a stop began: it would outlive the stop.
-  if (stopping) throw new Error(`not starting ${name}: stopping`);
-  const child = spawn(command, args, {
-    cwd: root,
+  return processes.run(name, command, args, {
     env: options.env ?? env,
     stdio: logs ? ["ignore", logs.open(name), logs.open(name)] : "inherit",
-  });
-  child.fleetRole = name;
-  children.push(child);
-  child.on("exit", (code, signal) => {
-    if (stopping) return;
-    // Ctrl+C reaches every child too, and a child's exit may be seen before this process's own SIGINT
-    // handler: a moment later, an exit nobody asked for is one (killed by a signal or a clean exit alike).
-    setTimeout(() => {
-      if (stopping) return;
+    // Ctrl-C reaches this process alone (each child has its own process group): an exit seen before a
+    // stop began is one nobody asked for.
+    onExit: (code, signal) => {
       const how = signal === null ? `exited with ${code}` : `was ended by ${signal}`;
       const cause = logs ? `; the end of ${logs.shown(name)}:\n${logs.tail(name)}` : "";
       if (options.optional) console.error(`start: ${name} ${how}; the rest keeps running${cause}`);
       else {
         console.error(`start: ${name} ${how}; stopping${cause}`);
-        stopAll(code || 1);
+        void processes.stopAll(code || 1);
       }
-    }, 500);
+    },
   });
-  return child;
 }
 
 async function waitForHealth(url, seconds) {
@@ -113,18 +73,38 @@ async function waitForHealth(url, seconds) {
 const runnerHost = "local-dev";
 
 /**
+ * `fleetctl <args>`, its output collected: not spawnSync, which would stop this process's event loop for
+ * its seconds, and with it the console's building page and the progress lines.
+ */
+function fleetctl(args) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ["--import", "tsx", "apps/api/src/cli/fleetctl.ts", ...args], {
+      cwd: root,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    child.on("error", (error) => resolve({ status: 1, stdout, stderr: error.message }));
+    child.on("close", (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+/**
  * One local runner (dev_none tier, echo executor) that enrols itself with an operator token on its first
  * start and keeps its runner token in .data/runner (mode 600), one file per database. Answers whether it
  * came online. Into its log file it logs at info; into the terminal (LOG_LEVEL set) at LOG_LEVEL where the
  * runner has that level, else warnings only, so the start's output stays short.
  */
-async function startRunner(apiUrl) {
+async function startRunner(apiUrl, operatorToken) {
   if (env.FLEET_DEV_MODE !== "true") return "not started (FLEET_DEV_MODE is not true)";
-  const operator = spawnSync(
-    process.execPath,
-    ["--import", "tsx", "apps/api/src/cli/fleetctl.ts", "operator", "--scopes", "runner:write", "--json"],
-    { cwd: root, env, encoding: "utf8" },
-  );
+  const operator = await operatorToken;
   if (operator.status !== 0) return `not started (${operator.stderr.trim().split("\n")[0]})`;
   const { token } = JSON.parse(operator.stdout);
   const database = createHash("sha256")
@@ -170,75 +150,116 @@ function runnerLogLevel() {
 // hashes every variable of globalEnv into a task's key, so with them a first start after `pnpm build` (or
 // any start on another port) rebuilt the console from scratch, though it reads them only when it runs.
 const buildEnv = { ...process.env, TURBO_TELEMETRY_DISABLED: "1", NEXT_TELEMETRY_DISABLED: "1" };
-console.log("start: building the console (cached after the first time)…");
-const build = spawnSync(
-  "pnpm",
-  ["exec", "turbo", "run", "build", "--filter=@fleet/console", "--output-logs=errors-only"],
-  {
-    cwd: root,
-    env: buildEnv,
-    stdio: "inherit",
-  },
-);
-if (build.status !== 0) process.exit(build.status ?? 1);
+const consoleUrl = `http://localhost:${consolePort}`;
+let summaryPrinted = false;
+let consoleBuilt = false;
+let consoleReady = false;
 
+/**
+ * The console: built in the background (a cache hit restores it in seconds) while a page on its port says
+ * so, then served by Next itself, not through `pnpm exec`: pnpm left on SIGTERM without its child, and the
+ * console's server then outlived the stop.
+ */
+async function startConsole() {
+  const placeholder = await servePlaceholder(consolePort);
+  say(
+    "start: building the console in the background (minutes the first time, cached after); the API starts meanwhile…",
+  );
+  const built = await buildConsole(processes, {
+    env: buildEnv,
+    stdio: logs ? ["ignore", logs.open("build"), logs.open("build")] : "inherit",
+    say,
+    quiet: () => summaryPrinted,
+  });
+  consoleBuilt = built.code === 0;
+  await placeholder.close();
+  if (processes.stopping) return;
+  if (built.code !== 0) {
+    const cause = logs ? `; the end of ${logs.shown("build")}:\n${logs.tail("build")}` : "";
+    console.error(`start: building the console failed (exit ${built.code}); stopping${cause}`);
+    await processes.stopAll(built.code);
+    return;
+  }
+  const consoleDir = join(root, "apps", "console");
+  const next = createRequire(join(consoleDir, "package.json")).resolve("next/dist/bin/next");
+  run("console", process.execPath, [next, "start", consoleDir, "-p", consolePort]);
+  await waitForHealth(`${consoleUrl}/`, 60);
+  consoleReady = true;
+  // The summary went out while it was building: say when the wait is over.
+  if (summaryPrinted) say(`start: the console is ready at ${consoleUrl} (built in ${duration(built.ms)}).`);
+}
+
+function summary(result, runner) {
+  const lines = [
+    "",
+    "Fleet Control Plane is running.",
+    `  API       ${apiUrl}   (reference ${apiUrl}/docs)`,
+    consoleReady
+      ? `  Console   ${consoleUrl}`
+      : `  Console   ${consoleUrl}   (building: its page opens the console when it is ready)`,
+    `  Runner    ${runner}`,
+    logs
+      ? `  Logs      ${logs.summary()}   (LOG_LEVEL=info pnpm start shows them here)`
+      : `  Logs      here, at LOG_LEVEL=${env.LOG_LEVEL}`,
+  ];
+  if (result.workspace) lines.push(`  Workspace ${result.workspace.id}   (${result.workspace.name})`);
+  if (result.created) {
+    lines.push(
+      "",
+      `Created tenant "Default" with owner ${result.owner}. Its first API key (shown once):`,
+      `  ${result.created.api_key}`,
+    );
+  }
+  if (result.workspace && result.demo_fleet) {
+    const key = result.created ? "the key above" : "an API key (the console's API keys page makes one)";
+    lines.push(
+      "",
+      `A program sends the demo fleet ${result.demo_fleet.name} a message so (${key} in FLEET_API_KEY):`,
+      `  curl -X POST ${apiUrl}/v1/workspaces/${result.workspace.id}/fleets/${result.demo_fleet.id}/messages -H "Authorization: Bearer $FLEET_API_KEY" -H "Content-Type: application/json" -d '{"message":"Hello"}'`,
+    );
+  }
+  if (result.url) {
+    lines.push("", `Sign in as ${result.owner} (one-time link, valid 10 minutes):`, `  ${result.url}`);
+    if (env.FLEET_DEV_MODE === "true")
+      lines.push("  In dev mode the owner's sign-in also opens the operator pages (Runners).");
+  }
+  const email = result.owner ?? "<address>";
+  lines.push("", `A new sign-in link: pnpm fleetctl login-link --email ${email}. Stop with Ctrl-C.`, "");
+  return lines.join("\n");
+}
+
+const apiUrl = `http://localhost:${apiPort}`;
 // A start that fails part-way stops what it already started: nothing is left running behind an error.
+const fail = (error) => {
+  if (processes.stopping) return;
+  const where = logs ? ` (logs: ${logs.summary()})` : "";
+  console.error(`start: ${error instanceof Error ? error.message : error}; stopping${where}`);
+  void processes.stopAll(1);
+};
 try {
-  const apiUrl = `http://localhost:${apiPort}`;
+  const consoleStarted = startConsole();
+  consoleStarted.catch(fail);
   run("api", process.execPath, ["apps/api/scripts/start.mjs"]);
   // /readyz, not /healthz: the API listens (and /healthz answers) before its database is open, and
   // fleetctl below talks to the running server's control socket, which opens with the database.
-  await waitForHealth(`${apiUrl}/readyz`, 60);
+  await waitForHealth(`${apiUrl}/readyz`, 120);
 
-  const firstRun = spawnSync(
-    process.execPath,
-    ["--import", "tsx", "apps/api/src/cli/fleetctl.ts", "first-run", "--json"],
-    {
-      cwd: root,
-      env,
-      encoding: "utf8",
-    },
-  );
+  // Side by side: each fleetctl is seconds of start-up (more on a busy machine), and neither needs the other.
+  const operatorToken =
+    env.FLEET_DEV_MODE === "true" ? fleetctl(["operator", "--scopes", "runner:write", "--json"]) : null;
+  const firstRun = await fleetctl(["first-run", "--json"]);
   if (firstRun.status !== 0) {
     console.error(firstRun.stderr.trim());
-    stopAll(1);
+    void processes.stopAll(1);
   } else {
-    // Next itself, not through `pnpm exec`: pnpm left on SIGTERM without its child, and the console's
-    // server then outlived the stop (and the SIGKILL after the grace, which reached only pnpm).
-    const consoleDir = join(root, "apps", "console");
-    const next = createRequire(join(consoleDir, "package.json")).resolve("next/dist/bin/next");
-    run("console", process.execPath, [next, "start", consoleDir, "-p", consolePort]);
-    const runner = startRunner(apiUrl);
-    await waitForHealth(`http://localhost:${consolePort}/`, 60);
-    const result = JSON.parse(firstRun.stdout);
-    const lines = [
-      "",
-      "Fleet Control Plane is running.",
-      `  API       ${apiUrl}   (reference ${apiUrl}/docs)`,
-      `  Console   http://localhost:${consolePort}`,
-      `  Runner    ${await runner}`,
-      logs
-        ? `  Logs      ${logs.summary()}   (LOG_LEVEL=info pnpm start shows them here)`
-        : `  Logs      here, at LOG_LEVEL=${env.LOG_LEVEL}`,
-    ];
-    if (result.created) {
-      lines.push(
-        "",
-        `Created tenant "Default" with owner ${result.owner}. Its first API key (shown once):`,
-        `  ${result.created.api_key}`,
-      );
+    const runner = await startRunner(apiUrl, operatorToken);
+    // Built already (a cached build takes seconds): the console is moments away; the summary waits for it.
+    if (consoleBuilt) await consoleStarted;
+    if (!processes.stopping) {
+      console.log(summary(JSON.parse(firstRun.stdout), runner));
+      summaryPrinted = true;
     }
-    if (result.url) {
-      lines.push("", `Sign in as ${result.owner} (one-time link, valid 10 minutes):`, `  ${result.url}`);
-      if (env.FLEET_DEV_MODE === "true")
-        lines.push("  In dev mode the owner's sign-in also opens the operator pages (Runners).");
-    }
-    const email = result.owner ?? "<address>";
-    lines.push("", `A new sign-in link: pnpm fleetctl login-link --email ${email}. Stop with Ctrl-C.`, "");
-    console.log(lines.join("\n"));
   }
 } catch (error) {
-  const where = logs ? ` (logs: ${logs.summary()})` : "";
-  console.error(`start: ${error instanceof Error ? error.message : error}; stopping${where}`);
-  stopAll(1);
+  fail(error);
 }

@@ -31,7 +31,9 @@ test.describe("First run", () => {
         /^ {2}Runner +local-dev is working \(dev_none, echo executor\): messages to fleets are answered$/m,
       );
       // The servers' logs go to files it names; the terminal shows none of their lines.
-      expect(printed).toMatch(/^ {2}Logs +\S*first-run-\d+\/ \(api\.log, console\.log, runner\.log\) /m);
+      expect(printed).toMatch(
+        /^ {2}Logs +\S*first-run-\d+\/ \(api\.log, build\.log, console\.log, runner\.log\) /m,
+      );
       expect(printed).not.toMatch(/"level":\d+/);
       expect(readFileSync(join(start.logDir, "api.log"), "utf8")).toMatch(/"msg":"request"/);
       expect(printed).toContain('Created tenant "Default" with owner owner@localhost.');
@@ -42,7 +44,8 @@ test.describe("First run", () => {
       expect(printed).toContain(
         "A new sign-in link: pnpm fleetctl login-link --email owner@localhost. Stop with Ctrl-C.",
       );
-      // It asked turbo to build the console (the shim answered: the global setup built it already).
+      // It asked turbo to build the console (the shim answered: the global setup built it already), and
+      // with the build done the summary waited for the console: the line above says nothing of a build.
       expect(start.buildsRequested()).toContain("--filter=@fleet/console");
 
       // The printed link signs the owner in.
@@ -64,7 +67,8 @@ test.describe("First run", () => {
       await expect(page.getByRole("row", { name: /local-dev/ })).toBeVisible();
       await screenshot(page, testInfo, "first-run-runners");
 
-      // The demo fleet waits in the Library, offered by the platform.
+      // The demo fleet waits in the Library, offered by the platform, and is installed already in the
+      // default workspace (with the secret it declares), so the printed curl line works at once.
       await page
         .getByRole("navigation", { name: "Main" })
         .getByRole("link", { name: /Library/ })
@@ -72,42 +76,28 @@ test.describe("First run", () => {
       await expect(page.getByRole("heading", { level: 1, name: "Library" })).toBeVisible();
       await expect(page).toHaveURL(/\/library\?workspace=[0-9a-f-]{36}$/);
       const workspaceId = new URL(page.url()).searchParams.get("workspace")!;
+      expect(printed).toMatch(new RegExp(`^ {2}Workspace ${workspaceId} {3}\\(default\\)$`, "m"));
       await expect(page.getByRole("row", { name: /Echo/ })).toContainText("Platform");
       await expect(page.getByRole("row", { name: /Echo/ })).toContainText("ECHO_GREETING");
       await screenshot(page, testInfo, "first-run-library");
-      await page.getByRole("link", { name: "Echo", exact: true }).click();
-      await expect(page.getByRole("heading", { level: 1, name: "Echo" })).toBeVisible();
 
-      // Install it: it asks for ECHO_GREETING by name and reason, added in place.
-      await page.getByRole("button", { name: "Install this fleet" }).click();
-      const review = page.getByRole("dialog", { name: "Install Echo" });
-      const credential = review
-        .getByRole("list", { name: "Required credentials" })
-        .getByRole("listitem")
-        .filter({ hasText: "ECHO_GREETING" });
-      await expect(credential).toContainText("A secret the fleet declares it needs");
-      await expect(credential).toContainText("Missing");
-      await review.getByRole("button", { name: "Create secret ECHO_GREETING" }).click();
-      const secretForm = review.getByRole("form", { name: "Create secret ECHO_GREETING" });
-      await secretForm.getByLabel("Value 1", { exact: true }).fill("Good morning");
-      await secretForm.getByRole("button", { name: "Create secret ECHO_GREETING" }).click();
-      await expect(
-        review.getByRole("status").filter({ hasText: "Created the secret ECHO_GREETING" }),
-      ).toBeVisible();
-      await expect(credential).toContainText("In default");
-      await screenshot(page, testInfo, "first-run-install");
-      await review.getByRole("button", { name: "Install fleet" }).click();
-      await expect(review).toBeHidden({ timeout: 20_000 });
-      // The new fleet opens (the entry's page, left behind, had the same heading).
-      await expect(page).toHaveURL(/\/fleets\/[0-9a-f-]{36}\?workspace=[0-9a-f-]{36}$/);
-      await expect(page.getByRole("heading", { level: 1, name: "Echo" })).toBeVisible();
-
-      // The printed API key is the tenant's: it reads the secret the console created (by name only).
+      // The printed API key is the tenant's: it reads the secret the first run created (by name only).
       const secrets = await fetch(`${apiUrl}/v1/workspaces/${workspaceId}/secrets`, {
         headers: { authorization: `Bearer ${apiKey}` },
       });
       expect(secrets.status).toBe(200);
       expect((await secrets.json()).secrets.map((s: { name: string }) => s.name)).toContain("ECHO_GREETING");
+
+      await page
+        .getByRole("navigation", { name: "Main" })
+        .getByRole("link", { name: /Fleets/ })
+        .click();
+      await page.getByRole("link", { name: "Echo", exact: true }).click();
+      await expect(page).toHaveURL(/\/fleets\/[0-9a-f-]{36}\?workspace=[0-9a-f-]{36}$/);
+      await expect(page.getByRole("heading", { level: 1, name: "Echo" })).toBeVisible();
+      expect(printed).toContain(
+        `/v1/workspaces/${workspaceId}/fleets/${page.url().match(/fleets\/([0-9a-f-]{36})/)![1]}/messages`,
+      );
 
       // Send it a message; the local runner leases it and the echo executor answers.
       const message = `Hello from the first run ${randomUUID().slice(0, 8)}`;

@@ -18,8 +18,9 @@ import { e2eDir, repoRoot } from "./servers.ts";
 
 /**
  * `pnpm start` (scripts/start.mjs) run as a new user would, beside the suite's own servers: its own ports,
- * its own fresh PGlite directory, and its own process group, so it can be stopped whole and checked for
- * leftovers.
+ * its own fresh PGlite directory, and its own process group (as a terminal's foreground job), so a Ctrl-C
+ * can reach it as a terminal sends one. Its children have process groups of their own; it is checked for
+ * leftovers by descent.
  */
 
 /** Settings of the suite's environment that would point the start at the suite's servers or database. */
@@ -79,13 +80,22 @@ function writePnpmShim(binDir: string, requestsFile: string): void {
 export interface Stopped {
   /** How start.mjs ended: its exit code, or the signal that ended it. */
   exit: number | string | null;
-  /** Processes of its group still running 30 s after start.mjs was sent SIGTERM (then killed). */
+  /** Processes it started still running 30 s after it was sent SIGTERM (then killed). */
   survivors: string[];
+}
+
+export interface LaunchOptions {
+  /** Settings added to its environment. */
+  env?: Record<string, string>;
+  /** `pnpm start`, as a person types it, instead of `node scripts/start.mjs`. */
+  viaPnpm?: boolean;
 }
 
 export class StartCommand {
   private output = "";
   private exited: Promise<void>;
+  /** Every process seen descending from it, `pid args`: one orphaned by its end is still found. */
+  private seen = new Set<string>();
 
   private constructor(
     readonly child: ChildProcess,
@@ -110,7 +120,7 @@ export class StartCommand {
   }
 
   /** Spawns `node scripts/start.mjs` from the repository's root on free ports and a fresh database. */
-  static async launch(avoid: number[]): Promise<StartCommand> {
+  static async launch(avoid: number[], options: LaunchOptions = {}): Promise<StartCommand> {
     const runDir = mkdtempSync(join(tmpdir(), "fleet-first-run-"));
     const apiPort = await freePort(18180);
     let consolePort = await freePort(18181);
@@ -136,8 +146,10 @@ export class StartCommand {
     mkdirSync(logDir, { recursive: true });
     // Its servers' logs beside the suite's, not in the repository's .data/logs.
     env.FLEET_LOG_DIR = serverLogs;
-    // Its own process group: start.mjs's children stay in it, so `ps` finds any it leaves behind.
-    const child = spawn(process.execPath, ["scripts/start.mjs"], {
+    Object.assign(env, options.env ?? {});
+    // Its own process group, as a terminal's job: a Ctrl-C is a SIGINT to the whole group.
+    const [command, args] = options.viaPnpm ? ["pnpm", ["start"]] : [process.execPath, ["scripts/start.mjs"]];
+    const child = spawn(command, args, {
       cwd: repoRoot,
       env,
       detached: true,
@@ -189,16 +201,48 @@ export class StartCommand {
     return this.output.split("\n").slice(-40).join("\n");
   }
 
-  /** The processes of its group still running, one `pid args` line each. */
-  private group(): string[] {
-    const pgid = this.child.pid;
-    if (pgid === undefined) return [];
-    const table = execFileSync("ps", ["-eo", "pid=,pgid=,args="], { encoding: "utf8" });
-    return table
+  /**
+   * The processes it started that still run, one `pid args` line each: its descendants, the members of
+   * their process groups, and any seen before that is still there (orphaned when its parent ended).
+   */
+  group(): string[] {
+    const root = this.child.pid;
+    if (root === undefined) return [];
+    const table = execFileSync("ps", ["-eo", "pid=,ppid=,pgid=,args="], { encoding: "utf8" })
       .split("\n")
       .map((line) => line.trim().split(/\s+/))
-      .filter((fields) => fields[1] === String(pgid))
-      .map(([pid, , ...args]) => `${pid} ${args.join(" ")}`);
+      .filter((fields) => fields.length >= 4)
+      .map(([pid, ppid, pgid, ...args]) => ({
+        pid: pid!,
+        ppid: ppid!,
+        pgid: pgid!,
+        line: `${pid} ${args.join(" ")}`,
+      }));
+    const ours = new Set([String(root)]);
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const row of table) {
+        if (!ours.has(row.pid) && (ours.has(row.ppid) || ours.has(row.pgid))) {
+          ours.add(row.pid);
+          grew = true;
+        }
+      }
+    }
+    const running = table.filter((row) => ours.has(row.pid) || this.seen.has(row.line));
+    for (const row of running) this.seen.add(row.line);
+    return running.map((row) => row.line);
+  }
+
+  /** The Ctrl-C of a terminal: SIGINT to every process of its foreground group. */
+  interrupt(): void {
+    this.group();
+    if (this.child.pid !== undefined) process.kill(-this.child.pid, "SIGINT");
+  }
+
+  /** Waits up to `seconds` for it to exit; answers its exit code or the signal that ended it. */
+  async exit(seconds: number): Promise<number | string | null> {
+    await Promise.race([this.exited, new Promise((resolve) => setTimeout(resolve, seconds * 1000))]);
+    return this.child.exitCode ?? this.child.signalCode;
   }
 
   /**
@@ -210,6 +254,7 @@ export class StartCommand {
     const pid = this.child.pid;
     let survivors: string[] = [];
     if (pid !== undefined) {
+      this.group();
       if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill("SIGTERM");
       const deadline = Date.now() + 30_000;
       let running = this.group();
@@ -218,9 +263,9 @@ export class StartCommand {
         running = this.group();
       }
       survivors = running;
-      if (survivors.length > 0) {
+      for (const survivor of survivors) {
         try {
-          process.kill(-pid, "SIGKILL");
+          process.kill(Number(survivor.split(" ")[0]), "SIGKILL");
         } catch {
           // gone meanwhile
         }

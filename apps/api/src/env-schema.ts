@@ -19,6 +19,8 @@ export const envSchema = z.object({
   DOCS_URL: z.url().optional(),
   /** Base URL the API is reached at; defaults to http://localhost:${PORT}. */
   PUBLIC_URL: z.url().optional(),
+  /** Where fleetctl finds a running API (`pnpm start` sets it); PUBLIC_URL, then PORT, when unset. */
+  API_URL: z.url().optional(),
   /** Base URL of the console, used in sign-in links; defaults to http://localhost:${CONSOLE_PORT}. */
   CONSOLE_URL: z.url().optional(),
   /** HMAC key for session tokens (at least 32 characters); generated once and kept in the database when unset. */

@@ -7,6 +7,12 @@ export interface Config {
   consolePort: number;
   databaseUrl: string;
   publicUrl: string;
+  /**
+   * Where fleetctl's commands that speak to a running API (login, whoami, send, approve…) find it, when
+   * the environment says: API_URL, else PUBLIC_URL, else PORT on localhost. Null when none is set (then
+   * the saved credential's API, else http://localhost:8080).
+   */
+  cliApiUrl: string | null;
   consoleUrl: string;
   docsUrl: string;
   sessionSigningKey: string | undefined;
@@ -92,6 +98,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     consolePort: env.CONSOLE_PORT,
     databaseUrl: env.DATABASE_URL,
     publicUrl,
+    cliApiUrl:
+      (env.API_URL ?? env.PUBLIC_URL ?? (source.PORT ? `http://localhost:${env.PORT}` : undefined))?.replace(
+        /\/$/,
+        "",
+      ) ?? null,
     consoleUrl: (env.CONSOLE_URL ?? `http://localhost:${env.CONSOLE_PORT}`).replace(/\/$/, ""),
     docsUrl: env.DOCS_URL ?? `${publicUrl}/docs/errors`,
     sessionSigningKey: env.SESSION_SIGNING_KEY,

@@ -42,5 +42,15 @@ describe("first run", () => {
       token: first.created!.api_key,
     });
     expect(policy.body).toMatchObject({ allow_self_approval: true, rules: [] });
+
+    // In dev mode the demo fleet is installed there too, with its credential, and every start names it
+    // and the workspace: what the start's curl line messages.
+    expect(again.workspace).toEqual({ id: workspace, name: workspaces.body.items[0]!.name });
+    expect(again.demo_fleet).toMatchObject({ name: "Echo" });
+    const sent = await call("POST", `/v1/workspaces/${workspace}/fleets/${again.demo_fleet!.id}/messages`, {
+      token: first.created!.api_key,
+      body: { message: "Hello" },
+    });
+    expect(sent.status).toBe(202);
   });
 });

@@ -65,7 +65,7 @@ describe("fleetctl login against a running API", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 60_000);
+  }, 180_000);
 
   it("stops with a plain sentence when the person denies", async () => {
     const api = await testApi();
@@ -82,5 +82,5 @@ describe("fleetctl login against a running API", () => {
     ).exited;
     expect(code).toBe(1);
     expect(stderr).toContain("fleetctl: the sign-in was denied");
-  }, 60_000);
+  }, 180_000);
 });

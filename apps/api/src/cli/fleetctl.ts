@@ -3,9 +3,11 @@ import { Problem } from "@fleet/contracts";
 import { openDatabase, parseDatabaseUrl, readLock } from "@fleet/db";
 import { ConfigError, databaseLimits, loadConfig } from "../env.ts";
 import { createServiceContext } from "../service-context.ts";
+import { CliError, readCredential, resolveApiUrl } from "./api-client.ts";
 import { runCommand, UsageError, type Values } from "./commands.ts";
 import { sendCommand } from "./control-socket.ts";
-import { defaultCredentialsFile, LoginError, login, logout } from "./login.ts";
+import { defaultCredentialsFile, login, logout } from "./login.ts";
+import { type Printed, remoteCommands, runRemote } from "./remote-commands.ts";
 
 const usage = `fleetctl — operator commands for Fleet Control Plane (uses DATABASE_URL, like the server)
 
@@ -17,16 +19,29 @@ const usage = `fleetctl — operator commands for Fleet Control Plane (uses DATA
   migrate                                      apply the database migrations
   first-run [--email EMAIL] [--tenant NAME]    on an empty database a first tenant and owner; then a
                                                sign-in link for the oldest owner (used by pnpm start)
-  login [--api-url URL] [--name NAME] [--credentials-file PATH]
-                                               sign in through a running API (approve on its console's
-                                               /device page); the credential goes to PATH
-                                               (default ~/.config/fleet/credentials.json, mode 600)
-  logout [--credentials-file PATH]             revoke that credential and forget it
+  login [--api-url URL] [--name NAME]         sign in through a running API (approve on its console's
+                                               /device page); the credential is saved (mode 600)
+  logout                                       revoke that credential and forget it
 
-  --json   print the result as JSON on stdout`;
+With the saved credential, as the console does (the same routes, scopes and rules):
+  whoami                                       who you are signed in as, and where
+  fleets list [--workspace ID]
+  send --fleet ID --message TEXT [--workspace ID]
+  approvals list [--status pending|approved|denied|timed_out|auto_killed] [--workspace ID]
+  approve GATE_ID [--reason TEXT] [--workspace ID]
+  deny GATE_ID [--reason TEXT] [--workspace ID]
+
+  --api-url URL            the API of login and the commands above: else API_URL, PUBLIC_URL or PORT
+                           (http://localhost:PORT), else the saved credential's, else http://localhost:8080
+  --credentials-file PATH  where the credential is saved (default ~/.config/fleet/credentials.json)
+  --workspace ID           needed only when the tenant has more than one workspace
+  --json                   print the result as JSON on stdout`;
 
 /** A refusal the running server reported for the command. */
 class RemoteError extends Error {}
+
+/** Words of the commands that take an id after them, or nothing at all. */
+const oneWord = new Set(["whoami", "send", "approve", "deny"]);
 
 /** The server writes its lock before it listens on the socket: a fresh start may need a moment. */
 async function sendWhenListening(path: string, command: string, values: Values) {
@@ -42,7 +57,7 @@ async function sendWhenListening(path: string, command: string, values: Values) 
   }
 }
 
-async function run(argv: string[]): Promise<Record<string, unknown>> {
+async function run(argv: string[]): Promise<Record<string, unknown> | Printed> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -55,6 +70,11 @@ async function run(argv: string[]): Promise<Record<string, unknown>> {
       "api-url": { type: "string" },
       name: { type: "string" },
       "credentials-file": { type: "string" },
+      workspace: { type: "string" },
+      fleet: { type: "string" },
+      message: { type: "string" },
+      status: { type: "string" },
+      reason: { type: "string" },
       json: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
@@ -65,15 +85,17 @@ async function run(argv: string[]): Promise<Record<string, unknown>> {
     return {};
   }
   const config = loadConfig();
-  // Signing in needs no database: it speaks to a running API over HTTP.
+  // Signing in, and what a signed-in person does, need no database: they speak to a running API.
   const file = values["credentials-file"] ?? defaultCredentialsFile();
+  const saved = readCredential(file);
+  const apiUrl = resolveApiUrl(values["api-url"], config.cliApiUrl, saved);
   if (command === "login") {
-    return login(
-      { apiUrl: values["api-url"] ?? config.publicUrl, file, clientName: values.name ?? "fleetctl" },
-      (line) => console.error(line),
-    );
+    return login({ apiUrl, file, clientName: values.name ?? "fleetctl" }, (line) => console.error(line));
   }
   if (command === "logout") return logout(file);
+  const words = positionals;
+  if (remoteCommands.includes(words.slice(0, oneWord.has(words[0]!) ? 1 : 2).join(" ")))
+    return runRemote(words, values, apiUrl, saved);
   const target = parseDatabaseUrl(config.databaseUrl);
   // A running API owns the embedded directory: ask it to run the command.
   const holder = target.kind === "pglite" && target.dir !== null ? readLock(target.dir) : null;
@@ -96,8 +118,14 @@ async function run(argv: string[]): Promise<Record<string, unknown>> {
 }
 
 const json = process.argv.includes("--json");
+const isPrinted = (result: Record<string, unknown> | Printed): result is Printed =>
+  "text" in result && "json" in result && typeof result.text === "string";
 run(process.argv.slice(2)).then(
   (result) => {
+    if (isPrinted(result)) {
+      console.log(json ? JSON.stringify(result.json) : result.text);
+      return;
+    }
     if (Object.keys(result).length === 0) return;
     if (json) console.log(JSON.stringify(result));
     else
@@ -106,7 +134,7 @@ run(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     if (error instanceof Problem) console.error(`fleetctl: ${error.detail}`);
-    else if (error instanceof RemoteError || error instanceof LoginError)
+    else if (error instanceof RemoteError || error instanceof CliError)
       console.error(`fleetctl: ${error.message}`);
     else if (error instanceof UsageError) console.error(`fleetctl: ${error.message}\n\n${usage}`);
     else if (

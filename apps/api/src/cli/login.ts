@@ -1,10 +1,10 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import { homedir, hostname } from "node:os";
 import { dirname, join } from "node:path";
 import type { OutputOf, ProblemBody } from "@fleet/contracts";
 import type { pollDeviceSignIn } from "@fleet/contracts/sessions/poll-device-sign-in";
 import type { startDeviceSignIn } from "@fleet/contracts/sessions/start-device-sign-in";
+import { CliError, readCredential, request, type SavedCredential } from "./api-client.ts";
 
 /** Where `fleetctl login` keeps the credential unless told otherwise: readable by its owner only. */
 export function defaultCredentialsFile(): string {
@@ -12,29 +12,11 @@ export function defaultCredentialsFile(): string {
 }
 
 /** A refusal or failure of the sign-in, told to the person in one line. */
-export class LoginError extends Error {}
+export class LoginError extends CliError {}
 
-interface Stored {
-  api_url: string;
-  session_token: string;
-  credential_id: string;
-  expires_at: number;
-  user_id: string;
-  tenant_id: string;
-}
-
-async function post<T>(url: string, body: unknown): Promise<{ status: number; body: T; retryAfter: number }> {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  const text = await response.text();
-  return {
-    status: response.status,
-    body: (text.length > 0 ? JSON.parse(text) : null) as T,
-    retryAfter: Number(response.headers.get("retry-after") ?? "0"),
-  };
+async function post<T>(api: string, path: string, body: unknown) {
+  const answer = await request<T>(api, "POST", path, { body });
+  return { ...answer, retryAfter: Number(answer.headers.get("retry-after") ?? "0") };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -50,11 +32,12 @@ export async function login(
 ): Promise<Record<string, unknown>> {
   const api = options.apiUrl.replace(/\/$/, "");
   const started = await post<OutputOf<typeof startDeviceSignIn> & Partial<ProblemBody>>(
-    `${api}/v1/auth/sessions`,
+    api,
+    "/v1/auth/sessions",
     { client_name: options.clientName, client_host: hostname().slice(0, 253) || "unknown" },
   );
   if (started.status !== 201)
-    throw new LoginError(started.body.detail ?? `the API answered ${started.status}`);
+    throw new LoginError(`${api}: ${started.body?.detail ?? `the API answered ${started.status}`}`);
   const { device_code, user_code, verification_uri, verification_uri_complete } = started.body;
   say(`To sign in, open ${verification_uri_complete}`);
   say(`(or ${verification_uri}) and check that it shows the code ${user_code}.`);
@@ -66,11 +49,12 @@ export async function login(
     if (Date.now() > deadline)
       throw new LoginError("the sign-in expired before it was approved; run login again");
     const polled = await post<OutputOf<typeof pollDeviceSignIn> & Partial<ProblemBody>>(
-      `${api}/v1/auth/sessions/token`,
+      api,
+      "/v1/auth/sessions/token",
       { device_code },
     );
     if (polled.status === 200) {
-      const stored: Stored = { api_url: api, ...polled.body };
+      const stored: SavedCredential = { api_url: api, ...polled.body };
       mkdirSync(dirname(options.file), { recursive: true, mode: 0o700 });
       writeFileSync(options.file, `${JSON.stringify(stored, null, 2)}\n`, { mode: 0o600 });
       return {
@@ -79,6 +63,7 @@ export async function login(
         tenant_id: polled.body.tenant_id,
         credential_id: polled.body.credential_id,
         expires_at: polled.body.expires_at,
+        api_url: api,
         credentials_file: options.file,
       };
     }
@@ -89,22 +74,22 @@ export async function login(
     }
     if (polled.status === 403) throw new LoginError("the sign-in was denied");
     if (polled.status === 401) throw new LoginError("the sign-in expired; run login again");
-    throw new LoginError(polled.body.detail ?? `the API answered ${polled.status}`);
+    throw new LoginError(polled.body?.detail ?? `the API answered ${polled.status}`);
   }
 }
 
 /** `fleetctl logout`: revokes the stored credential on the API, then forgets it. */
 export async function logout(file: string): Promise<Record<string, unknown>> {
-  let stored: Stored;
-  try {
-    stored = JSON.parse(await readFile(file, "utf8")) as Stored;
-  } catch {
-    throw new LoginError(`no credential at ${file}`);
-  }
-  const response = await fetch(`${stored.api_url}/v1/users/me/cli-credentials/${stored.credential_id}`, {
-    method: "DELETE",
-    headers: { authorization: `Bearer ${stored.session_token}` },
-  });
+  const stored = readCredential(file);
+  if (stored === null) throw new LoginError(`no credential at ${file}`);
+  const response = await request(
+    stored.api_url,
+    "DELETE",
+    `/v1/users/me/cli-credentials/${stored.credential_id}`,
+    {
+      token: stored.session_token,
+    },
+  );
   // 401: already revoked or expired; either way nothing is left to revoke.
   if (response.status !== 204 && response.status !== 401)
     throw new LoginError(`the API answered ${response.status}; the credential is kept at ${file}`);

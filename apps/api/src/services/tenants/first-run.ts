@@ -1,8 +1,11 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { approvalPolicies, asc, eq, memberships, tenants, users } from "@fleet/db";
+import { and, approvalPolicies, asc, eq, fleets, memberships, tenants, users, workspaces } from "@fleet/db";
+import { newId } from "../../runtime/ids.ts";
 import { createLibraryEntry } from "../fleet-libraries/entry-creation.ts";
+import { createFleet } from "../fleets/create-fleet.ts";
+import { createSecret } from "../secrets/create-secret.ts";
 import { createSignInLink } from "../sessions/sign-in-links.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { bootstrapTenant } from "./tenants.ts";
@@ -10,9 +13,12 @@ import { bootstrapTenant } from "./tenants.ts";
 /**
  * What `pnpm start` needs on every start: on an empty database, a first tenant and its owner, and the
  * platform library's demo fleet (so a new user can install one and watch the local runner answer it);
- * then a fresh one-time sign-in link for the oldest owner. In dev mode the first workspace's approval
- * policy lets the person who caused a gate approve it: a developer alone on their machine sends the
- * message and answers its gate (docs/decisions/approvals.md, "Quorum means people").
+ * then a fresh one-time sign-in link for the oldest owner, and the workspace and demo fleet a program can
+ * message at once. In dev mode the first workspace's approval policy lets the person who caused a gate
+ * approve it: a developer alone on their machine sends the message and answers its gate
+ * (docs/decisions/approvals.md, "Quorum means people"); and the demo fleet is installed there, with the
+ * credential it declares, so the summary's `curl` line works on the first start
+ * (docs/decisions/development-and-testing.md, "Say what a program needs").
  */
 export async function firstRun(ctx: ServiceContext, input: { ownerEmail: string; tenantName: string }) {
   const [existing] = await ctx.db.select({ id: tenants.id }).from(tenants).limit(1);
@@ -30,7 +36,13 @@ export async function firstRun(ctx: ServiceContext, input: { ownerEmail: string;
         updatedAt: ctx.now(),
         updatedBy: `user:${result.user_id}`,
       });
-    await createLibraryEntry(ctx, null, { visibility: "platform" }, { definition: demoFleet() });
+    const entry = await createLibraryEntry(
+      ctx,
+      null,
+      { visibility: "platform" },
+      { definition: demoFleet() },
+    );
+    if (ctx.config.devMode) await installDemo(ctx, result.tenant_id, result.workspace_id, entry.id);
   }
   const [owner] = await ctx.db
     .select({ email: users.email, tenantId: memberships.tenantId })
@@ -39,9 +51,44 @@ export async function firstRun(ctx: ServiceContext, input: { ownerEmail: string;
     .where(eq(memberships.role, "owner"))
     .orderBy(asc(memberships.createdAt))
     .limit(1);
-  if (owner === undefined) return { created, owner: null, url: null };
+  if (owner === undefined) return { created, owner: null, url: null, workspace: null, demo_fleet: null };
   const link = await createSignInLink(ctx, { email: owner.email, tenantId: owner.tenantId });
-  return { created, owner: owner.email, url: link.url };
+  const [workspace] = await ctx.db
+    .select({ id: workspaces.id, name: workspaces.name })
+    .from(workspaces)
+    .where(eq(workspaces.tenantId, owner.tenantId))
+    .orderBy(asc(workspaces.createdAt))
+    .limit(1);
+  const [demo] =
+    workspace === undefined
+      ? []
+      : await ctx.db
+          .select({ id: fleets.id, name: fleets.name })
+          .from(fleets)
+          .where(and(eq(fleets.workspaceId, workspace.id), eq(fleets.libraryVisibility, "platform")))
+          .orderBy(asc(fleets.createdAt))
+          .limit(1);
+  return {
+    created,
+    owner: owner.email,
+    url: link.url,
+    workspace: workspace ?? null,
+    demo_fleet: demo ?? null,
+  };
+}
+
+/** The start-up's own acts, which no person or key performs, as the audit log records them. */
+const startUp = () => ({ principal: "operator:first-run", requestId: newId() });
+
+/** The demo fleet, installed in the first workspace with the credential it declares. */
+async function installDemo(ctx: ServiceContext, tenantId: string, workspaceId: string, entryId: string) {
+  await createSecret(ctx, startUp(), tenantId, {
+    workspace_id: workspaceId,
+    name: "ECHO_GREETING",
+    data: { value: "Good morning" },
+    kind: "generic",
+  });
+  await createFleet(ctx, startUp(), tenantId, { workspace_id: workspaceId, platform_library_id: entryId });
 }
 
 /**

@@ -15,10 +15,26 @@ import type { Tenant } from "../support/fleetctl.ts";
 /** Issue 30 §2: a link keeps its target. Screenshots for a person to look at go here too. */
 const SHOTS = "/work/shots/links";
 
+/** The page at 1440 and 390 wide, light and dark, then back as it was. */
 async function shot(page: Page, name: string) {
   mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: `${SHOTS}/${name}.png`, animations: "disabled" });
+  const size = page.viewportSize();
+  for (const [width, height] of [
+    [1440, 900],
+    [390, 844],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    for (const colorScheme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme });
+      await page.screenshot({ path: `${SHOTS}/${name}-${width}-${colorScheme}.png`, animations: "disabled" });
+    }
+  }
+  await page.emulateMedia({ colorScheme: "light" });
+  if (size) await page.setViewportSize(size);
 }
+
+/** Two shared cores under six agents: a page may take longer than the default 10 s to show. */
+const slow = expect.configure({ timeout: 30_000 });
 
 /** A well-formed UUIDv7 that names nothing. */
 const NOBODY = "01a2000a-0000-7000-8000-00000000abcd";
@@ -67,7 +83,7 @@ function gateStatus(apiUrl: string, tenant: Tenant, gateId: string) {
 /** The address once the page has written its workspace in: every parameter asked for is still there. */
 async function expectKept(page: Page, workspaceId: string, params: Record<string, string>) {
   await expect
-    .poll(() => new URL(page.url()).searchParams.get("workspace"), { timeout: 15_000 })
+    .poll(() => new URL(page.url()).searchParams.get("workspace"), { timeout: 30_000 })
     .toBe(workspaceId);
   const search = new URL(page.url()).searchParams;
   for (const [name, value] of Object.entries(params)) expect(search.get(name), name).toBe(value);
@@ -109,14 +125,14 @@ test.describe("Links keep their target", () => {
     await signInByLink(page, tenant);
     await page.goto(`/fleets/${fleet.fleet_id}?tab=events&event=${eventId}`);
     await expectKept(page, second.workspace_id, { tab: "events", event: eventId });
-    await expect(page.getByRole("heading", { level: 1, name: "Far away" })).toBeVisible();
-    await expect(page.getByRole("dialog")).toBeVisible();
-    await shot(page, "fleet-id-alone-1440");
+    await slow(page.getByRole("heading", { level: 1, name: "Far away" })).toBeVisible();
+    await slow(page.getByRole("dialog")).toBeVisible();
+    await shot(page, "fleet-id-alone");
 
     // A fleet the API cannot place for this person says so.
     await page.goto(`/fleets/${NOBODY}`);
-    await expect(page.getByText("Fleet not found")).toBeVisible();
-    await shot(page, "fleet-not-found-1440");
+    await slow(page.getByText("Fleet not found")).toBeVisible();
+    await shot(page, "fleet-not-found");
   });
 
   test("a gate id alone opens that gate in its own workspace, not the one shown last", async ({
@@ -135,10 +151,11 @@ test.describe("Links keep their target", () => {
     await signInByLink(page, tenant);
     // The browser has shown the first workspace last: the link must still reach the gate's.
     await page.goto(`/approvals?workspace=${tenant.workspace_id}`);
-    await expect(page.getByRole("heading", { name: "Approval gates" })).toBeVisible();
+    await slow(page.getByRole("heading", { name: "Approval gates" })).toBeVisible();
     await page.goto(`/approvals?kind=deploy&gate=${gate.gate_id.toUpperCase()}`);
     await expectKept(page, second.workspace_id, { kind: "deploy", gate: gate.gate_id.toUpperCase() });
-    await expect(page.getByRole("region", { name: "deploy · far-gate" })).toBeVisible();
+    await slow(page.getByRole("region", { name: "deploy · far-gate" })).toBeVisible();
+    await slow(page.locator('tr[data-current="true"]')).toHaveAttribute("data-gate-id", gate.gate_id);
   });
 
   test("the inbox says when it cannot open the gate asked for, and a and d answer no other", async ({
@@ -172,31 +189,31 @@ test.describe("Links keep their target", () => {
 
     // Gone (or never was): said, and nothing opened in its place.
     await page.goto(`${inbox}&gate=${NOBODY}`);
-    await expect(pane.getByText("Gate not found")).toBeVisible();
-    await expect(page.locator('tr[data-current="true"]')).toHaveCount(0);
+    await slow(pane.getByText("Gate not found")).toBeVisible();
+    await slow(page.locator('tr[data-current="true"]')).toHaveCount(0);
     await page.waitForTimeout(900);
     await page.keyboard.press("a");
     await page.keyboard.press("d");
     await page.waitForTimeout(500);
     expect(await gateStatus(apiUrl, tenant, waiting.gate_id)).toBe("pending");
-    await shot(page, "gate-not-found-1440");
+    await shot(page, "gate-not-found");
 
     // In another workspace: said, with the way there; the keys answer neither.
     await page.goto(`${inbox}&gate=${far.gate_id}`);
-    await expect(pane.getByText("This gate is in another workspace")).toBeVisible();
+    await slow(pane.getByText("This gate is in another workspace")).toBeVisible();
     await page.waitForTimeout(900);
     await page.keyboard.press("a");
     await page.waitForTimeout(500);
     expect(await gateStatus(apiUrl, tenant, waiting.gate_id)).toBe("pending");
     expect(await gateStatus(apiUrl, second, far.gate_id)).toBe("pending");
-    await shot(page, "gate-elsewhere-1440");
+    await shot(page, "gate-elsewhere");
     await pane.getByRole("link", { name: "Open it in its workspace" }).click();
     await expectKept(page, second.workspace_id, { gate: far.gate_id });
-    await expect(page.getByRole("region", { name: "deploy · far" })).toBeVisible();
+    await slow(page.getByRole("region", { name: "deploy · far" })).toBeVisible();
 
     // No longer pending: its answer is shown, and a and d do nothing.
     await page.goto(`${inbox}&gate=${answered.gate_id}`);
-    await expect(pane.getByRole("status").filter({ hasText: "No longer waiting" })).toContainText(
+    await slow(pane.getByRole("status").filter({ hasText: "No longer waiting" })).toContainText(
       "Already denied by",
     );
     await page.waitForTimeout(900);
@@ -204,7 +221,7 @@ test.describe("Links keep their target", () => {
     await page.waitForTimeout(500);
     expect(await gateStatus(apiUrl, tenant, waiting.gate_id)).toBe("pending");
     expect(await gateStatus(apiUrl, tenant, answered.gate_id)).toBe("denied");
-    await shot(page, "gate-answered-1440");
+    await shot(page, "gate-answered");
   });
 
   test("a approves a production gate only once confirmed; a low one goes with one key", async ({
@@ -222,16 +239,16 @@ test.describe("Links keep their target", () => {
     const low = await runner.openGate(lease, { action_name: "ship-staging", blast_radius: "staging web" });
     await signInByLink(page, tenant);
     await page.goto(`/approvals?workspace=${tenant.workspace_id}&gate=${prod.gate_id}`);
-    await expect(page.getByRole("region", { name: "deploy · ship-prod" })).toBeVisible();
+    await slow(page.getByRole("region", { name: "deploy · ship-prod" })).toBeVisible();
     await page.waitForTimeout(900);
 
     await page.keyboard.press("a");
     const confirm = page.getByRole("dialog", { name: "Approve this gate?" });
-    await expect(confirm).toContainText("production web, all customers");
-    await shot(page, "confirm-production-1440");
+    await slow(confirm).toContainText("production web, all customers");
+    await shot(page, "confirm-production");
     expect(await gateStatus(apiUrl, tenant, prod.gate_id)).toBe("pending");
     await confirm.getByRole("button", { name: "Cancel" }).click();
-    await expect(confirm).toBeHidden();
+    await slow(confirm).toBeHidden();
     await page.waitForTimeout(300);
     expect(await gateStatus(apiUrl, tenant, prod.gate_id)).toBe("pending");
 
@@ -240,10 +257,10 @@ test.describe("Links keep their target", () => {
     await expect.poll(() => gateStatus(apiUrl, tenant, prod.gate_id)).toBe("approved");
 
     await page.goto(`/approvals?workspace=${tenant.workspace_id}&gate=${low.gate_id}`);
-    await expect(page.getByRole("region", { name: "deploy · ship-staging" })).toBeVisible();
+    await slow(page.getByRole("region", { name: "deploy · ship-staging" })).toBeVisible();
     await page.waitForTimeout(900);
     await page.keyboard.press("a");
     await expect.poll(() => gateStatus(apiUrl, tenant, low.gate_id)).toBe("approved");
-    await expect(confirm).toHaveCount(0);
+    await slow(confirm).toHaveCount(0);
   });
 });

@@ -11,7 +11,8 @@ import { useIdWorkspace } from "../ids/use-id-workspace.ts";
 import { type Gate, standingSentence } from "./answer.ts";
 
 /** Said wherever the inbox cannot open the gate asked for: nothing was opened in its place. */
-const NOTHING_ELSE = "No other gate was opened in its place, so the a and d keys answer nothing until you open one.";
+const NOTHING_ELSE =
+  "No other gate was opened in its place, so the a and d keys answer nothing until you open one.";
 
 /**
  * The gate the address asked for, when this inbox cannot open it: it is in another of the person's

@@ -87,6 +87,7 @@ const otherTenantFixtures: Record<string, Fixture> = {
     body: { platform_library_id: "01a2000a-0000-7000-8000-00000000000f" },
   }),
   "fleets.get": async (owner) => ({ params: await fleetIn(owner) }),
+  "ids.resolve": async (owner) => ({ params: { id: (await fleetIn(owner)).fleet_id! } }),
   "fleets.update": async (owner) => ({ params: await fleetIn(owner), body: { status: "paused" } }),
   "fleets.delete": async (owner) => ({ params: await fleetIn(owner) }),
   "billing.getBudget": async (owner) => ({ params: await fleetIn(owner) }),

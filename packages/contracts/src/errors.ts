@@ -170,6 +170,12 @@ export const errorRegistry = {
   ),
   /** No such workspace, or one of another tenant. */
   "UZ-WORKSPACE-002": def(404, "Workspace not found", "No workspace with this id is visible to the caller."),
+  /** No fleet, event or gate with this id that the caller may read (unknown, another tenant's, or unreadable). */
+  "UZ-ID-001": def(
+    404,
+    "Id not found",
+    "No fleet, event or approval gate with this id is visible to the caller.",
+  ),
   /** No such member, or a person of another tenant. */
   "UZ-MEMBER-001": def(404, "Member not found", "No member with this user id is visible to the caller."),
   /** Only an owner may invite, change or remove an owner, or give or take the owner role. */

@@ -13,6 +13,7 @@ import { fleetKeysRouter } from "./fleet-keys/router.ts";
 import { fleetLibrariesRouter } from "./fleet-libraries/router.ts";
 import { fleetSchedulesRouter } from "./fleet-schedules/router.ts";
 import { fleetsRouter } from "./fleets/router.ts";
+import { idsRouter } from "./ids/router.ts";
 import { integrationGrantsRouter } from "./integration-grants/router.ts";
 import { leasesRouter } from "./leases/router.ts";
 import { membersRouter } from "./members/router.ts";
@@ -44,6 +45,7 @@ export const appRouter = router({
   fleetLibraries: fleetLibrariesRouter,
   fleetSchedules: fleetSchedulesRouter,
   fleets: fleetsRouter,
+  ids: idsRouter,
   integrationGrants: integrationGrantsRouter,
   leases: leasesRouter,
   members: membersRouter,

@@ -1,7 +1,7 @@
 "use client";
 
 import { keepPreviousData, type SkipToken, skipToken, useQuery } from "@tanstack/react-query";
-import { useRouter } from "next/navigation";
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useEffect, useState } from "react";
 import { useTRPC } from "./trpc.ts";
 
@@ -20,14 +20,33 @@ function rememberedWorkspace(): string | null {
 }
 
 /**
+ * The address of this page with `workspace` set and every other parameter kept as it is: a link that came
+ * without a workspace (a fleet's "waiting for an answer" link to one gate, a filtered list, a page past
+ * the first) keeps its target once the workspace is added.
+ */
+export function withWorkspace(address: string, workspaceId: string): string {
+  const url = new URL(address, "http://console.invalid");
+  url.searchParams.set("workspace", workspaceId);
+  return `${url.pathname}${url.search}${url.hash}`;
+}
+
+/** This page's path and query as the router holds them. */
+export function useAddress(): string {
+  const pathname = usePathname();
+  const search = useSearchParams().toString();
+  return search ? `${pathname}?${search}` : pathname;
+}
+
+/**
  * The workspace a page shows, chosen in the URL (`?workspace=<id>`) as on the Secrets page. With none in
- * the URL the workspace this browser showed last is shown (the first one when it has none, or that one is
- * gone) and written into the URL (replacing the entry), so the view can be shared as it is. An id the
- * list does not hold stays chosen: the page's own query then says why it fails.
+ * the URL, the workspace of the id the address names (`owner`: a gate's, while it is being looked up) or
+ * else the one this browser showed last (the first one when it has none, or that one is gone) is shown
+ * and written into the URL (replacing the entry, every other parameter kept), so the view can be shared as
+ * it is. An id the list does not hold stays chosen: the page's own query then says why it fails.
  */
 export function useWorkspaceChoice(
   workspaceId: string | undefined,
-  hrefFor: (workspaceId: string) => string,
+  owner?: { finding: boolean; workspaceId: string | undefined },
 ) {
   const trpc = useTRPC();
   const router = useRouter();
@@ -36,17 +55,19 @@ export function useWorkspaceChoice(
   const items = workspaces.data?.items;
   const [remembered] = useState(rememberedWorkspace);
   const fallback =
-    workspaceId === undefined
-      ? (items?.find((workspace) => workspace.id === remembered) ?? items?.[0])?.id
+    workspaceId === undefined && !owner?.finding
+      ? (owner?.workspaceId ?? (items?.find((workspace) => workspace.id === remembered) ?? items?.[0])?.id)
       : undefined;
   const chosenId = workspaceId ?? fallback;
   const chosen = items?.find((workspace) => workspace.id === chosenId);
   const workspace = chosenId ? { id: chosenId, name: chosen?.name ?? "this workspace" } : undefined;
 
-  const fallbackHref = fallback ? hrefFor(fallback) : undefined;
+  // Built from the address as the router holds it for this page (not `window.location`, which lags behind
+  // a navigation still landing), not from what the page knows of it: no parameter can be dropped.
+  const here = useAddress();
   useEffect(() => {
-    if (fallbackHref) router.replace(fallbackHref, { scroll: false });
-  }, [fallbackHref, router]);
+    if (fallback) router.replace(withWorkspace(here, fallback), { scroll: false });
+  }, [fallback, here, router]);
   // A workspace shown from the URL, and one of the list, is the one to open next time.
   const shown = workspaceId !== undefined && chosen !== undefined ? workspaceId : undefined;
   useEffect(() => {
@@ -93,7 +114,7 @@ export function useWorkspacePage(
     const base = hrefFor(id, after);
     return limit ? `${base}&limit=${limit}` : base;
   };
-  const choice = useWorkspaceChoice(workspaceId, (id) => href(id));
+  const choice = useWorkspaceChoice(workspaceId);
   const { chosenId } = choice;
   const input: { workspace_id: string; starting_after?: string; limit?: number } | SkipToken = chosenId
     ? {

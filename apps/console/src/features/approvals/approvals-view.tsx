@@ -10,6 +10,7 @@ import { type ApprovalsPosition, approvalsHref } from "../../lib/urls.ts";
 import { AnsweredNotices } from "./answered-notices.tsx";
 import { ApprovalFilters } from "./approval-filters.tsx";
 import { BulkOutcome } from "./bulk-answer.tsx";
+import { ConfirmApprove } from "./confirm-approve.tsx";
 import { EmptyInbox } from "./empty-inbox.tsx";
 import { Inbox } from "./inbox.tsx";
 import { statusTabs } from "./labels.ts";
@@ -139,6 +140,12 @@ export function ApprovalsView({ position }: { position: ApprovalsPosition }) {
           </WorkspaceListBody>
         </Tabs>
       </WorkspaceCard>
+      <ConfirmApprove
+        gate={act.confirming}
+        reason={act.draft.reason}
+        onConfirm={act.confirmApprove}
+        onCancel={act.cancelConfirm}
+      />
     </div>
   );
 }

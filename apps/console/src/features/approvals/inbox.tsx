@@ -3,11 +3,12 @@
 import { CursorPager } from "@fleet/ui";
 import type { ReactNode } from "react";
 import { Link } from "../../components/link.tsx";
-import { ListLoading, QueryProblem } from "../../components/query-problem.tsx";
+import { ListLoading } from "../../components/query-problem.tsx";
 import type { Gate } from "./answer.ts";
 import { BulkAnswer } from "./bulk-answer.tsx";
 import { GateDetail } from "./gate-detail.tsx";
 import { GateTable } from "./gate-table.tsx";
+import { GateAnswered, GateUnavailable } from "./gate-unavailable.tsx";
 import type { Inbox as InboxState } from "./use-inbox.ts";
 import type { InboxAnswers } from "./use-inbox-answers.ts";
 import "./inbox.css";
@@ -90,6 +91,9 @@ export function Inbox({
         </p>
       </div>
       <div className="inbox__pane">
+        {gate && pendingTab && !act.answers.resultOf(gate.gate_id) ? (
+          <GateAnswered gate={gate} me={me} />
+        ) : null}
         {gate ? (
           <GateDetail
             key={gate.gate_id}
@@ -101,9 +105,14 @@ export function Inbox({
             answering={act.answers.pending.has(gate.gate_id)}
             result={act.answers.resultOf(gate.gate_id)}
           />
-        ) : detail.error ? (
+        ) : detail.error && currentId ? (
           <div className="card__body">
-            <QueryProblem query={detail} />
+            <GateUnavailable
+              gateId={currentId}
+              workspaceId={inbox.chosenId ?? ""}
+              detail={detail}
+              hrefIn={(workspaceId) => here({ workspaceId, fleetId: undefined, cursor: undefined })}
+            />
           </div>
         ) : currentId ? (
           <ListLoading>Loading the gate…</ListLoading>

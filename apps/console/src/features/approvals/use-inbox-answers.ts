@@ -2,8 +2,9 @@
 
 import type { GateStatus } from "@fleet/contracts";
 import { useEffect, useState } from "react";
-import type { AnswerResult, Decision } from "./answer.ts";
+import type { AnswerResult, Decision, Gate } from "./answer.ts";
 import { gateName } from "./bulk-answer.tsx";
+import { highBlast } from "./confirm-approve.tsx";
 import type { Draft } from "./use-answer-form.ts";
 import { useGateAnswers } from "./use-answers.ts";
 import type { Inbox } from "./use-inbox.ts";
@@ -70,10 +71,19 @@ export function useInboxAnswers(inbox: Inbox, status: GateStatus) {
     }
   };
 
-  /** a and d: only a gate that has been on screen a moment (see `useInbox`'s `settled`). */
+  /**
+   * a and d: only a gate that has been on screen a moment (see `useInbox`'s `settled`). a on a gate whose
+   * blast radius is high asks first (`confirming`); the answer then goes to that gate or to none.
+   */
+  const [confirming, setConfirming] = useState<Gate | null>(null);
   const answerByKey = (decision: Decision) => {
     if (!inbox.settled()) return;
-    void answerCurrent(decision);
+    if (decision === "approve" && gate?.status === "pending" && highBlast(gate)) setConfirming(gate);
+    else void answerCurrent(decision);
+  };
+  const confirmApprove = (asked: Gate) => {
+    setConfirming(null);
+    if (asked.gate_id === gate?.gate_id) void answerCurrent("approve");
   };
 
   const answerChecked = async (decision: Decision) => {
@@ -108,6 +118,9 @@ export function useInboxAnswers(inbox: Inbox, status: GateStatus) {
     done: done !== null && done.workspaceId === chosenId ? done.message : null,
     answerCurrent,
     answerByKey,
+    confirming,
+    confirmApprove,
+    cancelConfirm: () => setConfirming(null),
     answerChecked,
   };
 }

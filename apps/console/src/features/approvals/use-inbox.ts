@@ -8,6 +8,7 @@ import { useTRPC } from "../../lib/trpc.ts";
 import { type ApprovalsPosition, approvalsHref } from "../../lib/urls.ts";
 import { useWorkspaceChoice } from "../../lib/use-workspace.ts";
 import { liveStateOf } from "../fleet-events/use-live-runs.ts";
+import { useIdWorkspace } from "../ids/use-id-workspace.ts";
 import type { Gate } from "./answer.ts";
 import { gateName } from "./bulk-answer.tsx";
 import { approvalsFleetsInput, approvalsListInput } from "./inbox-query.ts";
@@ -23,11 +24,10 @@ const SETTLE_MS = 800;
  */
 export function useInbox(position: ApprovalsPosition) {
   const trpc = useTRPC();
-  // The workspace added to an address that had none keeps everything else the address asked for: a link
-  // to one gate (a fleet's "waiting for an answer") must open that gate, never the oldest of the inbox.
-  const choice = useWorkspaceChoice(position.workspaceId, (id) =>
-    approvalsHref({ ...position, workspaceId: id }),
-  );
+  // A link to one gate without its workspace (a fleet's "waiting for an answer") opens the gate's own
+  // workspace, found by its id, every other parameter kept: never the oldest gate of another inbox.
+  const owner = useIdWorkspace(position.workspaceId === undefined ? position.gate : undefined, "gate");
+  const choice = useWorkspaceChoice(position.workspaceId, owner);
   const { chosenId } = choice;
   const { status, fleetId, kind, cursor } = position;
   const here = (patch: Partial<ApprovalsPosition>) =>

@@ -26,7 +26,7 @@ export function AuditView({ position }: { position: AuditPosition }) {
   const trpc = useTRPC();
   const router = useRouter();
   const { scope, actor, action, since, until, after } = position;
-  const choice = useWorkspaceChoice(position.workspaceId, (id) => auditHref({ scope, workspaceId: id }));
+  const choice = useWorkspaceChoice(position.workspaceId);
   const { chosenId } = choice;
   const here = (patch: Partial<AuditPosition>) => auditHref({ ...position, workspaceId: chosenId, ...patch });
 

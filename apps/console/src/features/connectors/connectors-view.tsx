@@ -36,7 +36,7 @@ export function ConnectorsView({
   returned: { connected?: string; declined?: string };
 }) {
   const trpc = useTRPC();
-  const choice = useWorkspaceChoice(workspaceId, connectorsHref);
+  const choice = useWorkspaceChoice(workspaceId);
   const { chosenId } = choice;
   const list = useQuery(
     trpc.connectors.listWorkspace.queryOptions(chosenId ? { workspace_id: chosenId } : skipToken),

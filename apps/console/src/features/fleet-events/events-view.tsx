@@ -53,7 +53,7 @@ export function EventsView({
   const trpc = useTRPC();
   const router = useRouter();
   const { actor, status, type, since, until } = filter;
-  const choice = useWorkspaceChoice(workspaceId, eventsHref);
+  const choice = useWorkspaceChoice(workspaceId);
   const { chosenId } = choice;
   const { runs, stream } = useLiveRuns(chosenId);
   const list = useQuery(

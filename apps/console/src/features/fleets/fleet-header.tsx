@@ -56,14 +56,18 @@ export function FleetHeader({
   );
 }
 
-/** A fleet page without its workspace in the address: it cannot ask for the fleet. */
+/**
+ * A fleet page without its workspace in the address whose fleet the API could not place: unknown, deleted,
+ * another account's, or not readable with the person's scopes (all alike, as the API answers them).
+ */
 export function FleetWithoutWorkspace() {
   return (
     <div className="page">
       <ProblemAlert
         problem={{
-          title: "No workspace in the address",
-          detail: "A fleet page needs its workspace (?workspace=<id>). Open the fleet from the Fleets list.",
+          title: "Fleet not found",
+          detail:
+            "No fleet with this id that you can open: it may have been deleted, belong to another account, or need the fleet:read scope. Open a fleet from the Fleets list.",
         }}
       >
         <Link className="ui-button ui-button--secondary ui-button--sm" href={fleetsHref()}>

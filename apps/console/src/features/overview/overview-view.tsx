@@ -32,7 +32,7 @@ const OVERVIEW_POLL_MS = 15_000;
 export function OverviewView({ workspaceId }: { workspaceId: string | undefined }) {
   const trpc = useTRPC();
   const router = useRouter();
-  const choice = useWorkspaceChoice(workspaceId, overviewHref);
+  const choice = useWorkspaceChoice(workspaceId);
   const { chosenId, workspaces, items } = choice;
   const overview = useQuery(
     trpc.overview.get.queryOptions(chosenId ? { workspace_id: chosenId } : skipToken, {

@@ -17,7 +17,7 @@ type Pending = { action: "replace" | "delete"; target: SecretTarget } | null;
 
 export function SecretsView({ workspaceId }: { workspaceId: string | undefined }) {
   const trpc = useTRPC();
-  const choice = useWorkspaceChoice(workspaceId, secretsHref);
+  const choice = useWorkspaceChoice(workspaceId);
   const { chosenId, workspace } = choice;
 
   // No placeholder data across workspaces: a row from the previous workspace must never be acted on.

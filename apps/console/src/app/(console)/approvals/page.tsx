@@ -25,7 +25,8 @@ export default async function ApprovalsPage({ searchParams }: { searchParams: Pr
     fleetId: first(search.fleet),
     kind: first(search.kind),
     cursor: first(search.cursor),
-    gate: first(search.gate),
+    // One id however spelled: the list and the pane compare it with the API's lower-case ids.
+    gate: first(search.gate)?.toLowerCase(),
   };
   const { workspaceId } = position;
   return (

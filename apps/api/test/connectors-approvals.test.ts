@@ -68,7 +68,10 @@ describe("chat approvals", () => {
     });
     expect(JSON.stringify(audit.body)).toContain(`user:${tenant.userId}`);
     // A click asks no reason: its row says so, as every answer's row carries the key.
-    expect(audit.body.items[0]).toMatchObject({ target: `approval_gate:${gateId}`, details: { reason: null } });
+    expect(audit.body.items[0]).toMatchObject({
+      target: `approval_gate:${gateId}`,
+      details: { reason: null },
+    });
   });
 
   it("lets the first of two racing clicks win, and ignores a replayed or forged click", async () => {

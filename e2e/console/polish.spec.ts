@@ -40,7 +40,7 @@ function lines(element: Locator) {
   return element.evaluate((node) => {
     const range = document.createRange();
     range.selectNodeContents(node);
-    return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
+    return new Set(Array.from(range.getClientRects(), (rect) => Math.round(rect.top))).size;
   });
 }
 

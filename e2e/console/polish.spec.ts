@@ -154,7 +154,7 @@ test.describe("Polish (issue 30 §6)", () => {
       expect(await lines(ctrl), `${width}`).toBe(1);
       expect(await ctrl.evaluate((node) => node.scrollWidth <= node.clientWidth + 1)).toBe(true);
       if (width === 390) await looks(page, "shortcuts");
-      await sheet.getByRole("button", { name: "Close" }).click();
+      await sheet.getByRole("button", { name: "Close", exact: true }).click();
     }
   });
 

@@ -41,7 +41,7 @@ function extend(owner: Tenant, gateId: string, body: Record<string, unknown>) {
 describe("audit: an answer's reason is on its row", () => {
   it("records the reason of a deny and of an extend, read back through the list and the export", async () => {
     const owner = await seedTenant();
-    const { gate_id: gateId } = await gateIn(owner);
+    const gateId = (await gateIn(owner)).gate_id!;
     const extended = await extend(owner, gateId, {
       extend_ms: 60_000,
       reason: "  Waiting for the on-call lead  ",
@@ -107,7 +107,7 @@ describe("audit: an answer's reason is on its row", () => {
 
   it("refuses a hostile or oversized reason with a problem and records nothing", async () => {
     const owner = await seedTenant();
-    const { gate_id: gateId } = await gateIn(owner);
+    const gateId = (await gateIn(owner)).gate_id!;
     for (const body of [
       { reason: "a\u0000b" },
       { reason: "x".repeat(2001) },

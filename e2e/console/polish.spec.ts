@@ -147,6 +147,9 @@ test.describe("Polish (issue 30 §6)", () => {
     await signInByLink(page, tenant);
     for (const width of [1440, 390]) {
       await page.setViewportSize({ width, height: 844 });
+      // A fresh page each width: after the sheet closes, focus is back on whatever opened it.
+      await page.reload();
+      await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
       await page.keyboard.press("?");
       const sheet = page.getByRole("dialog", { name: "Keyboard shortcuts" });
       const ctrl = sheet.locator("kbd", { hasText: /^Ctrl$/ });

@@ -258,7 +258,7 @@ test.describe("Accessibility", () => {
     const create = page.getByRole("dialog", { name: "Schedule Axe schedules" });
     await create.getByLabel("Cron").fill("61 * * * *");
     await create.getByRole("button", { name: "Create schedule" }).click();
-    await expect(create.getByText(/^Cron has an invalid minute value/)).toBeVisible();
+    await expect(create.getByText(/^Cron minute must be 0–59, not "61"/)).toBeVisible();
     expect(await seriousViolations(page)).toEqual([]);
     await create.getByRole("button", { name: "Cancel" }).click();
 

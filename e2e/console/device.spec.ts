@@ -53,6 +53,10 @@ test.describe("Command-line sign-in (/device)", () => {
 
     await request.getByRole("button", { name: "Approve sign-in" }).click();
     await expect(request.getByRole("status")).toContainText("Approved");
+    // A success says so with a check, not the warning sign (issue 30 §6).
+    const banner = request.locator(".ui-callout", { hasText: "Approved." });
+    await expect(banner.locator('path[d="m3 8.5 3.25 3.25L13 5"]')).toHaveCount(1);
+    await expect(banner.locator('path[d^="M8 1.75"]')).toHaveCount(0);
     await expect(request.getByRole("button", { name: "Approve sign-in" })).toHaveCount(0);
     await screenshot(page, testInfo, "device-approved");
 

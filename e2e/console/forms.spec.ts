@@ -39,7 +39,7 @@ test.describe("Forms", () => {
     const create = page.getByRole("dialog", { name: "Schedule Stale errors" });
     await create.getByLabel("Cron").fill("61 * * * *");
     await create.getByRole("button", { name: "Create schedule" }).click();
-    const cronError = create.getByText(/^Cron has an invalid minute value/);
+    const cronError = create.getByText(/^Cron minute must be 0–59, not "61"/);
     await expect(cronError).toBeVisible();
     await expect(create.getByLabel("Cron")).toHaveAttribute("aria-invalid", "true");
     await create.getByLabel("Cron").fill("0 9 * * 1-5");

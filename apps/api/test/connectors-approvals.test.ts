@@ -63,10 +63,19 @@ describe("chat approvals", () => {
     await vendor.waitFor(() =>
       vendor.updated.some((u) => u.ts === message.ts && u.text.startsWith("Approved by <@U7>")),
     );
-    const audit = await call("GET", `/v1/workspaces/${tenant.workspaceId}/audit?action=approval.approve`, {
-      token: tenant.apiKey,
-    });
+    const audit = await call<{ items: { target: string; details: Record<string, unknown> }[] }>(
+      "GET",
+      `/v1/workspaces/${tenant.workspaceId}/audit?action=approval.approve`,
+      {
+        token: tenant.apiKey,
+      },
+    );
     expect(JSON.stringify(audit.body)).toContain(`user:${tenant.userId}`);
+    // A click asks no reason: its row says so, as every answer's row carries the key.
+    expect(audit.body.items[0]).toMatchObject({
+      target: `approval_gate:${gateId}`,
+      details: { reason: null },
+    });
   });
 
   it("lets the first of two racing clicks win, and ignores a replayed or forged click", async () => {

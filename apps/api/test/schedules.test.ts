@@ -88,8 +88,14 @@ describe("schedules (person routes)", () => {
       const refused = await call("POST", base(tenant, fleetId), { token: tenant.apiKey, body });
       expect(refused.status, JSON.stringify(body)).toBe(400);
       expect(refused.body.error_code).toBe("UZ-SCHED-001");
-      expect(refused.body.detail).toContain(field);
+      expect(String(refused.body.detail).toLowerCase()).toContain(field);
     }
+    // The field at fault and what it takes, in the words the console's form says (contracts' cronSentence).
+    const minute = await call("POST", base(tenant, fleetId), {
+      token: tenant.apiKey,
+      body: { cron: "61 * * * *", message: "m" },
+    });
+    expect(minute.body.detail).toBe('Cron minute must be 0–59, not "61".');
     const unknown = await call("POST", base(tenant, fleetId), {
       token: tenant.apiKey,
       body: { cron: "* * * * *", message: "m", source: "fleet" },

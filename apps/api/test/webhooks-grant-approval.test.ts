@@ -45,6 +45,8 @@ describe("grant-approval webhook", () => {
         actor: "webhook:grant-approval",
         target: `integration_grant:${grantId}`,
         requestId: decided.headers.get("x-request-id"),
+        // The webhook's body carries no reason; its row says so, as every answer's row does.
+        details: expect.objectContaining({ reason: null }),
       }),
     ]);
     const listed = await listGrants(tenant, fleetId);

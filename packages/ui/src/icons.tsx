@@ -43,6 +43,12 @@ export const AlertIcon = () => (
     <path d="M8 6.25v3.25M8 11.6v.15" />
   </Icon>
 );
+export const InfoIcon = () => (
+  <Icon>
+    <circle cx="8" cy="8" r="6.25" />
+    <path d="M8 7.25v4M8 4.9v.15" />
+  </Icon>
+);
 export const CloseIcon = () => (
   <Icon>
     <path d="m3.75 3.75 8.5 8.5m0-8.5-8.5 8.5" />

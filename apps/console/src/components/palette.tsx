@@ -4,6 +4,7 @@ import { Button } from "@fleet/ui";
 import type { PageAction } from "../lib/commands.tsx";
 import { usePalette } from "../lib/use-palette.ts";
 import "./palette.css";
+import { countOf } from "../lib/format.ts";
 
 /**
  * The palette's search field over its results: a modal combobox over a listbox. The focus stays in the
@@ -74,7 +75,9 @@ export function Palette({ onClose, actions }: { onClose: () => void; actions: Pa
         ))}
       </div>
       <p className="palette__status" role="status">
-        {results.length === 0 ? `Nothing matches “${query.trim()}”.` : `${results.length} results.`}
+        {results.length === 0
+          ? `Nothing matches “${query.trim()}”.`
+          : `${countOf(results.length, "result")}.`}
         {palette.note ? ` ${palette.note}` : ""}
       </p>
       <div className="palette__footer">

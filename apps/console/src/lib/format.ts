@@ -24,3 +24,11 @@ export function formatCost(nanos: number): string {
   const digits = Math.min(9, Math.max(2, Math.ceil(-Math.log10(dollars)) + 2));
   return `$${dollars.toFixed(digits).replace(/\.?0+$/, "")}`;
 }
+
+/**
+ * A count and its noun, agreeing in number: "1 event", "2 events", "1,024 events" (English plural rules:
+ * one is singular, anything else, zero included, plural). Irregular plurals are given.
+ */
+export function countOf(count: number, singular: string, plural = `${singular}s`): string {
+  return `${formatCount(count)} ${count === 1 ? singular : plural}`;
+}

@@ -32,28 +32,38 @@ function fieldValue(text: string, field: CronField): number | null {
   return index < 0 ? null : field.min + index;
 }
 
+/** "0–59", "1–12 or JAN–DEC": what a field takes, as every refusal of it says. */
+function fieldRange(field: CronField): string {
+  const names = field.names ? ` or ${field.names[0]}–${field.names.at(-1)}` : "";
+  return `${field.min}–${field.max}${names}`;
+}
+
 /** Why one comma-separated item of a field is not valid, or null when it is. */
 function itemProblem(item: string, field: CronField): string | null {
   const [range, step, extra] = item.split("/");
-  if (extra !== undefined || range === undefined || range === "") return `${field.name} item "${item}"`;
+  if (extra !== undefined || range === undefined || range === "") {
+    return `${field.name} "${item}" must be *, a value, a range a-b or a list of them, each with an optional step /n`;
+  }
   if (step !== undefined && !(/^\d{1,2}$/.test(step) && Number(step) >= 1 && Number(step) <= field.max)) {
-    return `${field.name} step "${step}"`;
+    return `${field.name} step must be 1–${field.max}, not "${step}"`;
   }
   if (range === "*") return null;
   const [from, to, more] = range.split("-");
-  if (more !== undefined) return `${field.name} range "${range}"`;
+  if (more !== undefined) return `${field.name} range "${range}" must be two values a-b`;
   const start = fieldValue(from ?? "", field);
-  if (start === null) return `${field.name} value "${from}" (${field.min}-${field.max})`;
+  if (start === null) return `${field.name} must be ${fieldRange(field)}, not "${from}"`;
   if (to === undefined) return null;
   const end = fieldValue(to, field);
-  if (end === null) return `${field.name} value "${to}" (${field.min}-${field.max})`;
-  return start <= end ? null : `${field.name} range "${range}" (start after end)`;
+  if (end === null) return `${field.name} must be ${fieldRange(field)}, not "${to}"`;
+  return start <= end ? null : `${field.name} range "${range}" must not start after it ends`;
 }
 
 /**
- * Why `expression` is not a five-field cron expression, or null when it is. Each field takes `*`, a value,
- * a range `a-b`, a step `/n` after either, and comma-separated lists of those; month and day of week also
- * take three-letter English names. Macros (`@daily`) and seconds fields are not accepted.
+ * Why `expression` is not a five-field cron expression, or null when it is: the first field at fault and
+ * the values it takes ("minute must be 0–59, not \"61\""), so the API's refusal and the console's form say
+ * the same words. Each field takes `*`, a value, a range `a-b`, a step `/n` after either, and
+ * comma-separated lists of those; month and day of week also take three-letter English names. Macros
+ * (`@daily`) and seconds fields are not accepted.
  */
 export function cronProblem(expression: string): string | null {
   const parts = expression.trim().split(/\s+/);
@@ -64,10 +74,20 @@ export function cronProblem(expression: string): string | null {
     const field = cronFields[index]!;
     for (const item of part.split(",")) {
       const problem = itemProblem(item, field);
-      if (problem !== null) return `has an invalid ${problem}`;
+      if (problem !== null) return problem;
     }
   }
   return null;
+}
+
+/** Whether a problem of `cronProblem` is the count of fields, which a form says only once typing stops. */
+export function isFieldCountProblem(problem: string): boolean {
+  return problem.startsWith("must be five fields");
+}
+
+/** The sentence the API and the console both say for a cron they refuse: "Cron minute must be 0–59, not \"61\"." */
+export function cronSentence(problem: string): string {
+  return `Cron ${problem}.`;
 }
 
 /**

@@ -4,6 +4,7 @@ import type { TenantPrincipal } from "../../auth/principal.ts";
 import { type Actor, recordAudit } from "../shared/audit.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { gatesResolved } from "../shared/frames.ts";
+import { answerReason } from "./answer-reason.ts";
 import { decideGate } from "./decide-gate.ts";
 import { type GateRow, resolverOf, standingAnswer } from "./gate-view.ts";
 import { settleGrantForGate } from "./grant-gate.ts";
@@ -55,14 +56,9 @@ export async function answerGate(
         detail: `Rule "${gate.ruleName}" takes ${gate.requiredApprovals} approvals; amended_action needs a one-approver rule, since the others approved the action as proposed.`,
       });
     }
-    const vote = {
-      gateId: gate.id,
-      voterId: principal.userId,
-      principal: by,
-      outcome,
-      reason: input.reason ?? null,
-      at: now,
-    };
+    // One text for the vote, the gate and the audit row.
+    const reason = await answerReason(tx, ctx.vault, gate, input.reason);
+    const vote = { gateId: gate.id, voterId: principal.userId, principal: by, outcome, reason, at: now };
     if (outcome === "denied") {
       // Any denial decides, also one by a person who approved earlier.
       await tx
@@ -72,7 +68,10 @@ export async function answerGate(
           target: [approvalVotes.gateId, approvalVotes.voterId],
           set: { outcome, principal: by, reason: vote.reason, at: now },
         });
-      return { decided: await decide(tx, gate, actor, outcome, input, by, now), approvals: [] };
+      return {
+        decided: await decide(tx, gate, actor, outcome, { ...input, reason }, by, now),
+        approvals: [],
+      };
     }
     const [counted] = await tx.insert(approvalVotes).values(vote).onConflictDoNothing().returning();
     const approvals = (await approvalsOf(tx, [gate.id])).get(gate.id) ?? [];
@@ -89,7 +88,7 @@ export async function answerGate(
       throw await notCounted(tx, gate, principal.userId);
     }
     if (countedOf(approvals) >= gate.requiredApprovals) {
-      return { decided: await decide(tx, gate, actor, outcome, input, by, now), approvals };
+      return { decided: await decide(tx, gate, actor, outcome, { ...input, reason }, by, now), approvals };
     }
     const [pending] = await tx
       .update(approvalGates)
@@ -109,6 +108,7 @@ export async function answerGate(
         approvals: countedOf(approvals),
         required_approvals: gate.requiredApprovals,
         decided: false,
+        reason,
       },
     });
     return { pending: pending!, approvals };
@@ -140,7 +140,7 @@ async function decide(
   gate: GateRow,
   actor: Actor,
   outcome: "approved" | "denied",
-  input: AnswerInput,
+  input: Omit<AnswerInput, "reason"> & { reason: string | null },
   by: string,
   now: number,
 ): Promise<GateRow> {
@@ -150,7 +150,7 @@ async function decide(
     gate.id,
     {
       outcome,
-      reason: input.reason ?? null,
+      reason: input.reason,
       amendedAction: input.amended_action ?? null,
       resolvedBy: by,
     },
@@ -169,6 +169,7 @@ async function decide(
       amended: won.amendedAction !== null,
       required_approvals: gate.requiredApprovals,
       decided: true,
+      reason: input.reason,
     },
   });
   // An integration grant's gate decides its grant in the same transaction.

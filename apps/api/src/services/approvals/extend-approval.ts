@@ -4,6 +4,7 @@ import type { TenantPrincipal } from "../../auth/principal.ts";
 import { type Actor, recordAudit } from "../shared/audit.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { gatesResolved } from "../shared/frames.ts";
+import { answerReason } from "./answer-reason.ts";
 import { type GateRow, notifyGates, resolverOf, standingAnswer, toGateItem } from "./gate-view.ts";
 import { lockOpenGate, notApprover } from "./lock-gate.ts";
 import { approvalsOf, mayAnswer } from "./votes.ts";
@@ -56,13 +57,15 @@ export async function extendGate(
           detail: `A gate's deadline is at most 24 h after it was requested; extend_ms may be at most ${ceiling - gate.timeoutAt} now.`,
         });
       }
+      // Required and non-blank by the contract; masked as every answer's reason is.
+      const reason = (await answerReason(tx, ctx.vault, gate, input.reason)) ?? input.reason;
       const [extended] = await tx
         .update(approvalGates)
         .set({
           timeoutAt,
           extendedAt: now,
           extendedBy: resolverOf(principal),
-          extensionReason: input.reason,
+          extensionReason: reason,
           updatedAt: now,
         })
         .where(eq(approvalGates.id, gate.id))
@@ -74,7 +77,7 @@ export async function extendGate(
         workspaceId: gate.workspaceId,
         action: "approval.extend",
         target: `approval_gate:${gate.id}`,
-        details: { extend_ms: input.extend_ms, from: gate.timeoutAt, to: timeoutAt },
+        details: { extend_ms: input.extend_ms, from: gate.timeoutAt, to: timeoutAt, reason },
       });
       await notifyGates(tx, [gate.id]);
       return { gate: extended! };

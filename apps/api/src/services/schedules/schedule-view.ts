@@ -1,4 +1,4 @@
-import { cronProblem, isTimeZone, Problem } from "@fleet/contracts";
+import { cronProblem, cronSentence, isTimeZone, Problem } from "@fleet/contracts";
 import { and, type Database, eq, schedules, type Tx } from "@fleet/db";
 import type { ScheduleEngine } from "../../runtime/schedule-engine.ts";
 import type { ServiceContext } from "../shared/context.ts";
@@ -52,7 +52,7 @@ export function checkRecipe(cron: string | null | undefined, timezone: string | 
   if (cron !== undefined && cron !== null) {
     const problem = cronProblem(cron);
     if (problem !== null) {
-      throw new Problem("UZ-SCHED-001", { detail: `cron is not a five-field expression: ${problem}.` });
+      throw new Problem("UZ-SCHED-001", { detail: cronSentence(problem) });
     }
   }
   if (timezone !== undefined && timezone !== null && !isTimeZone(timezone)) {

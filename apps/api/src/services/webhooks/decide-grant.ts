@@ -129,7 +129,8 @@ export async function decideGrant(
       workspaceId: fleet.workspaceId,
       action: input.decision === "approved" ? "integration_grant.approve" : "integration_grant.deny",
       target: `integration_grant:${row.id}`,
-      details: { fleet_id: row.fleetId, service: row.service, gate_id: gateId },
+      // The webhook's body carries no reason; the key is there as on every answer's row.
+      details: { fleet_id: row.fleetId, service: row.service, gate_id: gateId, reason: null },
     });
     await tx.execute(sql`
       delete from webhook_nonces where (workspace_id, nonce) in (

@@ -17,15 +17,6 @@ export interface KeysTableProps {
   pager: PagedTableProps<ApiKeyItem>["pager"];
 }
 
-const notRevoked = (
-  <>
-    <span className="muted" aria-hidden="true">
-      —
-    </span>
-    <span className="ui-visually-hidden">Not revoked</span>
-  </>
-);
-
 /** One row per key: never the key itself, which only the create answer carries. */
 export function KeysTable({ keys, position, onRevoke, onDelete, busy, pager }: KeysTableProps) {
   const columns: Column<ApiKeyItem>[] = [
@@ -61,9 +52,14 @@ export function KeysTable({ keys, position, onRevoke, onDelete, busy, pager }: K
       id: "status",
       header: "Status",
       width: "status",
+      // The revocation's time sits under its badge: a column of its own, empty on every active key, pushed
+      // Revoke and Delete out of the card at 1440 (issue 30 §6).
       cell: (key) =>
         !key.active ? (
-          <Badge tone="neutral">Revoked</Badge>
+          <span className="key-status">
+            <Badge tone="neutral">Revoked</Badge>
+            {key.revoked_at === null ? null : <RelativeTime value={key.revoked_at} />}
+          </span>
         ) : key.expires_at !== null && key.expires_at <= Date.now() ? (
           <Badge tone="warning">Expired</Badge>
         ) : (
@@ -98,12 +94,6 @@ export function KeysTable({ keys, position, onRevoke, onDelete, busy, pager }: K
         ) : (
           <RelativeTime value={key.expires_at} />
         ),
-    },
-    {
-      id: "revoked",
-      header: "Revoked",
-      width: "time",
-      cell: (key) => (key.revoked_at === null ? notRevoked : <RelativeTime value={key.revoked_at} />),
     },
     {
       id: "actions",

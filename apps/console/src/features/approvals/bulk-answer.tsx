@@ -1,15 +1,16 @@
 "use client";
 
 import { Button, formatUtc } from "@fleet/ui";
-import { useEffect, useRef } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { usePrincipalWords } from "../../lib/names.ts";
 import { type AnswerResult, type Decision, type Gate, standingSentence } from "./answer.ts";
 import { actionLabel } from "./labels.ts";
 import "./bulk-answer.css";
 
 /**
- * Answers the checked gates at once: a "select all on this page" box, the count, approve and deny. The
- * outcome of each gate is listed after, since some may have been answered by someone else meanwhile.
+ * Answers the checked gates at once: a "select all on this page" box, the count, an optional reason sent
+ * with every answer (kept with each gate and on its audit row, as a single answer's is), approve and deny.
+ * The outcome of each gate is listed after, since some may have been answered by someone else meanwhile.
  */
 export function BulkAnswer({
   gates,
@@ -23,10 +24,12 @@ export function BulkAnswer({
   checked: ReadonlySet<string>;
   onCheckAll: (all: boolean) => void;
   onClear: () => void;
-  onAnswer: (decision: Decision) => void;
+  onAnswer: (decision: Decision, reason: string) => void;
   busy: Decision | null;
 }) {
   const box = useRef<HTMLInputElement>(null);
+  const reasonId = useId();
+  const [reason, setReason] = useState("");
   const count = gates.filter((gate) => checked.has(gate.gate_id)).length;
   const all = count > 0 && count === gates.length;
   useEffect(() => {
@@ -47,12 +50,23 @@ export function BulkAnswer({
       {count > 0 ? (
         <div className="bulk__actions">
           <span className="bulk__count">{count} selected</span>
+          <label htmlFor={reasonId} className="ui-visually-hidden">
+            Reason for the {count} selected (optional)
+          </label>
+          <input
+            id={reasonId}
+            className="ui-input bulk__reason"
+            maxLength={2000}
+            value={reason}
+            placeholder="Reason (optional)"
+            onChange={(event) => setReason(event.target.value)}
+          />
           <Button
             size="sm"
             variant="primary"
             pending={busy === "approve"}
             disabled={busy !== null && busy !== "approve"}
-            onClick={() => onAnswer("approve")}
+            onClick={() => onAnswer("approve", reason)}
           >
             Approve {count}
           </Button>
@@ -61,7 +75,7 @@ export function BulkAnswer({
             variant="danger"
             pending={busy === "deny"}
             disabled={busy !== null && busy !== "deny"}
-            onClick={() => onAnswer("deny")}
+            onClick={() => onAnswer("deny", reason)}
           >
             Deny {count}
           </Button>

@@ -6,6 +6,7 @@ import { Who } from "./who.tsx";
 import "../../styles/facts.css";
 import "./quorum.css";
 import "./gate-facts.css";
+import { countOf } from "../../lib/format.ts";
 
 /** A gate's facts: its kind, its time left or deadline, its rule, approvals, escalation, extension, answer. */
 export function GateFacts({ gate, me }: { gate: Gate; me: string | undefined }) {
@@ -32,7 +33,7 @@ export function GateFacts({ gate, me }: { gate: Gate; me: string | undefined }) 
       {quorum || gate.approvals.length > 0 ? (
         <Fact term="Approvals">
           <span className="gate-quorum" data-approvals={counted}>
-            {counted} of {gate.required_approvals} approvals
+            {counted} of {countOf(gate.required_approvals, "approval")}
           </span>
           {gate.approvals.length > 0 ? (
             <ul className="gate-approvals">

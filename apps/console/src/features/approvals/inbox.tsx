@@ -49,7 +49,7 @@ export function Inbox({
               act.setChecked(all ? new Set(page.items.map((item) => item.gate_id)) : new Set())
             }
             onClear={() => act.setChecked(new Set())}
-            onAnswer={(decision) => void act.answerChecked(decision)}
+            onAnswer={(decision, reason) => void act.answerChecked(decision, reason)}
           />
         ) : null}
         {outcome}

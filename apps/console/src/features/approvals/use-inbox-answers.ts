@@ -86,14 +86,14 @@ export function useInboxAnswers(inbox: Inbox, status: GateStatus) {
     if (asked.gate_id === gate?.gate_id) void answerCurrent("approve");
   };
 
-  const answerChecked = async (decision: Decision) => {
+  const answerChecked = async (decision: Decision, reason = "") => {
     const ids = items.filter((item) => checked.has(item.gate_id)).map((item) => item.gate_id);
     if (ids.length === 0 || bulk.busy) return;
     const labels = Object.fromEntries(
       items.filter((item) => checked.has(item.gate_id)).map((item) => [item.gate_id, gateName(item)]),
     );
     setBulk({ busy: decision, results: null, labels });
-    const results = await answers.answerMany(ids, decision);
+    const results = await answers.answerMany(ids, decision, { reason });
     setBulk({ busy: null, results, labels });
     setChecked(new Set());
   };

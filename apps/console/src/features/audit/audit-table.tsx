@@ -4,18 +4,18 @@ import { type Column, CopyButton, type CursorPagerProps, PagedTable, RelativeTim
 import { EntityName } from "../../components/entity-name.tsx";
 import { Link } from "../../components/link.tsx";
 import type { RouterOutputs } from "../../lib/trpc.ts";
+import { actionWords } from "./action-words.ts";
+import { AuditDetails } from "./audit-details.tsx";
+import { AuditTarget } from "./audit-target.tsx";
 import "./audit-table.css";
 
 export type AuditRow = RouterOutputs["audit"]["listWorkspace"]["items"][number];
 
-/** A detail's value in one line: strings as they are, anything else as compact JSON. */
-function valueText(value: unknown): string {
-  return typeof value === "string" ? value : JSON.stringify(value);
-}
-
 /**
- * One row per audited act, newest first: when, who, what, on what, the few facts it recorded, and the
- * request id that ties it to the API's logs.
+ * One row per audited act, newest first: when (relative, the date and zone on hover), who by name, what
+ * in words with its target by name and linked (the action's own name beside it, which the filter takes),
+ * the facts it recorded as people read them, and the request id that ties it to the API's logs. Names come
+ * from the console's per-kind lists (one query a kind, shared by every row), never a fetch per row.
  */
 export function AuditTable({
   rows,
@@ -38,7 +38,7 @@ export function AuditTable({
     { id: "at", header: "When", width: "time", cell: (row) => <RelativeTime value={row.at} /> },
     {
       id: "actor",
-      header: "Actor",
+      header: "Who",
       cell: (row) => (
         <EntityName
           className="audit-actor"
@@ -50,20 +50,15 @@ export function AuditTable({
     },
     {
       id: "action",
-      header: "Action",
+      header: "What",
       rowHeader: true,
-      cell: (row) => <code className="audit-action">{row.action}</code>,
-    },
-    {
-      id: "target",
-      header: "Target",
       cell: (row) => (
-        <EntityName
-          className="audit-target"
-          principal={row.target}
-          me={me}
-          workspaceId={row.workspace_id ?? undefined}
-        />
+        <span className="audit-what">
+          <span className="audit-what__words">
+            {actionWords(row.action)} <AuditTarget row={row} me={me} />
+          </span>
+          <code className="audit-action">{row.action}</code>
+        </span>
       ),
     },
     ...(workspaceNames
@@ -83,21 +78,9 @@ export function AuditTable({
     {
       id: "details",
       header: "Details",
-      cell: (row) => {
-        const entries = Object.entries(row.details);
-        return entries.length === 0 ? (
-          <span className="muted">—</span>
-        ) : (
-          <dl className="audit-details">
-            {entries.map(([key, value]) => (
-              <div key={key}>
-                <dt>{key}</dt>
-                <dd>{valueText(value)}</dd>
-              </div>
-            ))}
-          </dl>
-        );
-      },
+      cell: (row) => (
+        <AuditDetails details={row.details} workspaceId={row.workspace_id ?? undefined} me={me} />
+      ),
     },
     {
       id: "request",

@@ -1,7 +1,7 @@
 "use client";
 
 import { useId } from "react";
-import { formatNanos, type SpendChartData } from "./spend.ts";
+import { axisTicks, formatNanos, formatTick, type SpendChartData } from "./spend.ts";
 import "./spend-chart.css";
 
 /**
@@ -16,14 +16,6 @@ const MAX_SERIES = palette.length;
 const WIDTH = 720;
 const HEIGHT = 240;
 const PAD = { top: 12, right: 8, bottom: 28, left: 64 };
-
-/** A round upper bound for the axis: 1, 2 or 5 times a power of ten, at least the largest total. */
-function niceMax(value: number): number {
-  if (value <= 0) return 1;
-  const power = 10 ** Math.floor(Math.log10(value));
-  for (const step of [1, 2, 5, 10]) if (step * power >= value) return step * power;
-  return 10 * power;
-}
 
 function drawnSeries(data: SpendChartData) {
   if (data.series.length <= MAX_SERIES) {
@@ -42,7 +34,8 @@ function drawnSeries(data: SpendChartData) {
 export function SpendChart({ data, period }: { data: SpendChartData; period: string }) {
   const id = useId();
   const series = drawnSeries(data);
-  const top = niceMax(Math.max(0, ...data.totals));
+  const ticks = axisTicks(Math.max(0, ...data.totals));
+  const top = ticks.at(-1)!;
   const plotWidth = WIDTH - PAD.left - PAD.right;
   const plotHeight = HEIGHT - PAD.top - PAD.bottom;
   const band = plotWidth / Math.max(1, data.days.length);
@@ -58,7 +51,6 @@ export function SpendChart({ data, period }: { data: SpendChartData; period: str
         }; the most on ${data.days[busiest]} (${formatNanos(data.totals[busiest] ?? 0)})${
           data.series[0] ? `, and the biggest spender is ${data.series[0].name}` : ""
         }.`;
-  const ticks = [0, 0.25, 0.5, 0.75, 1].map((share) => share * top);
   const labelEvery = Math.max(1, Math.ceil(data.days.length / 8));
 
   return (
@@ -93,7 +85,7 @@ export function SpendChart({ data, period }: { data: SpendChartData; period: str
               textAnchor="end"
               dominantBaseline="middle"
             >
-              {formatNanos(tick)}
+              {formatTick(tick, ticks[1]!)}
             </text>
           </g>
         ))}

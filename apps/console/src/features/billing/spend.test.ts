@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { formatNanos, spendChartData, usedPercent } from "./spend.ts";
+import { axisTicks, formatNanos, formatTick, spendChartData, usedPercent } from "./spend.ts";
 
 const start = Date.UTC(2026, 10, 1);
 const end = Date.UTC(2026, 11, 1);
@@ -39,4 +39,15 @@ test("shows a negative balance with a minus sign, and the share of a budget spen
   assert.equal(usedPercent(5, null), null);
   assert.equal(usedPercent(0, 0), 0);
   assert.equal(usedPercent(1, 0), 100);
+});
+
+test("the axis reads in cents at least: nothing spent is $0 to $0.01, never $0.000000001", () => {
+  const labels = (largest: number) => {
+    const ticks = axisTicks(largest);
+    return ticks.map((tick) => formatTick(tick, ticks[1]!));
+  };
+  assert.deepEqual(labels(0), ["$0", "$0.0025", "$0.005", "$0.0075", "$0.01"]);
+  assert.deepEqual(labels(3), ["$0", "$0.0025", "$0.005", "$0.0075", "$0.01"]);
+  assert.deepEqual(labels(400_000_000), ["$0", "$0.125", "$0.25", "$0.375", "$0.50"]);
+  assert.deepEqual(labels(1_300_000_000), ["$0", "$0.50", "$1.00", "$1.50", "$2.00"]);
 });

@@ -7,6 +7,37 @@ export function formatNanos(nanos: number): string {
 
 const DAY_MS = 86_400_000;
 
+/**
+ * The axis never goes below a cent: with nothing spent (or a few nano-dollars) a scale fitted to the data
+ * labelled its ticks "$0.000000001", money no one spends. A cent is the smallest sum a person reads.
+ */
+const AXIS_FLOOR_NANOS = 10_000_000;
+
+/** A round upper bound for the axis: 1, 2 or 5 times a power of ten, at least the largest total. */
+function niceMax(value: number): number {
+  const power = 10 ** Math.floor(Math.log10(value));
+  for (const step of [1, 2, 5, 10]) if (step * power >= value) return step * power;
+  return 10 * power;
+}
+
+/**
+ * An axis tick as money with as many decimals as the ticks' step needs and at least two, the same for
+ * every tick of an axis ("$0.0025", "$0.0050" would read as two scales): trailing zeros past the second
+ * decimal go.
+ */
+export function formatTick(nanos: number, step: number): string {
+  const dollars = nanos / 1e9;
+  if (dollars === 0) return "$0";
+  const digits = Math.min(9, Math.max(2, Math.ceil(-Math.log10(step / 1e9)) + 2));
+  return `$${dollars.toFixed(digits).replace(/(\.\d\d\d*?)0+$/, "$1")}`;
+}
+
+/** The axis's five ticks, from $0 to a round top at least the largest day's total and at least a cent. */
+export function axisTicks(largest: number): number[] {
+  const top = niceMax(Math.max(AXIS_FLOOR_NANOS, largest));
+  return [0, 0.25, 0.5, 0.75, 1].map((share) => share * top);
+}
+
 export interface SpendSeries {
   fleetId: string;
   name: string;

@@ -75,7 +75,7 @@ export function ChatLinkView({ token }: { token: string }) {
         {redeem.error ? <ProblemAlert problem={problemOf(redeem.error)} /> : null}
         <div role="status" aria-live="polite">
           {redeem.data ? (
-            <Callout tone="info">
+            <Callout tone="success">
               <strong>Linked.</strong> Go back to chat and click the gate&apos;s button again. You can remove
               this link any time on the <Link href="/connectors">Connectors</Link> page.
             </Callout>

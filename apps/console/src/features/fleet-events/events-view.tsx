@@ -9,7 +9,7 @@ import { LiveStatus } from "../../components/live-status.tsx";
 import { PageHeader } from "../../components/page-header.tsx";
 import { ListLoading, ListProblem } from "../../components/query-problem.tsx";
 import { WorkspaceCard } from "../../components/workspace-list.tsx";
-import { formatCount } from "../../lib/format.ts";
+import { countOf } from "../../lib/format.ts";
 import { useFleetNames } from "../../lib/names.ts";
 import { pollInterval, useOverdue } from "../../lib/poll.ts";
 import { useTRPC } from "../../lib/trpc.ts";
@@ -192,6 +192,6 @@ function progressOf(run: LiveRun): string {
   if (running)
     return `running ${running.name}${running.elapsedMs !== undefined ? ` for ${formatDuration(running.elapsedMs)}` : ""}…`;
   if (run.gates.some((gate) => gate.outcome === undefined)) return "waiting at an approval gate…";
-  if (run.text) return `writing its answer (${formatCount(run.text.length)} characters)…`;
+  if (run.text) return `writing its answer (${countOf(run.text.length, "character")})…`;
   return run.leaseId ? "leased by a runner…" : "no runner activity yet…";
 }

@@ -4,7 +4,7 @@ import { Badge, RelativeTime, StatusBadge } from "@fleet/ui";
 import { EntityName } from "../../components/entity-name.tsx";
 import { Link } from "../../components/link.tsx";
 import type { FleetView } from "../../lib/fleet-status.ts";
-import { formatCost, formatCount } from "../../lib/format.ts";
+import { countOf, formatCost } from "../../lib/format.ts";
 import { approvalsHref } from "../../lib/urls.ts";
 import {
   eventStatusVariants,
@@ -147,7 +147,7 @@ function Answer({
   const failure = run?.complete?.failure_label ?? item?.failure_label;
   const usage = [
     wall === undefined ? null : formatDuration(wall),
-    tokens === undefined ? null : `${formatCount(tokens)} tokens`,
+    tokens === undefined ? null : countOf(tokens, "token"),
     cost === undefined ? null : formatCost(cost),
   ].filter(Boolean);
   return (

@@ -5,7 +5,7 @@ import type { ReactNode } from "react";
 import { Link } from "../../components/link.tsx";
 import { QueryProblem, type QueryProblemProps } from "../../components/query-problem.tsx";
 import { type FleetView, fleetStatusVariants } from "../../lib/fleet-status.ts";
-import { formatCost, formatCount } from "../../lib/format.ts";
+import { countOf, formatCost } from "../../lib/format.ts";
 import { fleetsHref } from "../../lib/urls.ts";
 import "../../styles/detail-page.css";
 
@@ -46,7 +46,7 @@ export function FleetHeader({
             <span>
               Updated <RelativeTime value={fleet.updated_at} />
             </span>
-            <span>{formatCount(fleet.events_processed)} events processed</span>
+            <span>{countOf(fleet.events_processed, "event")} processed</span>
             <span>{formatCost(fleet.budget_used_nanos)} spent</span>
           </p>
         </div>

@@ -19,6 +19,7 @@ import { type LeaseItem, leaseOutcomeVariants, leaseSentence } from "./status.ts
 import "../../styles/facts.css";
 import "../../styles/inline.css";
 import "../../styles/inspect-dialog.css";
+import { LeaseExpiry } from "./lease-expiry-time.tsx";
 import "./lease-dialog.css";
 
 const count = (value: number | null) => (value === null ? none : formatCount(value));
@@ -83,7 +84,15 @@ export function LeaseDialog({
       ) : (
         <div className="event-detail" data-lease-id={lease.lease_id} data-outcome={lease.outcome}>
           <Callout
-            tone={lease.outcome === "failed" ? "danger" : lease.outcome === "expired" ? "warning" : "info"}
+            tone={
+              lease.outcome === "failed"
+                ? "danger"
+                : lease.outcome === "expired"
+                  ? "warning"
+                  : lease.outcome === "succeeded"
+                    ? "success"
+                    : "info"
+            }
           >
             <p>{leaseSentence(lease)}</p>
           </Callout>
@@ -115,7 +124,11 @@ export function LeaseDialog({
               <RelativeTime value={lease.created_at} />
             </Fact>
             <Fact term={lease.ended_at === null ? "Expires" : "Ended"}>
-              <RelativeTime value={lease.ended_at ?? lease.expires_at} />
+              {lease.ended_at === null ? (
+                <LeaseExpiry expiresAt={lease.expires_at} />
+              ) : (
+                <RelativeTime value={lease.ended_at} />
+              )}
             </Fact>
             <Fact term="Model">
               {lease.model ? (

@@ -22,6 +22,7 @@ import type { RunnerItem } from "./status.ts";
 import { countStates, isFiltered, matches, useRunnerCensus } from "./use-runner-census.ts";
 import "../../styles/new-banner.css";
 import "./runners-view.css";
+import { countOf } from "../../lib/format.ts";
 
 const LIST_POLL_MS = 10_000;
 const DEFAULT_LIMIT = 50;
@@ -148,7 +149,7 @@ function RunnersList({
             busy={false}
             pager={{
               label: "Pages of runners",
-              summary: `${page.length} shown · ${all.length} of ${census.data?.total ?? all.length} runners match`,
+              summary: `${page.length} shown · ${all.length} of ${countOf(census.data?.total ?? all.length, "runner")} match`,
               firstHref: position.after ? firstHref : undefined,
               nextHref: rest.length > limit && last ? hrefAt({ after: last.runner_id }) : undefined,
               link: Link,
@@ -234,7 +235,7 @@ function RunnersList({
         {census.data && !census.data.complete ? (
           <p className="runners-note">
             The counts and filters cover the newest {census.data.items.length.toLocaleString("en")} of{" "}
-            {census.data.total.toLocaleString("en")} runners.
+            {countOf(census.data.total, "runner")}.
           </p>
         ) : null}
         {!filtered && census.error && !refusesOperator(census.error) ? (

@@ -1,5 +1,6 @@
 "use client";
 
+import { cronProblem, cronSentence, isFieldCountProblem } from "@fleet/contracts/fleet-libraries/cron";
 import { SCHEDULE_MESSAGE_LIMIT } from "@fleet/contracts/schedules/values";
 import {
   Button,
@@ -18,6 +19,17 @@ import { conflictHint } from "./schedule-labels.ts";
 import { useScheduleForm } from "./use-schedule-form.ts";
 import "../../styles/inline.css";
 import "./schedule-dialog.css";
+
+/**
+ * What the line under the cron says of an expression it cannot read in words: while fewer or more than
+ * five fields are typed, that it is not one yet; else the field at fault in the API's own words ("Cron
+ * minute must be 0–59, not \"61\"."), unless the field's error already says it.
+ */
+function cronHint(cron: string, error: string | undefined): string | null {
+  const problem = cronProblem(cron);
+  if (problem === null || isFieldCountProblem(problem)) return "Not a five-field expression yet.";
+  return error ? null : cronSentence(problem);
+}
 
 /**
  * Creates or edits a schedule: cron with its meaning in words as you type, a time zone, the message, and
@@ -130,7 +142,7 @@ export function ScheduleDialog({
                   {words}
                 </>
               ) : values.cron.trim() ? (
-                "Not a five-field expression yet."
+                cronHint(values.cron, errors.cron)
               ) : (
                 "Type an expression to read it in words."
               )}

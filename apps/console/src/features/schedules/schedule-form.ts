@@ -1,4 +1,4 @@
-import { cronProblem, isTimeZone } from "@fleet/contracts/fleet-libraries/cron";
+import { cronProblem, cronSentence, isTimeZone } from "@fleet/contracts/fleet-libraries/cron";
 import { SCHEDULE_MESSAGE_LIMIT } from "@fleet/contracts/schedules/values";
 import { effective, type ScheduleItem } from "./schedule-labels.ts";
 
@@ -14,7 +14,7 @@ export interface Values {
 export function problemsOf(values: Values): Partial<Record<Field, string>> {
   const cron = cronProblem(values.cron);
   return {
-    ...(cron ? { cron: `Cron ${cron}.` } : {}),
+    ...(cron ? { cron: cronSentence(cron) } : {}),
     ...(isTimeZone(values.timezone) ? {} : { timezone: "Choose a time zone from the list." }),
     ...(values.message.trim() === ""
       ? { message: "Write the message the fleet receives on each fire." }

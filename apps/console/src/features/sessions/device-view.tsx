@@ -135,7 +135,7 @@ export function DeviceView({ code }: { code: string }) {
           {answerProblem ? <ProblemAlert problem={problemOf(answerProblem)} /> : null}
           <div role="status" aria-live="polite">
             {shown.status === "approved" ? (
-              <Callout tone="info">
+              <Callout tone="success">
                 <strong>Approved.</strong> Return to your terminal: it signs in at its next poll. You can
                 revoke this credential any time under Command-line sign-ins.
               </Callout>

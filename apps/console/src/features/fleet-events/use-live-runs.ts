@@ -16,7 +16,8 @@ export interface LiveRuns {
 
 /**
  * A fleet's stream (or the workspace's, without a fleet), folded into runs, and the lists it makes stale
- * refetched: events when one enters or completes, the inbox when a gate opens or is answered.
+ * refetched: events when one enters or completes, the inbox and the run's read when a gate opens or is
+ * answered.
  */
 export function useLiveRuns(workspaceId: string | undefined, fleetId?: string): LiveRuns {
   const trpc = useTRPC();
@@ -34,6 +35,13 @@ export function useLiveRuns(workspaceId: string | undefined, fleetId?: string): 
           void queryClient.invalidateQueries({ queryKey: trpc.fleets.get.pathKey() });
       } else if (frame.kind === "gate_opened" || frame.kind === "gate_resolved") {
         void queryClient.invalidateQueries({ queryKey: trpc.approvals.pathKey() });
+        // The event's read names its gates: the run's own, no other event's.
+        void queryClient.invalidateQueries({
+          queryKey: trpc.fleetEvents.get.pathKey(),
+          predicate: (query) =>
+            (query.queryKey[1] as { input?: { event_id?: string } } | undefined)?.input?.event_id ===
+            frame.event_id,
+        });
       }
     },
     [queryClient, trpc, refetchEvents],

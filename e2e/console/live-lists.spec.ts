@@ -26,6 +26,8 @@ async function signIn(page: Page, tenant: Tenant): Promise<void> {
 }
 
 test.describe("lists that change while you look", () => {
+  // The tenant fixture and the builds of a shared two-core machine can take minutes.
+  test.describe.configure({ timeout: 300_000 });
   test("the approvals status line counts a gate opened and a gate answered elsewhere", async ({
     page,
     tenant,

@@ -48,6 +48,8 @@ async function signIn(page: Page, tenant: Tenant): Promise<void> {
 }
 
 test.describe("one page per run", () => {
+  // The tenant fixture and the builds of a shared two-core machine can take minutes.
+  test.describe.configure({ timeout: 300_000 });
   test("a run waiting at a gate says so after a reload, and links to that exact gate", async ({
     page,
     tenant,

@@ -84,7 +84,7 @@ export function TurnView({
         <p className="turn__text" dir="auto">
           {request ?? <span className="muted">…</span>}
         </p>
-        {item && (status === "processed" || status === "fleet_error") ? (
+        {linkToRun && item && (status === "processed" || status === "fleet_error") ? (
           <div className="turn__actions">
             <RunAgainButton
               workspaceId={item.workspace_id}
@@ -99,7 +99,7 @@ export function TurnView({
       </div>
       <div className="turn__answer">
         {run?.leaseId || (run?.tools.length ?? 0) > 0 || gates.length > 0 ? (
-          <RunSteps run={run} gates={gates} workspaceId={fleet.workspace_id} />
+          <RunSteps run={run} gates={gates} workspaceId={fleet.workspace_id} inFlight={inFlight} />
         ) : null}
         <Answer
           status={status}
@@ -122,10 +122,13 @@ function RunSteps({
   run,
   gates,
   workspaceId,
+  inFlight,
 }: {
   run: LiveRun | undefined;
   gates: readonly GateView[];
   workspaceId: string;
+  /** A finished run waits for nothing: a gate still pending was left unanswered. */
+  inFlight: boolean;
 }) {
   return (
     <ol className="run-steps" aria-label="Steps of the run">
@@ -164,7 +167,9 @@ function RunSteps({
               ) : null}
             </>
           ) : (
-            <Link href={gateHref(workspaceId, gate.gateId)}>waiting for an answer</Link>
+            <Link href={gateHref(workspaceId, gate.gateId)}>
+              {inFlight ? "waiting for an answer" : "not answered before the run ended"}
+            </Link>
           )}
         </li>
       ))}

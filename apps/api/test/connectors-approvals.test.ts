@@ -25,7 +25,7 @@ async function gateInChat(gateFields: Record<string, unknown> = {}) {
   await vendor.waitFor(() => vendor.posted.some((m) => hasButtonFor(m, gateId)));
   const message = vendor.posted.find((m) => hasButtonFor(m, gateId))!;
   expect(message.channel).toBe(channel);
-  return { tenant, team, gateId, message, channel };
+  return { tenant, team, gateId, message, channel, leased };
 }
 
 /** Another fleet of the tenant's, leased and routed from `channel` (which then leads to it). */
@@ -174,5 +174,17 @@ describe("chat approvals", () => {
       "&lt;!channel&gt; wire funds &lt;https://evil.example|see the approved diff&gt; &amp; &lt;@U1&gt;",
     );
     expect(message.text).toContain("deploy &lt;!here&gt;");
+  });
+
+  it("links the gate in the console's inbox and the run that waits at it", async () => {
+    const { tenant, gateId, message, leased } = await gateInChat();
+    const consoleUrl = (await testApi()).config.consoleUrl;
+    const shown = JSON.stringify(message.blocks);
+    expect(shown).toContain(
+      `<${consoleUrl}/approvals?workspace=${tenant.workspaceId}&amp;gate=${gateId}|Open the gate in the console>`,
+    );
+    expect(shown).toContain(
+      `<${consoleUrl}/fleets/${leased.fleetId}/runs/${leased.lease.event_id}?workspace=${tenant.workspaceId}|Open the run>`,
+    );
   });
 });

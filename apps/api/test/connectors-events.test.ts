@@ -174,8 +174,11 @@ describe("a message to the app", () => {
     expect(leased.body.lease?.event_id).toBe(events[0]!.id);
     const reported = await report(runner, leased.body.lease!, { response_text: "Sunny, 21 degrees." });
     expect(reported.status, reported.text).toBe(200);
-    await vendor.waitFor(() => vendor.posted.some((m) => m.text === "Sunny, 21 degrees."));
-    const posted = vendor.posted.find((m) => m.text === "Sunny, 21 degrees.")!;
+    // The answer, then a link to the run's page in the console.
+    const consoleUrl = (await testApi()).config.consoleUrl;
+    const thread = `Sunny, 21 degrees.\n\n<${consoleUrl}/fleets/${fleetId}/runs/${events[0]!.id}?workspace=${tenant.workspaceId}|Open the run in the console>`;
+    await vendor.waitFor(() => vendor.posted.some((m) => m.text === thread));
+    const posted = vendor.posted.find((m) => m.text === thread)!;
     expect(posted).toMatchObject({ channel: "C1", thread_ts: delivery.event.ts });
   });
 
@@ -187,7 +190,7 @@ describe("a message to the app", () => {
     const reported = await report(runner, leased.body.lease!, { response_text: hostile });
     expect(reported.status, reported.text).toBe(200);
     const escaped = "&lt;!channel&gt; done: &lt;https://evil.example|your invoice&gt; &amp; more";
-    await vendor.waitFor(() => vendor.posted.some((m) => m.text === escaped));
+    await vendor.waitFor(() => vendor.posted.some((m) => m.text.startsWith(`${escaped}\n\n<http`)));
     expect(vendor.posted.some((m) => m.text.includes("<!channel>"))).toBe(false);
   });
 
@@ -234,7 +237,7 @@ describe("a message to the app", () => {
     const reported = await report(runner, leased.body.lease!, { response_text: "after retries" });
     expect(reported.status).toBe(200);
     expect(reported.body.outcome).toBe("succeeded");
-    await vendor.waitFor(() => vendor.posted.some((m) => m.text === "after retries"), 20_000);
+    await vendor.waitFor(() => vendor.posted.some((m) => m.text.startsWith("after retries\n\n")), 20_000);
     expect((vendor.calls.get("chat.postMessage") ?? 0) - before).toBeGreaterThanOrEqual(3);
     expect(api.logs.some((line) => line.includes("UZ-SLK-030"))).toBe(true);
     // The vendor saw the post a moment before the outbox recorded it.

@@ -81,6 +81,13 @@ export function fleetHref(position: FleetPosition): string {
   });
 }
 
+/** One run's page (a run is one fleet event): its conversation, steps, gates and spend, shareable. */
+export function runHref(run: { workspaceId: string; fleetId: string; eventId: string }): string {
+  return withQuery(`/fleets/${encodeURIComponent(run.fleetId)}/runs/${encodeURIComponent(run.eventId)}`, {
+    workspace: run.workspaceId,
+  });
+}
+
 /** The library's URL: its workspace and page live in the URL. */
 export function libraryHref(workspaceId?: string, startingAfter?: string): string {
   return withQuery("/library", { workspace: workspaceId, starting_after: startingAfter });

@@ -52,6 +52,11 @@ export const approvalGate = z
     fleet_id: z.string(),
     workspace_id: z.string(),
     action_id: z.string(),
+    /**
+     * The fleet event whose run opened the gate, so a gate links to its run; null for a gate the service
+     * opens itself (an integration grant's request, which no run carries).
+     */
+    event_id: z.string().nullable(),
     requested_at: epochMs,
     timeout_at: epochMs,
     updated_at: epochMs,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { gateStatuses } from "../approvals/approval-gate.ts";
 import { cursorParam, epochMs, queryInt, tagSet, uuidv7 } from "../common.ts";
 import { fleetEventStatuses, fleetEventTypes, resolveSince } from "./values.ts";
 
@@ -25,13 +26,37 @@ export const fleetEventItem = z
   })
   .meta({ id: "FleetEventItem" });
 
-/** The expanded view: the list item plus the bodies. */
+/** How many of a run's approval gates its read names, oldest first. */
+export const EVENT_GATES_SHOWN = 20;
+
+/** An approval gate the event's run opened, as the run's page shows it (the inbox has the rest). */
+export const fleetEventGate = z
+  .object({
+    gate_id: z.string(),
+    /** `pending` while the run waits for an answer; then its one terminal status. */
+    status: z.enum(gateStatuses),
+    tool_name: z.string(),
+    action_name: z.string(),
+    gate_kind: z.string(),
+    requested_at: epochMs,
+    timeout_at: epochMs,
+    resolved_at: epochMs.nullable(),
+    resolved_by: z.string().nullable(),
+  })
+  .meta({ id: "FleetEventGate" });
+
+/** The expanded view: the list item plus the bodies and the gates its run opened. */
 export const fleetEventView = fleetEventItem
   .extend({
     request_json: z.string(),
     response_text: z.string().optional(),
     failure_detail: z.string().optional(),
     checkpoint_id: z.string().optional(),
+    /**
+     * The approval gates the run opened, oldest first (at most 20): a run waiting for an answer names its
+     * pending gate here, so a page opened later, or reloaded, can say so and link to it.
+     */
+    gates: z.array(fleetEventGate),
   })
   .meta({ id: "FleetEvent" });
 

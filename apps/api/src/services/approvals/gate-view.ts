@@ -26,6 +26,7 @@ export function toGateItem(
     fleet_id: row.fleetId,
     workspace_id: row.workspaceId,
     action_id: row.actionId,
+    event_id: row.eventId,
     requested_at: row.requestedAt,
     timeout_at: row.timeoutAt,
     updated_at: row.updatedAt,

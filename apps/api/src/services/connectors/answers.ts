@@ -1,4 +1,5 @@
 import { sql } from "@fleet/db";
+import { runConsoleUrl } from "../../runtime/console-links.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { clipChat, escapeChat } from "./chat-text.ts";
 
@@ -12,11 +13,12 @@ export function fromChat(actor: string | null | undefined): boolean {
 
 /**
  * A chat event was reported: its answer (or a note that the fleet could not answer) is queued for the
- * thread the question came from, and this instance's outbox delivers it now.
+ * thread the question came from, and this instance's outbox delivers it now. The answer ends with a
+ * link to the run's page in the console (its steps, gates and spend); the answer's limit leaves room for it.
  */
 export async function chatAnswerReady(
   ctx: ServiceContext,
-  eventId: string,
+  run: { workspaceId: string; fleetId: string; eventId: string },
   report: { outcome: string; response_text?: string | undefined; failure_label?: string | null },
 ): Promise<void> {
   const text =
@@ -24,10 +26,11 @@ export async function chatAnswerReady(
       ? clipChat(escapeChat(report.response_text ?? ""), ANSWER_LIMIT) ||
         "(The fleet finished without an answer.)"
       : `The fleet could not answer this time (${escapeChat(report.failure_label ?? "fleet_error")}).`;
+  const link = `<${escapeChat(runConsoleUrl(ctx.config.consoleUrl, run))}|Open the run in the console>`;
   const now = ctx.now();
   await ctx.db.execute(sql`
-    update chat_messages set state = 'post', payload = ${JSON.stringify({ text })}::jsonb,
+    update chat_messages set state = 'post', payload = ${JSON.stringify({ text: `${text}\n\n${link}` })}::jsonb,
       next_attempt_at = ${now}::bigint, updated_at = ${now}::bigint
-    where fleet_event_id = ${eventId}::uuid and state = 'awaiting'`);
+    where fleet_event_id = ${run.eventId}::uuid and state = 'awaiting'`);
   ctx.chat?.kick();
 }

@@ -1,4 +1,5 @@
 import { and, asc, chatLinks, chatMessages, connectorRoutes, connectors, eq, inArray, sql } from "@fleet/db";
+import { gateConsoleUrl, runConsoleUrl } from "../../runtime/console-links.ts";
 import { newId } from "../../runtime/ids.ts";
 import type { GateChat, GateRow, ServiceContext } from "../shared/context.ts";
 import { clipChat, escapeChat } from "./chat-text.ts";
@@ -8,10 +9,25 @@ export const APPROVE_ACTION = "fleet_gate_approve";
 export const DENY_ACTION = "fleet_gate_deny";
 
 /**
+ * Where to read more, under a gate's message: the gate in the inbox (its evidence, its rule) and the run
+ * that waits at it. Built by the service, not the fleet, so the links are not escaped as text is.
+ */
+function consoleLinks(gate: GateRow, consoleUrl: string): unknown {
+  const links = [
+    `<${escapeChat(gateConsoleUrl(consoleUrl, { workspaceId: gate.workspaceId, gateId: gate.id }))}|Open the gate in the console>`,
+  ];
+  if (gate.eventId !== null)
+    links.push(
+      `<${escapeChat(runConsoleUrl(consoleUrl, { workspaceId: gate.workspaceId, fleetId: gate.fleetId, eventId: gate.eventId }))}|Open the run>`,
+    );
+  return { type: "context", elements: [{ type: "mrkdwn", text: links.join(" · ") }] };
+}
+
+/**
  * The message of a pending gate: what the fleet proposes, and Approve and Deny buttons. Every gate has
  * them: a click is a linked member's answer, checked against the gate's rule as the inbox checks it.
  */
-export function pendingMessage(gate: GateRow): { text: string; blocks: unknown[] } {
+export function pendingMessage(gate: GateRow, consoleUrl: string): { text: string; blocks: unknown[] } {
   const text = escapeChat(
     `Approval needed: ${gate.fleetName} wants to ${gate.actionName} (${gate.toolName}, ${gate.blastRadius}).`,
   );
@@ -21,6 +37,7 @@ export function pendingMessage(gate: GateRow): { text: string; blocks: unknown[]
       text: { type: "mrkdwn", text: clipChat(`*${text}*\n${escapeChat(gate.proposedAction)}`, 2900) },
     },
   ];
+  blocks.push(consoleLinks(gate, consoleUrl));
   blocks.push({
     type: "actions",
     block_id: `gate:${gate.id}`,
@@ -57,6 +74,7 @@ const OUTCOME_WORDS: Record<string, string> = {
  */
 export function resolvedMessage(
   gate: GateRow,
+  consoleUrl: string,
   chatUser: string | null = null,
 ): { text: string; blocks: unknown[] } {
   const by =
@@ -67,7 +85,13 @@ export function resolvedMessage(
         : escapeChat(gate.resolvedBy ?? "the service");
   const what = escapeChat(`${gate.fleetName} ${gate.actionName} (${gate.toolName})`);
   const text = `${OUTCOME_WORDS[gate.status] ?? gate.status} by ${by}: ${what}.`;
-  return { text, blocks: [{ type: "section", text: { type: "mrkdwn", text: clipChat(text, 2900) } }] };
+  return {
+    text,
+    blocks: [
+      { type: "section", text: { type: "mrkdwn", text: clipChat(text, 2900) } },
+      consoleLinks(gate, consoleUrl),
+    ],
+  };
 }
 
 /**
@@ -101,7 +125,7 @@ export async function chatGateOpened(ctx: ServiceContext, gate: GateRow): Promis
       gateId: gate.id,
       channelId: route.channelId,
       state: "post",
-      payload: pendingMessage(gate),
+      payload: pendingMessage(gate, ctx.config.consoleUrl),
       nextAttemptAt: now,
       createdAt: now,
       updatedAt: now,
@@ -143,7 +167,7 @@ export async function chatGatesResolved(ctx: ServiceContext, gates: readonly Gat
     const chatUser = await linkedChatUser(ctx, row, gate.resolvedBy);
     await ctx.db.execute(sql`
       update chat_messages set
-        payload = ${JSON.stringify(resolvedMessage(gate, chatUser))}::jsonb,
+        payload = ${JSON.stringify(resolvedMessage(gate, ctx.config.consoleUrl, chatUser))}::jsonb,
         state = case when message_ts is null then 'post' else 'update' end,
         attempts = 0, next_attempt_at = ${now}::bigint, updated_at = ${now}::bigint
       where id = ${row.id}::uuid and state <> 'failed'`);

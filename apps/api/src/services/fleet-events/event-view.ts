@@ -1,5 +1,5 @@
-import { Problem } from "@fleet/contracts";
-import { and, eq, fleetEvents, fleets } from "@fleet/db";
+import { EVENT_GATES_SHOWN, Problem } from "@fleet/contracts";
+import { and, approvalGates, asc, eq, fleetEvents, fleets } from "@fleet/db";
 import type { ServiceContext } from "../shared/context.ts";
 import { present } from "../shared/tags.ts";
 
@@ -51,11 +51,30 @@ export async function readFleetEvent(
     throw new Problem("UZ-EVENT-001", { detail: `No event ${input.event_id} for this fleet.` });
   }
   const event = row.event;
+  // By the fleet's gate index (fleet_id leads it), then the event: a run's gates without a scan of the
+  // workspace's.
+  const gates = await ctx.db
+    .select()
+    .from(approvalGates)
+    .where(and(eq(approvalGates.fleetId, event.fleetId), eq(approvalGates.eventId, event.id)))
+    .orderBy(asc(approvalGates.requestedAt), asc(approvalGates.id))
+    .limit(EVENT_GATES_SHOWN);
   return {
     ...toEventItem(event),
     request_json: event.requestJson,
     ...present("response_text", event.responseText),
     ...present("failure_detail", event.failureDetail),
     ...present("checkpoint_id", event.checkpointId),
+    gates: gates.map((gate) => ({
+      gate_id: gate.id,
+      status: gate.status as "pending",
+      tool_name: gate.toolName,
+      action_name: gate.actionName,
+      gate_kind: gate.gateKind,
+      requested_at: gate.requestedAt,
+      timeout_at: gate.timeoutAt,
+      resolved_at: gate.resolvedAt,
+      resolved_by: gate.resolvedBy,
+    })),
   };
 }

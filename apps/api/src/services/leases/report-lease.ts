@@ -190,7 +190,11 @@ export async function reportLease(ctx: ServiceContext, runnerId: string, input: 
   );
   // A question from a chat thread: its answer goes back there (delivered by the outbox, never failing this).
   if (fromChat(ended.actor))
-    await chatAnswerReady(ctx, input.event_id, { ...input, failure_label: failureLabel }).catch(() => {});
+    await chatAnswerReady(
+      ctx,
+      { workspaceId: ended.workspace_id, fleetId: ended.fleet_id, eventId: input.event_id },
+      { ...input, failure_label: failureLabel },
+    ).catch(() => {});
   return {
     lease_id: input.lease_id,
     event_id: input.event_id,

@@ -12,7 +12,7 @@ const emptyWords: Record<string, { title: string; text: string }> = {
     text: "A gate nobody answers before its deadline is denied and listed here.",
   },
   auto_killed: {
-    title: "No auto-killed gates",
+    title: "No gates closed with their fleet",
     text: "Gates still pending when their fleet was stopped, killed or deleted are closed and listed here.",
   },
 };

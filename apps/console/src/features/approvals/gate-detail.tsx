@@ -3,7 +3,7 @@
 import { Badge, RelativeTime, StatusBadge } from "@fleet/ui";
 import { useId } from "react";
 import { Link } from "../../components/link.tsx";
-import { fleetHref } from "../../lib/urls.ts";
+import { fleetHref, runHref } from "../../lib/urls.ts";
 import type { AnswerResult, Decision, Gate } from "./answer.ts";
 import { AnswerForm } from "./answer-form.tsx";
 import { AnswerNotice } from "./answer-notice.tsx";
@@ -48,6 +48,21 @@ export function GateDetail({ gate, me, draft, onDraft, onAnswer, answering, resu
               {gate.fleet_name}
             </Link>{" "}
             · requested <RelativeTime value={gate.requested_at} />
+            {gate.event_id ? (
+              <>
+                {" "}
+                ·{" "}
+                <Link
+                  href={runHref({
+                    workspaceId: gate.workspace_id,
+                    fleetId: gate.fleet_id,
+                    eventId: gate.event_id,
+                  })}
+                >
+                  {pending ? "the run waiting for this answer" : "the run that asked"}
+                </Link>
+              </>
+            ) : null}
           </p>
         </div>
         <span className="gate-detail__badges">

@@ -6,7 +6,8 @@ export const gateStatusVariants: Record<GateStatus, StatusVariant> = {
   approved: { label: "Approved", tone: "success" },
   denied: { label: "Denied", tone: "danger" },
   timed_out: { label: "Timed out", tone: "neutral" },
-  auto_killed: { label: "Auto-killed", tone: "neutral" },
+  // Closed by the service when the gate's fleet was stopped, killed or deleted: nobody answered it.
+  auto_killed: { label: "Closed with its fleet", tone: "neutral" },
 };
 
 /** The status tabs, in the order a gate moves through them. */
@@ -15,7 +16,7 @@ export const statusTabs: { value: GateStatus; label: string }[] = [
   { value: "approved", label: "Approved" },
   { value: "denied", label: "Denied" },
   { value: "timed_out", label: "Timed out" },
-  { value: "auto_killed", label: "Auto-killed" },
+  { value: "auto_killed", label: "Closed with its fleet" },
 ];
 
 /** A gate's action as one name: the tool and what it does with it ("github · merge_pull_request"). */

@@ -6,6 +6,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link } from "../../components/link.tsx";
 import { ListLoading, ListProblem } from "../../components/query-problem.tsx";
+import { pollInterval } from "../../lib/poll.ts";
 import { problemOf } from "../../lib/problem.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import "../../styles/device-card.css";
@@ -13,10 +14,19 @@ import "../../styles/device-card.css";
 const label = (credential: CliCredentialItem) =>
   credential.client_host ? `${credential.client_name} on ${credential.client_host}` : credential.client_name;
 
-/** The signed-in person's command-line credentials that have not expired, with revoke. */
+/**
+ * The signed-in person's command-line credentials that have not expired, with revoke. The list is asked
+ * again every few seconds while the page is shown: a sign-in approved above becomes a credential only
+ * when its terminal next polls, and no stream says so.
+ */
 export function CliCredentialsPanel() {
   const trpc = useTRPC();
-  const list = useQuery(trpc.cliCredentials.list.queryOptions({ limit: 100 }));
+  const list = useQuery(
+    trpc.cliCredentials.list.queryOptions(
+      { limit: 100 },
+      { refetchInterval: pollInterval, refetchIntervalInBackground: false },
+    ),
+  );
   const [revoking, setRevoking] = useState<CliCredentialItem | null>(null);
   const columns: Column<CliCredentialItem>[] = [
     {

@@ -6,6 +6,7 @@ import { EntityName } from "../../components/entity-name.tsx";
 import { Link } from "../../components/link.tsx";
 import { formatCost, formatCount } from "../../lib/format.ts";
 import { usePrincipalWords } from "../../lib/names.ts";
+import { runHref } from "../../lib/urls.ts";
 import { collapseFailures } from "./collapse.ts";
 import { eventStatusVariants, eventTypeLabels, type FleetEventItem } from "./event-labels.ts";
 import { formatDuration } from "./format.ts";
@@ -32,7 +33,8 @@ const dash = (
 
 /**
  * The fleet's events, newest first, one row each; identical failures in a row collapse into the newest
- * with a count and can be expanded. Each row's Inspect link opens the event (its id goes in the URL).
+ * with a count and can be expanded. Each row's type links to the run's page; Inspect opens the event in a
+ * dialog over the list (its id goes in the URL).
  */
 export function EventsTable({ events, fleetName, inspectHref, busy }: EventsTableProps) {
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
@@ -58,7 +60,16 @@ export function EventsTable({ events, fleetName, inspectHref, busy }: EventsTabl
         <RelativeTime value={event.created_at} />
       </td>
       <th scope="row" className="ui-table__row-header">
-        {eventTypeLabels[event.event_type]}
+        <Link
+          href={runHref({
+            workspaceId: event.workspace_id,
+            fleetId: event.fleet_id,
+            eventId: event.event_id,
+          })}
+        >
+          {eventTypeLabels[event.event_type]}
+          <span className="ui-visually-hidden"> run {event.event_id}</span>
+        </Link>
       </th>
       <td className="event-actor">
         <EntityName principal={event.actor} workspaceId={event.workspace_id} fleetId={event.fleet_id} />

@@ -5,6 +5,7 @@ import { skipToken, useQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 import { EntityName } from "../../components/entity-name.tsx";
+import { Link } from "../../components/link.tsx";
 import { LiveStatus } from "../../components/live-status.tsx";
 import { PageHeader } from "../../components/page-header.tsx";
 import { ListLoading, ListProblem } from "../../components/query-problem.tsx";
@@ -13,7 +14,7 @@ import { countOf } from "../../lib/format.ts";
 import { useFleetNames } from "../../lib/names.ts";
 import { pollInterval, useOverdue } from "../../lib/poll.ts";
 import { useTRPC } from "../../lib/trpc.ts";
-import { withQuery } from "../../lib/urls.ts";
+import { runHref, withQuery } from "../../lib/urls.ts";
 import { useWorkspaceChoice } from "../../lib/use-workspace.ts";
 import { EventFilters, type EventFilterValues } from "./event-filters.tsx";
 import { eventStatusVariants, eventTypeLabels, type FleetEventItem } from "./event-labels.ts";
@@ -171,8 +172,13 @@ function FeedItem({
       <span className="event-feed__what">
         <EntityName kind="fleet" id={item.fleet_id} workspaceId={item.workspace_id} knownName={fleetName} />{" "}
         <span className="muted">
-          {eventTypeLabels[item.event_type]} from{" "}
-          <EntityName principal={item.actor} workspaceId={item.workspace_id} fleetId={item.fleet_id} />
+          <Link
+            href={runHref({ workspaceId: item.workspace_id, fleetId: item.fleet_id, eventId: item.event_id })}
+          >
+            {eventTypeLabels[item.event_type]}
+            <span className="ui-visually-hidden"> run {item.event_id}</span>
+          </Link>{" "}
+          from <EntityName principal={item.actor} workspaceId={item.workspace_id} fleetId={item.fleet_id} />
         </span>
       </span>
       <span className="event-feed__state">
@@ -188,10 +194,11 @@ function FeedItem({
 
 /** A run in flight in a few words: the tool running, else how much of the answer is written. */
 function progressOf(run: LiveRun): string {
+  // A run at a gate also has a tool running (the call that waits for the answer): the gate says more.
+  if (run.gates.some((gate) => gate.outcome === undefined)) return "waiting for approval…";
   const running = run.tools.findLast((tool) => tool.ms === undefined);
   if (running)
     return `running ${running.name}${running.elapsedMs !== undefined ? ` for ${formatDuration(running.elapsedMs)}` : ""}…`;
-  if (run.gates.some((gate) => gate.outcome === undefined)) return "waiting at an approval gate…";
   if (run.text) return `writing its answer (${countOf(run.text.length, "character")})…`;
   return run.leaseId ? "leased by a runner…" : "no runner activity yet…";
 }

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { applyFrame, type LiveRun } from "./runs.ts";
+import { applyFrame, gatesOfRun, type LiveRun, waitingGate } from "./runs.ts";
 import type { RunFrame } from "./stream-frames.ts";
 
 const base = { workspace_id: "w", fleet_id: "f", event_id: "e" };
@@ -68,4 +68,36 @@ test("two calls of one tool are told apart, and a gate keeps who answered it", (
     outcome: "approved",
     resolvedBy: "user:x",
   });
+});
+
+test("a run's gates come from its stored read and its frames; an answer from either stands", () => {
+  const stored = [
+    { gate_id: "g1", status: "approved", tool_name: "github", action_name: "merge", resolved_by: "user:u" },
+    { gate_id: "g2", status: "pending", tool_name: "github", action_name: "deploy", resolved_by: null },
+  ];
+  // After a reload no frame was seen: the stored read alone says the run waits at g2.
+  const reloaded = gatesOfRun(stored);
+  assert.equal(waitingGate(reloaded)?.gateId, "g2");
+  assert.equal(reloaded[0]?.outcome, "approved");
+  // A frame answers g2 before the read is refetched; a stale frame never reopens g1.
+  const live = [
+    {
+      gateId: "g1",
+      toolName: "",
+      actionName: "",
+      blastRadius: "",
+      outcome: undefined,
+      resolvedBy: undefined,
+    },
+    { gateId: "g2", toolName: "", actionName: "", blastRadius: "", outcome: "denied", resolvedBy: "user:v" },
+  ];
+  const merged = gatesOfRun(stored, live);
+  assert.equal(waitingGate(merged), undefined);
+  assert.deepEqual(
+    merged.map((gate) => [gate.gateId, gate.actionName, gate.outcome]),
+    [
+      ["g1", "merge", "approved"],
+      ["g2", "deploy", "denied"],
+    ],
+  );
 });

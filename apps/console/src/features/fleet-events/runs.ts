@@ -138,3 +138,54 @@ export function withFrame(runs: ReadonlyMap<string, LiveRun>, frame: RunFrame): 
   while (next.size > KEPT_RUNS) next.delete(next.keys().next().value!);
   return next;
 }
+
+/** A gate as the event's read stores it. */
+export interface StoredGate {
+  gate_id: string;
+  status: string;
+  tool_name: string;
+  action_name: string;
+  resolved_by: string | null;
+}
+
+/**
+ * A run's gates from both sources: the event's read (stored, so a reload or a later visitor sees them)
+ * and the frames seen since the page opened (newer while the read is not yet refetched). An answer from
+ * either stands: a gate never returns to pending. In the order they opened.
+ */
+export function gatesOfRun(
+  stored: readonly StoredGate[] | undefined,
+  live: readonly GateView[] = [],
+): GateView[] {
+  const gates = new Map<string, GateView>();
+  for (const gate of stored ?? [])
+    gates.set(gate.gate_id, {
+      gateId: gate.gate_id,
+      toolName: gate.tool_name,
+      actionName: gate.action_name,
+      blastRadius: "",
+      outcome: gate.status === "pending" ? undefined : gate.status,
+      resolvedBy: gate.resolved_by ?? undefined,
+    });
+  for (const gate of live) {
+    const known = gates.get(gate.gateId);
+    gates.set(
+      gate.gateId,
+      known === undefined
+        ? gate
+        : {
+            ...known,
+            toolName: known.toolName || gate.toolName,
+            actionName: known.actionName || gate.actionName,
+            outcome: known.outcome ?? gate.outcome,
+            resolvedBy: known.resolvedBy ?? gate.resolvedBy,
+          },
+    );
+  }
+  return [...gates.values()];
+}
+
+/** The gate a run waits at, if any: the last one opened and not answered. */
+export function waitingGate(gates: readonly GateView[]): GateView | undefined {
+  return gates.findLast((gate) => gate.outcome === undefined);
+}

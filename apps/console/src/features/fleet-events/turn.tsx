@@ -5,7 +5,7 @@ import { EntityName } from "../../components/entity-name.tsx";
 import { Link } from "../../components/link.tsx";
 import type { FleetView } from "../../lib/fleet-status.ts";
 import { countOf, formatCost } from "../../lib/format.ts";
-import { approvalsHref } from "../../lib/urls.ts";
+import { approvalsHref, runHref } from "../../lib/urls.ts";
 import {
   eventStatusVariants,
   eventTypeLabels,
@@ -14,7 +14,7 @@ import {
 } from "./event-labels.ts";
 import { formatDuration } from "./format.ts";
 import { RunAgainButton } from "./run-again.tsx";
-import type { LiveRun } from "./runs.ts";
+import { type GateView, gatesOfRun, type LiveRun, waitingGate } from "./runs.ts";
 import { requestText } from "./turns.ts";
 import type { Turn } from "./use-conversation.ts";
 import "./event-failure.css";
@@ -23,17 +23,25 @@ import "./turn.css";
 /** The statuses a run ends in; any other is in flight. */
 const TERMINAL = new Set(["processed", "fleet_error"]);
 
-/** One request and its answer, with the run's steps while it is in flight. */
+/**
+ * One request and its answer, with the run's steps: the gates it opened (stored, so they show after a
+ * reload) and, from the frames seen while the page is open, its lease and tool calls.
+ */
 export function TurnView({
   turn,
   fleet,
   inspectHref,
+  linkToRun = true,
 }: {
   turn: Turn;
   fleet: FleetView;
+  /** Where Run again opens the new run. */
   inspectHref: (eventId: string) => string;
+  /** Whether the turn links to its run's page (not on that page itself). */
+  linkToRun?: boolean;
 }) {
   const { item, detail, run } = turn;
+  const gates = gatesOfRun(detail?.gates, run?.gates);
   const status = run?.complete?.status ?? item?.status ?? (run ? "received" : undefined);
   const type = item?.event_type ?? run?.eventType;
   const actor = item?.actor ?? run?.actor;
@@ -60,14 +68,23 @@ export function TurnView({
             ) : null}
           </span>
           {created ? <RelativeTime value={created} /> : null}
-          <Link className="turn__inspect" href={inspectHref(turn.eventId)}>
-            Details<span className="ui-visually-hidden"> of event {turn.eventId}</span>
-          </Link>
+          {linkToRun ? (
+            <Link
+              className="turn__inspect"
+              href={runHref({
+                workspaceId: fleet.workspace_id,
+                fleetId: fleet.fleet_id,
+                eventId: turn.eventId,
+              })}
+            >
+              Open run<span className="ui-visually-hidden"> {turn.eventId}</span>
+            </Link>
+          ) : null}
         </p>
         <p className="turn__text" dir="auto">
           {request ?? <span className="muted">…</span>}
         </p>
-        {item && (status === "processed" || status === "fleet_error") ? (
+        {linkToRun && item && (status === "processed" || status === "fleet_error") ? (
           <div className="turn__actions">
             <RunAgainButton
               workspaceId={item.workspace_id}
@@ -81,22 +98,46 @@ export function TurnView({
         ) : null}
       </div>
       <div className="turn__answer">
-        {run && (run.leaseId || run.tools.length > 0 || run.gates.length > 0) ? <RunSteps run={run} /> : null}
-        <Answer status={status} detail={detail} run={run} item={item} />
+        {run?.leaseId || (run?.tools.length ?? 0) > 0 || gates.length > 0 ? (
+          <RunSteps run={run} gates={gates} workspaceId={fleet.workspace_id} inFlight={inFlight} />
+        ) : null}
+        <Answer
+          status={status}
+          detail={detail}
+          run={run}
+          item={item}
+          waiting={waitingGate(gates)}
+          workspaceId={fleet.workspace_id}
+        />
       </div>
     </li>
   );
 }
 
-function RunSteps({ run }: { run: LiveRun }) {
+/** The inbox opened on one gate, in its workspace. */
+const gateHref = (workspaceId: string, gateId: string) =>
+  approvalsHref({ workspaceId, status: "pending", gate: gateId });
+
+function RunSteps({
+  run,
+  gates,
+  workspaceId,
+  inFlight,
+}: {
+  run: LiveRun | undefined;
+  gates: readonly GateView[];
+  workspaceId: string;
+  /** A finished run waits for nothing: a gate still pending was left unanswered. */
+  inFlight: boolean;
+}) {
   return (
     <ol className="run-steps" aria-label="Steps of the run">
-      {run.leaseId ? (
+      {run?.leaseId ? (
         <li className="run-step" data-step="lease">
           Leased by a runner <code title={run.leaseId}>{run.leaseId.slice(0, 8)}…</code>
         </li>
       ) : null}
-      {run.tools.map((tool, index) => (
+      {(run?.tools ?? []).map((tool, index) => (
         <li
           // Calls have no id of their own, and are only ever appended: their order is theirs.
           key={`${index}-${tool.name}`}
@@ -112,15 +153,23 @@ function RunSteps({ run }: { run: LiveRun }) {
               : "running…"}
         </li>
       ))}
-      {run.gates.map((gate) => (
-        <li key={gate.gateId} className="run-step" data-step="gate">
+      {gates.map((gate) => (
+        <li key={gate.gateId} className="run-step" data-step="gate" data-outcome={gate.outcome ?? "pending"}>
           Approval gate{gate.toolName ? ` for ${gate.toolName} ${gate.actionName}` : ""}:{" "}
           {gate.outcome ? (
             <>
-              {gate.outcome} by <code>{gate.resolvedBy}</code>
+              {gateOutcomeWords[gate.outcome] ?? gate.outcome}
+              {gate.resolvedBy ? (
+                <>
+                  {" "}
+                  by <EntityName principal={gate.resolvedBy} workspaceId={workspaceId} />
+                </>
+              ) : null}
             </>
           ) : (
-            <Link href={approvalsHref({ status: "pending", gate: gate.gateId })}>waiting for an answer</Link>
+            <Link href={gateHref(workspaceId, gate.gateId)}>
+              {inFlight ? "waiting for an answer" : "not answered before the run ended"}
+            </Link>
           )}
         </li>
       ))}
@@ -128,16 +177,29 @@ function RunSteps({ run }: { run: LiveRun }) {
   );
 }
 
+/** A gate's answer in a sentence's words ("approved by …"). */
+const gateOutcomeWords: Record<string, string> = {
+  approved: "approved",
+  denied: "denied",
+  timed_out: "timed out unanswered",
+  auto_killed: "closed with its fleet (stopped, killed or deleted)",
+};
+
 function Answer({
   status,
   detail,
   run,
   item,
+  waiting,
+  workspaceId,
 }: {
   status: string | undefined;
   detail: FleetEventView | undefined;
   run: LiveRun | undefined;
   item: FleetEventItem | undefined;
+  /** The gate the run waits at, if it does. */
+  waiting: GateView | undefined;
+  workspaceId: string;
 }) {
   const stored = detail?.status === status ? detail?.response_text : undefined;
   const text = stored ?? (run?.text || undefined);
@@ -158,12 +220,20 @@ function Answer({
         </p>
       ) : null}
       <p className="turn__outcome">
-        {status && status in eventStatusVariants ? (
+        {status === "received" && waiting ? (
+          // Said from the stored gate as well as the frames, so a reload or a later visitor sees it.
+          <>
+            <Badge tone="warning">Waiting for approval</Badge>
+            <Link href={gateHref(workspaceId, waiting.gateId)}>
+              Open the gate{waiting.toolName ? ` for ${waiting.toolName} ${waiting.actionName}` : ""}
+            </Link>
+          </>
+        ) : status && status in eventStatusVariants ? (
           <StatusBadge status={status as FleetEventItem["status"]} variants={eventStatusVariants} />
         ) : status ? (
           <Badge tone="neutral">{status}</Badge>
         ) : null}
-        {status === "received" ? (
+        {status === "received" && !waiting ? (
           // Without the run's frames (it began before the page opened) the page cannot tell whether a
           // runner holds it (it may wait on an approval gate), so it does not claim one is awaited; with
           // them, a lease shows only once its runner publishes a frame (none is sent at lease time), so a

@@ -16,7 +16,8 @@ export interface LiveRuns {
 
 /**
  * A fleet's stream (or the workspace's, without a fleet), folded into runs, and the lists it makes stale
- * refetched: events when one enters or completes, the inbox when a gate opens or is answered.
+ * refetched: events when one enters or completes (and schedules when one fired), the inbox and the run's
+ * read when a gate opens or is answered.
  */
 export function useLiveRuns(workspaceId: string | undefined, fleetId?: string): LiveRuns {
   const trpc = useTRPC();
@@ -30,10 +31,20 @@ export function useLiveRuns(workspaceId: string | undefined, fleetId?: string): 
       setRuns((current) => withFrame(current, frame));
       if (frame.kind === "event_received" || frame.kind === "event_complete") {
         refetchEvents();
+        // A schedule fired: its last fire moved, and a one-time schedule retires (the list shows it go).
+        if (frame.kind === "event_received" && frame.payload.event_type === "cron")
+          void queryClient.invalidateQueries({ queryKey: trpc.schedules.list.pathKey() });
         if (frame.kind === "event_complete")
           void queryClient.invalidateQueries({ queryKey: trpc.fleets.get.pathKey() });
       } else if (frame.kind === "gate_opened" || frame.kind === "gate_resolved") {
         void queryClient.invalidateQueries({ queryKey: trpc.approvals.pathKey() });
+        // The event's read names its gates: the run's own, no other event's.
+        void queryClient.invalidateQueries({
+          queryKey: trpc.fleetEvents.get.pathKey(),
+          predicate: (query) =>
+            (query.queryKey[1] as { input?: { event_id?: string } } | undefined)?.input?.event_id ===
+            frame.event_id,
+        });
       }
     },
     [queryClient, trpc, refetchEvents],

@@ -6,7 +6,7 @@ import type { ReactNode } from "react";
 import { EntityName } from "../../components/entity-name.tsx";
 import { Link } from "../../components/link.tsx";
 import { formatCost } from "../../lib/format.ts";
-import { approvalsHref, billingHref, fleetHref, runnersHref } from "../../lib/urls.ts";
+import { approvalsHref, billingHref, fleetHref, runHref, runnersHref } from "../../lib/urls.ts";
 import { explainWait, formatSpan, formatTotal, type OverviewData } from "./reasons.ts";
 import "./panels.css";
 
@@ -107,12 +107,7 @@ export function WaitingEventsPanel({ data }: { data: OverviewData }) {
             <li key={event.event_id} className="overview-item" data-reason={event.reason}>
               <Link
                 className="overview-item__title"
-                href={fleetHref({
-                  workspaceId,
-                  fleetId: event.fleet_id,
-                  tab: "events",
-                  event: event.event_id,
-                })}
+                href={runHref({ workspaceId, fleetId: event.fleet_id, eventId: event.event_id })}
               >
                 {event.event_type} event for {event.fleet_name}
               </Link>
@@ -197,7 +192,7 @@ export function FailedRunsPanel({ data }: { data: OverviewData }) {
           <li key={run.event_id} className="overview-item">
             <Link
               className="overview-item__title"
-              href={fleetHref({ workspaceId, fleetId: run.fleet_id, tab: "events", event: run.event_id })}
+              href={runHref({ workspaceId, fleetId: run.fleet_id, eventId: run.event_id })}
             >
               {run.fleet_name}: {run.failure_label ?? "failed"}
             </Link>

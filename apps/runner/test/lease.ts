@@ -45,6 +45,7 @@ export function fakeGate(overrides: Partial<RunnerGate> = {}): RunnerGate {
     fleet_id: "0190a000-0000-7000-8000-000000000002",
     workspace_id: "0190a000-0000-7000-8000-000000000003",
     action_id: "6f1c2a4e-0000-5000-8000-000000000000",
+    event_id: null,
     requested_at: 1,
     timeout_at: 3_600_001,
     updated_at: 1,

@@ -87,9 +87,17 @@ describe("fleetctl with the saved credential, against a running API", () => {
     expect(fleets.code, fleets.stderr).toBe(0);
     expect(fleets.stdout).toContain(leased.fleetId);
 
-    const sent = await as("send", "--fleet", leased.fleetId, "--message", "from the terminal", "--json");
+    // A second workspace: from here the fleet's and the gate's ids say which workspace they are in.
+    const second = await call("POST", "/v1/workspaces", { token: owner.apiKey, body: { name: "Second" } });
+    expect(second.status, second.text).toBe(201);
+
+    const sent = await as("send", "--fleet", leased.fleetId.toUpperCase(), "--message", "from the terminal");
     expect(sent.code, sent.stderr).toBe(0);
-    const eventId = JSON.parse(sent.stdout).event_id as string;
+    const eventId = /^sent: event ([0-9a-f-]{36})$/m.exec(sent.stdout)?.[1] ?? "";
+    // The run's page in the console that approved the sign-in, with its workspace.
+    expect(sent.stdout).toContain(
+      `follow the run: ${api.config.consoleUrl}/fleets/${leased.fleetId}/runs/${eventId}?workspace=${owner.workspaceId}`,
+    );
     const event = await call(
       "GET",
       `/v1/workspaces/${owner.workspaceId}/fleets/${leased.fleetId}/events/${eventId}`,
@@ -99,7 +107,11 @@ describe("fleetctl with the saved credential, against a running API", () => {
     );
     expect(event.status).toBe(200);
 
-    const inbox = await as("approvals", "list");
+    // A list names its workspace once there are several; a gate's id finds its own.
+    const unnamed = await as("approvals", "list");
+    expect(unnamed.code).toBe(1);
+    expect(unnamed.stderr).toContain("name the workspace with --workspace ID; this tenant has 2:");
+    const inbox = await as("approvals", "list", "--workspace", owner.workspaceId);
     expect(inbox.code, inbox.stderr).toBe(0);
     expect(inbox.stdout).toMatch(new RegExp(`^${gateId} +pending `, "m"));
 

@@ -11,6 +11,8 @@ export interface SavedCredential {
   expires_at: number;
   user_id: string;
   tenant_id: string;
+  /** The console of the API that issued it (from the sign-in's verification address), for links. */
+  console_url?: string;
 }
 
 /** A refusal or failure told to the person in one line; fleetctl exits 1 with it. */

@@ -54,7 +54,9 @@ export async function login(
       { device_code },
     );
     if (polled.status === 200) {
-      const stored: SavedCredential = { api_url: api, ...polled.body };
+      // The verification address is the console's /device page: its origin is where runs can be read.
+      const consoleUrl = verification_uri.replace(/\/device$/, "");
+      const stored: SavedCredential = { api_url: api, console_url: consoleUrl, ...polled.body };
       mkdirSync(dirname(options.file), { recursive: true, mode: 0o700 });
       writeFileSync(options.file, `${JSON.stringify(stored, null, 2)}\n`, { mode: 0o600 });
       return {

@@ -3,8 +3,10 @@ import type { ApprovalGate } from "@fleet/contracts/approvals/approval-gate";
 import type { approveApproval } from "@fleet/contracts/approvals/approve-approval";
 import type { listFleets } from "@fleet/contracts/fleets/list-fleets";
 import type { messageFleet } from "@fleet/contracts/fleets/message-fleet";
+import type { resolveId } from "@fleet/contracts/ids/resolve-id";
 import type { getMe } from "@fleet/contracts/users/get-me";
-import type { listWorkspaces } from "@fleet/contracts/workspaces/list-workspaces";
+import type { listVisibleWorkspaces } from "@fleet/contracts/workspaces/list-visible-workspaces";
+import { runConsoleUrl } from "../runtime/console-links.ts";
 import { type ApiAnswer, CliError, problemLine, request, type SavedCredential } from "./api-client.ts";
 
 /**
@@ -61,13 +63,21 @@ function required(values: RemoteValues, name: string, usage: string): string {
   return value;
 }
 
-/** `--workspace`, or the tenant's one workspace; several are named so the person can choose. */
-async function workspaceOf(remote: Remote, values: RemoteValues): Promise<string> {
+/**
+ * `--workspace`; else the workspace the fleet or gate `id` belongs to (`GET /v1/ids/{id}`, the lookup the
+ * console's links use); else the one workspace the caller may see. Several are named so the person can
+ * choose.
+ */
+async function workspaceOf(remote: Remote, values: RemoteValues, id?: string): Promise<string> {
   const chosen = text(values, "workspace");
   if (chosen !== undefined) return chosen;
-  let page: OutputOf<typeof listWorkspaces>;
+  if (id !== undefined) {
+    const place = await remote.call<OutputOf<typeof resolveId>>("GET", `/v1/ids/${encodeURIComponent(id)}`);
+    return place.workspace_id;
+  }
+  let page: OutputOf<typeof listVisibleWorkspaces>;
   try {
-    page = await remote.call("GET", "/v1/tenants/me/workspaces?limit=100");
+    page = await remote.call("GET", "/v1/workspaces?limit=100");
   } catch (error) {
     throw new CliError(
       `name the workspace with --workspace ID (listing them was refused: ${(error as Error).message})`,
@@ -122,13 +132,17 @@ export async function runRemote(
     const usage = "fleetctl send --fleet ID --message TEXT [--workspace ID]";
     const fleet = required(values, "fleet", usage);
     const message = required(values, "message", usage);
-    const workspace = await workspaceOf(remote, values);
+    const workspace = await workspaceOf(remote, values, fleet);
     const sent = await remote.call<OutputOf<typeof messageFleet>>(
       "POST",
       `/v1/workspaces/${encodeURIComponent(workspace)}/fleets/${encodeURIComponent(fleet)}/messages`,
       { message },
     );
-    return { json: sent, text: `sent: event ${sent.event_id}` };
+    const link =
+      credential.console_url === undefined
+        ? ""
+        : `\nfollow the run: ${runConsoleUrl(credential.console_url, { workspaceId: workspace, fleetId: fleet.toLowerCase(), eventId: sent.event_id })}`;
+    return { json: sent, text: `sent: event ${sent.event_id}${link}` };
   }
   if (command === "approvals list") {
     const workspace = await workspaceOf(remote, values);
@@ -143,7 +157,7 @@ export async function runRemote(
     const gate = words[1];
     if (gate === undefined || words.length > 2)
       throw new CliError(`name one gate: fleetctl ${words[0]} GATE_ID [--reason TEXT] [--workspace ID]`);
-    const workspace = await workspaceOf(remote, values);
+    const workspace = await workspaceOf(remote, values, gate);
     const reason = text(values, "reason");
     const answer = await remote.call<OutputOf<typeof approveApproval>>(
       "POST",

@@ -1,6 +1,12 @@
-import type { Page, TestInfo } from "@playwright/test";
 import { seriousViolations } from "../support/axe.ts";
-import { collectProblems, expect, screenshot, signInByLink, test } from "../support/fixtures.ts";
+import {
+  collectProblems,
+  expect,
+  looksAtSizes,
+  screenshot,
+  signInByLink,
+  test,
+} from "../support/fixtures.ts";
 import {
   addTenantEntry,
   call,
@@ -11,9 +17,6 @@ import {
   TestRunner,
 } from "../support/fleet-api.ts";
 import type { Tenant } from "../support/fleetctl.ts";
-
-/** Screenshots looked at while building, besides the test's own artifacts. */
-const SHOTS = "/work/shots/record";
 
 /** A fleet of the test's own runner with one message leased, and `count` gates open on it. */
 async function openGates(apiUrl: string, tenant: Tenant, name: string, count: number) {
@@ -26,23 +29,6 @@ async function openGates(apiUrl: string, tenant: Tenant, name: string, count: nu
   const gates = [];
   for (let i = 0; i < count; i++) gates.push(await runner.openGate(lease, { action_name: `release-${i}` }));
   return { fleet, gates };
-}
-
-/** The audit log at 1440 and 390 wide, light and dark. */
-async function looks(page: Page, testInfo: TestInfo, name: string) {
-  for (const [width, height] of [
-    [1440, 900],
-    [390, 844],
-  ] as const) {
-    for (const colorScheme of ["light", "dark"] as const) {
-      await page.setViewportSize({ width, height });
-      await page.emulateMedia({ colorScheme });
-      await page.screenshot({ path: `${SHOTS}/${name}-${width}-${colorScheme}.png`, fullPage: true });
-    }
-  }
-  await page.setViewportSize({ width: 1360, height: 860 });
-  await page.emulateMedia({ colorScheme: "light" });
-  await screenshot(page, testInfo, name);
 }
 
 test.describe("The audit log reads like a record", () => {
@@ -121,7 +107,8 @@ test.describe("The audit log reads like a record", () => {
     expect(text).not.toContain(fleet.fleet_id);
     expect(text).not.toContain(tenant.user_id);
     expect(await seriousViolations(page)).toEqual([]);
-    await looks(page, testInfo, "audit-record");
+    await looksAtSizes(page, "audit-record", true);
+    await screenshot(page, testInfo, "audit-record");
     expect(problems).toEqual([]);
   });
 });

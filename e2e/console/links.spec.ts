@@ -1,6 +1,5 @@
-import { mkdirSync } from "node:fs";
 import type { Page } from "@playwright/test";
-import { expect, signInByLink, test } from "../support/fixtures.ts";
+import { expect, looksAtSizes, signInByLink, test } from "../support/fixtures.ts";
 import {
   addTenantEntry,
   call,
@@ -11,27 +10,6 @@ import {
   TestRunner,
 } from "../support/fleet-api.ts";
 import type { Tenant } from "../support/fleetctl.ts";
-
-/** Issue 30 §2: a link keeps its target. Screenshots for a person to look at go here too. */
-const SHOTS = "/work/shots/links";
-
-/** The page at 1440 and 390 wide, light and dark, then back as it was. */
-async function shot(page: Page, name: string) {
-  mkdirSync(SHOTS, { recursive: true });
-  const size = page.viewportSize();
-  for (const [width, height] of [
-    [1440, 900],
-    [390, 844],
-  ] as const) {
-    await page.setViewportSize({ width, height });
-    for (const colorScheme of ["light", "dark"] as const) {
-      await page.emulateMedia({ colorScheme });
-      await page.screenshot({ path: `${SHOTS}/${name}-${width}-${colorScheme}.png`, animations: "disabled" });
-    }
-  }
-  await page.emulateMedia({ colorScheme: "light" });
-  if (size) await page.setViewportSize(size);
-}
 
 /** Two shared cores under six agents: a page may take longer than the default 10 s to show. */
 const slow = expect.configure({ timeout: 30_000 });
@@ -127,12 +105,12 @@ test.describe("Links keep their target", () => {
     await expectKept(page, second.workspace_id, { tab: "events", event: eventId });
     await slow(page.getByRole("heading", { level: 1, name: "Far away" })).toBeVisible();
     await slow(page.getByRole("dialog")).toBeVisible();
-    await shot(page, "fleet-id-alone");
+    await looksAtSizes(page, "fleet-id-alone");
 
     // A fleet the API cannot place for this person says so.
     await page.goto(`/fleets/${NOBODY}`);
     await slow(page.getByText("Fleet not found")).toBeVisible();
-    await shot(page, "fleet-not-found");
+    await looksAtSizes(page, "fleet-not-found");
   });
 
   test("a gate id alone opens that gate in its own workspace, not the one shown last", async ({
@@ -196,7 +174,7 @@ test.describe("Links keep their target", () => {
     await page.keyboard.press("d");
     await page.waitForTimeout(500);
     expect(await gateStatus(apiUrl, tenant, waiting.gate_id)).toBe("pending");
-    await shot(page, "gate-not-found");
+    await looksAtSizes(page, "gate-not-found");
 
     // In another workspace: said, with the way there; the keys answer neither.
     await page.goto(`${inbox}&gate=${far.gate_id}`);
@@ -206,7 +184,7 @@ test.describe("Links keep their target", () => {
     await page.waitForTimeout(500);
     expect(await gateStatus(apiUrl, tenant, waiting.gate_id)).toBe("pending");
     expect(await gateStatus(apiUrl, second, far.gate_id)).toBe("pending");
-    await shot(page, "gate-elsewhere");
+    await looksAtSizes(page, "gate-elsewhere");
     await pane.getByRole("link", { name: "Open it in its workspace" }).click();
     await expectKept(page, second.workspace_id, { gate: far.gate_id });
     await slow(page.getByRole("region", { name: "deploy · far" })).toBeVisible();
@@ -221,7 +199,7 @@ test.describe("Links keep their target", () => {
     await page.waitForTimeout(500);
     expect(await gateStatus(apiUrl, tenant, waiting.gate_id)).toBe("pending");
     expect(await gateStatus(apiUrl, tenant, answered.gate_id)).toBe("denied");
-    await shot(page, "gate-answered");
+    await looksAtSizes(page, "gate-answered");
   });
 
   test("a approves a production gate only once confirmed; a low one goes with one key", async ({
@@ -245,7 +223,7 @@ test.describe("Links keep their target", () => {
     await page.keyboard.press("a");
     const confirm = page.getByRole("dialog", { name: "Approve this gate?" });
     await slow(confirm).toContainText("production web, all customers");
-    await shot(page, "confirm-production");
+    await looksAtSizes(page, "confirm-production");
     expect(await gateStatus(apiUrl, tenant, prod.gate_id)).toBe("pending");
     await confirm.getByRole("button", { name: "Cancel" }).click();
     await slow(confirm).toBeHidden();

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { Locator, Page } from "@playwright/test";
-import { expect, signInByLink, test } from "../support/fixtures.ts";
+import type { Locator } from "@playwright/test";
+import { expect, looksAtSizes, signInByLink, test } from "../support/fixtures.ts";
 import {
   addTenantEntry,
   call,
@@ -10,23 +10,6 @@ import {
   TestRunner,
 } from "../support/fleet-api.ts";
 import { addMember } from "../support/fleetctl.ts";
-
-/** Screenshots looked at while building (issue 30 §6), 1440 and 390 wide, light and dark. */
-const SHOTS = "/work/shots/record";
-
-async function looks(page: Page, name: string) {
-  for (const [width, height] of [
-    [1440, 900],
-    [390, 844],
-  ] as const) {
-    for (const colorScheme of ["light", "dark"] as const) {
-      await page.setViewportSize({ width, height });
-      await page.emulateMedia({ colorScheme });
-      await page.screenshot({ path: `${SHOTS}/${name}-${width}-${colorScheme}.png`, fullPage: true });
-    }
-  }
-  await page.emulateMedia({ colorScheme: "light" });
-}
 
 /** Whether an element shows whole inside the box that scrolls it: not cut at its right edge. */
 async function unclipped(element: Locator, scroller: Locator) {
@@ -88,7 +71,7 @@ test.describe("Polish (issue 30 §6)", () => {
     }
     // Nothing to scroll to at 1440: the whole row is in view.
     expect(await scroller.evaluate((node) => node.scrollWidth - node.clientWidth)).toBeLessThanOrEqual(1);
-    await looks(page, "api-keys");
+    await looksAtSizes(page, "api-keys", true);
   });
 
   test("members: an email is never broken mid-word", async ({ page, tenant }) => {
@@ -103,7 +86,7 @@ test.describe("Polish (issue 30 §6)", () => {
       await expect(name).toContainText(email);
       expect(await lines(name.getByText(email, { exact: true }).or(name).first()), `${width}`).toBe(1);
     }
-    await looks(page, "members");
+    await looksAtSizes(page, "members", true);
   });
 
   test("billing: the axis of a period with no spend reads in cents, not $0.000000001", async ({
@@ -117,7 +100,7 @@ test.describe("Polish (issue 30 §6)", () => {
     const labels = await ticks.allTextContents();
     expect(labels.join(" ")).not.toContain("0.000000001");
     expect(labels).toEqual(expect.arrayContaining(["$0", "$0.01"]));
-    await looks(page, "billing");
+    await looksAtSizes(page, "billing", true);
   });
 
   test("cron: 61 in the minute says the minute must be 0–59, in the API's words", async ({
@@ -140,7 +123,7 @@ test.describe("Polish (issue 30 §6)", () => {
     await expect(create.getByText("Not a five-field expression yet.")).toHaveCount(0);
     await create.getByLabel("Cron").fill("0 9 * * 8");
     await expect(create.getByText('Cron day of week must be 0–7 or SUN–SAT, not "8".')).toBeVisible();
-    await looks(page, "cron-words");
+    await looksAtSizes(page, "cron-words", true);
   });
 
   test("the shortcut sheet keeps Ctrl on one line, at 1440 and 390", async ({ page, tenant }) => {
@@ -156,7 +139,7 @@ test.describe("Polish (issue 30 §6)", () => {
       await expect(ctrl).toBeVisible();
       expect(await lines(ctrl), `${width}`).toBe(1);
       expect(await ctrl.evaluate((node) => node.scrollWidth <= node.clientWidth + 1)).toBe(true);
-      if (width === 390) await looks(page, "shortcuts");
+      if (width === 390) await looksAtSizes(page, "shortcuts", true);
       await sheet.getByRole("button", { name: "Close", exact: true }).click();
     }
   });

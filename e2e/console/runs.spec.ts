@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { mkdirSync } from "node:fs";
 import type { Page } from "@playwright/test";
-import { expect, test } from "../support/fixtures.ts";
+import { expect, looksAtSizes, test } from "../support/fixtures.ts";
 import {
   addTenantEntry,
   definition,
@@ -12,9 +11,6 @@ import {
 } from "../support/fleet-api.ts";
 import { loginLink, type Tenant } from "../support/fleetctl.ts";
 
-/** Where the screenshots a person looks at are kept (issue 30: 1440 and 390 wide, light and dark). */
-const SHOTS = "/work/shots/runs";
-
 async function fleetOf(apiUrl: string, tenant: Tenant, runner: TestRunner): Promise<InstalledFleet> {
   const name = `Release helper ${randomUUID().slice(0, 6)}`;
   const entry = await addTenantEntry(
@@ -23,18 +19,6 @@ async function fleetOf(apiUrl: string, tenant: Tenant, runner: TestRunner): Prom
     definition({ name, description: "Answers questions about releases.", runnerLabels: [runner.label] }),
   );
   return installFleet(apiUrl, tenant, entry, name);
-}
-
-async function shoot(page: Page, name: string): Promise<void> {
-  mkdirSync(SHOTS, { recursive: true });
-  for (const scheme of ["light", "dark"] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    for (const width of [390, 1440]) {
-      await page.setViewportSize({ width, height: 900 });
-      await page.screenshot({ path: `${SHOTS}/${name}-${width}-${scheme}.png`, animations: "disabled" });
-    }
-  }
-  await page.emulateMedia({ colorScheme: "light" });
 }
 
 /**
@@ -104,7 +88,7 @@ test.describe("one page per run", () => {
       expect(box).not.toBeNull();
       expect(box!.y + box!.height).toBeLessThanOrEqual(900);
     }
-    await shoot(page, "run-waiting");
+    await looksAtSizes(page, "run-waiting");
 
     await page.setViewportSize({ width: 1440, height: 900 });
     await run.getByRole("link", { name: /^Open the gate for deploy release/ }).click();
@@ -130,7 +114,7 @@ test.describe("one page per run", () => {
     });
     await expect(run).toContainText("Shipped web v2; error rate steady.");
     await expect(page.locator(".run-page")).toHaveAttribute("data-status", "processed");
-    await shoot(page, "run-processed");
+    await looksAtSizes(page, "run-processed");
   });
 
   test("status words say what the state is: an event refused before it ran, a gate closed with its fleet", async ({

@@ -60,6 +60,27 @@ export async function screenshot(page: Page, testInfo: TestInfo, name: string): 
 }
 
 /**
+ * The page at 1440 and 390 wide, light and dark (issue 30 asks for each screen to be looked at in these
+ * four), kept with the test's artifacts as `<name>-<width>-<scheme>.png`; then back at its size, light.
+ */
+export async function looksAtSizes(page: Page, name: string, fullPage = false): Promise<void> {
+  const size = page.viewportSize();
+  for (const [width, height] of [
+    [1440, 900],
+    [390, 844],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    for (const colorScheme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme });
+      const path = test.info().outputPath(`${name}-${width}-${colorScheme}.png`);
+      await page.screenshot({ path, fullPage, animations: "disabled" });
+    }
+  }
+  await page.emulateMedia({ colorScheme: "light" });
+  if (size) await page.setViewportSize(size);
+}
+
+/**
  * Signs in and opens an area from the main navigation. With `workspacePath`, the area lists one workspace:
  * the tenant's one workspace is chosen and in the URL.
  */

@@ -9,7 +9,7 @@ import {
   requesterToken,
   TestRunner,
 } from "../support/fleet-api.ts";
-import type { Tenant } from "../support/fleetctl.ts";
+import { loginLink, type Tenant } from "../support/fleetctl.ts";
 
 /** Two shared cores under six agents: a page may take longer than the default 10 s to show. */
 const slow = expect.configure({ timeout: 30_000 });
@@ -240,5 +240,39 @@ test.describe("Links keep their target", () => {
     await page.keyboard.press("a");
     await expect.poll(() => gateStatus(apiUrl, tenant, low.gate_id)).toBe("approved");
     await slow(confirm).toHaveCount(0);
+  });
+
+  test("a signed-out person's link reaches its page after the sign-in, by link or by key, and only a console page", async ({
+    page,
+    context,
+    tenant,
+    baseURL,
+  }) => {
+    /** Where the page is once it has loaded: its path and every parameter. */
+    const place = () => {
+      const url = new URL(page.url());
+      return `${url.pathname}?${[...url.searchParams].map(([k, v]) => `${k}=${v}`).join("&")}`;
+    };
+    const gateLink = `/approvals?workspace=${tenant.workspace_id}&gate=${NOBODY}&kind=deploy`;
+    await page.goto(gateLink);
+    await expect(page).toHaveURL(/\/sign-in$/);
+    await page.goto(await loginLink(tenant.email));
+    await page.getByRole("button", { name: "Continue" }).click();
+    await expect.poll(place, { timeout: 30_000 }).toBe(gateLink);
+    await slow(page.locator(".inbox__pane").getByText("Gate not found")).toBeVisible();
+
+    // By key, to a run's page.
+    await context.clearCookies();
+    const runLink = `/fleets/${NOBODY}/runs/${NOBODY}?workspace=${tenant.workspace_id}`;
+    await page.goto(runLink);
+    await expect(page).toHaveURL(/\/sign-in$/);
+    await page.getByLabel("API key").fill(tenant.api_key);
+    await page.getByRole("button", { name: "Sign in with API key" }).click();
+    await expect.poll(place, { timeout: 30_000 }).toBe(runLink);
+
+    // An address planted in the cookie that is not a console page is never followed.
+    await context.clearCookies();
+    await context.addCookies([{ name: "fleet_return_to", value: "//evil.example/approvals", url: baseURL! }]);
+    await signInByLink(page, tenant);
   });
 });

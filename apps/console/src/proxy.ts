@@ -2,6 +2,7 @@ import { type NextRequest, NextResponse } from "next/server";
 import { env } from "./env.ts";
 import { contentSecurityPolicy, NONCE_HEADER, newNonce, STRICT_TRANSPORT_SECURITY } from "./lib/csp.ts";
 import { isSecureRequest } from "./lib/redirect.ts";
+import { RETURN_TO_COOKIE, returnPath, returnToCookieOptions } from "./lib/return-to.ts";
 import { SESSION_COOKIE } from "./lib/session.ts";
 
 /** The event streams the browser follows: `/v1/workspaces/{ws}[/fleets/{fid}]/events/stream`. */
@@ -41,7 +42,8 @@ function toApi(request: NextRequest): NextResponse {
 /**
  * Every page gets a Content-Security-Policy with a nonce of its own. Next reads the nonce from the
  * policy on the request and puts it on the scripts it renders; the root layout reads it (NONCE_HEADER)
- * for its one inline script. HSTS when the person reached the console over https.
+ * for its one inline script. HSTS when the person reached the console over https. A signed-out visit to a
+ * page behind sign-in keeps its address for after the sign-in (lib/return-to.ts).
  */
 function page(request: NextRequest): NextResponse {
   const nonce = newNonce();
@@ -51,8 +53,12 @@ function page(request: NextRequest): NextResponse {
   headers.set("content-security-policy", policy);
   const response = NextResponse.next({ request: { headers } });
   response.headers.set("content-security-policy", policy);
-  if (isSecureRequest(request.headers))
-    response.headers.set("strict-transport-security", STRICT_TRANSPORT_SECURITY);
+  const secure = isSecureRequest(request.headers);
+  if (secure) response.headers.set("strict-transport-security", STRICT_TRANSPORT_SECURITY);
+  // Signed out, the page sends the person to sign in: remember where they were going, whole.
+  const target = returnPath(`${request.nextUrl.pathname}${request.nextUrl.search}`);
+  if (request.method === "GET" && target !== undefined && !request.cookies.has(SESSION_COOKIE))
+    response.cookies.set(RETURN_TO_COOKIE, target, returnToCookieOptions(secure));
   return response;
 }
 

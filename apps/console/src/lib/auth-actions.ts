@@ -7,6 +7,7 @@ import { SIGN_IN_PROBLEM_COOKIE } from "./flash.ts";
 import { LANDING_PATH } from "./landing.ts";
 import { OPERATOR_COOKIE } from "./operator.ts";
 import { isSecureRequest } from "./redirect.ts";
+import { RETURN_TO_COOKIE, returnPath } from "./return-to.ts";
 import { endSession, KEY_SESSION_SECONDS, SESSION_COOKIE, sessionCookieOptions, whoIs } from "./session.ts";
 
 export interface KeySignInState {
@@ -32,7 +33,9 @@ export async function signInWithKey(_previous: KeySignInState, form: FormData): 
     maxAge: KEY_SESSION_SECONDS,
   });
   jar.delete({ name: SIGN_IN_PROBLEM_COOKIE, path: "/sign-in" });
-  redirect(LANDING_PATH);
+  const back = returnPath(jar.get(RETURN_TO_COOKIE)?.value);
+  jar.delete({ name: RETURN_TO_COOKIE, path: "/" });
+  redirect(back ?? LANDING_PATH);
 }
 
 /** Ends the session on the API and forgets the credentials in this browser. */

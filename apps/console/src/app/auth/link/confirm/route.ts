@@ -3,11 +3,13 @@ import { encodeProblem, SIGN_IN_PROBLEM_COOKIE, signInProblemCookieOptions } fro
 import { LANDING_PATH } from "../../../../lib/landing.ts";
 import { OPERATOR_COOKIE, operatorCookieOptions } from "../../../../lib/operator.ts";
 import { isSecureRequest, redirectTo, sameOrigin } from "../../../../lib/redirect.ts";
+import { RETURN_TO_COOKIE, returnPath } from "../../../../lib/return-to.ts";
 import { exchangeLink, SESSION_COOKIE, sessionCookieOptions } from "../../../../lib/session.ts";
 
 /**
  * Spends the one-time token server side when the person presses Continue, keeps the session token in an
- * httpOnly cookie and sends them on. A GET never spends a link, so mail scanners that open links cannot.
+ * httpOnly cookie and sends them on: to the page they were going to before the sign-in, else the landing.
+ * A GET never spends a link, so mail scanners that open links cannot.
  * In dev mode an owner's sign-in also brings an operator token: it goes into the operator cookie, as a
  * pasted one would, and lives as long as the session.
  */
@@ -24,7 +26,9 @@ export async function POST(request: NextRequest) {
     });
     return response;
   }
-  const response = redirectTo(LANDING_PATH);
+  // The page the person was sent here from, if any: a link to one gate still reaches that gate.
+  const response = redirectTo(returnPath(request.cookies.get(RETURN_TO_COOKIE)?.value) ?? LANDING_PATH);
+  response.cookies.delete({ name: RETURN_TO_COOKIE, path: "/" });
   const secure = isSecureRequest(request.headers);
   const expires = new Date(result.value.expires_at);
   response.cookies.set(SESSION_COOKIE, result.value.session_token, {

@@ -266,7 +266,7 @@ test.describe("Links keep their target", () => {
     const runLink = `/fleets/${NOBODY}/runs/${NOBODY}?workspace=${tenant.workspace_id}`;
     await page.goto(runLink);
     await expect(page).toHaveURL(/\/sign-in$/);
-    await page.getByLabel("API key").fill(tenant.api_key);
+    await page.getByLabel("API key", { exact: true }).fill(tenant.api_key);
     await page.getByRole("button", { name: "Sign in with API key" }).click();
     await expect.poll(place, { timeout: 30_000 }).toBe(runLink);
 

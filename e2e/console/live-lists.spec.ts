@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Page } from "@playwright/test";
-import { expect, test } from "../support/fixtures.ts";
+import { expect, signInToLanding, test } from "../support/fixtures.ts";
 import {
   addTenantEntry,
   call,
@@ -9,21 +8,10 @@ import {
   messageFleet,
   TestRunner,
 } from "../support/fleet-api.ts";
-import { loginLink, type Tenant } from "../support/fleetctl.ts";
 import { listSchedules } from "../support/schedule-api.ts";
 
 // Lists that change while a person looks at them update without a reload (issue 30 §3). Each change here
 // happens behind the page's back, through the API, as another person, a schedule or a terminal would.
-
-/**
- * Signs in by a one-time link and waits only for the landing page: the pages these tests open carry their
- * workspace in the URL, so the overview's own settling (slow on a loaded two-core machine) is not needed.
- */
-async function signIn(page: Page, tenant: Tenant): Promise<void> {
-  await page.goto(await loginLink(tenant.email));
-  await page.getByRole("button", { name: "Continue" }).click();
-  await expect(page).toHaveURL(/\/overview/, { timeout: 60_000 });
-}
 
 test.describe("lists that change while you look", () => {
   // The tenant fixture and the builds of a shared two-core machine can take minutes.
@@ -42,7 +30,7 @@ test.describe("lists that change while you look", () => {
     const lease = await runner.lease();
     await runner.openGate(lease, { action_name: "first" });
 
-    await signIn(page, tenant);
+    await signInToLanding(page, tenant);
     await page.goto(`/approvals?workspace=${tenant.workspace_id}`);
     const summary = page.locator(".toolbar-summary");
     await expect(summary).toHaveText("1 gate · oldest first");
@@ -88,7 +76,7 @@ test.describe("lists that change while you look", () => {
         once: true,
       },
     );
-    await signIn(page, tenant);
+    await signInToLanding(page, tenant);
     await page.goto(`/fleets/${fleet.fleet_id}?workspace=${tenant.workspace_id}&tab=schedules`);
     const row = page.getByRole("row").filter({ hasText: "Run the report once." });
     await expect(row).toBeVisible();
@@ -123,7 +111,7 @@ test.describe("lists that change while you look", () => {
     apiUrl,
   }) => {
     test.slow();
-    await signIn(page, tenant);
+    await signInToLanding(page, tenant);
     const host = `box-${randomUUID().slice(0, 6)}`;
     const started = (await (
       await fetch(`${apiUrl}/v1/auth/sessions`, {

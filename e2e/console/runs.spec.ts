@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Page } from "@playwright/test";
-import { expect, looksAtSizes, test } from "../support/fixtures.ts";
+import { expect, looksAtSizes, signInToLanding, test } from "../support/fixtures.ts";
 import {
   addTenantEntry,
   definition,
@@ -9,7 +8,7 @@ import {
   messageFleet,
   TestRunner,
 } from "../support/fleet-api.ts";
-import { loginLink, type Tenant } from "../support/fleetctl.ts";
+import type { Tenant } from "../support/fleetctl.ts";
 
 async function fleetOf(apiUrl: string, tenant: Tenant, runner: TestRunner): Promise<InstalledFleet> {
   const name = `Release helper ${randomUUID().slice(0, 6)}`;
@@ -19,16 +18,6 @@ async function fleetOf(apiUrl: string, tenant: Tenant, runner: TestRunner): Prom
     definition({ name, description: "Answers questions about releases.", runnerLabels: [runner.label] }),
   );
   return installFleet(apiUrl, tenant, entry, name);
-}
-
-/**
- * Signs in by a one-time link and waits only for the landing page: the pages these tests open carry their
- * workspace in the URL, so the overview's own settling (slow on a loaded two-core machine) is not needed.
- */
-async function signIn(page: Page, tenant: Tenant): Promise<void> {
-  await page.goto(await loginLink(tenant.email));
-  await page.getByRole("button", { name: "Continue" }).click();
-  await expect(page).toHaveURL(/\/overview/, { timeout: 60_000 });
 }
 
 test.describe("one page per run", () => {
@@ -56,7 +45,7 @@ test.describe("one page per run", () => {
     const gate = await runner.openGate(lease);
 
     // The fleet page's conversation links the run to its own page.
-    await signIn(page, tenant);
+    await signInToLanding(page, tenant);
     await page.goto(`/fleets/${fleet.fleet_id}?workspace=${tenant.workspace_id}`);
     const turn = page
       .getByRole("log", { name: `Conversation with ${fleet.name}` })
@@ -125,7 +114,7 @@ test.describe("one page per run", () => {
     test.slow();
     const runner = new TestRunner(apiUrl);
     const fleet = await fleetOf(apiUrl, tenant, runner);
-    await signIn(page, tenant);
+    await signInToLanding(page, tenant);
     await page.goto(`/fleets/${fleet.fleet_id}?workspace=${tenant.workspace_id}`);
     const status = page.getByRole("combobox", { name: "Status" });
     await expect(status.locator("option", { hasText: "Refused before it ran" })).toHaveCount(1);

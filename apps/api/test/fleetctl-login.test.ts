@@ -1,31 +1,13 @@
-import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { runFleetctl } from "./fleetctl-fixtures.ts";
 import { call, seedTenant, sessionFor, testApi } from "./harness.ts";
 
-const apiDir = join(import.meta.dirname, "..");
-
-/** Runs `fleetctl <args>` as a child process; `onStderr` sees what it tells the person as it goes. */
+/** `fleetctl <args> --json`; `onStderr` sees what it tells the person as it goes. */
 function fleetctl(args: string[], onStderr: (text: string) => void) {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/cli/fleetctl.ts", ...args, "--json"], {
-    cwd: apiDir,
-    env: { ...process.env, LOG_LEVEL: "warn" },
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr.on("data", (chunk: Buffer) => {
-    stderr += chunk.toString();
-    onStderr(stderr);
-  });
-  const exited = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
-    child.on("close", (code) => resolve({ code, stdout, stderr })),
-  );
-  return { exited };
+  return { exited: runFleetctl([...args, "--json"], undefined, onStderr) };
 }
 
 describe("fleetctl login against a running API", () => {

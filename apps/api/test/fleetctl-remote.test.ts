@@ -1,13 +1,12 @@
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { leasedFleet, openGate } from "./approval-fixtures.ts";
+import { runFleetctl } from "./fleetctl-fixtures.ts";
 import { call, seedMember, seedTenant, sessionFor, testApi } from "./harness.ts";
 
-const apiDir = join(import.meta.dirname, "..");
 const dir = mkdtempSync(join(tmpdir(), "fleetctl-remote-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -16,26 +15,6 @@ function plainEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: "warn", ...extra };
   for (const name of ["PORT", "API_URL", "PUBLIC_URL"]) if (!(name in extra)) delete env[name];
   return env;
-}
-
-/** Runs `fleetctl <args>`; `onStderr` sees what it tells the person as it goes. */
-function fleetctl(args: string[], env: NodeJS.ProcessEnv, onStderr: (text: string) => void = () => {}) {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/cli/fleetctl.ts", ...args], {
-    cwd: apiDir,
-    env,
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr.on("data", (chunk: Buffer) => {
-    stderr += chunk.toString();
-    onStderr(stderr);
-  });
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
-    child.on("close", (code) => resolve({ code, stdout, stderr })),
-  );
 }
 
 /** A port nothing listens on. */
@@ -61,7 +40,7 @@ describe("fleetctl with the saved credential, against a running API", () => {
 
     // No --api-url: PORT says where the API is, as for the rest of fleetctl.
     let approved: Promise<unknown> | null = null;
-    const signedIn = await fleetctl(
+    const signedIn = await runFleetctl(
       ["login", "--credentials-file", file, "--json"],
       plainEnv({ PORT: port }),
       (text) => {
@@ -77,7 +56,7 @@ describe("fleetctl with the saved credential, against a running API", () => {
     });
 
     // From here nothing in the environment: the saved credential's API.
-    const as = (...args: string[]) => fleetctl([...args, "--credentials-file", file], plainEnv());
+    const as = (...args: string[]) => runFleetctl([...args, "--credentials-file", file], plainEnv());
     const me = await as("whoami");
     expect(me.code, me.stderr).toBe(0);
     expect(me.stdout).toContain(`${owner.email} in `);
@@ -153,14 +132,14 @@ describe("fleetctl with the saved credential, against a running API", () => {
       }),
       { mode: 0o600 },
     );
-    const listed = await fleetctl(
+    const listed = await runFleetctl(
       ["approvals", "list", "--workspace", owner.workspaceId, "--credentials-file", file],
       plainEnv(),
     );
     expect(listed.code, listed.stderr).toBe(0);
     expect(listed.stdout).toContain(opened.body.gate_id);
 
-    const refused = await fleetctl(
+    const refused = await runFleetctl(
       ["approve", opened.body.gate_id, "--workspace", owner.workspaceId, "--credentials-file", file],
       plainEnv(),
     );
@@ -176,7 +155,7 @@ describe("fleetctl with the saved credential, against a running API", () => {
 
   it("names the URL it tried when nothing answers there", async () => {
     const port = await closedPort();
-    const login = await fleetctl(
+    const login = await runFleetctl(
       ["login", "--credentials-file", join(dir, "never.json")],
       plainEnv({ PORT: String(port) }),
     );
@@ -184,7 +163,7 @@ describe("fleetctl with the saved credential, against a running API", () => {
     expect(login.stderr).toContain(`fleetctl: could not reach the API at http://localhost:${port} (`);
     expect(login.stderr).not.toContain("fetch failed");
 
-    const whoami = await fleetctl(["whoami", "--credentials-file", join(dir, "never.json")], plainEnv());
+    const whoami = await runFleetctl(["whoami", "--credentials-file", join(dir, "never.json")], plainEnv());
     expect(whoami.code).toBe(1);
     expect(whoami.stderr).toContain("fleetctl: not signed in: run fleetctl login first");
   }, 180_000);

@@ -93,7 +93,7 @@ test.describe("Links keep their target", () => {
     }
   });
 
-  test("a fleet id alone finds the fleet's workspace, keeping the event the link opens", async ({
+  test("a fleet or run id alone finds its workspace, keeping the event the link opens", async ({
     page,
     tenant,
     apiUrl,
@@ -111,6 +111,15 @@ test.describe("Links keep their target", () => {
     await page.goto(`/fleets/${NOBODY}`);
     await slow(page.getByText("Fleet not found")).toBeVisible();
     await looksAtSizes(page, "fleet-not-found");
+
+    // A run's id alone (upper case, as a person may paste it) becomes the run's page, parameters kept.
+    await page.goto(`/runs/${eventId.toUpperCase()}?from=chat`);
+    await expect
+      .poll(() => new URL(page.url()).pathname, { timeout: 30_000 })
+      .toBe(`/fleets/${fleet.fleet_id}/runs/${eventId}`);
+    await expectKept(page, second.workspace_id, { from: "chat" });
+    await page.goto(`/runs/${NOBODY}`);
+    await slow(page.getByText("Run not found")).toBeVisible();
   });
 
   test("a gate id alone opens that gate in its own workspace, not the one shown last", async ({

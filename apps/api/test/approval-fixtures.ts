@@ -51,7 +51,8 @@ export async function leasedFleet(
   await messageFleet(owner, fleetId, "needs an approval", requester);
   const foreign: HeldLease[] = [];
   try {
-    for (let attempt = 0; attempt < 32; attempt++) {
+    // At most 60 held at once: the runner's 64 workers bound how many leases it may hold.
+    for (let attempt = 0; attempt < 60; attempt++) {
       const leased = await acquire(runner, 5_000);
       expect(leased.status, leased.text).toBe(200);
       const lease = leased.body.lease;

@@ -2,7 +2,7 @@ import type { OutputOf } from "@fleet/contracts";
 import type { resolveId } from "@fleet/contracts/ids/resolve-id";
 import { describe, expect, it } from "vitest";
 import { leasedFleet, openGate } from "./approval-fixtures.ts";
-import { installFleet, messageFleet } from "./fleet-fixtures.ts";
+import { labelledFleet, messageFleet, uniqueLabel } from "./fleet-fixtures.ts";
 import { call, seedMember, seedTenant, type Tenant } from "./harness.ts";
 
 type Place = OutputOf<typeof resolveId>;
@@ -25,7 +25,8 @@ describe("GET /v1/ids/{id}: where an id belongs", () => {
   it("finds a fleet, an event and a gate in whichever workspace of the tenant holds them", async () => {
     const owner = await seedTenant();
     const second = await secondWorkspace(owner);
-    const fleetId = await installFleet(second);
+    // Labelled for no runner: its message waits, and no other test's runner leases it.
+    const fleetId = await labelledFleet(second, uniqueLabel());
     const eventId = await messageFleet(second, fleetId);
     const leased = await leasedFleet(second);
     const opened = await openGate(leased);
@@ -64,7 +65,7 @@ describe("GET /v1/ids/{id}: where an id belongs", () => {
   it("answers another tenant's ids as unknown ones: 404 UZ-ID-001, saying nothing of them", async () => {
     const owner = await seedTenant();
     const stranger = await seedTenant();
-    const fleetId = await installFleet(owner);
+    const fleetId = await labelledFleet(owner, uniqueLabel());
     const eventId = await messageFleet(owner, fleetId);
     const opened = await openGate(await leasedFleet(owner));
     for (const id of [fleetId, eventId, opened.body.gate_id, "01a2000a-0000-7000-8000-000000000000"]) {
@@ -78,7 +79,7 @@ describe("GET /v1/ids/{id}: where an id belongs", () => {
 
   it("finds only the kinds the caller may read; any other is 404 as if unknown", async () => {
     const owner = await seedTenant();
-    const fleetId = await installFleet(owner);
+    const fleetId = await labelledFleet(owner, uniqueLabel());
     const opened = await openGate(await leasedFleet(owner));
     const gateId = opened.body.gate_id;
     const approver = await seedMember(owner, ["approval:read", "approval:resolve"]);

@@ -30,7 +30,7 @@ test.describe("Accessibility", () => {
     expect(await seriousViolations(page)).toEqual([]);
 
     await page.getByRole("button", { name: "Create API key" }).click();
-    await page.getByRole("dialog").getByLabel("Name").fill("axe-check");
+    await page.getByRole("dialog").getByRole("textbox", { name: "Name" }).fill("axe-check");
     expect(await seriousViolations(page)).toEqual([]);
     await page.getByRole("button", { name: "Create key" }).click();
     await expect(page.getByRole("dialog", { name: "Copy your new API key" })).toBeVisible();
@@ -455,7 +455,7 @@ test.describe("Accessibility", () => {
       expect(await background(page)).toBe(DARK_BG);
       expect(await seriousViolations(page)).toEqual([]);
       await page.getByRole("button", { name: "Create API key" }).click();
-      await page.getByRole("dialog").getByLabel("Name").fill("dark-check");
+      await page.getByRole("dialog").getByRole("textbox", { name: "Name" }).fill("dark-check");
       expect(await seriousViolations(page)).toEqual([]);
       await page.getByRole("dialog").getByRole("button", { name: "Cancel" }).click();
 

@@ -18,7 +18,7 @@ test.describe("API keys", () => {
 
     await page.getByRole("button", { name: "Create API key" }).click();
     const form = page.getByRole("dialog", { name: "Create an API key" });
-    await form.getByLabel("Name").fill("deploy-bot");
+    await form.getByRole("textbox", { name: "Name" }).fill("deploy-bot");
     await form.getByLabel("Description").fill("Deploys from CI");
     // Least privilege: the Viewer preset is ticked, never every scope; an optional expiry.
     await expect(form.getByRole("radio", { name: "Viewer" })).toBeChecked();
@@ -112,7 +112,7 @@ test.describe("API keys", () => {
       }
       await expect(page.getByRole("dialog")).toBeVisible({ timeout: 2_000 });
     }).toPass({ timeout: 15_000 });
-    await page.getByRole("dialog").getByLabel("Name").fill("ci-runner");
+    await page.getByRole("dialog").getByRole("textbox", { name: "Name" }).fill("ci-runner");
     await page.getByRole("button", { name: "Create key" }).click();
     const reveal = page.getByRole("dialog", { name: "Copy your new API key" });
     await reveal.getByRole("button", { name: "Copy API key ci-runner" }).click();

@@ -42,6 +42,8 @@ test.describe("Accessibility", () => {
     tenant,
     apiUrl,
   }) => {
+    // Eleven axe passes over the fleets pages: minutes on a busy two-core machine.
+    test.setTimeout(300_000);
     const runner = new TestRunner(apiUrl);
     const entry = await addTenantEntry(
       apiUrl,

@@ -317,7 +317,7 @@ test.describe("Approvals", () => {
 
     await page.getByRole("checkbox", { name: "Select all on this page" }).check();
     await page.getByRole("checkbox", { name: "Select deploy · step-2 of Batch" }).uncheck();
-    await expect(page.getByText("2 selected")).toBeVisible();
+    await expect(page.getByText("2 selected", { exact: true })).toBeVisible();
     await expect(page.getByRole("checkbox", { name: "Select all on this page" })).not.toBeChecked();
 
     // Someone denies the third meanwhile: it is reported as theirs, the first is approved.

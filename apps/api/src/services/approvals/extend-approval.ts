@@ -77,7 +77,13 @@ export async function extendGate(
         workspaceId: gate.workspaceId,
         action: "approval.extend",
         target: `approval_gate:${gate.id}`,
-        details: { extend_ms: input.extend_ms, from: gate.timeoutAt, to: timeoutAt, reason },
+        details: {
+          fleet_id: gate.fleetId,
+          extend_ms: input.extend_ms,
+          from: gate.timeoutAt,
+          to: timeoutAt,
+          reason,
+        },
       });
       await notifyGates(tx, [gate.id]);
       return { gate: extended! };

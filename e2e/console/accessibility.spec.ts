@@ -368,6 +368,8 @@ test.describe("Accessibility", () => {
       tenant,
       apiUrl,
     }, testInfo) => {
+      // An axe pass per page and dialog: minutes on a busy two-core machine.
+      test.setTimeout(300_000);
       await page.emulateMedia({ colorScheme: "dark" });
       await page.goto("/sign-in");
       expect(await background(page)).toBe(DARK_BG);

@@ -85,22 +85,20 @@ test.describe("The audit log reads like a record", () => {
     // Who by name; the reason as given; the deadline's move as dates, with the absolute time on hover.
     await expect(extended.locator(".audit-actor")).toHaveText(/^API key bootstrap/);
     const details = extended.locator(".audit-details");
-    await expect(details.locator('[data-key="reason"] dd')).toHaveText("“The release manager is on a call.”");
+    // A reason is quoted (a <q>: the browser draws the quotes, which are not part of its text).
+    await expect(details.locator('[data-key="reason"] dd q')).toHaveText("The release manager is on a call.");
     await expect(details.locator('[data-key="from"] dd')).toHaveText(/in \d+ min|in \d+ h/);
     await expect(details.locator('[data-key="extend_ms"] dd')).toHaveText("30m 00s");
     await expect(details.locator('[data-key="fleet_id"] dd')).toHaveText(/^fleet Record keeper/);
 
     const denied = table.getByRole("row", { name: /approval\.deny/ });
     await expect(denied).toHaveCount(3);
-    const own = denied.filter({ hasText: first.gate_id.slice(0, 8) });
+    // Ids made in one millisecond share their first characters: the rows are told apart by their reasons.
+    const own = denied.filter({ hasText: "Not during the freeze." });
     await expect(own.locator(".audit-what__words")).toHaveText(/^Denied approval /);
-    await expect(own.locator('[data-key="reason"] dd')).toHaveText("“Not during the freeze.”");
+    await expect(own.locator('[data-key="reason"] dd q')).toHaveText("Not during the freeze.");
     await expect(own.locator(".audit-actor")).toHaveText(`${tenant.email} (you)`);
-    for (const gate of [second, third]) {
-      await expect(
-        denied.filter({ hasText: gate.gate_id.slice(0, 8) }).locator('[data-key="reason"] dd'),
-      ).toHaveText("“Duplicates of the first.”");
-    }
+    await expect(denied.filter({ hasText: "Duplicates of the first." })).toHaveCount(2);
     // No epoch milliseconds and no bare fleet or person id anywhere in the rows.
     const text = (await table.textContent()) ?? "";
     expect(text).not.toMatch(/\b1\d{12}\b/);

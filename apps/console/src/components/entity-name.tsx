@@ -5,6 +5,7 @@ import { useNames } from "../lib/names.ts";
 import { fleetHref, runnerHref } from "../lib/urls.ts";
 import { Link } from "./link.tsx";
 import "./entity-name.css";
+import { UUID } from "../lib/uuid.ts";
 
 /** What a principal's or record's kind is called before its name, mid-sentence ("from schedule …"). */
 const kindWords: Record<string, string> = {
@@ -35,8 +36,6 @@ const systemWords: Record<string, string> = {
   "system:fleet_killed": "its fleet being killed",
   "system:fleet_deleted": "its fleet being deleted",
 };
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** `kind:id` split at the first colon; a value without one is all id, of no known kind. */
 export function parsePrincipal(value: string): { kind: string; id: string } {

@@ -3,10 +3,9 @@
 import { RelativeTime } from "@fleet/ui";
 import type { ReactNode } from "react";
 import { EntityName } from "../../components/entity-name.tsx";
+import { UUID } from "../../lib/uuid.ts";
 import { formatDuration } from "../approvals/time-left.ts";
 import { idKind, isInstant, keyWords } from "./action-words.ts";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 interface Context {
   workspaceId: string | undefined;

@@ -7,7 +7,7 @@ import { useEffect } from "react";
 import { Link } from "../../components/link.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
 import { runHref } from "../../lib/urls.ts";
-import { UUID } from "../ids/use-id-workspace.ts";
+import { UUID } from "../../lib/uuid.ts";
 import { eventsHref } from "./events-view.tsx";
 
 /**

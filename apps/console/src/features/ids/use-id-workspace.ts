@@ -2,9 +2,7 @@
 
 import { skipToken, useQuery } from "@tanstack/react-query";
 import { useTRPC } from "../../lib/trpc.ts";
-
-/** A UUID as a link may spell it (the API takes upper case too; anything else it refuses). */
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { UUID } from "../../lib/uuid.ts";
 
 /** What the console knows of an id's workspace while it asks the API. */
 export interface IdWorkspace {

@@ -17,7 +17,7 @@ test.describe("A member without workspace:admin", () => {
       .click();
     await expect(page.getByRole("heading", { level: 1, name: "Fleets" })).toBeVisible();
     await expect(page).toHaveURL(new RegExp(`/fleets\\?workspace=${tenant.workspace_id}$`));
-    await expect(page.getByText("No fleets in this workspace yet")).toBeVisible();
+    await expect(page.getByText("No fleets in default yet", { exact: true })).toBeVisible();
     await expect(page.getByText(/workspace:admin/)).toHaveCount(0);
     await expect(page.getByLabel("Workspace")).toHaveValue(tenant.workspace_id);
   });

@@ -64,6 +64,8 @@ test.describe("one page per run", () => {
     await expect(heading).toBeVisible();
     const run = page.getByRole("log", { name: "The run's conversation" });
     await expect(run).toContainText(message);
+    // A fresh subscription replays nothing: what is published before it is live is read from the store.
+    await expect(page.locator(".run-page .live-status")).toHaveAttribute("data-state", "live");
     // What the executor publishes while it waits for the answer: its call is still running.
     await runner.publish(lease, [{ tool_call_progress: { name: "approvals.request", elapsed_ms: 3_000 } }]);
     await expect(run).toContainText("approvals.request running");

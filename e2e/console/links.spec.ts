@@ -211,11 +211,19 @@ test.describe("Links keep their target", () => {
     await looksAtSizes(page, "gate-answered");
   });
 
-  test("a approves a production gate only once confirmed; a low one goes with one key", async ({
+  test("a approves a production gate, or one the policy marks high, only once confirmed; a low one goes with one key", async ({
     page,
     tenant,
     apiUrl,
   }) => {
+    // The policy marks a ledger gate high though its words do not say so, and a "prod sandbox" one low.
+    await call(apiUrl, tenant.api_key, "PUT", `/v1/workspaces/${tenant.workspace_id}/approval-policy`, {
+      rules: [
+        { name: "Ledger", match: { blast_radius: ["billing ledger"] }, high_blast: true },
+        { name: "Sandbox", match: { blast_radius: ["prod sandbox"] }, high_blast: false },
+      ],
+      escalation_webhook_url: null,
+    });
     const { runner, lease } = await leasedFleet(
       apiUrl,
       tenant,
@@ -224,6 +232,8 @@ test.describe("Links keep their target", () => {
     );
     const prod = await runner.openGate(lease, { action_name: "ship-prod" }); // "production web, all customers"
     const low = await runner.openGate(lease, { action_name: "ship-staging", blast_radius: "staging web" });
+    const ledger = await runner.openGate(lease, { action_name: "refund", blast_radius: "billing ledger" });
+    const sandbox = await runner.openGate(lease, { action_name: "reset", blast_radius: "prod sandbox" });
     await signInByLink(page, tenant);
     await page.goto(`/approvals?workspace=${tenant.workspace_id}&gate=${prod.gate_id}`);
     await slow(page.getByRole("region", { name: "deploy · ship-prod" })).toBeVisible();
@@ -249,6 +259,24 @@ test.describe("Links keep their target", () => {
     await page.keyboard.press("a");
     await expect.poll(() => gateStatus(apiUrl, tenant, low.gate_id)).toBe("approved");
     await slow(confirm).toHaveCount(0);
+
+    // The policy's word wins over the blast radius's: the ledger asks, the sandbox does not.
+    await page.goto(`/approvals?workspace=${tenant.workspace_id}&gate=${ledger.gate_id}`);
+    await slow(page.getByRole("region", { name: "deploy · refund" })).toBeVisible();
+    await page.waitForTimeout(900);
+    await page.keyboard.press("a");
+    await slow(confirm).toContainText("billing ledger");
+    expect(await gateStatus(apiUrl, tenant, ledger.gate_id)).toBe("pending");
+    await confirm.getByRole("button", { name: "Cancel" }).click();
+    await slow(confirm).toBeHidden();
+
+    await page.goto(`/approvals?workspace=${tenant.workspace_id}&gate=${sandbox.gate_id}`);
+    await slow(page.getByRole("region", { name: "deploy · reset" })).toBeVisible();
+    await page.waitForTimeout(900);
+    await page.keyboard.press("a");
+    await expect.poll(() => gateStatus(apiUrl, tenant, sandbox.gate_id)).toBe("approved");
+    await slow(confirm).toHaveCount(0);
+    expect(await gateStatus(apiUrl, tenant, ledger.gate_id)).toBe("pending");
   });
 
   test("a signed-out person's link reaches its page after the sign-in, by link or by key, and only a console page", async ({

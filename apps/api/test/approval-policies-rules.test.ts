@@ -77,6 +77,47 @@ describe("rules copied onto gates", () => {
   });
 });
 
+describe("high blast radius", () => {
+  it("takes the rule's high_blast, else the blast radius's words, and keeps it on a pending gate", async () => {
+    const owner = await seedTenant();
+    for (const bad of ["yes", null, 1]) {
+      const refused = await putPolicy(owner, {
+        rules: [{ name: "bad", match: {}, high_blast: bad }],
+        escalation_webhook_url: null,
+      });
+      expect(refused.status, refused.text).toBe(400);
+      expect(refused.body).toMatchObject({ error_code: "UZ-REQ-001" });
+      expect(refused.body.detail).toContain("high_blast");
+    }
+    const put = await putPolicy(owner, {
+      rules: [
+        { name: "ledger", match: { blast_radius: ["billing ledger"] }, high_blast: true },
+        { name: "sandbox", match: { blast_radius: ["prod sandbox"] }, high_blast: false },
+        { name: "deploys", match: { gate_kinds: ["deploy"] } },
+      ],
+      escalation_webhook_url: null,
+    });
+    expect(put.status, put.text).toBe(200);
+    expect(put.body.rules).toMatchObject([{ high_blast: true }, { high_blast: false }, {}]);
+    const leased = await leasedFleet(owner);
+    const highOf = async (blast_radius: string, gate_kind = "deploy") =>
+      (await opened(leased, { blast_radius, gate_kind })).high_blast;
+    expect(await highOf("billing ledger")).toBe(true); // the rule says, the words do not
+    expect(await highOf("prod sandbox")).toBe(false); // the rule says, over the words
+    expect(await highOf("Production web, all customers")).toBe(true); // a rule silent on it: words
+    expect(await highOf("CRITICAL: payments")).toBe(true);
+    expect(await highOf("one staging box")).toBe(false);
+    expect(await highOf("productionised", "other")).toBe(false); // whole words, no rule
+    const ledger = await opened(leased, { blast_radius: "billing ledger" });
+
+    await putPolicy(owner, { rules: [], escalation_webhook_url: null });
+    const read = await call<Body>("GET", `/v1/workspaces/${owner.workspaceId}/approvals/${ledger.gate_id}`, {
+      token: owner.apiKey,
+    });
+    expect(read.body).toMatchObject({ high_blast: true, rule: "ledger" });
+  });
+});
+
 describe("extending a gate", () => {
   it("extends once within the rule's maximum, wakes the waiting runner, and audits it", async () => {
     const owner = await seedTenant();

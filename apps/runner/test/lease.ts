@@ -63,6 +63,7 @@ export function fakeGate(overrides: Partial<RunnerGate> = {}): RunnerGate {
     reason: null,
     amended_action: null,
     rule: null,
+    high_blast: false,
     required_approvals: 1,
     approvals: [],
     escalated_at: null,

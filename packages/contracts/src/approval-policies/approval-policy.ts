@@ -83,6 +83,11 @@ export const approvalRule = z
         .optional(),
       /** Who may also answer once the gate escalated. */
       escalation_approvers: people("escalation_approvers").optional(),
+      /**
+       * Marks the gates it matches as high (true) or not (false) blast radius, whatever their words say;
+       * absent: the blast radius's own words decide (see `blastReadsHigh`).
+       */
+      high_blast: z.boolean({ error: "high_blast must be true or false" }).optional(),
     },
     { error: "each rule must be an object" },
   )

@@ -28,6 +28,17 @@ export const gateFailureLabels = {
 
 export const gateParams = { ...workspaceParam, gate_id: uuidv7("gate_id") };
 
+/**
+ * A blast radius high by its own words, when no policy rule says: it names production (`prod`,
+ * `production`) or calls itself `high` or `critical` (whole words, any case).
+ */
+const HIGH_BLAST_WORDS = /\b(?:prod|production|high|critical)\b/i;
+
+/** Whether a blast radius reads as high when the gate's rule does not mark it either way. */
+export function blastReadsHigh(blastRadius: string): boolean {
+  return HIGH_BLAST_WORDS.test(blastRadius);
+}
+
 /** One person's approval counted toward a gate's quorum. */
 export const gateApproval = z
   .object({
@@ -77,6 +88,11 @@ export const approvalGate = z
     amended_action: z.string().nullable(),
     /** The approval policy's rule copied onto the gate when it opened; null: the default. */
     rule: z.string().nullable(),
+    /**
+     * Whether the blast radius is high, so a one-key approve asks first: the rule's `high_blast` when it
+     * says, else whether the blast radius names production or says high or critical. Fixed at opening.
+     */
+    high_blast: z.boolean(),
     /** Distinct approvals that decide `approved`. */
     required_approvals: z.number().int(),
     /** Who has approved so far, oldest first. */

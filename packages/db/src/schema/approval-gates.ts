@@ -85,6 +85,8 @@ export const approvalGates = pgTable(
     causedBy: uuid("caused_by"),
     /** The policy's `allow_self_approval` when the gate opened: whether `caused_by` may approve it. */
     allowSelfApproval: boolean("allow_self_approval").notNull().default(false),
+    /** Whether a one-key approve asks first: the rule's `high_blast`, else the blast radius's words. */
+    highBlast: boolean("high_blast").notNull().default(false),
   },
   (t) => [
     uniqueIndex("approval_gates_fleet_action_key").on(t.fleetId, t.actionId),

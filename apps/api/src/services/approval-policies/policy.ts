@@ -1,4 +1,9 @@
-import { type ApprovalPolicy, type ApprovalRule, EXTENSION_DEFAULT_MS } from "@fleet/contracts";
+import {
+  type ApprovalPolicy,
+  type ApprovalRule,
+  blastReadsHigh,
+  EXTENSION_DEFAULT_MS,
+} from "@fleet/contracts";
 import { approvalPolicies, type Database, eq, type Tx } from "@fleet/db";
 
 type PolicyRow = typeof approvalPolicies.$inferSelect;
@@ -42,6 +47,7 @@ export interface GateTerms {
   escalationApprovers: string[] | null;
   maxExtensionMs: number;
   allowSelfApproval: boolean;
+  highBlast: boolean;
 }
 
 /**
@@ -67,5 +73,6 @@ export async function gateTerms(
     escalationApprovers: rule?.escalation_approvers ?? null,
     maxExtensionMs: rule?.max_extension_ms ?? EXTENSION_DEFAULT_MS,
     allowSelfApproval: policy?.allowSelfApproval ?? false,
+    highBlast: rule?.high_blast ?? blastReadsHigh(gate.blast_radius),
   };
 }

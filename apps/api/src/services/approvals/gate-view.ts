@@ -44,6 +44,7 @@ export function toGateItem(
     reason: row.reason,
     amended_action: row.amendedAction,
     rule: row.ruleName,
+    high_blast: row.highBlast,
     required_approvals: row.requiredApprovals,
     approvals,
     escalated_at: row.escalatedAt,

@@ -5,14 +5,13 @@ import type { Gate } from "./answer.ts";
 import { actionLabel } from "./labels.ts";
 
 /**
- * A blast radius that names production, or calls itself high or critical: the a key asks before it
- * approves such a gate. Words, not a scale: `blast_radius` is the runner's free text, and the policy has
- * no field that marks a gate high yet (docs/decisions/approvals.md, "One key and the blast radius").
+ * The a key asks before it approves a gate of high blast radius: one its approval policy rule marks high,
+ * or, when the rule does not say, one whose blast radius names production or says high or critical. The
+ * API decides it when the gate opens (`high_blast`; docs/decisions/approvals.md, "One key and the blast
+ * radius").
  */
-const HIGH_BLAST = /\b(?:prod|production|high|critical)\b/i;
-
-export function highBlast(gate: Pick<Gate, "blast_radius">): boolean {
-  return HIGH_BLAST.test(gate.blast_radius);
+export function highBlast(gate: Pick<Gate, "high_blast">): boolean {
+  return gate.high_blast;
 }
 
 /** Approving a high-blast gate that the a key asked for: what it is, where it reaches, and one more step. */
@@ -44,7 +43,8 @@ export function ConfirmApprove({
           </p>
           {reason.trim() ? <p className="dialog-text">Your reason: {reason.trim()}</p> : null}
           <p className="dialog-text muted">
-            The a key asks first for a gate whose blast radius names production or says high or critical.
+            The a key asks first for a gate of high blast radius: one the approval policy marks high, or one
+            whose blast radius names production or says high or critical.
           </p>
         </>
       ) : null}

@@ -261,6 +261,13 @@ test.describe("Screenshots", () => {
               expect
                 .soft(width.page, `${shot}: the page is wider than the screen`)
                 .toBeLessThanOrEqual(width.screen);
+              // A column whose text wraps anywhere, squeezed to a character a line, makes rows screens tall.
+              const tallest = await on.evaluate(() =>
+                Math.max(0, ...[...document.querySelectorAll("tbody tr")].map((row) => row.clientHeight)),
+              );
+              expect
+                .soft(tallest, `${shot}: a table row is half a screen tall`)
+                .toBeLessThanOrEqual(viewport.height / 2);
               expect.soft(await seriousViolations(on), `${shot}: axe`).toEqual([]);
             });
           }

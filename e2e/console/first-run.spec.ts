@@ -92,7 +92,9 @@ test.describe("First run", () => {
         .getByRole("navigation", { name: "Main" })
         .getByRole("link", { name: /Fleets/ })
         .click();
-      await page.getByRole("link", { name: "Echo", exact: true }).click();
+      // The Library's own Echo link is on screen until the Fleets page replaces it.
+      await expect(page.getByRole("heading", { level: 1, name: "Fleets" })).toBeVisible();
+      await page.getByRole("main").getByRole("link", { name: "Echo", exact: true }).click();
       await expect(page).toHaveURL(/\/fleets\/[0-9a-f-]{36}\?workspace=[0-9a-f-]{36}$/);
       await expect(page.getByRole("heading", { level: 1, name: "Echo" })).toBeVisible();
       expect(printed).toContain(

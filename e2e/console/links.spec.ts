@@ -14,6 +14,15 @@ import { loginLink, type Tenant } from "../support/fleetctl.ts";
 /** Two shared cores under six agents: a page may take longer than the default 10 s to show. */
 const slow = expect.configure({ timeout: 30_000 });
 
+/**
+ * The inbox's keys listen once its scripts run: its live stream says so (the server-drawn HTML is on screen
+ * before, and a key pressed then does nothing). Then past the 800 ms settle that guards a double press.
+ */
+async function keysListen(page: Page) {
+  await slow(page.locator(".live-status").first()).toHaveAttribute("data-state", "live");
+  await page.waitForTimeout(900);
+}
+
 /** A well-formed UUIDv7 that names nothing. */
 const NOBODY = "01a2000a-0000-7000-8000-00000000abcd";
 
@@ -178,7 +187,7 @@ test.describe("Links keep their target", () => {
     await page.goto(`${inbox}&gate=${NOBODY}`);
     await slow(pane.getByText("Gate not found")).toBeVisible();
     await slow(page.locator('tr[data-current="true"]')).toHaveCount(0);
-    await page.waitForTimeout(900);
+    await keysListen(page);
     await page.keyboard.press("a");
     await page.keyboard.press("d");
     await page.waitForTimeout(500);
@@ -188,7 +197,7 @@ test.describe("Links keep their target", () => {
     // In another workspace: said, with the way there; the keys answer neither.
     await page.goto(`${inbox}&gate=${far.gate_id}`);
     await slow(pane.getByText("This gate is in another workspace")).toBeVisible();
-    await page.waitForTimeout(900);
+    await keysListen(page);
     await page.keyboard.press("a");
     await page.waitForTimeout(500);
     expect(await gateStatus(apiUrl, tenant, waiting.gate_id)).toBe("pending");
@@ -203,7 +212,7 @@ test.describe("Links keep their target", () => {
     await slow(pane.getByRole("status").filter({ hasText: "No longer waiting" })).toContainText(
       "Already denied by",
     );
-    await page.waitForTimeout(900);
+    await keysListen(page);
     await page.keyboard.press("a");
     await page.waitForTimeout(500);
     expect(await gateStatus(apiUrl, tenant, waiting.gate_id)).toBe("pending");
@@ -237,7 +246,7 @@ test.describe("Links keep their target", () => {
     await signInByLink(page, tenant);
     await page.goto(`/approvals?workspace=${tenant.workspace_id}&gate=${prod.gate_id}`);
     await slow(page.getByRole("region", { name: "deploy · ship-prod" })).toBeVisible();
-    await page.waitForTimeout(900);
+    await keysListen(page);
 
     await page.keyboard.press("a");
     const confirm = page.getByRole("dialog", { name: "Approve this gate?" });
@@ -255,7 +264,7 @@ test.describe("Links keep their target", () => {
 
     await page.goto(`/approvals?workspace=${tenant.workspace_id}&gate=${low.gate_id}`);
     await slow(page.getByRole("region", { name: "deploy · ship-staging" })).toBeVisible();
-    await page.waitForTimeout(900);
+    await keysListen(page);
     await page.keyboard.press("a");
     await expect.poll(() => gateStatus(apiUrl, tenant, low.gate_id)).toBe("approved");
     await slow(confirm).toHaveCount(0);
@@ -263,7 +272,7 @@ test.describe("Links keep their target", () => {
     // The policy's word wins over the blast radius's: the ledger asks, the sandbox does not.
     await page.goto(`/approvals?workspace=${tenant.workspace_id}&gate=${ledger.gate_id}`);
     await slow(page.getByRole("region", { name: "deploy · refund" })).toBeVisible();
-    await page.waitForTimeout(900);
+    await keysListen(page);
     await page.keyboard.press("a");
     await slow(confirm).toContainText("billing ledger");
     expect(await gateStatus(apiUrl, tenant, ledger.gate_id)).toBe("pending");
@@ -272,7 +281,7 @@ test.describe("Links keep their target", () => {
 
     await page.goto(`/approvals?workspace=${tenant.workspace_id}&gate=${sandbox.gate_id}`);
     await slow(page.getByRole("region", { name: "deploy · reset" })).toBeVisible();
-    await page.waitForTimeout(900);
+    await keysListen(page);
     await page.keyboard.press("a");
     await expect.poll(() => gateStatus(apiUrl, tenant, sandbox.gate_id)).toBe("approved");
     await slow(confirm).toHaveCount(0);

@@ -37,8 +37,18 @@ export function usePageReach(): { page: ConsolePage; reach: PageReach }[] {
   return useMemo(() => consolePages.map((page) => ({ page, reach: reachOf(page, held) })), [held]);
 }
 
-/** The pages the signed-in person can open: the `g` keys and the palette offer only these. */
+/**
+ * The pages the signed-in person can open: the `g` keys and the palette offer only these. While the scopes
+ * are unknown (users/me loading or failed) they offer only pages that need none: a `g m` pressed as the page
+ * loads must not open Members for someone the navigation will hide it from.
+ */
 export function useOpenPages(): ConsolePage[] {
-  const reach = usePageReach();
-  return useMemo(() => reach.filter((entry) => entry.reach === "open").map(({ page }) => page), [reach]);
+  const held = useHeldScopes();
+  return useMemo(
+    () =>
+      consolePages.filter((page) =>
+        held === undefined ? page.scope === undefined : reachOf(page, held) === "open",
+      ),
+    [held],
+  );
 }

@@ -1,7 +1,8 @@
 import type { ServerResponse } from "node:http";
 import type { WireContext } from "./fake-model-vendor.ts";
-import { type Answer, breakAnswer, resolveAnswer, split, vendorId } from "./fake-model-vendor-scripts.ts";
-import { isObject, SseWriter, sendJson, sleep } from "./fake-model-vendor-sse.ts";
+import { runScript } from "./fake-model-vendor-run.ts";
+import { type Answer, split, vendorId } from "./fake-model-vendor-scripts.ts";
+import { isObject, sendJson } from "./fake-model-vendor-sse.ts";
 
 /** OpenAI's chat completions wire, as much of it as a gateway forwards. */
 export async function handleOpenAI(context: WireContext): Promise<void> {
@@ -43,46 +44,19 @@ async function complete(context: WireContext): Promise<void> {
   const stream = body.stream === true;
   const includeUsage = isObject(body.stream_options) && body.stream_options.include_usage === true;
   const modelId = body.model;
-  const script = context.nextScript();
-  if (script.kind === "hang") return context.hang();
-  if (script.kind === "status") {
-    const retryAfter = script.retryAfter ?? (script.status === 429 ? "1" : undefined);
-    return sendError(
-      response,
-      script.status,
-      script.message ?? statusMessage(script.status),
-      statusCode(script.status),
-      null,
-      retryAfter,
-    );
-  }
-  if (script.kind === "break") {
-    const answer = breakAnswer(script.afterChunks, body);
-    if (!stream) {
-      const text = JSON.stringify(completion(answer, modelId));
-      response.writeHead(200, { "content-type": "application/json", ...requestId() });
-      response.write(text.slice(0, Math.floor(text.length / 2)), () => response.socket?.destroy());
-      return;
-    }
-    const writer = new SseWriter(response, context.stopped);
-    writer.open(requestId());
-    for (const chunk of chunks(answer, modelId, includeUsage).slice(0, script.afterChunks))
-      writer.send(chunk);
-    return writer.destroy();
-  }
-  const answer = resolveAnswer(script, body);
-  await sleep(answer.delayMs);
-  if (context.stopped() || response.destroyed) return;
-  if (!stream) return sendJson(response, 200, completion(answer, modelId), requestId());
-  const writer = new SseWriter(response, context.stopped);
-  writer.open(requestId());
-  const events = chunks(answer, modelId, includeUsage);
-  for (const [index, chunk] of events.entries()) {
-    if (index > 0) await sleep(answer.chunkDelayMs);
-    writer.send(chunk);
-  }
-  writer.send("[DONE]");
-  writer.end();
+  return runScript(context, stream, {
+    headers: requestId,
+    error: (status, message, retryAfter) =>
+      sendError(response, status, message ?? statusMessage(status), statusCode(status), null, retryAfter),
+    message: (answer) => completion(answer, modelId),
+    events: (answer) => [
+      ...chunks(answer, modelId, includeUsage).map((data) => ({ data })),
+      { data: "[DONE]" },
+    ],
+    streamError: (status, message) => ({
+      data: { error: errorBody(status, message ?? statusMessage(status), statusCode(status), null) },
+    }),
+  });
 }
 
 /** The unstreamed answer: a `chat.completion`. */
@@ -208,10 +182,14 @@ function sendError(
   param: string | null = null,
   retryAfter?: string,
 ) {
-  const type = status === 429 ? "requests" : status >= 500 ? "server_error" : "invalid_request_error";
   const headers: Record<string, string> = {
     ...requestId(),
     ...(retryAfter ? { "retry-after": retryAfter } : {}),
   };
-  sendJson(response, status, { error: { message, type, param, code } }, headers);
+  sendJson(response, status, { error: errorBody(status, message, code, param) }, headers);
+}
+
+function errorBody(status: number, message: string, code: string | null, param: string | null) {
+  const type = status === 429 ? "requests" : status >= 500 ? "server_error" : "invalid_request_error";
+  return { message, type, param, code };
 }

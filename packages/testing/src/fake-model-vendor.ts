@@ -40,6 +40,11 @@ export type VendorScript =
   | { kind: "status"; status: number; retryAfter?: string; message?: string }
   /** A stream that starts, sends N chunks (SSE events), then the socket is destroyed. */
   | { kind: "break"; afterChunks: number }
+  /**
+   * A stream that starts, sends N chunks, then reports an error in the stream and ends (Anthropic
+   * `event: error`, OpenAI a `data: {error}` line); an unstreamed call gets the status instead.
+   */
+  | { kind: "streamError"; afterChunks: number; status: number; retryAfter?: string; message?: string }
   /** Accepts the request and never answers. */
   | { kind: "hang" };
 

@@ -272,6 +272,7 @@ export const tenantCases: Record<string, Omit<AuditedCase, "plane">> = {
   "leases.credentials": {
     action: "lease.credentials",
     perform: async (o) => {
+      await ok("POST", `${ws(o)}/secrets`, as(o, { name: "AUDITED", data: { token: "audited-value" } }));
       const { runner, lease } = await leasedFleet(o, { credentials: ["AUDITED"] });
       return call("POST", `/v1/runners/me/leases/${lease.lease_id}/credentials`, {
         token: runner.token,

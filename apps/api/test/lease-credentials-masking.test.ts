@@ -73,11 +73,9 @@ describe("masking what a run sends back", () => {
     } finally {
       stream.close();
     }
-    const event = await call(
-      "GET",
-      `${fleetPath(owner, leased)}/events/${leased.lease.event_id}`,
-      { token: owner.apiKey },
-    );
+    const event = await call("GET", `${fleetPath(owner, leased)}/events/${leased.lease.event_id}`, {
+      token: owner.apiKey,
+    });
     expect(event.status, event.text).toBe(200);
     expect(event.text).not.toContain(CANARY);
     expect(event.body.response_text).toBe(`the key is ${MASKED}`);
@@ -95,11 +93,9 @@ describe("masking what a run sends back", () => {
       failure_detail: `auth with ${CANARY} was refused`,
     });
     expect(reported.status, reported.text).toBe(200);
-    const event = await call(
-      "GET",
-      `${fleetPath(owner, leased)}/events/${leased.lease.event_id}`,
-      { token: owner.apiKey },
-    );
+    const event = await call("GET", `${fleetPath(owner, leased)}/events/${leased.lease.event_id}`, {
+      token: owner.apiKey,
+    });
     expect(event.status, event.text).toBe(200);
     expect(event.text).not.toContain(CANARY);
     expect(event.body.failure_detail).toBe(`auth with ${MASKED} was refused`);

@@ -88,9 +88,9 @@ describe("lease credentials", () => {
       { token: owner.apiKey },
     );
     expect(log.status, log.text).toBe(200);
-    expect(log.body.items.filter((row) => row.action === "lease.credentials").map((row) => row.target)).toEqual([
-      `lease:${leased.lease.lease_id}`,
-    ]);
+    expect(
+      log.body.items.filter((row) => row.action === "lease.credentials").map((row) => row.target),
+    ).toEqual([`lease:${leased.lease.lease_id}`]);
     expect(log.text).not.toContain(DEPLOY);
   });
 
@@ -169,13 +169,26 @@ describe("lease credentials", () => {
     const upper = await fetchCredentials(leased, { id: leased.lease.lease_id.toUpperCase() });
     expect(upper.status, upper.text).toBe(200);
     expect(upper.body.lease_id).toBe(leased.lease.lease_id);
-    for (const id of ["not-a-uuid", "%00", "0190a000-0000-4000-8000-000000000000", "x".repeat(5000), "%ED%A0%80"]) {
+    for (const id of [
+      "not-a-uuid",
+      "%00",
+      "0190a000-0000-4000-8000-000000000000",
+      "x".repeat(5000),
+      "%ED%A0%80",
+    ]) {
       const refused = await fetchCredentials(leased, { id });
       expect(refused.status, `${id}: ${refused.text}`).toBeGreaterThanOrEqual(400);
       expect(refused.status, `${id}: ${refused.text}`).toBeLessThan(500);
       expect(refused.text).not.toContain(DEPLOY);
     }
-    for (const body of [null, [], { fencing_token: "1" }, { fencing_token: -1 }, {}, { fencing_token: 1.5 }]) {
+    for (const body of [
+      null,
+      [],
+      { fencing_token: "1" },
+      { fencing_token: -1 },
+      {},
+      { fencing_token: 1.5 },
+    ]) {
       const refused = await fetchCredentials(leased, { body });
       expect(refused.status, `${JSON.stringify(body)}: ${refused.text}`).toBe(400);
       expect(refused.body).toMatchObject({ error_code: "UZ-REQ-001" });
@@ -193,10 +206,14 @@ describe("lease credentials", () => {
 
   it("refuses a runner that holds nothing yet (no heartbeat: degraded) before reading anything", async () => {
     const runner = await enrollRunner({ heartbeat: false });
-    const refused = await call("POST", "/v1/runners/me/leases/0190a000-0000-7000-8000-000000000000/credentials", {
-      token: runner.token,
-      body: { fencing_token: 1 },
-    });
+    const refused = await call(
+      "POST",
+      "/v1/runners/me/leases/0190a000-0000-7000-8000-000000000000/credentials",
+      {
+        token: runner.token,
+        body: { fencing_token: 1 },
+      },
+    );
     expect(refused.status, refused.text).toBe(404);
   });
 });

@@ -1,4 +1,4 @@
-import { and, auditEvents, eq } from "@fleet/db";
+import { and, auditEvents, eq, leases } from "@fleet/db";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type LeasedFleet, leasedFleet } from "./approval-fixtures.ts";
 import { call, seedTenant, type Tenant, testApi } from "./harness.ts";
@@ -120,6 +120,22 @@ describe("lease credentials", () => {
     expect(ended.status, ended.text).toBe(409);
     expect(ended.body).toMatchObject({ error_code: "UZ-RUN-005" });
     expect(ended.text).not.toContain(DEPLOY);
+    expect(await auditRows(leased.lease.lease_id)).toHaveLength(0);
+  });
+
+  it("refuses a lease past its expiry that no acquire has swept yet (409 UZ-RUN-005, expired)", async () => {
+    const owner = await seedTenant();
+    await storeSecret(owner, "DEPLOY_TOKEN", { token: DEPLOY });
+    const leased = await leasedFleet(owner, { credentials: ["DEPLOY_TOKEN"] });
+    const api = await testApi();
+    await api.database.db
+      .update(leases)
+      .set({ expiresAt: Date.now() - 1_000 })
+      .where(eq(leases.id, leased.lease.lease_id));
+    const lapsed = await fetchCredentials(leased);
+    expect(lapsed.status, lapsed.text).toBe(409);
+    expect(lapsed.body).toMatchObject({ error_code: "UZ-RUN-005", current_state: "expired" });
+    expect(lapsed.text).not.toContain(DEPLOY);
     expect(await auditRows(leased.lease.lease_id)).toHaveLength(0);
   });
 

@@ -3,7 +3,7 @@ import type { createApiKey } from "@fleet/contracts/api-keys/create-api-key";
 import type { createSchedule } from "@fleet/contracts/schedules/create-schedule";
 import type { startDeviceSignIn } from "@fleet/contracts/sessions/start-device-sign-in";
 import { newId } from "../src/runtime/ids.ts";
-import { gateIn } from "./approval-fixtures.ts";
+import { gateIn, leasedFleet } from "./approval-fixtures.ts";
 import { type AuditedCase, ok } from "./audit-coverage-fixtures.ts";
 import { chatLinkOf } from "./chat-link-fixtures.ts";
 import { installFleet, seedLibraryEntry } from "./fleet-fixtures.ts";
@@ -267,6 +267,17 @@ export const tenantCases: Record<string, Omit<AuditedCase, "plane">> = {
     perform: async () => {
       const { secret, fleetId, grantId } = await pendingGrant();
       return sendDecision(fleetId, { grant_id: grantId, decision: "approved" }, secret, nowS());
+    },
+  },
+  "leases.credentials": {
+    action: "lease.credentials",
+    perform: async (o) => {
+      await ok("POST", `${ws(o)}/secrets`, as(o, { name: "AUDITED", data: { token: "audited-value" } }));
+      const { runner, lease } = await leasedFleet(o, { credentials: ["AUDITED"] });
+      return call("POST", `/v1/runners/me/leases/${lease.lease_id}/credentials`, {
+        token: runner.token,
+        body: { fencing_token: lease.fencing_token },
+      });
     },
   },
   "workspaces.create": {

@@ -5,6 +5,7 @@ import { openGate } from "@fleet/contracts/approvals/open-gate";
 import { waitGate } from "@fleet/contracts/approvals/wait-gate";
 import { createFleetSchedule } from "@fleet/contracts/fleet-schedules/create-fleet-schedule";
 import { acquireLease } from "@fleet/contracts/leases/acquire-lease";
+import { leaseCredentials } from "@fleet/contracts/leases/lease-credentials";
 import { releaseLease } from "@fleet/contracts/leases/release-lease";
 import { renewLease } from "@fleet/contracts/leases/renew-lease";
 import { reportLease } from "@fleet/contracts/leases/report-lease";
@@ -17,6 +18,7 @@ export type { CapabilityReport };
 export type HeartbeatAnswer = z.output<typeof heartbeat.output>;
 export type AcquireAnswer = z.output<typeof acquireLease.output>;
 export type Memory = z.output<typeof memoryItem>;
+export type LeaseCredentials = z.output<typeof leaseCredentials.output>;
 type ReportBody = NonNullable<z.input<typeof reportLease.input>>;
 export type ReportFields = Omit<ReportBody, "lease_id" | "event_id" | "fencing_token">;
 
@@ -101,6 +103,20 @@ export class RunnerApi {
       },
       signal,
       attempts: 8,
+    });
+  }
+
+  /**
+   * The values of the secrets the lease's fleet declares, fenced by the lease's token. Retried: a repeat
+   * delivers the same values again (each delivery is audited). The answer is never logged.
+   */
+  credentials(lease: Lease, signal?: AbortSignal): Promise<LeaseCredentials> {
+    return this.http.call(leaseCredentials, {
+      token: this.token,
+      params: { lease_id: lease.lease_id },
+      body: { fencing_token: lease.fencing_token },
+      signal,
+      attempts: 3,
     });
   }
 

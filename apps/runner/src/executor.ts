@@ -15,6 +15,12 @@ export interface LeaseTools {
    * working, nothing more will be reported for this lease.
    */
   readonly signal: AbortSignal;
+  /**
+   * The values of the secrets the fleet declares, by name (a declared secret the workspace does not hold
+   * is absent), fetched for this lease only. In memory only: never write them to disk or a log. Emptied
+   * when the lease ends. Whatever the run sends back is masked by the service as `[secret:NAME]`.
+   */
+  readonly credentials: ReadonlyMap<string, Record<string, unknown>>;
   /** Publishes one live activity frame. Best-effort: a frame that cannot be delivered is dropped. */
   publish(frame: ActivityFrame): Promise<void>;
   /** Creates or replaces one of the fleet's memories. */

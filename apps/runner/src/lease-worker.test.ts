@@ -35,6 +35,7 @@ function fakeApi(overrides: Partial<LeaseApi> = {}) {
     createSchedule: async () => fakeSchedule(),
     openGate: async (_lease, gate) => fakeGate({ action_id: gate.action_id }),
     waitGate: async (_lease, gateId) => fakeGate({ gate_id: gateId }),
+    credentials: async (lease) => ({ lease_id: lease.lease_id, credentials: [], expires_at: 0 }),
     ...overrides,
   };
   return { api, calls };

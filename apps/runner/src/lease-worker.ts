@@ -10,7 +10,15 @@ export type LeaseEnd = "reported" | "lost" | "given_up" | "unreported";
 
 export type LeaseApi = Pick<
   RunnerApi,
-  "renew" | "release" | "report" | "activity" | "writeMemory" | "createSchedule" | "openGate" | "waitGate"
+  | "renew"
+  | "release"
+  | "report"
+  | "activity"
+  | "writeMemory"
+  | "createSchedule"
+  | "openGate"
+  | "waitGate"
+  | "credentials"
 >;
 
 /** The service's lease TTL (decisions: 30 s); a shorter one is read off the lease itself. */
@@ -109,8 +117,11 @@ export async function runLease(
       throw error;
     }
   };
+  /** This lease's secret values: in memory, for this run only, cleared when the lease ends. */
+  const credentials = new Map<string, Record<string, unknown>>();
   const tools: LeaseTools = {
     signal: running,
+    credentials,
     async publish(frame) {
       try {
         await fenced(() => api.activity(lease, [frame]));
@@ -129,7 +140,8 @@ export async function runLease(
 
   try {
     log.info("lease acquired", describe(lease));
-    const result = await execute(executor, lease, tools, running);
+    const refused = await fetchCredentials(lease, credentials, fenced, deps);
+    const result = refused ?? (await execute(executor, lease, tools, running));
     if (held.signal.aborted) return end ?? "lost";
     if (overBudget.signal.aborted) {
       const stopped: ReportFields = {
@@ -147,6 +159,7 @@ export async function runLease(
     log.error("lease failed", { ...describe(lease), error: problemText(error) });
     return end ?? "unreported";
   } finally {
+    credentials.clear();
     finished.abort();
     giveUp.removeEventListener("abort", onGiveUp);
     await renewing;
@@ -158,6 +171,34 @@ export async function runLease(
         });
       });
     }
+  }
+}
+
+/**
+ * Fills `into` with the lease's credentials when its fleet declares any (names only are logged). A refusal
+ * other than a lost lease (a degraded host, 409 UZ-EXEC-017) is the run's fleet_error: it cannot run
+ * without them. A lost lease propagates as LeaseLostError.
+ */
+async function fetchCredentials(
+  lease: Lease,
+  into: Map<string, Record<string, unknown>>,
+  fenced: <T>(write: () => Promise<T>) => Promise<T>,
+  deps: { api: LeaseApi; log: Logger },
+): Promise<ReportFields | null> {
+  if (lease.fleet.credentials.length === 0) return null;
+  try {
+    const answer = await fenced(() => deps.api.credentials(lease));
+    for (const item of answer.credentials) if (item.data !== undefined) into.set(item.name, item.data);
+    const missing = answer.credentials.filter((item) => item.missing).map((item) => item.name);
+    deps.log.info("credentials received", { ...describe(lease), names: [...into.keys()], missing });
+    return null;
+  } catch (error) {
+    if (error instanceof LeaseLostError) throw error;
+    return {
+      outcome: "fleet_error",
+      failure_label: "credentials_unavailable",
+      failure_detail: problemText(error).slice(0, 2000),
+    };
   }
 }
 

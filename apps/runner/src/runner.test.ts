@@ -64,6 +64,7 @@ function fakeService(state: Partial<HeartbeatAnswer> = {}) {
     createSchedule: async () => fakeSchedule(),
     openGate: async () => fakeGate(),
     waitGate: async () => fakeGate(),
+    credentials: async (lease) => ({ lease_id: lease.lease_id, credentials: [], expires_at: 0 }),
   };
   return { service, api };
 }

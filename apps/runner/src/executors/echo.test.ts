@@ -15,6 +15,7 @@ function recordingTools(overrides: Partial<LeaseTools> = {}) {
   const waits: Array<{ gateId: string; waitMs: number }> = [];
   const tools: LeaseTools = {
     signal: new AbortController().signal,
+    credentials: new Map(),
     async publish(frame) {
       frames.push(frame);
     },

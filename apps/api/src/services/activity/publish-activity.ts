@@ -1,4 +1,6 @@
 import type { ActivityFrame, StreamFrameKind } from "@fleet/contracts";
+import { leaseMasker } from "../secrets/lease-masker.ts";
+import { maskJson } from "../secrets/mask.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { fencedWrite } from "../shared/fence.ts";
 
@@ -10,17 +12,20 @@ const kinds: Record<string, StreamFrameKind> = {
   fleet_response_chunk: "chunk",
 };
 
-/** Hands the frames to the live tail; only the lease's current holder may publish. */
+/**
+ * Hands the frames to the live tail, the fleet's declared secrets masked out of every string (the run's
+ * cached masker: a fleet that declares none reads no secret); only the lease's current holder may publish.
+ */
 export async function publishActivity(
   ctx: ServiceContext,
   runnerId: string,
   input: { lease_id: string; frames: ActivityFrame[] },
 ) {
-  const lease = await fencedWrite(
+  const { lease, mask } = await fencedWrite(
     ctx,
     runnerId,
     { ...input, fencing_token: null },
-    async (_tx, held) => held,
+    async (tx, held) => ({ lease: held, mask: await leaseMasker(ctx, tx, held) }),
   );
   const at = ctx.now();
   for (const frame of input.frames) {
@@ -31,7 +36,7 @@ export async function publishActivity(
       eventId: lease.eventId,
       leaseId: lease.id,
       kind: kinds[variant]!,
-      payload: payload as Record<string, unknown>,
+      payload: maskJson(payload, mask) as Record<string, unknown>,
       at,
     });
   }

@@ -1,5 +1,6 @@
 import { eq, fleets, leases } from "@fleet/db";
 import { recordRunnerEvent } from "../runners/runner-events.ts";
+import { dropMasker } from "../secrets/lease-masker.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { fencedWrite } from "../shared/fence.ts";
 
@@ -16,6 +17,7 @@ export async function releaseLease(
     await recordRunnerEvent(tx, runnerId, "lease_released", now, { lease_id: lease.id, outcome: "released" });
     return { lease_id: lease.id, released: true as const };
   });
+  dropMasker(ctx.vault, released.lease_id);
   ctx.work.announce(); // the fleet's waiting work can be leased now
   ctx.metrics?.lease("released");
   return released;

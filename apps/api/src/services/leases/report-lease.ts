@@ -6,6 +6,7 @@ import { intArray } from "../billing/budgets.ts";
 import { periodOf, spendThisPeriod } from "../billing/period.ts";
 import { priceUsage } from "../billing/pricing.ts";
 import { chatAnswerReady, fromChat } from "../connectors/answers.ts";
+import { dropMasker, leaseMaskerById } from "../secrets/lease-masker.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { fencedWrite } from "../shared/fence.ts";
 import { eventComplete } from "../shared/frames.ts";
@@ -51,7 +52,15 @@ export interface ReportInput {
  * one-running-lease-per-fleet index instead, whose entries for ended leases stay until vacuum (9,000 of
  * them cost 9,025 buffer reads a report, against 3).
  */
-export async function reportLease(ctx: ServiceContext, runnerId: string, input: ReportInput) {
+export async function reportLease(ctx: ServiceContext, runnerId: string, reported: ReportInput) {
+  // The run's answer and failure, with the fleet's declared secrets masked out, are what is stored and told.
+  const texts = reported.response_text !== undefined || reported.failure_detail !== undefined;
+  const mask = texts ? await leaseMaskerById(ctx, reported.lease_id) : (text: string) => text;
+  const input = {
+    ...reported,
+    response_text: reported.response_text === undefined ? undefined : mask(reported.response_text),
+    failure_detail: reported.failure_detail === undefined ? undefined : mask(reported.failure_detail),
+  };
   const now = ctx.now();
   const succeeded = input.outcome === "processed";
   const failureLabel = succeeded ? null : (input.failure_label ?? "fleet_error");
@@ -148,6 +157,7 @@ export async function reportLease(ctx: ServiceContext, runnerId: string, input: 
   }
   // The fleet is free again: its next event can be leased now, not at a waiting runner's next re-poll.
   const ended = rows[0]!;
+  dropMasker(ctx.vault, ended.id);
   if (ended.more) ctx.work.announce();
   if (ended.period_budget_nanos !== null) {
     const alerts = await recordCrossedAlerts(

@@ -1,9 +1,13 @@
 import { fleetMemories } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
+import { leaseMasker } from "../secrets/lease-masker.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { fencedWrite } from "../shared/fence.ts";
 
-/** Writes a memory of the leased fleet; only the lease's current holder may write. */
+/**
+ * Writes a memory of the leased fleet, its content with the fleet's declared secrets masked out; only the
+ * lease's current holder may write.
+ */
 export async function writeMemory(
   ctx: ServiceContext,
   runnerId: string,
@@ -11,6 +15,7 @@ export async function writeMemory(
 ) {
   const now = ctx.now();
   return fencedWrite(ctx, runnerId, input, async (tx, lease) => {
+    const content = (await leaseMasker(ctx, tx, lease))(input.content);
     const [row] = await tx
       .insert(fleetMemories)
       .values({
@@ -18,13 +23,13 @@ export async function writeMemory(
         fleetId: lease.fleetId,
         key: input.key,
         category: input.category,
-        content: input.content,
+        content,
         createdAt: now,
         updatedAt: now,
       })
       .onConflictDoUpdate({
         target: [fleetMemories.fleetId, fleetMemories.key],
-        set: { category: input.category, content: input.content, updatedAt: now },
+        set: { category: input.category, content, updatedAt: now },
       })
       .returning();
     return {

@@ -5,6 +5,7 @@ import type { Actor } from "../shared/audit.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { uniqueViolation } from "../shared/errors.ts";
 import { requireWorkspace } from "../shared/tenancy.ts";
+import { forgetMaskers } from "./lease-masker.ts";
 import { auditSecret, type SecretKind } from "./stored-secrets.ts";
 
 export async function createSecret(
@@ -37,5 +38,6 @@ export async function createSecret(
     }
     throw error;
   }
+  forgetMaskers(ctx.vault, input.workspace_id);
   return { name: input.name, created_at: now, kind: input.kind };
 }

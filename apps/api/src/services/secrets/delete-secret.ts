@@ -2,6 +2,7 @@ import { and, eq, secrets } from "@fleet/db";
 import type { Actor } from "../shared/audit.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { requireWorkspace } from "../shared/tenancy.ts";
+import { forgetMaskers } from "./lease-masker.ts";
 import { auditSecret, notHeld } from "./stored-secrets.ts";
 
 export async function deleteSecret(
@@ -21,4 +22,5 @@ export async function deleteSecret(
     if (row === undefined) throw notHeld(name);
     await auditSecret(tx, actor, now, tenantId, workspaceId, "secret.delete", row.name);
   });
+  forgetMaskers(ctx.vault, workspaceId);
 }

@@ -1,4 +1,4 @@
-import { and, eq, fleets, inArray, secrets, type Tx } from "@fleet/db";
+import { and, type Database, eq, fleets, inArray, secrets, type Tx } from "@fleet/db";
 import type { Vault } from "../../runtime/vault.ts";
 
 /** Values shorter than this are not masked: they would shred ordinary words. */
@@ -18,7 +18,7 @@ function stringLeaves(value: unknown, into: string[]): void {
  * transaction.
  */
 export async function secretMasker(
-  tx: Tx,
+  tx: Database | Tx,
   vault: Vault,
   fleetId: string,
   workspaceId: string,
@@ -29,18 +29,29 @@ export async function secretMasker(
     .where(eq(fleets.id, fleetId));
   const declared = fleet?.definition.requirements.credentials ?? [];
   if (declared.length === 0) return (text) => text;
-  const rows = await tx
+  const rows = await declaredSecrets(tx, workspaceId, declared);
+  return maskerOf(rows.map((row) => ({ name: row.name, data: vault.open(workspaceId, row.name, row) })));
+}
+
+/** The rows of the declared secrets the workspace holds (sealed). */
+export function declaredSecrets(tx: Database | Tx, workspaceId: string, declared: string[]) {
+  return tx
     .select()
     .from(secrets)
     .where(and(eq(secrets.workspaceId, workspaceId), inArray(secrets.name, declared)));
+}
+
+/** The masker of opened secrets: every string leaf of each body, of 4 characters or more. */
+export function maskerOf(opened: { name: string; data: unknown }[]): (text: string) => string {
   const values: { name: string; value: string }[] = [];
-  for (const row of rows) {
+  for (const row of opened) {
     const leaves: string[] = [];
-    stringLeaves(vault.open(workspaceId, row.name, row), leaves);
+    stringLeaves(row.data, leaves);
     for (const value of leaves) if (value.length >= MASKABLE_LENGTH) values.push({ name: row.name, value });
   }
   // Longest first, so a value containing another is masked whole.
   values.sort((a, b) => b.value.length - a.value.length);
+  if (values.length === 0) return (text) => text;
   return (text) => {
     let masked = text;
     for (const { name, value } of values) masked = masked.split(value).join(`[secret:${name}]`);

@@ -42,6 +42,7 @@ const words: Record<string, string> = {
   "model.create": "Added",
   "model.update": "Updated",
   "model.delete": "Deleted",
+  "lease.credentials": "Delivered the declared secrets to",
   "notice_secret.rotate": "Rotated the notice secret of",
   "platform_key.replace": "Replaced",
   "provider.replace": "Set the model provider of",

@@ -263,7 +263,7 @@ test.describe("Screenshots", () => {
                 .toBeLessThanOrEqual(width.screen);
               // A column whose text wraps anywhere, squeezed to a character a line, makes rows screens tall.
               const tallest = await on.evaluate(() =>
-                Math.max(0, ...[...document.querySelectorAll("tbody tr")].map((row) => row.clientHeight)),
+                Math.max(0, ...Array.from(document.querySelectorAll("tbody tr"), (row) => row.clientHeight)),
               );
               expect
                 .soft(tallest, `${shot}: a table row is half a screen tall`)

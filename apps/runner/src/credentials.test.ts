@@ -1,10 +1,10 @@
 import type { Lease } from "@fleet/contracts";
 import { describe, expect, it } from "vitest";
-import { fakeGate, fakeLease, fakeSchedule } from "../test/lease.ts";
+import { fakeLease, fakeLeaseApi } from "../test/lease.ts";
 import { type LeaseCredentials, type ReportFields, RunnerApi } from "./api.ts";
 import type { Executor, LeaseTools } from "./executor.ts";
 import { ApiError, HttpClient } from "./http.ts";
-import { type LeaseApi, runLease } from "./lease-worker.ts";
+import { runLease } from "./lease-worker.ts";
 import { createLogger, silentLogger } from "./log.ts";
 
 const CANARY = "canary_runner_value_31f0";
@@ -12,23 +12,16 @@ const never = new AbortController().signal;
 
 function api(answer: () => Promise<LeaseCredentials>) {
   const calls = { credentials: [] as Lease[], report: [] as ReportFields[] };
-  const leaseApi: LeaseApi = {
-    release: async () => ({}),
-    renew: async (lease) => ({ lease_id: lease.lease_id, expires_at: Date.now() + 30_000 }),
+  const leaseApi = fakeLeaseApi({
     async report(_lease, fields) {
       calls.report.push(fields);
       return {};
     },
-    activity: async () => ({ ok: true }),
-    writeMemory: async () => ({ key: "k", content: "c", category: "general", created_at: 1, updated_at: 1 }),
-    createSchedule: async () => fakeSchedule(),
-    openGate: async () => fakeGate(),
-    waitGate: async () => fakeGate(),
     async credentials(lease) {
       calls.credentials.push(lease);
       return answer();
     },
-  };
+  });
   return { leaseApi, calls };
 }
 

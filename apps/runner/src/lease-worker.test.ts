@@ -1,6 +1,6 @@
 import type { Lease } from "@fleet/contracts";
 import { describe, expect, it } from "vitest";
-import { fakeGate, fakeLease, fakeSchedule } from "../test/lease.ts";
+import { fakeGate, fakeLease, fakeLeaseApi } from "../test/lease.ts";
 import type { ReportFields } from "./api.ts";
 import { sleep } from "./backoff.ts";
 import type { Executor } from "./executor.ts";
@@ -14,7 +14,7 @@ const superseded = () =>
 
 function fakeApi(overrides: Partial<LeaseApi> = {}) {
   const calls = { renew: [] as number[], report: [] as ReportFields[], activity: 0, release: 0 };
-  const api: LeaseApi = {
+  const api = fakeLeaseApi({
     async release() {
       calls.release++;
       return { released: true };
@@ -31,13 +31,8 @@ function fakeApi(overrides: Partial<LeaseApi> = {}) {
       calls.activity++;
       return { ok: true };
     },
-    writeMemory: async () => ({ key: "k", content: "c", category: "general", created_at: 1, updated_at: 1 }),
-    createSchedule: async () => fakeSchedule(),
-    openGate: async (_lease, gate) => fakeGate({ action_id: gate.action_id }),
-    waitGate: async (_lease, gateId) => fakeGate({ gate_id: gateId }),
-    credentials: async (lease) => ({ lease_id: lease.lease_id, credentials: [], expires_at: 0 }),
     ...overrides,
-  };
+  });
   return { api, calls };
 }
 

@@ -1,6 +1,6 @@
 import type { Lease } from "@fleet/contracts";
 import { describe, expect, it } from "vitest";
-import { fakeGate, fakeLease, fakeSchedule } from "../test/lease.ts";
+import { fakeLease, fakeLeaseApi } from "../test/lease.ts";
 import type { HeartbeatAnswer, ReportFields } from "./api.ts";
 import { sleep } from "./backoff.ts";
 import type { Executor } from "./executor.ts";
@@ -53,18 +53,12 @@ function fakeService(state: Partial<HeartbeatAnswer> = {}) {
       await sleep(50, signal);
       return { lease: null, retry_after_ms: 0 };
     },
-    renew: async (lease) => ({ lease_id: lease.lease_id, expires_at: Date.now() + 30_000 }),
-    release: async () => ({ released: true }),
-    async report(_lease, fields) {
-      service.reports.push(fields);
-      return {};
-    },
-    activity: async () => ({ ok: true }),
-    writeMemory: async () => ({ key: "k", content: "c", category: "general", created_at: 1, updated_at: 1 }),
-    createSchedule: async () => fakeSchedule(),
-    openGate: async () => fakeGate(),
-    waitGate: async () => fakeGate(),
-    credentials: async (lease) => ({ lease_id: lease.lease_id, credentials: [], expires_at: 0 }),
+    ...fakeLeaseApi({
+      async report(_lease, fields) {
+        service.reports.push(fields);
+        return {};
+      },
+    }),
   };
   return { service, api };
 }

@@ -1,5 +1,6 @@
 import type { Lease } from "@fleet/contracts";
 import type { RunnerGate, ScheduleView } from "../src/api.ts";
+import type { LeaseApi } from "../src/lease-worker.ts";
 
 /** A lease as the service hands one out, for unit tests. */
 export function fakeLease(overrides: Partial<Lease> & { message?: string } = {}): Lease {
@@ -73,6 +74,22 @@ export function fakeGate(overrides: Partial<RunnerGate> = {}): RunnerGate {
     outcome: null,
     approved_action: null,
     failure_label: null,
+    ...overrides,
+  };
+}
+
+/** The lease routes as a service that accepts everything answers them; a test overrides what it watches. */
+export function fakeLeaseApi(overrides: Partial<LeaseApi> = {}): LeaseApi {
+  return {
+    renew: async (lease) => ({ lease_id: lease.lease_id, expires_at: Date.now() + 30_000 }),
+    release: async () => ({ released: true }),
+    report: async () => ({}),
+    activity: async () => ({ ok: true }),
+    writeMemory: async () => ({ key: "k", content: "c", category: "general", created_at: 1, updated_at: 1 }),
+    createSchedule: async () => fakeSchedule(),
+    openGate: async (_lease, gate) => fakeGate({ action_id: gate.action_id }),
+    waitGate: async (_lease, gateId) => fakeGate({ gate_id: gateId }),
+    credentials: async (lease) => ({ lease_id: lease.lease_id, credentials: [], expires_at: 0 }),
     ...overrides,
   };
 }

@@ -6,6 +6,7 @@ import { authorize, type Caller } from "./auth/authorize.ts";
 import { assertFleetBinding } from "./auth/fleet-keys.ts";
 import type { Principal } from "./auth/principal.ts";
 import type { RateLimits } from "./auth/rate-limits.ts";
+import type { RelayAnswer } from "./http/relay.ts";
 import { toProblem } from "./runtime/problems.ts";
 import type { Bucket } from "./runtime/rate-limiter.ts";
 import type { StreamSubscription } from "./runtime/stream-hub.ts";
@@ -200,6 +201,10 @@ export function procedure<
     ctx: AuthorizedContext<PrincipalOf<C>>;
     input: z.output<I>;
   }) => AsyncIterable<z.input<O>> | Promise<AsyncIterable<z.input<O>>>;
+  type ResolveRelay = (opts: {
+    ctx: AuthorizedContext<PrincipalOf<C>>;
+    input: z.output<I>;
+  }) => Promise<RelayAnswer>;
   /** An operation only the REST surface serves: over /trpc the same checks run, then 405. */
   const restOnly = (resolve: (opts: never) => unknown, kind: string) => {
     const built = t.procedure
@@ -210,8 +215,8 @@ export function procedure<
       .query(async (opts): Promise<never> => {
         await resolve(opts as never);
         throw new Problem("UZ-REQ-005", {
-          detail: `${op.id} is ${kind}; open it at GET ${op.path}.`,
-          headers: { allow: "GET" },
+          detail: `${op.id} is ${kind}; open it at ${op.method} ${op.path}.`,
+          headers: { allow: op.method },
         });
       });
     return built as Named<Id, typeof built>;
@@ -227,6 +232,8 @@ export function procedure<
      * lines; the REST surface streams them (`http/ndjson.ts`).
      */
     lines: (unbound: ResolveLines) => restOnly(bound(unbound), "application/x-ndjson"),
+    /** A relayed vendor answer (`relay: true`): the resolver answers it, the REST surface writes it. */
+    relay: (unbound: ResolveRelay) => restOnly(bound(unbound), "a relayed vendor answer"),
     query: (unbound: Resolve) => {
       const resolve = bound(unbound);
       const built = build(resolve).query((opts) => resolve(opts as never) as never);

@@ -79,14 +79,16 @@ export async function reportLease(ctx: ServiceContext, runnerId: string, input: 
         input_tokens = ${input.input_tokens ?? null}::bigint, output_tokens = ${input.output_tokens ?? null}::bigint,
         cached_tokens = ${input.cached_tokens ?? null}::bigint
       from cur where l.id = cur.id and l.status = 'running'
-      returning l.id, l.fleet_id, l.event_id, cur.workspace_id, cur.tenant_id
+      returning l.id, l.fleet_id, l.event_id, cur.workspace_id, cur.tenant_id, l.model_nanos
     ),
     event as (
       update fleet_events e set
         status = ${input.outcome}, response_text = ${input.response_text ?? null},
         failure_label = ${failureLabel}, failure_detail = ${failureDetail},
         tokens = ${input.tokens ?? null}::bigint, wall_ms = ${input.wall_ms ?? null}::bigint,
-        cost_nanos = ${eventCost}::bigint, checkpoint_id = ${input.checkpoint_id ?? null},
+        cost_nanos = case when ended.model_nanos > 0
+          then coalesce(${eventCost}::bigint, 0) + ended.model_nanos else ${eventCost}::bigint end,
+        checkpoint_id = ${input.checkpoint_id ?? null},
         updated_at = ${now}::bigint
       from ended where e.id = ended.event_id
       returning e.id, e.actor
@@ -110,7 +112,8 @@ export async function reportLease(ctx: ServiceContext, runnerId: string, input: 
         ${input.provider ?? null}, ${input.model ?? null}, ${input.tokens ?? null}::bigint,
         ${input.input_tokens ?? null}::bigint, ${input.output_tokens ?? null}::bigint, ${input.cached_tokens ?? null}::bigint,
         ${priced.prices?.input ?? null}::bigint, ${priced.prices?.cachedInput ?? null}::bigint,
-        ${priced.prices?.output ?? null}::bigint, ${priced.source}, ${cost}::bigint, ${now}::bigint
+        ${priced.prices?.output ?? null}::bigint, ${priced.source}, ${cost}::bigint + ended.model_nanos,
+        ${now}::bigint
       from ended
       on conflict (event_id) do nothing
     ),

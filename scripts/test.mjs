@@ -22,6 +22,7 @@ const suites = [
   ["typecheck", ["typecheck"]],
   ["contracts", ["--filter", "@fleet/contracts", "test"]],
   ["db", ["--filter", "@fleet/db", "test"]],
+  ["testing", ["--filter", "@fleet/testing", "test"]],
   ["api", ["--filter", "@fleet/api", "test"]],
   ["runner", ["--filter", "@fleet/runner", "test"]],
   ["ui", ["--filter", "@fleet/ui", "test"]],

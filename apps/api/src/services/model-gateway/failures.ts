@@ -64,7 +64,7 @@ export function vendorRefusal(
 /** The problem a failed fetch becomes: the deadline is 504, anything else (refused, reset, DNS) 502. */
 export function unreachable(error: unknown, provider: string): Problem {
   const name = (error as { name?: unknown } | null)?.name;
-  if (name === "TimeoutError" || name === "AbortError") {
+  if (name === "TimeoutError") {
     return new Problem("UZ-MODEL-003", {
       detail: `The ${provider} provider did not answer within the deadline.`,
     });

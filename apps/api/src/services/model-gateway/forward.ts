@@ -53,8 +53,9 @@ export async function forwardChat(
       signal: controller.signal,
     });
   } catch (error) {
+    const reason = controller.signal.aborted ? controller.signal.reason : error;
     stop();
-    throw unreachable(controller.signal.reason ?? error, target.provider);
+    throw unreachable(reason, target.provider);
   }
   if (response.status < 200 || response.status >= 300) {
     let text = "";

@@ -207,18 +207,20 @@ export function procedure<
   }) => Promise<RelayAnswer>;
   /** An operation only the REST surface serves: over /trpc the same checks run, then 405. */
   const restOnly = (resolve: (opts: never) => unknown, kind: string) => {
-    const built = t.procedure
+    // A read checks access before it refuses; a relayed call is refused as it is (resolving forwards it).
+    const refuse = async (opts: unknown): Promise<never> => {
+      if (op.method === "GET") await resolve(opts as never);
+      throw new Problem("UZ-REQ-005", {
+        detail: `${op.id} is ${kind}; open it at ${op.method} ${op.path}.`,
+        headers: { allow: op.method },
+      });
+    };
+    const base = t.procedure
       .meta({ ...op, resolve: resolve as unknown as Resolver })
       .use(problems)
       .use(authorized)
-      .input(op.input)
-      .query(async (opts): Promise<never> => {
-        await resolve(opts as never);
-        throw new Problem("UZ-REQ-005", {
-          detail: `${op.id} is ${kind}; open it at ${op.method} ${op.path}.`,
-          headers: { allow: op.method },
-        });
-      });
+      .input(op.input);
+    const built = op.method === "GET" ? base.query(refuse) : base.mutation(refuse);
     return built as Named<Id, typeof built>;
   };
   return {

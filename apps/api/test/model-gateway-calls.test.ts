@@ -70,10 +70,14 @@ describe("the model gateway, unstreamed (OpenAI wire)", () => {
     expect(ended.status, ended.text).toBe(409);
     expect(ended.body.error_code).toBe("UZ-RUN-005");
     expect(vendor().calls.length).toBe(before);
-    const unfenced = await call("POST", `/v1/runners/me/leases/${run.lease.lease_id}/model/chat/completions`, {
-      token: run.runner.token,
-      body: { messages: [] },
-    });
+    const unfenced = await call(
+      "POST",
+      `/v1/runners/me/leases/${run.lease.lease_id}/model/chat/completions`,
+      {
+        token: run.runner.token,
+        body: { messages: [] },
+      },
+    );
     expect(unfenced.status, unfenced.text).toBe(400);
   });
 

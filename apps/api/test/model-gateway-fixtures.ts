@@ -69,15 +69,20 @@ export async function gatewayRun(provider: Record<string, unknown> | null = {}):
   return { tenant, fleetId, runner, lease: await leaseOne(runner) };
 }
 
-export const chatPath = (lease: HeldLease) => `/v1/runners/me/leases/${lease.lease_id}/model/chat/completions`;
+export const chatPath = (lease: HeldLease) =>
+  `/v1/runners/me/leases/${lease.lease_id}/model/chat/completions`;
 
 /** A chat completion through the gateway, as an OpenAI client sends it. */
 export function chat(run: GatewayRun, body: Record<string, unknown> = {}, token = run.lease.fencing_token) {
-  return call<Record<string, unknown> & { error_code?: string; detail?: string }>("POST", chatPath(run.lease), {
-    token: run.runner.token,
-    headers: { "fleet-fencing-token": String(token) },
-    body: { model: "whatever-the-runner-says", messages: [{ role: "user", content: "hello" }], ...body },
-  });
+  return call<Record<string, unknown> & { error_code?: string; detail?: string }>(
+    "POST",
+    chatPath(run.lease),
+    {
+      token: run.runner.token,
+      headers: { "fleet-fencing-token": String(token) },
+      body: { model: "whatever-the-runner-says", messages: [{ role: "user", content: "hello" }], ...body },
+    },
+  );
 }
 
 /** Every log line the API wrote so far, joined. */

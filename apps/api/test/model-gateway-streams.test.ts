@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { billingOf } from "./billing-fixtures.ts";
 import { testApi } from "./harness.ts";
-import { CANARY_KEY, chatPath, type GatewayRun, gatewayRun, priceOf, useModelVendor } from "./model-gateway-fixtures.ts";
+import {
+  CANARY_KEY,
+  chatPath,
+  type GatewayRun,
+  gatewayRun,
+  priceOf,
+  useModelVendor,
+} from "./model-gateway-fixtures.ts";
 
 const vendor = useModelVendor({ FLEET_MODEL_DEADLINE_MS: "1500" });
 
@@ -68,7 +75,9 @@ describe("the model gateway, streamed", () => {
     const calls = data
       .filter((d) => d !== "[DONE]")
       .flatMap((d) => (JSON.parse(d) as { choices: { delta: { tool_calls?: unknown[] } }[] }).choices)
-      .flatMap((choice) => (choice.delta.tool_calls ?? []) as { function?: { name?: string; arguments?: string } }[]);
+      .flatMap(
+        (choice) => (choice.delta.tool_calls ?? []) as { function?: { name?: string; arguments?: string } }[],
+      );
     expect(calls.map((c) => c.function?.name).filter(Boolean)).toEqual(["lookup"]);
     expect(calls.map((c) => c.function?.arguments ?? "").join("")).toBe('{"q":"fleet"}');
   });

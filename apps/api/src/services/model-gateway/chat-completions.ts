@@ -44,15 +44,18 @@ export interface ChatInput extends Record<string, unknown> {
 /**
  * One chat completion through the gateway: the holder and its budget checked (409 before anything is
  * forwarded), a call slot taken, the target resolved, the call forwarded, and the vendor's usage charged
- * once when the answer (or the stream) ends. The request's own `model` is ignored.
+ * once when the answer (or the stream) ends. The call counts against the fleet's workspace rate limit
+ * (`admit`). The request's own `model` is ignored.
  */
 export async function chatCompletion(
   ctx: ServiceContext,
   runnerId: string,
   input: ChatInput,
+  admit: (tenantId: string, workspaceId: string) => void | Promise<void>,
 ): Promise<RelayAnswer> {
   const { lease_id, fleet_fencing_token, ...body } = input;
   const lease = await heldLease(ctx, runnerId, { lease_id, fencing_token: fleet_fencing_token }, true);
+  await admit(lease.tenantId, lease.workspaceId);
   const release = takeSlot(ctx, lease.id);
   try {
     const target = await resolveTarget(ctx, lease);

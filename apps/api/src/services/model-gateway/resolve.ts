@@ -22,6 +22,7 @@ export interface HeldLease {
   id: string;
   fleetId: string;
   tenantId: string;
+  workspaceId: string;
   fencingToken: number;
 }
 
@@ -41,7 +42,7 @@ export function heldLease(
       if (refusal !== null) throw refusal;
     }
     const [fleet] = await tx
-      .select({ tenantId: fleets.tenantId, definition: fleets.definition })
+      .select({ tenantId: fleets.tenantId, workspaceId: fleets.workspaceId, definition: fleets.definition })
       .from(fleets)
       .where(eq(fleets.id, lease.fleetId));
     const named = (fleet?.definition as { model?: unknown } | undefined)?.model;
@@ -49,6 +50,7 @@ export function heldLease(
       id: lease.id,
       fleetId: lease.fleetId,
       tenantId: fleet?.tenantId ?? "",
+      workspaceId: fleet?.workspaceId ?? "",
       fencingToken: lease.fencingToken,
       definitionModel: typeof named === "string" ? named : null,
     };

@@ -98,6 +98,15 @@ describe("the model gateway, unstreamed (OpenAI wire)", () => {
     expect(renew.status, renew.text).toBe(409);
   });
 
+  it("caps the body at 1 MiB: 413 UZ-REQ-006, nothing forwarded", async () => {
+    const run = await gatewayRun();
+    const before = vendor().calls.length;
+    const big = await chat(run, { messages: [{ role: "user", content: "x".repeat(1024 * 1024) }] });
+    expect(big.status, big.text.slice(0, 200)).toBe(413);
+    expect(big.body.error_code).toBe("UZ-REQ-006");
+    expect(vendor().calls.length).toBe(before);
+  });
+
   it("answers 409 UZ-MODEL-001 when neither the tenant nor the platform has a provider", async () => {
     const run = await gatewayRun(null);
     const before = vendor().calls.length;

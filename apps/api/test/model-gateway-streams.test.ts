@@ -1,11 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { billingOf } from "./billing-fixtures.ts";
-import { testApi } from "./harness.ts";
+import { call, operatorToken, seedTenant, testApi } from "./harness.ts";
 import {
   CANARY_KEY,
+  chat,
   chatPath,
   type GatewayRun,
   gatewayRun,
+  MODEL,
   priceOf,
   useModelVendor,
 } from "./model-gateway-fixtures.ts";
@@ -100,5 +102,28 @@ describe("the model gateway, streamed", () => {
     const { response, text } = await stream(run);
     expect(response.status).toBe(502);
     expect(JSON.parse(text).error_code).toBe("UZ-MODEL-002");
+  });
+
+  // Last: it sets the platform default of this file's database.
+  it("uses the platform default's key and model for a tenant without a provider of its own", async () => {
+    const source = await seedTenant("platform");
+    const secret = await call("POST", `/v1/workspaces/${source.workspaceId}/secrets`, {
+      token: source.apiKey,
+      body: { name: "OPENAI_API_KEY", kind: "provider_api_key", data: { api_key: CANARY_KEY } },
+    });
+    expect(secret.status, secret.text).toBe(201);
+    const set = await call("PUT", "/v1/admin/platform-keys", {
+      token: await operatorToken(["platform-key:write"]),
+      body: { provider: "openai", source_workspace_id: source.workspaceId, model: MODEL },
+    });
+    expect(set.status, set.text).toBe(200);
+    const run = await gatewayRun(null);
+    const before = vendor().calls.length;
+    const answer = await chat(run);
+    expect(answer.status, answer.text).toBe(200);
+    const sent = vendor().calls.slice(before);
+    expect(sent.map((c) => (c.body as { model: string }).model)).toEqual([MODEL]);
+    expect(sent[0]!.headers.authorization).toBe(`Bearer ${CANARY_KEY}`);
+    expect(answer.text).not.toContain(CANARY_KEY);
   });
 });

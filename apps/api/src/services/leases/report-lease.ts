@@ -46,6 +46,10 @@ export interface ReportInput {
  * tenant's fleets do not queue on one account row (issue 16 §4; before, every report with a cost upserted
  * `billing_accounts` and held its lock until commit).
  *
+ * The run's model calls through the gateway were charged to the fleet as each ended (model-gateway/meter.ts):
+ * the fleet's counters take only the report's own cost, while the event's cost and the charge row show
+ * the whole run, the report's cost plus the lease's `model_nanos`.
+ *
  * The lease is read by its key alone, in a subquery fenced with `offset 0`: with `status = 'running'`
  * beside the key, a generic plan cached while `leases` had no statistics (a new database) read the
  * one-running-lease-per-fleet index instead, whose entries for ended leases stay until vacuum (9,000 of

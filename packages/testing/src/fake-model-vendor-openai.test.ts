@@ -188,6 +188,23 @@ describe("fake model vendor, OpenAI wire", () => {
     expect(text).not.toContain("[DONE]");
   });
 
+  it("reports an error inside a started stream as a data: {error} line, and cuts an unstreamed answer short", async () => {
+    vendor.script({ kind: "streamError", afterChunks: 2, status: 500, message: "boom" });
+    const events = await readSse(await post({ model: "gpt-4o", messages, stream: true }));
+    expect(events).toHaveLength(3);
+    expect(JSON.parse(events[2]?.data ?? "")).toEqual({
+      error: { message: "boom", type: "server_error", param: null, code: null },
+    });
+    vendor.script({ kind: "streamError", afterChunks: 2, status: 429 });
+    const refused = await post({ model: "gpt-4o", messages });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("retry-after")).toBe("1");
+    vendor.script({ kind: "break", afterChunks: 0 });
+    const cut = await post({ model: "gpt-4o", messages });
+    expect(cut.status).toBe(200);
+    await expect(cut.text()).rejects.toThrow();
+  });
+
   it("hangs until the vendor closes", async () => {
     const own = await startFakeModelVendor({ apiKey: "sk-own", models: ["m-1"] });
     own.script({ kind: "hang" });

@@ -55,6 +55,7 @@ export async function runScript(context: WireContext, stream: boolean, wire: Wir
   writer.open(wire.headers());
   for (const [index, event] of wire.events(answer).entries()) {
     if (index > 0) await sleep(answer.chunkDelayMs);
+    if (!writer.live) return;
     writer.send(event.data, event.event);
   }
   writer.end();

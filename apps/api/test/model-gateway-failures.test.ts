@@ -44,6 +44,14 @@ describe("the model gateway's failures are problems, never 500s", () => {
     expect(refused.text).not.toContain("sk-not-the-vendors-key");
   });
 
+  it("maps an answer the vendor breaks off half-way to 502 UZ-MODEL-002", async () => {
+    const run = await gatewayRun();
+    vendor().script({ kind: "break", afterChunks: 1 });
+    const broken = await chat(run);
+    expect(broken.status, broken.text).toBe(502);
+    expect(broken.body.error_code).toBe("UZ-MODEL-002");
+  });
+
   it("maps a vendor that never answers to 504 UZ-MODEL-003", async () => {
     const run = await gatewayRun();
     vendor().script({ kind: "hang" });

@@ -168,6 +168,15 @@ export const envSchema = z.object({
    * EU or US3 site is another host). Operator configuration, trusted as FLEET_SLACK_BASE_URL is.
    */
   FLEET_DATADOG_BASE_URL: z.url({ protocol: /^https?$/ }).default("https://api.datadoghq.com"),
+  /**
+   * The model gateway's named providers, reached at their own endpoints (`/chat/completions` beneath the
+   * OpenAI one; `/v1/messages` beneath Anthropic's). Operator configuration, trusted as
+   * FLEET_DATADOG_BASE_URL is (tests point them at a fake vendor on 127.0.0.1).
+   */
+  FLEET_OPENAI_BASE_URL: z.url({ protocol: /^https?$/ }).default("https://api.openai.com/v1"),
+  FLEET_ANTHROPIC_BASE_URL: z.url({ protocol: /^https?$/ }).default("https://api.anthropic.com"),
+  /** The longest a model call may wait for the vendor's answer (or its next streamed chunk): 504 UZ-MODEL-003. */
+  FLEET_MODEL_DEADLINE_MS: z.coerce.number().int().min(100).max(600_000).default(120_000),
   /** The longest one call to a connector's vendor may take before it counts as failed (UZ-CONN-003). */
   FLEET_CONNECTOR_DEADLINE_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
   /** OTLP/HTTP base URL (the standard variable); traces go to `<url>/v1/traces`. Unset: no tracing. */

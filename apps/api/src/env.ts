@@ -74,6 +74,8 @@ export interface Config {
     datadog: { baseUrl: string };
     deadlineMs: number;
   };
+  /** The model gateway: the named providers' endpoints (no trailing slash) and the vendor deadline. */
+  modelGateway: { openaiBaseUrl: string; anthropicBaseUrl: string; deadlineMs: number };
 }
 
 export class ConfigError extends Error {}
@@ -154,6 +156,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       },
       datadog: { baseUrl: env.FLEET_DATADOG_BASE_URL.replace(/\/$/, "") },
       deadlineMs: env.FLEET_CONNECTOR_DEADLINE_MS,
+    },
+    modelGateway: {
+      openaiBaseUrl: env.FLEET_OPENAI_BASE_URL.replace(/\/$/, ""),
+      anthropicBaseUrl: env.FLEET_ANTHROPIC_BASE_URL.replace(/\/$/, ""),
+      deadlineMs: env.FLEET_MODEL_DEADLINE_MS,
     },
   };
 }

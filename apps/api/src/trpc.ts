@@ -6,6 +6,7 @@ import { authorize, type Caller } from "./auth/authorize.ts";
 import { assertFleetBinding } from "./auth/fleet-keys.ts";
 import type { Principal } from "./auth/principal.ts";
 import type { RateLimits } from "./auth/rate-limits.ts";
+import type { RelayAnswer } from "./http/relay.ts";
 import { toProblem } from "./runtime/problems.ts";
 import type { Bucket } from "./runtime/rate-limiter.ts";
 import type { StreamSubscription } from "./runtime/stream-hub.ts";
@@ -200,20 +201,26 @@ export function procedure<
     ctx: AuthorizedContext<PrincipalOf<C>>;
     input: z.output<I>;
   }) => AsyncIterable<z.input<O>> | Promise<AsyncIterable<z.input<O>>>;
+  type ResolveRelay = (opts: {
+    ctx: AuthorizedContext<PrincipalOf<C>>;
+    input: z.output<I>;
+  }) => Promise<RelayAnswer>;
   /** An operation only the REST surface serves: over /trpc the same checks run, then 405. */
   const restOnly = (resolve: (opts: never) => unknown, kind: string) => {
-    const built = t.procedure
+    // A read checks access before it refuses; a relayed call is refused as it is (resolving forwards it).
+    const refuse = async (opts: unknown): Promise<never> => {
+      if (op.method === "GET") await resolve(opts as never);
+      throw new Problem("UZ-REQ-005", {
+        detail: `${op.id} is ${kind}; open it at ${op.method} ${op.path}.`,
+        headers: { allow: op.method },
+      });
+    };
+    const base = t.procedure
       .meta({ ...op, resolve: resolve as unknown as Resolver })
       .use(problems)
       .use(authorized)
-      .input(op.input)
-      .query(async (opts): Promise<never> => {
-        await resolve(opts as never);
-        throw new Problem("UZ-REQ-005", {
-          detail: `${op.id} is ${kind}; open it at GET ${op.path}.`,
-          headers: { allow: "GET" },
-        });
-      });
+      .input(op.input);
+    const built = op.method === "GET" ? base.query(refuse) : base.mutation(refuse);
     return built as Named<Id, typeof built>;
   };
   return {
@@ -227,6 +234,8 @@ export function procedure<
      * lines; the REST surface streams them (`http/ndjson.ts`).
      */
     lines: (unbound: ResolveLines) => restOnly(bound(unbound), "application/x-ndjson"),
+    /** A relayed vendor answer (`relay: true`): the resolver answers it, the REST surface writes it. */
+    relay: (unbound: ResolveRelay) => restOnly(bound(unbound), "a relayed vendor answer"),
     query: (unbound: Resolve) => {
       const resolve = bound(unbound);
       const built = build(resolve).query((opts) => resolve(opts as never) as never);

@@ -50,6 +50,7 @@ export const exemptions: Record<string, Exemption> = {
   "leases.report": { exempt: RUNNER_PLANE },
   "leases.reportUsage": { exempt: RUNNER_PLANE },
   "memories.delete": { exempt: RUNNER_PLANE },
+  "modelGateway.chatCompletions": { exempt: RUNNER_PLANE },
   "memories.write": { exempt: RUNNER_PLANE },
   "runners.heartbeat": { exempt: RUNNER_PLANE },
   "fleets.message": {

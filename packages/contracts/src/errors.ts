@@ -386,6 +386,47 @@ export const errorRegistry = {
     "No platform default",
     "Switching to platform defaults when none is configured.",
   ),
+  // The model gateway (docs/decisions/model-gateway.md)
+  "UZ-MODEL-001": def(
+    409,
+    "No model provider",
+    "Neither the tenant nor the platform has a model provider configured; set one with PUT /v1/tenants/me/provider.",
+  ),
+  "UZ-MODEL-002": def(
+    502,
+    "Model provider unreachable",
+    "The model provider refused the connection, answered 5xx or answered something that is not its wire.",
+  ),
+  "UZ-MODEL-003": def(
+    504,
+    "Model provider timeout",
+    "The model provider did not answer within the deadline.",
+  ),
+  "UZ-MODEL-004": def(
+    429,
+    "Model provider rate limit",
+    "The model provider is rate limiting this key; retry after Retry-After seconds.",
+  ),
+  "UZ-MODEL-005": def(
+    409,
+    "Model provider key refused",
+    "The model provider refused the configured key (401/403): the operator must fix the provider settings (PUT /v1/tenants/me/provider).",
+  ),
+  "UZ-MODEL-006": def(
+    400,
+    "Model request refused",
+    "The model provider refused the request as invalid; detail carries the provider's own message.",
+  ),
+  "UZ-MODEL-007": def(
+    429,
+    "Too many model calls",
+    "The lease already has the most model calls open at once (8); retry when one ends.",
+  ),
+  "UZ-MODEL-008": def(
+    409,
+    "Provider not served",
+    "The configured provider's wire is not served by the gateway yet (anthropic).",
+  ),
   // Libraries and bundles
   /** No platform entry with the id an install names; on the one-entry read, no entry the workspace sees. */
   "UZ-BUNDLE-001": def(

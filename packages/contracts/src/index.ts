@@ -25,6 +25,7 @@ export * from "./leases/lease.ts";
 export * from "./members/member.ts";
 export * from "./members/role-presets.ts";
 export { memoryItem } from "./memories/list-memories.ts";
+export { MODEL_BODY_LIMIT, MODEL_CALLS_PER_LEASE } from "./model-gateway/chat-completions.ts";
 export * from "./models/model.ts";
 export * from "./operation.ts";
 export * from "./overview/overview.ts";

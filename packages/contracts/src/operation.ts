@@ -80,6 +80,12 @@ export interface OperationSpec<
    * /trpc does not serve it.
    */
   ndjson?: boolean;
+  /**
+   * The operation relays a vendor's own answer as it came (its JSON, or its `text/event-stream`), not our
+   * envelope: the resolver returns a `RelayAnswer` (status, headers, body or chunks) and the REST surface
+   * writes it, flushing each chunk. /trpc does not serve it.
+   */
+  relay?: boolean;
   /** Body ceiling in bytes; the server default applies when absent. */
   bodyLimit?: number;
   /**

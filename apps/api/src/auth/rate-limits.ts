@@ -65,6 +65,22 @@ export class RateLimits {
     return this.#then(taken, key, principal, workspaceId);
   }
 
+  /**
+   * Counts a runner's model call through the gateway against its fleet's workspace quota (the bucket a
+   * tenant's calls on that workspace's routes spend), or throws 429 `UZ-API-001`: a run's model traffic
+   * is the tenant's traffic (docs/decisions/model-gateway.md).
+   */
+  admitWorkspace(tenantId: string, workspaceId: string): void | Promise<void> {
+    const key = `w:${tenantId}:${workspaceId.toLowerCase()}`;
+    const settle = (bucket: Bucket | false): void => {
+      if (bucket !== false) return;
+      this.onRefusal("workspace");
+      throw refusal(this.limiter.bucket(key)!, "This workspace's", this.limiter.now());
+    };
+    const taken = this.limiter.take(key, this.workspace);
+    return taken instanceof Promise ? taken.then(settle) : settle(taken);
+  }
+
   /** One bucket per client address (an IPv6 /64) and route: a chat vendor's burst never starves a sign-in. */
   #byAddress(call: AnonymousCall): Bucket | Promise<Bucket> {
     const key = `a:${call.route}:${addressBucket(call.address())}`;

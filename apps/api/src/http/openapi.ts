@@ -65,6 +65,8 @@ const statusText: Record<number, string> = {
   413: "The body is over the route's ceiling (UZ-REQ-006).",
   415: "The body is not application/json (UZ-REQ-003).",
   500: "The service failed to answer (UZ-INTERNAL-001).",
+  502: "An upstream vendor (the model provider) could not be reached or failed (UZ-MODEL-002).",
+  504: "An upstream vendor (the model provider) did not answer in time (UZ-MODEL-003).",
 };
 
 /** The OpenAPI 3.1 document of the `/v1` surface, built from the contracts alone. */
@@ -103,16 +105,25 @@ export function buildOpenApiDocument(serverUrl: string): JsonSchema {
                 description: "Newline-delimited JSON, streamed: one object a line, each this schema.",
                 content: { "application/x-ndjson": { schema: convert(op.output, "output", components) } },
               }
-            : op.stream
+            : op.relay
               ? {
                   description:
-                    "A Server-Sent Events stream: `hello` first, then frames named by their kind whose `data:` is this schema.",
-                  content: { "text/event-stream": { schema: convert(op.output, "output", components) } },
+                    "The vendor's own answer, relayed: its JSON, or with `stream: true` its Server-Sent Events (`data:` chunks, then `data: [DONE]`).",
+                  content: {
+                    "application/json": { schema: convert(op.output, "output", components) },
+                    "text/event-stream": { schema: { type: "string" } },
+                  },
                 }
-              : {
-                  description: "Success.",
-                  content: { "application/json": { schema: convert(op.output, "output", components) } },
-                },
+              : op.stream
+                ? {
+                    description:
+                      "A Server-Sent Events stream: `hello` first, then frames named by their kind whose `data:` is this schema.",
+                    content: { "text/event-stream": { schema: convert(op.output, "output", components) } },
+                  }
+                : {
+                    description: "Success.",
+                    content: { "application/json": { schema: convert(op.output, "output", components) } },
+                  },
     };
     for (const [status, when] of Object.entries(op.otherSuccesses ?? {})) {
       responses[status] = {

@@ -9,6 +9,7 @@ import { type RequestContext, WORKSPACE_ROUTES } from "../trpc.ts";
 import type { EventStreams } from "./event-stream.ts";
 import { FORM_CONTENT_TYPE, rawBodyOf } from "./json-body.ts";
 import { sendLines } from "./ndjson.ts";
+import { type RelayAnswer, sendRelay } from "./relay.ts";
 import { fleetResponse, ROUTE } from "./responses.ts";
 
 /** Default body ceiling for routes that do not name one. */
@@ -149,6 +150,7 @@ export function registerRestRoutes(
         }
         const result = await resolve({ ctx: Object.assign(ctx, { principal }), input: input.data });
         if (op.ndjson) return sendLines(reply, op, result as AsyncIterable<unknown>, ctx.logError);
+        if (op.relay) return sendRelay(reply, result as RelayAnswer, ctx.logError);
         if (op.headers) reply.headers(op.headers);
         if (ctx.response.headers !== undefined) reply.headers(ctx.response.headers);
         if (ctx.response.cookies !== undefined) reply.header("set-cookie", ctx.response.cookies);

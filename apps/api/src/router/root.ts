@@ -18,6 +18,7 @@ import { integrationGrantsRouter } from "./integration-grants/router.ts";
 import { leasesRouter } from "./leases/router.ts";
 import { membersRouter } from "./members/router.ts";
 import { memoriesRouter } from "./memories/router.ts";
+import { modelGatewayRouter } from "./model-gateway/router.ts";
 import { modelsRouter } from "./models/router.ts";
 import { overviewRouter } from "./overview/router.ts";
 import { providersRouter } from "./providers/router.ts";
@@ -50,6 +51,7 @@ export const appRouter = router({
   leases: leasesRouter,
   members: membersRouter,
   memories: memoriesRouter,
+  modelGateway: modelGatewayRouter,
   models: modelsRouter,
   overview: overviewRouter,
   providers: providersRouter,

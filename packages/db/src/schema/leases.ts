@@ -34,6 +34,11 @@ export const leases = pgTable(
     cachedTokens: bigint("cached_tokens", { mode: "number" }),
     /** What the run has spent so far, as its runner last reported it mid-run (never lowered). */
     usageNanos: bigint("usage_nanos", { mode: "number" }).notNull().default(0),
+    /**
+     * What the run's model calls through the gateway cost, summed as each is metered; already debited
+     * from the fleet, and part of usage_nanos (docs/decisions/model-gateway.md).
+     */
+    modelNanos: bigint("model_nanos", { mode: "number" }).notNull().default(0),
     createdAt: bigint("created_at", { mode: "number" }).notNull(),
     expiresAt: bigint("expires_at", { mode: "number" }).notNull(),
     endedAt: bigint("ended_at", { mode: "number" }),

@@ -31,11 +31,16 @@ export function toFleetBudget(fleet: FleetRow, period: string) {
   };
 }
 
-/** What bounds a run now: its own cap, and what is left of its fleet's budget this period. */
-export function remaining(fleet: FleetRow, usage: number, period: string): number | null {
+/**
+ * What bounds a run now: its own cap, and what is left of its fleet's budget this period. `debited` is
+ * the part of the run's usage already in the fleet's spend (its model calls through the gateway), not
+ * counted twice.
+ */
+export function remaining(fleet: FleetRow, usage: number, period: string, debited = 0): number | null {
   const bounds: number[] = [];
   if (fleet.runBudgetNanos !== null) bounds.push(fleet.runBudgetNanos - usage);
-  if (fleet.periodBudgetNanos !== null) bounds.push(fleet.periodBudgetNanos - spendIn(fleet, period) - usage);
+  if (fleet.periodBudgetNanos !== null)
+    bounds.push(fleet.periodBudgetNanos - spendIn(fleet, period) - (usage - debited));
   return bounds.length === 0 ? null : Math.max(0, Math.min(...bounds));
 }
 
@@ -43,14 +48,17 @@ export function overBudget(detail: string): Problem {
   return new Problem("UZ-BUDGET-001", { detail, current_state: "over_budget" });
 }
 
-/** The refusal a run gets once nothing is left of its budget, or null while it may go on. */
-export function runRefusal(fleet: FleetRow, usage: number, period: string): Problem | null {
+/** The refusal a run gets once nothing is left of its budget, or null while it may go on (`debited`: as above). */
+export function runRefusal(fleet: FleetRow, usage: number, period: string, debited = 0): Problem | null {
   if (fleet.runBudgetNanos !== null && usage >= fleet.runBudgetNanos) {
     return overBudget(
       `The run has spent ${usage} nanos, its fleet's cap per run is ${fleet.runBudgetNanos}; stop and report.`,
     );
   }
-  if (fleet.periodBudgetNanos !== null && spendIn(fleet, period) + usage >= fleet.periodBudgetNanos) {
+  if (
+    fleet.periodBudgetNanos !== null &&
+    spendIn(fleet, period) + usage - debited >= fleet.periodBudgetNanos
+  ) {
     return overBudget(
       `The fleet's budget for ${period} (${fleet.periodBudgetNanos} nanos) is spent with this run's ${usage}; stop and report.`,
     );
@@ -61,5 +69,7 @@ export function runRefusal(fleet: FleetRow, usage: number, period: string): Prob
 /** Checks a held lease's run against its budgets, inside the fenced write's transaction (the fleet locked). */
 export async function budgetRefusal(tx: Tx, lease: typeof leases.$inferSelect, now: number) {
   const [fleet] = await tx.select().from(fleets).where(eq(fleets.id, lease.fleetId));
-  return fleet === undefined ? null : runRefusal(fleet, lease.usageNanos, periodOf(now).period);
+  return fleet === undefined
+    ? null
+    : runRefusal(fleet, lease.usageNanos, periodOf(now).period, lease.modelNanos);
 }

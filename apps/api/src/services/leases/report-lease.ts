@@ -47,6 +47,10 @@ export interface ReportInput {
  * tenant's fleets do not queue on one account row (issue 16 §4; before, every report with a cost upserted
  * `billing_accounts` and held its lock until commit).
  *
+ * The run's model calls through the gateway were charged to the fleet as each ended (model-gateway/meter.ts):
+ * the fleet's counters take only the report's own cost, while the event's cost and the charge row show
+ * the whole run, the report's cost plus the lease's `model_nanos`.
+ *
  * The lease is read by its key alone, in a subquery fenced with `offset 0`: with `status = 'running'`
  * beside the key, a generic plan cached while `leases` had no statistics (a new database) read the
  * one-running-lease-per-fleet index instead, whose entries for ended leases stay until vacuum (9,000 of
@@ -88,14 +92,16 @@ export async function reportLease(ctx: ServiceContext, runnerId: string, reporte
         input_tokens = ${input.input_tokens ?? null}::bigint, output_tokens = ${input.output_tokens ?? null}::bigint,
         cached_tokens = ${input.cached_tokens ?? null}::bigint
       from cur where l.id = cur.id and l.status = 'running'
-      returning l.id, l.fleet_id, l.event_id, cur.workspace_id, cur.tenant_id
+      returning l.id, l.fleet_id, l.event_id, cur.workspace_id, cur.tenant_id, l.model_nanos
     ),
     event as (
       update fleet_events e set
         status = ${input.outcome}, response_text = ${input.response_text ?? null},
         failure_label = ${failureLabel}, failure_detail = ${failureDetail},
         tokens = ${input.tokens ?? null}::bigint, wall_ms = ${input.wall_ms ?? null}::bigint,
-        cost_nanos = ${eventCost}::bigint, checkpoint_id = ${input.checkpoint_id ?? null},
+        cost_nanos = case when ended.model_nanos > 0
+          then coalesce(${eventCost}::bigint, 0) + ended.model_nanos else ${eventCost}::bigint end,
+        checkpoint_id = ${input.checkpoint_id ?? null},
         updated_at = ${now}::bigint
       from ended where e.id = ended.event_id
       returning e.id, e.actor
@@ -119,7 +125,8 @@ export async function reportLease(ctx: ServiceContext, runnerId: string, reporte
         ${input.provider ?? null}, ${input.model ?? null}, ${input.tokens ?? null}::bigint,
         ${input.input_tokens ?? null}::bigint, ${input.output_tokens ?? null}::bigint, ${input.cached_tokens ?? null}::bigint,
         ${priced.prices?.input ?? null}::bigint, ${priced.prices?.cachedInput ?? null}::bigint,
-        ${priced.prices?.output ?? null}::bigint, ${priced.source}, ${cost}::bigint, ${now}::bigint
+        ${priced.prices?.output ?? null}::bigint, ${priced.source}, ${cost}::bigint + ended.model_nanos,
+        ${now}::bigint
       from ended
       on conflict (event_id) do nothing
     ),

@@ -22,10 +22,14 @@ export async function reportUsage(
   const outcome = await fencedWrite(ctx, runnerId, input, async (tx, lease) => {
     const [updated] = await tx
       .update(leases)
-      .set({ usageNanos: sql`greatest(${leases.usageNanos}, ${priced.costNanos}::bigint)` })
+      // The runner reports its other spend; the gateway's metered model calls are added on top.
+      .set({
+        usageNanos: sql`greatest(${leases.usageNanos}, ${priced.costNanos}::bigint + ${leases.modelNanos})`,
+      })
       .where(and(eq(leases.id, lease.id), eq(leases.status, "running")))
-      .returning({ usage: leases.usageNanos });
+      .returning({ usage: leases.usageNanos, debited: leases.modelNanos });
     const usage = updated?.usage ?? lease.usageNanos;
+    const debited = updated?.debited ?? lease.modelNanos;
     const [fleet] = await tx.select().from(fleets).where(eq(fleets.id, lease.fleetId));
     if (fleet === undefined) return { usage, refusal: null, left: null, alerts: [] as BudgetAlert[] };
     const alerts = await recordCrossedAlerts(
@@ -38,13 +42,13 @@ export async function reportUsage(
         percents: intArray(fleet.budgetAlertPercents),
       },
       period,
-      spendIn(fleet, period) + usage,
+      spendIn(fleet, period) + usage - debited,
       now,
     );
     return {
       usage,
-      refusal: runRefusal(fleet, usage, period),
-      left: remaining(fleet, usage, period),
+      refusal: runRefusal(fleet, usage, period, debited),
+      left: remaining(fleet, usage, period, debited),
       alerts,
     };
   });

@@ -1,0 +1,71 @@
+import { unreachable, vendorRefusal } from "./failures.ts";
+import type { Target } from "./resolve.ts";
+
+/** A vendor's answer whose head arrived with a 2xx, and the deadline watching the rest of it. */
+export interface Forwarded {
+  response: Response;
+  /** Restarts the deadline: a stream's every chunk does, so only a stalled vendor times out. */
+  touch: () => void;
+  /** Stops the deadline and, if the body is still open, the request. */
+  stop: () => void;
+  /** Why the request was aborted (the deadline's TimeoutError), if it was. */
+  reason: () => unknown;
+}
+
+/**
+ * Sends an OpenAI chat completion to the target: the body as the runner gave it, with the resolved
+ * model, and for a stream `stream_options.include_usage` so the last chunk carries the usage. The key
+ * travels in the Authorization header only. A refusal (non-2xx) or a failed connection becomes a problem
+ * (failures.ts); redirects are not followed. `deadlineMs` bounds the head and, re-armed by `touch`, every
+ * wait for more of the body.
+ */
+export async function forwardChat(
+  target: Target,
+  body: Record<string, unknown>,
+  deadlineMs: number,
+): Promise<Forwarded> {
+  const payload: Record<string, unknown> = { ...body, model: target.model };
+  if (body.stream === true) {
+    const options =
+      typeof body.stream_options === "object" && body.stream_options !== null ? body.stream_options : {};
+    payload.stream_options = { ...options, include_usage: true };
+  }
+  const controller = new AbortController();
+  const expire = () => controller.abort(new DOMException("The vendor's deadline passed.", "TimeoutError"));
+  let timer = setTimeout(expire, deadlineMs);
+  const touch = () => {
+    clearTimeout(timer);
+    timer = setTimeout(expire, deadlineMs);
+  };
+  const stop = () => {
+    clearTimeout(timer);
+    if (!controller.signal.aborted) controller.abort(new DOMException("Done.", "AbortError"));
+  };
+  const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json" };
+  if (target.apiKey !== null) headers.authorization = `Bearer ${target.apiKey}`;
+  let response: Response;
+  try {
+    response = await fetch(`${target.baseUrl}/chat/completions`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify(payload),
+      redirect: "manual",
+      signal: controller.signal,
+    });
+  } catch (error) {
+    const reason = controller.signal.aborted ? controller.signal.reason : error;
+    stop();
+    throw unreachable(reason, target.provider);
+  }
+  if (response.status < 200 || response.status >= 300) {
+    let text = "";
+    try {
+      text = await response.text();
+    } catch {
+      // the refusal's status says enough
+    }
+    stop();
+    throw vendorRefusal(response.status, response.headers, text, target.apiKey, target.provider);
+  }
+  return { response, touch, stop, reason: () => controller.signal.reason };
+}

@@ -1,0 +1,160 @@
+import { Problem } from "@fleet/contracts";
+import { and, eq, fleets, models, platformKeys, tenantProviders } from "@fleet/db";
+import { systemResolve } from "../../runtime/public-address.ts";
+import type { Sealed } from "../../runtime/vault.ts";
+import { budgetRefusal } from "../billing/budgets.ts";
+import { verifyBaseUrl } from "../providers/base-url.ts";
+import { openTenantKey } from "../providers/tenant-key.ts";
+import { openSecret } from "../secrets/stored-secrets.ts";
+import type { ServiceContext } from "../shared/context.ts";
+import { fencedWrite } from "../shared/fence.ts";
+
+/** Where one call goes: the provider, its endpoint, the model, and the key (opened for this call only). */
+export interface Target {
+  provider: "openai" | "openai_compatible" | "anthropic";
+  baseUrl: string;
+  model: string;
+  /** Never logged, echoed or stored; null for an openai_compatible endpoint that takes none. */
+  apiKey: string | null;
+}
+
+export interface HeldLease {
+  id: string;
+  fleetId: string;
+  tenantId: string;
+  workspaceId: string;
+  fencingToken: number;
+}
+
+/**
+ * The lease, if the runner is its current holder with this token and its run has budget left: 409
+ * UZ-RUN-005 or UZ-BUDGET-001 otherwise, before anything is forwarded.
+ */
+export function heldLease(
+  ctx: ServiceContext,
+  runnerId: string,
+  ref: { lease_id: string; fencing_token: number | null },
+  checkBudget: boolean,
+): Promise<HeldLease & { definitionModel: string | null }> {
+  return fencedWrite(ctx, runnerId, ref, async (tx, lease) => {
+    if (checkBudget) {
+      const refusal = await budgetRefusal(tx, lease, ctx.now());
+      if (refusal !== null) throw refusal;
+    }
+    const [fleet] = await tx
+      .select({ tenantId: fleets.tenantId, workspaceId: fleets.workspaceId, definition: fleets.definition })
+      .from(fleets)
+      .where(eq(fleets.id, lease.fleetId));
+    const named = (fleet?.definition as { model?: unknown } | undefined)?.model;
+    return {
+      id: lease.id,
+      fleetId: lease.fleetId,
+      tenantId: fleet?.tenantId ?? "",
+      workspaceId: fleet?.workspaceId ?? "",
+      fencingToken: lease.fencingToken,
+      definitionModel: typeof named === "string" ? named : null,
+    };
+  });
+}
+
+interface Choice {
+  provider: string;
+  model: string;
+  baseUrl: string | null;
+  /** The tenant's sealed key, or where the platform's key is kept; both null: no key. */
+  sealed: Sealed | null;
+  platformSecret: { workspaceId: string; name: string } | null;
+}
+
+/** The tenant's provider, else the platform default; 409 UZ-MODEL-001 when there is neither. */
+async function chosenProvider(ctx: ServiceContext, tenantId: string): Promise<Choice> {
+  const [own] = await ctx.db
+    .select({
+      provider: tenantProviders.provider,
+      model: models.modelId,
+      baseUrl: tenantProviders.baseUrl,
+      wrappedKey: tenantProviders.wrappedKey,
+      ciphertext: tenantProviders.ciphertext,
+    })
+    .from(tenantProviders)
+    .innerJoin(models, eq(models.uid, tenantProviders.modelUid))
+    .where(eq(tenantProviders.tenantId, tenantId));
+  if (own !== undefined && own.provider !== "platform") {
+    const { wrappedKey, ciphertext } = own;
+    return {
+      provider: own.provider,
+      model: own.model,
+      baseUrl: own.baseUrl,
+      sealed: wrappedKey === null || ciphertext === null ? null : { wrappedKey, ciphertext },
+      platformSecret: null,
+    };
+  }
+  const [platform] = await ctx.db
+    .select({
+      provider: platformKeys.provider,
+      model: models.modelId,
+      baseUrl: platformKeys.baseUrl,
+      workspaceId: platformKeys.sourceWorkspaceId,
+      secretName: platformKeys.secretName,
+    })
+    .from(platformKeys)
+    .innerJoin(models, eq(models.uid, platformKeys.modelUid));
+  if (platform === undefined) {
+    throw new Problem("UZ-MODEL-001", {
+      detail: "Neither the tenant nor the platform has a model provider configured.",
+    });
+  }
+  return {
+    provider: platform.provider,
+    model: platform.model,
+    baseUrl: platform.baseUrl,
+    sealed: null,
+    platformSecret: { workspaceId: platform.workspaceId, name: platform.secretName },
+  };
+}
+
+/**
+ * Resolves a call's target (docs/decisions/model-gateway.md): provider from the tenant or the platform;
+ * model the fleet definition's `model:` when it is a catalogue model of that provider, else the
+ * provider's; the endpoint the operator's for a named provider, the stored base_url (re-checked public
+ * now) for openai_compatible. The key is opened last, only when everything else holds.
+ */
+export async function resolveTarget(
+  ctx: ServiceContext,
+  lease: { tenantId: string; definitionModel: string | null },
+  withKey = true,
+): Promise<Target> {
+  const choice = await chosenProvider(ctx, lease.tenantId);
+  const provider = choice.provider as Target["provider"];
+  let model = choice.model;
+  if (lease.definitionModel !== null) {
+    const [row] = await ctx.db
+      .select({ id: models.modelId })
+      .from(models)
+      .where(and(eq(models.provider, provider), eq(models.modelId, lease.definitionModel)));
+    if (row !== undefined) model = row.id;
+  }
+  let baseUrl: string;
+  if (provider === "openai") baseUrl = ctx.config.modelGateway.openaiBaseUrl;
+  else if (provider === "openai_compatible" && choice.baseUrl !== null) {
+    const checked = ctx.config.devMode ? choice.baseUrl : await verifyBaseUrl(choice.baseUrl, systemResolve);
+    baseUrl = checked.replace(/\/$/, "");
+  } else {
+    throw new Problem("UZ-MODEL-008", {
+      detail: `The gateway does not serve ${provider} yet; choose an openai or openai_compatible provider.`,
+    });
+  }
+  const platform = choice.platformSecret;
+  const apiKey = !withKey
+    ? null
+    : platform !== null
+      ? platformKey(await openSecret(ctx, platform.workspaceId, platform.name))
+      : choice.sealed === null
+        ? null
+        : openTenantKey(ctx, lease.tenantId, choice.sealed);
+  return { provider, baseUrl, model, apiKey };
+}
+
+function platformKey(data: Record<string, unknown>): string | null {
+  return typeof data.api_key === "string" && data.api_key !== "" ? data.api_key : null;
+}

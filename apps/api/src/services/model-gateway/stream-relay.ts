@@ -1,0 +1,72 @@
+import { scrub } from "./failures.ts";
+import type { Forwarded } from "./forward.ts";
+import type { CallUsage } from "./meter.ts";
+import { openaiUsage } from "./meter.ts";
+
+/** The frame a stream the vendor breaks ends with: OpenAI's clients throw an API error on `data.error`. */
+export function errorFrame(message: string, type: string): string {
+  return `data: ${JSON.stringify({ error: { message, type, code: null, param: null } })}\n\n`;
+}
+
+/**
+ * Relays a vendor's SSE stream as it arrives, each chunk passed on as the vendor sent it (the key
+ * scrubbed, were it ever echoed), while reading its `data:` lines for the usage the last chunk carries.
+ * A vendor that breaks or stalls mid-way ends the relay with an error frame and `[DONE]`. `settle` runs
+ * once, when the stream ends however it ends, with the usage seen (null if none came).
+ */
+export async function* relayStream(
+  forwarded: Forwarded,
+  apiKey: string | null,
+  settle: (usage: CallUsage | null) => Promise<void>,
+): AsyncGenerator<string> {
+  const body = forwarded.response.body;
+  let usage: CallUsage | null = null;
+  let pending = "";
+  const read = (text: string) => {
+    pending += text;
+    let end = pending.indexOf("\n");
+    while (end !== -1) {
+      const line = pending.slice(0, end).trim();
+      pending = pending.slice(end + 1);
+      end = pending.indexOf("\n");
+      if (!line.startsWith("data:") || !line.includes('"usage"')) continue;
+      try {
+        const seen = openaiUsage((JSON.parse(line.slice(5)) as { usage?: unknown }).usage);
+        if (seen !== null) usage = seen;
+      } catch {
+        // not JSON: passed on all the same
+      }
+    }
+  };
+  try {
+    if (body === null) return;
+    const decoder = new TextDecoder();
+    const reader = body.getReader();
+    try {
+      for (;;) {
+        let next: Awaited<ReturnType<typeof reader.read>>;
+        try {
+          next = await reader.read();
+        } catch {
+          const timedOut = (forwarded.reason() as { name?: string } | undefined)?.name === "TimeoutError";
+          yield errorFrame(
+            timedOut ? "The model provider stalled mid-stream." : "The model provider broke the stream.",
+            timedOut ? "upstream_timeout" : "upstream_error",
+          );
+          yield "data: [DONE]\n\n";
+          return;
+        }
+        if (next.done) break;
+        forwarded.touch();
+        const text = decoder.decode(next.value, { stream: true });
+        read(text);
+        yield apiKey !== null && text.includes(apiKey) ? scrub(text, apiKey) : text;
+      }
+    } finally {
+      reader.releaseLock();
+    }
+  } finally {
+    forwarded.stop();
+    await settle(usage);
+  }
+}

@@ -1,0 +1,91 @@
+import { type FakeModelVendor, modelVendorEnv, startFakeModelVendor } from "@fleet/testing/fake-model-vendor";
+import { afterAll, beforeAll, expect } from "vitest";
+import { newId } from "../src/runtime/ids.ts";
+import { leaseOne, workingFleet } from "./billing-fixtures.ts";
+import { call, operatorToken, seedTenant, type Tenant, testApi, useIsolatedApi } from "./harness.ts";
+import type { EnrolledRunner, HeldLease } from "./runner-fixtures.ts";
+
+/** The provider key the vendor accepts: it must never be seen again (an answer, a log line, an error). */
+export const CANARY_KEY = `sk-canary-never-leak-${newId()}`;
+export const MODEL = "gpt-4o-mini";
+
+export const PRICES = {
+  input_nanos_per_mtok: 3_000_000_000,
+  cached_input_nanos_per_mtok: 300_000_000,
+  output_nanos_per_mtok: 15_000_000_000,
+};
+
+/** The catalogue's price of the vendor's usage: uncached input, cached input, output; rounded up. */
+export function priceOf(usage: { input: number; output: number; cached?: number }): number {
+  const cached = usage.cached ?? 0;
+  const micro =
+    BigInt(usage.input - cached) * BigInt(PRICES.input_nanos_per_mtok) +
+    BigInt(cached) * BigInt(PRICES.cached_input_nanos_per_mtok) +
+    BigInt(usage.output) * BigInt(PRICES.output_nanos_per_mtok);
+  return Number((micro + 999_999n) / 1_000_000n);
+}
+
+/**
+ * The fake model vendor (accepting only the canary key) and an API of the file's own pointed at it, with
+ * the vendor's model priced in the catalogue. Answers a getter: the vendor exists once the hooks have run.
+ */
+export function useModelVendor(env: Record<string, string> = {}): () => FakeModelVendor {
+  let vendor: FakeModelVendor | null = null;
+  beforeAll(async () => {
+    vendor = await startFakeModelVendor({ apiKey: CANARY_KEY });
+  });
+  afterAll(async () => {
+    await vendor?.close();
+  });
+  useIsolatedApi(() => ({ ...modelVendorEnv(vendor!), ...env }));
+  beforeAll(async () => {
+    const created = await call("POST", "/v1/admin/models", {
+      token: await operatorToken(["model:write"]),
+      body: { provider: "openai", model_id: MODEL, context_cap_tokens: 128_000, ...PRICES },
+    });
+    expect(created.status, created.text).toBe(201);
+  });
+  return () => vendor!;
+}
+
+export interface GatewayRun {
+  tenant: Tenant;
+  fleetId: string;
+  runner: EnrolledRunner;
+  lease: HeldLease;
+}
+
+/** A tenant with the openai provider (the canary key) and a lease of one of its fleets. */
+export async function gatewayRun(provider: Record<string, unknown> | null = {}): Promise<GatewayRun> {
+  const tenant = await seedTenant("gateway");
+  if (provider !== null) {
+    const set = await call("PUT", "/v1/tenants/me/provider", {
+      token: tenant.apiKey,
+      body: { provider: "openai", model: MODEL, api_key: CANARY_KEY, ...provider },
+    });
+    expect(set.status, set.text).toBe(200);
+  }
+  const { fleetId, runner } = await workingFleet(tenant);
+  return { tenant, fleetId, runner, lease: await leaseOne(runner) };
+}
+
+export const chatPath = (lease: HeldLease) =>
+  `/v1/runners/me/leases/${lease.lease_id}/model/chat/completions`;
+
+/** A chat completion through the gateway, as an OpenAI client sends it. */
+export function chat(run: GatewayRun, body: Record<string, unknown> = {}, token = run.lease.fencing_token) {
+  return call<Record<string, unknown> & { error_code?: string; detail?: string }>(
+    "POST",
+    chatPath(run.lease),
+    {
+      token: run.runner.token,
+      headers: { "fleet-fencing-token": String(token) },
+      body: { model: "whatever-the-runner-says", messages: [{ role: "user", content: "hello" }], ...body },
+    },
+  );
+}
+
+/** Every log line the API wrote so far, joined. */
+export async function apiLogs(): Promise<string> {
+  return (await testApi()).logs.join("\n");
+}

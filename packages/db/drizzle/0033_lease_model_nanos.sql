@@ -1,0 +1,1 @@
+ALTER TABLE "leases" ADD COLUMN "model_nanos" bigint DEFAULT 0 NOT NULL;

@@ -141,9 +141,12 @@ describe("the model gateway, anthropic translation (unstreamed)", () => {
           content: null,
           tool_calls: [
             { id: "toolu_1", type: "function", function: { name: "lookup", arguments: '{"q":"fleet"}' } },
+            { id: "toolu_0", type: "function", function: { name: "lookup", arguments: "" } },
           ],
         },
         { role: "tool", tool_call_id: "toolu_1", content: "fleet-7 is running" },
+        { role: "tool", tool_call_id: "toolu_0", content: [{ type: "text", text: "none" }] },
+        { role: "user", content: "and then?" },
       ],
       tools: [{ type: "function", function: { name: "lookup", description: "Looks up.", parameters } }],
       tool_choice: "required",
@@ -156,11 +159,19 @@ describe("the model gateway, anthropic translation (unstreamed)", () => {
       { role: "user", content: [{ type: "text", text: "find the fleet" }] },
       {
         role: "assistant",
-        content: [{ type: "tool_use", id: "toolu_1", name: "lookup", input: { q: "fleet" } }],
+        content: [
+          { type: "tool_use", id: "toolu_1", name: "lookup", input: { q: "fleet" } },
+          { type: "tool_use", id: "toolu_0", name: "lookup", input: {} },
+        ],
       },
+      // Parallel tool results and the user's next words: one user message, the results first.
       {
         role: "user",
-        content: [{ type: "tool_result", tool_use_id: "toolu_1", content: "fleet-7 is running" }],
+        content: [
+          { type: "tool_result", tool_use_id: "toolu_1", content: "fleet-7 is running" },
+          { type: "tool_result", tool_use_id: "toolu_0", content: "none" },
+          { type: "text", text: "and then?" },
+        ],
       },
     ]);
     const choice = (answer.body.choices as { message: Record<string, unknown>; finish_reason: string }[])[0]!;

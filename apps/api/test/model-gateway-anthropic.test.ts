@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { billingOf } from "./billing-fixtures.ts";
-import { call, operatorToken, testApi } from "./harness.ts";
+import { call, operatorToken, seedTenant, testApi } from "./harness.ts";
 import {
   apiLogs,
   CANARY_KEY,
@@ -359,6 +359,30 @@ describe("the model gateway, anthropic translation (streamed)", () => {
     const { response, text } = await stream(run);
     expect(response.status).toBe(502);
     expect(JSON.parse(text).error_code).toBe("UZ-MODEL-002");
+  });
+
+  // Last: it sets the platform default of this file's database.
+  it("serves a platform default that is anthropic, with the platform's key", async () => {
+    const source = await seedTenant("platform");
+    const secret = await call("POST", `/v1/workspaces/${source.workspaceId}/secrets`, {
+      token: source.apiKey,
+      body: { name: "ANTHROPIC_API_KEY", kind: "provider_api_key", data: { api_key: CANARY_KEY } },
+    });
+    expect(secret.status, secret.text).toBe(201);
+    const set = await call("PUT", "/v1/admin/platform-keys", {
+      token: await operatorToken(["platform-key:write"]),
+      body: { provider: "anthropic", source_workspace_id: source.workspaceId, model: CLAUDE },
+    });
+    expect(set.status, set.text).toBe(200);
+    const run = await gatewayRun(null);
+    vendor().script({ kind: "answer", text: "From the platform." });
+    const answer = await chat(run);
+    expect(answer.status, answer.text).toBe(200);
+    expect(lastSent().path).toBe("/v1/messages");
+    expect(lastSent().headers["x-api-key"]).toBe(CANARY_KEY);
+    expect((lastSent().body as { model: string }).model).toBe(CLAUDE);
+    const choice = (answer.body.choices as { message: { content: string } }[])[0]!;
+    expect(choice.message.content).toBe("From the platform.");
   });
 
   it("never writes the provider key to the log", async () => {

@@ -3,7 +3,9 @@ import type { RelayAnswer } from "../../http/relay.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { scrub } from "./failures.ts";
 import { forwardChat } from "./forward.ts";
+import { answerText, liveOutput } from "./live-output.ts";
 import { type CallUsage, chargeCall, openaiUsage } from "./meter.ts";
+import { type CallObserver, failedOutcome, observeCall } from "./observe-call.ts";
 import { heldLease, resolveTarget, type Target } from "./resolve.ts";
 import { relayStream } from "./stream-relay.ts";
 
@@ -45,7 +47,8 @@ export interface ChatInput extends Record<string, unknown> {
  * One chat completion through the gateway: the holder and its budget checked (409 before anything is
  * forwarded), a call slot taken, the target resolved, the call forwarded, and the vendor's usage charged
  * once when the answer (or the stream) ends. The call counts against the fleet's workspace rate limit
- * (`admit`). The request's own `model` is ignored.
+ * (`admit`). The request's own `model` is ignored. The model's text goes to the fleet's live tail as
+ * chunk frames (live-output.ts); the call is counted in the metrics and the run's trace (observe-call.ts).
  */
 export async function chatCompletion(
   ctx: ServiceContext,
@@ -53,33 +56,46 @@ export async function chatCompletion(
   input: ChatInput,
   admit: (tenantId: string, workspaceId: string) => void | Promise<void>,
 ): Promise<RelayAnswer> {
+  const startedMs = performance.now();
   const { lease_id, fleet_fencing_token, ...body } = input;
   const lease = await heldLease(ctx, runnerId, { lease_id, fencing_token: fleet_fencing_token }, true);
   await admit(lease.tenantId, lease.workspaceId);
   const release = takeSlot(ctx, lease.id);
+  let observer: CallObserver | null = null;
   try {
     const target = await resolveTarget(ctx, lease);
+    const stream = body.stream === true;
+    observer = observeCall(ctx, { leaseId: lease.id, eventId: lease.eventId }, target, stream, startedMs);
     const forwarded = await forwardChat(target, body, ctx.config.modelGateway.deadlineMs);
-    if (body.stream === true) {
+    const live = liveOutput(ctx, lease, target.apiKey);
+    if (stream) {
       let charged = false;
+      let seen: CallUsage | null = null;
       const settle = async (usage: CallUsage | null) => {
+        live.end();
+        seen = usage;
         if (charged || usage === null) return;
         charged = true;
         await chargeCall(ctx, lease.id, target, usage);
       };
+      const relay = relayStream(forwarded, target.apiKey, settle, live.onText);
       return {
         status: 200,
         headers: { "content-type": "text/event-stream; charset=utf-8" },
-        body: relayStream(forwarded, target.apiKey, settle),
+        body: observer.watch(relay, () => seen),
         done: release,
       };
     }
     const answer = await whole(forwarded, target);
-    const usage = openaiUsage(answer.usage);
+    live.onText(answerText(answer.parsed));
+    live.end();
+    const usage = openaiUsage(answer.parsed.usage);
     if (usage !== null) await chargeCall(ctx, lease.id, target, usage);
+    observer.end("ok", usage);
     release();
     return { status: 200, headers: { "content-type": "application/json" }, body: answer.text };
   } catch (error) {
+    observer?.end(failedOutcome(error), null);
     release();
     throw error;
   }
@@ -89,7 +105,7 @@ export async function chatCompletion(
 async function whole(
   forwarded: Awaited<ReturnType<typeof forwardChat>>,
   target: Target,
-): Promise<{ text: string; usage: unknown }> {
+): Promise<{ text: string; parsed: { usage?: unknown } }> {
   let text: string;
   try {
     text = await forwarded.response.text();
@@ -114,5 +130,5 @@ async function whole(
       detail: `The ${target.provider} provider answered something not JSON.`,
     });
   }
-  return { text: scrub(text, target.apiKey), usage: (parsed as { usage?: unknown }).usage };
+  return { text: scrub(text, target.apiKey), parsed: parsed as { usage?: unknown } };
 }

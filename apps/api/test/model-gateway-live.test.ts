@@ -177,6 +177,24 @@ describe("the gateway's live output", () => {
       run.stream.close();
     }
   });
+  it("starts the text of a run's next call (one carrying an assistant turn) on a new paragraph", async () => {
+    const run = await liveRun();
+    try {
+      vendor().script({ kind: "answer", text: "Looking it up." });
+      expect((await chat(run)).status).toBe(200);
+      await chunksUntil(run.stream, "Looking it up.");
+      vendor().script({ kind: "answer", text: "Found it.", chunks: 2 });
+      const messages = [
+        { role: "user", content: "hello" },
+        { role: "assistant", content: "Looking it up." },
+        { role: "user", content: "and?" },
+      ];
+      expect((await chat(run, { messages })).status).toBe(200);
+      await chunksUntil(run.stream, "Looking it up.\n\nFound it.");
+    } finally {
+      run.stream.close();
+    }
+  });
 });
 
 describe("the gateway's metrics and spans", () => {

@@ -67,7 +67,7 @@ export async function chatCompletion(
     const stream = body.stream === true;
     observer = observeCall(ctx, { leaseId: lease.id, eventId: lease.eventId }, target, stream, startedMs);
     const forwarded = await forwardChat(target, body, ctx.config.modelGateway.deadlineMs);
-    const live = liveOutput(ctx, lease, target.apiKey);
+    const live = liveOutput(ctx, lease, target.apiKey, continues(body.messages));
     if (stream) {
       let charged = false;
       let seen: CallUsage | null = null;
@@ -99,6 +99,16 @@ export async function chatCompletion(
     release();
     throw error;
   }
+}
+
+/** Whether the request carries an earlier assistant turn: the call continues a run's conversation. */
+function continues(messages: unknown): boolean {
+  return (
+    Array.isArray(messages) &&
+    messages.some(
+      (m) => typeof m === "object" && m !== null && (m as { role?: unknown }).role === "assistant",
+    )
+  );
 }
 
 /** A non-streamed answer, read whole within the deadline; anything but a JSON object is a 502. */

@@ -31,12 +31,20 @@ export interface LiveOutput {
  * text is masked with the run's masker (a secret split across two deltas is masked whole: the trailing
  * word, the run after the last whitespace, is held for the next frame). The masker is read beside the
  * relay; until it is ready the text waits, and if it cannot be read nothing is published. The provider's
- * key, were the model ever to echo it, is replaced as in the relayed answer.
+ * key, were the model ever to echo it, is replaced as in the relayed answer. `follows`: the request
+ * carries an earlier assistant turn (an agent's next step), so its text starts after a blank line.
  */
-export function liveOutput(ctx: ServiceContext, run: LiveRun, apiKey: string | null): LiveOutput {
+export function liveOutput(
+  ctx: ServiceContext,
+  run: LiveRun,
+  apiKey: string | null,
+  follows = false,
+): LiveOutput {
   let mask: Mask | null = null;
   let failed = false;
   let held = "";
+  /** A call that continues a conversation begins its text on a new paragraph (the first text only). */
+  let lead = follows ? "\n\n" : "";
   let last = 0;
   let timer: ReturnType<typeof setTimeout> | null = null;
   let ended = false;
@@ -90,7 +98,8 @@ export function liveOutput(ctx: ServiceContext, run: LiveRun, apiKey: string | n
   return {
     onText(delta) {
       if (failed || ended || delta === "") return;
-      held += delta;
+      held += lead + delta;
+      lead = "";
       schedule();
     },
     end() {

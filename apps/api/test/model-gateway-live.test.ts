@@ -138,7 +138,10 @@ describe("the gateway's live output", () => {
       expect(frames.length).toBeLessThan(20);
       // At most one frame per 50 ms; the last one is the rest, flushed when the stream ends.
       for (let i = 1; i < frames.length - 1; i++)
-        expect(frames[i]!.data.at - frames[i - 1]!.data.at).toBeGreaterThanOrEqual(45);
+        expect(
+          frames[i]!.data.at - frames[i - 1]!.data.at,
+          JSON.stringify(frames.map((f) => [f.data.at, f.data.payload.text])),
+        ).toBeGreaterThanOrEqual(50);
       for (const frame of frames) {
         expect(frame.data.lease_id).toBe(run.lease.lease_id);
         expect(frame.data.event_id).toBe(run.lease.event_id);
@@ -165,6 +168,21 @@ describe("the gateway's live output", () => {
     }
   });
 
+  it("replaces a NUL and a lone surrogate in the model's text, and the live tail carries on", async () => {
+    const run = await liveRun();
+    try {
+      const text = "nul \u0000 and \ud800 here";
+      vendor().script({ kind: "answer", text, chunks: 4 });
+      expect(await streamed(run)).toBe(text);
+      await chunksUntil(run.stream, "nul \uFFFD and \uFFFD here");
+      vendor().script({ kind: "answer", text: "still live" });
+      expect((await chat(run)).status).toBe(200);
+      await chunksUntil(run.stream, "nul \uFFFD and \uFFFD herestill live");
+    } finally {
+      run.stream.close();
+    }
+  });
+
   it("publishes an unstreamed call's answer as one frame, masked", async () => {
     const run = await liveRun();
     try {
@@ -177,6 +195,20 @@ describe("the gateway's live output", () => {
       run.stream.close();
     }
   });
+  it("splits a text over 64 KiB into frames, never between the halves of a surrogate pair", async () => {
+    const run = await liveRun();
+    try {
+      const text = `${"a".repeat(64 * 1024 - 1)}\u{1F600}${"b".repeat(10)}`;
+      vendor().script({ kind: "answer", text });
+      expect((await chat(run)).status).toBe(200);
+      const frames = await chunksUntil(run.stream, text);
+      expect(frames).toHaveLength(2);
+      expect(frames[1]!.data.payload.text).toBe(`\u{1F600}${"b".repeat(10)}`);
+    } finally {
+      run.stream.close();
+    }
+  });
+
   it("starts the text of a run's next call (one carrying an assistant turn) on a new paragraph", async () => {
     const run = await liveRun();
     try {

@@ -9,6 +9,10 @@ const FRAME_CHARS = 64 * 1024;
 /** A trailing word held back for the next frame at most this long: past it, it goes out as it is. */
 const HELD_WORD_CHARS = 4096;
 
+/** A NUL, or a surrogate without its pair. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is what it finds
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
 /** The run a call serves, as its frames name it. */
 export interface LiveRun {
   id: string;
@@ -49,17 +53,22 @@ export function liveOutput(
   let timer: ReturnType<typeof setTimeout> | null = null;
   let ended = false;
 
-  const publish = (text: string) => {
-    const masked = scrub(mask!(text), apiKey);
-    for (let at = 0; at < masked.length; at += FRAME_CHARS) {
+  const publish = (text: string, at: number) => {
+    // A NUL or a lone surrogate (a vendor's JSON can carry both) would make the frame's jsonb row, and so
+    // the flusher's whole batch, fail: each becomes U+FFFD.
+    const masked = scrub(mask!(text), apiKey).replace(UNSTORABLE, "\uFFFD");
+    for (let from = 0, to = 0; from < masked.length; from = to) {
+      to = Math.min(masked.length, from + FRAME_CHARS);
+      // Never between the two halves of a surrogate pair.
+      if (to < masked.length && /[\ud800-\udbff]/.test(masked[to - 1]!)) to -= 1;
       ctx.streams.publish({
         workspaceId: run.workspaceId,
         fleetId: run.fleetId,
         eventId: run.eventId,
         leaseId: run.id,
         kind: "chunk",
-        payload: { text: masked.slice(at, at + FRAME_CHARS) },
-        at: ctx.now(),
+        payload: { text: masked.slice(from, to) },
+        at,
       });
     }
   };
@@ -68,19 +77,22 @@ export function liveOutput(
     if (mask === null || held === "") return;
     let cut = held.length;
     if (!final) {
+      // A timer may fire a millisecond early: never two frames closer than CHUNK_FRAME_MS.
+      if (ctx.now() - last < CHUNK_FRAME_MS) return schedule();
       const space = Math.max(held.lastIndexOf(" "), held.lastIndexOf("\n"), held.lastIndexOf("\t"));
       if (held.length - (space + 1) <= HELD_WORD_CHARS) cut = space + 1;
     }
     if (cut === 0) return;
     const text = held.slice(0, cut);
     held = held.slice(cut);
-    last = performance.now();
-    publish(text);
+    // One clock for the spacing and the frames' `at`, so the frames show the spacing they were given.
+    last = ctx.now();
+    publish(text, last);
   };
   // Always on a timer, never inside the relay's turn: masking and publishing cost the relay nothing.
   const schedule = () => {
     if (timer !== null || mask === null || ended) return;
-    timer = setTimeout(() => flush(false), Math.max(0, last + CHUNK_FRAME_MS - performance.now()));
+    timer = setTimeout(() => flush(false), Math.max(0, last + CHUNK_FRAME_MS - ctx.now()));
   };
 
   leaseMasker(ctx, ctx.db, run).then(

@@ -160,9 +160,13 @@ describe("the gateway's live output", () => {
     try {
       const text = Array.from({ length: 200 }, (_, i) => `t${i}`).join(" ");
       vendor().script({ kind: "answer", text, chunks: 100, chunkDelayMs: 0 });
+      const started = Date.now();
       expect(await streamed(run)).toBe(text);
+      const elapsed = Date.now() - started;
       const frames = await chunksUntil(run.stream, text);
-      expect(frames.length).toBeLessThanOrEqual(5);
+      // One frame per 50 ms of the call at most, and the rest at its end.
+      expect(frames.length).toBeLessThanOrEqual(Math.floor(elapsed / 50) + 2);
+      expect(frames.length).toBeLessThan(100);
     } finally {
       run.stream.close();
     }

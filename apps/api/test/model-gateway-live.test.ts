@@ -98,7 +98,7 @@ async function streamed(run: GatewayRun): Promise<string> {
     .split("\n")
     .filter((line) => line.startsWith("data: {"))
     .map((line) => JSON.parse(line.slice(6)) as { choices: { delta: { content?: string } }[] })
-    .map((chunk) => chunk.choices[0]?.delta.content ?? "")
+    .map((chunk) => chunk.choices?.[0]?.delta.content ?? "")
     .join("");
 }
 
@@ -182,6 +182,18 @@ describe("the gateway's live output", () => {
       vendor().script({ kind: "answer", text: "still live" });
       expect((await chat(run)).status).toBe(200);
       await chunksUntil(run.stream, "nul \uFFFD and \uFFFD herestill live");
+    } finally {
+      run.stream.close();
+    }
+  });
+
+  it("publishes what a stream the vendor breaks had written", async () => {
+    const run = await liveRun();
+    try {
+      vendor().script({ kind: "break", afterChunks: 3 });
+      const relayed = await streamed(run);
+      expect(relayed.length).toBeGreaterThan(0);
+      await chunksUntil(run.stream, relayed);
     } finally {
       run.stream.close();
     }

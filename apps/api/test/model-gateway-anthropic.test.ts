@@ -12,6 +12,7 @@ import {
   priceOf,
   useModelVendor,
 } from "./model-gateway-fixtures.ts";
+import { chunkTexts, fleetStream, openTail } from "./stream-fixtures.ts";
 
 const CLAUDE = "claude-sonnet-4-5";
 const vendor = useModelVendor({ FLEET_MODEL_DEADLINE_MS: "1500" });
@@ -266,6 +267,7 @@ describe("the model gateway, anthropic translation (unstreamed)", () => {
 describe("the model gateway, anthropic translation (streamed)", () => {
   it("translates text events into chunks as they come, a usage chunk when asked, metered once", async () => {
     const run = await claudeRun();
+    const tail = await openTail(fleetStream(run.tenant, run.fleetId, "?kinds=chunk"), run.tenant.apiKey);
     const usage = { input: 900, output: 120, cached: 300 };
     vendor().script({ kind: "answer", text: "one two three four", chunks: 4, chunkDelayMs: 120, usage });
     const { response, pieces, text, data, chunks } = await stream(run, {
@@ -290,6 +292,9 @@ describe("the model gateway, anthropic translation (streamed)", () => {
     });
     expect(text).not.toContain(CANARY_KEY);
     expect(await spendOf(run)).toBe(priceOf(usage));
+    // The translated text reaches the fleet's live tail as chunk frames, as the OpenAI relay's does.
+    await expect.poll(() => chunkTexts(tail).join("")).toBe("one two three four");
+    tail.close();
   });
 
   it("translates tool_use blocks into OpenAI tool_call deltas, and meters without a usage chunk", async () => {

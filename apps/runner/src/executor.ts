@@ -21,7 +21,11 @@ export interface LeaseTools {
    * when the lease ends. Whatever the run sends back is masked by the service as `[secret:NAME]`.
    */
   readonly credentials: ReadonlyMap<string, Record<string, unknown>>;
-  /** Publishes one live activity frame. Best-effort: a frame that cannot be delivered is dropped. */
+  /**
+   * Publishes one live activity frame. Best-effort: a frame that cannot be delivered is dropped. Text a
+   * model wrote through the service's model gateway is published by the gateway itself: never publish it
+   * again as `fleet_response_chunk` (docs/decisions/model-gateway.md, "Live output").
+   */
   publish(frame: ActivityFrame): Promise<void>;
   /** Creates or replaces one of the fleet's memories. */
   writeMemory(key: string, memory: { content: string; category?: string }): Promise<Memory>;

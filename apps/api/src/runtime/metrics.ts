@@ -1,4 +1,5 @@
 import { Counter, collectDefaultMetrics, Gauge, Registry } from "prom-client";
+import { type ModelCall, ModelCallSeries } from "./model-call-metrics.ts";
 import { RequestSeries } from "./request-series.ts";
 
 const LEASE_OUTCOMES = [
@@ -51,6 +52,7 @@ export class Metrics {
   readonly #leases: Counter<"outcome">;
   readonly #syncFailures: Counter;
   readonly #refusals: Counter<"bucket">;
+  readonly #modelCalls: ModelCallSeries;
   #streams: (() => StreamCounts) | null = null;
 
   constructor() {
@@ -74,6 +76,7 @@ export class Metrics {
       labelNames: ["bucket"],
       registers,
     });
+    this.#modelCalls = new ModelCallSeries(this.registry);
     // Every series of a closed set exists from the start, so a rate() over a fresh instance reads 0.
     for (const bucket of ["credential", "workspace", "in_flight"]) this.#refusals.inc({ bucket }, 0);
     for (const outcome of LEASE_OUTCOMES) this.#leases.inc({ outcome }, 0);
@@ -86,6 +89,11 @@ export class Metrics {
 
   lease(outcome: LeaseOutcome, count = 1): void {
     this.#leases.inc({ outcome }, count);
+  }
+
+  /** One gateway call that reached its provider (model-call-metrics.ts). */
+  modelCall(call: ModelCall): void {
+    this.#modelCalls.observe(call);
   }
 
   schedulerSyncFailed(): void {

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Attributes, Context, Tracer } from "@opentelemetry/api";
 import type { IdGenerator } from "@opentelemetry/sdk-trace-base";
+import type { ModelCall } from "./model-call-metrics.ts";
 
 /** A request as its span records it: no path, no query, nothing naming a tenant. */
 export interface RequestSpan {
@@ -47,6 +48,8 @@ export interface RunReport {
  *   id is derived from the lease id the same way (`lease:<lease id>`).
  * - `fleet.tool_call`: one per `tool_call_completed` frame, under its lease, ending as it was published
  *   and lasting the frame's `ms`.
+ * - `fleet.model_call`: one per gateway call that reached its provider, under its lease, from the call's
+ *   arrival to the end of its answer, with the provider, model, outcome and the provider's usage.
  *
  * Start times come from the ids themselves (UUIDv7 carries its millisecond), so no span needs a read.
  */
@@ -58,6 +61,7 @@ export interface Tracing {
     at: number,
   ): void;
   toolCall(lease: { leaseId: string; eventId: string }, name: string, ms: number, at: number): void;
+  modelCall(lease: { leaseId: string; eventId: string }, call: ModelCall, at: number): void;
   reported(report: RunReport, at: number): void;
   /** Exports what is buffered now. */
   flush(): Promise<void>;
@@ -213,6 +217,25 @@ export async function startTracing(url: string, serviceName: string): Promise<Tr
         { "gen_ai.tool.name": name, "fleet.lease_id": lease.leaseId },
         context,
       );
+    },
+    modelCall(lease, call, at) {
+      const context = parent(runTraceId(lease.eventId), derivedSpanId(`lease:${lease.leaseId}`));
+      const attributes: Attributes = {
+        "gen_ai.operation.name": "chat",
+        "gen_ai.provider.name": call.provider,
+        "gen_ai.request.model": call.model,
+        "fleet.lease_id": lease.leaseId,
+        "fleet.model.stream": call.stream,
+        "fleet.model.outcome": call.outcome,
+      };
+      if (call.firstChunkSeconds !== null)
+        attributes["fleet.model.first_chunk_ms"] = Math.round(call.firstChunkSeconds * 1000);
+      if (call.usage !== null) {
+        attributes["gen_ai.usage.input_tokens"] = call.usage.input_tokens;
+        attributes["gen_ai.usage.output_tokens"] = call.usage.output_tokens;
+        attributes["fleet.usage.cached_tokens"] = call.usage.cached_tokens;
+      }
+      emit("fleet.model_call", at - call.seconds * 1000, at, attributes, context);
     },
     reported(report, at) {
       const attributes = usage(report);

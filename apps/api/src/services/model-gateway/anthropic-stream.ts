@@ -33,7 +33,11 @@ class Translator {
   /** The OpenAI tool-call index of each Anthropic content block that is a tool_use. */
   private readonly tools = new Map<number, number>();
 
-  constructor(private readonly includeUsage: boolean) {}
+  constructor(
+    private readonly includeUsage: boolean,
+    /** Hears each piece of the model's text (the live tail's chunk frames), after it is framed. */
+    private readonly onText: ((delta: string) => void) | undefined,
+  ) {}
 
   private chunk(delta: Json, finish: string | null = null): string {
     const choice = { index: 0, delta, logprobs: null, finish_reason: finish };
@@ -57,6 +61,7 @@ class Translator {
         const block = isObject(event.content_block) ? event.content_block : {};
         if (block.type === "text" && typeof block.text === "string" && block.text !== "") {
           out.push(this.chunk({ content: block.text }));
+          this.onText?.(block.text);
         } else if (block.type === "tool_use") {
           const at = this.tools.size;
           this.tools.set(index, at);
@@ -69,6 +74,7 @@ class Translator {
         const delta = isObject(event.delta) ? event.delta : {};
         if (delta.type === "text_delta" && typeof delta.text === "string") {
           out.push(this.chunk({ content: delta.text }));
+          this.onText?.(delta.text);
         } else if (delta.type === "input_json_delta" && typeof delta.partial_json === "string") {
           const at = this.tools.get(index);
           if (at !== undefined && delta.partial_json !== "") {
@@ -158,8 +164,9 @@ export async function* anthropicStream(
   apiKey: string | null,
   includeUsage: boolean,
   settle: (usage: CallUsage | null) => Promise<void>,
+  onText?: (delta: string) => void,
 ): AsyncGenerator<string> {
-  const translator = new Translator(includeUsage);
+  const translator = new Translator(includeUsage, onText);
   const body = forwarded.response.body;
   const clean = (frame: string) => (apiKey !== null && frame.includes(apiKey) ? scrub(frame, apiKey) : frame);
   try {

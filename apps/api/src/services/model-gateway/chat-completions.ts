@@ -5,7 +5,9 @@ import { fromAnthropic } from "./anthropic-answer.ts";
 import { anthropicStream } from "./anthropic-stream.ts";
 import { scrub } from "./failures.ts";
 import { forwardChat } from "./forward.ts";
+import { answerText, liveOutput } from "./live-output.ts";
 import { type CallUsage, chargeCall, openaiUsage } from "./meter.ts";
+import { type CallObserver, failedOutcome, observeCall } from "./observe-call.ts";
 import { heldLease, resolveTarget, type Target } from "./resolve.ts";
 import { relayStream } from "./stream-relay.ts";
 
@@ -47,7 +49,8 @@ export interface ChatInput extends Record<string, unknown> {
  * One chat completion through the gateway: the holder and its budget checked (409 before anything is
  * forwarded), a call slot taken, the target resolved, the call forwarded, and the vendor's usage charged
  * once when the answer (or the stream) ends. The call counts against the fleet's workspace rate limit
- * (`admit`). The request's own `model` is ignored.
+ * (`admit`). The request's own `model` is ignored. The model's text goes to the fleet's live tail as
+ * chunk frames (live-output.ts); the call is counted in the metrics and the run's trace (observe-call.ts).
  */
 export async function chatCompletion(
   ctx: ServiceContext,
@@ -55,42 +58,57 @@ export async function chatCompletion(
   input: ChatInput,
   admit: (tenantId: string, workspaceId: string) => void | Promise<void>,
 ): Promise<RelayAnswer> {
+  const startedMs = performance.now();
   const { lease_id, fleet_fencing_token, ...body } = input;
   const lease = await heldLease(ctx, runnerId, { lease_id, fencing_token: fleet_fencing_token }, true);
   await admit(lease.tenantId, lease.workspaceId);
   const release = takeSlot(ctx, lease.id);
+  let observer: CallObserver | null = null;
   try {
     const target = await resolveTarget(ctx, lease);
+    const stream = body.stream === true;
+    observer = observeCall(ctx, { leaseId: lease.id, eventId: lease.eventId }, target, stream, startedMs);
     const forwarded = await forwardChat(target, body, ctx.config.modelGateway.deadlineMs);
-    if (body.stream === true) {
+    const live = liveOutput(ctx, lease, target.apiKey, continues(body.messages));
+    if (stream) {
       let charged = false;
+      let seen: CallUsage | null = null;
       const settle = async (usage: CallUsage | null) => {
+        live.end();
+        seen = usage;
         if (charged || usage === null) return;
         charged = true;
         await chargeCall(ctx, lease.id, target, usage);
       };
+      const relay =
+        target.provider === "anthropic"
+          ? anthropicStream(forwarded, target.apiKey, includeUsage(body), settle, live.onText)
+          : relayStream(forwarded, target.apiKey, settle, live.onText);
       return {
         status: 200,
         headers: { "content-type": "text/event-stream; charset=utf-8" },
-        body:
-          target.provider === "anthropic"
-            ? anthropicStream(forwarded, target.apiKey, includeUsage(body), settle)
-            : relayStream(forwarded, target.apiKey, settle),
+        body: observer.watch(relay, () => seen),
         done: release,
       };
     }
     const answer = await whole(forwarded, target);
     let text = answer.text;
     let usage = openaiUsage((answer.parsed as { usage?: unknown }).usage);
+    let parsed: unknown = answer.parsed;
     if (target.provider === "anthropic") {
       const translated = fromAnthropic(answer.parsed);
+      parsed = translated.answer;
       text = scrub(JSON.stringify(translated.answer), target.apiKey);
       usage = translated.usage;
     }
+    live.onText(answerText(parsed as { usage?: unknown }));
+    live.end();
     if (usage !== null) await chargeCall(ctx, lease.id, target, usage);
+    observer.end("ok", usage);
     release();
     return { status: 200, headers: { "content-type": "application/json" }, body: text };
   } catch (error) {
+    observer?.end(failedOutcome(error), null);
     release();
     throw error;
   }
@@ -99,6 +117,16 @@ export async function chatCompletion(
 /** Whether the client asked for the final usage chunk (`stream_options.include_usage`). */
 const includeUsage = (body: Record<string, unknown>): boolean =>
   (body.stream_options as { include_usage?: unknown } | null | undefined)?.include_usage === true;
+
+/** Whether the request carries an earlier assistant turn: the call continues a run's conversation. */
+function continues(messages: unknown): boolean {
+  return (
+    Array.isArray(messages) &&
+    messages.some(
+      (m) => typeof m === "object" && m !== null && (m as { role?: unknown }).role === "assistant",
+    )
+  );
+}
 
 /** A non-streamed answer, read whole within the deadline; anything but a JSON object is a 502. */
 async function whole(

@@ -23,6 +23,8 @@ export interface HeldLease {
   fleetId: string;
   tenantId: string;
   workspaceId: string;
+  /** The event the lease serves: its run's frames and trace name it. */
+  eventId: string;
   fencingToken: number;
 }
 
@@ -51,6 +53,7 @@ export function heldLease(
       fleetId: lease.fleetId,
       tenantId: fleet?.tenantId ?? "",
       workspaceId: fleet?.workspaceId ?? "",
+      eventId: lease.eventId,
       fencingToken: lease.fencingToken,
       definitionModel: typeof named === "string" ? named : null,
     };

@@ -1,5 +1,6 @@
 import { scrub } from "./failures.ts";
 import type { Forwarded } from "./forward.ts";
+import { deltaText } from "./live-output.ts";
 import type { CallUsage } from "./meter.ts";
 import { openaiUsage } from "./meter.ts";
 
@@ -12,16 +13,19 @@ export function errorFrame(message: string, type: string): string {
  * Relays a vendor's SSE stream as it arrives, each chunk passed on as the vendor sent it (the key
  * scrubbed, were it ever echoed), while reading its `data:` lines for the usage the last chunk carries.
  * A vendor that breaks or stalls mid-way ends the relay with an error frame and `[DONE]`. `settle` runs
- * once, when the stream ends however it ends, with the usage seen (null if none came).
+ * once, when the stream ends however it ends, with the usage seen (null if none came). `onText` is told
+ * each piece of the model's text, after the chunk carrying it was passed on (the live tail's hook).
  */
 export async function* relayStream(
   forwarded: Forwarded,
   apiKey: string | null,
   settle: (usage: CallUsage | null) => Promise<void>,
+  onText?: (delta: string) => void,
 ): AsyncGenerator<string> {
   const body = forwarded.response.body;
   let usage: CallUsage | null = null;
   let pending = "";
+  let unread = "";
   const read = (text: string) => {
     pending += text;
     let end = pending.indexOf("\n");
@@ -29,10 +33,13 @@ export async function* relayStream(
       const line = pending.slice(0, end).trim();
       pending = pending.slice(end + 1);
       end = pending.indexOf("\n");
-      if (!line.startsWith("data:") || !line.includes('"usage"')) continue;
+      if (!line.startsWith("data:") || (onText === undefined && !line.includes('"usage"'))) continue;
       try {
-        const seen = openaiUsage((JSON.parse(line.slice(5)) as { usage?: unknown }).usage);
+        const chunk = JSON.parse(line.slice(5)) as { usage?: unknown };
+        const seen = openaiUsage(chunk.usage);
         if (seen !== null) usage = seen;
+        const delta = onText === undefined ? "" : deltaText(chunk);
+        if (delta !== "") onText!(delta);
       } catch {
         // not JSON: passed on all the same
       }
@@ -59,13 +66,16 @@ export async function* relayStream(
         if (next.done) break;
         forwarded.touch();
         const text = decoder.decode(next.value, { stream: true });
-        read(text);
+        unread = text;
         yield apiKey !== null && text.includes(apiKey) ? scrub(text, apiKey) : text;
+        unread = "";
+        read(text);
       }
     } finally {
       reader.releaseLock();
     }
   } finally {
+    if (unread !== "") read(unread);
     forwarded.stop();
     await settle(usage);
   }

@@ -425,7 +425,12 @@ export const errorRegistry = {
   "UZ-MODEL-008": def(
     409,
     "Provider not served",
-    "The configured provider's wire is not served by the gateway yet (anthropic).",
+    "The configured provider is not one the gateway serves as configured (an openai_compatible provider without a base_url).",
+  ),
+  "UZ-MODEL-009": def(
+    400,
+    "Request not translatable",
+    "The request uses a part the gateway does not translate to the provider's wire (anthropic: image or audio content, n > 1, a malformed tool call); nothing was forwarded.",
   ),
   // Libraries and bundles
   /** No platform entry with the id an install names; on the one-entry read, no entry the workspace sees. */

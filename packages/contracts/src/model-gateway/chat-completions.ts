@@ -21,7 +21,7 @@ export const chatCompletions = defineOperation({
   path: "/v1/runners/me/leases/{lease_id}/model/chat/completions",
   summary: "Call the fleet's model (OpenAI chat completions)",
   description:
-    "An OpenAI-compatible chat completion through the control plane: point an OpenAI client at `…/leases/{lease_id}/model` with the runner token as its key and the lease's fencing token in `Fleet-Fencing-Token`. The provider and model are the tenant's (or the platform default's); the body's `model` is ignored. The answer is the vendor's own JSON, or with `stream: true` its Server-Sent Events. The call is metered from the vendor's usage, priced from the catalogue and counted on the run. A superseded holder gets 409 UZ-RUN-005 and a run over budget 409 UZ-BUDGET-001, before anything is forwarded. Body at most 1 MiB; at most 8 calls open per lease.",
+    "An OpenAI-compatible chat completion through the control plane: point an OpenAI client at `…/leases/{lease_id}/model` with the runner token as its key and the lease's fencing token in `Fleet-Fencing-Token`. The provider and model are the tenant's (or the platform default's); the body's `model` is ignored. The answer is the vendor's own JSON, or with `stream: true` its Server-Sent Events; for an anthropic provider the request is translated to its Messages API and the answer (and stream) back to this wire (parts it cannot translate, such as images: 400 UZ-MODEL-009). The call is metered from the vendor's usage, priced from the catalogue and counted on the run. A superseded holder gets 409 UZ-RUN-005 and a run over budget 409 UZ-BUDGET-001, before anything is forwarded. Body at most 1 MiB; at most 8 calls open per lease.",
   tags: ["Runner self"],
   scope: null,
   credentials: ["runner"],

@@ -1,6 +1,8 @@
 import { MODEL_CALLS_PER_LEASE, Problem } from "@fleet/contracts";
 import type { RelayAnswer } from "../../http/relay.ts";
 import type { ServiceContext } from "../shared/context.ts";
+import { fromAnthropic } from "./anthropic-answer.ts";
+import { anthropicStream } from "./anthropic-stream.ts";
 import { scrub } from "./failures.ts";
 import { forwardChat } from "./forward.ts";
 import { type CallUsage, chargeCall, openaiUsage } from "./meter.ts";
@@ -70,26 +72,39 @@ export async function chatCompletion(
       return {
         status: 200,
         headers: { "content-type": "text/event-stream; charset=utf-8" },
-        body: relayStream(forwarded, target.apiKey, settle),
+        body:
+          target.provider === "anthropic"
+            ? anthropicStream(forwarded, target.apiKey, includeUsage(body), settle)
+            : relayStream(forwarded, target.apiKey, settle),
         done: release,
       };
     }
     const answer = await whole(forwarded, target);
-    const usage = openaiUsage(answer.usage);
+    let text = answer.text;
+    let usage = openaiUsage((answer.parsed as { usage?: unknown }).usage);
+    if (target.provider === "anthropic") {
+      const translated = fromAnthropic(answer.parsed);
+      text = scrub(JSON.stringify(translated.answer), target.apiKey);
+      usage = translated.usage;
+    }
     if (usage !== null) await chargeCall(ctx, lease.id, target, usage);
     release();
-    return { status: 200, headers: { "content-type": "application/json" }, body: answer.text };
+    return { status: 200, headers: { "content-type": "application/json" }, body: text };
   } catch (error) {
     release();
     throw error;
   }
 }
 
+/** Whether the client asked for the final usage chunk (`stream_options.include_usage`). */
+const includeUsage = (body: Record<string, unknown>): boolean =>
+  (body.stream_options as { include_usage?: unknown } | null | undefined)?.include_usage === true;
+
 /** A non-streamed answer, read whole within the deadline; anything but a JSON object is a 502. */
 async function whole(
   forwarded: Awaited<ReturnType<typeof forwardChat>>,
   target: Target,
-): Promise<{ text: string; usage: unknown }> {
+): Promise<{ text: string; parsed: unknown }> {
   let text: string;
   try {
     text = await forwarded.response.text();
@@ -114,5 +129,5 @@ async function whole(
       detail: `The ${target.provider} provider answered something not JSON.`,
     });
   }
-  return { text: scrub(text, target.apiKey), usage: (parsed as { usage?: unknown }).usage };
+  return { text: scrub(text, target.apiKey), parsed };
 }

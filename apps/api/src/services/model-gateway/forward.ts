@@ -1,3 +1,4 @@
+import { ANTHROPIC_VERSION, toAnthropic } from "./anthropic-request.ts";
 import { unreachable, vendorRefusal } from "./failures.ts";
 import type { Target } from "./resolve.ts";
 
@@ -15,7 +16,8 @@ export interface Forwarded {
 /**
  * Sends an OpenAI chat completion to the target: the body as the runner gave it, with the resolved
  * model, and for a stream `stream_options.include_usage` so the last chunk carries the usage. The key
- * travels in the Authorization header only. A refusal (non-2xx) or a failed connection becomes a problem
+ * travels in the Authorization header only. An `anthropic` target gets the body translated to its
+ * Messages wire instead (`POST /v1/messages`, the key in `x-api-key`; anthropic-request.ts). A refusal (non-2xx) or a failed connection becomes a problem
  * (failures.ts); redirects are not followed. `deadlineMs` bounds the head and, re-armed by `touch`, every
  * wait for more of the body.
  */
@@ -24,8 +26,11 @@ export async function forwardChat(
   body: Record<string, unknown>,
   deadlineMs: number,
 ): Promise<Forwarded> {
-  const payload: Record<string, unknown> = { ...body, model: target.model };
-  if (body.stream === true) {
+  const anthropic = target.provider === "anthropic";
+  const payload: Record<string, unknown> = anthropic
+    ? toAnthropic(body, target.model)
+    : { ...body, model: target.model };
+  if (!anthropic && body.stream === true) {
     const options =
       typeof body.stream_options === "object" && body.stream_options !== null ? body.stream_options : {};
     payload.stream_options = { ...options, include_usage: true };
@@ -42,10 +47,14 @@ export async function forwardChat(
     if (!controller.signal.aborted) controller.abort(new DOMException("Done.", "AbortError"));
   };
   const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json" };
-  if (target.apiKey !== null) headers.authorization = `Bearer ${target.apiKey}`;
+  if (anthropic) {
+    headers["anthropic-version"] = ANTHROPIC_VERSION;
+    if (target.apiKey !== null) headers["x-api-key"] = target.apiKey;
+  } else if (target.apiKey !== null) headers.authorization = `Bearer ${target.apiKey}`;
+  const url = anthropic ? `${target.baseUrl}/v1/messages` : `${target.baseUrl}/chat/completions`;
   let response: Response;
   try {
-    response = await fetch(`${target.baseUrl}/chat/completions`, {
+    response = await fetch(url, {
       method: "POST",
       headers,
       body: JSON.stringify(payload),

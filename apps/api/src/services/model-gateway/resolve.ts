@@ -136,12 +136,13 @@ export async function resolveTarget(
   }
   let baseUrl: string;
   if (provider === "openai") baseUrl = ctx.config.modelGateway.openaiBaseUrl;
+  else if (provider === "anthropic") baseUrl = ctx.config.modelGateway.anthropicBaseUrl;
   else if (provider === "openai_compatible" && choice.baseUrl !== null) {
     const checked = ctx.config.devMode ? choice.baseUrl : await verifyBaseUrl(choice.baseUrl, systemResolve);
     baseUrl = checked.replace(/\/$/, "");
   } else {
     throw new Problem("UZ-MODEL-008", {
-      detail: `The gateway does not serve ${provider} yet; choose an openai or openai_compatible provider.`,
+      detail: `The gateway does not serve the ${provider} provider as configured; check the provider settings.`,
     });
   }
   const platform = choice.platformSecret;

@@ -35,6 +35,9 @@
  * interactive of the overview and of a fleet page with 1,000 events), from the console's production build
  * on PGlite in Chromium; it runs e2e/bench/console.ts (Playwright lives in @fleet/e2e), whose header lists
  * its settings (BENCH_CONSOLE_SAMPLES, BENCH_CONSOLE_EVENTS).
+ * `gateway` (not in the default set): issue 31 §4's model gateway figures against the fake model vendor, on
+ * PostgreSQL (PGlite when it is unavailable): added latency and time to first chunk (BENCH_SECONDS each,
+ * after BENCH_WARMUP_SECONDS), and BENCH_ROUNDS rounds of 200 concurrent streams, gateway vs a bare proxy.
  */
 import { spawnSync } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
@@ -46,6 +49,7 @@ import { Cleanup } from "./cleanup.ts";
 import { benchConnectors, printConnectorFigures } from "./connectors.ts";
 import { createPostgresDatabase, type SeededDatabase, seedTenant } from "./databases.ts";
 import { benchFleets, printFleetFigures } from "./fleets.ts";
+import { benchGateway, printGatewayFigures } from "./gateway.ts";
 import { benchBilling, benchLeases, printBillingFigures, printLeaseFigures } from "./leases.ts";
 import { benchMembers, printMemberFigures } from "./members.ts";
 import {
@@ -663,6 +667,10 @@ async function bench(settings: Settings, cleanup: Cleanup): Promise<void> {
     printConnectorFigures(await benchConnectors(pglite, "PGlite", common, progress));
   }
   if (settings.suites.has("streams")) await benchStreamSuite(pg, String(postgres), logDir);
+  if (settings.suites.has("gateway")) {
+    const [db, name] = pg === null ? [pglite, "PGlite"] : [pg, "PostgreSQL"];
+    printGatewayFigures(await benchGateway(db, name, { ...settings, apiDir, logDir }, progress));
+  }
 }
 
 async function benchStreamSuite(pg: SeededDatabase | null, why: string, logDir: string): Promise<void> {

@@ -33,6 +33,7 @@ describe("creating a library entry from a fleet definition", () => {
         network_hosts: ["api.github.com", "hooks.slack.com"],
         runner_labels: ["linux"],
       },
+      model: null,
       required_credentials_reasons: {
         GITHUB_TOKEN: "Reads issues and writes labels and comments on the repositories you name.",
         SLACK_WEBHOOK_URL: "Posts the daily summary to your team's channel.",

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { epochMs, uuidv7 } from "../common.ts";
+import { MODEL_NAME_PATTERN } from "../models/model.ts";
 import { cronProblem, isTimeZone } from "./cron.ts";
 
 /**
@@ -145,6 +146,14 @@ export const libraryTrigger = z.strictObject({
 
 const credentialRequirement = z.strictObject({ name: credentialName, reason: credentialReason });
 
+/**
+ * The model the fleet asks for: a catalogue model id (`GET /v1/models`). The gateway uses it when it is a
+ * model of the tenant's provider, else the provider's model (docs/decisions/model-gateway.md).
+ */
+export const libraryModel = z.string({ error: "must be a string" }).regex(MODEL_NAME_PATTERN, {
+  error: "must be a model id: 1 to 200 letters, digits or . _ : / @ + -, starting with a letter or digit",
+});
+
 /** What the fleet needs before it can run. */
 export const libraryRequires = z.strictObject({
   credentials: z
@@ -180,6 +189,7 @@ export const fleetDefinitionFrontMatter = z.strictObject(
       .trim()
       .refine(...underBytes(LIBRARY_CEILINGS.descriptionBytes))
       .default(""),
+    model: libraryModel.optional(),
     triggers: z
       .array(libraryTrigger, { error: "must be a list of {cron, timezone, message}" })
       .refine(...atMost(LIBRARY_CEILINGS.triggers, "triggers"))
@@ -237,6 +247,8 @@ export const libraryItem = z
     /** `upload:sha256:<hex>` or `git:<url>#<commit>`. */
     source_ref: z.string(),
     requirements: libraryRequirements,
+    /** The definition's `model:`, null when it names none. */
+    model: z.string().nullable(),
     /** Why each required credential is needed, by credential name. */
     required_credentials_reasons: z.record(z.string(), z.string()),
     created_at: epochMs,

@@ -36,6 +36,8 @@ export const fleetView = fleetItem
     platform_library_id: z.string().nullable(),
     tenant_library_id: z.string().nullable(),
     instructions: z.string(),
+    /** The definition's `model:` (the gateway's choice when the tenant's provider has it), else null. */
+    model: z.string().nullable(),
     triggers: z.array(trigger),
     requirements: z.object({
       credentials: z.array(z.string()),

@@ -24,8 +24,10 @@ export const modelPricing = {
 };
 
 /** A model's name at its provider: printable, no spaces, 1–200 characters. */
+export const MODEL_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,199}$/;
+
 export const modelName = (field: string) =>
-  z.string({ error: `${field} must be a string` }).regex(/^[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,199}$/, {
+  z.string({ error: `${field} must be a string` }).regex(MODEL_NAME_PATTERN, {
     error: `${field} must be 1 to 200 letters, digits or . _ : / @ + -, starting with a letter or digit`,
   });
 

@@ -33,6 +33,8 @@ export const fleetLibraries = pgTable(
     name: text("name").notNull(),
     description: text("description").notNull(),
     instructions: text("instructions").notNull(),
+    /** The definition's `model:` (a catalogue model id), null when it names none. */
+    model: text("model"),
     triggers: jsonb("triggers").$type<LibraryTrigger[]>().notNull(),
     requirements: jsonb("requirements").$type<LibraryRequirements>().notNull(),
     /** Why each required credential is needed: the copy shown when a person installs the fleet. */

@@ -13,6 +13,8 @@ export interface FleetDefinition {
   instructions: string;
   triggers: LibraryTrigger[];
   requirements: LibraryRequirements;
+  /** The definition's `model:`; absent in definitions stored before it existed (read as none). */
+  model?: string | null;
 }
 
 export const fleets = pgTable(

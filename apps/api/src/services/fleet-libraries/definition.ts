@@ -15,6 +15,8 @@ export interface FleetDefinition {
   name: string;
   description: string;
   instructions: string;
+  /** The `model:` it asks for (a catalogue model id), null when it names none. */
+  model: string | null;
   triggers: LibraryTrigger[];
   requirements: LibraryRequirements;
   credentialReasons: Record<string, string>;
@@ -140,11 +142,12 @@ export function parseDefinition(source: string): FleetDefinition {
       `instructions (the Markdown below the front matter) ${instructions.error.issues[0]!.message}.`,
     );
   }
-  const { name, description, triggers, requires } = data;
+  const { name, description, model, triggers, requires } = data;
   return {
     name,
     description,
     instructions: instructions.data,
+    model: model ?? null,
     triggers,
     requirements: {
       credentials: requires.credentials.map((credential) => credential.name),

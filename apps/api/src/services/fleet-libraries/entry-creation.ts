@@ -75,6 +75,7 @@ export async function createLibraryEntry(
         name: definition.name,
         description: definition.description,
         instructions: definition.instructions,
+        model: definition.model,
         triggers: definition.triggers,
         requirements: definition.requirements,
         credentialReasons: definition.credentialReasons,

@@ -9,6 +9,7 @@ export function toLibraryItem(row: LibraryEntry) {
     visibility: row.visibility as "platform" | "tenant",
     source_ref: row.sourceRef,
     requirements: row.requirements,
+    model: row.model,
     required_credentials_reasons: row.credentialReasons,
     created_at: row.createdAt,
   };

@@ -62,6 +62,7 @@ export async function createFleet(
         libraryVisibility: entry.visibility,
         definition: {
           instructions: entry.instructions,
+          model: entry.model,
           triggers: entry.triggers,
           requirements: entry.requirements,
         },

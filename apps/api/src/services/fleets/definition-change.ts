@@ -26,6 +26,7 @@ export function readDefinitionChange(change: DefinitionChange): Partial<FleetDef
       });
     }
     replaced.instructions = definition.instructions;
+    replaced.model = definition.model;
     replaced.requirements = definition.requirements;
     replaced.triggers = definition.triggers;
   }

@@ -30,6 +30,7 @@ export function toFleetView(row: FleetRow) {
     platform_library_id: platform ? row.libraryId : null,
     tenant_library_id: platform ? null : row.libraryId,
     instructions: row.definition.instructions,
+    model: row.definition.model ?? null,
     triggers: row.definition.triggers,
     requirements: row.definition.requirements,
   };

@@ -1,0 +1,269 @@
+import { randomBytes } from "node:crypto";
+import { loadavg } from "node:os";
+import { models, openDatabase, runners } from "@fleet/db";
+import { type FakeModelVendor, modelVendorEnv, startFakeModelVendor } from "@fleet/testing/fake-model-vendor";
+import { mintSecret, RUNNER_TOKEN_PREFIX, sha256Hex } from "../src/auth/tokens.ts";
+import { newId } from "../src/runtime/ids.ts";
+import { insertBenchFleets, type SeededDatabase } from "./databases.ts";
+import {
+  type Concurrent,
+  concurrentStreams,
+  type Latencies,
+  type Paired,
+  pairedCalls,
+  type Target,
+} from "./gateway-load.ts";
+import { apiServerSpec, type Server, startServer, stopProcess, waitUntilReady } from "./processes.ts";
+
+/**
+ * Issue 31 §4: the model gateway against the fake vendor, side by side in one run. Added latency of an
+ * unstreamed call (the vendor directly vs through the gateway, alternating), added time to a stream's
+ * first chunk, and 200 concurrent streaming calls: the gateway's CPU per call against a bare node:http
+ * stream proxy (bench/servers/stream-proxy.ts) in rounds. The chunk-frame-to-subscriber figure waits
+ * for the gateway to publish chunk frames (not built yet). Prints figures; asserts no times.
+ */
+export interface GatewayFigures {
+  database: string;
+  unstreamed: Paired;
+  firstChunk: Paired;
+  concurrency: number;
+  rounds: { gateway: Concurrent; proxy: Concurrent }[];
+  load: number[];
+}
+
+const MODEL = "gpt-4o-mini";
+/** Calls open at once on one lease are capped at 8; 7 a lease keeps a just-ended call's slot from racing. */
+const PER_LEASE = 7;
+
+async function send(base: string, path: string, token: string, body: unknown, method = "POST") {
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (response.status >= 300) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
+  return JSON.parse(text) as Record<string, unknown>;
+}
+
+/** The catalogue row, a runner, and `count` fleets, written before the server holds the store. */
+async function seed(db: SeededDatabase, count: number) {
+  const database = await openDatabase(db.url, { max: 1 });
+  try {
+    const now = Date.now();
+    await database.db
+      .insert(models)
+      .values({
+        uid: newId(now),
+        provider: "openai",
+        modelId: MODEL,
+        contextCapTokens: 128_000,
+        inputNanosPerMtok: 150_000_000,
+        cachedInputNanosPerMtok: 75_000_000,
+        outputNanosPerMtok: 600_000_000,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .onConflictDoNothing();
+    const token = mintSecret(RUNNER_TOKEN_PREFIX);
+    await database.db.insert(runners).values({
+      id: newId(now),
+      hostId: "gateway-bench",
+      tokenHash: sha256Hex(token),
+      labels: [],
+      createdAt: now,
+      updatedAt: now,
+      lastHeartbeatAt: now,
+    });
+    const fleets = await insertBenchFleets(database, `gateway-bench-${now}`, count);
+    return { token, ...fleets };
+  } finally {
+    await database.close();
+  }
+}
+
+interface Lease {
+  lease_id: string;
+  fencing_token: number;
+}
+
+export async function benchGateway(
+  db: SeededDatabase,
+  database: string,
+  options: { apiDir: string; logDir: string; seconds: number; warmupSeconds: number; rounds: number },
+  progress: (message: string) => void,
+): Promise<GatewayFigures> {
+  const concurrency = 200;
+  const leaseCount = Math.ceil(concurrency / PER_LEASE);
+  const seeded = await seed(db, leaseCount);
+  const vendor: FakeModelVendor = await startFakeModelVendor({
+    apiKey: `sk-bench-${randomBytes(8).toString("hex")}`,
+  });
+  const servers: Server[] = [];
+  try {
+    const api = await startServer(
+      apiServerSpec(`API gateway (${database})`, {
+        apiDir: options.apiDir,
+        logDir: options.logDir,
+        env: {
+          DATABASE_URL: db.url,
+          LOG_LEVEL: "warn",
+          FLEET_MASTER_KEY: randomBytes(32).toString("base64"),
+          FLEET_LEASE_TTL_MS: "300000",
+          // The limiter on, as deployed, with quotas no run reaches: the figure is the gateway's cost.
+          FLEET_RATE_LIMIT_WORKSPACE: "1000000000",
+          FLEET_RATE_LIMIT_CREDENTIAL: "1000000000",
+          ...modelVendorEnv(vendor),
+        },
+      }),
+    );
+    servers.push(api);
+    const proxy = await startServer({
+      name: "bare stream proxy",
+      nodeArgs: ["--import", "tsx", "bench/servers/stream-proxy.ts"],
+      cwd: options.apiDir,
+      env: { UPSTREAM: vendor.openaiBaseUrl, UPSTREAM_KEY: vendor.apiKey },
+      logDir: options.logDir,
+    });
+    servers.push(proxy);
+    await waitUntilReady(api, "/readyz", { timeoutMs: 120_000 });
+    await waitUntilReady(proxy, "/");
+    const base = api.baseUrl;
+    await send(
+      base,
+      "/v1/tenants/me/provider",
+      db.apiKey,
+      { provider: "openai", model: MODEL, api_key: vendor.apiKey },
+      "PUT",
+    );
+    const ws = `/v1/workspaces/${seeded.workspaceId}`;
+    for (const fleetId of seeded.fleetIds)
+      await send(base, `${ws}/fleets/${fleetId}/messages`, db.apiKey, { message: "bench" });
+    const leases: Lease[] = [];
+    for (let i = 0; i < leaseCount; i++) {
+      const acquired = await send(base, "/v1/runners/me/leases", seeded.token, { wait_ms: 0 });
+      if (acquired.lease === null) throw new Error(`only ${i} of ${leaseCount} fleets could be leased`);
+      leases.push(acquired.lease as Lease);
+    }
+    const renew = () =>
+      Promise.all(
+        leases.map((lease) =>
+          send(base, `/v1/runners/me/leases/${lease.lease_id}/renew`, seeded.token, {
+            fencing_token: lease.fencing_token,
+          }),
+        ),
+      );
+    const gatewayTarget = (lease: Lease): Target => ({
+      url: `${base}/v1/runners/me/leases/${lease.lease_id}/model/chat/completions`,
+      headers: {
+        authorization: `Bearer ${seeded.token}`,
+        "fleet-fencing-token": String(lease.fencing_token),
+      },
+    });
+    const direct: Target = {
+      url: `${vendor.openaiBaseUrl}/chat/completions`,
+      headers: { authorization: `Bearer ${vendor.apiKey}` },
+    };
+    const viaProxy: Target = { url: `${proxy.baseUrl}/chat/completions`, headers: {} };
+    const load: number[] = [loadavg()[0]!];
+    const pids = [api.child.pid, proxy.child.pid];
+    const timing = { seconds: options.seconds, warmupSeconds: options.warmupSeconds, pids };
+
+    progress(`gateway (${database}): unstreamed calls, vendor directly vs through the gateway, alternating`);
+    const unstreamed = await pairedCalls(
+      direct,
+      gatewayTarget(leases[0]!),
+      { ...timing, stream: false },
+      (t) => t.totalMs,
+    );
+    vendor.calls.length = 0;
+    await renew();
+    progress(`gateway (${database}): streamed calls, time to the first chunk`);
+    const firstChunk = await pairedCalls(
+      direct,
+      gatewayTarget(leases[0]!),
+      { ...timing, stream: true },
+      (t) => t.firstMs,
+    );
+    vendor.calls.length = 0;
+    load.push(loadavg()[0]!);
+
+    const rounds: GatewayFigures["rounds"] = [];
+    for (let round = 0; round < options.rounds; round++) {
+      await renew();
+      const sides = {
+        gateway: () =>
+          concurrentStreams(vendor, api.child.pid, (c) => gatewayTarget(leases[c % leaseCount]!), {
+            concurrency,
+            seconds: options.seconds,
+          }),
+        proxy: () =>
+          concurrentStreams(vendor, proxy.child.pid, () => viaProxy, {
+            concurrency,
+            seconds: options.seconds,
+          }),
+      };
+      const order = round % 2 === 0 ? (["gateway", "proxy"] as const) : (["proxy", "gateway"] as const);
+      const measured: Partial<Record<"gateway" | "proxy", Concurrent>> = {};
+      for (const side of order) {
+        progress(
+          `gateway (${database}): round ${round + 1}/${options.rounds}, ${concurrency} concurrent streams, ${side}`,
+        );
+        measured[side] = await sides[side]();
+      }
+      rounds.push({ gateway: measured.gateway!, proxy: measured.proxy! });
+      load.push(loadavg()[0]!);
+    }
+    return { database, unstreamed, firstChunk, concurrency, rounds, load };
+  } finally {
+    for (const server of servers) await stopProcess(server.child);
+    await vendor.close();
+  }
+}
+
+const ms = (value: number) => `${value.toFixed(2)} ms`;
+const pct = (share: number | undefined) => (share === undefined ? "n/a" : `${(share * 100).toFixed(0)}%`);
+
+function pairLine(what: string, pair: Paired, goal: { p50?: number; p99: number }) {
+  const added = (key: "p50" | "p99") => pair.gateway[key] - pair.direct[key];
+  const missed = (key: "p50" | "p99", limit: number | undefined) =>
+    limit !== undefined && added(key) > limit ? ` (goal ≤ ${limit} ms: MISSED)` : "";
+  const side = (l: Latencies) => `p50 ${ms(l.p50)}, p99 ${ms(l.p99)}, max ${ms(l.max)} (${l.count} calls)`;
+  console.log(`  ${what}`);
+  console.log(`    vendor directly:     ${side(pair.direct)}`);
+  console.log(`    through the gateway: ${side(pair.gateway)}`);
+  console.log(
+    `    added: p50 ${ms(added("p50"))}${missed("p50", goal.p50)}, p99 ${ms(added("p99"))}${missed("p99", goal.p99)}; ` +
+      `ratio p50 ${(pair.gateway.p50 / pair.direct.p50).toFixed(2)}×; others' CPU ${pct(pair.others)}` +
+      (pair.failures > 0 ? `; ${pair.failures} calls failed` : ""),
+  );
+}
+
+export function printGatewayFigures(f: GatewayFigures): void {
+  console.log(`\nModel gateway (issue 31 §4), ${f.database}, fake vendor in the bench process`);
+  console.log(
+    `  machine load (1-min load average) along the run: ${f.load.map((l) => l.toFixed(2)).join(" → ")}`,
+  );
+  pairLine("unstreamed call, end to end:", f.unstreamed, { p50: 1, p99: 3 });
+  pairLine("streamed call, time to the first chunk:", f.firstChunk, { p99: 5 });
+  console.log(
+    `  ${f.concurrency} concurrent streaming calls (20 chunks each), server CPU per call, ${f.rounds.length} rounds:`,
+  );
+  const ratios: number[] = [];
+  for (const [index, round] of f.rounds.entries()) {
+    const ratio = round.gateway.cpuMsPerCall / round.proxy.cpuMsPerCall;
+    ratios.push(ratio);
+    const side = (c: Concurrent) =>
+      `${ms(c.cpuMsPerCall)} over ${c.calls} calls${c.failures > 0 ? ` (${c.failures} failed)` : ""}, others' CPU ${pct(c.others)}`;
+    console.log(
+      `    round ${index + 1}: gateway ${side(round.gateway)}; proxy ${side(round.proxy)}; ${ratio.toFixed(2)}×`,
+    );
+  }
+  const sorted = [...ratios].sort((a, b) => a - b);
+  const median = sorted[Math.floor((sorted.length - 1) / 2)] ?? Number.NaN;
+  console.log(
+    `    gateway / bare node:http stream proxy, median of rounds: ${median.toFixed(2)}×${median > 1.5 ? " (goal ≤ 1.5×: MISSED)" : ""}` +
+      (f.database === "PostgreSQL" ? " (the API's process only: PostgreSQL's own CPU is not counted)" : ""),
+  );
+  console.log("  chunk frame → live-tail subscriber: skipped, the gateway publishes no chunk frames yet");
+}

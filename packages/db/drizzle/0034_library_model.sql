@@ -1,0 +1,1 @@
+ALTER TABLE "fleet_libraries" ADD COLUMN "model" text;

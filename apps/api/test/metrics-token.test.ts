@@ -1,54 +1,11 @@
-import { createServer, type Server } from "node:http";
 import { afterAll, describe, expect, it } from "vitest";
 import { runTraceId } from "../src/runtime/tracing.ts";
 import { gateIn } from "./approval-fixtures.ts";
 import { labelledFleet, messageFleet, uniqueLabel } from "./fleet-fixtures.ts";
 import { call, callAt, databaseKind, seedTenant, testApi, useIsolatedApi } from "./harness.ts";
 import { expectProblem, samples, scrape, TOKEN, value } from "./metrics-fixtures.ts";
+import { otlpReceiver } from "./otlp-receiver.ts";
 import { acquire, enrollRunner, report } from "./runner-fixtures.ts";
-
-/** A tiny OTLP/HTTP receiver: keeps every span of every JSON export it is sent. */
-interface ReceivedSpan {
-  traceId: string;
-  spanId: string;
-  parentSpanId?: string;
-  name: string;
-  startTimeUnixNano: string;
-  endTimeUnixNano: string;
-  attributes: Record<string, string | number>;
-}
-
-function otlpReceiver(): Promise<{ url: string; spans: ReceivedSpan[]; server: Server }> {
-  const spans: ReceivedSpan[] = [];
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on("data", (chunk: Buffer) => chunks.push(chunk));
-    request.on("end", () => {
-      expect(request.url).toBe("/v1/traces");
-      expect(request.headers["content-type"]).toMatch(/^application\/json/);
-      const body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-      for (const resource of body.resourceSpans ?? [])
-        for (const scope of resource.scopeSpans ?? [])
-          for (const span of scope.spans ?? []) {
-            const attributes: Record<string, string | number> = {};
-            for (const { key, value: v } of span.attributes ?? [])
-              attributes[key] = v.stringValue ?? Number(v.intValue ?? v.doubleValue);
-            attributes["service.name"] =
-              resource.resource?.attributes?.find((a: { key: string }) => a.key === "service.name")?.value
-                ?.stringValue ?? "";
-            spans.push({ ...span, attributes });
-          }
-      response.writeHead(200, { "content-type": "application/json" }).end("{}");
-    });
-  });
-  return new Promise((resolve) =>
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address !== null ? address.port : 0;
-      resolve({ url: `http://127.0.0.1:${port}`, spans, server });
-    }),
-  );
-}
 
 const receiver = await otlpReceiver();
 // After the API that exports to it has closed (and flushed).

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { billingOf } from "./billing-fixtures.ts";
-import { call, operatorToken, seedTenant, testApi } from "./harness.ts";
+import { call, operatorToken, testApi } from "./harness.ts";
 import {
   apiLogs,
   CANARY_KEY,
@@ -11,6 +11,7 @@ import {
   PRICES,
   priceOf,
   useModelVendor,
+  usePlatformDefault,
 } from "./model-gateway-fixtures.ts";
 import { chunkTexts, fleetStream, openTail } from "./stream-fixtures.ts";
 
@@ -368,17 +369,7 @@ describe("the model gateway, anthropic translation (streamed)", () => {
 
   // Last: it sets the platform default of this file's database.
   it("serves a platform default that is anthropic, with the platform's key", async () => {
-    const source = await seedTenant("platform");
-    const secret = await call("POST", `/v1/workspaces/${source.workspaceId}/secrets`, {
-      token: source.apiKey,
-      body: { name: "ANTHROPIC_API_KEY", kind: "provider_api_key", data: { api_key: CANARY_KEY } },
-    });
-    expect(secret.status, secret.text).toBe(201);
-    const set = await call("PUT", "/v1/admin/platform-keys", {
-      token: await operatorToken(["platform-key:write"]),
-      body: { provider: "anthropic", source_workspace_id: source.workspaceId, model: CLAUDE },
-    });
-    expect(set.status, set.text).toBe(200);
+    await usePlatformDefault("anthropic", CLAUDE);
     const run = await gatewayRun(null);
     vendor().script({ kind: "answer", text: "From the platform." });
     const answer = await chat(run);

@@ -89,3 +89,25 @@ export function chat(run: GatewayRun, body: Record<string, unknown> = {}, token 
 export async function apiLogs(): Promise<string> {
   return (await testApi()).logs.join("\n");
 }
+
+/**
+ * Makes `provider`'s `model` the platform default, its key (the canary) held by a tenant of its own. It
+ * sets the default for the whole of the file's database: a test that calls it runs last.
+ */
+export async function usePlatformDefault(provider: "openai" | "anthropic", model: string): Promise<void> {
+  const source = await seedTenant("platform");
+  const secret = await call("POST", `/v1/workspaces/${source.workspaceId}/secrets`, {
+    token: source.apiKey,
+    body: {
+      name: `${provider.toUpperCase()}_API_KEY`,
+      kind: "provider_api_key",
+      data: { api_key: CANARY_KEY },
+    },
+  });
+  expect(secret.status, secret.text).toBe(201);
+  const set = await call("PUT", "/v1/admin/platform-keys", {
+    token: await operatorToken(["platform-key:write"]),
+    body: { provider, source_workspace_id: source.workspaceId, model },
+  });
+  expect(set.status, set.text).toBe(200);
+}

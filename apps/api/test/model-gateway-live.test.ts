@@ -1,4 +1,3 @@
-import { createServer, type Server } from "node:http";
 import { afterAll, describe, expect, it } from "vitest";
 import { runTraceId } from "../src/runtime/tracing.ts";
 import { leasedFleet } from "./approval-fixtures.ts";
@@ -12,43 +11,8 @@ import {
   MODEL,
   useModelVendor,
 } from "./model-gateway-fixtures.ts";
+import { otlpReceiver } from "./otlp-receiver.ts";
 import { type Frame, fleetStream, type OpenedStream, openTail } from "./stream-fixtures.ts";
-
-interface ReceivedSpan {
-  traceId: string;
-  spanId: string;
-  parentSpanId?: string;
-  name: string;
-  attributes: Record<string, string | number | boolean>;
-}
-
-/** A tiny OTLP/HTTP (JSON) receiver keeping every span it is sent. */
-function otlpReceiver(): Promise<{ url: string; spans: ReceivedSpan[]; server: Server }> {
-  const spans: ReceivedSpan[] = [];
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on("data", (chunk: Buffer) => chunks.push(chunk));
-    request.on("end", () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-      for (const resource of body.resourceSpans ?? [])
-        for (const scope of resource.scopeSpans ?? [])
-          for (const span of scope.spans ?? []) {
-            const attributes: ReceivedSpan["attributes"] = {};
-            for (const { key, value: v } of span.attributes ?? [])
-              attributes[key] = v.stringValue ?? v.boolValue ?? Number(v.intValue ?? v.doubleValue);
-            spans.push({ ...span, attributes });
-          }
-      response.writeHead(200, { "content-type": "application/json" }).end("{}");
-    });
-  });
-  return new Promise((resolve) =>
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address !== null ? address.port : 0;
-      resolve({ url: `http://127.0.0.1:${port}`, spans, server });
-    }),
-  );
-}
 
 const receiver = await otlpReceiver();
 afterAll(() => new Promise<void>((resolve) => receiver.server.close(() => resolve())));

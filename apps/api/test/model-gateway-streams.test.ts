@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { billingOf } from "./billing-fixtures.ts";
-import { call, operatorToken, seedTenant, testApi } from "./harness.ts";
+import { testApi } from "./harness.ts";
 import {
   CANARY_KEY,
   chat,
@@ -10,6 +10,7 @@ import {
   MODEL,
   priceOf,
   useModelVendor,
+  usePlatformDefault,
 } from "./model-gateway-fixtures.ts";
 
 const vendor = useModelVendor({ FLEET_MODEL_DEADLINE_MS: "1500" });
@@ -106,17 +107,7 @@ describe("the model gateway, streamed", () => {
 
   // Last: it sets the platform default of this file's database.
   it("uses the platform default's key and model for a tenant without a provider of its own", async () => {
-    const source = await seedTenant("platform");
-    const secret = await call("POST", `/v1/workspaces/${source.workspaceId}/secrets`, {
-      token: source.apiKey,
-      body: { name: "OPENAI_API_KEY", kind: "provider_api_key", data: { api_key: CANARY_KEY } },
-    });
-    expect(secret.status, secret.text).toBe(201);
-    const set = await call("PUT", "/v1/admin/platform-keys", {
-      token: await operatorToken(["platform-key:write"]),
-      body: { provider: "openai", source_workspace_id: source.workspaceId, model: MODEL },
-    });
-    expect(set.status, set.text).toBe(200);
+    await usePlatformDefault("openai", MODEL);
     const run = await gatewayRun(null);
     const before = vendor().calls.length;
     const answer = await chat(run);

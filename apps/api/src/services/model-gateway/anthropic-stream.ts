@@ -9,14 +9,12 @@ import {
 import { scrub } from "./failures.ts";
 import type { Forwarded } from "./forward.ts";
 import type { CallUsage } from "./meter.ts";
-import { errorFrame } from "./stream-relay.ts";
+import { DONE, errorFrame, vendorText } from "./stream-relay.ts";
 
 type Json = Record<string, unknown>;
 
 const isObject = (value: unknown): value is Json =>
   typeof value === "object" && value !== null && !Array.isArray(value);
-
-const DONE = "data: [DONE]\n\n";
 
 /**
  * Translates Anthropic's stream events into OpenAI `chat.completion.chunk` frames, one event at a time.
@@ -167,44 +165,26 @@ export async function* anthropicStream(
   onText?: (delta: string) => void,
 ): AsyncGenerator<string> {
   const translator = new Translator(includeUsage, onText);
-  const body = forwarded.response.body;
   const clean = (frame: string) => (apiKey !== null && frame.includes(apiKey) ? scrub(frame, apiKey) : frame);
+  const ended = { frames: [] as string[] };
   try {
-    if (body !== null) {
-      const decoder = new TextDecoder();
-      const reader = body.getReader();
-      let pending = "";
-      try {
-        for (;;) {
-          let next: Awaited<ReturnType<typeof reader.read>>;
-          try {
-            next = await reader.read();
-          } catch {
-            const timedOut = (forwarded.reason() as { name?: string } | undefined)?.name === "TimeoutError";
-            yield errorFrame(
-              timedOut ? "The model provider stalled mid-stream." : "The model provider broke the stream.",
-              timedOut ? "upstream_timeout" : "upstream_error",
-            );
-            yield DONE;
-            return;
-          }
-          if (next.done) break;
-          forwarded.touch();
-          pending += decoder.decode(next.value, { stream: true }).replace(/\r\n/g, "\n");
-          let end = pending.indexOf("\n\n");
-          while (end !== -1) {
-            const event = eventOf(pending.slice(0, end));
-            pending = pending.slice(end + 2);
-            end = pending.indexOf("\n\n");
-            if (event === null) continue;
-            const { out, over } = translator.frames(event);
-            for (const frame of out) yield clean(frame);
-            if (over) return;
-          }
-        }
-      } finally {
-        reader.releaseLock();
+    let pending = "";
+    for await (const text of vendorText(forwarded, ended)) {
+      pending += text.replace(/\r\n/g, "\n");
+      let end = pending.indexOf("\n\n");
+      while (end !== -1) {
+        const event = eventOf(pending.slice(0, end));
+        pending = pending.slice(end + 2);
+        end = pending.indexOf("\n\n");
+        if (event === null) continue;
+        const { out, over } = translator.frames(event);
+        for (const frame of out) yield clean(frame);
+        if (over) return;
       }
+    }
+    if (ended.frames.length > 0) {
+      yield* ended.frames;
+      return;
     }
     yield errorFrame("The model provider ended the stream early.", "upstream_error");
     yield DONE;

@@ -9,6 +9,44 @@ export function errorFrame(message: string, type: string): string {
   return `data: ${JSON.stringify({ error: { message, type, code: null, param: null } })}\n\n`;
 }
 
+/** The last frame of every stream the gateway relays. */
+export const DONE = "data: [DONE]\n\n";
+
+/**
+ * The vendor's stream as text, each piece decoded as it arrives (each re-arms the deadline). A read that
+ * fails, the vendor having broken the connection or stalled past the deadline, ends the pieces and puts
+ * in `ended.frames` what the client is sent instead: the error frame its library reads, then `[DONE]`.
+ */
+export async function* vendorText(forwarded: Forwarded, ended: { frames: string[] }): AsyncGenerator<string> {
+  const body = forwarded.response.body;
+  if (body === null) return;
+  const decoder = new TextDecoder();
+  const reader = body.getReader();
+  try {
+    for (;;) {
+      let next: Awaited<ReturnType<typeof reader.read>>;
+      try {
+        next = await reader.read();
+      } catch {
+        const timedOut = (forwarded.reason() as { name?: string } | undefined)?.name === "TimeoutError";
+        ended.frames = [
+          errorFrame(
+            timedOut ? "The model provider stalled mid-stream." : "The model provider broke the stream.",
+            timedOut ? "upstream_timeout" : "upstream_error",
+          ),
+          DONE,
+        ];
+        return;
+      }
+      if (next.done) return;
+      forwarded.touch();
+      yield decoder.decode(next.value, { stream: true });
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}
+
 /**
  * Relays a vendor's SSE stream as it arrives, each chunk passed on as the vendor sent it (the key
  * scrubbed, were it ever echoed), while reading its `data:` lines for the usage the last chunk carries.
@@ -22,7 +60,6 @@ export async function* relayStream(
   settle: (usage: CallUsage | null) => Promise<void>,
   onText?: (delta: string) => void,
 ): AsyncGenerator<string> {
-  const body = forwarded.response.body;
   let usage: CallUsage | null = null;
   let pending = "";
   let unread = "";
@@ -45,35 +82,15 @@ export async function* relayStream(
       }
     }
   };
+  const ended = { frames: [] as string[] };
   try {
-    if (body === null) return;
-    const decoder = new TextDecoder();
-    const reader = body.getReader();
-    try {
-      for (;;) {
-        let next: Awaited<ReturnType<typeof reader.read>>;
-        try {
-          next = await reader.read();
-        } catch {
-          const timedOut = (forwarded.reason() as { name?: string } | undefined)?.name === "TimeoutError";
-          yield errorFrame(
-            timedOut ? "The model provider stalled mid-stream." : "The model provider broke the stream.",
-            timedOut ? "upstream_timeout" : "upstream_error",
-          );
-          yield "data: [DONE]\n\n";
-          return;
-        }
-        if (next.done) break;
-        forwarded.touch();
-        const text = decoder.decode(next.value, { stream: true });
-        unread = text;
-        yield apiKey !== null && text.includes(apiKey) ? scrub(text, apiKey) : text;
-        unread = "";
-        read(text);
-      }
-    } finally {
-      reader.releaseLock();
+    for await (const text of vendorText(forwarded, ended)) {
+      unread = text;
+      yield apiKey !== null && text.includes(apiKey) ? scrub(text, apiKey) : text;
+      unread = "";
+      read(text);
     }
+    yield* ended.frames;
   } finally {
     if (unread !== "") read(unread);
     forwarded.stop();

@@ -25,7 +25,12 @@ export * from "./leases/lease.ts";
 export * from "./members/member.ts";
 export * from "./members/role-presets.ts";
 export { memoryItem } from "./memories/list-memories.ts";
-export { MODEL_BODY_LIMIT, MODEL_CALLS_PER_LEASE } from "./model-gateway/chat-completions.ts";
+export {
+  MODEL_ANSWER_MAX_BYTES,
+  MODEL_BODY_LIMIT,
+  MODEL_CALLS_PER_LEASE,
+  MODEL_STREAM_MAX_BYTES,
+} from "./model-gateway/chat-completions.ts";
 export * from "./models/model.ts";
 export * from "./operation.ts";
 export * from "./overview/overview.ts";

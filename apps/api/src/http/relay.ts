@@ -12,7 +12,21 @@ export interface RelayAnswer {
   done?: () => void;
 }
 
-/** Writes a relayed answer on the raw response, chunk by chunk, stopping the source when the client goes. */
+/** Resolves once the response can take more, or is closed; leaves no listener behind. */
+function drainedOrClosed(raw: FastifyReply["raw"]): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      raw.off("drain", done);
+      raw.off("close", done);
+      resolve();
+    };
+    raw.on("drain", done);
+    raw.on("close", done);
+    if (raw.destroyed) done();
+  });
+}
+
+/** Writes a relayed answer on the raw response, chunk by chunk, as the source yields them. */
 export async function sendRelay(
   reply: FastifyReply,
   answer: RelayAnswer,
@@ -26,33 +40,40 @@ export async function sendRelay(
   };
   if (typeof answer.body === "string") {
     reply.raw.once("close", finish);
+    // A client gone before the answer began: its close has fired already.
+    if (reply.raw.destroyed) finish();
     reply.code(answer.status).headers(answer.headers);
     return reply.send(answer.body);
   }
   const source = answer.body[Symbol.asyncIterator]();
   const raw = reply.raw;
   reply.hijack();
-  raw.writeHead(answer.status, { ...answer.headers, "cache-control": "no-store", "x-accel-buffering": "no" });
-  raw.flushHeaders();
-  let gone = false;
+  // A client that goes stops the writing, not the source: the source is read to its end (bounded by its
+  // own deadline and size), so what it settles at its end (a model call's usage, its charge) still happens.
+  let gone = raw.destroyed;
   raw.once("close", () => {
     gone = true;
-    void source.return?.();
-    finish();
   });
+  if (!gone) {
+    raw.writeHead(answer.status, {
+      ...answer.headers,
+      "cache-control": "no-store",
+      "x-accel-buffering": "no",
+    });
+    raw.flushHeaders();
+  }
   try {
-    for (let next = await source.next(); !next.done && !gone; next = await source.next()) {
-      if (!raw.write(next.value)) {
-        await new Promise<void>((resolve) => {
-          raw.once("drain", resolve);
-          raw.once("close", resolve);
-        });
+    for (let next = await source.next(); !next.done; next = await source.next()) {
+      if (gone || raw.destroyed) {
+        gone = true;
+        continue;
       }
+      if (!raw.write(next.value)) await drainedOrClosed(raw);
     }
   } catch (error) {
     logError(error);
   } finally {
-    if (!raw.writableEnded) raw.end();
+    if (!raw.writableEnded && !raw.destroyed) raw.end();
     finish();
   }
   return reply;

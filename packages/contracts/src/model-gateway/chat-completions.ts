@@ -6,6 +6,10 @@ import { defineOperation } from "../operation.ts";
 export const MODEL_BODY_LIMIT = 1024 * 1024;
 /** Calls one lease may have open at once on one instance; the next is 429 UZ-MODEL-007. */
 export const MODEL_CALLS_PER_LEASE = 8;
+/** The most an unstreamed vendor answer may hold; past it the call is 502 (a vendor's answer is read whole). */
+export const MODEL_ANSWER_MAX_BYTES = 16 * 1024 * 1024;
+/** The most one streamed vendor answer may send; past it the stream ends with an error frame. */
+export const MODEL_STREAM_MAX_BYTES = 64 * 1024 * 1024;
 
 /** The fencing token of a gateway call, in the `Fleet-Fencing-Token` header (its body is the vendor's). */
 export const fencingHeader = {

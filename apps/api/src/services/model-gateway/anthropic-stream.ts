@@ -9,7 +9,7 @@ import {
 import { scrub } from "./failures.ts";
 import type { Forwarded } from "./forward.ts";
 import type { CallUsage } from "./meter.ts";
-import { DONE, errorFrame, vendorText } from "./stream-relay.ts";
+import { DONE, errorFrame, LINE_MAX_CHARS, vendorText } from "./stream-relay.ts";
 
 type Json = Record<string, unknown>;
 
@@ -180,6 +180,11 @@ export async function* anthropicStream(
         const { out, over } = translator.frames(event);
         for (const frame of out) yield clean(frame);
         if (over) return;
+      }
+      if (pending.length > LINE_MAX_CHARS) {
+        yield errorFrame("The model provider sent an event too long to read.", "upstream_error");
+        yield DONE;
+        return;
       }
     }
     if (ended.frames.length > 0) {

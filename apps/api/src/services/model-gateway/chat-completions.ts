@@ -1,10 +1,10 @@
-import { MODEL_CALLS_PER_LEASE, Problem } from "@fleet/contracts";
+import { MODEL_ANSWER_MAX_BYTES, MODEL_CALLS_PER_LEASE, Problem } from "@fleet/contracts";
 import type { RelayAnswer } from "../../http/relay.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { fromAnthropic } from "./anthropic-answer.ts";
 import { anthropicStream } from "./anthropic-stream.ts";
 import { scrub } from "./failures.ts";
-import { forwardChat } from "./forward.ts";
+import { forwardChat, readCapped } from "./forward.ts";
 import { answerText, liveOutput } from "./live-output.ts";
 import { type CallUsage, chargeCall, openaiUsage } from "./meter.ts";
 import { type CallObserver, failedOutcome, observeCall } from "./observe-call.ts";
@@ -133,9 +133,9 @@ async function whole(
   forwarded: Awaited<ReturnType<typeof forwardChat>>,
   target: Target,
 ): Promise<{ text: string; parsed: unknown }> {
-  let text: string;
+  let text: string | null;
   try {
-    text = await forwarded.response.text();
+    text = await readCapped(forwarded.response, MODEL_ANSWER_MAX_BYTES);
   } catch {
     const timedOut = (forwarded.reason() as { name?: string } | undefined)?.name === "TimeoutError";
     throw new Problem(timedOut ? "UZ-MODEL-003" : "UZ-MODEL-002", {
@@ -145,6 +145,11 @@ async function whole(
     });
   } finally {
     forwarded.stop();
+  }
+  if (text === null) {
+    throw new Problem("UZ-MODEL-002", {
+      detail: `The ${target.provider} provider's answer passed ${MODEL_ANSWER_MAX_BYTES} bytes.`,
+    });
   }
   let parsed: unknown;
   try {

@@ -1,3 +1,4 @@
+import { Problem } from "@fleet/contracts";
 import { ANTHROPIC_VERSION, toAnthropic } from "./anthropic-request.ts";
 import { unreachable, vendorRefusal } from "./failures.ts";
 import type { Target } from "./resolve.ts";
@@ -11,6 +12,36 @@ export interface Forwarded {
   stop: () => void;
   /** Why the request was aborted (the deadline's TimeoutError), if it was. */
   reason: () => unknown;
+}
+
+/** A refusal's body is read this far: its message is all that travels on. */
+const REFUSAL_MAX_BYTES = 64 * 1024;
+
+/**
+ * A vendor body read to its end as text, or `null` once it passes `maxBytes` (the request is then left to
+ * the caller to stop): a hostile endpoint cannot fill the API's memory with one answer.
+ */
+export async function readCapped(response: Response, maxBytes: number): Promise<string | null> {
+  const body = response.body;
+  if (body === null) return "";
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  let bytes = 0;
+  try {
+    for (;;) {
+      const next = await reader.read();
+      if (next.done) return text + decoder.decode();
+      bytes += next.value.byteLength;
+      if (bytes > maxBytes) {
+        void reader.cancel().catch(() => {});
+        return null;
+      }
+      text += decoder.decode(next.value, { stream: true });
+    }
+  } finally {
+    reader.releaseLock();
+  }
 }
 
 /**
@@ -52,12 +83,22 @@ export async function forwardChat(
     if (target.apiKey !== null) headers["x-api-key"] = target.apiKey;
   } else if (target.apiKey !== null) headers.authorization = `Bearer ${target.apiKey}`;
   const url = anthropic ? `${target.baseUrl}/v1/messages` : `${target.baseUrl}/chat/completions`;
+  let json: string;
+  try {
+    json = JSON.stringify(payload);
+  } catch {
+    // A tool call's arguments parse to a value nested too deep to write again (the Anthropic wire).
+    stop();
+    throw new Problem("UZ-MODEL-009", {
+      detail: "The request nests too deeply to translate (a tool call's arguments).",
+    });
+  }
   let response: Response;
   try {
     response = await fetch(url, {
       method: "POST",
       headers,
-      body: JSON.stringify(payload),
+      body: json,
       redirect: "manual",
       signal: controller.signal,
     });
@@ -69,7 +110,7 @@ export async function forwardChat(
   if (response.status < 200 || response.status >= 300) {
     let text = "";
     try {
-      text = await response.text();
+      text = (await readCapped(response, REFUSAL_MAX_BYTES)) ?? "";
     } catch {
       // the refusal's status says enough
     }

@@ -39,6 +39,13 @@ export function heldLease(
   checkBudget: boolean,
 ): Promise<HeldLease & { definitionModel: string | null }> {
   return fencedWrite(ctx, runnerId, ref, async (tx, lease) => {
+    // A lease past its TTL that no acquire has swept yet is over all the same (as for its credentials).
+    if (lease.expiresAt <= ctx.now()) {
+      throw new Problem("UZ-RUN-005", {
+        detail: "This lease has expired; its holder may no longer call the model.",
+        current_state: "expired",
+      });
+    }
     if (checkBudget) {
       const refusal = await budgetRefusal(tx, lease, ctx.now());
       if (refusal !== null) throw refusal;

@@ -1,3 +1,4 @@
+import { MODEL_STREAM_MAX_BYTES } from "@fleet/contracts";
 import { scrub } from "./failures.ts";
 import type { Forwarded } from "./forward.ts";
 import { deltaText } from "./live-output.ts";
@@ -8,6 +9,9 @@ import { openaiUsage } from "./meter.ts";
 export function errorFrame(message: string, type: string): string {
   return `data: ${JSON.stringify({ error: { message, type, code: null, param: null } })}\n\n`;
 }
+
+/** The longest `data:` line (and Anthropic event) the gateway parses; a vendor's chunks are far shorter. */
+export const LINE_MAX_CHARS = 1024 * 1024;
 
 /** The last frame of every stream the gateway relays. */
 export const DONE = "data: [DONE]\n\n";
@@ -22,6 +26,7 @@ export async function* vendorText(forwarded: Forwarded, ended: { frames: string[
   if (body === null) return;
   const decoder = new TextDecoder();
   const reader = body.getReader();
+  let bytes = 0;
   try {
     for (;;) {
       let next: Awaited<ReturnType<typeof reader.read>>;
@@ -40,6 +45,14 @@ export async function* vendorText(forwarded: Forwarded, ended: { frames: string[
       }
       if (next.done) return;
       forwarded.touch();
+      bytes += next.value.byteLength;
+      if (bytes > MODEL_STREAM_MAX_BYTES) {
+        ended.frames = [
+          errorFrame(`The model provider's stream passed ${MODEL_STREAM_MAX_BYTES} bytes.`, "upstream_error"),
+          DONE,
+        ];
+        return;
+      }
       yield decoder.decode(next.value, { stream: true });
     }
   } finally {
@@ -65,6 +78,8 @@ export async function* relayStream(
   let unread = "";
   const read = (text: string) => {
     pending += text;
+    // A line this long is no chunk a client reads: it is relayed as it came, not parsed.
+    if (pending.length > LINE_MAX_CHARS && !pending.includes("\n")) pending = "";
     let end = pending.indexOf("\n");
     while (end !== -1) {
       const line = pending.slice(0, end).trim();

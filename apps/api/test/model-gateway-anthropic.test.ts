@@ -1,15 +1,15 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { billingOf } from "./billing-fixtures.ts";
-import { call, operatorToken, testApi } from "./harness.ts";
+import { call, operatorToken } from "./harness.ts";
 import {
   apiLogs,
   CANARY_KEY,
   chat,
-  chatPath,
   type GatewayRun,
   gatewayRun,
   PRICES,
   priceOf,
+  streamCall,
   useModelVendor,
   usePlatformDefault,
 } from "./model-gateway-fixtures.ts";
@@ -52,28 +52,11 @@ interface Chunk {
   };
 }
 
-/** A streamed call read piece by piece as the API writes it. */
+/** A streamed call read piece by piece as the API writes it, its chunks parsed. */
 async function stream(run: GatewayRun, body: Record<string, unknown> = {}) {
-  const api = await testApi();
-  const response = await fetch(`${api.baseUrl}${chatPath(run.lease)}`, {
-    method: "POST",
-    headers: {
-      authorization: `Bearer ${run.runner.token}`,
-      "fleet-fencing-token": String(run.lease.fencing_token),
-      "content-type": "application/json",
-    },
-    body: JSON.stringify({ model: "x", messages: [{ role: "user", content: "hi" }], stream: true, ...body }),
-  });
-  const pieces: { text: string; at: number }[] = [];
-  const decoder = new TextDecoder();
-  for await (const part of response.body!) pieces.push({ text: decoder.decode(part), at: Date.now() });
-  const text = pieces.map((p) => p.text).join("");
-  const data = text
-    .split("\n")
-    .filter((line) => line.startsWith("data: "))
-    .map((line) => line.slice(6));
-  const chunks = data.filter((d) => d !== "[DONE]").map((d) => JSON.parse(d) as Chunk);
-  return { response, pieces, text, data, chunks };
+  const read = await streamCall(run, body);
+  const chunks = read.data.filter((d) => d !== "[DONE]").map((d) => JSON.parse(d) as Chunk);
+  return { ...read, chunks };
 }
 
 describe("the model gateway, anthropic translation (unstreamed)", () => {

@@ -111,3 +111,36 @@ export async function usePlatformDefault(provider: "openai" | "anthropic", model
   });
   expect(set.status, set.text).toBe(200);
 }
+
+/** Starts a streamed call as an OpenAI client sends it; the answer's body is the caller's to read. */
+export async function startStream(
+  run: GatewayRun,
+  body: Record<string, unknown> = {},
+  signal?: AbortSignal,
+): Promise<Response> {
+  const api = await testApi();
+  return fetch(`${api.baseUrl}${chatPath(run.lease)}`, {
+    method: "POST",
+    ...(signal ? { signal } : {}),
+    headers: {
+      authorization: `Bearer ${run.runner.token}`,
+      "fleet-fencing-token": String(run.lease.fencing_token),
+      "content-type": "application/json",
+    },
+    body: JSON.stringify({ model: "x", messages: [{ role: "user", content: "hi" }], stream: true, ...body }),
+  });
+}
+
+/** A streamed call read piece by piece as the API writes it: each piece and when it came, and its data lines. */
+export async function streamCall(run: GatewayRun, body: Record<string, unknown> = {}) {
+  const response = await startStream(run, body);
+  const pieces: { text: string; at: number }[] = [];
+  const decoder = new TextDecoder();
+  for await (const part of response.body!) pieces.push({ text: decoder.decode(part), at: Date.now() });
+  const text = pieces.map((p) => p.text).join("");
+  const data = text
+    .split("\n")
+    .filter((line) => line.startsWith("data: "))
+    .map((line) => line.slice(6));
+  return { response, pieces, text, data };
+}

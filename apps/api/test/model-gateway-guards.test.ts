@@ -5,11 +5,11 @@ import { call, operatorToken, testApi } from "./harness.ts";
 import {
   CANARY_KEY,
   chat,
-  chatPath,
   type GatewayRun,
   gatewayRun,
   PRICES,
   priceOf,
+  startStream,
   useModelVendor,
 } from "./model-gateway-fixtures.ts";
 
@@ -20,18 +20,8 @@ const spendOf = async (run: GatewayRun) =>
 
 /** A streamed call the runner walks away from: after its first piece, or before the vendor answered. */
 async function abandoned(run: GatewayRun, after: "first piece" | "headers pending") {
-  const api = await testApi();
   const controller = new AbortController();
-  const response = fetch(`${api.baseUrl}${chatPath(run.lease)}`, {
-    method: "POST",
-    signal: controller.signal,
-    headers: {
-      authorization: `Bearer ${run.runner.token}`,
-      "fleet-fencing-token": String(run.lease.fencing_token),
-      "content-type": "application/json",
-    },
-    body: JSON.stringify({ model: "x", messages: [{ role: "user", content: "hi" }], stream: true }),
-  });
+  const response = startStream(run, {}, controller.signal);
   if (after === "headers pending") {
     await new Promise((resolve) => setTimeout(resolve, 100));
     controller.abort();

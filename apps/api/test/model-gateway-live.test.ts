@@ -6,9 +6,9 @@ import { scrape, TOKEN, value } from "./metrics-fixtures.ts";
 import {
   CANARY_KEY,
   chat,
-  chatPath,
   type GatewayRun,
   MODEL,
+  streamCall,
   useModelVendor,
 } from "./model-gateway-fixtures.ts";
 import { otlpReceiver } from "./otlp-receiver.ts";
@@ -46,22 +46,11 @@ async function liveRun(): Promise<GatewayRun & { stream: OpenedStream }> {
 
 /** A streamed call read to its end: the text of its deltas. */
 async function streamed(run: GatewayRun): Promise<string> {
-  const api = await testApi();
-  const response = await fetch(`${api.baseUrl}${chatPath(run.lease)}`, {
-    method: "POST",
-    headers: {
-      authorization: `Bearer ${run.runner.token}`,
-      "fleet-fencing-token": String(run.lease.fencing_token),
-      "content-type": "application/json",
-    },
-    body: JSON.stringify({ model: "x", messages: [{ role: "user", content: "hi" }], stream: true }),
-  });
+  const { response, data } = await streamCall(run);
   expect(response.status).toBe(200);
-  const text = await response.text();
-  return text
-    .split("\n")
-    .filter((line) => line.startsWith("data: {"))
-    .map((line) => JSON.parse(line.slice(6)) as { choices: { delta: { content?: string } }[] })
+  return data
+    .filter((line) => line.startsWith("{"))
+    .map((line) => JSON.parse(line) as { choices: { delta: { content?: string } }[] })
     .map((chunk) => chunk.choices?.[0]?.delta.content ?? "")
     .join("");
 }

@@ -1,42 +1,20 @@
 import { describe, expect, it } from "vitest";
 import { billingOf } from "./billing-fixtures.ts";
-import { testApi } from "./harness.ts";
 import {
   CANARY_KEY,
   chat,
-  chatPath,
   type GatewayRun,
   gatewayRun,
   MODEL,
   priceOf,
+  streamCall,
   useModelVendor,
   usePlatformDefault,
 } from "./model-gateway-fixtures.ts";
 
 const vendor = useModelVendor({ FLEET_MODEL_DEADLINE_MS: "1500" });
 
-/** A streamed call, read piece by piece as the API writes them: each piece and when it came. */
-async function stream(run: GatewayRun, body: Record<string, unknown> = {}) {
-  const api = await testApi();
-  const response = await fetch(`${api.baseUrl}${chatPath(run.lease)}`, {
-    method: "POST",
-    headers: {
-      authorization: `Bearer ${run.runner.token}`,
-      "fleet-fencing-token": String(run.lease.fencing_token),
-      "content-type": "application/json",
-    },
-    body: JSON.stringify({ model: "x", messages: [{ role: "user", content: "hi" }], stream: true, ...body }),
-  });
-  const pieces: { text: string; at: number }[] = [];
-  const decoder = new TextDecoder();
-  for await (const part of response.body!) pieces.push({ text: decoder.decode(part), at: Date.now() });
-  const text = pieces.map((p) => p.text).join("");
-  const data = text
-    .split("\n")
-    .filter((line) => line.startsWith("data: "))
-    .map((line) => line.slice(6));
-  return { response, pieces, text, data };
-}
+const stream = streamCall;
 
 const spendOf = async (run: GatewayRun) =>
   (await billingOf(run.tenant)).body.fleets.find((f) => f.fleet_id === run.fleetId)?.period_spend_nanos;

@@ -39,6 +39,12 @@ export const leases = pgTable(
      * from the fleet, and part of usage_nanos (docs/decisions/model-gateway.md).
      */
     modelNanos: bigint("model_nanos", { mode: "number" }).notNull().default(0),
+    /**
+     * What the run's model calls now in flight may still cost: each call reserves its worst case at
+     * admission (clamped to the budget left) and gives it back when it is charged or fails. Counted only
+     * while the lease runs, so a reservation an instance never gave back ends with its lease.
+     */
+    reservedNanos: bigint("reserved_nanos", { mode: "number" }).notNull().default(0),
     createdAt: bigint("created_at", { mode: "number" }).notNull(),
     expiresAt: bigint("expires_at", { mode: "number" }).notNull(),
     endedAt: bigint("ended_at", { mode: "number" }),

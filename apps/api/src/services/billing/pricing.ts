@@ -14,7 +14,14 @@ export interface Priced {
   costNanos: number;
   source: "catalogue" | "reported";
   /** The catalogue row's prices the cost was computed from; null when the runner's cost was taken. */
-  prices: { input: number; cachedInput: number; output: number } | null;
+  prices: Prices | null;
+}
+
+/** A catalogue row's prices, in nanos per million tokens. */
+export interface Prices {
+  input: number;
+  cachedInput: number;
+  output: number;
 }
 
 const MTOK = 1_000_000n;
@@ -39,18 +46,20 @@ export async function priceUsage(db: Database | Tx, meters: Meters): Promise<Pri
       : and(eq(models.modelId, meters.model), eq(models.provider, meters.provider as never));
   const [row] = await db.select().from(models).where(where).orderBy(asc(models.provider)).limit(1);
   if (row === undefined) return reported;
-  const micro =
-    BigInt(meters.input_tokens ?? 0) * BigInt(row.inputNanosPerMtok) +
-    BigInt(meters.cached_tokens ?? 0) * BigInt(row.cachedInputNanosPerMtok) +
-    BigInt(meters.output_tokens ?? 0) * BigInt(row.outputNanosPerMtok);
-  const cost = (micro + MTOK - 1n) / MTOK;
-  return {
-    costNanos: Number(cost > MAX ? MAX : cost),
-    source: "catalogue",
-    prices: {
-      input: row.inputNanosPerMtok,
-      cachedInput: row.cachedInputNanosPerMtok,
-      output: row.outputNanosPerMtok,
-    },
+  const prices = {
+    input: row.inputNanosPerMtok,
+    cachedInput: row.cachedInputNanosPerMtok,
+    output: row.outputNanosPerMtok,
   };
+  return { costNanos: costAt(prices, meters), source: "catalogue", prices };
+}
+
+/** Tokens at a catalogue row's prices per million: rounded up to a whole nano, capped at the safe integer. */
+export function costAt(prices: Prices, tokens: Omit<Meters, "provider" | "model" | "cost_nanos">): number {
+  const micro =
+    BigInt(tokens.input_tokens ?? 0) * BigInt(prices.input) +
+    BigInt(tokens.cached_tokens ?? 0) * BigInt(prices.cachedInput) +
+    BigInt(tokens.output_tokens ?? 0) * BigInt(prices.output);
+  const cost = (micro + MTOK - 1n) / MTOK;
+  return Number(cost > MAX ? MAX : cost);
 }

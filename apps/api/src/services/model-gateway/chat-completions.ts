@@ -6,9 +6,10 @@ import { anthropicStream } from "./anthropic-stream.ts";
 import { scrub } from "./failures.ts";
 import { forwardChat, readCapped } from "./forward.ts";
 import { answerText, liveOutput } from "./live-output.ts";
-import { type CallUsage, chargeCall, openaiUsage } from "./meter.ts";
+import { type AdmittedCall, admitCall, callEstimate } from "./admission.ts";
+import { type CallUsage, openaiUsage, settleCall } from "./meter.ts";
 import { type CallObserver, failedOutcome, observeCall } from "./observe-call.ts";
-import { heldLease, resolveTarget, type Target } from "./resolve.ts";
+import { type Target, targetOf } from "./resolve.ts";
 import { relayStream } from "./stream-relay.ts";
 
 /** Calls open per lease on this instance (docs/decisions/model-gateway.md: the cap is per instance). */
@@ -46,11 +47,13 @@ export interface ChatInput extends Record<string, unknown> {
 }
 
 /**
- * One chat completion through the gateway: the holder and its budget checked (409 before anything is
- * forwarded), a call slot taken, the target resolved, the call forwarded, and the vendor's usage charged
- * once when the answer (or the stream) ends. The call counts against the fleet's workspace rate limit
- * (`admit`). The request's own `model` is ignored. The model's text goes to the fleet's live tail as
- * chunk frames (live-output.ts); the call is counted in the metrics and the run's trace (observe-call.ts).
+ * One chat completion through the gateway: admitted in one statement (admission.ts: the holder, its
+ * expiry and its budget checked, the call's worst case reserved; 409 before anything is forwarded), a
+ * call slot taken, the target's endpoint and key, the call forwarded, and the vendor's usage charged in
+ * place of the reservation once, when the answer (or the stream) ends; a call that fails gives its
+ * reservation back. The call counts against the fleet's workspace rate limit (`admit`). The request's
+ * own `model` is ignored. The model's text goes to the fleet's live tail as chunk frames
+ * (live-output.ts); the call is counted in the metrics and the run's trace (observe-call.ts).
  */
 export async function chatCompletion(
   ctx: ServiceContext,
@@ -60,35 +63,45 @@ export async function chatCompletion(
 ): Promise<RelayAnswer> {
   const startedMs = performance.now();
   const { lease_id, fleet_fencing_token, ...body } = input;
-  const lease = await heldLease(ctx, runnerId, { lease_id, fencing_token: fleet_fencing_token }, true);
-  await admit(lease.tenantId, lease.workspaceId);
-  const release = takeSlot(ctx, lease.id);
+  const call = await admitCall(ctx, runnerId, { lease_id, fencing_token: fleet_fencing_token }, callEstimate(body));
+  const { lease } = call;
+  let settled = false;
+  const settle = async (usage: CallUsage | null) => {
+    if (settled) return;
+    settled = true;
+    await settleCall(ctx, call, usage);
+  };
+  let release: () => void = () => {};
   let observer: CallObserver | null = null;
   try {
-    const target = await resolveTarget(ctx, lease);
+    await admit(lease.tenantId, lease.workspaceId);
+    release = takeSlot(ctx, lease.id);
+    const target = await chosenTarget(ctx, call);
     const stream = body.stream === true;
     observer = observeCall(ctx, { leaseId: lease.id, eventId: lease.eventId }, target, stream, startedMs);
     const forwarded = await forwardChat(target, body, ctx.config.modelGateway.deadlineMs);
     const live = liveOutput(ctx, lease, target.apiKey, continues(body.messages));
     if (stream) {
-      let charged = false;
       let seen: CallUsage | null = null;
-      const settle = async (usage: CallUsage | null) => {
+      const end = async (usage: CallUsage | null) => {
         live.end();
         seen = usage;
-        if (charged || usage === null) return;
-        charged = true;
-        await chargeCall(ctx, lease.id, target, usage);
+        await settle(usage);
       };
       const relay =
         target.provider === "anthropic"
-          ? anthropicStream(forwarded, target.apiKey, includeUsage(body), settle, live.onText)
-          : relayStream(forwarded, target.apiKey, settle, live.onText);
+          ? anthropicStream(forwarded, target.apiKey, includeUsage(body), end, live.onText)
+          : relayStream(forwarded, target.apiKey, end, live.onText);
+      const slot = release;
       return {
         status: 200,
         headers: { "content-type": "text/event-stream; charset=utf-8" },
         body: observer.watch(relay, () => seen),
-        done: release,
+        // The relay settles at its end; were it never read, the reservation still goes back here.
+        done: () => {
+          slot();
+          settle(null).catch(() => {});
+        },
       };
     }
     const answer = await whole(forwarded, target);
@@ -103,15 +116,26 @@ export async function chatCompletion(
     }
     live.onText(answerText(parsed as { usage?: unknown }));
     live.end();
-    if (usage !== null) await chargeCall(ctx, lease.id, target, usage);
+    await settle(usage);
     observer.end("ok", usage);
     release();
     return { status: 200, headers: { "content-type": "application/json" }, body: text };
   } catch (error) {
     observer?.end(failedOutcome(error), null);
     release();
+    await settle(null).catch(() => {});
     throw error;
   }
+}
+
+/** The admitted call's endpoint and key; 409 UZ-MODEL-001 when neither tenant nor platform has a provider. */
+function chosenTarget(ctx: ServiceContext, call: AdmittedCall): Promise<Target> {
+  if (call.choice === null) {
+    throw new Problem("UZ-MODEL-001", {
+      detail: "Neither the tenant nor the platform has a model provider configured.",
+    });
+  }
+  return targetOf(ctx, call.lease.tenantId, call.choice);
 }
 
 /** Whether the client asked for the final usage chunk (`stream_options.include_usage`). */

@@ -1,10 +1,10 @@
-import { resultRows, sql } from "@fleet/db";
 import { announceBudgetAlerts, recordCrossedAlerts } from "../billing/alerts.ts";
 import { intArray } from "../billing/budgets.ts";
-import { periodOf, spendThisPeriod } from "../billing/period.ts";
-import { priceUsage } from "../billing/pricing.ts";
+import { periodOf } from "../billing/period.ts";
+import { costAt } from "../billing/pricing.ts";
 import type { ServiceContext } from "../shared/context.ts";
-import type { Target } from "./resolve.ts";
+import type { AdmittedCall } from "./admission.ts";
+import { chargeLateStatements, chargeStatement, releaseStatement } from "./meter-sql.ts";
 
 /** The vendor's own count of one call, in the catalogue's terms: input is the uncached part. */
 export interface CallUsage {
@@ -32,64 +32,57 @@ export function openaiUsage(usage: unknown): CallUsage | null {
   return { input_tokens: prompt - cached, output_tokens: count(u.completion_tokens), cached_tokens: cached };
 }
 
+/** The call's cost: the vendor's usage at the catalogue prices read at admission; 0 when unpriced. */
+export function callCost(call: Pick<AdmittedCall, "prices">, usage: CallUsage | null): number {
+  return usage === null || call.prices === null ? 0 : costAt(call.prices, usage);
+}
+
 /**
- * Charges one metered call, once, in one transaction: the cost (the catalogue's price of the vendor's
- * usage) is added to the run's usage and model spend (`leases.usage_nanos`, `model_nanos`) and debited
- * from its fleet at once (`charged_nanos`, `budget_used_nanos`, the period's spend), so billing and the
- * fleet's budget see it even if the runner never reports. The lease is not fenced here: the call was
- * admitted by its holder and the vendor has spent it. Budget alerts it crosses are recorded and announced.
+ * Settles one admitted call, once, when its answer (or stream) ends however it ends: its reservation is
+ * replaced by its cost (the vendor's usage at the catalogue's price), or simply given back when there is
+ * no cost (a failed call, a stream broken before its usage, an unpriced model).
+ *
+ * The charge is one statement (meter-sql.ts): the cost is added to the run's usage and model spend
+ * (`leases.usage_nanos`, `model_nanos`) and debited from its fleet at once (`charged_nanos`,
+ * `budget_used_nanos`, the period's spend), so billing and the fleet's budget see it even if the runner
+ * never reports. The lease is not fenced here: the call was admitted by its holder and the vendor has
+ * spent it. A call that ends after its lease did (a stream outliving its report) is charged by the
+ * late path, which also adds the cost to the event and the charge row the report wrote. Budget alerts
+ * it crosses are recorded and announced, for a fleet with a period budget and alert percents only.
  */
-export async function chargeCall(
+export async function settleCall(
   ctx: ServiceContext,
-  leaseId: string,
-  target: Target,
-  usage: CallUsage,
+  call: Pick<AdmittedCall, "lease" | "prices" | "reservedNanos">,
+  usage: CallUsage | null,
 ): Promise<number> {
-  const priced = await priceUsage(ctx.db, { provider: target.provider, model: target.model, ...usage });
-  const cost = priced.source === "catalogue" ? priced.costNanos : 0;
-  if (cost === 0) return 0;
+  const cost = callCost(call, usage);
+  const ref = { leaseId: call.lease.id, fleetId: call.lease.fleetId, reserved: call.reservedNanos };
+  if (cost === 0) {
+    if (call.reservedNanos > 0) await releaseStatement(ctx.db, ref);
+    return 0;
+  }
   const now = ctx.now();
   const { period } = periodOf(now);
-  const alerts = await ctx.db.transaction(async (tx) => {
-    const rows = resultRows<{
-      id: string;
-      tenant_id: string;
-      workspace_id: string;
-      period_budget_nanos: number | string | null;
-      period_spend_nanos: number | string;
-      budget_alert_percents: number[] | string;
-    }>(
-      await tx.execute(sql`
-        with l as (
-          update leases set usage_nanos = usage_nanos + ${cost}::bigint, model_nanos = model_nanos + ${cost}::bigint
-          where id = ${leaseId}
-          returning fleet_id
-        )
-        update fleets f set
-          budget_used_nanos = f.budget_used_nanos + ${cost}::bigint,
-          charged_nanos = f.charged_nanos + ${cost}::bigint,
-          period_spend_nanos = ${spendThisPeriod(period)} + ${cost}::bigint,
-          spend_period = ${period}
-        from l where f.id = l.fleet_id
-        returning f.id, f.tenant_id, f.workspace_id, f.period_budget_nanos, f.period_spend_nanos,
-          f.budget_alert_percents`),
-    );
-    const fleet = rows[0];
-    if (fleet === undefined) return [];
-    return recordCrossedAlerts(
-      tx,
-      {
-        id: fleet.id,
-        tenantId: fleet.tenant_id,
-        workspaceId: fleet.workspace_id,
-        periodBudgetNanos: fleet.period_budget_nanos === null ? null : Number(fleet.period_budget_nanos),
-        percents: intArray(fleet.budget_alert_percents),
-      },
-      period,
-      Number(fleet.period_spend_nanos),
-      now,
-    );
-  });
-  announceBudgetAlerts(ctx, alerts);
+  const charge = { ...ref, cost, period };
+  const fleet = (await chargeStatement(ctx.db, charge)) ?? (await chargeLateStatements(ctx.db, charge));
+  if (fleet !== null && fleet.id !== null && fleet.period_budget_nanos !== null) {
+    const percents = intArray(fleet.budget_alert_percents);
+    if (percents.length > 0) {
+      const alerts = await recordCrossedAlerts(
+        ctx.db,
+        {
+          id: fleet.id,
+          tenantId: fleet.tenant_id,
+          workspaceId: fleet.workspace_id,
+          periodBudgetNanos: Number(fleet.period_budget_nanos),
+          percents,
+        },
+        period,
+        Number(fleet.period_spend_nanos),
+        now,
+      );
+      announceBudgetAlerts(ctx, alerts);
+    }
+  }
   return cost;
 }

@@ -4,10 +4,9 @@ import { systemResolve } from "../../runtime/public-address.ts";
 import type { Sealed } from "../../runtime/vault.ts";
 import { budgetRefusal } from "../billing/budgets.ts";
 import { verifyBaseUrl } from "../providers/base-url.ts";
-import { openTenantKey } from "../providers/tenant-key.ts";
-import { openSecret } from "../secrets/stored-secrets.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { fencedWrite } from "../shared/fence.ts";
+import { openedKey } from "./key-cache.ts";
 
 /** Where one call goes: the provider, its endpoint, the model, and the key (opened for this call only). */
 export interface Target {
@@ -67,11 +66,14 @@ export function heldLease(
   });
 }
 
-interface Choice {
+export interface Choice {
   provider: string;
   model: string;
   baseUrl: string | null;
-  /** The tenant's sealed key, or where the platform's key is kept; both null: no key. */
+  /**
+   * The tenant's sealed key, or the platform key's sealed secret (null when not read here: it is opened
+   * from the vault then); `platformSecret` says where the platform's key is kept. Both null: no key.
+   */
   sealed: Sealed | null;
   platformSecret: { workspaceId: string; name: string } | null;
 }
@@ -126,13 +128,12 @@ async function chosenProvider(ctx: ServiceContext, tenantId: string): Promise<Ch
 /**
  * Resolves a call's target (docs/decisions/model-gateway.md): provider from the tenant or the platform;
  * model the fleet definition's `model:` when it is a catalogue model of that provider, else the
- * provider's; the endpoint the operator's for a named provider, the stored base_url (re-checked public
- * now) for openai_compatible. The key is opened last, only when everything else holds.
+ * provider's. The gateway's calls read all of it in their admission statement (admission.ts); this is
+ * the models list's way.
  */
 export async function resolveTarget(
   ctx: ServiceContext,
   lease: { tenantId: string; definitionModel: string | null },
-  withKey = true,
 ): Promise<Target> {
   const choice = await chosenProvider(ctx, lease.tenantId);
   const provider = choice.provider as Target["provider"];
@@ -144,6 +145,20 @@ export async function resolveTarget(
       .where(and(eq(models.provider, provider), eq(models.modelId, lease.definitionModel)));
     if (row !== undefined) model = row.id;
   }
+  return targetOf(ctx, lease.tenantId, { ...choice, model }, false);
+}
+
+/**
+ * The endpoint and key of a chosen target: the operator's for a named provider, the stored base_url
+ * (re-checked public now) for openai_compatible. The key is opened last, only when everything else holds.
+ */
+export async function targetOf(
+  ctx: ServiceContext,
+  tenantId: string,
+  choice: Choice,
+  withKey = true,
+): Promise<Target> {
+  const provider = choice.provider as Target["provider"];
   let baseUrl: string;
   if (provider === "openai") baseUrl = ctx.config.modelGateway.openaiBaseUrl;
   else if (provider === "anthropic") baseUrl = ctx.config.modelGateway.anthropicBaseUrl;
@@ -155,17 +170,6 @@ export async function resolveTarget(
       detail: `The gateway does not serve the ${provider} provider as configured; check the provider settings.`,
     });
   }
-  const platform = choice.platformSecret;
-  const apiKey = !withKey
-    ? null
-    : platform !== null
-      ? platformKey(await openSecret(ctx, platform.workspaceId, platform.name))
-      : choice.sealed === null
-        ? null
-        : openTenantKey(ctx, lease.tenantId, choice.sealed);
-  return { provider, baseUrl, model, apiKey };
-}
-
-function platformKey(data: Record<string, unknown>): string | null {
-  return typeof data.api_key === "string" && data.api_key !== "" ? data.api_key : null;
+  const apiKey = withKey ? await openedKey(ctx, tenantId, choice) : null;
+  return { provider, baseUrl, model: choice.model, apiKey };
 }

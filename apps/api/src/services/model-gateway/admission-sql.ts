@@ -1,0 +1,119 @@
+import { type Database, resultRows, sql } from "@fleet/db";
+
+/** What the admission statement answers: the lease and its fleet, the verdict, and the call's target. */
+export interface AdmissionRow {
+  id: string;
+  fleet_id: string;
+  event_id: string;
+  tenant_id: string;
+  workspace_id: string;
+  fencing_token: number | string;
+  admitted: boolean;
+  /** Nanos reserved for the call (0 when refused). */
+  reserved: number | string;
+  provider: string | null;
+  /** The resolved model: the definition's when the provider's catalogue has it, else the provider's. */
+  model: string | null;
+  base_url: string | null;
+  /** The tenant's sealed key, or the platform key's secret row; null when there is none. */
+  wrapped_key: string | null;
+  ciphertext: string | null;
+  secret_workspace_id: string | null;
+  secret_name: string | null;
+  input_price: number | string | null;
+  cached_price: number | string | null;
+  output_price: number | string | null;
+}
+
+export interface AdmissionParams {
+  leaseId: string;
+  runnerId: string;
+  fencingToken: number;
+  now: number;
+  period: string;
+  /** The call's estimated prompt tokens and its output limit. */
+  input: number;
+  output: number;
+}
+
+/**
+ * One statement, one round trip, no transaction around it:
+ * - `f` locks the lease's fleet row (the lock every fenced write and every charge takes first), so no
+ *   newer lease is granted and no charge lands while the call is admitted;
+ * - `t` chooses the target: the tenant's own provider, else the platform default with its key's secret
+ *   row; the fleet definition's `model:` when that provider's catalogue has it; that model's prices;
+ * - `l` reads the lease `for no key update`: under READ COMMITTED a locking read returns the lease's
+ *   newest version (a concurrent call's reservation included), where a plain read would return the
+ *   statement's snapshot and let two calls reserve the same room;
+ * - `g` decides: the current holder (token = the lease's = the fleet's sequence), not expired, and room
+ *   left (the run's cap and the fleet's period budget, each less the run's spend and its reservations;
+ *   the model spend is in the fleet's period spend already, so it is not counted twice); the call then
+ *   reserves its worst case (`want`) clamped to that room;
+ * - the update writes the reservation.
+ */
+export async function admissionStatement(db: Database, p: AdmissionParams): Promise<AdmissionRow[]> {
+  return resultRows<AdmissionRow>(
+    await db.execute(sql`
+      with f as (
+        select f.id, f.tenant_id, f.workspace_id, f.fence_seq, f.run_budget_nanos, f.period_budget_nanos,
+          case when f.spend_period = ${p.period} then f.period_spend_nanos else 0 end as spend,
+          f.definition->>'model' as named
+        from fleets f
+        where f.id = (select fleet_id from leases where id = ${p.leaseId}::uuid)
+        for no key update
+      ),
+      t as (
+        select c.provider, coalesce(d.model_id, c.model) as model, c.base_url, c.wrapped_key, c.ciphertext,
+          c.secret_workspace_id, c.secret_name, pr.input_nanos_per_mtok as input_price,
+          pr.cached_input_nanos_per_mtok as cached_price, pr.output_nanos_per_mtok as output_price
+        from f
+        left join lateral (
+          (select 0 as rank, tp.provider, m.model_id as model, tp.base_url, tp.wrapped_key, tp.ciphertext,
+             null::uuid as secret_workspace_id, null::text as secret_name
+           from tenant_providers tp join models m on m.uid = tp.model_uid
+           where tp.tenant_id = f.tenant_id and tp.provider <> 'platform')
+          union all
+          (select 1, pk.provider, m.model_id, pk.base_url, s.wrapped_key, s.ciphertext,
+             pk.source_workspace_id, pk.secret_name
+           from platform_keys pk join models m on m.uid = pk.model_uid
+           left join secrets s on s.workspace_id = pk.source_workspace_id and s.name = pk.secret_name)
+          order by rank limit 1
+        ) c on true
+        left join models d on d.provider = c.provider and d.model_id = f.named
+        left join models pr on pr.provider = c.provider and pr.model_id = coalesce(d.model_id, c.model)
+      ),
+      l as (
+        select l.id, l.fleet_id, l.event_id, l.fencing_token,
+          l.status = 'running' and l.fencing_token = ${p.fencingToken}::bigint
+            and f.fence_seq = ${p.fencingToken}::bigint and l.expires_at > ${p.now}::bigint as live,
+          least(
+            f.run_budget_nanos - l.usage_nanos - l.reserved_nanos,
+            f.period_budget_nanos - f.spend - (l.usage_nanos - l.model_nanos) - l.reserved_nanos
+          ) as room
+        from leases l join f on f.id = l.fleet_id
+        where l.id = ${p.leaseId}::uuid and l.runner_id = ${p.runnerId}::uuid
+        for no key update of l
+      ),
+      w as (
+        select l.*, t.*,
+          case when t.input_price is null then 0::bigint else least(
+            ceil((${p.input}::numeric * t.input_price + ${p.output}::numeric * t.output_price) / 1000000),
+            9007199254740991)::bigint end as want
+        from l cross join t
+      ),
+      g as (
+        select w.*, w.live and (w.room is null or w.room > 0) as admitted,
+          case when not w.live or w.room <= 0 then 0::bigint
+            when w.room is null then w.want else least(w.want, w.room) end as reserved
+        from w
+      ),
+      reserve as (
+        update leases set reserved_nanos = leases.reserved_nanos + g.reserved
+        from g where leases.id = g.id and g.admitted and g.reserved > 0
+      )
+      select g.id, g.fleet_id, g.event_id, f.tenant_id, f.workspace_id, g.fencing_token, g.admitted,
+        g.reserved, g.provider, g.model, g.base_url, g.wrapped_key, g.ciphertext, g.secret_workspace_id,
+        g.secret_name, g.input_price, g.cached_price, g.output_price
+      from g cross join f`),
+  );
+}

@@ -1,0 +1,101 @@
+import { overBudget } from "../billing/budgets.ts";
+import { periodOf } from "../billing/period.ts";
+import type { Prices } from "../billing/pricing.ts";
+import type { ServiceContext } from "../shared/context.ts";
+import { admissionStatement, type AdmissionRow } from "./admission-sql.ts";
+import { type Choice, type HeldLease, heldLease } from "./resolve.ts";
+
+/**
+ * Output tokens a call is reserved for when it names no `max_completion_tokens`/`max_tokens`: the same
+ * 4,096 the Anthropic translation sends as its `max_tokens` (docs/decisions/model-gateway.md, "Budgets").
+ */
+export const DEFAULT_RESERVED_OUTPUT_TOKENS = 4096;
+
+/** A call let through: its lease, its target as chosen (the key still sealed), and what it reserved. */
+export interface AdmittedCall {
+  lease: HeldLease;
+  /** Null when neither the tenant nor the platform has a provider (the caller answers UZ-MODEL-001). */
+  choice: Choice | null;
+  /** The resolved model's catalogue prices, read at admission; null when the catalogue does not price it. */
+  prices: Prices | null;
+  /** Nanos reserved on the lease for this call, to be given back by its charge or its release. */
+  reservedNanos: number;
+}
+
+/** The worst case a request asks for: its prompt's size estimate and its output limit, in tokens. */
+export function callEstimate(body: Record<string, unknown>): { input: number; output: number } {
+  // About four characters a token (the usual rule of thumb, and the fake vendor's): the body as sent.
+  const input = Math.ceil(JSON.stringify(body).length / 4);
+  const asked = body.max_completion_tokens ?? body.max_tokens;
+  const output =
+    typeof asked === "number" && Number.isSafeInteger(asked) && asked > 0
+      ? Math.min(asked, 100_000_000)
+      : DEFAULT_RESERVED_OUTPUT_TOKENS;
+  return { input, output };
+}
+
+/**
+ * Admits one call in one statement (admission-sql.ts): the caller still the lease's current holder
+ * with this token, the lease not expired, budget left once the calls in flight are counted, and then
+ * the call's worst-case cost reserved on the lease (clamped to what is left), atomically with the check.
+ * It also reads the target: the tenant's provider or the platform's, the fleet definition's model, its
+ * catalogue prices and the sealed key. A refusal is told apart afterwards, off the hot path, by the
+ * fenced check every fenced write makes (409 UZ-RUN-005, UZ-BUDGET-001, 404 UZ-RUN-001).
+ */
+export async function admitCall(
+  ctx: ServiceContext,
+  runnerId: string,
+  ref: { lease_id: string; fencing_token: number },
+  estimate: { input: number; output: number },
+): Promise<AdmittedCall> {
+  const now = ctx.now();
+  const rows = await admissionStatement(ctx.db, {
+    leaseId: ref.lease_id,
+    runnerId,
+    fencingToken: ref.fencing_token,
+    now,
+    period: periodOf(now).period,
+    ...estimate,
+  });
+  const row = rows[0];
+  if (row === undefined || !row.admitted) {
+    await heldLease(ctx, runnerId, ref, true);
+    // The holder is current and its run under budget: the calls already in flight hold what is left.
+    throw overBudget(
+      "What is left of the run's budget is reserved by its model calls in flight; retry when one ends.",
+    );
+  }
+  return admitted(row);
+}
+
+function admitted(row: AdmissionRow): AdmittedCall {
+  const lease: HeldLease = {
+    id: row.id,
+    fleetId: row.fleet_id,
+    tenantId: row.tenant_id,
+    workspaceId: row.workspace_id,
+    eventId: row.event_id,
+    fencingToken: Number(row.fencing_token),
+  };
+  const prices =
+    row.input_price === null || row.cached_price === null || row.output_price === null
+      ? null
+      : { input: Number(row.input_price), cachedInput: Number(row.cached_price), output: Number(row.output_price) };
+  const choice: Choice | null =
+    row.provider === null || row.model === null
+      ? null
+      : {
+          provider: row.provider,
+          model: row.model,
+          baseUrl: row.base_url,
+          sealed:
+            row.wrapped_key === null || row.ciphertext === null
+              ? null
+              : { wrappedKey: row.wrapped_key, ciphertext: row.ciphertext },
+          platformSecret:
+            row.secret_workspace_id === null || row.secret_name === null
+              ? null
+              : { workspaceId: row.secret_workspace_id, name: row.secret_name },
+        };
+  return { lease, choice, prices, reservedNanos: Number(row.reserved) };
+}

@@ -1,0 +1,1 @@
+ALTER TABLE "leases" ADD COLUMN "reserved_nanos" bigint DEFAULT 0 NOT NULL;

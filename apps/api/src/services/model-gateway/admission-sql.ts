@@ -47,9 +47,9 @@ export interface AdmissionParams {
  *   statement's snapshot and let two calls reserve the same room;
  * - `g` decides: the current holder (token = the lease's = the fleet's sequence), not expired, and room
  *   left (the run's cap and the fleet's period budget, each less the run's spend and its reservations;
- *   the model spend is in the fleet's period spend already, so it is not counted twice); the call then
- *   reserves its worst case (`want`) clamped to that room;
- * - the update writes the reservation.
+ *   the model spend is in the fleet's period spend already, so it is not counted twice) for the call's
+ *   worst case (`want`), or, when the room is smaller, no other call in flight on the lease;
+ * - `r` reserves the worst case clamped to the room, and the update writes it.
  */
 export async function admissionStatement(db: Database, p: AdmissionParams): Promise<AdmissionRow[]> {
   return resultRows<AdmissionRow>(
@@ -83,7 +83,7 @@ export async function admissionStatement(db: Database, p: AdmissionParams): Prom
         left join models pr on pr.provider = c.provider and pr.model_id = coalesce(d.model_id, c.model)
       ),
       l as (
-        select l.id, l.fleet_id, l.event_id, l.fencing_token,
+        select l.id, l.fleet_id, l.event_id, l.fencing_token, l.reserved_nanos as in_flight,
           l.status = 'running' and l.fencing_token = ${p.fencingToken}::bigint
             and f.fence_seq = ${p.fencingToken}::bigint and l.expires_at > ${p.now}::bigint as live,
           least(
@@ -102,18 +102,22 @@ export async function admissionStatement(db: Database, p: AdmissionParams): Prom
         from l cross join t
       ),
       g as (
-        select w.*, w.live and (w.room is null or w.room > 0) as admitted,
-          case when not w.live or w.room <= 0 then 0::bigint
-            when w.room is null then w.want else least(w.want, w.room) end as reserved
+        select w.*, w.live and (w.room is null
+            or (w.room > 0 and (w.room >= w.want or w.in_flight = 0))) as admitted
         from w
       ),
+      r as (
+        select g.*, case when not g.admitted then 0::bigint
+          when g.room is null then g.want else least(g.want, g.room) end as reserved
+        from g
+      ),
       reserve as (
-        update leases set reserved_nanos = leases.reserved_nanos + g.reserved
-        from g where leases.id = g.id and g.admitted and g.reserved > 0
+        update leases set reserved_nanos = leases.reserved_nanos + r.reserved
+        from r where leases.id = r.id and r.reserved > 0
       )
-      select g.id, g.fleet_id, g.event_id, f.tenant_id, f.workspace_id, g.fencing_token, g.admitted,
-        g.reserved, g.provider, g.model, g.base_url, g.wrapped_key, g.ciphertext, g.secret_workspace_id,
-        g.secret_name, g.input_price, g.cached_price, g.output_price
-      from g cross join f`),
+      select r.id, r.fleet_id, r.event_id, f.tenant_id, f.workspace_id, r.fencing_token, r.admitted,
+        r.reserved, r.provider, r.model, r.base_url, r.wrapped_key, r.ciphertext, r.secret_workspace_id,
+        r.secret_name, r.input_price, r.cached_price, r.output_price
+      from r cross join f`),
   );
 }

@@ -37,7 +37,9 @@ export function callEstimate(body: Record<string, unknown>): { input: number; ou
 /**
  * Admits one call in one statement (admission-sql.ts): the caller still the lease's current holder
  * with this token, the lease not expired, budget left once the calls in flight are counted, and then
- * the call's worst-case cost reserved on the lease (clamped to what is left), atomically with the check.
+ * the call's worst-case cost reserved on the lease, atomically with the check. A call whose worst case
+ * does not fit what is left is admitted only alone (no other call in flight), reserving all that is left:
+ * so the run's spend passes its budget by at most one call's worst case (docs: "Budgets").
  * It also reads the target: the tenant's provider or the platform's, the fleet definition's model, its
  * catalogue prices and the sealed key. A refusal is told apart afterwards, off the hot path, by the
  * fenced check every fenced write makes (409 UZ-RUN-005, UZ-BUDGET-001, 404 UZ-RUN-001).
@@ -62,7 +64,7 @@ export async function admitCall(
     await heldLease(ctx, runnerId, ref, true);
     // The holder is current and its run under budget: the calls already in flight hold what is left.
     throw overBudget(
-      "What is left of the run's budget is reserved by its model calls in flight; retry when one ends.",
+      "What is left of the run's budget, less its model calls in flight, does not cover this call's worst case; retry when one ends.",
     );
   }
   return admitted(row);

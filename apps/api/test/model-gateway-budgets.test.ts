@@ -55,7 +55,9 @@ describe("the model gateway's budget reservations", () => {
     await setBudget(run.tenant, run.fleetId, { run_budget_nanos: cap });
     const calls = 12;
     const usage = { input: 10, output: ASK.max_tokens };
-    vendor().script(...Array.from({ length: calls }, () => ({ kind: "answer" as const, usage, delayMs: 300 })));
+    vendor().script(
+      ...Array.from({ length: calls }, () => ({ kind: "answer" as const, usage, delayMs: 300 })),
+    );
     const before = vendor().calls.length;
     const answers = await Promise.all(Array.from({ length: calls }, () => chat(run, ASK)));
     const statuses = answers.map((a) => a.status).join(",");

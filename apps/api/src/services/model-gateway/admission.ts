@@ -2,7 +2,7 @@ import { overBudget } from "../billing/budgets.ts";
 import { periodOf } from "../billing/period.ts";
 import type { Prices } from "../billing/pricing.ts";
 import type { ServiceContext } from "../shared/context.ts";
-import { admissionStatement, type AdmissionRow } from "./admission-sql.ts";
+import { type AdmissionRow, admissionStatement } from "./admission-sql.ts";
 import { type Choice, type HeldLease, heldLease } from "./resolve.ts";
 
 /**
@@ -82,7 +82,11 @@ function admitted(row: AdmissionRow): AdmittedCall {
   const prices =
     row.input_price === null || row.cached_price === null || row.output_price === null
       ? null
-      : { input: Number(row.input_price), cachedInput: Number(row.cached_price), output: Number(row.output_price) };
+      : {
+          input: Number(row.input_price),
+          cachedInput: Number(row.cached_price),
+          output: Number(row.output_price),
+        };
   const choice: Choice | null =
     row.provider === null || row.model === null
       ? null

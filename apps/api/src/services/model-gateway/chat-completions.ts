@@ -1,12 +1,12 @@
 import { MODEL_ANSWER_MAX_BYTES, MODEL_CALLS_PER_LEASE, Problem } from "@fleet/contracts";
 import type { RelayAnswer } from "../../http/relay.ts";
 import type { ServiceContext } from "../shared/context.ts";
+import { type AdmittedCall, admitCall, callEstimate } from "./admission.ts";
 import { fromAnthropic } from "./anthropic-answer.ts";
 import { anthropicStream } from "./anthropic-stream.ts";
 import { scrub } from "./failures.ts";
 import { forwardChat, readCapped } from "./forward.ts";
 import { answerText, liveOutput } from "./live-output.ts";
-import { type AdmittedCall, admitCall, callEstimate } from "./admission.ts";
 import { type CallUsage, openaiUsage, settleCall } from "./meter.ts";
 import { type CallObserver, failedOutcome, observeCall } from "./observe-call.ts";
 import { type Target, targetOf } from "./resolve.ts";
@@ -63,7 +63,12 @@ export async function chatCompletion(
 ): Promise<RelayAnswer> {
   const startedMs = performance.now();
   const { lease_id, fleet_fencing_token, ...body } = input;
-  const call = await admitCall(ctx, runnerId, { lease_id, fencing_token: fleet_fencing_token }, callEstimate(body));
+  const call = await admitCall(
+    ctx,
+    runnerId,
+    { lease_id, fencing_token: fleet_fencing_token },
+    callEstimate(body),
+  );
   const { lease } = call;
   let settled = false;
   const settle = async (usage: CallUsage | null) => {

@@ -47,33 +47,36 @@ async function consumeScripts(v: FakeModelVendor, count: number): Promise<void> 
 }
 
 describe("the model gateway's budget reservations", () => {
-  it("lets through only the concurrent calls whose worst case the run's budget covers", async () => {
-    const run = await gatewayRun();
-    const worst = worstCase();
-    // Two calls' worst cases fit whole; the half left over goes to a call only when none is in flight.
-    const cap = Math.floor(worst * 2.5);
-    await setBudget(run.tenant, run.fleetId, { run_budget_nanos: cap });
-    const calls = 12;
-    const usage = { input: 10, output: ASK.max_tokens };
-    vendor().script(
-      ...Array.from({ length: calls }, () => ({ kind: "answer" as const, usage, delayMs: 300 })),
-    );
-    const before = vendor().calls.length;
-    const answers = await Promise.all(Array.from({ length: calls }, () => chat(run, ASK)));
-    const statuses = answers.map((a) => a.status).join(",");
-    const admitted = answers.filter((a) => a.status === 200).length;
-    const refused = answers.filter((a) => a.status === 409);
-    expect(admitted + refused.length, statuses).toBe(calls);
-    for (const answer of refused) expect(answer.body.error_code, answer.text).toBe("UZ-BUDGET-001");
-    // The vendor saw exactly the admitted calls: two whole, at most one more alone once they ended.
-    expect(vendor().calls.length - before).toBe(admitted);
-    expect(admitted, statuses).toBeGreaterThanOrEqual(2);
-    expect(admitted, statuses).toBeLessThanOrEqual(3);
-    const spend = await spendOf(run);
-    expect(spend).toBe(admitted * priceOf(usage));
-    expect(spend).toBeLessThanOrEqual(cap + worst);
-    await consumeScripts(vendor(), calls - admitted);
-  });
+  it.each(["run_budget_nanos", "period_budget_nanos"])(
+    "lets through only the concurrent calls whose worst case the budget covers (%s)",
+    async (budget) => {
+      const run = await gatewayRun();
+      const worst = worstCase();
+      // Two calls' worst cases fit whole; the half left over goes to a call only when none is in flight.
+      const cap = Math.floor(worst * 2.5);
+      await setBudget(run.tenant, run.fleetId, { [budget]: cap });
+      const calls = 12;
+      const usage = { input: 10, output: ASK.max_tokens };
+      vendor().script(
+        ...Array.from({ length: calls }, () => ({ kind: "answer" as const, usage, delayMs: 300 })),
+      );
+      const before = vendor().calls.length;
+      const answers = await Promise.all(Array.from({ length: calls }, () => chat(run, ASK)));
+      const statuses = answers.map((a) => a.status).join(",");
+      const admitted = answers.filter((a) => a.status === 200).length;
+      const refused = answers.filter((a) => a.status === 409);
+      expect(admitted + refused.length, statuses).toBe(calls);
+      for (const answer of refused) expect(answer.body.error_code, answer.text).toBe("UZ-BUDGET-001");
+      // The vendor saw exactly the admitted calls: two whole, at most one more alone once they ended.
+      expect(vendor().calls.length - before).toBe(admitted);
+      expect(admitted, statuses).toBeGreaterThanOrEqual(2);
+      expect(admitted, statuses).toBeLessThanOrEqual(3);
+      const spend = await spendOf(run);
+      expect(spend).toBe(admitted * priceOf(usage));
+      expect(spend).toBeLessThanOrEqual(cap + worst);
+      await consumeScripts(vendor(), calls - admitted);
+    },
+  );
 
   it("gives the reservation of a failed call or a broken stream back", async () => {
     const run = await gatewayRun();

@@ -25,7 +25,7 @@ const resolve: Resolve = async (host) => {
 const systemLookup = dns.lookup;
 beforeAll(async () => {
   (await testApi()).app.services.resolve = resolve;
-  // The connection's own lookup: a rebinding name answers what it answers by then; other names as ever.
+  // What a connection resolving the name again would hear: the zone's `connect`; other names as ever.
   const lookup = (host: string, options: unknown, callback?: unknown) => {
     const name = zone.get(host);
     if (name === undefined) return Reflect.apply(systemLookup, dns, [host, options, callback]);
@@ -46,7 +46,10 @@ afterAll(() => {
   dns.lookup = systemLookup;
 });
 
-/** A public address no network routes (the retired 6bone range): a pinned connection to it fails. */
+/**
+ * A public address no network routes (the retired 6bone range): a connection pinned to it fails at once,
+ * or waits out the file's 3 s deadline, and sends nothing anywhere else.
+ */
 const PUBLIC = "3ffe:1900:4545:3:200:f8ff:fe21:67cf";
 
 /** A run whose tenant's provider is openai_compatible at `host` (the vendor's port), stored as public. */

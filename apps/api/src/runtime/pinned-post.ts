@@ -5,8 +5,8 @@ import { pinnedLookup } from "./pinned-connect.ts";
 export interface PinnedPostOptions {
   /**
    * The addresses the host was checked to resolve to: the connection goes only to them (`pinnedLookup`),
-   * whatever the name resolves to by now, so a name checked as public cannot be re-pointed at a private address
-   * between the check and the call. Null connects as the system resolves (dev mode).
+   * whatever the name resolves to by now, so a name checked as public cannot be re-pointed at a private
+   * address between the check and the call. Null connects as the system resolves (dev mode).
    */
   addresses: string[] | null;
   timeoutMs: number;

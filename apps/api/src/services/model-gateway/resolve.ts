@@ -3,7 +3,7 @@ import { and, eq, fleets, models, platformKeys, tenantProviders } from "@fleet/d
 import { systemResolve } from "../../runtime/public-address.ts";
 import type { Sealed } from "../../runtime/vault.ts";
 import { budgetRefusal } from "../billing/budgets.ts";
-import { verifyBaseUrl } from "../providers/base-url.ts";
+import { checkStoredBaseUrl } from "../providers/base-url.ts";
 import { openTenantKey } from "../providers/tenant-key.ts";
 import { openSecret } from "../secrets/stored-secrets.ts";
 import type { ServiceContext } from "../shared/context.ts";
@@ -13,6 +13,11 @@ import { fencedWrite } from "../shared/fence.ts";
 export interface Target {
   provider: "openai" | "openai_compatible" | "anthropic";
   baseUrl: string;
+  /**
+   * The addresses the base_url's host was checked to resolve to (all public): the call connects only to
+   * them (forward.ts). Null: the system resolves it (the operator's endpoints; dev mode).
+   */
+  addresses: string[] | null;
   model: string;
   /** Never logged, echoed or stored; null for an openai_compatible endpoint that takes none. */
   apiKey: string | null;
@@ -127,7 +132,8 @@ async function chosenProvider(ctx: ServiceContext, tenantId: string): Promise<Ch
  * Resolves a call's target (docs/decisions/model-gateway.md): provider from the tenant or the platform;
  * model the fleet definition's `model:` when it is a catalogue model of that provider, else the
  * provider's; the endpoint the operator's for a named provider, the stored base_url (re-checked public
- * now) for openai_compatible. The key is opened last, only when everything else holds.
+ * now, the call then pinned to the addresses checked) for openai_compatible. The key is opened last, only
+ * when everything else holds.
  */
 export async function resolveTarget(
   ctx: ServiceContext,
@@ -145,11 +151,15 @@ export async function resolveTarget(
     if (row !== undefined) model = row.id;
   }
   let baseUrl: string;
+  let addresses: string[] | null = null;
   if (provider === "openai") baseUrl = ctx.config.modelGateway.openaiBaseUrl;
   else if (provider === "anthropic") baseUrl = ctx.config.modelGateway.anthropicBaseUrl;
   else if (provider === "openai_compatible" && choice.baseUrl !== null) {
-    const checked = ctx.config.devMode ? choice.baseUrl : await verifyBaseUrl(choice.baseUrl, systemResolve);
-    baseUrl = checked.replace(/\/$/, "");
+    const checked = ctx.config.devMode
+      ? { href: choice.baseUrl, addresses: null }
+      : await checkStoredBaseUrl(choice.baseUrl, ctx.resolve ?? systemResolve);
+    baseUrl = checked.href.replace(/\/$/, "");
+    addresses = checked.addresses;
   } else {
     throw new Problem("UZ-MODEL-008", {
       detail: `The gateway does not serve the ${provider} provider as configured; check the provider settings.`,
@@ -163,7 +173,7 @@ export async function resolveTarget(
       : choice.sealed === null
         ? null
         : openTenantKey(ctx, lease.tenantId, choice.sealed);
-  return { provider, baseUrl, model, apiKey };
+  return { provider, baseUrl, addresses, model, apiKey };
 }
 
 function platformKey(data: Record<string, unknown>): string | null {

@@ -1,3 +1,5 @@
+import type { OutputOf } from "@fleet/contracts";
+import type { listMemories } from "@fleet/contracts/memories/list-memories";
 import { type FakeModelVendor, modelVendorEnv, startFakeModelVendor } from "@fleet/testing/fake-model-vendor";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -10,11 +12,13 @@ import {
   useVendorAsProvider,
 } from "./agent-fixtures.ts";
 import {
+  api,
   expectNoSecrets,
   type Fleet,
   heldLease,
   installFleet,
   leasesOf,
+  live,
   message,
   processed,
   readEvent,
@@ -163,7 +167,6 @@ describe("the agent executor", () => {
     vendor.script(
       toolCall("call_m1", "memory_write", { key: "first", content: "one" }),
       toolCall("call_m2", "memory_write", { key: "second", content: "two" }),
-      toolCall("call_m3", "memory_write", { key: "third", content: "three" }),
     );
     const eventId = await message(capped, "Remember forever");
     expect(await processed(capped, eventId)).toMatchObject({
@@ -172,7 +175,32 @@ describe("the agent executor", () => {
       failure_detail: expect.stringContaining("after 2 steps"),
     });
     expect(completions(vendor, from)).toHaveLength(2);
-    vendor.script({ kind: "answer", text: "unused" });
+    const memories = await api<OutputOf<typeof listMemories>>(
+      "GET",
+      `/v1/workspaces/${live.tenant.workspace_id}/fleets/${capped.fleetId}/memories`,
+      live.tenant.api_key,
+    );
+    expect(memories.body.items.map((item) => [item.key, item.content]).sort()).toEqual([
+      ["first", "one"],
+      ["second", "two"],
+    ]);
+    runner.child.kill("SIGTERM");
+    expect(await runner.exited).toBe(0);
+  }, 60_000);
+
+  it("stops a run past its time bound and reports fleet_error time_limit", async () => {
+    const bounded = await agentFleet();
+    const runner = startRunner("agent-timed-host", bounded, {
+      FLEET_RUNNER_EXECUTOR: "agent",
+      FLEET_RUNNER_AGENT_MAX_MS: "1000",
+    });
+    vendor.script({ kind: "answer", text: "slow ".repeat(20), chunks: 20, chunkDelayMs: 1_000 });
+    const eventId = await message(bounded, "Take all the time you need");
+    expect(await processed(bounded, eventId)).toMatchObject({
+      status: "fleet_error",
+      failure_label: "time_limit",
+      failure_detail: expect.stringContaining("1000 ms"),
+    });
     runner.child.kill("SIGTERM");
     expect(await runner.exited).toBe(0);
   }, 60_000);

@@ -1,4 +1,5 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,6 +10,7 @@ import type { createPlatformLibrary } from "@fleet/contracts/fleet-libraries/cre
 import type { createFleet } from "@fleet/contracts/fleets/create-fleet";
 import type { messageFleet } from "@fleet/contracts/fleets/message-fleet";
 import type { listRunnerLeases } from "@fleet/contracts/runners/list-runner-leases";
+import { openDatabase } from "@fleet/db";
 import { freePort } from "@fleet/testing/free-port";
 import { afterAll, beforeAll, expect } from "vitest";
 import type { z } from "zod";
@@ -25,7 +27,13 @@ const dir = mkdtempSync(join(tmpdir(), "fleet-runner-e2e-"));
 const inherited = Object.fromEntries(
   Object.entries(process.env).filter(([name]) => !name.startsWith("FLEET_")),
 );
-const apiEnv = { ...inherited, DATABASE_URL: `pglite://${join(dir, "db")}`, LOG_LEVEL: "warn" };
+const apiEnv: Record<string, string | undefined> = {
+  ...inherited,
+  DATABASE_URL: `pglite://${join(dir, "db")}`,
+  LOG_LEVEL: "warn",
+};
+/** Set (e.g. `postgres://postgres@127.0.0.1:5432/postgres`): the API runs on a fresh database of that server. */
+const postgresServer = process.env.TEST_DATABASE_URL;
 const children: ChildProcess[] = [];
 
 /** The API this file's tests run against, once `useApi`'s hooks have run. */
@@ -75,7 +83,15 @@ export async function until<T>(what: string, probe: () => Promise<T | undefined>
 
 /** Starts the API (with `env` added, e.g. a fake vendor's) and seeds a tenant; stops everything after. */
 export function useApi(env: () => Record<string, string> = () => ({})): void {
+  let dropDatabase = async () => {};
   beforeAll(async () => {
+    if (postgresServer) {
+      const created = await freshPostgres(postgresServer);
+      apiEnv.DATABASE_URL = created.url;
+      // The embedded default keeps a master key beside its data; a PostgreSQL setup is given one.
+      apiEnv.FLEET_MASTER_KEY = randomBytes(32).toString("base64");
+      dropDatabase = created.drop;
+    }
     const port = await freePort();
     live.baseUrl = `http://127.0.0.1:${port}`;
     const server = spawn(process.execPath, ["apps/api/scripts/start.mjs"], {
@@ -115,10 +131,32 @@ export function useApi(env: () => Record<string, string> = () => ({})): void {
       await fleetctl("operator", "--scopes", "runner:admin platform-library:write model:write")
     ).token!;
   });
-  afterAll(() => {
+  afterAll(async () => {
+    const exits = children
+      .filter((child) => child.exitCode === null)
+      .map((child) => new Promise((resolve) => child.on("exit", resolve)));
     for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
+    await Promise.all(exits);
+    await dropDatabase();
     rmSync(dir, { recursive: true, force: true });
   });
+}
+
+/** An empty database of its own on the server (the API migrates it as it starts), dropped after. */
+async function freshPostgres(serverUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `fleet_runner_${process.pid}_${Date.now()}`;
+  // Creating and dropping a database may outlast a statement timeout on a busy machine.
+  const admin = await openDatabase(serverUrl, { max: 1, statementTimeoutMs: 120_000 });
+  await admin.query(`create database ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.close();
+    },
+  };
 }
 
 export interface Fleet {

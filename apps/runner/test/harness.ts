@@ -132,10 +132,10 @@ export function useApi(env: () => Record<string, string> = () => ({})): void {
     ).token!;
   });
   afterAll(async () => {
-    const exits = children
-      .filter((child) => child.exitCode === null)
-      .map((child) => new Promise((resolve) => child.on("exit", resolve)));
-    for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
+    // Killed before the database is dropped; a child ended by a signal has no exit code, only a signalCode.
+    const running = children.filter((child) => child.exitCode === null && child.signalCode === null);
+    const exits = running.map((child) => new Promise((resolve) => child.once("exit", resolve)));
+    for (const child of running) child.kill("SIGKILL");
     await Promise.all(exits);
     await dropDatabase();
     rmSync(dir, { recursive: true, force: true });

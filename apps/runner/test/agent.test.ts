@@ -21,6 +21,7 @@ import {
   live,
   message,
   processed,
+  type RunnerProcess,
   readEvent,
   startRunner,
   until,
@@ -63,6 +64,16 @@ function agentFleet(): Promise<Fleet> {
   });
 }
 
+/** A runner process with the agent executor, for the fleet's label. */
+const agentRunner = (host: string, fleet: Fleet, env: Record<string, string> = {}) =>
+  startRunner(host, fleet, { FLEET_RUNNER_EXECUTOR: "agent", ...env });
+
+/** SIGTERM, and the clean exit that follows. */
+async function stop(runner: RunnerProcess): Promise<void> {
+  runner.child.kill("SIGTERM");
+  expect(await runner.exited).toBe(0);
+}
+
 const toolCall = (id: string, name: string, args: Record<string, unknown>) => ({
   kind: "answer" as const,
   toolCalls: [{ id, name, arguments: JSON.stringify(args) }],
@@ -73,7 +84,7 @@ describe("the agent executor", () => {
 
   it("runs a tool loop: the model calls http_request with a secret placeholder, reads the answer, and answers", async () => {
     fleet = await agentFleet();
-    const runner = startRunner("agent-host", fleet, { FLEET_RUNNER_EXECUTOR: "agent" });
+    const runner = agentRunner("agent-host", fleet);
     const from = vendor.calls.length;
     const url = `http://127.0.0.1:${service.port}/repos`;
     vendor.script(
@@ -131,14 +142,13 @@ describe("the agent executor", () => {
         .map((chunk) => (chunk as { text: string }).text)
         .join(""),
     ).toContain("two repositories");
-    runner.child.kill("SIGTERM");
-    expect(await runner.exited).toBe(0);
+    await stop(runner);
     expectNoSecrets(runner);
     expect(runner.output.join("")).not.toContain(CANARY);
   }, 60_000);
 
   it("refuses http_request to a host outside network_hosts without sending it, and tells the model", async () => {
-    const runner = startRunner("agent-refusing-host", fleet, { FLEET_RUNNER_EXECUTOR: "agent" });
+    const runner = agentRunner("agent-refusing-host", fleet);
     const from = vendor.calls.length;
     const before = service.requests.length;
     vendor.script(toolCall("call_out", "http_request", { url: `http://localhost:${service.port}/steal` }), {
@@ -153,14 +163,12 @@ describe("the agent executor", () => {
     expect(service.requests.length).toBe(before);
     const result = messagesOf(completions(vendor, from)[1]!).find((item) => item.role === "tool");
     expect(String(result!.content)).toContain("Refused: localhost is not one of the fleet's network hosts");
-    runner.child.kill("SIGTERM");
-    expect(await runner.exited).toBe(0);
+    await stop(runner);
   }, 60_000);
 
   it("stops at the step cap and reports fleet_error step_limit", async () => {
     const capped = await agentFleet();
-    const runner = startRunner("agent-capped-host", capped, {
-      FLEET_RUNNER_EXECUTOR: "agent",
+    const runner = agentRunner("agent-capped-host", capped, {
       FLEET_RUNNER_AGENT_MAX_STEPS: "2",
     });
     const from = vendor.calls.length;
@@ -184,14 +192,12 @@ describe("the agent executor", () => {
       ["first", "one"],
       ["second", "two"],
     ]);
-    runner.child.kill("SIGTERM");
-    expect(await runner.exited).toBe(0);
+    await stop(runner);
   }, 60_000);
 
   it("stops a run past its time bound and reports fleet_error time_limit", async () => {
     const bounded = await agentFleet();
-    const runner = startRunner("agent-timed-host", bounded, {
-      FLEET_RUNNER_EXECUTOR: "agent",
+    const runner = agentRunner("agent-timed-host", bounded, {
       FLEET_RUNNER_AGENT_MAX_MS: "1000",
     });
     vendor.script({ kind: "answer", text: "slow ".repeat(20), chunks: 20, chunkDelayMs: 1_000 });
@@ -201,14 +207,12 @@ describe("the agent executor", () => {
       failure_label: "time_limit",
       failure_detail: expect.stringContaining("1000 ms"),
     });
-    runner.child.kill("SIGTERM");
-    expect(await runner.exited).toBe(0);
+    await stop(runner);
   }, 60_000);
 
   it("when the lease is given up mid-stream, aborts the model stream and reports nothing, within 1 s", async () => {
     const slow = await agentFleet();
-    const runner = startRunner("agent-lost-host", slow, {
-      FLEET_RUNNER_EXECUTOR: "agent",
+    const runner = agentRunner("agent-lost-host", slow, {
       FLEET_RUNNER_SHUTDOWN_GRACE_MS: "0",
     });
     const from = vendor.calls.length;

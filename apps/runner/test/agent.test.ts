@@ -50,11 +50,14 @@ afterAll(async () => {
   await service.close();
 });
 
-/** A fleet whose model may call http_request to 127.0.0.1 with the GITHUB_TOKEN secret, and memory_write. */
+/**
+ * A fleet whose model may call http_request to 127.0.0.1 with the GITHUB_TOKEN secret, memory_write and
+ * schedule_create.
+ */
 function agentFleet(): Promise<Fleet> {
   return installFleet({
     requires: [
-      "tools: [http_request, memory_write]",
+      "tools: [http_request, memory_write, schedule_create]",
       "network_hosts: [127.0.0.1]",
       "credentials:",
       "  - name: GITHUB_TOKEN",
@@ -192,6 +195,61 @@ describe("the agent executor", () => {
       ["first", "one"],
       ["second", "two"],
     ]);
+    await stop(runner);
+  }, 60_000);
+
+  it("creates the schedule the model asks for, and tells the model what the service refused", async () => {
+    const planner = await agentFleet();
+    const runner = agentRunner("agent-planner-host", planner);
+    const from = vendor.calls.length;
+    vendor.script(
+      {
+        kind: "answer",
+        toolCalls: [
+          {
+            id: "call_ok",
+            name: "schedule_create",
+            arguments: JSON.stringify({ cron: "0 9 * * 1", message: "Weekly report" }),
+          },
+          {
+            id: "call_bad",
+            name: "schedule_create",
+            arguments: JSON.stringify({ cron: "not a cron", message: "Never" }),
+          },
+        ],
+      },
+      { kind: "answer", text: "One schedule made, one refused." },
+    );
+    const eventId = await message(planner, "Plan my week");
+    expect(await processed(planner, eventId)).toMatchObject({ status: "processed" });
+    const results = messagesOf(completions(vendor, from)[1]!).filter((item) => item.role === "tool");
+    const content = (id: string) => String(results.find((item) => item.tool_call_id === id)?.content);
+    expect(content("call_ok")).toMatch(/^Scheduled "Weekly report" at 0 9 \* \* 1: \S+, next fire 20/);
+    expect(content("call_bad")).toMatch(/^The schedule was refused \(UZ-/);
+    const schedules = await api<{ items: { message: string; source: string }[] }>(
+      "GET",
+      `/v1/workspaces/${live.tenant.workspace_id}/fleets/${planner.fleetId}/schedules`,
+      live.tenant.api_key,
+    );
+    expect(schedules.body.items).toEqual([
+      expect.objectContaining({ message: "Weekly report", source: "fleet" }),
+    ]);
+    await stop(runner);
+  }, 60_000);
+
+  it("reports fleet_error model_error with the gateway's code when the model cannot be called", async () => {
+    const refused = await agentFleet();
+    const runner = agentRunner("agent-refused-host", refused);
+    const from = vendor.calls.length;
+    vendor.script({ kind: "status", status: 401, message: "bad key" });
+    const eventId = await message(refused, "Hello?");
+    expect(await processed(refused, eventId)).toMatchObject({
+      status: "fleet_error",
+      failure_label: "model_error",
+      failure_detail: expect.stringContaining("UZ-MODEL-005"),
+    });
+    // A refusal no retry changes is not retried (the AI SDK would retry a 409).
+    expect(completions(vendor, from)).toHaveLength(1);
     await stop(runner);
   }, 60_000);
 

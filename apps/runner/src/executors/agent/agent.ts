@@ -1,11 +1,12 @@
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { Lease } from "@fleet/contracts";
-import { APICallError, stepCountIs, streamText } from "ai";
+import { APICallError, RetryError, stepCountIs, streamText } from "ai";
 import {
   type ExecutionResult,
   type Executor,
   LeaseLostError,
   type LeaseTools,
+  type ModelAccess,
   messageOf,
 } from "../../executor.ts";
 import { agentTools } from "./tools.ts";
@@ -31,8 +32,34 @@ function failed(label: string, detail: string, started: number): ExecutionResult
   };
 }
 
+/** A refusal of the gateway's that no retry changes (its 409s: no provider, the key refused, …). */
+class GatewayRefusal extends Error {
+  constructor(
+    readonly code: string,
+    detail: string,
+  ) {
+    super(`${code}: ${detail}`);
+    this.name = "GatewayRefusal";
+  }
+}
+
+/**
+ * The lease's model fetch, with the gateway's 409s thrown as `GatewayRefusal`: the AI SDK retries a 409
+ * (as it does 429 and 5xx), and a retry of "no provider" or "the key was refused" would only repeat the
+ * refusal, or, were the next answer different, hide it.
+ */
+function refusingFetch(access: ModelAccess): typeof fetch {
+  return async (input, init) => {
+    const answer = await access.fetch(input, init);
+    if (answer.status !== 409) return answer;
+    const problem = (await answer.json().catch(() => ({}))) as { error_code?: unknown; detail?: unknown };
+    throw new GatewayRefusal(String(problem.error_code ?? "409"), String(problem.detail ?? "refused"));
+  };
+}
+
 /** What a model call's failure says, from the gateway's problem when there is one. */
-function describeFailure(error: unknown): string {
+function describeFailure(failure: unknown): string {
+  const error = RetryError.isInstance(failure) ? failure.lastError : failure;
   if (APICallError.isInstance(error)) {
     try {
       const problem = JSON.parse(error.responseBody ?? "") as { error_code?: string; detail?: string };
@@ -62,7 +89,7 @@ export function createAgentExecutor(options: AgentOptions = {}): Executor {
       const gateway = createOpenAICompatible({
         name: "fleet-gateway",
         baseURL: tools.model.baseUrl,
-        fetch: tools.model.fetch,
+        fetch: refusingFetch(tools.model),
         includeUsage: true,
       });
       const overtime = AbortSignal.timeout(maxRunMs);

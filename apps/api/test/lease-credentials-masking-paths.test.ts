@@ -171,6 +171,27 @@ describe("the run's masker", () => {
     expect(written.body.content).toBe(`${MASKED} ${MASKED} ${MASKED}`);
   });
 
+  it("masks every value any of concurrent deliveries gave, while the secret is replaced meanwhile", async () => {
+    const { owner, leased } = await canaryRun();
+    const values = Array.from({ length: 6 }, (_, i) => `concurrent_value_${i}_4f1b`);
+    const answers = await Promise.all(
+      values.flatMap((value) => [replaceCanary(owner, value).then(() => null), deliver(leased)]),
+    );
+    const given = new Set([CANARY]);
+    for (const answer of answers) {
+      const body = answer?.body as { credentials: { data: { token: string } }[] } | undefined;
+      if (body !== undefined) given.add(body.credentials[0]!.data.token);
+    }
+    // The last replace may come after every delivery: a value never given is the secret's value then.
+    await replaceCanary(owner, "final_value_never_given");
+    const written = await call("PUT", `/v1/runners/me/leases/${leased.lease.lease_id}/memories/race`, {
+      token: leased.runner.token,
+      body: { fencing_token: leased.lease.fencing_token, content: [...given].join(" ") },
+    });
+    expect(written.status, written.text).toBe(200);
+    expect(written.body.content).toBe([...given].map(() => MASKED).join(" "));
+  });
+
   it("refuses a memory key carrying a secret's value, storing nothing", async () => {
     const { owner, leased } = await canaryRun();
     const refused = await call("PUT", `/v1/runners/me/leases/${leased.lease.lease_id}/memories/k-${CANARY}`, {

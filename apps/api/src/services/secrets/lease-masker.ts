@@ -90,8 +90,9 @@ function makeRoom(cache: Cache, bytes: number, now: number): boolean {
  * secrets each time (a fleet that declares none reads its definition once per TTL, never a secret).
  * `fresh` are the declared values as just read; `delivery` the values the run was just given, added to
  * those given before, and the latest its lease may end: they stay masked for the run's life here, even
- * once their secret is replaced or deleted. One masker masks them all in one pass. A delivery that this instance cannot keep (every
- * bound spent on other runs' delivered values) is refused before anything is delivered.
+ * once their secret is replaced or deleted. One masker masks them all in one pass. A delivery this
+ * instance cannot keep (both bounds spent on other runs' delivered values) is refused before anything is
+ * delivered.
  */
 export function keepMasker(
   ctx: ServiceContext,

@@ -133,8 +133,12 @@ test.describe("Polish (issue 30 §6)", () => {
       // A fresh page each width: after the sheet closes, focus is back on whatever opened it.
       await page.reload();
       await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
-      await page.keyboard.press("?");
       const sheet = page.getByRole("dialog", { name: "Keyboard shortcuts" });
+      // The reloaded page's HTML is on screen before its scripts listen for keys: press until they do.
+      await expect(async () => {
+        await page.keyboard.press("?");
+        await expect(sheet).toBeVisible({ timeout: 2_000 });
+      }).toPass({ timeout: 20_000 });
       const ctrl = sheet.locator("kbd", { hasText: /^Ctrl$/ });
       await expect(ctrl).toBeVisible();
       expect(await lines(ctrl), `${width}`).toBe(1);

@@ -38,6 +38,8 @@
  * `gateway` (not in the default set): issue 31 §4's model gateway figures against the fake model vendor, on
  * PostgreSQL (PGlite when it is unavailable): added latency and time to first chunk (BENCH_SECONDS each,
  * after BENCH_WARMUP_SECONDS), and BENCH_ROUNDS rounds of 200 concurrent streams, gateway vs a bare proxy.
+ * `masking` (not in the default set): issue 31 §2's lease masker, split/join per value vs one pass, in
+ * process (bench/masking.ts).
  */
 import { spawnSync } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
@@ -51,6 +53,7 @@ import { createPostgresDatabase, type SeededDatabase, seedTenant } from "./datab
 import { benchFleets, printFleetFigures } from "./fleets.ts";
 import { benchGateway, printGatewayFigures } from "./gateway.ts";
 import { benchBilling, benchLeases, printBillingFigures, printLeaseFigures } from "./leases.ts";
+import { benchMasking, printMaskingFigures } from "./masking.ts";
 import { benchMembers, printMemberFigures } from "./members.ts";
 import {
   cpuTimeMs,
@@ -519,8 +522,10 @@ function benchConsole(): void {
 
 async function bench(settings: Settings, cleanup: Cleanup): Promise<void> {
   if (settings.suites.has("console")) benchConsole();
-  // The other suites need the databases prepared below; the console's figures bring their own servers.
-  if ([...settings.suites].every((suite) => suite === "console")) return;
+  if (settings.suites.has("masking")) printMaskingFigures(benchMasking());
+  // The other suites need the databases prepared below; the console's figures bring their own servers,
+  // the masker's need none.
+  if ([...settings.suites].every((suite) => suite === "console" || suite === "masking")) return;
   const work = mkdtempSync(join(tmpdir(), "fleet-bench-"));
   cleanup.defer(`remove ${work}`, () => rmSync(work, { recursive: true, force: true }));
   const logDir = join(work, "logs");

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { type LeasedFleet, leasedFleet, openGate } from "./approval-fixtures.ts";
-import { call, seedTenant, type Tenant, testApi } from "./harness.ts";
+import { openGate } from "./approval-fixtures.ts";
+import { call, testApi } from "./harness.ts";
+import { CANARY, canaryRun, fleetPath, MASKED, replaceCanary } from "./masking-fixtures.ts";
 import { report } from "./runner-fixtures.ts";
 import { fleetStream, openTail } from "./stream-fixtures.ts";
 
@@ -8,32 +9,6 @@ import { fleetStream, openTail } from "./stream-fixtures.ts";
 beforeAll(async () => {
   await testApi();
 }, 60_000);
-
-const CANARY = "canary_value_5d1e8f0a77c2";
-const MASKED = "[secret:CANARY_TOKEN]";
-
-/** A leased fleet declaring CANARY_TOKEN, whose runner has received its value. */
-async function canaryRun(fetch = true): Promise<{ owner: Tenant; leased: LeasedFleet }> {
-  const owner = await seedTenant();
-  const stored = await call("POST", `/v1/workspaces/${owner.workspaceId}/secrets`, {
-    token: owner.apiKey,
-    body: { name: "CANARY_TOKEN", data: { token: CANARY } },
-  });
-  expect(stored.status, stored.text).toBe(201);
-  const leased = await leasedFleet(owner, { credentials: ["CANARY_TOKEN"] });
-  if (fetch) {
-    const delivered = await call("POST", `/v1/runners/me/leases/${leased.lease.lease_id}/credentials`, {
-      token: leased.runner.token,
-      body: { fencing_token: leased.lease.fencing_token },
-    });
-    expect(delivered.status, delivered.text).toBe(200);
-    expect(delivered.text).toContain(CANARY);
-  }
-  return { owner, leased };
-}
-
-const fleetPath = (owner: Tenant, leased: LeasedFleet) =>
-  `/v1/workspaces/${owner.workspaceId}/fleets/${leased.fleetId}`;
 
 describe("masking what a run sends back", () => {
   for (const fetch of [true, false]) {
@@ -150,11 +125,7 @@ describe("masking what a run sends back", () => {
 
   it("masks a replaced secret's old and new values for a run that was given the old one", async () => {
     const { owner, leased } = await canaryRun();
-    const replaced = await call("PUT", `/v1/workspaces/${owner.workspaceId}/secrets/CANARY_TOKEN`, {
-      token: owner.apiKey,
-      body: { data: { token: "rotated_value_9e2c41" } },
-    });
-    expect(replaced.status, replaced.text).toBe(200);
+    await replaceCanary(owner, "rotated_value_9e2c41");
     const written = await call("PUT", `/v1/runners/me/leases/${leased.lease.lease_id}/memories/both`, {
       token: leased.runner.token,
       body: { fencing_token: leased.lease.fencing_token, content: `${CANARY} then rotated_value_9e2c41` },

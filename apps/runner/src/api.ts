@@ -12,6 +12,7 @@ import { reportLease } from "@fleet/contracts/leases/report-lease";
 import { writeMemory } from "@fleet/contracts/memories/write-memory";
 import { heartbeat } from "@fleet/contracts/runners/heartbeat";
 import type { z } from "zod";
+import type { ModelAccess } from "./executor.ts";
 import { ApiError, type HttpClient } from "./http.ts";
 
 export type { CapabilityReport };
@@ -157,6 +158,22 @@ export class RunnerApi {
       attempts: 3,
       timeoutMs: waitMs + 15_000,
     });
+  }
+
+  /**
+   * The model gateway's base URL for the lease, and a fetch that adds the runner token and the fencing
+   * token (`Fleet-Fencing-Token`) to each call. Not retried here: the model client retries what it may.
+   */
+  model(lease: Lease, signal: AbortSignal): ModelAccess {
+    const baseUrl = `${this.http.baseUrl}/v1/runners/me/leases/${lease.lease_id}/model`;
+    const call: typeof fetch = (input, init) => {
+      const headers = new Headers(init?.headers);
+      headers.set("authorization", `Bearer ${this.token}`);
+      headers.set("fleet-fencing-token", String(lease.fencing_token));
+      const signals = init?.signal ? [signal, init.signal] : [signal];
+      return fetch(input, { ...init, headers, signal: AbortSignal.any(signals) });
+    };
+    return { baseUrl, fetch: call };
   }
 
   /** Not idempotent (a repeat creates a second schedule): retried only when it cannot have landed. */

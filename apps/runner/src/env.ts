@@ -35,10 +35,13 @@ const schema = z.object({
         .filter((label) => label !== ""),
     )
     .pipe(z.array(runnerLabel).max(32)),
-  /** `echo` (built in), or a path to a module exporting `createExecutor` (see README). */
+  /** `echo` or `agent` (built in), or a path to a module exporting `createExecutor` (see README). */
   FLEET_RUNNER_EXECUTOR: z.string().min(1).default("echo"),
   /** How long the echo executor works before answering, publishing progress meanwhile (demos, tests). */
   FLEET_RUNNER_ECHO_DELAY_MS: positiveMs(0, 3_600_000, 0),
+  /** The agent executor's bounds: model calls (steps) per run, and the run's time. */
+  FLEET_RUNNER_AGENT_MAX_STEPS: z.coerce.number().int().min(1).max(100).default(16),
+  FLEET_RUNNER_AGENT_MAX_MS: positiveMs(1_000, 3_600_000, 600_000),
   /** How long one acquire long-polls; the service caps it at 30 s. */
   FLEET_RUNNER_WAIT_MS: positiveMs(0, MAX_WAIT_MS, 20_000),
   FLEET_RUNNER_HEARTBEAT_MS: positiveMs(100, 60_000, 10_000),
@@ -71,6 +74,8 @@ export interface RunnerConfig {
   enrolment: Enrolment | undefined;
   executor: string;
   echoDelayMs: number;
+  agentMaxSteps: number;
+  agentMaxRunMs: number;
   waitMs: number;
   heartbeatMs: number;
   shutdownGraceMs: number;
@@ -112,6 +117,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
           },
     executor: env.FLEET_RUNNER_EXECUTOR,
     echoDelayMs: env.FLEET_RUNNER_ECHO_DELAY_MS,
+    agentMaxSteps: env.FLEET_RUNNER_AGENT_MAX_STEPS,
+    agentMaxRunMs: env.FLEET_RUNNER_AGENT_MAX_MS,
     waitMs: env.FLEET_RUNNER_WAIT_MS,
     heartbeatMs: env.FLEET_RUNNER_HEARTBEAT_MS,
     shutdownGraceMs: env.FLEET_RUNNER_SHUTDOWN_GRACE_MS,

@@ -22,6 +22,13 @@ export interface LeaseTools {
    */
   readonly credentials: ReadonlyMap<string, Record<string, unknown>>;
   /**
+   * The fleet's model, through the service's model gateway (docs/decisions/model-gateway.md): an
+   * OpenAI-compatible `baseUrl` and a `fetch` that adds the runner token and the lease's fencing token and
+   * ends with the lease, so the executor never holds the token. A refusal meaning the lease was lost throws
+   * `LeaseLostError`; a budget refusal stops the run (reported `budget_exceeded`).
+   */
+  readonly model: ModelAccess;
+  /**
    * Publishes one live activity frame. Best-effort: a frame that cannot be delivered is dropped. Text a
    * model wrote through the service's model gateway is published by the gateway itself: never publish it
    * again as `fleet_response_chunk` (docs/decisions/model-gateway.md, "Live output").
@@ -41,6 +48,12 @@ export interface LeaseTools {
    * as soon as the lease is lost or given up.
    */
   waitGate(gateId: string, waitMs: number): Promise<RunnerGate>;
+}
+
+/** How an executor reaches its model: the gateway's base URL and a fetch bound to the lease. */
+export interface ModelAccess {
+  readonly baseUrl: string;
+  readonly fetch: typeof fetch;
 }
 
 /**

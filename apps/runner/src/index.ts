@@ -14,7 +14,9 @@ export {
   type Executor,
   LeaseLostError,
   type LeaseTools,
+  type ModelAccess,
   messageOf,
 } from "./executor.ts";
+export { createAgentExecutor } from "./executors/agent/agent.ts";
 export { createEchoExecutor } from "./executors/echo.ts";
 export { ApiError } from "./http.ts";

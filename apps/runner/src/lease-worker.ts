@@ -4,6 +4,7 @@ import { sleep } from "./backoff.ts";
 import { type Executor, LeaseLostError, type LeaseTools } from "./executor.ts";
 import { ApiError } from "./http.ts";
 import type { Logger } from "./log.ts";
+import { fencedModel } from "./model-access.ts";
 
 /** How a lease ended for this runner. `unreported`: the report never got through; the lease will expire. */
 export type LeaseEnd = "reported" | "lost" | "given_up" | "unreported";
@@ -19,6 +20,7 @@ export type LeaseApi = Pick<
   | "openGate"
   | "waitGate"
   | "credentials"
+  | "model"
 >;
 
 /** The service's lease TTL (decisions: 30 s); a shorter one is read off the lease itself. */
@@ -122,6 +124,12 @@ export async function runLease(
   const tools: LeaseTools = {
     signal: running,
     credentials,
+    model: fencedModel(api.model(lease, running), {
+      leaseId: lease.lease_id,
+      held: held.signal,
+      lost: () => drop("lost"),
+      overBudget: stopForBudget,
+    }),
     async publish(frame) {
       try {
         await fenced(() => api.activity(lease, [frame]));

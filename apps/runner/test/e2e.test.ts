@@ -1,190 +1,29 @@
-import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { statSync } from "node:fs";
 import { join } from "node:path";
-import { promisify } from "node:util";
-import type { leaseSummary, OutputOf } from "@fleet/contracts";
+import type { OutputOf } from "@fleet/contracts";
 import type { approveApproval } from "@fleet/contracts/approvals/approve-approval";
 import type { denyApproval } from "@fleet/contracts/approvals/deny-approval";
 import type { listApprovals } from "@fleet/contracts/approvals/list-approvals";
-import type { getFleetEvent } from "@fleet/contracts/fleet-events/get-fleet-event";
-import type { createPlatformLibrary } from "@fleet/contracts/fleet-libraries/create-platform-library";
-import type { createFleet } from "@fleet/contracts/fleets/create-fleet";
-import type { messageFleet } from "@fleet/contracts/fleets/message-fleet";
 import type { listMemories } from "@fleet/contracts/memories/list-memories";
 import type { getRunner } from "@fleet/contracts/runners/get-runner";
-import type { listRunnerLeases } from "@fleet/contracts/runners/list-runner-leases";
 import type { listSchedules } from "@fleet/contracts/schedules/list-schedules";
-import { freePort } from "@fleet/testing/free-port";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { z } from "zod";
-
-/**
- * The runner against a real API: the API process on a temporary PGlite directory in dev mode with
- * 1.5 s leases, seeded through fleetctl and the REST surface, and runner processes started, stopped and
- * killed the way a host would.
- */
-const run = promisify(execFile);
-const root = join(import.meta.dirname, "..", "..", "..");
-const runnerDir = join(import.meta.dirname, "..");
-const dir = mkdtempSync(join(tmpdir(), "fleet-runner-e2e-"));
-const inherited = Object.fromEntries(
-  Object.entries(process.env).filter(([name]) => !name.startsWith("FLEET_")),
-);
-const apiEnv = { ...inherited, DATABASE_URL: `pglite://${join(dir, "db")}`, LOG_LEVEL: "warn" };
-const children: ChildProcess[] = [];
-let baseUrl = "";
-let operatorToken = "";
-let tenant: { workspace_id: string; api_key: string };
-
-async function fleetctl(...args: string[]): Promise<Record<string, string>> {
-  const { stdout } = await run(
-    process.execPath,
-    ["--import", "tsx", "apps/api/src/cli/fleetctl.ts", ...args, "--json"],
-    { cwd: root, env: apiEnv },
-  );
-  return JSON.parse(stdout);
-}
-
-async function api<T = Record<string, unknown>>(
-  method: string,
-  path: string,
-  token: string,
-  body?: unknown,
-): Promise<{ status: number; body: T }> {
-  const response = await fetch(`${baseUrl}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(body === undefined ? {} : { "content-type": "application/json" }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  return { status: response.status, body: (text === "" ? {} : JSON.parse(text)) as T };
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, seconds = 30): Promise<T> {
-  const deadline = Date.now() + seconds * 1000;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
-interface Fleet {
-  fleetId: string;
-  label: string;
-}
-
-/** A fleet of its own, leased only by runners carrying its label, so tests never take each other's work. */
-async function installFleet(): Promise<Fleet> {
-  const label = `e2e-${Math.random().toString(36).slice(2, 10)}`;
-  const definition = [
-    "---",
-    `name: Echo ${label}`,
-    "description: Answers every message with its text.",
-    "requires:",
-    "  runner_labels:",
-    `    - ${label}`,
-    "---",
-    "Answer every message with its text.",
-  ].join("\n");
-  const entry = await api<OutputOf<typeof createPlatformLibrary>>(
-    "POST",
-    "/v1/admin/fleet-libraries",
-    operatorToken,
-    { definition },
-  );
-  expect(entry.status, JSON.stringify(entry.body)).toBe(201);
-  const fleet = await api<OutputOf<typeof createFleet>>(
-    "POST",
-    `/v1/workspaces/${tenant.workspace_id}/fleets`,
-    tenant.api_key,
-    {
-      platform_library_id: entry.body.id,
-    },
-  );
-  expect(fleet.status, JSON.stringify(fleet.body)).toBe(201);
-  return { fleetId: fleet.body.fleet_id, label };
-}
-
-async function message(fleet: Fleet, text: string): Promise<string> {
-  const sent = await api<OutputOf<typeof messageFleet>>(
-    "POST",
-    `/v1/workspaces/${tenant.workspace_id}/fleets/${fleet.fleetId}/messages`,
-    tenant.api_key,
-    { message: text },
-  );
-  expect(sent.status).toBe(202);
-  return sent.body.event_id;
-}
-
-type FleetEvent = OutputOf<typeof getFleetEvent>;
-
-function readEvent(fleet: Fleet, eventId: string) {
-  return api<FleetEvent>(
-    "GET",
-    `/v1/workspaces/${tenant.workspace_id}/fleets/${fleet.fleetId}/events/${eventId}`,
-    tenant.api_key,
-  );
-}
-
-function processed(fleet: Fleet, eventId: string, seconds = 30): Promise<FleetEvent> {
-  return until(
-    `event ${eventId} to be processed`,
-    async () => {
-      const event = await readEvent(fleet, eventId);
-      return event.body.status === "received" ? undefined : event.body;
-    },
-    seconds,
-  );
-}
-
-interface RunnerProcess {
-  child: ChildProcess;
-  output: string[];
-  exited: Promise<number | null>;
-  tokenFile: string;
-  runnerId(): Promise<string>;
-}
-
-/** Starts a runner process that enrols itself (dev_none) for the fleet's label. */
-function startRunner(host: string, fleet: Fleet, env: Record<string, string> = {}): RunnerProcess {
-  const tokenFile = join(dir, "tokens", `${host}.json`);
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
-    cwd: runnerDir,
-    env: {
-      ...inherited,
-      FLEET_API_URL: baseUrl,
-      FLEET_OPERATOR_TOKEN: operatorToken,
-      FLEET_RUNNER_HOST_ID: host,
-      FLEET_RUNNER_TOKEN_FILE: tokenFile,
-      FLEET_RUNNER_SANDBOX_TIER: "dev_none",
-      FLEET_RUNNER_LABELS: fleet.label,
-      FLEET_RUNNER_HEARTBEAT_MS: "500",
-      FLEET_RUNNER_WAIT_MS: "5000",
-      FLEET_RUNNER_LOG_LEVEL: "debug",
-      ...env,
-    },
-  });
-  children.push(child);
-  const output: string[] = [];
-  child.stdout!.on("data", (chunk: Buffer) => output.push(chunk.toString()));
-  child.stderr!.on("data", (chunk: Buffer) => output.push(chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  const runnerId = () =>
-    until(`${host} to enrol`, async () => {
-      try {
-        return (JSON.parse(readFileSync(tokenFile, "utf8")) as { runner_id: string }).runner_id;
-      } catch {
-        return undefined;
-      }
-    });
-  return { child, output, exited, tokenFile, runnerId };
-}
+import { describe, expect, it } from "vitest";
+import {
+  api,
+  expectNoSecrets,
+  type Fleet,
+  heldLease,
+  installFleet,
+  leasesOf,
+  live,
+  message,
+  processed,
+  type RunnerProcess,
+  readEvent,
+  startRunner,
+  until,
+  useApi,
+} from "./harness.ts";
 
 type Gate = OutputOf<typeof listApprovals>["items"][number];
 
@@ -193,83 +32,15 @@ function pendingGate(fleet: Fleet, action: string): Promise<Gate> {
   return until(`a gate for "${action}"`, async () => {
     const page = await api<OutputOf<typeof listApprovals>>(
       "GET",
-      `/v1/workspaces/${tenant.workspace_id}/approvals?fleet_id=${fleet.fleetId}`,
-      tenant.api_key,
+      `/v1/workspaces/${live.tenant.workspace_id}/approvals?fleet_id=${fleet.fleetId}`,
+      live.tenant.api_key,
     );
     expect(page.status).toBe(200);
     return page.body.items.find((gate) => gate.proposed_action === action);
   });
 }
 
-type LeaseSummary = z.output<typeof leaseSummary>;
-
-async function leasesOf(runnerId: string): Promise<LeaseSummary[]> {
-  const page = await api<OutputOf<typeof listRunnerLeases>>(
-    "GET",
-    `/v1/fleets/runners/${runnerId}/leases`,
-    operatorToken,
-  );
-  expect(page.status).toBe(200);
-  return page.body.items;
-}
-
-function heldLease(runnerId: string, eventId: string): Promise<LeaseSummary> {
-  return until("the runner to hold the lease", async () =>
-    (await leasesOf(runnerId)).find((lease) => lease.event_id === eventId && lease.outcome === "running"),
-  );
-}
-
-/** No credential ever reaches a runner's output. */
-function expectNoSecrets(runner: RunnerProcess): void {
-  const text = runner.output.join("");
-  const token = JSON.parse(readFileSync(runner.tokenFile, "utf8")).runner_token as string;
-  expect(text).not.toContain(token);
-  expect(text).not.toContain(operatorToken);
-  expect(text).not.toMatch(/agt_r[A-Za-z0-9_-]{8,}/);
-}
-
-beforeAll(async () => {
-  const port = await freePort();
-  baseUrl = `http://127.0.0.1:${port}`;
-  const server = spawn(process.execPath, ["apps/api/scripts/start.mjs"], {
-    cwd: root,
-    env: { ...apiEnv, PORT: String(port), FLEET_DEV_MODE: "true", FLEET_LEASE_TTL_MS: "1500" },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  children.push(server);
-  await until(
-    "the API to start",
-    async () =>
-      (await fetch(`${baseUrl}/readyz`).then(
-        (r) => r.ok,
-        () => false,
-      ))
-        ? true
-        : undefined,
-    60,
-  );
-  tenant = (await fleetctl(
-    "bootstrap",
-    "--tenant",
-    "Runner E2E",
-    "--email",
-    "owner@runner.test",
-  )) as typeof tenant;
-  // One person runs this workspace and approves the gates of the messages they send: the policy says so
-  // (by default the person who caused a gate may not approve it).
-  const policy = await api("PUT", `/v1/workspaces/${tenant.workspace_id}/approval-policy`, tenant.api_key, {
-    rules: [],
-    escalation_webhook_url: null,
-    allow_self_approval: true,
-  });
-  expect(policy.status, JSON.stringify(policy.body)).toBe(200);
-  operatorToken = (await fleetctl("operator", "--scopes", "runner:admin platform-library:write")).token!;
-});
-
-afterAll(() => {
-  for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
-  rmSync(dir, { recursive: true, force: true });
-});
+useApi();
 
 describe("the reference runner against a real API", () => {
   let fleet: Fleet;
@@ -286,7 +57,7 @@ describe("the reference runner against a real API", () => {
     const view = await api<Record<string, unknown>>(
       "GET",
       `/v1/fleets/runners/${await runner.runnerId()}`,
-      operatorToken,
+      live.operatorToken,
     );
     expect(view.body).toMatchObject({ host_id: "echo-host", degraded: false, status: "active" });
     expect(view.body.achievable).toMatchObject({ egress_enforcement: false });
@@ -299,8 +70,8 @@ describe("the reference runner against a real API", () => {
     );
     const memories = await api<OutputOf<typeof listMemories>>(
       "GET",
-      `/v1/workspaces/${tenant.workspace_id}/fleets/${fleet.fleetId}/memories`,
-      tenant.api_key,
+      `/v1/workspaces/${live.tenant.workspace_id}/fleets/${fleet.fleetId}/memories`,
+      live.tenant.api_key,
     );
     expect(memories.body.items).toContainEqual(expect.objectContaining({ key: "colour", content: "teal" }));
   });
@@ -314,8 +85,8 @@ describe("the reference runner against a real API", () => {
     );
     const schedules = await api<OutputOf<typeof listSchedules>>(
       "GET",
-      `/v1/workspaces/${tenant.workspace_id}/fleets/${fleet.fleetId}/schedules`,
-      tenant.api_key,
+      `/v1/workspaces/${live.tenant.workspace_id}/fleets/${fleet.fleetId}/schedules`,
+      live.tenant.api_key,
     );
     expect(schedules.body.items).toContainEqual(
       expect.objectContaining({
@@ -344,8 +115,8 @@ describe("the reference runner against a real API", () => {
 
     const approved = await api<OutputOf<typeof approveApproval>>(
       "POST",
-      `/v1/workspaces/${tenant.workspace_id}/approvals/${gate.gate_id}/approve`,
-      tenant.api_key,
+      `/v1/workspaces/${live.tenant.workspace_id}/approvals/${gate.gate_id}/approve`,
+      live.tenant.api_key,
       {},
     );
     expect(approved.status, JSON.stringify(approved.body)).toBe(200);
@@ -364,8 +135,8 @@ describe("the reference runner against a real API", () => {
     const gate = await pendingGate(fleet, "drop the staging database");
     const denied = await api<OutputOf<typeof denyApproval>>(
       "POST",
-      `/v1/workspaces/${tenant.workspace_id}/approvals/${gate.gate_id}/deny`,
-      tenant.api_key,
+      `/v1/workspaces/${live.tenant.workspace_id}/approvals/${gate.gate_id}/deny`,
+      live.tenant.api_key,
       { reason: "not today" },
     );
     expect(denied.status, JSON.stringify(denied.body)).toBe(200);
@@ -450,11 +221,11 @@ describe("the reference runner against a real API", () => {
       const view = await api<OutputOf<typeof getRunner>>(
         "GET",
         `/v1/fleets/runners/${runnerId}`,
-        operatorToken,
+        live.operatorToken,
       );
       return view.body.liveness === "online" ? true : undefined;
     });
-    const revoked = await api("PATCH", `/v1/fleets/runners/${runnerId}`, operatorToken, {
+    const revoked = await api("PATCH", `/v1/fleets/runners/${runnerId}`, live.operatorToken, {
       status: "revoked",
     });
     expect(revoked.status).toBe(200);

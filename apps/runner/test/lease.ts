@@ -90,6 +90,10 @@ export function fakeLeaseApi(overrides: Partial<LeaseApi> = {}): LeaseApi {
     openGate: async (_lease, gate) => fakeGate({ action_id: gate.action_id }),
     waitGate: async (_lease, gateId) => fakeGate({ gate_id: gateId }),
     credentials: async (lease) => ({ lease_id: lease.lease_id, credentials: [], expires_at: 0 }),
+    model: () => ({
+      baseUrl: "http://127.0.0.1:9/v1/runners/me/leases/x/model",
+      fetch: async () => new Response("{}", { status: 503 }),
+    }),
     ...overrides,
   };
 }

@@ -61,6 +61,8 @@ export interface FakeModelVendor {
   models: string[];
   /** Every request received, in order. */
   calls: VendorCall[];
+  /** Connections accepted, whether or not a request followed (a TLS hello to this http server is one). */
+  connections: number;
   /** Queued answers for the next completion calls (past key and body checks); empty -> default answer. */
   script(...next: VendorScript[]): void;
   close(): Promise<void>;
@@ -96,6 +98,7 @@ export async function startFakeModelVendor(
     apiKey: options.apiKey ?? "sk-fake-model-vendor-key",
     models: [...(options.models ?? DEFAULT_MODELS)],
     calls: [],
+    connections: 0,
     script(...next) {
       queue.push(...next);
     },
@@ -147,6 +150,9 @@ export async function startFakeModelVendor(
     const parts: Buffer[] = [];
     request.on("data", (part: Buffer) => parts.push(part));
     request.on("end", () => handle(request, response, Buffer.concat(parts).toString("utf8")));
+  });
+  server.on("connection", () => {
+    vendor.connections += 1;
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const address = server.address();

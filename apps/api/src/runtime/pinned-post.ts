@@ -1,12 +1,12 @@
 import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
-import { isIP, type LookupFunction } from "node:net";
+import { pinnedLookup } from "./pinned-connect.ts";
 
 export interface PinnedPostOptions {
   /**
-   * The addresses the host was checked to resolve to: the connection goes to the first of them, whatever
-   * the name resolves to by now, so a name checked as public cannot be re-pointed at a private address
-   * between the check and the call. Null connects as the system resolves (dev mode).
+   * The addresses the host was checked to resolve to: the connection goes only to them (`pinnedLookup`),
+   * whatever the name resolves to by now, so a name checked as public cannot be re-pointed at a private
+   * address between the check and the call. Null connects as the system resolves (dev mode).
    */
   addresses: string[] | null;
   timeoutMs: number;
@@ -23,18 +23,7 @@ export function postPinned(
   headers: Record<string, string>,
   options: PinnedPostOptions,
 ): Promise<number> {
-  const pinned = options.addresses?.[0];
-  const lookup: LookupFunction | undefined =
-    pinned === undefined
-      ? undefined
-      : (_host, lookupOptions, callback) => {
-          const family = isIP(pinned);
-          if ((lookupOptions as { all?: boolean }).all) {
-            (callback as (error: null, addresses: { address: string; family: number }[]) => void)(null, [
-              { address: pinned, family },
-            ]);
-          } else callback(null, pinned, family);
-        };
+  const lookup = options.addresses === null ? undefined : pinnedLookup(options.addresses);
   const send = url.protocol === "https:" ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
     const request = send(

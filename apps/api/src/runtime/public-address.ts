@@ -177,27 +177,45 @@ export async function resolvePublic(host: string, resolve: Resolve = systemResol
   return addresses;
 }
 
-/** A URL `requirePublicUrl` refused; the message names the field and says why. */
-export class UrlRefused extends Error {}
+/** A URL `checkPublicUrl` refused; the message names the field and says why. */
+export class UrlRefused extends Error {
+  /** True when the host did not resolve (or not in time), rather than resolving to a non-public address. */
+  readonly unresolved: boolean;
+
+  constructor(message: string, unresolved = false) {
+    super(message);
+    this.unresolved = unresolved;
+  }
+}
+
+/** A URL `checkPublicUrl` accepted: its canonical form, and the public addresses its host had then. */
+export interface CheckedUrl {
+  href: string;
+  /** What a connection to the URL may go to (`pinnedLookup`, pinned-connect.ts): checked, non-empty. */
+  addresses: string[];
+}
 
 /**
  * Checks a URL this service will call out to (a provider's base_url, an escalation webhook): https, no
  * credentials, and a host that is, or resolves only to, public addresses. `field` names the URL in the
- * refusal. Answers the canonical URL to store. The check holds when it is made: whoever connects must
- * connect to the addresses it resolves then, or check again, since a name can change what it resolves to.
+ * refusal. Answers the canonical URL and the addresses checked. The check holds when it is made: whoever
+ * connects must connect to those addresses (pinned-connect.ts), or check again, since a name can change
+ * what it resolves to.
  */
-export async function requirePublicUrl(raw: string, field: string, resolve: Resolve): Promise<string> {
+export async function checkPublicUrl(raw: string, field: string, resolve: Resolve): Promise<CheckedUrl> {
   const reading = readBaseUrl(raw);
   if (!reading.ok) throw new UrlRefused(reading.reason.replace("base_url", field));
-  if (reading.literal) return reading.href;
   try {
-    await resolvePublic(reading.host, resolve);
+    return { href: reading.href, addresses: await resolvePublic(reading.host, resolve) };
   } catch (error) {
-    throw new UrlRefused(
-      error instanceof HostRefused
-        ? `${field}'s host ${reading.host} resolves to an address that is not public.`
-        : `${field}'s host ${reading.host} does not resolve.`,
-    );
+    if (error instanceof HostRefused) {
+      throw new UrlRefused(`${field}'s host ${reading.host} resolves to an address that is not public.`);
+    }
+    throw new UrlRefused(`${field}'s host ${reading.host} does not resolve.`, true);
   }
-  return reading.href;
+}
+
+/** `checkPublicUrl` for a URL to store: its canonical form. */
+export async function requirePublicUrl(raw: string, field: string, resolve: Resolve): Promise<string> {
+  return (await checkPublicUrl(raw, field, resolve)).href;
 }

@@ -16,6 +16,7 @@ function recordingTools(overrides: Partial<LeaseTools> = {}) {
   const tools: LeaseTools = {
     signal: new AbortController().signal,
     credentials: new Map(),
+    model: { baseUrl: "http://127.0.0.1:9/model", fetch: async () => new Response("{}", { status: 503 }) },
     async publish(frame) {
       frames.push(frame);
     },

@@ -3,7 +3,7 @@ import { and, approvalGates, eq, type fleets, integrationGrants, type Tx } from 
 import { newId } from "../../runtime/ids.ts";
 import type { Vault } from "../../runtime/vault.ts";
 import { gateTerms } from "../approval-policies/policy.ts";
-import { secretMasker } from "../secrets/mask.ts";
+import { fleetMasker } from "../secrets/lease-masker.ts";
 import { personOf } from "./caused-by.ts";
 import { decideGate } from "./decide-gate.ts";
 import type { GateRow } from "./gate-view.ts";
@@ -32,8 +32,9 @@ export async function openGrantGate(
   grant: Pick<GrantRow, "id" | "service" | "reason" | "requestedBy">,
   now: number,
 ): Promise<string> {
-  // What people read in the inbox never carries the value of a secret the fleet declares.
-  const mask = await secretMasker(tx, vault, fleet.id, fleet.workspaceId);
+  // What people read in the inbox never carries the value of a secret the fleet declares, nor one this
+  // instance delivered to the fleet's runs (no lease carries a grant's request).
+  const mask = await fleetMasker(tx, vault, { fleetId: fleet.id, workspaceId: fleet.workspaceId });
   const id = newId(now);
   const blastRadius = `Whatever the workspace's ${grant.service} credentials reach, until the grant is revoked.`;
   const terms = await gateTerms(

@@ -2,7 +2,8 @@ import { EVIDENCE_MAX_BYTES, Problem } from "@fleet/contracts";
 import { and, approvalGates, eq, fleets } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
 import { gateTerms } from "../approval-policies/policy.ts";
-import { maskJson, secretMasker } from "../secrets/mask.ts";
+import { leaseMasker } from "../secrets/lease-masker.ts";
+import { maskJson } from "../secrets/mask.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { fencedWrite } from "../shared/fence.ts";
 import { gateOpened } from "../shared/frames.ts";
@@ -52,8 +53,9 @@ export async function openGate(ctx: ServiceContext, runnerId: string, input: Ope
         current_state: fleet!.status,
       });
     }
-    // What people read in the inbox never carries the value of a secret the fleet declares.
-    const mask = await secretMasker(tx, ctx.vault, lease.fleetId, lease.workspaceId);
+    // What people read in the inbox never carries the value of a secret the fleet declares, nor one the
+    // run was given (the run's masker: delivered values stay masked after their secret changes).
+    const mask = await leaseMasker(ctx, tx, lease);
     const blastRadius = mask(input.blast_radius);
     // The policy's matching rule is copied onto the gate: a later policy change never alters it.
     const terms = await gateTerms(

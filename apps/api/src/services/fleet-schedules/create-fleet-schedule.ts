@@ -1,7 +1,7 @@
 import { checkRecipe, viewOf } from "../schedules/schedule-view.ts";
 import { insertSchedule, type NewSchedule } from "../schedules/schedule-writes.ts";
 import { pushSchedule } from "../schedules/sync.ts";
-import { secretMasker } from "../secrets/mask.ts";
+import { leaseMasker } from "../secrets/lease-masker.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { fencedWrite } from "../shared/fence.ts";
 
@@ -14,7 +14,8 @@ export async function createFleetSchedule(
   const now = ctx.now();
   const id = await fencedWrite(ctx, runnerId, input, async (tx, lease) => {
     // The fenced write holds the fleet's row lock: the caps below hold against concurrent creates.
-    const message = (await secretMasker(tx, ctx.vault, lease.fleetId, lease.workspaceId))(input.message);
+    // The run's masker: values delivered to the run stay masked after their secret changes.
+    const message = (await leaseMasker(ctx, tx, lease))(input.message);
     return insertSchedule(
       tx,
       { id: lease.fleetId, workspaceId: lease.workspaceId },

@@ -1,7 +1,7 @@
 import { viewOf } from "../schedules/schedule-view.ts";
 import { applyChange, refuseWhileSyncing, type ScheduleChange } from "../schedules/schedule-writes.ts";
 import { pushSchedule } from "../schedules/sync.ts";
-import { secretMasker } from "../secrets/mask.ts";
+import { leaseMasker } from "../secrets/lease-masker.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { fencedWrite } from "../shared/fence.ts";
 import { fleetOwned } from "./fleet-owned.ts";
@@ -15,10 +15,9 @@ export async function updateFleetSchedule(
   await fencedWrite(ctx, runnerId, input, async (tx, lease) => {
     const row = await fleetOwned(tx, lease.fleetId, input.schedule_id, true);
     refuseWhileSyncing(row);
+    // The run's masker: values delivered to the run stay masked after their secret changes.
     const message =
-      input.message == null
-        ? input.message
-        : (await secretMasker(tx, ctx.vault, lease.fleetId, lease.workspaceId))(input.message);
+      input.message == null ? input.message : (await leaseMasker(ctx, tx, lease))(input.message);
     await applyChange(tx, row, { ...input, message }, now);
   });
   await pushSchedule(ctx, input.schedule_id);

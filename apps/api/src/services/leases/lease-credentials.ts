@@ -1,16 +1,18 @@
 import { Problem } from "@fleet/contracts";
 import { eq, fleets, runners } from "@fleet/db";
 import { keepMasker } from "../secrets/lease-masker.ts";
-import { declaredSecrets, maskerOf } from "../secrets/mask.ts";
+import { declaredSecrets, secretValues } from "../secrets/mask.ts";
 import { type Actor, recordAudit } from "../shared/audit.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { fencedWrite } from "../shared/fence.ts";
+import { LEASE_MAX_MS } from "./lease-terms.ts";
 
 /**
  * The values of the secrets the lease's fleet declares, for the lease's current holder on a runner whose
  * host satisfies its assigned policy. Read, audited and answered in one fenced transaction (the fleet row
- * is locked: no newer lease is granted meanwhile). The delivered values are this instance's masker of the
- * run from now on, so what the run sends back is masked without reading them again.
+ * is locked: no newer lease is granted meanwhile). The delivered values join this instance's masker of
+ * the run (with those of earlier deliveries), so what the run sends back is masked without reading them
+ * again, and still masked once their secret is replaced or deleted.
  */
 export async function leaseCredentials(
   ctx: ServiceContext,
@@ -63,8 +65,9 @@ export async function leaseCredentials(
         missing_names: missing,
       },
     });
-    const mask = maskerOf(opened);
-    keepMasker(ctx, lease.id, lease.workspaceId, mask, mask);
+    // Added to the values delivered before: every delivery's values stay masked for the run's life.
+    const values = secretValues(opened);
+    keepMasker(ctx, lease, values, { values, until: lease.createdAt + LEASE_MAX_MS });
     return {
       lease_id: lease.id,
       credentials: declared.map((name) => {

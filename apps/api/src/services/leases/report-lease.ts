@@ -11,6 +11,33 @@ import type { ServiceContext } from "../shared/context.ts";
 import { fencedWrite } from "../shared/fence.ts";
 import { eventComplete } from "../shared/frames.ts";
 
+/** Every free text of a report: what the run writes and people read (event, lease, charge, span, chat). */
+const REPORT_TEXTS = [
+  "response_text",
+  "failure_label",
+  "failure_detail",
+  "checkpoint_id",
+  "provider",
+  "model",
+  "posture",
+] as const;
+
+/**
+ * The report with the run's masker applied to every free text it carries: the values of the fleet's
+ * declared secrets, and those delivered to the run, become `[secret:NAME]` before anything is stored or
+ * told. A report that carries no text reads nothing for masking.
+ */
+async function maskedReport(ctx: ServiceContext, reported: ReportInput): Promise<ReportInput> {
+  if (REPORT_TEXTS.every((field) => reported[field] === undefined)) return reported;
+  const mask = await leaseMaskerById(ctx, reported.lease_id);
+  const masked = { ...reported };
+  for (const field of REPORT_TEXTS) {
+    const text = reported[field];
+    if (text !== undefined) masked[field] = mask(text);
+  }
+  return masked;
+}
+
 export interface ReportInput {
   lease_id: string;
   event_id: string;
@@ -57,19 +84,13 @@ export interface ReportInput {
  * them cost 9,025 buffer reads a report, against 3).
  */
 export async function reportLease(ctx: ServiceContext, runnerId: string, reported: ReportInput) {
-  // The run's answer and failure, with the fleet's declared secrets masked out, are what is stored and told.
-  const texts = reported.response_text !== undefined || reported.failure_detail !== undefined;
-  const mask = texts ? await leaseMaskerById(ctx, reported.lease_id) : (text: string) => text;
-  const input = {
-    ...reported,
-    response_text: reported.response_text === undefined ? undefined : mask(reported.response_text),
-    failure_detail: reported.failure_detail === undefined ? undefined : mask(reported.failure_detail),
-  };
+  const input = await maskedReport(ctx, reported);
   const now = ctx.now();
   const succeeded = input.outcome === "processed";
   const failureLabel = succeeded ? null : (input.failure_label ?? "fleet_error");
   const failureDetail = succeeded ? null : (input.failure_detail ?? null);
-  const priced = await priceUsage(ctx.db, input);
+  // Priced by what the runner named: the catalogue lookup shows no one the text.
+  const priced = await priceUsage(ctx.db, reported);
   const cost = priced.costNanos;
   // The event shows what was charged; with neither a priced model nor a reported cost it stays absent.
   const eventCost = priced.source === "catalogue" ? cost : (input.cost_nanos ?? null);

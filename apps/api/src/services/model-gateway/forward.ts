@@ -1,4 +1,5 @@
 import { Problem } from "@fleet/contracts";
+import { PinnedDispatchers } from "../../runtime/pinned-connect.ts";
 import { ANTHROPIC_VERSION, toAnthropic } from "./anthropic-request.ts";
 import { unreachable, vendorRefusal } from "./failures.ts";
 import type { Target } from "./resolve.ts";
@@ -13,6 +14,12 @@ export interface Forwarded {
   /** Why the request was aborted (the deadline's TimeoutError), if it was. */
   reason: () => unknown;
 }
+
+/**
+ * The connections to checked endpoints (an openai_compatible base_url): one dispatcher per set of checked
+ * addresses, kept alive across calls and bounded (pinned-connect.ts).
+ */
+const pinned = new PinnedDispatchers();
 
 /** A refusal's body is read this far: its message is all that travels on. */
 const REFUSAL_MAX_BYTES = 64 * 1024;
@@ -50,7 +57,8 @@ export async function readCapped(response: Response, maxBytes: number): Promise<
  * travels in the Authorization header only. An `anthropic` target gets the body translated to its
  * Messages wire instead (`POST /v1/messages`, the key in `x-api-key`; anthropic-request.ts). A refusal (non-2xx) or a failed connection becomes a problem
  * (failures.ts); redirects are not followed. `deadlineMs` bounds the head and, re-armed by `touch`, every
- * wait for more of the body.
+ * wait for more of the body. A target with checked addresses is connected to those only, never to what its
+ * name resolves to by now (DNS rebinding); the others go through the process's own connections.
  */
 export async function forwardChat(
   target: Target,
@@ -101,6 +109,7 @@ export async function forwardChat(
       body: json,
       redirect: "manual",
       signal: controller.signal,
+      ...(target.addresses === null ? {} : { dispatcher: pinned.for(target.addresses) }),
     });
   } catch (error) {
     const reason = controller.signal.aborted ? controller.signal.reason : error;

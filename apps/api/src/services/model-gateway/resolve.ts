@@ -3,7 +3,7 @@ import { and, eq, fleets, models, platformKeys, tenantProviders } from "@fleet/d
 import { systemResolve } from "../../runtime/public-address.ts";
 import type { Sealed } from "../../runtime/vault.ts";
 import { budgetRefusal } from "../billing/budgets.ts";
-import { verifyBaseUrl } from "../providers/base-url.ts";
+import { checkStoredBaseUrl } from "../providers/base-url.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { fencedWrite } from "../shared/fence.ts";
 import { openedKey } from "./key-cache.ts";
@@ -12,6 +12,11 @@ import { openedKey } from "./key-cache.ts";
 export interface Target {
   provider: "openai" | "openai_compatible" | "anthropic";
   baseUrl: string;
+  /**
+   * The addresses the base_url's host was checked to resolve to (all public): the call connects only to
+   * them (forward.ts). Null: the system resolves it (the operator's endpoints; dev mode).
+   */
+  addresses: string[] | null;
   model: string;
   /** Never logged, echoed or stored; null for an openai_compatible endpoint that takes none. */
   apiKey: string | null;
@@ -150,7 +155,8 @@ export async function resolveTarget(
 
 /**
  * The endpoint and key of a chosen target: the operator's for a named provider, the stored base_url
- * (re-checked public now) for openai_compatible. The key is opened last, only when everything else holds.
+ * (re-checked public now, the call then pinned to the addresses checked) for openai_compatible. The key
+ * is opened last, only when everything else holds.
  */
 export async function targetOf(
   ctx: ServiceContext,
@@ -160,16 +166,20 @@ export async function targetOf(
 ): Promise<Target> {
   const provider = choice.provider as Target["provider"];
   let baseUrl: string;
+  let addresses: string[] | null = null;
   if (provider === "openai") baseUrl = ctx.config.modelGateway.openaiBaseUrl;
   else if (provider === "anthropic") baseUrl = ctx.config.modelGateway.anthropicBaseUrl;
   else if (provider === "openai_compatible" && choice.baseUrl !== null) {
-    const checked = ctx.config.devMode ? choice.baseUrl : await verifyBaseUrl(choice.baseUrl, systemResolve);
-    baseUrl = checked.replace(/\/$/, "");
+    const checked = ctx.config.devMode
+      ? { href: choice.baseUrl, addresses: null }
+      : await checkStoredBaseUrl(choice.baseUrl, ctx.resolve ?? systemResolve);
+    baseUrl = checked.href.replace(/\/$/, "");
+    addresses = checked.addresses;
   } else {
     throw new Problem("UZ-MODEL-008", {
       detail: `The gateway does not serve the ${provider} provider as configured; check the provider settings.`,
     });
   }
   const apiKey = withKey ? await openedKey(ctx, tenantId, choice) : null;
-  return { provider, baseUrl, model: choice.model, apiKey };
+  return { provider, baseUrl, addresses, model: choice.model, apiKey };
 }

@@ -5,6 +5,7 @@ import type { SessionSigner } from "../../auth/sessions.ts";
 import type { Config } from "../../env.ts";
 import type { GateSignal } from "../../runtime/gate-signal.ts";
 import type { Metrics } from "../../runtime/metrics.ts";
+import type { Resolve } from "../../runtime/public-address.ts";
 import type { ScheduleEngine } from "../../runtime/schedule-engine.ts";
 import type { StreamHub } from "../../runtime/stream-hub.ts";
 import type { Tracing } from "../../runtime/tracing.ts";
@@ -49,6 +50,11 @@ export interface ServiceContext {
   gateChat: GateChat;
   /** Port: the workspace's signed outgoing webhook, for the notices of gates and budgets. */
   webhook: WorkspaceWebhook;
+  /**
+   * The resolver the model gateway checks a tenant's base_url with at each call (its connection then goes
+   * only to the addresses checked); absent: the system's (`systemResolve`). Tests inject one.
+   */
+  resolve?: Resolve;
 }
 
 /** An approval gate's row, as approvals keep it and frames and the chat port read it. */

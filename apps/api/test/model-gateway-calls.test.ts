@@ -65,6 +65,11 @@ describe("the model gateway, unstreamed (OpenAI wire)", () => {
     const stale = await chat(run, {}, run.lease.fencing_token + 1);
     expect(stale.status, stale.text).toBe(409);
     expect(stale.body.error_code).toBe("UZ-RUN-005");
+    // Another runner naming this lease (and its token) holds nothing: 404, as for any fenced write.
+    const other = await gatewayRun();
+    const foreign = await chat({ ...other, lease: run.lease });
+    expect(foreign.status, foreign.text).toBe(404);
+    expect(foreign.body.error_code).toBe("UZ-RUN-001");
     expect((await report(run.runner, run.lease)).status).toBe(200);
     const ended = await chat(run);
     expect(ended.status, ended.text).toBe(409);

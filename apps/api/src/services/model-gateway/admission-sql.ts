@@ -42,9 +42,11 @@ export interface AdmissionParams {
  *   newer lease is granted and no charge lands while the call is admitted;
  * - `t` chooses the target: the tenant's own provider, else the platform default with its key's secret
  *   row; the fleet definition's `model:` when that provider's catalogue has it; that model's prices;
- * - `l` reads the lease `for no key update`: under READ COMMITTED a locking read returns the lease's
- *   newest version (a concurrent call's reservation included), where a plain read would return the
- *   statement's snapshot and let two calls reserve the same room;
+ * - `l` reads the lease by its key alone (with the runner beside the key in the condition, a generic plan
+ *   made while the table had no statistics read the runner's index: every lease it ever held; the
+ *   runner is checked in `live` instead) and `for no key update`: under READ COMMITTED a locking read
+ *   returns the lease's newest version (a concurrent call's reservation included), where a plain read
+ *   would return the statement's snapshot and let two calls reserve the same room;
  * - `g` decides: the current holder (token = the lease's = the fleet's sequence), not expired, and room
  *   left (the run's cap and the fleet's period budget, each less the run's spend and its reservations;
  *   the model spend is in the fleet's period spend already, so it is not counted twice) for the call's
@@ -84,14 +86,15 @@ export async function admissionStatement(db: Database, p: AdmissionParams): Prom
       ),
       l as (
         select l.id, l.fleet_id, l.event_id, l.fencing_token, l.reserved_nanos as in_flight,
-          l.status = 'running' and l.fencing_token = ${p.fencingToken}::bigint
+          l.runner_id = ${p.runnerId}::uuid and l.status = 'running'
+            and l.fencing_token = ${p.fencingToken}::bigint
             and f.fence_seq = ${p.fencingToken}::bigint and l.expires_at > ${p.now}::bigint as live,
           least(
             f.run_budget_nanos - l.usage_nanos - l.reserved_nanos,
             f.period_budget_nanos - f.spend - (l.usage_nanos - l.model_nanos) - l.reserved_nanos
           ) as room
         from leases l join f on f.id = l.fleet_id
-        where l.id = ${p.leaseId}::uuid and l.runner_id = ${p.runnerId}::uuid
+        where l.id = ${p.leaseId}::uuid
         for no key update of l
       ),
       w as (

@@ -1,5 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { loadavg } from "node:os";
+import { copyFileSync, mkdirSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
 import { models, openDatabase, runners } from "@fleet/db";
 import { type FakeModelVendor, modelVendorEnv, startFakeModelVendor } from "@fleet/testing/fake-model-vendor";
 import { mintSecret, RUNNER_TOKEN_PREFIX, sha256Hex } from "../src/auth/tokens.ts";
@@ -14,6 +16,7 @@ import {
   type Target,
 } from "./gateway-load.ts";
 import { apiServerSpec, type Server, startServer, stopProcess, waitUntilReady } from "./processes.ts";
+import { mainThreadProfile, printProfileIn } from "./profile.ts";
 
 /**
  * Issue 31 §4: the model gateway against the fake vendor, side by side in one run. Added latency of an
@@ -90,7 +93,14 @@ interface Lease {
 export async function benchGateway(
   db: SeededDatabase,
   database: string,
-  options: { apiDir: string; logDir: string; seconds: number; warmupSeconds: number; rounds: number },
+  options: {
+    apiDir: string;
+    logDir: string;
+    seconds: number;
+    warmupSeconds: number;
+    rounds: number;
+    profile: boolean;
+  },
   progress: (message: string) => void,
 ): Promise<GatewayFigures> {
   const concurrency = 200;
@@ -100,11 +110,15 @@ export async function benchGateway(
     apiKey: `sk-bench-${randomBytes(8).toString("hex")}`,
   });
   const servers: Server[] = [];
+  // BENCH_PROFILE=1: the API runs under --cpu-prof; the summary is printed once it has stopped.
+  const profileDir = options.profile ? join(options.logDir, "gateway-profile") : undefined;
+  if (profileDir !== undefined) mkdirSync(profileDir, { recursive: true });
   try {
     const api = await startServer(
       apiServerSpec(`API gateway (${database})`, {
         apiDir: options.apiDir,
         logDir: options.logDir,
+        ...(profileDir === undefined ? {} : { profileDir }),
         env: {
           DATABASE_URL: db.url,
           LOG_LEVEL: "warn",
@@ -218,6 +232,13 @@ export async function benchGateway(
   } finally {
     for (const server of servers) await stopProcess(server.child);
     await vendor.close();
+    if (profileDir !== undefined) {
+      printProfileIn(profileDir, "CPU profile of the API (gateway suite):", 40);
+      const profile = mainThreadProfile(profileDir);
+      const kept = join(tmpdir(), `fleet-bench-gateway-${process.pid}.cpuprofile`);
+      if (profile !== undefined) copyFileSync(profile, kept);
+      console.log(`  (kept at ${kept})`);
+    }
   }
 }
 

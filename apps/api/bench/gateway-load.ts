@@ -123,6 +123,8 @@ export async function pairedCalls(
 export interface Concurrent {
   calls: number;
   failures: number;
+  /** The failures by status (0: the connection failed). */
+  failed: Record<number, number>;
   /** The server process's CPU time per completed call, in ms. */
   cpuMsPerCall: number;
   others: number | undefined;
@@ -148,6 +150,7 @@ export async function concurrentStreams(
 ): Promise<Concurrent> {
   let calls = 0;
   let failures = 0;
+  const failed: Record<number, number> = {};
   const cpuBefore = cpuTimeMs(serverPid);
   const others = othersMeter([serverPid]);
   const until = performance.now() + options.seconds * 1000;
@@ -157,7 +160,10 @@ export async function concurrentStreams(
       vendor.script(STREAMED);
       const timing = await timedCall(target, true).catch(() => ({ status: 0 }));
       if (timing.status === 200) calls++;
-      else failures++;
+      else {
+        failures++;
+        failed[timing.status] = (failed[timing.status] ?? 0) + 1;
+      }
     }
   };
   await Promise.all(Array.from({ length: options.concurrency }, (_, index) => client(index)));
@@ -166,6 +172,7 @@ export async function concurrentStreams(
   return {
     calls,
     failures,
+    failed,
     cpuMsPerCall:
       cpuBefore === undefined || cpuAfter === undefined || calls === 0
         ? Number.NaN

@@ -7,14 +7,8 @@ import { type FakeModelVendor, modelVendorEnv, startFakeModelVendor } from "@fle
 import { mintSecret, RUNNER_TOKEN_PREFIX, sha256Hex } from "../src/auth/tokens.ts";
 import { newId } from "../src/runtime/ids.ts";
 import { insertBenchFleets, type SeededDatabase } from "./databases.ts";
-import {
-  type Concurrent,
-  concurrentStreams,
-  type Latencies,
-  type Paired,
-  pairedCalls,
-  type Target,
-} from "./gateway-load.ts";
+import { type LiveTailFigures, liveTailFigure } from "./gateway-live.ts";
+import { type Concurrent, concurrentStreams, type Paired, pairedCalls, type Target } from "./gateway-load.ts";
 import { apiServerSpec, type Server, startServer, stopProcess, waitUntilReady } from "./processes.ts";
 import { mainThreadProfile, printProfileIn } from "./profile.ts";
 
@@ -22,8 +16,8 @@ import { mainThreadProfile, printProfileIn } from "./profile.ts";
  * Issue 31 §4: the model gateway against the fake vendor, side by side in one run. Added latency of an
  * unstreamed call (the vendor directly vs through the gateway, alternating), added time to a stream's
  * first chunk, and 200 concurrent streaming calls: the gateway's CPU per call against a bare node:http
- * stream proxy (bench/servers/stream-proxy.ts) in rounds. The chunk-frame-to-subscriber figure waits
- * for the gateway to publish chunk frames (not built yet). Prints figures; asserts no times.
+ * stream proxy (bench/servers/stream-proxy.ts) in rounds, and a chunk frame from the gateway to a
+ * live-tail subscriber (bench/gateway-live.ts). Prints figures; asserts no times.
  */
 export interface GatewayFigures {
   database: string;
@@ -31,6 +25,7 @@ export interface GatewayFigures {
   firstChunk: Paired;
   concurrency: number;
   rounds: { gateway: Concurrent; proxy: Concurrent }[];
+  liveTail: LiveTailFigures;
   load: number[];
 }
 
@@ -228,7 +223,17 @@ export async function benchGateway(
       rounds.push({ gateway: measured.gateway!, proxy: measured.proxy! });
       load.push(loadavg()[0]!);
     }
-    return { database, unstreamed, firstChunk, concurrency, rounds, load };
+    await renew();
+    progress(`gateway (${database}): ${leaseCount} streamed calls at once, one a lease, the live tail open`);
+    const liveTail = await liveTailFigure(
+      vendor,
+      api.child.pid,
+      leases.map((lease) => ({ id: lease.lease_id, target: gatewayTarget(lease) })),
+      { url: `${base}${ws}/events/stream?kinds=chunk`, token: db.apiKey },
+      options.seconds,
+    );
+    load.push(loadavg()[0]!);
+    return { database, unstreamed, firstChunk, concurrency, rounds, liveTail, load };
   } finally {
     for (const server of servers) await stopProcess(server.child);
     await vendor.close();
@@ -240,51 +245,4 @@ export async function benchGateway(
       console.log(`  (kept at ${kept})`);
     }
   }
-}
-
-const ms = (value: number) => `${value.toFixed(2)} ms`;
-const pct = (share: number | undefined) => (share === undefined ? "n/a" : `${(share * 100).toFixed(0)}%`);
-
-function pairLine(what: string, pair: Paired, goal: { p50?: number; p99: number }) {
-  const added = (key: "p50" | "p99") => pair.gateway[key] - pair.direct[key];
-  const missed = (key: "p50" | "p99", limit: number | undefined) =>
-    limit !== undefined && added(key) > limit ? ` (goal ≤ ${limit} ms: MISSED)` : "";
-  const side = (l: Latencies) => `p50 ${ms(l.p50)}, p99 ${ms(l.p99)}, max ${ms(l.max)} (${l.count} calls)`;
-  console.log(`  ${what}`);
-  console.log(`    vendor directly:     ${side(pair.direct)}`);
-  console.log(`    through the gateway: ${side(pair.gateway)}`);
-  console.log(
-    `    added: p50 ${ms(added("p50"))}${missed("p50", goal.p50)}, p99 ${ms(added("p99"))}${missed("p99", goal.p99)}; ` +
-      `ratio p50 ${(pair.gateway.p50 / pair.direct.p50).toFixed(2)}×; others' CPU ${pct(pair.others)}` +
-      (pair.failures > 0 ? `; ${pair.failures} calls failed` : ""),
-  );
-}
-
-export function printGatewayFigures(f: GatewayFigures): void {
-  console.log(`\nModel gateway (issue 31 §4), ${f.database}, fake vendor in the bench process`);
-  console.log(
-    `  machine load (1-min load average) along the run: ${f.load.map((l) => l.toFixed(2)).join(" → ")}`,
-  );
-  pairLine("unstreamed call, end to end:", f.unstreamed, { p50: 1, p99: 3 });
-  pairLine("streamed call, time to the first chunk:", f.firstChunk, { p99: 5 });
-  console.log(
-    `  ${f.concurrency} concurrent streaming calls (20 chunks each), server CPU per call, ${f.rounds.length} rounds:`,
-  );
-  const ratios: number[] = [];
-  for (const [index, round] of f.rounds.entries()) {
-    const ratio = round.gateway.cpuMsPerCall / round.proxy.cpuMsPerCall;
-    ratios.push(ratio);
-    const side = (c: Concurrent) =>
-      `${ms(c.cpuMsPerCall)} over ${c.calls} calls${c.failures > 0 ? ` (${c.failures} failed)` : ""}, others' CPU ${pct(c.others)}`;
-    console.log(
-      `    round ${index + 1}: gateway ${side(round.gateway)}; proxy ${side(round.proxy)}; ${ratio.toFixed(2)}×`,
-    );
-  }
-  const sorted = [...ratios].sort((a, b) => a - b);
-  const median = sorted[Math.floor((sorted.length - 1) / 2)] ?? Number.NaN;
-  console.log(
-    `    gateway / bare node:http stream proxy, median of rounds: ${median.toFixed(2)}×${median > 1.5 ? " (goal ≤ 1.5×: MISSED)" : ""}` +
-      (f.database === "PostgreSQL" ? " (the API's process only: PostgreSQL's own CPU is not counted)" : ""),
-  );
-  console.log("  chunk frame → live-tail subscriber: skipped, the gateway publishes no chunk frames yet");
 }

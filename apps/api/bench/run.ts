@@ -49,7 +49,8 @@ import { Cleanup } from "./cleanup.ts";
 import { benchConnectors, printConnectorFigures } from "./connectors.ts";
 import { createPostgresDatabase, type SeededDatabase, seedTenant } from "./databases.ts";
 import { benchFleets, printFleetFigures } from "./fleets.ts";
-import { benchGateway, printGatewayFigures } from "./gateway.ts";
+import { benchGateway } from "./gateway.ts";
+import { printGatewayFigures } from "./gateway-report.ts";
 import { benchBilling, benchLeases, printBillingFigures, printLeaseFigures } from "./leases.ts";
 import { benchMembers, printMemberFigures } from "./members.ts";
 import {

@@ -1,3 +1,4 @@
+import { StringDecoder } from "node:string_decoder";
 import { MODEL_STREAM_MAX_BYTES } from "@fleet/contracts";
 import { pieceScrubber } from "./failures.ts";
 import type { Forwarded } from "./forward.ts";
@@ -22,41 +23,40 @@ export const DONE = "data: [DONE]\n\n";
  * in `ended.frames` what the client is sent instead: the error frame its library reads, then `[DONE]`.
  */
 export async function* vendorText(forwarded: Forwarded, ended: { frames: string[] }): AsyncGenerator<string> {
-  const body = forwarded.response.body;
-  if (body === null) return;
-  const decoder = new TextDecoder();
-  const reader = body.getReader();
+  const decoder = new StringDecoder("utf8");
+  const pieces = (forwarded.response as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
   let bytes = 0;
-  try {
-    for (;;) {
-      let next: Awaited<ReturnType<typeof reader.read>>;
-      try {
-        next = await reader.read();
-      } catch {
-        const timedOut = (forwarded.reason() as { name?: string } | undefined)?.name === "TimeoutError";
-        ended.frames = [
-          errorFrame(
-            timedOut ? "The model provider stalled mid-stream." : "The model provider broke the stream.",
-            timedOut ? "upstream_timeout" : "upstream_error",
-          ),
-          DONE,
-        ];
-        return;
-      }
-      if (next.done) return;
-      forwarded.touch();
-      bytes += next.value.byteLength;
-      if (bytes > MODEL_STREAM_MAX_BYTES) {
-        ended.frames = [
-          errorFrame(`The model provider's stream passed ${MODEL_STREAM_MAX_BYTES} bytes.`, "upstream_error"),
-          DONE,
-        ];
-        return;
-      }
-      yield decoder.decode(next.value, { stream: true });
+  for (;;) {
+    let next: IteratorResult<Buffer>;
+    try {
+      next = await pieces.next();
+    } catch {
+      const timedOut = (forwarded.reason() as { name?: string } | undefined)?.name === "TimeoutError";
+      ended.frames = [
+        errorFrame(
+          timedOut ? "The model provider stalled mid-stream." : "The model provider broke the stream.",
+          timedOut ? "upstream_timeout" : "upstream_error",
+        ),
+        DONE,
+      ];
+      return;
     }
-  } finally {
-    reader.releaseLock();
+    if (next.done) {
+      const rest = decoder.end();
+      if (rest !== "") yield rest;
+      return;
+    }
+    forwarded.touch();
+    bytes += next.value.byteLength;
+    if (bytes > MODEL_STREAM_MAX_BYTES) {
+      ended.frames = [
+        errorFrame(`The model provider's stream passed ${MODEL_STREAM_MAX_BYTES} bytes.`, "upstream_error"),
+        DONE,
+      ];
+      return;
+    }
+    const text = decoder.write(next.value);
+    if (text !== "") yield text;
   }
 }
 

@@ -1,6 +1,6 @@
-import { Agent, request } from "node:http";
+import { request } from "node:http";
 import type { FakeModelVendor } from "@fleet/testing/fake-model-vendor";
-import { type Latencies, latencies, MESSAGES, type Target } from "./gateway-load.ts";
+import { type Latencies, latencies, MESSAGES, post, type Target } from "./gateway-load.ts";
 import { othersMeter } from "./processes.ts";
 
 /**
@@ -33,8 +33,6 @@ const PACED = {
   chunkDelayMs: 10,
 };
 
-const agent = new Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY });
-
 /** One call's answer as its client read it: the text so far at each piece's arrival. */
 interface ReadCall {
   /** [length of the text once this piece arrived, performance.now() then] */
@@ -47,39 +45,23 @@ interface ReadCall {
 /** A streamed call whose content deltas are noted as they arrive (the client parses what it reads). */
 function readCall(target: Target, into: ReadCall): Promise<number> {
   const payload = JSON.stringify({ model: "x", messages: MESSAGES, stream: true });
-  const url = new URL(target.url);
-  return new Promise((resolve, reject) => {
-    const outgoing = request(
-      {
-        agent,
-        host: url.hostname,
-        port: url.port,
-        method: "POST",
-        path: url.pathname,
-        headers: { ...target.headers, "content-type": "application/json" },
-      },
-      (answer) => {
-        answer.setEncoding("utf8");
-        let rest = "";
-        answer.on("data", (piece: string) => {
-          const now = performance.now();
-          const lines = (rest + piece).split("\n");
-          rest = lines.pop() ?? "";
-          for (const line of lines) {
-            if (!line.startsWith("data: {")) continue;
-            const content = (JSON.parse(line.slice(6)) as { choices?: { delta?: { content?: string } }[] })
-              .choices?.[0]?.delta?.content;
-            if (typeof content !== "string" || content === "") continue;
-            into.length += content.length;
-            into.marks.push([into.length, now]);
-          }
-        });
-        answer.on("end", () => resolve(answer.statusCode ?? 0));
-        answer.on("error", reject);
-      },
-    );
-    outgoing.on("error", reject);
-    outgoing.end(payload);
+  return post(target, payload, (answer, resolve) => {
+    answer.setEncoding("utf8");
+    let rest = "";
+    answer.on("data", (piece: string) => {
+      const now = performance.now();
+      const lines = (rest + piece).split("\n");
+      rest = lines.pop() ?? "";
+      for (const line of lines) {
+        if (!line.startsWith("data: {")) continue;
+        const content = (JSON.parse(line.slice(6)) as { choices?: { delta?: { content?: string } }[] })
+          .choices?.[0]?.delta?.content;
+        if (typeof content !== "string" || content === "") continue;
+        into.length += content.length;
+        into.marks.push([into.length, now]);
+      }
+    });
+    answer.on("end", () => resolve(answer.statusCode ?? 0));
   });
 }
 

@@ -1,4 +1,4 @@
-import { Agent, request } from "node:http";
+import { Agent, type IncomingMessage, request } from "node:http";
 import type { FakeModelVendor } from "@fleet/testing/fake-model-vendor";
 import { cpuTimeMs, othersMeter } from "./processes.ts";
 
@@ -23,17 +23,17 @@ const agent = new Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY 
 
 export const MESSAGES = [{ role: "user", content: "Say hello in one short sentence." }];
 
-/** One call; the body is read and dropped, the times taken at its first bytes and at its end. */
-export function timedCall(target: Target, stream: boolean): Promise<Timing> {
-  const payload = JSON.stringify({
-    model: "gpt-4o-mini",
-    messages: MESSAGES,
-    ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
-  });
+/**
+ * POSTs `payload` to the target over the kept-alive agent; `onAnswer` reads the answer and settles the
+ * promise it is given, a failed request rejects it.
+ */
+export function post<T>(
+  target: Target,
+  payload: string,
+  onAnswer: (answer: IncomingMessage, resolve: (value: T) => void, reject: (error: Error) => void) => void,
+): Promise<T> {
   const url = new URL(target.url);
   return new Promise((resolve, reject) => {
-    const started = performance.now();
-    let firstMs = Number.NaN;
     const outgoing = request(
       {
         agent,
@@ -48,17 +48,31 @@ export function timedCall(target: Target, stream: boolean): Promise<Timing> {
         },
       },
       (answer) => {
-        answer.on("data", () => {
-          if (Number.isNaN(firstMs)) firstMs = performance.now() - started;
-        });
-        answer.on("end", () =>
-          resolve({ status: answer.statusCode ?? 0, firstMs, totalMs: performance.now() - started }),
-        );
         answer.on("error", reject);
+        onAnswer(answer, resolve, reject);
       },
     );
     outgoing.on("error", reject);
     outgoing.end(payload);
+  });
+}
+
+/** One call; the body is read and dropped, the times taken at its first bytes and at its end. */
+export function timedCall(target: Target, stream: boolean): Promise<Timing> {
+  const payload = JSON.stringify({
+    model: "gpt-4o-mini",
+    messages: MESSAGES,
+    ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
+  });
+  const started = performance.now();
+  let firstMs = Number.NaN;
+  return post(target, payload, (answer, resolve) => {
+    answer.on("data", () => {
+      if (Number.isNaN(firstMs)) firstMs = performance.now() - started;
+    });
+    answer.on("end", () =>
+      resolve({ status: answer.statusCode ?? 0, firstMs, totalMs: performance.now() - started }),
+    );
   });
 }
 

@@ -1,12 +1,11 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { leasedFleet } from "./approval-fixtures.ts";
-import { call, operatorToken, seedTenant } from "./harness.ts";
+import { call, operatorToken } from "./harness.ts";
 import {
   CANARY_KEY,
   type GatewayRun,
   gatewayRun,
-  MODEL,
   PRICES,
+  secretRun,
   streamCall,
   useModelVendor,
 } from "./model-gateway-fixtures.ts";
@@ -65,30 +64,18 @@ describe("the provider key, cut between two network reads", () => {
 describe("a delivered secret with whitespace inside, cut between two chunk frames", () => {
   it("is masked whole on the live tail: never shown, nor in parts that join up", async () => {
     const SECRET = `correct horse battery staple ${Date.now()}`;
-    const owner = await seedTenant("scrub");
-    const set = await call("PUT", "/v1/tenants/me/provider", {
-      token: owner.apiKey,
-      body: { provider: "openai", model: MODEL, api_key: CANARY_KEY },
-    });
-    expect(set.status, set.text).toBe(200);
-    const stored = await call("POST", `/v1/workspaces/${owner.workspaceId}/secrets`, {
-      token: owner.apiKey,
-      body: { name: "PASSPHRASE", data: { token: SECRET } },
-    });
-    expect(stored.status, stored.text).toBe(201);
-    const leased = await leasedFleet(owner, { credentials: ["PASSPHRASE"] });
-    const delivered = await call("POST", `/v1/runners/me/leases/${leased.lease.lease_id}/credentials`, {
-      token: leased.runner.token,
-      body: { fencing_token: leased.lease.fencing_token },
+    const run = await secretRun("PASSPHRASE", SECRET);
+    const delivered = await call("POST", `/v1/runners/me/leases/${run.lease.lease_id}/credentials`, {
+      token: run.runner.token,
+      body: { fencing_token: run.lease.fencing_token },
     });
     expect(delivered.status, delivered.text).toBe(200);
-    const tail = await openTail(fleetStream(owner, leased.fleetId, "?kinds=chunk"), owner.apiKey);
+    const tail = run.stream;
     try {
       const words = (from: number) => Array.from({ length: 40 }, (_, i) => `w${from + i}`).join(" ");
       const text = `${words(0)} the passphrase is ${SECRET} and ${words(40)}.`;
       // Pieces 70 ms apart: each would be its own frame, and the secret's words fall in two of them.
       vendor().script({ kind: "answer", text, chunks: 24, chunkDelayMs: 70 });
-      const run = { tenant: owner, fleetId: leased.fleetId, runner: leased.runner, lease: leased.lease };
       const { response } = await streamCall(run);
       expect(response.status).toBe(200);
       const published = text.replace(SECRET, "[secret:PASSPHRASE]");

@@ -1,4 +1,4 @@
-import { Agent, request } from "node:http";
+import { Agent, type IncomingMessage, request } from "node:http";
 import type { FakeModelVendor } from "@fleet/testing/fake-model-vendor";
 import { cpuTimeMs, othersMeter } from "./processes.ts";
 
@@ -23,17 +23,17 @@ const agent = new Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY 
 
 export const MESSAGES = [{ role: "user", content: "Say hello in one short sentence." }];
 
-/** One call; the body is read and dropped, the times taken at its first bytes and at its end. */
-export function timedCall(target: Target, stream: boolean): Promise<Timing> {
-  const payload = JSON.stringify({
-    model: "gpt-4o-mini",
-    messages: MESSAGES,
-    ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
-  });
+/**
+ * POSTs `payload` to the target over the kept-alive agent; `onAnswer` reads the answer and settles the
+ * promise it is given, a failed request rejects it.
+ */
+export function post<T>(
+  target: Target,
+  payload: string,
+  onAnswer: (answer: IncomingMessage, resolve: (value: T) => void, reject: (error: Error) => void) => void,
+): Promise<T> {
   const url = new URL(target.url);
   return new Promise((resolve, reject) => {
-    const started = performance.now();
-    let firstMs = Number.NaN;
     const outgoing = request(
       {
         agent,
@@ -48,17 +48,31 @@ export function timedCall(target: Target, stream: boolean): Promise<Timing> {
         },
       },
       (answer) => {
-        answer.on("data", () => {
-          if (Number.isNaN(firstMs)) firstMs = performance.now() - started;
-        });
-        answer.on("end", () =>
-          resolve({ status: answer.statusCode ?? 0, firstMs, totalMs: performance.now() - started }),
-        );
         answer.on("error", reject);
+        onAnswer(answer, resolve, reject);
       },
     );
     outgoing.on("error", reject);
     outgoing.end(payload);
+  });
+}
+
+/** One call; the body is read and dropped, the times taken at its first bytes and at its end. */
+export function timedCall(target: Target, stream: boolean): Promise<Timing> {
+  const payload = JSON.stringify({
+    model: "gpt-4o-mini",
+    messages: MESSAGES,
+    ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
+  });
+  const started = performance.now();
+  let firstMs = Number.NaN;
+  return post(target, payload, (answer, resolve) => {
+    answer.on("data", () => {
+      if (Number.isNaN(firstMs)) firstMs = performance.now() - started;
+    });
+    answer.on("end", () =>
+      resolve({ status: answer.statusCode ?? 0, firstMs, totalMs: performance.now() - started }),
+    );
   });
 }
 
@@ -123,6 +137,8 @@ export async function pairedCalls(
 export interface Concurrent {
   calls: number;
   failures: number;
+  /** The failures by status (0: the connection failed). */
+  failed: Record<number, number>;
   /** The server process's CPU time per completed call, in ms. */
   cpuMsPerCall: number;
   others: number | undefined;
@@ -148,6 +164,7 @@ export async function concurrentStreams(
 ): Promise<Concurrent> {
   let calls = 0;
   let failures = 0;
+  const failed: Record<number, number> = {};
   const cpuBefore = cpuTimeMs(serverPid);
   const others = othersMeter([serverPid]);
   const until = performance.now() + options.seconds * 1000;
@@ -157,7 +174,10 @@ export async function concurrentStreams(
       vendor.script(STREAMED);
       const timing = await timedCall(target, true).catch(() => ({ status: 0 }));
       if (timing.status === 200) calls++;
-      else failures++;
+      else {
+        failures++;
+        failed[timing.status] = (failed[timing.status] ?? 0) + 1;
+      }
     }
   };
   await Promise.all(Array.from({ length: options.concurrency }, (_, index) => client(index)));
@@ -166,6 +186,7 @@ export async function concurrentStreams(
   return {
     calls,
     failures,
+    failed,
     cpuMsPerCall:
       cpuBefore === undefined || cpuAfter === undefined || calls === 0
         ? Number.NaN

@@ -1,26 +1,23 @@
 import { randomBytes } from "node:crypto";
-import { loadavg } from "node:os";
+import { copyFileSync, mkdirSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
 import { models, openDatabase, runners } from "@fleet/db";
 import { type FakeModelVendor, modelVendorEnv, startFakeModelVendor } from "@fleet/testing/fake-model-vendor";
 import { mintSecret, RUNNER_TOKEN_PREFIX, sha256Hex } from "../src/auth/tokens.ts";
 import { newId } from "../src/runtime/ids.ts";
 import { insertBenchFleets, type SeededDatabase } from "./databases.ts";
-import {
-  type Concurrent,
-  concurrentStreams,
-  type Latencies,
-  type Paired,
-  pairedCalls,
-  type Target,
-} from "./gateway-load.ts";
+import { type LiveTailFigures, liveTailFigure } from "./gateway-live.ts";
+import { type Concurrent, concurrentStreams, type Paired, pairedCalls, type Target } from "./gateway-load.ts";
 import { apiServerSpec, type Server, startServer, stopProcess, waitUntilReady } from "./processes.ts";
+import { mainThreadProfile, printProfileIn } from "./profile.ts";
 
 /**
  * Issue 31 §4: the model gateway against the fake vendor, side by side in one run. Added latency of an
  * unstreamed call (the vendor directly vs through the gateway, alternating), added time to a stream's
  * first chunk, and 200 concurrent streaming calls: the gateway's CPU per call against a bare node:http
- * stream proxy (bench/servers/stream-proxy.ts) in rounds. The chunk-frame-to-subscriber figure waits
- * for the gateway to publish chunk frames (not built yet). Prints figures; asserts no times.
+ * stream proxy (bench/servers/stream-proxy.ts) in rounds, and a chunk frame from the gateway to a
+ * live-tail subscriber (bench/gateway-live.ts). Prints figures; asserts no times.
  */
 export interface GatewayFigures {
   database: string;
@@ -28,6 +25,7 @@ export interface GatewayFigures {
   firstChunk: Paired;
   concurrency: number;
   rounds: { gateway: Concurrent; proxy: Concurrent }[];
+  liveTail: LiveTailFigures;
   load: number[];
 }
 
@@ -90,7 +88,14 @@ interface Lease {
 export async function benchGateway(
   db: SeededDatabase,
   database: string,
-  options: { apiDir: string; logDir: string; seconds: number; warmupSeconds: number; rounds: number },
+  options: {
+    apiDir: string;
+    logDir: string;
+    seconds: number;
+    warmupSeconds: number;
+    rounds: number;
+    profile: boolean;
+  },
   progress: (message: string) => void,
 ): Promise<GatewayFigures> {
   const concurrency = 200;
@@ -100,11 +105,15 @@ export async function benchGateway(
     apiKey: `sk-bench-${randomBytes(8).toString("hex")}`,
   });
   const servers: Server[] = [];
+  // BENCH_PROFILE=1: the API runs under --cpu-prof; the summary is printed once it has stopped.
+  const profileDir = options.profile ? join(options.logDir, "gateway-profile") : undefined;
+  if (profileDir !== undefined) mkdirSync(profileDir, { recursive: true });
   try {
     const api = await startServer(
       apiServerSpec(`API gateway (${database})`, {
         apiDir: options.apiDir,
         logDir: options.logDir,
+        ...(profileDir === undefined ? {} : { profileDir }),
         env: {
           DATABASE_URL: db.url,
           LOG_LEVEL: "warn",
@@ -214,56 +223,26 @@ export async function benchGateway(
       rounds.push({ gateway: measured.gateway!, proxy: measured.proxy! });
       load.push(loadavg()[0]!);
     }
-    return { database, unstreamed, firstChunk, concurrency, rounds, load };
+    await renew();
+    progress(`gateway (${database}): ${leaseCount} streamed calls at once, one a lease, the live tail open`);
+    const liveTail = await liveTailFigure(
+      vendor,
+      api.child.pid,
+      leases.map((lease) => ({ id: lease.lease_id, target: gatewayTarget(lease) })),
+      { url: `${base}${ws}/events/stream?kinds=chunk`, token: db.apiKey },
+      options.seconds,
+    );
+    load.push(loadavg()[0]!);
+    return { database, unstreamed, firstChunk, concurrency, rounds, liveTail, load };
   } finally {
     for (const server of servers) await stopProcess(server.child);
     await vendor.close();
+    if (profileDir !== undefined) {
+      printProfileIn(profileDir, "CPU profile of the API (gateway suite):", 40);
+      const profile = mainThreadProfile(profileDir);
+      const kept = join(tmpdir(), `fleet-bench-gateway-${process.pid}.cpuprofile`);
+      if (profile !== undefined) copyFileSync(profile, kept);
+      console.log(`  (kept at ${kept})`);
+    }
   }
-}
-
-const ms = (value: number) => `${value.toFixed(2)} ms`;
-const pct = (share: number | undefined) => (share === undefined ? "n/a" : `${(share * 100).toFixed(0)}%`);
-
-function pairLine(what: string, pair: Paired, goal: { p50?: number; p99: number }) {
-  const added = (key: "p50" | "p99") => pair.gateway[key] - pair.direct[key];
-  const missed = (key: "p50" | "p99", limit: number | undefined) =>
-    limit !== undefined && added(key) > limit ? ` (goal ≤ ${limit} ms: MISSED)` : "";
-  const side = (l: Latencies) => `p50 ${ms(l.p50)}, p99 ${ms(l.p99)}, max ${ms(l.max)} (${l.count} calls)`;
-  console.log(`  ${what}`);
-  console.log(`    vendor directly:     ${side(pair.direct)}`);
-  console.log(`    through the gateway: ${side(pair.gateway)}`);
-  console.log(
-    `    added: p50 ${ms(added("p50"))}${missed("p50", goal.p50)}, p99 ${ms(added("p99"))}${missed("p99", goal.p99)}; ` +
-      `ratio p50 ${(pair.gateway.p50 / pair.direct.p50).toFixed(2)}×; others' CPU ${pct(pair.others)}` +
-      (pair.failures > 0 ? `; ${pair.failures} calls failed` : ""),
-  );
-}
-
-export function printGatewayFigures(f: GatewayFigures): void {
-  console.log(`\nModel gateway (issue 31 §4), ${f.database}, fake vendor in the bench process`);
-  console.log(
-    `  machine load (1-min load average) along the run: ${f.load.map((l) => l.toFixed(2)).join(" → ")}`,
-  );
-  pairLine("unstreamed call, end to end:", f.unstreamed, { p50: 1, p99: 3 });
-  pairLine("streamed call, time to the first chunk:", f.firstChunk, { p99: 5 });
-  console.log(
-    `  ${f.concurrency} concurrent streaming calls (20 chunks each), server CPU per call, ${f.rounds.length} rounds:`,
-  );
-  const ratios: number[] = [];
-  for (const [index, round] of f.rounds.entries()) {
-    const ratio = round.gateway.cpuMsPerCall / round.proxy.cpuMsPerCall;
-    ratios.push(ratio);
-    const side = (c: Concurrent) =>
-      `${ms(c.cpuMsPerCall)} over ${c.calls} calls${c.failures > 0 ? ` (${c.failures} failed)` : ""}, others' CPU ${pct(c.others)}`;
-    console.log(
-      `    round ${index + 1}: gateway ${side(round.gateway)}; proxy ${side(round.proxy)}; ${ratio.toFixed(2)}×`,
-    );
-  }
-  const sorted = [...ratios].sort((a, b) => a - b);
-  const median = sorted[Math.floor((sorted.length - 1) / 2)] ?? Number.NaN;
-  console.log(
-    `    gateway / bare node:http stream proxy, median of rounds: ${median.toFixed(2)}×${median > 1.5 ? " (goal ≤ 1.5×: MISSED)" : ""}` +
-      (f.database === "PostgreSQL" ? " (the API's process only: PostgreSQL's own CPU is not counted)" : ""),
-  );
-  console.log("  chunk frame → live-tail subscriber: skipped, the gateway publishes no chunk frames yet");
 }

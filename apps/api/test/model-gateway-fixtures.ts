@@ -1,9 +1,11 @@
 import { type FakeModelVendor, modelVendorEnv, startFakeModelVendor } from "@fleet/testing/fake-model-vendor";
 import { afterAll, beforeAll, expect } from "vitest";
 import { newId } from "../src/runtime/ids.ts";
+import { leasedFleet } from "./approval-fixtures.ts";
 import { leaseOne, workingFleet } from "./billing-fixtures.ts";
 import { call, operatorToken, seedTenant, type Tenant, testApi, useIsolatedApi } from "./harness.ts";
 import type { EnrolledRunner, HeldLease } from "./runner-fixtures.ts";
+import { fleetStream, type OpenedStream, openTail } from "./stream-fixtures.ts";
 
 /** The provider key the vendor accepts: it must never be seen again (an answer, a log line, an error). */
 export const CANARY_KEY = `sk-canary-never-leak-${newId()}`;
@@ -67,6 +69,27 @@ export async function gatewayRun(provider: Record<string, unknown> | null = {}):
   }
   const { fleetId, runner } = await workingFleet(tenant);
   return { tenant, fleetId, runner, lease: await leaseOne(runner) };
+}
+
+/**
+ * A run of a fleet declaring the secret `name` (its value `value`), its tenant on the fake vendor (the
+ * canary key), with the live tail of its chunk frames open.
+ */
+export async function secretRun(name: string, value: string): Promise<GatewayRun & { stream: OpenedStream }> {
+  const tenant = await seedTenant("secret-run");
+  const set = await call("PUT", "/v1/tenants/me/provider", {
+    token: tenant.apiKey,
+    body: { provider: "openai", model: MODEL, api_key: CANARY_KEY },
+  });
+  expect(set.status, set.text).toBe(200);
+  const stored = await call("POST", `/v1/workspaces/${tenant.workspaceId}/secrets`, {
+    token: tenant.apiKey,
+    body: { name, data: { token: value } },
+  });
+  expect(stored.status, stored.text).toBe(201);
+  const leased = await leasedFleet(tenant, { credentials: [name] });
+  const stream = await openTail(fleetStream(tenant, leased.fleetId, "?kinds=chunk"), tenant.apiKey);
+  return { tenant, ...leased, stream };
 }
 
 export const chatPath = (lease: HeldLease) =>

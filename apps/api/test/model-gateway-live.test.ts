@@ -1,18 +1,18 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { runTraceId } from "../src/runtime/tracing.ts";
-import { leasedFleet } from "./approval-fixtures.ts";
-import { call, seedTenant, testApi } from "./harness.ts";
+import { testApi } from "./harness.ts";
 import { scrape, TOKEN, value } from "./metrics-fixtures.ts";
 import {
   CANARY_KEY,
   chat,
   type GatewayRun,
   MODEL,
+  secretRun,
   streamCall,
   useModelVendor,
 } from "./model-gateway-fixtures.ts";
 import { otlpReceiver } from "./otlp-receiver.ts";
-import { type Frame, fleetStream, type OpenedStream, openTail } from "./stream-fixtures.ts";
+import type { Frame, OpenedStream } from "./stream-fixtures.ts";
 
 const receiver = await otlpReceiver();
 afterAll(() => new Promise<void>((resolve) => receiver.server.close(() => resolve())));
@@ -27,22 +27,7 @@ const SECRET = `canary_value_${"9f3c".repeat(6)}`;
 const MASKED = "[secret:CANARY_TOKEN]";
 
 /** A run of a fleet declaring CANARY_TOKEN (the secret's value is SECRET), its tenant on the fake vendor. */
-async function liveRun(): Promise<GatewayRun & { stream: OpenedStream }> {
-  const tenant = await seedTenant("live");
-  const set = await call("PUT", "/v1/tenants/me/provider", {
-    token: tenant.apiKey,
-    body: { provider: "openai", model: MODEL, api_key: CANARY_KEY },
-  });
-  expect(set.status, set.text).toBe(200);
-  const stored = await call("POST", `/v1/workspaces/${tenant.workspaceId}/secrets`, {
-    token: tenant.apiKey,
-    body: { name: "CANARY_TOKEN", data: { token: SECRET } },
-  });
-  expect(stored.status, stored.text).toBe(201);
-  const leased = await leasedFleet(tenant, { credentials: ["CANARY_TOKEN"] });
-  const stream = await openTail(fleetStream(tenant, leased.fleetId, "?kinds=chunk"), tenant.apiKey);
-  return { tenant, ...leased, stream };
-}
+const liveRun = () => secretRun("CANARY_TOKEN", SECRET);
 
 /** A streamed call read to its end: the text of its deltas. */
 async function streamed(run: GatewayRun): Promise<string> {

@@ -1,6 +1,6 @@
 import type { WireContext } from "./fake-model-vendor.ts";
 import { type Answer, breakAnswer, resolveAnswer } from "./fake-model-vendor-scripts.ts";
-import { SseWriter, sendJson, sleep } from "./fake-model-vendor-sse.ts";
+import { eventText, SseWriter, sendJson, sleep } from "./fake-model-vendor-sse.ts";
 
 export interface SseEvent {
   event?: string;
@@ -53,10 +53,25 @@ export async function runScript(context: WireContext, stream: boolean, wire: Wir
   if (!stream) return sendJson(response, 200, wire.message(answer), wire.headers());
   const writer = new SseWriter(response, context.stopped);
   writer.open(wire.headers());
+  if (script.splitWithin !== undefined) return splitStream(writer, wire.events(answer), script.splitWithin);
   for (const [index, event] of wire.events(answer).entries()) {
     if (index > 0) await sleep(answer.chunkDelayMs);
     if (!writer.live) return;
     writer.send(event.data, event.event);
   }
+  writer.end();
+}
+
+/** The whole stream in two writes, cut in the middle of `within`'s first occurrence (else halfway). */
+async function splitStream(writer: SseWriter, events: SseEvent[], within: string): Promise<void> {
+  const text = events.map((event) => eventText(event.data, event.event)).join("");
+  const found = text.indexOf(within);
+  const cut = found === -1 ? Math.floor(text.length / 2) : found + Math.floor(within.length / 2);
+  writer.write(text.slice(0, cut));
+  await writer.flushed;
+  // Long enough for the first piece to be read on its own before the second arrives.
+  await sleep(20);
+  if (!writer.live) return;
+  writer.write(text.slice(cut));
   writer.end();
 }

@@ -34,12 +34,16 @@ export class SseWriter {
 
   /** One event: `event:` line when named (Anthropic), then its `data:` line. */
   send(data: unknown, event?: string) {
-    if (!this.live) return;
-    const text = typeof data === "string" ? data : JSON.stringify(data);
-    this.flushed = new Promise((resolve) => {
-      this.response.write(`${event ? `event: ${event}\n` : ""}data: ${text}\n\n`, () => resolve());
-    });
+    this.write(eventText(data, event));
     this.written += 1;
+  }
+
+  /** Text as it is, in one write; `flushed` settles once it has left. */
+  write(text: string) {
+    if (!this.live) return;
+    this.flushed = new Promise((resolve) => {
+      this.response.write(text, () => resolve());
+    });
   }
 
   end() {
@@ -55,6 +59,12 @@ export class SseWriter {
     this.response.socket?.destroy();
     this.response.destroy();
   }
+}
+
+/** One server-sent event's text: its `event:` line when named (Anthropic), then its `data:` line. */
+export function eventText(data: unknown, event?: string): string {
+  const text = typeof data === "string" ? data : JSON.stringify(data);
+  return `${event ? `event: ${event}\n` : ""}data: ${text}\n\n`;
 }
 
 export function sleep(ms: number | undefined): Promise<void> {

@@ -35,6 +35,11 @@ export type VendorScript =
       delayMs?: number;
       /** Between stream chunks. */
       chunkDelayMs?: number;
+      /**
+       * A stream's bytes go out in two network writes (20 ms apart), cut in the middle of the first place
+       * this text occurs (e.g. a key the answer echoes): the client reads it in two pieces.
+       */
+      splitWithin?: string;
     }
   /** 429/500/503/400/401…, in the vendor's own error body shape; 429 carries Retry-After (default "1"). */
   | { kind: "status"; status: number; retryAfter?: string; message?: string }

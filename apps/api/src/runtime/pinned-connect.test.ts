@@ -1,7 +1,7 @@
-import { createServer, type ServerResponse } from "node:http";
+import { type Agent, createServer, type IncomingMessage, request, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PinnedDispatchers, pinnedLookup } from "./pinned-connect.ts";
+import { PinnedAgentPool, pinnedLookup } from "./pinned-connect.ts";
 
 describe("pinnedLookup", () => {
   const ask = (addresses: string[], options: { family?: number; all?: boolean }) =>
@@ -29,7 +29,7 @@ describe("pinnedLookup", () => {
   });
 });
 
-describe("PinnedDispatchers", () => {
+describe("PinnedAgentPool", () => {
   const received: (string | undefined)[] = [];
   /** Streams the server is holding open: each sent its first piece and waits to be let go. */
   const held: ServerResponse[] = [];
@@ -55,38 +55,44 @@ describe("PinnedDispatchers", () => {
   // `.invalid` never resolves: only the pin can reach the server.
   const url = (path: string) => `http://gateway.example.invalid:${port}${path}`;
 
-  it("connects only to the pinned addresses, keeps the name as Host, and keeps one dispatcher a set", async () => {
-    const dispatchers = new PinnedDispatchers();
-    const first = await fetch(url("/"), { dispatcher: dispatchers.for(["127.0.0.1"]) });
-    expect(await first.text()).toBe("whole");
-    const again = await fetch(url("/"), { dispatcher: dispatchers.for(["127.0.0.1"]) });
-    expect(await again.text()).toBe("whole");
+  /** A GET through `agent` (none: the process's own), answered once its head arrives. */
+  const get = (path: string, agent?: Agent) =>
+    new Promise<IncomingMessage>((resolve, reject) => {
+      request(url(path), agent === undefined ? {} : { agent }, resolve).on("error", reject).end();
+    });
+
+  async function text(response: IncomingMessage): Promise<string> {
+    let body = "";
+    for await (const piece of response) body += String(piece);
+    return body;
+  }
+
+  it("connects only to the pinned addresses, keeps the name as Host, and keeps one agent pair a set", async () => {
+    const pool = new PinnedAgentPool();
+    expect(await text(await get("/", pool.for(["127.0.0.1"]).http))).toBe("whole");
+    expect(await text(await get("/", pool.for(["127.0.0.1"]).http))).toBe("whole");
     expect(received.at(-1)).toBe(`gateway.example.invalid:${port}`);
-    // One dispatcher per address set, whatever their order: its kept-alive connections serve later calls.
-    expect(dispatchers.for(["127.0.0.1", "::1"])).toBe(dispatchers.for(["::1", "127.0.0.1"]));
-    expect(dispatchers.size).toBe(2);
-    await expect(fetch(url("/"))).rejects.toThrow();
-    await dispatchers.close();
+    // One pair per address set, whatever their order: its kept-alive connections serve later calls.
+    expect(pool.for(["127.0.0.1", "::1"])).toBe(pool.for(["::1", "127.0.0.1"]));
+    expect(pool.size).toBe(2);
+    await expect(get("/")).rejects.toThrow();
+    pool.close();
   });
 
-  it("passes a stream on piece by piece, and an evicted dispatcher finishes the stream it carries", async () => {
-    const dispatchers = new PinnedDispatchers(2);
-    const streamed = await fetch(url("/stream"), { dispatcher: dispatchers.for(["127.0.0.1"]) });
-    const reader = streamed.body!.getReader();
+  it("passes a stream on piece by piece, and a dropped pair finishes the stream it carries", async () => {
+    const pool = new PinnedAgentPool(2);
+    const streamed = await get("/stream", pool.for(["127.0.0.1"]).http);
+    const pieces = streamed[Symbol.asyncIterator]();
     // The first piece arrives while the server still holds the rest: nothing waits for the whole body.
-    expect(new TextDecoder().decode((await reader.read()).value)).toBe("first piece\n");
-    // Two other address sets push the stream's dispatcher out of the cache.
-    dispatchers.for(["127.0.0.2"]);
-    dispatchers.for(["127.0.0.3"]);
-    expect(dispatchers.size).toBe(2);
+    expect(String((await pieces.next()).value)).toBe("first piece\n");
+    // Two other address sets push the stream's pair out of the pool.
+    pool.for(["127.0.0.2"]);
+    pool.for(["127.0.0.3"]);
+    expect(pool.size).toBe(2);
     held.shift()!.end("the rest\n");
     let rest = "";
-    for (;;) {
-      const next = await reader.read();
-      if (next.done) break;
-      rest += new TextDecoder().decode(next.value);
-    }
+    for (let next = await pieces.next(); !next.done; next = await pieces.next()) rest += String(next.value);
     expect(rest).toBe("the rest\n");
-    await dispatchers.close();
+    pool.close();
   });
 });

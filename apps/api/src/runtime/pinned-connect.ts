@@ -1,5 +1,6 @@
+import { Agent as HttpAgent } from "node:http";
+import { Agent as HttpsAgent } from "node:https";
 import { isIP, type LookupFunction } from "node:net";
-import { Agent, type Dispatcher } from "undici";
 
 /**
  * Connecting only to addresses a check approved (public-address.ts, `resolvePublic`): a name checked as
@@ -9,7 +10,7 @@ import { Agent, type Dispatcher } from "undici";
  */
 
 /**
- * A `lookup` for `net.connect`/`tls.connect` (node:http's `lookup` option, undici's `connect.lookup`)
+ * A `lookup` for `net.connect`/`tls.connect` (node:http's `lookup` option)
  * that answers only `addresses`, whatever the host name: every one of them when asked for all (Node's
  * connection attempts then try them in turn), else the first, of the family asked for if one is.
  */
@@ -29,39 +30,45 @@ export function pinnedLookup(addresses: readonly string[]): LookupFunction {
   };
 }
 
-/** Pinned dispatchers kept at once; past it the least recently used is closed once its requests end. */
-export const PINNED_DISPATCHERS_MAX = 64;
+/** Pinned agent pairs kept at once; past it the least recently used is dropped (its streams finish). */
+export const PINNED_AGENTS_MAX = 64;
+
+/** Kept-alive connections: an idle one closes after 4 s, before a Node server's own 5 s keep-alive. */
+export const KEEP_ALIVE = { keepAlive: true, scheduling: "lifo", timeout: 4_000 } as const;
+
+/** One `http` and one `https` agent connecting only to one set of checked addresses. */
+export interface PinnedAgents {
+  http: HttpAgent;
+  https: HttpsAgent;
+}
 
 /**
- * Dispatchers (fetch's `dispatcher` option) that connect only to a set of checked addresses, one per
- * set, kept-alive connections included, so a call does not pay for a new connection pool (and a new TLS
- * handshake) each time. A dispatcher answers only its addresses, whatever origin it is asked for, so one
- * keyed by the addresses alone is safe for every host that was checked to resolve to exactly them: each
- * origin gets its own connections inside it. Bounded: a name whose answers keep changing cannot grow the
- * cache past `max`; an evicted dispatcher finishes the requests (streams) it carries, then closes.
+ * node:http agents that connect only to a set of checked addresses, one pair per set, kept-alive
+ * connections included, so a call does not pay for a new connection (and a new TLS handshake) each time.
+ * An agent answers only its addresses, whatever host it is asked for, so one keyed by the addresses alone
+ * is safe for every host that was checked to resolve to exactly them: each host gets its own connections
+ * inside it. Bounded: a name whose answers keep changing cannot grow the cache past `max`; a dropped pair
+ * is not destroyed, so the requests (streams) it carries finish and its idle connections time out.
  */
-export class PinnedDispatchers {
-  readonly #kept = new Map<string, Agent>();
+export class PinnedAgentPool {
+  readonly #kept = new Map<string, PinnedAgents>();
 
-  constructor(private readonly max = PINNED_DISPATCHERS_MAX) {}
+  constructor(private readonly max = PINNED_AGENTS_MAX) {}
 
-  /** The dispatcher pinned to `addresses` (checked, non-empty), made on first use. */
-  for(addresses: readonly string[]): Dispatcher {
+  /** The agents pinned to `addresses` (checked, non-empty), made on first use. */
+  for(addresses: readonly string[]): PinnedAgents {
     const key = addresses.length === 1 ? addresses[0]! : [...addresses].sort().join(" ");
     const kept = this.#kept.get(key);
     if (kept !== undefined) {
-      // Most recently used last: the map's order is the eviction order.
+      // Most recently used last: the map's order is the drop order.
       this.#kept.delete(key);
       this.#kept.set(key, kept);
       return kept;
     }
-    const made = new Agent({ connect: { lookup: pinnedLookup(addresses) } });
+    const lookup = pinnedLookup(addresses);
+    const made = { http: new HttpAgent({ ...KEEP_ALIVE, lookup }), https: new HttpsAgent({ ...KEEP_ALIVE, lookup }) };
     this.#kept.set(key, made);
-    if (this.#kept.size > this.max) {
-      const [oldest, agent] = this.#kept.entries().next().value as [string, Agent];
-      this.#kept.delete(oldest);
-      void agent.close().catch(() => {});
-    }
+    if (this.#kept.size > this.max) this.#kept.delete(this.#kept.keys().next().value!);
     return made;
   }
 
@@ -70,10 +77,12 @@ export class PinnedDispatchers {
     return this.#kept.size;
   }
 
-  /** Closes every kept dispatcher once its requests end. */
-  async close(): Promise<void> {
-    const agents = [...this.#kept.values()];
+  /** Closes every kept agent's connections. */
+  close(): void {
+    for (const { http, https } of this.#kept.values()) {
+      http.destroy();
+      https.destroy();
+    }
     this.#kept.clear();
-    await Promise.all(agents.map((agent) => agent.close().catch(() => {})));
   }
 }

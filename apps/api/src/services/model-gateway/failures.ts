@@ -8,6 +8,45 @@ export function scrub(text: string, apiKey: string | null): string {
   return apiKey === null || apiKey === "" ? text : text.split(apiKey).join("[redacted]");
 }
 
+/**
+ * Scrubs a text that arrives in pieces (a stream's network reads): a key cut between two pieces is still
+ * replaced whole. A piece's end that could begin the key is held back for the next piece (or `end`); any
+ * other end goes on at once, so a stream's pieces are not delayed unless they end in something key-like.
+ */
+export interface PieceScrubber {
+  /** The piece, scrubbed, less a held-back end that could begin the key. */
+  next(piece: string): string;
+  /** What is held back, at the stream's end. */
+  end(): string;
+}
+
+export function pieceScrubber(apiKey: string | null): PieceScrubber {
+  if (apiKey === null || apiKey === "") return { next: (piece) => piece, end: () => "" };
+  const first = apiKey[0]!;
+  let held = "";
+  return {
+    next(piece) {
+      let text = held === "" ? piece : held + piece;
+      held = "";
+      if (text.includes(apiKey)) text = text.split(apiKey).join("[redacted]");
+      // Only the last key.length - 1 characters can be the start of a key the next piece completes.
+      for (let at = text.indexOf(first, Math.max(0, text.length - apiKey.length + 1)); at !== -1; ) {
+        if (apiKey.startsWith(text.slice(at))) {
+          held = text.slice(at);
+          return text.slice(0, at);
+        }
+        at = text.indexOf(first, at + 1);
+      }
+      return text;
+    },
+    end() {
+      const rest = held;
+      held = "";
+      return rest;
+    },
+  };
+}
+
 /** The vendor's own message in an OpenAI error body (`{error: {message}}`), else its text, cut short. */
 function vendorMessage(body: string, apiKey: string | null): string {
   let message = body;

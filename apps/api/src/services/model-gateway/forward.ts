@@ -1,12 +1,20 @@
+import {
+  type ClientRequest,
+  Agent as HttpAgent,
+  request as httpRequest,
+  type IncomingMessage,
+} from "node:http";
+import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
+import { StringDecoder } from "node:string_decoder";
 import { Problem } from "@fleet/contracts";
-import { PinnedDispatchers } from "../../runtime/pinned-connect.ts";
+import { KEEP_ALIVE, PinnedAgentPool } from "../../runtime/pinned-connect.ts";
 import { ANTHROPIC_VERSION, toAnthropic } from "./anthropic-request.ts";
 import { unreachable, vendorRefusal } from "./failures.ts";
 import type { Target } from "./resolve.ts";
 
 /** A vendor's answer whose head arrived with a 2xx, and the deadline watching the rest of it. */
 export interface Forwarded {
-  response: Response;
+  response: IncomingMessage;
   /** Restarts the deadline: a stream's every chunk does, so only a stalled vendor times out. */
   touch: () => void;
   /** Stops the deadline and, if the body is still open, the request. */
@@ -16,39 +24,65 @@ export interface Forwarded {
 }
 
 /**
- * The connections to checked endpoints (an openai_compatible base_url): one dispatcher per set of checked
+ * The connections to checked endpoints (an openai_compatible base_url): one agent pair per set of checked
  * addresses, kept alive across calls and bounded (pinned-connect.ts).
  */
-const pinned = new PinnedDispatchers();
+const pinned = new PinnedAgentPool();
 
 /** A refusal's body is read this far: its message is all that travels on. */
 const REFUSAL_MAX_BYTES = 64 * 1024;
 
 /**
+ * Kept-alive connections to the operator's vendors (lifo, as Node's global agent), an idle one closed after
+ * 4 s: before a Node server's own 5 s, so a call never takes a connection the vendor is closing. node:http
+ * rather than fetch: fetch's web streams cost a streamed call about twice the CPU
+ * (docs/decisions/model-gateway.md, "Figures").
+ */
+const agents = { http: new HttpAgent(KEEP_ALIVE), https: new HttpsAgent(KEEP_ALIVE) };
+
+/**
  * A vendor body read to its end as text, or `null` once it passes `maxBytes` (the request is then left to
  * the caller to stop): a hostile endpoint cannot fill the API's memory with one answer.
  */
-export async function readCapped(response: Response, maxBytes: number): Promise<string | null> {
-  const body = response.body;
-  if (body === null) return "";
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
+export async function readCapped(response: IncomingMessage, maxBytes: number): Promise<string | null> {
+  const decoder = new StringDecoder("utf8");
   let text = "";
   let bytes = 0;
-  try {
-    for (;;) {
-      const next = await reader.read();
-      if (next.done) return text + decoder.decode();
-      bytes += next.value.byteLength;
-      if (bytes > maxBytes) {
-        void reader.cancel().catch(() => {});
-        return null;
-      }
-      text += decoder.decode(next.value, { stream: true });
+  for await (const piece of response as AsyncIterable<Buffer>) {
+    bytes += piece.byteLength;
+    if (bytes > maxBytes) {
+      response.destroy();
+      return null;
     }
-  } finally {
-    reader.releaseLock();
+    text += decoder.write(piece);
   }
+  return text + decoder.end();
+}
+
+/** The answer's head, or the failure that came first (refused, reset, the deadline's abort). */
+function send(
+  url: URL,
+  headers: Record<string, string>,
+  body: string,
+  signal: AbortSignal,
+  addresses: readonly string[] | null,
+): Promise<{ request: ClientRequest; response: IncomingMessage }> {
+  const https = url.protocol === "https:";
+  const pool = addresses === null ? agents : pinned.for(addresses);
+  return new Promise((resolve, reject) => {
+    const request = (https ? httpsRequest : httpRequest)(
+      url,
+      {
+        method: "POST",
+        agent: https ? pool.https : pool.http,
+        headers: { ...headers, "content-length": String(Buffer.byteLength(body)) },
+        signal,
+      },
+      (response) => resolve({ request, response }),
+    );
+    request.on("error", reject);
+    request.end(body);
+  });
 }
 
 /**
@@ -76,14 +110,23 @@ export async function forwardChat(
   }
   const controller = new AbortController();
   const expire = () => controller.abort(new DOMException("The vendor's deadline passed.", "TimeoutError"));
-  let timer = setTimeout(expire, deadlineMs);
+  // One timer for the whole call: a chunk only notes its time, and the timer, when it fires, waits out
+  // what is left since the last one (re-arming a timer per chunk cost a stream as much as reading it).
+  let lastMs = performance.now();
+  const check = () => {
+    const idle = performance.now() - lastMs;
+    if (idle >= deadlineMs) expire();
+    else timer = setTimeout(check, deadlineMs - idle);
+  };
+  let timer = setTimeout(check, deadlineMs);
+  let finished: IncomingMessage | null = null;
   const touch = () => {
-    clearTimeout(timer);
-    timer = setTimeout(expire, deadlineMs);
+    lastMs = performance.now();
   };
   const stop = () => {
     clearTimeout(timer);
-    if (!controller.signal.aborted) controller.abort(new DOMException("Done.", "AbortError"));
+    // A body read to its end needs nothing more; one still open is cut (its connection is not reused).
+    if (finished !== null && !finished.complete && !finished.destroyed) finished.destroy();
   };
   const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json" };
   if (anthropic) {
@@ -101,22 +144,17 @@ export async function forwardChat(
       detail: "The request nests too deeply to translate (a tool call's arguments).",
     });
   }
-  let response: Response;
+  let response: IncomingMessage;
   try {
-    response = await fetch(url, {
-      method: "POST",
-      headers,
-      body: json,
-      redirect: "manual",
-      signal: controller.signal,
-      ...(target.addresses === null ? {} : { dispatcher: pinned.for(target.addresses) }),
-    });
+    ({ response } = await send(new URL(url), headers, json, controller.signal, target.addresses));
   } catch (error) {
     const reason = controller.signal.aborted ? controller.signal.reason : error;
     stop();
     throw unreachable(reason, target.provider);
   }
-  if (response.status < 200 || response.status >= 300) {
+  finished = response;
+  const status = response.statusCode ?? 0;
+  if (status < 200 || status >= 300) {
     let text = "";
     try {
       text = (await readCapped(response, REFUSAL_MAX_BYTES)) ?? "";
@@ -124,7 +162,17 @@ export async function forwardChat(
       // the refusal's status says enough
     }
     stop();
-    throw vendorRefusal(response.status, response.headers, text, target.apiKey, target.provider);
+    throw vendorRefusal(status, headersOf(response), text, target.apiKey, target.provider);
   }
   return { response, touch, stop, reason: () => controller.signal.reason };
+}
+
+/** A refusal's headers as fetch's `Headers` (vendorRefusal reads Retry-After from them). */
+function headersOf(response: IncomingMessage): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(response.headers)) {
+    if (typeof value === "string") headers.set(name, value);
+    else if (Array.isArray(value)) for (const one of value) headers.append(name, one);
+  }
+  return headers;
 }

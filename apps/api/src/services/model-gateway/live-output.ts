@@ -8,6 +8,41 @@ export const CHUNK_FRAME_MS = 50;
 const FRAME_CHARS = 64 * 1024;
 /** A trailing word held back for the next frame at most this long: past it, it goes out as it is. */
 const HELD_WORD_CHARS = 4096;
+/**
+ * A frame that is not the last leaves at least this much of the text for the next one, so a secret this
+ * long or shorter (whitespace inside or not) has arrived whole before any frame could cut it.
+ */
+export const HELD_TAIL_CHARS = 128;
+/** Cuts tried, each at an earlier whitespace, before a frame waits for more text instead. */
+const CUT_TRIES = 8;
+
+/** The index after the last space, tab or newline in `text` before `before`, or 0. */
+function afterSpace(text: string, before: number): number {
+  if (before <= 0) return 0;
+  const from = before - 1;
+  return (
+    Math.max(text.lastIndexOf(" ", from), text.lastIndexOf("\n", from), text.lastIndexOf("\t", from)) + 1
+  );
+}
+
+/**
+ * Where a frame that is not the last may end: after a whitespace at least HELD_TAIL_CHARS before the
+ * end (a word longer than HELD_WORD_CHARS is cut as it is), and never inside a secret: a cut is kept only
+ * if masking the two sides apart gives what masking the whole does (else an earlier whitespace is tried).
+ * 0: nothing goes out yet.
+ */
+export function frameCut(held: string, clean: (text: string) => string): number {
+  const limit = held.length - HELD_TAIL_CHARS;
+  if (limit <= 0) return 0;
+  let cut = afterSpace(held, limit);
+  if (cut === 0 && limit > HELD_WORD_CHARS) return limit;
+  const whole = clean(held);
+  for (let tries = 0; cut > 0 && tries < CUT_TRIES; tries++) {
+    if (clean(held.slice(0, cut)) + clean(held.slice(cut)) === whole) return cut;
+    cut = afterSpace(held, cut - 1);
+  }
+  return 0;
+}
 
 /** A NUL, or a surrogate without its pair. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is what it finds
@@ -53,10 +88,11 @@ export function liveOutput(
   let timer: ReturnType<typeof setTimeout> | null = null;
   let ended = false;
 
+  const clean = (text: string) => scrub(mask!(text), apiKey);
   const publish = (text: string, at: number) => {
     // A NUL or a lone surrogate (a vendor's JSON can carry both) would make the frame's jsonb row, and so
     // the flusher's whole batch, fail: each becomes U+FFFD.
-    const masked = scrub(mask!(text), apiKey).replace(UNSTORABLE, "\uFFFD");
+    const masked = clean(text).replace(UNSTORABLE, "\uFFFD");
     for (let from = 0, to = 0; from < masked.length; from = to) {
       to = Math.min(masked.length, from + FRAME_CHARS);
       // Never between the two halves of a surrogate pair.
@@ -79,8 +115,7 @@ export function liveOutput(
     if (!final) {
       // A timer may fire a millisecond early: never two frames closer than CHUNK_FRAME_MS.
       if (ctx.now() - last < CHUNK_FRAME_MS) return schedule();
-      const space = Math.max(held.lastIndexOf(" "), held.lastIndexOf("\n"), held.lastIndexOf("\t"));
-      if (held.length - (space + 1) <= HELD_WORD_CHARS) cut = space + 1;
+      cut = frameCut(held, clean);
     }
     if (cut === 0) return;
     const text = held.slice(0, cut);

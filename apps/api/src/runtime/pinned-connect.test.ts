@@ -58,7 +58,9 @@ describe("PinnedAgentPool", () => {
   /** A GET through `agent` (none: the process's own), answered once its head arrives. */
   const get = (path: string, agent?: Agent) =>
     new Promise<IncomingMessage>((resolve, reject) => {
-      request(url(path), agent === undefined ? {} : { agent }, resolve).on("error", reject).end();
+      request(url(path), agent === undefined ? {} : { agent }, resolve)
+        .on("error", reject)
+        .end();
     });
 
   async function text(response: IncomingMessage): Promise<string> {

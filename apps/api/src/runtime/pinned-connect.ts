@@ -66,7 +66,10 @@ export class PinnedAgentPool {
       return kept;
     }
     const lookup = pinnedLookup(addresses);
-    const made = { http: new HttpAgent({ ...KEEP_ALIVE, lookup }), https: new HttpsAgent({ ...KEEP_ALIVE, lookup }) };
+    const made = {
+      http: new HttpAgent({ ...KEEP_ALIVE, lookup }),
+      https: new HttpsAgent({ ...KEEP_ALIVE, lookup }),
+    };
     this.#kept.set(key, made);
     if (this.#kept.size > this.max) this.#kept.delete(this.#kept.keys().next().value!);
     return made;

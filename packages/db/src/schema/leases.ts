@@ -1,7 +1,14 @@
 import { sql } from "drizzle-orm";
-import { bigint, index, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigint, index, jsonb, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { leaseKind, leaseStatus } from "./domains.ts";
 import { runners } from "./runners.ts";
+
+/** One secret as it was delivered to a run: its name and its sealed form at delivery. */
+export interface DeliveredSealed {
+  name: string;
+  wrappedKey: string;
+  ciphertext: string;
+}
 
 /**
  * A runner's hold on one fleet event. `fencing_token` is the fleet's sequence at the claim: every fenced
@@ -45,6 +52,12 @@ export const leases = pgTable(
      * while the lease runs, so a reservation an instance never gave back ends with its lease.
      */
     reservedNanos: bigint("reserved_nanos", { mode: "number" }).notNull().default(0),
+    /**
+     * The secrets delivered to the run, as the vault held them sealed at each delivery (same wrapped key
+     * and ciphertext, bound to the workspace and name): every instance's masker of the run adds their
+     * values, so they stay masked once the secret is replaced or deleted. Null when none was delivered.
+     */
+    deliveredSealed: jsonb("delivered_sealed").$type<DeliveredSealed[]>(),
     createdAt: bigint("created_at", { mode: "number" }).notNull(),
     expiresAt: bigint("expires_at", { mode: "number" }).notNull(),
     endedAt: bigint("ended_at", { mode: "number" }),

@@ -1,5 +1,5 @@
 import { Problem } from "@fleet/contracts";
-import { eq, fleets, runners } from "@fleet/db";
+import { type DeliveredSealed, eq, fleets, leases, runners, sql, type Tx } from "@fleet/db";
 import { keepMasker } from "../secrets/lease-masker.ts";
 import { declaredSecrets, secretValues } from "../secrets/mask.ts";
 import { type Actor, recordAudit } from "../shared/audit.ts";
@@ -8,11 +8,36 @@ import { fencedWrite } from "../shared/fence.ts";
 import { LEASE_MAX_MS } from "./lease-terms.ts";
 
 /**
+ * Appends to the lease's sealed deliveries the delivered rows it does not hold yet (a retried delivery
+ * adds nothing; two racing ones at worst add a copy, opened once), in one statement. Answers how many
+ * the lease now holds.
+ */
+async function keepSealed(
+  tx: Tx,
+  lease: { id: string; deliveredSealed: DeliveredSealed[] | null },
+  rows: DeliveredSealed[],
+): Promise<number> {
+  const held = new Set((lease.deliveredSealed ?? []).map((item) => item.ciphertext));
+  const added = rows
+    .filter((row) => !held.has(row.ciphertext))
+    .map(({ name, wrappedKey, ciphertext }) => ({ name, wrappedKey, ciphertext }));
+  if (added.length === 0) return lease.deliveredSealed?.length ?? 0;
+  const [kept] = await tx
+    .update(leases)
+    .set({
+      deliveredSealed: sql`coalesce(${leases.deliveredSealed}, '[]'::jsonb) || ${JSON.stringify(added)}::jsonb`,
+    })
+    .where(eq(leases.id, lease.id))
+    .returning({ sealed: leases.deliveredSealed });
+  return kept?.sealed?.length ?? 0;
+}
+
+/**
  * The values of the secrets the lease's fleet declares, for the lease's current holder on a runner whose
  * host satisfies its assigned policy. Read, audited and answered in one fenced transaction (the fleet row
- * is locked: no newer lease is granted meanwhile). The delivered values join this instance's masker of
- * the run (with those of earlier deliveries), so what the run sends back is masked without reading them
- * again, and still masked once their secret is replaced or deleted.
+ * is locked: no newer lease is granted meanwhile). The delivered secrets are kept sealed on the lease (as
+ * the vault held them), so every instance's masker of the run masks their values, still once their secret
+ * is replaced or deleted; they also join this instance's masker of the run without being read again.
  */
 export async function leaseCredentials(
   ctx: ServiceContext,
@@ -66,8 +91,9 @@ export async function leaseCredentials(
       },
     });
     // Added to the values delivered before: every delivery's values stay masked for the run's life.
+    const sealedSeen = await keepSealed(tx, lease, rows);
     const values = secretValues(opened);
-    keepMasker(ctx, lease, values, { values, until: lease.createdAt + LEASE_MAX_MS });
+    keepMasker(ctx, lease, values, { values, until: lease.createdAt + LEASE_MAX_MS }, sealedSeen);
     return {
       lease_id: lease.id,
       credentials: declared.map((name) => {

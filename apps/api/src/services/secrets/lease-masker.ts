@@ -1,10 +1,21 @@
 import { Problem } from "@fleet/contracts";
-import { type Database, eq, leases, type Tx } from "@fleet/db";
+import { and, type Database, type DeliveredSealed, eq, leases, type Tx } from "@fleet/db";
 import type { Vault } from "../../runtime/vault.ts";
 import type { ServiceContext } from "../shared/context.ts";
-import { declaredValues, maskerOfValues, type SecretValue } from "./mask.ts";
+import { declaredValues, maskerOfValues, type SecretValue, secretValues } from "./mask.ts";
 
 export type Mask = (text: string) => string;
+
+/**
+ * A run's lease as the masker needs it. `deliveredSealed` is the lease's column as the caller read it
+ * (a fenced write reads the whole row): undefined when the caller did not read it, then it is read here.
+ */
+export interface MaskedLease {
+  id: string;
+  fleetId: string;
+  workspaceId: string;
+  deliveredSealed?: DeliveredSealed[] | null;
+}
 
 /** How long a run's masker is reused before its fleet's declaration and secrets are read again. */
 export const MASKER_TTL_MS = 10_000;
@@ -23,6 +34,8 @@ interface Entry {
   /** Until when the entry may not be evicted (its delivered values are their only copy): the lease's
    * latest possible end; 0 when nothing was delivered. */
   pinnedUntil: number;
+  /** How many sealed deliveries of the lease (its `delivered_sealed`) the masker was built with. */
+  sealedSeen: number;
   bytes: number;
 }
 
@@ -99,6 +112,7 @@ export function keepMasker(
   lease: { id: string; fleetId: string; workspaceId: string },
   fresh: SecretValue[],
   delivery: { values: SecretValue[]; until: number } | null = null,
+  sealedSeen = 0,
 ): Mask {
   const delivered = delivery?.values ?? [];
   const cache = cacheOf(ctx.vault);
@@ -130,6 +144,7 @@ export function keepMasker(
     until: now + MASKER_TTL_MS,
     delivered: kept,
     pinnedUntil,
+    sealedSeen,
     bytes,
   });
   cache.bytes += bytes;
@@ -149,24 +164,55 @@ export function dropMasker(vault: Vault, leaseId: string): void {
   if (cache !== undefined) remove(cache, leaseId);
 }
 
-/** The masker of a run whose lease is known: cached, else built inside the caller's transaction. */
-export async function leaseMasker(
-  ctx: ServiceContext,
-  tx: Database | Tx,
-  lease: { id: string; fleetId: string; workspaceId: string },
-): Promise<Mask> {
-  const hit = cacheOf(ctx.vault).entries.get(lease.id);
-  if (hit !== undefined && hit.until > ctx.now()) return hit.mask;
-  const fresh = await declaredValues(tx, ctx.vault, lease.fleetId, lease.workspaceId);
-  return keepMasker(ctx, lease, fresh);
+/** The values of a lease's sealed deliveries, each sealed form opened once. */
+export function deliveredValues(vault: Vault, workspaceId: string, sealed: DeliveredSealed[]): SecretValue[] {
+  const seen = new Set<string>();
+  const opened: { name: string; data: unknown }[] = [];
+  for (const item of sealed) {
+    if (seen.has(item.ciphertext)) continue;
+    seen.add(item.ciphertext);
+    opened.push({ name: item.name, data: vault.open(workspaceId, item.name, item) });
+  }
+  return secretValues(opened);
 }
 
-/** The masker of a run known by its lease id only (a report, before its one statement); unknown: none. */
+/** The lease's sealed deliveries, for a caller that did not read its row (one row by key). */
+async function sealedOf(tx: Database | Tx, leaseId: string): Promise<DeliveredSealed[] | null> {
+  const [row] = await tx
+    .select({ sealed: leases.deliveredSealed })
+    .from(leases)
+    .where(eq(leases.id, leaseId));
+  return row?.sealed ?? null;
+}
+
+/**
+ * The masker of a run whose lease is known: cached, else built inside the caller's transaction from the
+ * fleet's declared values and the values sealed on the lease at each delivery (by any instance). A cached
+ * masker built before a delivery the caller's lease row shows is rebuilt, so a delivery on another
+ * instance is masked here from the first write after it, not after the TTL.
+ */
+export async function leaseMasker(ctx: ServiceContext, tx: Database | Tx, lease: MaskedLease): Promise<Mask> {
+  const hit = cacheOf(ctx.vault).entries.get(lease.id);
+  const shown = lease.deliveredSealed?.length ?? 0;
+  if (hit !== undefined && hit.until > ctx.now() && shown <= hit.sealedSeen) return hit.mask;
+  const sealed = lease.deliveredSealed !== undefined ? lease.deliveredSealed : await sealedOf(tx, lease.id);
+  const fresh = await declaredValues(tx, ctx.vault, lease.fleetId, lease.workspaceId);
+  if (sealed != null) fresh.push(...deliveredValues(ctx.vault, lease.workspaceId, sealed));
+  return keepMasker(ctx, lease, fresh, null, sealed?.length ?? 0);
+}
+
+/**
+ * The masker of a run known by its lease id only (a report, before its one statement); unknown: none.
+ * The lease's sealed deliveries are read each time (one row by key), so a cached masker misses none.
+ */
 export async function leaseMaskerById(ctx: ServiceContext, leaseId: string): Promise<Mask> {
-  const hit = cacheOf(ctx.vault).entries.get(leaseId);
-  if (hit !== undefined && hit.until > ctx.now()) return hit.mask;
   const [lease] = await ctx.db
-    .select({ id: leases.id, fleetId: leases.fleetId, workspaceId: leases.workspaceId })
+    .select({
+      id: leases.id,
+      fleetId: leases.fleetId,
+      workspaceId: leases.workspaceId,
+      deliveredSealed: leases.deliveredSealed,
+    })
     .from(leases)
     .where(eq(leases.id, leaseId));
   if (lease === undefined) return (text) => text;
@@ -175,8 +221,9 @@ export async function leaseMaskerById(ctx: ServiceContext, leaseId: string): Pro
 
 /**
  * The masker of a fleet's text that no lease carries (a grant's gate, a person's reason on a gate): the
- * declared values as they are now, plus every value this instance delivered to the fleet's runs it still
- * keeps, so a value a run was given is not readable where its fleet's people read either. Not cached.
+ * declared values as they are now, plus the values sealed on the fleet's running lease at its deliveries
+ * (by any instance) and every value this instance delivered to the fleet's runs it still keeps, so a
+ * value a run was given is not readable where its fleet's people read either. Not cached.
  */
 export async function fleetMasker(
   tx: Database | Tx,
@@ -184,6 +231,12 @@ export async function fleetMasker(
   fleet: { fleetId: string; workspaceId: string },
 ): Promise<Mask> {
   const values = await declaredValues(tx, vault, fleet.fleetId, fleet.workspaceId);
+  const running = await tx
+    .select({ sealed: leases.deliveredSealed })
+    .from(leases)
+    .where(and(eq(leases.fleetId, fleet.fleetId), eq(leases.status, "running")));
+  for (const { sealed } of running)
+    if (sealed !== null) values.push(...deliveredValues(vault, fleet.workspaceId, sealed));
   const cache = caches.get(vault);
   if (cache !== undefined)
     for (const entry of cache.entries.values())

@@ -31,8 +31,8 @@ interface Entry {
   until: number;
   /** Every value delivered to this run (each credentials delivery adds its own): masked for its life. */
   delivered: SecretValue[];
-  /** Until when the entry may not be evicted (its delivered values are their only copy): the lease's
-   * latest possible end; 0 when nothing was delivered. */
+  /** Until when the entry may not be evicted (its delivered values are this instance's copy; the lease
+   * holds them sealed too): the lease's latest possible end; 0 when nothing was delivered. */
   pinnedUntil: number;
   /** How many sealed deliveries of the lease (its `delivered_sealed`) the masker was built with. */
   sealedSeen: number;
@@ -84,8 +84,8 @@ function remove(cache: Cache, leaseId: string): void {
 
 /**
  * Makes room for an entry of `bytes`, oldest first, within both bounds. An entry holding delivered values
- * is evicted only once its lease cannot be alive any more: until then it is the only record of what to
- * mask. Answers whether the entry fits.
+ * is evicted only once its lease cannot be alive any more (kept as it was before the values were also
+ * sealed on the lease). Answers whether the entry fits.
  */
 function makeRoom(cache: Cache, bytes: number, now: number): boolean {
   const fits = () => cache.entries.size < MASKER_ENTRIES && cache.bytes + bytes <= MASKER_BYTES;

@@ -1,3 +1,4 @@
+import { eq, leases } from "@fleet/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { gateBody, openGate, readGate } from "./approval-fixtures.ts";
 import {
@@ -75,6 +76,14 @@ describe.runIf(databaseKind === "postgres")(
       );
       expect(gate.status, gate.text).toBe(201);
       expect(gate.text).not.toContain(CANARY);
+      const sealed = async () =>
+        (
+          await second!.database.db
+            .select({ sealed: leases.deliveredSealed })
+            .from(leases)
+            .where(eq(leases.id, lease.lease_id))
+        )[0]?.sealed ?? null;
+      expect(await sealed()).not.toBeNull();
       const reported = await onSecond(run, "POST", "/v1/runners/me/reports", {
         lease_id: lease.lease_id,
         event_id: lease.event_id,
@@ -84,6 +93,8 @@ describe.runIf(databaseKind === "postgres")(
         failure_detail: `auth with ${CANARY} was refused`,
       });
       expect(reported.status, reported.text).toBe(200);
+      // The lease ended: its sealed copy of the delivered values is wiped with it.
+      expect(await sealed()).toBeNull();
       return { scheduleId: schedule.body.schedule_id as string, gateId: gate.body.gate_id as string };
     }
 

@@ -193,7 +193,7 @@ export async function expireLapsedLeases(ctx: ServiceContext): Promise<void> {
   const expired = await ctx.db.transaction(async (tx) => {
     const lapsed = await tx
       .update(leases)
-      .set({ status: "expired", endedAt: now })
+      .set({ status: "expired", endedAt: now, deliveredSealed: null })
       .where(sql`${leases.status} = 'running' and ${leases.expiresAt} <= ${now}`)
       .returning({ id: leases.id, runnerId: leases.runnerId });
     for (const lease of lapsed) {

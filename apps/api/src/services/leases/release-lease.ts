@@ -12,7 +12,10 @@ export async function releaseLease(
 ) {
   const now = ctx.now();
   const released = await fencedWrite(ctx, runnerId, input, async (tx, lease) => {
-    await tx.update(leases).set({ status: "expired", endedAt: now }).where(eq(leases.id, lease.id));
+    await tx
+      .update(leases)
+      .set({ status: "expired", endedAt: now, deliveredSealed: null })
+      .where(eq(leases.id, lease.id));
     await tx.update(fleets).set({ leasedUntil: null }).where(eq(fleets.id, lease.fleetId));
     await recordRunnerEvent(tx, runnerId, "lease_released", now, { lease_id: lease.id, outcome: "released" });
     return { lease_id: lease.id, released: true as const };

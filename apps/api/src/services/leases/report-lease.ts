@@ -107,7 +107,7 @@ export async function reportLease(ctx: ServiceContext, runnerId: string, reporte
     ),
     ended as (
       update leases l set
-        status = ${succeeded ? "succeeded" : "failed"}, ended_at = ${now}::bigint,
+        status = ${succeeded ? "succeeded" : "failed"}, ended_at = ${now}::bigint, delivered_sealed = null,
         failure_label = ${failureLabel}, failure_detail = ${failureDetail},
         provider = ${input.provider ?? null}, model = ${input.model ?? null}, posture = ${input.posture ?? null},
         input_tokens = ${input.input_tokens ?? null}::bigint, output_tokens = ${input.output_tokens ?? null}::bigint,

@@ -1,4 +1,4 @@
-import { type Database, resultRows, sql } from "@fleet/db";
+import { type Database, type DeliveredSealed, resultRows, sql } from "@fleet/db";
 
 /** What the admission statement answers: the lease and its fleet, the verdict, and the call's target. */
 export interface AdmissionRow {
@@ -8,6 +8,8 @@ export interface AdmissionRow {
   tenant_id: string;
   workspace_id: string;
   fencing_token: number | string;
+  /** The secrets delivered to the run, sealed (its masker masks them on every instance). */
+  delivered_sealed: DeliveredSealed[] | string | null;
   admitted: boolean;
   /** Nanos reserved for the call (0 when refused). */
   reserved: number | string;
@@ -90,7 +92,7 @@ export async function admissionStatement(db: Database, p: AdmissionParams): Prom
         left join models pr on pr.provider = c.provider and pr.model_id = coalesce(d.model_id, c.model)
       ),
       l as (
-        select l.id, l.fleet_id, l.event_id, l.fencing_token, l.reserved_nanos as in_flight,
+        select l.id, l.fleet_id, l.event_id, l.fencing_token, l.delivered_sealed, l.reserved_nanos as in_flight,
           l.runner_id = ${p.runnerId}::uuid and l.status = 'running'
             and l.fencing_token = ${p.fencingToken}::bigint
             and f.fence_seq = ${p.fencingToken}::bigint and l.expires_at > ${p.now}::bigint as live,
@@ -123,7 +125,8 @@ export async function admissionStatement(db: Database, p: AdmissionParams): Prom
         update leases set reserved_nanos = leases.reserved_nanos + r.reserved
         from r where leases.id = r.id and r.reserved > 0
       )
-      select r.id, r.fleet_id, r.event_id, f.tenant_id, f.workspace_id, r.fencing_token, r.admitted,
+      select r.id, r.fleet_id, r.event_id, f.tenant_id, f.workspace_id, r.fencing_token, r.delivered_sealed,
+        r.admitted,
         r.reserved, r.provider, r.model, r.base_url, r.wrapped_key, r.ciphertext, r.secret_workspace_id,
         r.secret_name, r.input_price, r.cached_price, r.output_price
       from r cross join f cross join quick`),

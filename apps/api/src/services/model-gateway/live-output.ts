@@ -1,3 +1,4 @@
+import type { DeliveredSealed } from "@fleet/db";
 import { leaseMasker, type Mask } from "../secrets/lease-masker.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { scrub } from "./failures.ts";
@@ -54,6 +55,11 @@ export interface LiveRun {
   fleetId: string;
   workspaceId: string;
   eventId: string;
+  /**
+   * The run's sealed deliveries as the call's admission read them: a delivery on another instance since
+   * this instance cached the run's masker rebuilds it (lease-masker.ts), so no value waits out the TTL.
+   */
+  deliveredSealed?: DeliveredSealed[] | null;
 }
 
 /** What a gateway call tells the live tail: each text delta as it is relayed, and its end. */

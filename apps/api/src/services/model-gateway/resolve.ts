@@ -1,5 +1,5 @@
 import { Problem } from "@fleet/contracts";
-import { and, eq, fleets, models, platformKeys, tenantProviders } from "@fleet/db";
+import { and, type DeliveredSealed, eq, fleets, models, platformKeys, tenantProviders } from "@fleet/db";
 import { systemResolve } from "../../runtime/public-address.ts";
 import type { Sealed } from "../../runtime/vault.ts";
 import { budgetRefusal } from "../billing/budgets.ts";
@@ -30,6 +30,8 @@ export interface HeldLease {
   /** The event the lease serves: its run's frames and trace name it. */
   eventId: string;
   fencingToken: number;
+  /** The secrets delivered to the run, sealed, as admission read them (the live tail's masker masks them). */
+  deliveredSealed?: DeliveredSealed[] | null;
 }
 
 /**

@@ -2,15 +2,8 @@ import type { OutputOf } from "@fleet/contracts";
 import type { approveApproval } from "@fleet/contracts/approvals/approve-approval";
 import type { denyApproval } from "@fleet/contracts/approvals/deny-approval";
 import type { listApprovals } from "@fleet/contracts/approvals/list-approvals";
-import { type FakeModelVendor, modelVendorEnv, startFakeModelVendor } from "@fleet/testing/fake-model-vendor";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  completions,
-  type EchoService,
-  messagesOf,
-  startEchoService,
-  useVendorAsProvider,
-} from "./agent-fixtures.ts";
+import { completions, messagesOf, useAgentWorld } from "./agent-fixtures.ts";
 import {
   api,
   type Fleet,
@@ -21,28 +14,13 @@ import {
   type RunnerProcess,
   startRunner,
   until,
-  useApi,
 } from "./harness.ts";
 
 /**
  * Tools marked `approval: required`: the agent executor opens a gate before the call, against a real API
- * whose provider is the fake model vendor, a local HTTP service playing the outside world.
+ * whose provider is the fake model world.vendor, a local HTTP service playing the outside world.
  */
-let vendor: FakeModelVendor;
-let service: EchoService;
-
-beforeAll(async () => {
-  vendor = await startFakeModelVendor();
-  service = await startEchoService();
-});
-useApi(() => modelVendorEnv(vendor));
-beforeAll(async () => {
-  await useVendorAsProvider(vendor);
-});
-afterAll(async () => {
-  await vendor.close();
-  await service.close();
-});
+const world = useAgentWorld();
 
 type Gate = OutputOf<typeof listApprovals>["items"][number];
 
@@ -83,8 +61,8 @@ describe("a tool marked approval: required", () => {
 
   /** The model says why, then calls http_request at `path`; the next answer ends the run. */
   function scriptDeploy(path: string, callId: string): string {
-    const url = `http://127.0.0.1:${service.port}${path}`;
-    vendor.script(
+    const url = `http://127.0.0.1:${world.service.port}${path}`;
+    world.vendor.script(
       {
         kind: "answer",
         text: "I will trigger the deploy.",
@@ -107,7 +85,7 @@ describe("a tool marked approval: required", () => {
     });
     expect(gate.proposed_action).toBe(`http_request ${JSON.stringify({ method: "POST", url })}`);
     // Nothing is sent while the gate waits.
-    expect(service.requests.some((request) => request.path === "/deploy-approved")).toBe(false);
+    expect(world.service.requests.some((request) => request.path === "/deploy-approved")).toBe(false);
 
     const approved = await api<OutputOf<typeof approveApproval>>(
       "POST",
@@ -117,14 +95,14 @@ describe("a tool marked approval: required", () => {
     );
     expect(approved.status, JSON.stringify(approved.body)).toBe(200);
     expect(await processed(fleet, eventId)).toMatchObject({ status: "processed", response_text: "Done." });
-    expect(service.requests.filter((request) => request.path === "/deploy-approved")).toEqual([
+    expect(world.service.requests.filter((request) => request.path === "/deploy-approved")).toEqual([
       expect.objectContaining({ method: "POST" }),
     ]);
   }, 60_000);
 
   it("does not run the tool when the gate is denied, and the model is told why and continues", async () => {
     scriptDeploy("/deploy-denied", "call_deploy_no");
-    const from = vendor.calls.length;
+    const from = world.vendor.calls.length;
     const eventId = await message(fleet, "Deploy again.");
     const gate = await pendingGate(fleet);
     const denied = await api<OutputOf<typeof denyApproval>>(
@@ -135,9 +113,9 @@ describe("a tool marked approval: required", () => {
     );
     expect(denied.status, JSON.stringify(denied.body)).toBe(200);
     expect(await processed(fleet, eventId)).toMatchObject({ status: "processed", response_text: "Done." });
-    expect(service.requests.some((request) => request.path === "/deploy-denied")).toBe(false);
+    expect(world.service.requests.some((request) => request.path === "/deploy-denied")).toBe(false);
 
-    const calls = completions(vendor, from);
+    const calls = completions(world.vendor, from);
     expect(calls).toHaveLength(2);
     const result = messagesOf(calls[1]!).find((item) => item.role === "tool");
     expect(result).toMatchObject({ tool_call_id: "call_deploy_no" });

@@ -113,20 +113,27 @@ export const toolName = z
 /** What a tool entry may ask for: `required` opens an approval gate before each call of the tool. */
 export const toolApprovals = ["required"] as const;
 
-/**
- * One `requires.tools` entry: a plain name (no approval), or `{name, approval?}`. Read as the object either
- * way; unknown keys are refused, as everywhere in the front matter.
- */
-export const toolEntry = z.preprocess(
-  (value) => (typeof value === "string" ? { name: value } : value),
-  z.strictObject(
-    {
-      name: toolName,
-      approval: z.enum(toolApprovals, { error: 'must be "required" (or left out)' }).optional(),
-    },
-    { error: "must be a tool name or {name, approval}" },
-  ),
+const toolObject = z.strictObject(
+  {
+    name: toolName,
+    approval: z.enum(toolApprovals, { error: 'must be "required" (or left out)' }).optional(),
+  },
+  { error: "must be a tool name or {name, approval}" },
 );
+
+/**
+ * One `requires.tools` entry: a plain name (no approval), or `{name, approval?}`, read as the object either
+ * way. A plain name's faults are the entry's own (`requires.tools[2] must …`), as before objects existed;
+ * an object's unknown keys are refused, as everywhere in the front matter.
+ */
+export const toolEntry = z.unknown().transform((value, ctx): z.output<typeof toolObject> => {
+  const parsed = typeof value === "string" ? toolName.safeParse(value) : toolObject.safeParse(value);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) ctx.addIssue({ ...issue, input: value } as never);
+    return z.NEVER;
+  }
+  return typeof parsed.data === "string" ? { name: parsed.data } : parsed.data;
+});
 
 /** The first entry naming a tool an earlier entry named: the issue points at that entry. */
 function noRepeatedTool(entries: { name: string }[], ctx: z.RefinementCtx): void {

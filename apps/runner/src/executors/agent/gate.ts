@@ -1,7 +1,6 @@
-import { createHash } from "node:crypto";
 import type { Lease } from "@fleet/contracts";
 import type { GateRequest, RunnerGate } from "../../api.ts";
-import { awaitApproval } from "../../approval.ts";
+import { awaitApproval, nameUuid } from "../../approval.ts";
 import { LeaseLostError, type LeaseTools } from "../../executor.ts";
 import { ApiError } from "../../http.ts";
 import type { ToolOutcome } from "./frames.ts";
@@ -16,11 +15,7 @@ const EVIDENCE_CHARS = 8 * 1024;
  * so a reclaimed run of the same event that reaches the same call finds its gate, and its answer, again.
  */
 export function toolActionId(eventId: string, callId: string): string {
-  const bytes = createHash("sha1").update(`fleet-runner agent tool\n${eventId}\n${callId}`).digest();
-  bytes[6] = (bytes[6]! & 0x0f) | 0x50;
-  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
-  const hex = bytes.subarray(0, 16).toString("hex");
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  return nameUuid(`fleet-runner agent tool\n${eventId}\n${callId}`);
 }
 
 /** The gate a call of a tool marked `approval: required` opens: the tool and its arguments, the step's text. */
@@ -80,7 +75,8 @@ export async function gated(
   }
   if (gate.outcome !== "approved") return notApproved(gate, request.tool_name);
   // Approval with changes is a later increment: an amended action is not run as the model wrote it.
-  if (gate.approved_action !== null && gate.approved_action !== request.proposed_action)
+  // (amended_action, not approved_action: the stored proposal is masked, so it may differ from ours.)
+  if (gate.amended_action !== null)
     return {
       status: "denied",
       output: `The approver changed this ${request.tool_name} call (to: ${gate.approved_action}); this runner cannot apply changes yet, so the tool did not run.`,

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { GateRequest, RunnerGate } from "./api.ts";
 import { backoffDelay, sleep } from "./backoff.ts";
 import { LeaseLostError, type LeaseTools } from "./executor.ts";
@@ -5,6 +6,18 @@ import { ApiError, NetworkError } from "./http.ts";
 
 /** One wait's length: under the service's 30 s cap, so each call comes back with an answer or `pending`. */
 export const GATE_WAIT_MS = 25_000;
+
+/**
+ * A name-based UUID (version 5 layout, SHA-1) of `name`: the same name gives the same UUID, which makes a
+ * gate's `action_id` stable across runs of the same event.
+ */
+export function nameUuid(name: string): string {
+  const bytes = createHash("sha1").update(name).digest();
+  bytes[6] = (bytes[6]! & 0x0f) | 0x50;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = bytes.subarray(0, 16).toString("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
 
 function transient(error: unknown): boolean {
   return (

@@ -1,7 +1,12 @@
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
-import type { FakeModelVendor, VendorCall } from "@fleet/testing/fake-model-vendor";
-import { expect } from "vitest";
-import { api, type Fleet, live } from "./harness.ts";
+import {
+  type FakeModelVendor,
+  modelVendorEnv,
+  startFakeModelVendor,
+  type VendorCall,
+} from "@fleet/testing/fake-model-vendor";
+import { afterAll, beforeAll, expect } from "vitest";
+import { api, type Fleet, live, useApi } from "./harness.ts";
 
 /** The model the tenant's provider names; the catalogue prices it. */
 export const MODEL = "gpt-4o-mini";
@@ -122,4 +127,29 @@ export async function tailFleet(fleet: Fleet): Promise<{ frames: StreamedFrame[]
   })();
   await hello;
   return { frames, stop: () => controller.abort() };
+}
+
+/** The fake model vendor playing the model and the local service playing the outside world. */
+export interface AgentWorld {
+  vendor: FakeModelVendor;
+  service: EchoService;
+}
+
+/**
+ * For a test file: starts the vendor and the service, the API with the vendor as the tenant's provider,
+ * and closes them after. The world's members are set once the hooks have run.
+ */
+export function useAgentWorld(): AgentWorld {
+  const world = {} as AgentWorld;
+  beforeAll(async () => {
+    world.vendor = await startFakeModelVendor();
+    world.service = await startEchoService();
+  });
+  useApi(() => modelVendorEnv(world.vendor));
+  beforeAll(() => useVendorAsProvider(world.vendor));
+  afterAll(async () => {
+    await world.vendor?.close();
+    await world.service?.close();
+  });
+  return world;
 }

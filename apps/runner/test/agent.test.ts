@@ -1,16 +1,7 @@
 import type { OutputOf } from "@fleet/contracts";
 import type { listMemories } from "@fleet/contracts/memories/list-memories";
-import { type FakeModelVendor, modelVendorEnv, startFakeModelVendor } from "@fleet/testing/fake-model-vendor";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  completions,
-  type EchoService,
-  messagesOf,
-  startEchoService,
-  storeSecret,
-  tailFleet,
-  useVendorAsProvider,
-} from "./agent-fixtures.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { completions, messagesOf, storeSecret, tailFleet, useAgentWorld } from "./agent-fixtures.ts";
 import {
   api,
   expectNoSecrets,
@@ -25,7 +16,6 @@ import {
   readEvent,
   startRunner,
   until,
-  useApi,
 } from "./harness.ts";
 
 /**
@@ -33,22 +23,8 @@ import {
  * scripts play the model, a local HTTP service plays the outside world.
  */
 const CANARY = `ghp_canary_${Math.random().toString(36).slice(2)}never_to_the_model`;
-let vendor: FakeModelVendor;
-let service: EchoService;
-
-beforeAll(async () => {
-  vendor = await startFakeModelVendor();
-  service = await startEchoService();
-});
-useApi(() => modelVendorEnv(vendor));
-beforeAll(async () => {
-  await useVendorAsProvider(vendor);
-  await storeSecret("GITHUB_TOKEN", { token: CANARY });
-});
-afterAll(async () => {
-  await vendor.close();
-  await service.close();
-});
+const world = useAgentWorld();
+beforeAll(() => storeSecret("GITHUB_TOKEN", { token: CANARY }));
 
 /**
  * A fleet whose model may call http_request to 127.0.0.1 with the GITHUB_TOKEN secret, memory_write and
@@ -88,9 +64,9 @@ describe("the agent executor", () => {
   it("runs a tool loop: the model calls http_request with a secret placeholder, reads the answer, and answers", async () => {
     fleet = await agentFleet();
     const runner = agentRunner("agent-host", fleet);
-    const from = vendor.calls.length;
-    const url = `http://127.0.0.1:${service.port}/repos`;
-    vendor.script(
+    const from = world.vendor.calls.length;
+    const url = `http://127.0.0.1:${world.service.port}/repos`;
+    world.vendor.script(
       toolCall("call_repos", "http_request", {
         url,
         headers: { authorization: "Bearer {{secrets.GITHUB_TOKEN.token}}" },
@@ -106,9 +82,9 @@ describe("the agent executor", () => {
     });
 
     // The service got the secret's value; the model never did.
-    expect(service.requests.at(-1)).toMatchObject({ path: "/repos" });
-    expect(service.requests.at(-1)!.headers.authorization).toBe(`Bearer ${CANARY}`);
-    const calls = completions(vendor, from);
+    expect(world.service.requests.at(-1)).toMatchObject({ path: "/repos" });
+    expect(world.service.requests.at(-1)!.headers.authorization).toBe(`Bearer ${CANARY}`);
+    const calls = completions(world.vendor, from);
     expect(calls).toHaveLength(2);
     expect(JSON.stringify(calls.map((call) => call.body))).not.toContain(CANARY);
     expect(messagesOf(calls[0]!).slice(0, 2)).toEqual([
@@ -152,19 +128,22 @@ describe("the agent executor", () => {
 
   it("refuses http_request to a host outside network_hosts without sending it, and tells the model", async () => {
     const runner = agentRunner("agent-refusing-host", fleet);
-    const from = vendor.calls.length;
-    const before = service.requests.length;
-    vendor.script(toolCall("call_out", "http_request", { url: `http://localhost:${service.port}/steal` }), {
-      kind: "answer",
-      text: "I may not reach that host.",
-    });
+    const from = world.vendor.calls.length;
+    const before = world.service.requests.length;
+    world.vendor.script(
+      toolCall("call_out", "http_request", { url: `http://localhost:${world.service.port}/steal` }),
+      {
+        kind: "answer",
+        text: "I may not reach that host.",
+      },
+    );
     const eventId = await message(fleet, "Fetch from localhost");
     expect(await processed(fleet, eventId)).toMatchObject({
       status: "processed",
       response_text: "I may not reach that host.",
     });
-    expect(service.requests.length).toBe(before);
-    const result = messagesOf(completions(vendor, from)[1]!).find((item) => item.role === "tool");
+    expect(world.service.requests.length).toBe(before);
+    const result = messagesOf(completions(world.vendor, from)[1]!).find((item) => item.role === "tool");
     expect(String(result!.content)).toContain("Refused: localhost is not one of the fleet's network hosts");
     await stop(runner);
   }, 60_000);
@@ -174,8 +153,8 @@ describe("the agent executor", () => {
     const runner = agentRunner("agent-capped-host", capped, {
       FLEET_RUNNER_AGENT_MAX_STEPS: "2",
     });
-    const from = vendor.calls.length;
-    vendor.script(
+    const from = world.vendor.calls.length;
+    world.vendor.script(
       toolCall("call_m1", "memory_write", { key: "first", content: "one" }),
       toolCall("call_m2", "memory_write", { key: "second", content: "two" }),
     );
@@ -185,7 +164,7 @@ describe("the agent executor", () => {
       failure_label: "step_limit",
       failure_detail: expect.stringContaining("after 2 steps"),
     });
-    expect(completions(vendor, from)).toHaveLength(2);
+    expect(completions(world.vendor, from)).toHaveLength(2);
     const memories = await api<OutputOf<typeof listMemories>>(
       "GET",
       `/v1/workspaces/${live.tenant.workspace_id}/fleets/${capped.fleetId}/memories`,
@@ -201,8 +180,8 @@ describe("the agent executor", () => {
   it("creates the schedule the model asks for, and tells the model what the service refused", async () => {
     const planner = await agentFleet();
     const runner = agentRunner("agent-planner-host", planner);
-    const from = vendor.calls.length;
-    vendor.script(
+    const from = world.vendor.calls.length;
+    world.vendor.script(
       {
         kind: "answer",
         toolCalls: [
@@ -222,7 +201,7 @@ describe("the agent executor", () => {
     );
     const eventId = await message(planner, "Plan my week");
     expect(await processed(planner, eventId)).toMatchObject({ status: "processed" });
-    const results = messagesOf(completions(vendor, from)[1]!).filter((item) => item.role === "tool");
+    const results = messagesOf(completions(world.vendor, from)[1]!).filter((item) => item.role === "tool");
     const content = (id: string) => String(results.find((item) => item.tool_call_id === id)?.content);
     expect(content("call_ok")).toMatch(/^Scheduled "Weekly report" at 0 9 \* \* 1: \S+, next fire 20/);
     expect(content("call_bad")).toMatch(/^The schedule was refused \(UZ-/);
@@ -240,8 +219,8 @@ describe("the agent executor", () => {
   it("reports fleet_error model_error with the gateway's code when the model cannot be called", async () => {
     const refused = await agentFleet();
     const runner = agentRunner("agent-refused-host", refused);
-    const from = vendor.calls.length;
-    vendor.script({ kind: "status", status: 401, message: "bad key" });
+    const from = world.vendor.calls.length;
+    world.vendor.script({ kind: "status", status: 401, message: "bad key" });
     const eventId = await message(refused, "Hello?");
     expect(await processed(refused, eventId)).toMatchObject({
       status: "fleet_error",
@@ -249,7 +228,7 @@ describe("the agent executor", () => {
       failure_detail: expect.stringContaining("UZ-MODEL-005"),
     });
     // A refusal no retry changes is not retried (the AI SDK would retry a 409).
-    expect(completions(vendor, from)).toHaveLength(1);
+    expect(completions(world.vendor, from)).toHaveLength(1);
     await stop(runner);
   }, 60_000);
 
@@ -258,7 +237,7 @@ describe("the agent executor", () => {
     const runner = agentRunner("agent-timed-host", bounded, {
       FLEET_RUNNER_AGENT_MAX_MS: "1000",
     });
-    vendor.script({ kind: "answer", text: "slow ".repeat(20), chunks: 20, chunkDelayMs: 1_000 });
+    world.vendor.script({ kind: "answer", text: "slow ".repeat(20), chunks: 20, chunkDelayMs: 1_000 });
     const eventId = await message(bounded, "Take all the time you need");
     expect(await processed(bounded, eventId)).toMatchObject({
       status: "fleet_error",
@@ -273,8 +252,8 @@ describe("the agent executor", () => {
     const runner = agentRunner("agent-lost-host", slow, {
       FLEET_RUNNER_SHUTDOWN_GRACE_MS: "0",
     });
-    const from = vendor.calls.length;
-    vendor.script({
+    const from = world.vendor.calls.length;
+    world.vendor.script({
       kind: "answer",
       text: "a very slow answer ".repeat(30),
       chunks: 30,
@@ -283,7 +262,7 @@ describe("the agent executor", () => {
     const eventId = await message(slow, "Take your time");
     const lease = await heldLease(await runner.runnerId(), eventId);
     await until("the model call to start", async () =>
-      completions(vendor, from).length > 0 ? true : undefined,
+      completions(world.vendor, from).length > 0 ? true : undefined,
     );
     const stopped = Date.now();
     runner.child.kill("SIGTERM");

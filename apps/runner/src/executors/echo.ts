@@ -1,7 +1,6 @@
-import { createHash } from "node:crypto";
 import { gateFailureLabels, type Lease } from "@fleet/contracts";
 import type { GateRequest, RunnerGate, ScheduleRequest } from "../api.ts";
-import { awaitApproval } from "../approval.ts";
+import { awaitApproval, nameUuid } from "../approval.ts";
 import { sleep } from "../backoff.ts";
 import {
   type ExecutionResult,
@@ -71,13 +70,7 @@ function refusal(error: unknown): string {
  * event (a reclaim after a crash) finds the gate its predecessor opened, and its answer, again.
  */
 export function actionIdFor(eventId: string, line: number, action: string): string {
-  const bytes = createHash("sha1")
-    .update(`fleet-runner echo approve\n${eventId}\n${line}\n${action}`)
-    .digest();
-  bytes[6] = (bytes[6]! & 0x0f) | 0x50;
-  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
-  const hex = bytes.subarray(0, 16).toString("hex");
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  return nameUuid(`fleet-runner echo approve\n${eventId}\n${line}\n${action}`);
 }
 
 /** The gate an `approve:` line opens. */

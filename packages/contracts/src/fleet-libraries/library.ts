@@ -110,6 +110,48 @@ export const toolName = z
   })
   .refine(...underBytes(LIBRARY_CEILINGS.nameBytes));
 
+/** What a tool entry may ask for: `required` opens an approval gate before each call of the tool. */
+export const toolApprovals = ["required"] as const;
+
+const toolObject = z.strictObject(
+  {
+    name: toolName,
+    approval: z.enum(toolApprovals, { error: 'must be "required" (or left out)' }).optional(),
+  },
+  { error: "must be a tool name or {name, approval}" },
+);
+
+/**
+ * One `requires.tools` entry: a plain name (no approval), or `{name, approval?}`, read as the object either
+ * way. A plain name's faults are the entry's own (`requires.tools[2] must …`), as before objects existed;
+ * an object's unknown keys are refused, as everywhere in the front matter.
+ */
+export const toolEntry = z.unknown().transform((value, ctx): z.output<typeof toolObject> => {
+  const parsed = typeof value === "string" ? toolName.safeParse(value) : toolObject.safeParse(value);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) ctx.addIssue({ ...issue, input: value } as never);
+    return z.NEVER;
+  }
+  return typeof parsed.data === "string" ? { name: parsed.data } : parsed.data;
+});
+
+/** The first entry naming a tool an earlier entry named: the issue points at that entry. */
+function noRepeatedTool(entries: { name: string }[], ctx: z.RefinementCtx): void {
+  const seen = new Map<string, number>();
+  for (const [index, { name }] of entries.entries()) {
+    const first = seen.get(name);
+    if (first !== undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: [index],
+        message: `names the tool ${name} again (requires.tools[${first}] already does)`,
+      });
+      return;
+    }
+    seen.set(name, index);
+  }
+}
+
 /** A host the fleet reaches: a DNS name, optionally `*.` for its subdomains; kept lower case. */
 export const networkHost = z
   .string({ error: "must be a string" })
@@ -162,9 +204,9 @@ export const libraryRequires = z.strictObject({
     .refine(...distinct((item: { name: string }) => item.name, "credential"))
     .default([]),
   tools: z
-    .array(toolName, { error: "must be a list of tool names" })
+    .array(toolEntry, { error: "must be a list of tool names or {name, approval}" })
     .refine(...atMost(LIBRARY_CEILINGS.tools, "tools"))
-    .refine(...distinct((item: string) => item, "tool"))
+    .superRefine(noRepeatedTool)
     .default([]),
   network_hosts: z
     .array(networkHost, { error: "must be a list of host names" })

@@ -18,7 +18,13 @@ export const lease = z
       instructions: z.string(),
       /** Names of the workspace secrets the fleet declared; their values never travel here. */
       credentials: z.array(z.string()),
+      /** The tools the fleet declared, by name. */
       tools: z.array(z.string()),
+      /**
+       * The declared tools marked `approval: required`: a gate is opened before each call of one. Absent
+       * from a service that predates it (read as none); a runner that predates it ignores it.
+       */
+      tool_approvals: z.array(z.string()).optional(),
       network_hosts: z.array(z.string()),
     }),
   })

@@ -18,7 +18,8 @@ export interface FleetDefinition {
   /** The `model:` it asks for (a catalogue model id), null when it names none. */
   model: string | null;
   triggers: LibraryTrigger[];
-  requirements: LibraryRequirements;
+  /** `tool_approvals`: the tools marked `approval: required`, stored beside the names (old rows lack it). */
+  requirements: LibraryRequirements & { tool_approvals: string[] };
   credentialReasons: Record<string, string>;
 }
 
@@ -151,7 +152,8 @@ export function parseDefinition(source: string): FleetDefinition {
     triggers,
     requirements: {
       credentials: requires.credentials.map((credential) => credential.name),
-      tools: requires.tools,
+      tools: requires.tools.map((tool) => tool.name),
+      tool_approvals: requires.tools.filter((tool) => tool.approval === "required").map((tool) => tool.name),
       network_hosts: requires.network_hosts,
       runner_labels: requires.runner_labels,
     },

@@ -26,7 +26,12 @@ interface Claimed {
   name: string;
   definition: {
     instructions: string;
-    requirements: { credentials: string[]; tools: string[]; network_hosts: string[] };
+    requirements: {
+      credentials: string[];
+      tools: string[];
+      tool_approvals?: string[];
+      network_hosts: string[];
+    };
   };
 }
 
@@ -132,6 +137,7 @@ async function tryAcquire(ctx: ServiceContext, runnerId: string): Promise<Lease 
       instructions: claimed.definition.instructions,
       credentials: requirements.credentials,
       tools: requirements.tools,
+      tool_approvals: requirements.tool_approvals ?? [],
       network_hosts: requirements.network_hosts,
     },
   };

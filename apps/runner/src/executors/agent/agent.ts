@@ -95,12 +95,14 @@ export function createAgentExecutor(options: AgentOptions = {}): Executor {
       const overtime = AbortSignal.timeout(maxRunMs);
       const signal = AbortSignal.any([tools.signal, overtime]);
       let failure: unknown;
+      // The model's text of the current step: a gated tool call's evidence.
+      let stepText = "";
       const result = streamText({
         // The gateway sends the model the fleet resolves to, whatever this names.
         model: gateway.chatModel("fleet-model"),
         system: lease.fleet.instructions,
         prompt: messageOf(lease),
-        tools: agentTools(lease, tools),
+        tools: agentTools(lease, tools, () => stepText),
         stopWhen: stepCountIs(maxSteps),
         abortSignal: signal,
         onError: ({ error }) => {
@@ -108,7 +110,11 @@ export function createAgentExecutor(options: AgentOptions = {}): Executor {
         },
       });
       // Reading the stream drives the loop; errors arrive through onError and as error parts.
-      for await (const part of result.fullStream) if (part.type === "error") failure ??= part.error;
+      for await (const part of result.fullStream) {
+        if (part.type === "error") failure ??= part.error;
+        else if (part.type === "start-step") stepText = "";
+        else if (part.type === "text-delta") stepText += part.text;
+      }
       if (tools.signal.aborted || failure instanceof LeaseLostError) throw new LeaseLostError(lease.lease_id);
       if (overtime.aborted)
         return failed(

@@ -4,6 +4,7 @@ import { z } from "zod";
 import type { LeaseTools } from "../../executor.ts";
 import { ApiError } from "../../http.ts";
 import { observed, type ToolOutcome } from "./frames.ts";
+import { gated, toolGateRequest } from "./gate.ts";
 import { httpRequest, httpRequestInput } from "./http-request.ts";
 
 function refusal(error: unknown): string {
@@ -38,13 +39,24 @@ const scheduleCreateInput = z.object({
 
 /**
  * The fleet's declared tools that this executor knows, as the model is offered them; each call runs between
- * its live frames. A declared tool this executor does not know is not offered.
+ * its live frames. A declared tool this executor does not know is not offered. A call of a tool the lease
+ * marks `approval: required` waits for its gate first (`stepText`: the model's text of the step so far,
+ * the gate's evidence).
  */
-export function agentTools(lease: Lease, tools: LeaseTools): Record<string, Tool> {
+export function agentTools(
+  lease: Lease,
+  tools: LeaseTools,
+  stepText: () => string = () => "",
+): Record<string, Tool> {
   const declared = new Set(lease.fleet.tools);
+  const approvals = new Set(lease.fleet.tool_approvals ?? []);
   const set: Record<string, Tool> = {};
   const frame = (name: string, callId: string, args: unknown, run: () => Promise<ToolOutcome>) =>
-    observed(tools, { callId, name, args }, run).then((outcome) => outcome.output);
+    observed(tools, { callId, name, args }, () =>
+      approvals.has(name)
+        ? gated(tools, toolGateRequest(lease, { callId, name, args }, stepText()), run)
+        : run(),
+    ).then((outcome) => outcome.output);
   if (declared.has("http_request"))
     set.http_request = tool({
       description: `Sends one HTTP request to one of these hosts: ${lease.fleet.network_hosts.join(", ") || "none"}. Answers the status and up to 64 KiB of the body.`,

@@ -15,11 +15,23 @@ export const HEALTHY = { status: "ok", version: "1.0.0" } as const;
 const MAX_HEADER_BYTES = 16 * 1024;
 
 /**
- * The API's HTTP server: header blocks up to 16 KiB, and every response built by `responses` (request
- * id, access line, the 499 line of an answer its connection closed on).
+ * How long an idle keep-alive connection is kept: Fastify's own default, which its `serverFactory` (ours)
+ * leaves unset, so it was Node's 5 s, the same as the idle timeout of Node's agents (the console's proxy):
+ * a proxy reusing a connection the API was closing at that instant got ECONNRESET (an e2e delete met it).
+ * Longer than every caller's idle timeout, the caller always closes first.
+ */
+const KEEP_ALIVE_TIMEOUT_MS = 72_000;
+
+/**
+ * The API's HTTP server: header blocks up to 16 KiB, idle connections kept 72 s, and every response built
+ * by `responses` (request id, access line, the 499 line of an answer its connection closed on).
  */
 export function createHttpServer(responses: Responses, listener: RequestListener): Server {
-  const options = { maxHeaderSize: MAX_HEADER_BYTES, ServerResponse: responses.Response };
+  const options = {
+    maxHeaderSize: MAX_HEADER_BYTES,
+    ServerResponse: responses.Response,
+    keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+  };
   return responses.watch(createServer(options, listener));
 }
 

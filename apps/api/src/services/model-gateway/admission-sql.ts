@@ -11,6 +11,18 @@ export interface AdmissionRow {
   /** The secrets delivered to the run, sealed (its masker masks them on every instance). */
   delivered_sealed: DeliveredSealed[] | string | null;
   admitted: boolean;
+  /**
+   * Why the holder may not call, null when it may: `not_holder` (another runner's lease), the lease's
+   * status when it is not running, `superseded` (an older token, or a newer lease granted), `expired`.
+   */
+  refusal: string | null;
+  /** What the budget verdict read (the holder's refusal aside, `admitted` false means no room). */
+  usage_nanos: number | string;
+  model_nanos: number | string;
+  in_flight: number | string;
+  run_budget_nanos: number | string | null;
+  period_budget_nanos: number | string | null;
+  period_spend_nanos: number | string;
   /** Nanos reserved for the call (0 when refused). */
   reserved: number | string;
   provider: string | null;
@@ -46,9 +58,11 @@ export interface AdmissionParams {
  *   row; the fleet definition's `model:` when that provider's catalogue has it; that model's prices;
  * - `l` reads the lease by its key alone (with the runner beside the key in the condition, a generic plan
  *   made while the table had no statistics read the runner's index: every lease it ever held; the
- *   runner is checked in `live` instead) and `for no key update`: under READ COMMITTED a locking read
+ *   runner is checked in `refusal` instead) and `for no key update`: under READ COMMITTED a locking read
  *   returns the lease's newest version (a concurrent call's reservation included), where a plain read
  *   would return the statement's snapshot and let two calls reserve the same room;
+ * - `l` also says why a holder may not call (`refusal`: the rule every fenced write keeps, with the
+ *   expiry), so a refusal is answered from this statement's own reads, with no second check;
  * - `g` decides: the current holder (token = the lease's = the fleet's sequence), not expired, and room
  *   left (the run's cap and the fleet's period budget, each less the run's spend and its reservations;
  *   the model spend is in the fleet's period spend already, so it is not counted twice) for the call's
@@ -93,9 +107,12 @@ export async function admissionStatement(db: Database, p: AdmissionParams): Prom
       ),
       l as (
         select l.id, l.fleet_id, l.event_id, l.fencing_token, l.delivered_sealed, l.reserved_nanos as in_flight,
-          l.runner_id = ${p.runnerId}::uuid and l.status = 'running'
-            and l.fencing_token = ${p.fencingToken}::bigint
-            and f.fence_seq = ${p.fencingToken}::bigint and l.expires_at > ${p.now}::bigint as live,
+          l.usage_nanos, l.model_nanos,
+          case when l.runner_id <> ${p.runnerId}::uuid then 'not_holder'
+            when l.status <> 'running' then l.status
+            when l.fencing_token <> ${p.fencingToken}::bigint or f.fence_seq <> l.fencing_token then 'superseded'
+            when l.expires_at <= ${p.now}::bigint then 'expired'
+          end as refusal,
           least(
             f.run_budget_nanos - l.usage_nanos - l.reserved_nanos,
             f.period_budget_nanos - f.spend - (l.usage_nanos - l.model_nanos) - l.reserved_nanos
@@ -112,7 +129,7 @@ export async function admissionStatement(db: Database, p: AdmissionParams): Prom
         from l cross join t
       ),
       g as (
-        select w.*, w.live and (w.room is null
+        select w.*, w.refusal is null and (w.room is null
             or (w.room > 0 and (w.room >= w.want or w.in_flight = 0))) as admitted
         from w
       ),
@@ -126,8 +143,8 @@ export async function admissionStatement(db: Database, p: AdmissionParams): Prom
         from r where leases.id = r.id and r.reserved > 0
       )
       select r.id, r.fleet_id, r.event_id, f.tenant_id, f.workspace_id, r.fencing_token, r.delivered_sealed,
-        r.admitted,
-        r.reserved, r.provider, r.model, r.base_url, r.wrapped_key, r.ciphertext, r.secret_workspace_id,
+        r.admitted, r.refusal, r.usage_nanos, r.model_nanos, r.in_flight, f.run_budget_nanos,
+        f.period_budget_nanos, f.spend as period_spend_nanos, r.reserved, r.provider, r.model, r.base_url, r.wrapped_key, r.ciphertext, r.secret_workspace_id,
         r.secret_name, r.input_price, r.cached_price, r.output_price
       from r cross join f cross join quick`),
   );

@@ -1,10 +1,12 @@
+import { Problem } from "@fleet/contracts";
 import type { DeliveredSealed } from "@fleet/db";
-import { overBudget } from "../billing/budgets.ts";
+import { overBudget, runRefusal } from "../billing/budgets.ts";
 import { periodOf } from "../billing/period.ts";
 import type { Prices } from "../billing/pricing.ts";
 import type { ServiceContext } from "../shared/context.ts";
+import { lostLease } from "../shared/fence.ts";
 import { type AdmissionRow, admissionStatement } from "./admission-sql.ts";
-import { type Choice, type HeldLease, heldLease } from "./resolve.ts";
+import type { Choice, HeldLease } from "./resolve.ts";
 
 /**
  * Output tokens a call is reserved for when it names no `max_completion_tokens`/`max_tokens`: the same
@@ -42,8 +44,8 @@ export function callEstimate(body: Record<string, unknown>): { input: number; ou
  * does not fit what is left is admitted only alone (no other call in flight), reserving all that is left:
  * so the run's spend passes its budget by at most one call's worst case (docs: "Budgets").
  * It also reads the target: the tenant's provider or the platform's, the fleet definition's model, its
- * catalogue prices and the sealed key. A refusal is told apart afterwards, off the hot path, by the
- * fenced check every fenced write makes (409 UZ-RUN-005, UZ-BUDGET-001, 404 UZ-RUN-001).
+ * catalogue prices and the sealed key. A refusal is answered from what the statement read (`refused`):
+ * 404 UZ-RUN-001, 409 UZ-RUN-005 or UZ-BUDGET-001, the codes and states every fenced write answers.
  */
 export async function admitCall(
   ctx: ServiceContext,
@@ -61,14 +63,41 @@ export async function admitCall(
     ...estimate,
   });
   const row = rows[0];
-  if (row === undefined || !row.admitted) {
-    await heldLease(ctx, runnerId, ref, true);
-    // The holder is current and its run under budget: the calls already in flight hold what is left.
-    throw overBudget(
-      "What is left of the run's budget, less its model calls in flight, does not cover this call's worst case; retry when one ends.",
-    );
+  if (row === undefined || row.refusal === "not_holder") {
+    throw new Problem("UZ-RUN-001", { detail: `This runner holds no lease ${ref.lease_id}.` });
   }
+  if (!row.admitted) throw refused(row, periodOf(now).period);
   return admitted(row);
+}
+
+/** The refusal of a call the statement did not admit: the holder's, else the budget's. */
+function refused(row: AdmissionRow, period: string): Problem {
+  if (row.refusal === "expired") {
+    return new Problem("UZ-RUN-005", {
+      detail: "This lease has expired; its holder may no longer call the model.",
+      current_state: "expired",
+    });
+  }
+  if (row.refusal !== null) return lostLease(row.refusal);
+  const nullable = (value: number | string | null) => (value === null ? null : Number(value));
+  const spent = runRefusal(
+    {
+      runBudgetNanos: nullable(row.run_budget_nanos),
+      periodBudgetNanos: nullable(row.period_budget_nanos),
+      spendPeriod: period,
+      periodSpendNanos: Number(row.period_spend_nanos),
+    },
+    Number(row.usage_nanos),
+    period,
+    Number(row.model_nanos),
+  );
+  // Not spent: the calls already in flight hold what is left.
+  return (
+    spent ??
+    overBudget(
+      "What is left of the run's budget, less its model calls in flight, does not cover this call's worst case; retry when one ends.",
+    )
+  );
 }
 
 function admitted(row: AdmissionRow): AdmittedCall {

@@ -2,7 +2,6 @@ import { Problem } from "@fleet/contracts";
 import { and, type DeliveredSealed, eq, fleets, models, platformKeys, tenantProviders } from "@fleet/db";
 import { systemResolve } from "../../runtime/public-address.ts";
 import type { Sealed } from "../../runtime/vault.ts";
-import { budgetRefusal } from "../billing/budgets.ts";
 import { checkStoredBaseUrl } from "../providers/base-url.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { fencedWrite } from "../shared/fence.ts";
@@ -35,14 +34,13 @@ export interface HeldLease {
 }
 
 /**
- * The lease, if the runner is its current holder with this token and its run has budget left: 409
- * UZ-RUN-005 or UZ-BUDGET-001 otherwise, before anything is forwarded.
+ * The lease, if the runner is its current holder (the models list: it forwards nothing, so its budget is
+ * not checked); 409 UZ-RUN-005 otherwise. A chat call's admission checks the same in its statement.
  */
 export function heldLease(
   ctx: ServiceContext,
   runnerId: string,
   ref: { lease_id: string; fencing_token: number | null },
-  checkBudget: boolean,
 ): Promise<HeldLease & { definitionModel: string | null }> {
   return fencedWrite(ctx, runnerId, ref, async (tx, lease) => {
     // A lease past its TTL that no acquire has swept yet is over all the same (as for its credentials).
@@ -51,10 +49,6 @@ export function heldLease(
         detail: "This lease has expired; its holder may no longer call the model.",
         current_state: "expired",
       });
-    }
-    if (checkBudget) {
-      const refusal = await budgetRefusal(tx, lease, ctx.now());
-      if (refusal !== null) throw refusal;
     }
     const [fleet] = await tx
       .select({ tenantId: fleets.tenantId, workspaceId: fleets.workspaceId, definition: fleets.definition })

@@ -1,5 +1,5 @@
 import { type FakeModelVendor, modelVendorEnv } from "@fleet/testing/fake-model-vendor";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { billingOf, chargesOf, setBudget } from "./billing-fixtures.ts";
 import { call, callAt, databaseKind, startApi, type TestApi, testApi } from "./harness.ts";
 import {
@@ -33,6 +33,21 @@ const eventOf = (run: GatewayRun) =>
     `/v1/workspaces/${run.tenant.workspaceId}/fleets/${run.fleetId}/events/${run.lease.event_id}`,
     { token: run.tenant.apiKey },
   );
+
+/** A promise the vendor's held answers wait for, and its release. */
+function hold(): { held: Promise<void>; release: () => void } {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  return { held, release };
+}
+
+const renew = (run: GatewayRun) =>
+  call("POST", `/v1/runners/me/leases/${run.lease.lease_id}/renew`, {
+    token: run.runner.token,
+    body: { fencing_token: run.lease.fencing_token },
+  });
 
 /** Answers scripts queued for calls that were refused, so the file's next tests get their own. */
 async function consumeScripts(v: FakeModelVendor, count: number): Promise<void> {
@@ -77,6 +92,68 @@ describe("the model gateway's budget reservations", () => {
       await consumeScripts(vendor(), calls - admitted);
     },
   );
+
+  it("hits the run's cap cleanly with 50 calls at once on one lease", async () => {
+    const run = await gatewayRun();
+    const worst = worstCase();
+    // Five calls' worst cases fit whole (fewer than the 8 calls a lease may have open), half of one is left.
+    const cap = Math.floor(worst * 5.5);
+    await setBudget(run.tenant, run.fleetId, { run_budget_nanos: cap });
+    const calls = 50;
+    const usage = { input: 10, output: ASK.max_tokens };
+    const { held, release } = hold();
+    vendor().script(
+      ...Array.from({ length: calls }, () => ({ kind: "answer" as const, usage, holdUntil: held })),
+    );
+    const before = vendor().calls.length;
+    let answered = 0;
+    const pending = Array.from({ length: calls }, () =>
+      chat(run, ASK).then((answer) => {
+        answered++;
+        return answer;
+      }),
+    );
+    // The vendor holds every call it was sent until each of the 50 is either there or answered: all of
+    // them were in flight at once, none admitted after another ended.
+    await vi.waitFor(() => expect(answered + vendor().calls.length - before).toBe(calls), {
+      timeout: 60_000,
+      interval: 20,
+    });
+    release();
+    const answers = await Promise.all(pending);
+    const statuses = answers.map((a) => a.status).join(",");
+    for (const answer of answers) {
+      expect([200, 409], answer.text).toContain(answer.status);
+      if (answer.status === 409) expect(answer.body.error_code, answer.text).toBe("UZ-BUDGET-001");
+    }
+    const admitted = answers.filter((a) => a.status === 200).length;
+    expect(admitted, statuses).toBe(5);
+    expect(vendor().calls.length - before).toBe(admitted);
+    const spend = await spendOf(run);
+    expect(spend).toBe(admitted * priceOf(usage));
+    expect(spend).toBeLessThanOrEqual(cap + worst);
+    await consumeScripts(vendor(), calls - admitted);
+  });
+
+  it("refuses a renew while the run's calls in flight hold what is left of its cap", async () => {
+    const run = await gatewayRun();
+    // The call's worst case does not fit: it is admitted alone and holds the whole cap.
+    await setBudget(run.tenant, run.fleetId, { run_budget_nanos: Math.floor(worstCase() / 2) });
+    const { held, release } = hold();
+    vendor().script({ kind: "answer", usage: { input: 1, output: 1 }, holdUntil: held });
+    const before = vendor().calls.length;
+    const pending = chat(run, ASK);
+    await vi.waitFor(() => expect(vendor().calls.length).toBe(before + 1), { timeout: 60_000, interval: 20 });
+    const refused = await renew(run);
+    expect(refused.status, refused.text).toBe(409);
+    expect(refused.body).toMatchObject({ error_code: "UZ-BUDGET-001", current_state: "over_budget" });
+    expect(refused.body.detail).toContain("in flight");
+    release();
+    expect((await pending).status).toBe(200);
+    // The call ended well under the cap: its reservation is given back, and the renew goes through.
+    const renewed = await renew(run);
+    expect(renewed.status, renewed.text).toBe(200);
+  });
 
   it("gives the reservation of a failed call or a broken stream back", async () => {
     const run = await gatewayRun();

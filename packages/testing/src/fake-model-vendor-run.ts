@@ -49,6 +49,7 @@ export async function runScript(context: WireContext, stream: boolean, wire: Wir
   }
   const answer = resolveAnswer(script, context.body);
   await sleep(answer.delayMs);
+  await script.holdUntil;
   if (context.stopped() || response.destroyed) return;
   if (!stream) return sendJson(response, 200, wire.message(answer), wire.headers());
   const writer = new SseWriter(response, context.stopped);

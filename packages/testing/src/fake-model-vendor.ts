@@ -33,6 +33,11 @@ export type VendorScript =
       chunks?: number;
       /** Before the answer's headers. */
       delayMs?: number;
+      /**
+       * Before the answer's headers (after `delayMs`), the call waits for this: a test holds calls in
+       * flight for as long as it needs, with no timing.
+       */
+      holdUntil?: Promise<unknown>;
       /** Between stream chunks. */
       chunkDelayMs?: number;
       /**

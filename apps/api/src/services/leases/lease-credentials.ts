@@ -1,27 +1,27 @@
 import { Problem } from "@fleet/contracts";
 import { type DeliveredSealed, eq, fleets, leases, runners, sql, type Tx } from "@fleet/db";
-import { keepMasker } from "../secrets/lease-masker.ts";
+import { deliveredValues, keepMasker } from "../secrets/lease-masker.ts";
 import { declaredSecrets, secretValues } from "../secrets/mask.ts";
 import { type Actor, recordAudit } from "../shared/audit.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { fencedWrite } from "../shared/fence.ts";
-import { LEASE_MAX_MS } from "./lease-terms.ts";
 
 /**
  * Appends to the lease's sealed deliveries the delivered rows it does not hold yet (a retried delivery
- * adds nothing; two racing ones at worst add a copy, opened once), in one statement. Answers how many
- * the lease now holds.
+ * adds nothing; two racing ones at worst add a copy, opened once), in one statement. Answers all the
+ * lease now holds, as the update left it (a racing delivery's rows included), or null when nothing was
+ * added.
  */
 async function keepSealed(
   tx: Tx,
   lease: { id: string; deliveredSealed: DeliveredSealed[] | null },
   rows: DeliveredSealed[],
-): Promise<number> {
+): Promise<DeliveredSealed[] | null> {
   const held = new Set((lease.deliveredSealed ?? []).map((item) => item.ciphertext));
   const added = rows
     .filter((row) => !held.has(row.ciphertext))
     .map(({ name, wrappedKey, ciphertext }) => ({ name, wrappedKey, ciphertext }));
-  if (added.length === 0) return lease.deliveredSealed?.length ?? 0;
+  if (added.length === 0) return null;
   const [kept] = await tx
     .update(leases)
     .set({
@@ -29,7 +29,7 @@ async function keepSealed(
     })
     .where(eq(leases.id, lease.id))
     .returning({ sealed: leases.deliveredSealed });
-  return kept?.sealed?.length ?? 0;
+  return kept?.sealed ?? null;
 }
 
 /**
@@ -37,7 +37,8 @@ async function keepSealed(
  * host satisfies its assigned policy. Read, audited and answered in one fenced transaction (the fleet row
  * is locked: no newer lease is granted meanwhile). The delivered secrets are kept sealed on the lease (as
  * the vault held them), so every instance's masker of the run masks their values, still once their secret
- * is replaced or deleted; they also join this instance's masker of the run without being read again.
+ * is replaced or deleted. A delivery that adds values rebuilds this instance's masker of the run at once,
+ * from the values just read and the lease's other deliveries (no copy of the values is kept beside it).
  */
 export async function leaseCredentials(
   ctx: ServiceContext,
@@ -91,9 +92,13 @@ export async function leaseCredentials(
       },
     });
     // Added to the values delivered before: every delivery's values stay masked for the run's life.
-    const sealedSeen = await keepSealed(tx, lease, rows);
-    const values = secretValues(opened);
-    keepMasker(ctx, lease, values, { values, until: lease.createdAt + LEASE_MAX_MS }, sealedSeen);
+    const sealed = await keepSealed(tx, lease, rows);
+    if (sealed !== null) {
+      const given = new Set(rows.map((row) => row.ciphertext));
+      const others = sealed.filter((item) => !given.has(item.ciphertext));
+      const values = [...secretValues(opened), ...deliveredValues(ctx.vault, lease.workspaceId, others)];
+      keepMasker(ctx, lease, values, sealed.length);
+    }
     return {
       lease_id: lease.id,
       credentials: declared.map((name) => {

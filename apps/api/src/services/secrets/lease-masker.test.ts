@@ -4,8 +4,6 @@ import { Vault } from "../../runtime/vault.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { dropMasker, keepMasker, leaseMasker, MASKER_BYTES, MASKER_ENTRIES } from "./lease-masker.ts";
 
-const HOUR_MS = 3_600_000;
-
 /** An instance of its own (its vault keys its maskers) on a clock the test moves. */
 function instance() {
   const clock = { now: 1_780_000_000_000 };
@@ -30,29 +28,36 @@ const kept = (ctx: ServiceContext, id: string) =>
 const sized = (bytes: number, fill = "v") => [{ name: "BIG", value: fill.repeat(bytes) }];
 
 describe("a run's kept masker", () => {
-  it("keeps every delivery's values, and masks them with the declared ones read afresh", async () => {
+  it("masks every value it was built with, declared and delivered, without reading them again", async () => {
     const { ctx } = instance();
-    const until = ctx.now() + HOUR_MS;
-    keepMasker(ctx, run("a"), [], { values: [{ name: "KEY", value: "first_value" }], until });
-    keepMasker(ctx, run("a"), [], { values: [{ name: "KEY", value: "second_value" }], until });
-    // Rebuilt after the secret was replaced: the fresh read finds a third value only.
-    const mask = keepMasker(ctx, run("a"), [{ name: "KEY", value: "third_value" }]);
-    expect(mask("first_value second_value third_value")).toBe("[secret:KEY] [secret:KEY] [secret:KEY]");
-    expect((await leaseMasker(ctx, unread, run("a")))("first_value")).toBe("[secret:KEY]");
+    const values = [
+      { name: "KEY", value: "first_value" },
+      { name: "KEY", value: "second_value" },
+    ];
+    const mask = keepMasker(ctx, run("a"), values, 2);
+    expect(mask("first_value second_value")).toBe("[secret:KEY] [secret:KEY]");
+    const sealed = [{ name: "KEY", wrappedKey: "w", ciphertext: "c" }];
+    const cached = await leaseMasker(ctx, unread, { ...run("a"), deliveredSealed: [...sealed, ...sealed] });
+    expect(cached("second_value")).toBe("[secret:KEY]");
   });
 
-  it(`keeps at most ${MASKER_ENTRIES} runs, dropping the oldest rebuildable one first`, async () => {
+  it("is rebuilt when the lease shows more deliveries than it was built with (one on another instance)", async () => {
     const { ctx } = instance();
-    const until = ctx.now() + HOUR_MS;
-    keepMasker(ctx, run("delivered"), [], { values: [{ name: "KEY", value: "given_value" }], until });
-    for (let i = 0; i < MASKER_ENTRIES; i++) keepMasker(ctx, run(`r${i}`), []);
-    expect(await kept(ctx, "delivered")).toBe(true);
+    keepMasker(ctx, run("a"), [{ name: "KEY", value: "first_value" }], 1);
+    const sealed = { name: "KEY", wrappedKey: "w", ciphertext: "c" };
+    const read = leaseMasker(ctx, unread, { ...run("a"), deliveredSealed: [sealed, sealed] });
+    await expect(read).rejects.toThrow("read the database");
+  });
+
+  it(`keeps at most ${MASKER_ENTRIES} runs, dropping the oldest first`, async () => {
+    const { ctx } = instance();
+    for (let i = 0; i <= MASKER_ENTRIES; i++) keepMasker(ctx, run(`r${i}`), []);
     expect(await kept(ctx, "r0")).toBe(false);
     expect(await kept(ctx, "r1")).toBe(true);
-    expect(await kept(ctx, `r${MASKER_ENTRIES - 1}`)).toBe(true);
+    expect(await kept(ctx, `r${MASKER_ENTRIES}`)).toBe(true);
   });
 
-  it(`keeps at most ${MASKER_BYTES / 1024 / 1024} MiB of values, dropping the oldest rebuildable first`, async () => {
+  it(`keeps at most ${MASKER_BYTES / 1024 / 1024} MiB of values, dropping the oldest first`, async () => {
     const { ctx } = instance();
     const third = Math.floor(MASKER_BYTES / 3);
     keepMasker(ctx, run("a"), sized(third, "a"));
@@ -69,25 +74,11 @@ describe("a run's kept masker", () => {
     expect(await kept(ctx, "c")).toBe(true);
   });
 
-  it("never drops delivered values while their lease may live: a delivery that does not fit is refused", async () => {
-    const { ctx, clock } = instance();
-    const half = Math.floor(MASKER_BYTES / 2);
-    const until = clock.now + HOUR_MS;
-    keepMasker(ctx, run("a"), [], { values: sized(half, "a"), until });
-    keepMasker(ctx, run("b"), [], { values: sized(half, "b"), until });
-    // A masker rebuilt from the database is used, not kept, when there is no room.
-    const mask = keepMasker(ctx, run("c"), [{ name: "C", value: "cccc" }]);
-    expect(mask("cccc")).toBe("[secret:C]");
-    expect(await kept(ctx, "c")).toBe(false);
-    expect(() => keepMasker(ctx, run("d"), [], { values: sized(half, "d"), until })).toThrow(
-      expect.objectContaining({ code: "UZ-API-001" }),
-    );
+  it("uses, and does not keep, a masker bigger than the bound, dropping no other", async () => {
+    const { ctx } = instance();
+    keepMasker(ctx, run("a"), [{ name: "A", value: "aaaa" }]);
+    keepMasker(ctx, run("big"), sized(MASKER_BYTES + 1, "b"));
+    expect(await kept(ctx, "big")).toBe(false);
     expect(await kept(ctx, "a")).toBe(true);
-    expect(await kept(ctx, "b")).toBe(true);
-    // Past the latest end of a's lease, its values may go.
-    clock.now = until + 1;
-    keepMasker(ctx, run("d"), [], { values: sized(half, "d"), until: clock.now + HOUR_MS });
-    expect(await kept(ctx, "a")).toBe(false);
-    expect(await kept(ctx, "d")).toBe(true);
   });
 });

@@ -1,4 +1,3 @@
-import { Problem } from "@fleet/contracts";
 import { and, type Database, type DeliveredSealed, eq, leases, type Tx } from "@fleet/db";
 import type { Vault } from "../../runtime/vault.ts";
 import type { ServiceContext } from "../shared/context.ts";
@@ -29,11 +28,6 @@ interface Entry {
   fleetId: string;
   mask: Mask;
   until: number;
-  /** Every value delivered to this run (each credentials delivery adds its own): masked for its life. */
-  delivered: SecretValue[];
-  /** Until when the entry may not be evicted (its delivered values are this instance's copy; the lease
-   * holds them sealed too): the lease's latest possible end; 0 when nothing was delivered. */
-  pinnedUntil: number;
   /** How many sealed deliveries of the lease (its `delivered_sealed`) the masker was built with. */
   sealedSeen: number;
   bytes: number;
@@ -62,19 +56,6 @@ function bytesOf(values: SecretValue[]): number {
   return bytes;
 }
 
-/** The values delivered before, plus the new ones not among them (a retried delivery adds nothing). */
-function withDelivered(before: SecretValue[], delivered: SecretValue[]): SecretValue[] {
-  const known = new Set(before.map(({ name, value }) => `${name}\u0000${value}`));
-  const kept = [...before];
-  for (const item of delivered) {
-    const key = `${item.name}\u0000${item.value}`;
-    if (known.has(key)) continue;
-    known.add(key);
-    kept.push(item);
-  }
-  return kept;
-}
-
 function remove(cache: Cache, leaseId: string): void {
   const entry = cache.entries.get(leaseId);
   if (entry === undefined) return;
@@ -83,67 +64,42 @@ function remove(cache: Cache, leaseId: string): void {
 }
 
 /**
- * Makes room for an entry of `bytes`, oldest first, within both bounds. An entry holding delivered values
- * is evicted only once its lease cannot be alive any more (kept as it was before the values were also
- * sealed on the lease). Answers whether the entry fits.
+ * Makes room for an entry of `bytes`, oldest first, within both bounds: every entry can be rebuilt from
+ * the database (the fleet's secrets and the lease's sealed deliveries). Answers whether the entry fits.
  */
-function makeRoom(cache: Cache, bytes: number, now: number): boolean {
+function makeRoom(cache: Cache, bytes: number): boolean {
+  if (bytes > MASKER_BYTES) return false;
   const fits = () => cache.entries.size < MASKER_ENTRIES && cache.bytes + bytes <= MASKER_BYTES;
-  if (fits()) return true;
-  for (const [leaseId, entry] of cache.entries) {
-    if (entry.pinnedUntil > now) continue;
-    remove(cache, leaseId);
+  for (const leaseId of cache.entries.keys()) {
     if (fits()) return true;
+    remove(cache, leaseId);
   }
-  return false;
+  return fits();
 }
 
 /**
  * Keeps a run's masker, so the run's frames, memories and report mask without reading the fleet and its
  * secrets each time (a fleet that declares none reads its definition once per TTL, never a secret).
- * `fresh` are the declared values as just read; `delivery` the values the run was just given, added to
- * those given before, and the latest its lease may end: they stay masked for the run's life here, even
- * once their secret is replaced or deleted. One masker masks them all in one pass. A delivery this
- * instance cannot keep (both bounds spent on other runs' delivered values) is refused before anything is
- * delivered.
+ * `values` are everything the run's masker masks: the declared values as just read and the values of the
+ * lease's sealed deliveries, of which there were `sealedSeen`. One masker masks them all in one pass. A
+ * masker too big to keep is used, not kept.
  */
 export function keepMasker(
   ctx: ServiceContext,
   lease: { id: string; fleetId: string; workspaceId: string },
-  fresh: SecretValue[],
-  delivery: { values: SecretValue[]; until: number } | null = null,
+  values: SecretValue[],
   sealedSeen = 0,
 ): Mask {
-  const delivered = delivery?.values ?? [];
   const cache = cacheOf(ctx.vault);
-  const now = ctx.now();
-  const before = cache.entries.get(lease.id);
-  const kept = withDelivered(before?.delivered ?? [], delivered);
-  const mask = maskerOfValues([...fresh, ...kept]);
-  const bytes = bytesOf(fresh) + bytesOf(kept);
-  const pinnedUntil = Math.max(delivered.length > 0 ? delivery!.until : 0, before?.pinnedUntil ?? 0);
+  const mask = maskerOfValues(values);
+  const bytes = bytesOf(values);
   remove(cache, lease.id);
-  if (!makeRoom(cache, bytes, now)) {
-    // The entry as it was stays (its delivered values with it); a rebuilt masker is used, not kept.
-    if (before !== undefined) {
-      cache.entries.set(lease.id, before);
-      cache.bytes += before.bytes;
-    }
-    if (delivered.length > 0)
-      throw new Problem("UZ-API-001", {
-        detail:
-          "This instance keeps as many delivered credential values as it may (to mask them); retry after the Retry-After delay.",
-        headers: { "retry-after": "30" },
-      });
-    return mask;
-  }
+  if (!makeRoom(cache, bytes)) return mask;
   cache.entries.set(lease.id, {
     workspaceId: lease.workspaceId,
     fleetId: lease.fleetId,
     mask,
-    until: now + MASKER_TTL_MS,
-    delivered: kept,
-    pinnedUntil,
+    until: ctx.now() + MASKER_TTL_MS,
     sealedSeen,
     bytes,
   });
@@ -198,7 +154,7 @@ export async function leaseMasker(ctx: ServiceContext, tx: Database | Tx, lease:
   const sealed = lease.deliveredSealed !== undefined ? lease.deliveredSealed : await sealedOf(tx, lease.id);
   const fresh = await declaredValues(tx, ctx.vault, lease.fleetId, lease.workspaceId);
   if (sealed != null) fresh.push(...deliveredValues(ctx.vault, lease.workspaceId, sealed));
-  return keepMasker(ctx, lease, fresh, null, sealed?.length ?? 0);
+  return keepMasker(ctx, lease, fresh, sealed?.length ?? 0);
 }
 
 /**
@@ -222,8 +178,8 @@ export async function leaseMaskerById(ctx: ServiceContext, leaseId: string): Pro
 /**
  * The masker of a fleet's text that no lease carries (a grant's gate, a person's reason on a gate): the
  * declared values as they are now, plus the values sealed on the fleet's running lease at its deliveries
- * (by any instance) and every value this instance delivered to the fleet's runs it still keeps, so a
- * value a run was given is not readable where its fleet's people read either. Not cached.
+ * (by any instance), so a value a run was given is not readable where its fleet's people read either.
+ * Not cached.
  */
 export async function fleetMasker(
   tx: Database | Tx,
@@ -237,9 +193,5 @@ export async function fleetMasker(
     .where(and(eq(leases.fleetId, fleet.fleetId), eq(leases.status, "running")));
   for (const { sealed } of running)
     if (sealed !== null) values.push(...deliveredValues(vault, fleet.workspaceId, sealed));
-  const cache = caches.get(vault);
-  if (cache !== undefined)
-    for (const entry of cache.entries.values())
-      if (entry.fleetId === fleet.fleetId) values.push(...entry.delivered);
   return maskerOfValues(values);
 }

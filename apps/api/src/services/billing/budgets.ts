@@ -51,43 +51,31 @@ export function overBudget(detail: string): Problem {
 /** What a budget verdict reads of a fleet. */
 type Budgets = Pick<FleetRow, "runBudgetNanos" | "periodBudgetNanos" | "spendPeriod" | "periodSpendNanos">;
 
-/**
- * The refusal a run gets once nothing is left of its budget, or null while it may go on (`debited`: as
- * above). `reserved`: what the run's model calls in flight hold (`leases.reserved_nanos`), counted as
- * spent, as the gateway's admission counts it; a renew passes it, a usage report does not (it records
- * what was spent).
- */
-export function runRefusal(
-  fleet: Budgets,
-  usage: number,
-  period: string,
-  debited = 0,
-  reserved = 0,
-): Problem | null {
-  const held = reserved > 0 ? ` (${reserved} of them held by its model calls in flight)` : "";
-  if (fleet.runBudgetNanos !== null && usage + reserved >= fleet.runBudgetNanos) {
+/** The refusal a run gets once nothing is left of its budget, or null while it may go on (`debited`: as above). */
+export function runRefusal(fleet: Budgets, usage: number, period: string, debited = 0): Problem | null {
+  if (fleet.runBudgetNanos !== null && usage >= fleet.runBudgetNanos) {
     return overBudget(
-      `The run has spent ${usage + reserved} nanos${held}, its fleet's cap per run is ${fleet.runBudgetNanos}; stop and report.`,
+      `The run has spent ${usage} nanos, its fleet's cap per run is ${fleet.runBudgetNanos}; stop and report.`,
     );
   }
   if (
     fleet.periodBudgetNanos !== null &&
-    spendIn(fleet, period) + usage - debited + reserved >= fleet.periodBudgetNanos
+    spendIn(fleet, period) + usage - debited >= fleet.periodBudgetNanos
   ) {
     return overBudget(
-      `The fleet's budget for ${period} (${fleet.periodBudgetNanos} nanos) is spent with this run's ${usage + reserved}${held}; stop and report.`,
+      `The fleet's budget for ${period} (${fleet.periodBudgetNanos} nanos) is spent with this run's ${usage}; stop and report.`,
     );
   }
   return null;
 }
 
 /**
- * Checks a held lease's run against its budgets, inside the fenced write's transaction (the fleet locked),
- * its model calls in flight counted as admission counts them (a renew's check).
+ * Checks a held lease's run against its budgets, inside the fenced write's transaction (the fleet locked):
+ * what was spent, not what its model calls in flight reserve (a worst case their charges replace).
  */
 export async function budgetRefusal(tx: Tx, lease: typeof leases.$inferSelect, now: number) {
   const [fleet] = await tx.select().from(fleets).where(eq(fleets.id, lease.fleetId));
   return fleet === undefined
     ? null
-    : runRefusal(fleet, lease.usageNanos, periodOf(now).period, lease.modelNanos, lease.reservedNanos);
+    : runRefusal(fleet, lease.usageNanos, periodOf(now).period, lease.modelNanos);
 }

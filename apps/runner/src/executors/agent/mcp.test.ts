@@ -23,6 +23,9 @@ const server = (overrides: Partial<LeasedMcpServer> = {}): LeasedMcpServer => ({
   ...overrides,
 });
 
+/** What the AI SDK hands a tool's execute, as far as these tools read it. */
+const callOptions = (toolCallId: string) => ({ toolCallId, messages: [] }) as never;
+
 const leaseWith = (servers: LeasedMcpServer[], networkHosts = ["127.0.0.1"]) =>
   fakeLease({
     fleet: { ...fakeLease().fleet, network_hosts: networkHosts, mcp_servers: servers },
@@ -63,7 +66,7 @@ describe("the fleet's MCP servers", () => {
     expect(servers.unavailable).toEqual([]);
     const set = mcpTools(fakeLease(), leaseTools(), servers);
     expect(Object.keys(set).sort()).toEqual(["notes__add", "notes__wait", "notes__write_note"]);
-    const added = await set.notes__add!.execute!({ a: 40, b: 2 }, { toolCallId: "c1", messages: [] });
+    const added = await set.notes__add!.execute!({ a: 40, b: 2 }, callOptions("c1"));
     expect(added).toBe("42");
     const session = mcp.sessions.opened.at(-1)!;
     await closeMcpSessions(servers);
@@ -75,7 +78,7 @@ describe("the fleet's MCP servers", () => {
     const tools = leaseTools(lost.signal);
     const servers = await connectMcpServers(leaseWith([server()]), tools);
     const set = mcpTools(fakeLease(), tools, servers);
-    const running = set.notes__wait!.execute!({ ms: 30_000 }, { toolCallId: "c2", messages: [] });
+    const running = set.notes__wait!.execute!({ ms: 30_000 }, callOptions("c2"));
     await expect.poll(() => mcp.calls.some((call) => call.tool === "wait")).toBe(true);
     const started = Date.now();
     lost.abort();

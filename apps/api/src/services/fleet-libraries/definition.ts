@@ -157,7 +157,10 @@ export function parseDefinition(source: string): FleetDefinition {
       tool_approvals: requires.tools.filter((tool) => tool.approval === "required").map((tool) => tool.name),
       network_hosts: requires.network_hosts,
       runner_labels: requires.runner_labels,
-      mcp_servers: requires.mcp_servers.map(storedMcpServer),
+      // Only when declared: a definition without servers is stored as before (same etag on re-apply).
+      ...(requires.mcp_servers.length === 0
+        ? {}
+        : { mcp_servers: requires.mcp_servers.map(storedMcpServer) }),
     },
     credentialReasons: Object.fromEntries(requires.credentials.map(({ name, reason }) => [name, reason])),
   };

@@ -1,6 +1,7 @@
 import { type FakeMcpServer, startFakeMcpServer } from "@fleet/testing/fake-mcp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fakeLease } from "../../../test/lease.ts";
+import { fakeGate, fakeLease } from "../../../test/lease.ts";
+import type { GateRequest } from "../../api.ts";
 import type { LeaseTools } from "../../executor.ts";
 import { closeMcpSessions, connectMcpServers, type LeasedMcpServer } from "./mcp.ts";
 import { mcpTools, offeredName, resultText, unavailableNote } from "./mcp-tools.ts";
@@ -71,6 +72,27 @@ describe("the fleet's MCP servers", () => {
     const session = mcp.sessions.opened.at(-1)!;
     await closeMcpSessions(servers);
     expect(mcp.sessions.closed).toContain(session);
+  });
+
+  it("gates every tool of a server marked approval: required; a denied call never reaches the server", async () => {
+    const opened: GateRequest[] = [];
+    const tools = {
+      ...leaseTools(),
+      openGate: async (request: GateRequest) => {
+        opened.push(request);
+        return fakeGate({ status: "denied", outcome: "denied", resolved_by: "ops", reason: "not now" });
+      },
+    } as unknown as LeaseTools;
+    const servers = await connectMcpServers(leaseWith([server({ approval: "required" })]), tools);
+    const set = mcpTools(fakeLease(), tools, servers);
+    const before = mcp.calls.length;
+    const told = await set.notes__add!.execute!({ a: 1, b: 1 }, callOptions("c3"));
+    await closeMcpSessions(servers);
+    expect(opened.map((request) => request.proposed_action)).toEqual(['notes__add {"a":1,"b":1}']);
+    expect(told).toBe(
+      "The approval of this notes__add call was denied by ops: not now. The tool did not run.",
+    );
+    expect(mcp.calls.length).toBe(before);
   });
 
   it("abandons a running call within a second when the lease is lost", async () => {

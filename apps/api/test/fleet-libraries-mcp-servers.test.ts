@@ -150,6 +150,14 @@ describe("a definition's MCP servers", () => {
       ],
       [servers("    a: b"), /^requires\.mcp_servers must be a list of \{name, url/],
       [servers(`    - {name: "a\\0", ${ok}}`), /^requires\.mcp_servers\[0\]\.name must be 1 to 32/],
+      [
+        servers('    - {name: a, url: "https://mcp.example.com/\\ud800"}'),
+        /^requires\.mcp_servers\[0\]\.url must be well-formed Unicode/,
+      ],
+      [
+        servers(`    - {name: a, ${ok}, headers: {x-key: "\\ud800"}}`),
+        /^requires\.mcp_servers\[0\]\.headers\.x-key must be well-formed Unicode/,
+      ],
     ];
     for (const [text, detail] of cases) {
       const response = await createEntry(tenant, { definition: text });

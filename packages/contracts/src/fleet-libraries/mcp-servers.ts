@@ -31,8 +31,17 @@ const mcpToolEntry = z.strictObject(
   { error: "must be {name, approval}" },
 );
 
+const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** No lone UTF-16 surrogate (YAML's "\ud800" makes one): it is not Unicode, and the store would alter it. */
+const wellFormed = [
+  (value: string) => !loneSurrogate.test(value),
+  { error: "must be well-formed Unicode (it holds a lone UTF-16 surrogate)" },
+] as const;
+
 const mcpUrl = z
   .string({ error: "must be a string" })
+  .refine(...wellFormed)
   .refine((value) => utf8.encode(value).length <= MCP_CEILINGS.urlBytes, {
     error: `must be at most ${MCP_CEILINGS.urlBytes} bytes`,
     params: CEILING,
@@ -57,6 +66,7 @@ const mcpHeaders = z
     z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/, { error: "must be an HTTP header name" }),
     z
       .string({ error: "must be a string" })
+      .refine(...wellFormed)
       .refine((value) => !headerControls.test(value), { error: "must not contain control characters" })
       .refine((value) => utf8.encode(value).length <= MCP_CEILINGS.headerValueBytes, {
         error: `must be at most ${MCP_CEILINGS.headerValueBytes} bytes`,

@@ -16,6 +16,7 @@ export * from "./fleet-events/stream-frame.ts";
 export * from "./fleet-keys/fleet-key.ts";
 export * from "./fleet-libraries/cron.ts";
 export * from "./fleet-libraries/library.ts";
+export * from "./fleet-libraries/mcp-servers.ts";
 export * from "./fleets/fleet.ts";
 export { IDEMPOTENCY_KEY_LIMIT, MESSAGE_LIMIT } from "./fleets/message-fleet.ts";
 export * from "./input-screen.ts";

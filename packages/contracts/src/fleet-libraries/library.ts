@@ -2,6 +2,7 @@ import { z } from "zod";
 import { epochMs, uuidv7 } from "../common.ts";
 import { MODEL_NAME_PATTERN } from "../models/model.ts";
 import { cronProblem, isTimeZone } from "./cron.ts";
+import { mcpServers, mcpServersReachable } from "./mcp-servers.ts";
 
 /**
  * Ceilings of a fleet definition. Past one, an import answers 413 UZ-LIBRARY-011; the copy a person reads
@@ -197,28 +198,32 @@ export const libraryModel = z.string({ error: "must be a string" }).regex(MODEL_
 });
 
 /** What the fleet needs before it can run. */
-export const libraryRequires = z.strictObject({
-  credentials: z
-    .array(credentialRequirement, { error: "must be a list of {name, reason}" })
-    .refine(...atMost(LIBRARY_CEILINGS.credentials, "credentials"))
-    .refine(...distinct((item: { name: string }) => item.name, "credential"))
-    .default([]),
-  tools: z
-    .array(toolEntry, { error: "must be a list of tool names or {name, approval}" })
-    .refine(...atMost(LIBRARY_CEILINGS.tools, "tools"))
-    .superRefine(noRepeatedTool)
-    .default([]),
-  network_hosts: z
-    .array(networkHost, { error: "must be a list of host names" })
-    .refine(...atMost(LIBRARY_CEILINGS.networkHosts, "hosts"))
-    .refine(...distinct((item: string) => item, "host"))
-    .default([]),
-  runner_labels: z
-    .array(runnerLabel, { error: "must be a list of labels" })
-    .refine(...atMost(LIBRARY_CEILINGS.runnerLabels, "labels"))
-    .refine(...distinct((item: string) => item, "label"))
-    .default([]),
-});
+export const libraryRequires = z
+  .strictObject({
+    credentials: z
+      .array(credentialRequirement, { error: "must be a list of {name, reason}" })
+      .refine(...atMost(LIBRARY_CEILINGS.credentials, "credentials"))
+      .refine(...distinct((item: { name: string }) => item.name, "credential"))
+      .default([]),
+    tools: z
+      .array(toolEntry, { error: "must be a list of tool names or {name, approval}" })
+      .refine(...atMost(LIBRARY_CEILINGS.tools, "tools"))
+      .superRefine(noRepeatedTool)
+      .default([]),
+    network_hosts: z
+      .array(networkHost, { error: "must be a list of host names" })
+      .refine(...atMost(LIBRARY_CEILINGS.networkHosts, "hosts"))
+      .refine(...distinct((item: string) => item, "host"))
+      .default([]),
+    runner_labels: z
+      .array(runnerLabel, { error: "must be a list of labels" })
+      .refine(...atMost(LIBRARY_CEILINGS.runnerLabels, "labels"))
+      .refine(...distinct((item: string) => item, "label"))
+      .default([]),
+    /** MCP servers whose tools the agent is offered (docs/fleet-library-format.md, "MCP servers"). */
+    mcp_servers: mcpServers.default([]),
+  })
+  .superRefine(mcpServersReachable);
 
 /**
  * The YAML front matter of a fleet definition (docs/fleet-library-format.md). Unknown keys are refused,
@@ -236,7 +241,13 @@ export const fleetDefinitionFrontMatter = z.strictObject(
       .array(libraryTrigger, { error: "must be a list of {cron, timezone, message}" })
       .refine(...atMost(LIBRARY_CEILINGS.triggers, "triggers"))
       .default([]),
-    requires: libraryRequires.default({ credentials: [], tools: [], network_hosts: [], runner_labels: [] }),
+    requires: libraryRequires.default({
+      credentials: [],
+      tools: [],
+      network_hosts: [],
+      runner_labels: [],
+      mcp_servers: [],
+    }),
   },
   { error: "must be a YAML mapping" },
 );

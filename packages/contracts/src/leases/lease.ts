@@ -26,6 +26,22 @@ export const lease = z
        */
       tool_approvals: z.array(z.string()).optional(),
       network_hosts: z.array(z.string()),
+      /**
+       * The MCP servers the fleet declared (reached over Streamable HTTP on a host of network_hosts):
+       * `approval` gates every tool of the server, `tool_approvals` names its gated tools, `headers` may
+       * hold `{{secrets.NAME.field}}` placeholders the runner fills. Absent from an older service.
+       */
+      mcp_servers: z
+        .array(
+          z.object({
+            name: z.string(),
+            url: z.string(),
+            approval: z.enum(["required"]).nullable(),
+            tool_approvals: z.array(z.string()),
+            headers: z.record(z.string(), z.string()).optional(),
+          }),
+        )
+        .optional(),
     }),
   })
   .meta({ id: "Lease" });

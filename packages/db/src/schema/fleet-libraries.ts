@@ -17,6 +17,17 @@ export interface LibraryRequirements {
   network_hosts: string[];
   /** Runner labels the fleet's work must be leased by (every one among the runner's). */
   runner_labels: string[];
+  /** Declared MCP servers (issue 32), normalised as the lease carries them; rows from before lack it. */
+  mcp_servers?: StoredMcpServer[];
+}
+
+/** An MCP server as stored and leased: `approval` null when only some (or none) of its tools are gated. */
+export interface StoredMcpServer {
+  name: string;
+  url: string;
+  approval: "required" | null;
+  tool_approvals: string[];
+  headers?: Record<string, string>;
 }
 
 /**

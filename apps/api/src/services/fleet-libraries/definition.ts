@@ -9,6 +9,7 @@ import {
 import type { LibraryRequirements, LibraryTrigger } from "@fleet/db";
 import { parseDocument } from "yaml";
 import type { z } from "zod";
+import { storedMcpServer } from "./mcp-servers.ts";
 
 /** A fleet definition read from its file, ready to store. */
 export interface FleetDefinition {
@@ -156,6 +157,10 @@ export function parseDefinition(source: string): FleetDefinition {
       tool_approvals: requires.tools.filter((tool) => tool.approval === "required").map((tool) => tool.name),
       network_hosts: requires.network_hosts,
       runner_labels: requires.runner_labels,
+      // Only when declared: a definition without servers is stored as before (same etag on re-apply).
+      ...(requires.mcp_servers.length === 0
+        ? {}
+        : { mcp_servers: requires.mcp_servers.map(storedMcpServer) }),
     },
     credentialReasons: Object.fromEntries(requires.credentials.map(({ name, reason }) => [name, reason])),
   };

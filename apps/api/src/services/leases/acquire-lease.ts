@@ -1,6 +1,6 @@
 import type { Socket } from "node:net";
 import { type Lease, Problem } from "@fleet/contracts";
-import { eq, leases, resultRows, runners, sql } from "@fleet/db";
+import { eq, leases, resultRows, runners, type StoredMcpServer, sql } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
 import { budgetLeft, periodOf } from "../billing/period.ts";
 import { recordRunnerEvent } from "../runners/runner-events.ts";
@@ -31,6 +31,7 @@ interface Claimed {
       tools: string[];
       tool_approvals?: string[];
       network_hosts: string[];
+      mcp_servers?: StoredMcpServer[];
     };
   };
 }
@@ -139,6 +140,7 @@ async function tryAcquire(ctx: ServiceContext, runnerId: string): Promise<Lease 
       tools: requirements.tools,
       tool_approvals: requirements.tool_approvals ?? [],
       network_hosts: requirements.network_hosts,
+      mcp_servers: requirements.mcp_servers ?? [],
     },
   };
 }

@@ -9,6 +9,8 @@ import {
   type ModelAccess,
   messageOf,
 } from "../../executor.ts";
+import { type McpSessions, NO_MCP, withMcpServers } from "./mcp.ts";
+import { mcpTools, unavailableNote } from "./mcp-tools.ts";
 import { agentTools } from "./tools.ts";
 
 /** Model calls (steps) one run may make before it is stopped; `FLEET_RUNNER_AGENT_MAX_STEPS`. */
@@ -82,9 +84,9 @@ function describeFailure(failure: unknown): string {
 export function createAgentExecutor(options: AgentOptions = {}): Executor {
   const maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
   const maxRunMs = options.maxRunMs ?? DEFAULT_MAX_RUN_MS;
-  return {
+  return withMcpServers({
     name: "agent",
-    async run(lease: Lease, tools: LeaseTools): Promise<ExecutionResult> {
+    async run(lease: Lease, tools: LeaseTools, mcp: McpSessions = NO_MCP): Promise<ExecutionResult> {
       const started = Date.now();
       const gateway = createOpenAICompatible({
         name: "fleet-gateway",
@@ -100,9 +102,12 @@ export function createAgentExecutor(options: AgentOptions = {}): Executor {
       const result = streamText({
         // The gateway sends the model the fleet resolves to, whatever this names.
         model: gateway.chatModel("fleet-model"),
-        system: lease.fleet.instructions,
+        system: lease.fleet.instructions + unavailableNote(mcp),
         prompt: messageOf(lease),
-        tools: agentTools(lease, tools, () => stepText),
+        tools: {
+          ...agentTools(lease, tools, () => stepText),
+          ...mcpTools(lease, tools, mcp, () => stepText),
+        },
         stopWhen: stepCountIs(maxSteps),
         abortSignal: signal,
         onError: ({ error }) => {
@@ -139,5 +144,5 @@ export function createAgentExecutor(options: AgentOptions = {}): Executor {
         wall_ms: Date.now() - started,
       };
     },
-  };
+  });
 }

@@ -43,6 +43,23 @@ describe("the script", () => {
     expect(answered.text).toContain(SCRIPTED_NOTE);
   });
 
+  it("starts over at a new user turn, whatever earlier runs' steps the context holds", () => {
+    const again = nextStep(
+      {
+        tools,
+        messages: [
+          { role: "user", content: "How are we?" },
+          { role: "tool", tool_call_id: "call_read_board", content: board },
+          { role: "tool", tool_call_id: "call_remember", content: "Remembered status-board." },
+          { role: "assistant", content: "Done." },
+          { role: "user", content: "And now?" },
+        ],
+      },
+      "http://b",
+    );
+    expect(again.toolCall?.id).toBe("call_read_board");
+  });
+
   it("says so when the approval was denied, and when it has no tools", () => {
     const denied = nextStep(
       {

@@ -96,7 +96,9 @@ export function boardSummary(result: string): string {
 export function nextStep(body: Record<string, unknown>, boardUrl: string): ScriptedStep {
   const messages = (Array.isArray(body.messages) ? body.messages : []) as ChatMessage[];
   const tools = offeredTools(body);
-  const results = toolResults(messages);
+  // This turn's results only: earlier runs' steps in the context (same call ids) are history, not progress.
+  const lastUser = messages.findLastIndex((message) => message.role === "user");
+  const results = toolResults(messages.slice(lastUser + 1));
   const board = results.get("call_read_board");
   const remembered = results.get("call_remember");
   if (!tools.has("http_request") || !tools.has("memory_write")) {

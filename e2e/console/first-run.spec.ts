@@ -70,6 +70,15 @@ test.describe("First run", () => {
       await expect(page.getByRole("row", { name: /local-dev/ })).toBeVisible();
       await screenshot(page, testInfo, "first-run-runners");
 
+      // No provider anywhere: the Models page says the demo agent's model is scripted, not a real one.
+      await page
+        .getByRole("navigation", { name: "Main" })
+        .getByRole("link", { name: /Models/ })
+        .click();
+      const provider = page.getByRole("region", { name: "Your provider" });
+      await expect(provider).toContainText("Scripted demo model — not a real model.");
+      await expect(provider.getByRole("button", { name: "Set provider" })).toBeVisible();
+
       // The demo fleet waits in the Library, offered by the platform, and is installed already in the
       // default workspace (with the secret it declares), so the printed curl line works at once.
       await page

@@ -1,6 +1,8 @@
 // `pnpm start`: build what is missing, then run the API and the console together on the configured
 // database (embedded PGlite by default), and print both URLs and a one-time sign-in link for the owner.
-// In dev mode (the default here) it also starts one local runner with the echo executor, so work flows.
+// In dev mode (the default here) it also starts the local demo service (a status board and the scripted
+// demo model, apps/runner/dev) and one local runner with the auto executor (echo for Echo, agent for the
+// demo agent fleet), so work flows with no provider configured.
 // Their logs go to files it names (.data/logs/), so the link and the key stay on screen; with LOG_LEVEL
 // set they stream to the terminal instead, at that level.
 import { spawn } from "node:child_process";
@@ -18,12 +20,23 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 await onNode24(root);
 const apiPort = process.env.PORT ?? "8080";
 const consolePort = process.env.CONSOLE_PORT ?? "3000";
+const devMode = (process.env.FLEET_DEV_MODE ?? "true") === "true";
+/** The local demo service's port (dev mode): the status board and the scripted demo model. */
+const demoPort = process.env.FLEET_DEMO_PORT ?? "8091";
 const env = {
   ...process.env,
   PORT: apiPort,
   CONSOLE_PORT: consolePort,
   API_URL: process.env.API_URL ?? `http://127.0.0.1:${apiPort}`,
   FLEET_DEV_MODE: process.env.FLEET_DEV_MODE ?? "true",
+  // With no provider configured, the gateway's calls go to the scripted demo model (dev mode only).
+  ...(devMode
+    ? {
+        FLEET_DEMO_PORT: demoPort,
+        FLEET_DEV_SCRIPTED_MODEL_URL:
+          process.env.FLEET_DEV_SCRIPTED_MODEL_URL ?? `http://127.0.0.1:${demoPort}/model/v1`,
+      }
+    : {}),
   TURBO_TELEMETRY_DISABLED: "1",
   NEXT_TELEMETRY_DISABLED: "1",
 };
@@ -37,7 +50,7 @@ process.stderr.on("error", () => {});
 const runnerGraceMs = Number(process.env.FLEET_RUNNER_SHUTDOWN_GRACE_MS ?? 20_000);
 const processes = new Processes({ cwd: root, runnerGraceMs, serverGraceMs: 10_000, say });
 // Named in the summary before their processes start (the console's once its build is done).
-for (const name of ["api", "build", "console"]) logs?.open(name);
+for (const name of ["api", "build", "console", ...(devMode ? ["demo"] : [])]) logs?.open(name);
 
 function run(name, command, args, options = {}) {
   return processes.run(name, command, args, {
@@ -97,7 +110,8 @@ function fleetctl(args) {
 }
 
 /**
- * One local runner (dev_none tier, echo executor) that enrols itself with an operator token on its first
+ * One local runner (dev_none tier, auto executor: echo for a fleet without tools, agent for one with; two
+ * workers, so a gate waiting on a person does not hold Echo's messages back) that enrols itself with an operator token on its first
  * start and keeps its runner token in .data/runner (mode 600), one file per database. Answers whether it
  * came online. Into its log file it logs at info; into the terminal (LOG_LEVEL set) at LOG_LEVEL where the
  * runner has that level, else warnings only, so the start's output stays short.
@@ -120,6 +134,8 @@ async function startRunner(apiUrl, operatorToken) {
       FLEET_RUNNER_HOST_ID: runnerHost,
       FLEET_RUNNER_TOKEN_FILE: join(root, ".data", "runner", `${runnerHost}-${database}.json`),
       FLEET_RUNNER_SANDBOX_TIER: "dev_none",
+      FLEET_RUNNER_EXECUTOR: env.FLEET_RUNNER_EXECUTOR ?? "auto",
+      FLEET_RUNNER_WORKER_COUNT: env.FLEET_RUNNER_WORKER_COUNT ?? "2",
       FLEET_RUNNER_LOG_LEVEL: env.FLEET_RUNNER_LOG_LEVEL ?? runnerLogLevel(),
     },
   });
@@ -131,7 +147,7 @@ async function startRunner(apiUrl, operatorToken) {
       }).then((response) => response.json());
       const runner = page.items?.find((item) => item.host_id === runnerHost && item.status === "active");
       if (runner && ["online", "busy"].includes(runner.liveness) && !runner.degraded) {
-        return `${runnerHost} is working (dev_none, echo executor): messages to fleets are answered`;
+        return `${runnerHost} is working (dev_none, auto executor: echo for Echo, agent for fleets with tools)`;
       }
     } catch {
       // the API is busy starting the console's requests; ask again
@@ -218,6 +234,14 @@ function summary(result, runner) {
       `  curl -X POST ${apiUrl}/v1/workspaces/${result.workspace.id}/fleets/${result.demo_fleet.id}/messages -H "Authorization: Bearer $FLEET_API_KEY" -H "Content-Type: application/json" -d '{"message":"Hello"}'`,
     );
   }
+  if (result.workspace && result.agent_demo_fleet) {
+    lines.push(
+      "",
+      `Watch an agent: in the console open the fleet ${result.agent_demo_fleet.name} and send it a message ("How is the shop doing?").`,
+      `  It reads the local status board (http://127.0.0.1:${demoPort}/status), then asks to remember what it saw: approve it in Approvals.`,
+      "  With no provider set, its model is the SCRIPTED DEMO MODEL, not a real model: set one on the console's Models page (README, Real models).",
+    );
+  }
   if (result.url) {
     lines.push("", `Sign in as ${result.owner} (one-time link, valid 10 minutes):`, `  ${result.url}`);
     if (env.FLEET_DEV_MODE === "true")
@@ -239,6 +263,10 @@ const fail = (error) => {
 try {
   const consoleStarted = startConsole();
   consoleStarted.catch(fail);
+  // Before the API, so the scripted demo model answers by the time a run calls it; optional: a taken port
+  // leaves the rest running (the demo agent's runs then fail and say why).
+  if (devMode)
+    run("demo", process.execPath, ["--import", "tsx", "apps/runner/dev/main.ts"], { optional: true });
   run("api", process.execPath, ["apps/api/scripts/start.mjs"]);
   // /readyz, not /healthz: the API listens (and /healthz answers) before its database is open, and
   // fleetctl below talks to the running server's control socket, which opens with the database.

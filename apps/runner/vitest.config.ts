@@ -6,7 +6,7 @@ import { defineConfig } from "vitest/config";
  */
 export default defineConfig({
   test: {
-    include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+    include: ["src/**/*.test.ts", "dev/**/*.test.ts", "test/**/*.test.ts"],
     pool: "forks",
     maxWorkers: 2,
     testTimeout: 30_000,

@@ -28,12 +28,15 @@ test.describe("First run", () => {
       expect(printed).toMatch(new RegExp(`^ {2}API +${apiUrl} +\\(reference ${apiUrl}/docs\\)$`, "m"));
       expect(printed).toMatch(new RegExp(`^ {2}Console +${consoleUrl}$`, "m"));
       expect(printed).toMatch(
-        /^ {2}Runner +local-dev is working \(dev_none, echo executor\): messages to fleets are answered$/m,
+        /^ {2}Runner +local-dev is working \(dev_none, auto executor: echo for Echo, agent for fleets with tools\)$/m,
       );
       // The servers' logs go to files it names; the terminal shows none of their lines.
       expect(printed).toMatch(
-        /^ {2}Logs +\S*first-run-\d+\/ \(api\.log, build\.log, console\.log, runner\.log\) /m,
+        /^ {2}Logs +\S*first-run-\d+\/ \(api\.log, build\.log, console\.log, demo\.log, runner\.log\) /m,
       );
+      // The demo agent fleet, and that its model is scripted until a provider is set.
+      expect(printed).toContain("Watch an agent: in the console open the fleet Status Board Agent");
+      expect(printed).toContain("its model is the SCRIPTED DEMO MODEL, not a real model");
       expect(printed).not.toMatch(/"level":\d+/);
       expect(readFileSync(join(start.logDir, "api.log"), "utf8")).toMatch(/"msg":"request"/);
       expect(printed).toContain('Created tenant "Default" with owner owner@localhost.');
@@ -67,6 +70,15 @@ test.describe("First run", () => {
       await expect(page.getByRole("row", { name: /local-dev/ })).toBeVisible();
       await screenshot(page, testInfo, "first-run-runners");
 
+      // No provider anywhere: the Models page says the demo agent's model is scripted, not a real one.
+      await page
+        .getByRole("navigation", { name: "Main" })
+        .getByRole("link", { name: /Models/ })
+        .click();
+      const provider = page.getByRole("region", { name: "Your provider" });
+      await expect(provider).toContainText("Scripted demo model — not a real model.");
+      await expect(provider.getByRole("button", { name: "Set provider" })).toBeVisible();
+
       // The demo fleet waits in the Library, offered by the platform, and is installed already in the
       // default workspace (with the secret it declares), so the printed curl line works at once.
       await page
@@ -79,6 +91,7 @@ test.describe("First run", () => {
       expect(printed).toMatch(new RegExp(`^ {2}Workspace ${workspaceId} {3}\\(default\\)$`, "m"));
       await expect(page.getByRole("row", { name: /Echo/ })).toContainText("Platform");
       await expect(page.getByRole("row", { name: /Echo/ })).toContainText("ECHO_GREETING");
+      await expect(page.getByRole("row", { name: /Status Board Agent/ })).toContainText("Platform");
       await screenshot(page, testInfo, "first-run-library");
 
       // The printed API key is the tenant's: it reads the secret the first run created (by name only).
@@ -114,6 +127,9 @@ test.describe("First run", () => {
       const inspect = page.getByRole("dialog", { name: "Message event" });
       await expect(inspect.getByRole("region", { name: "Response" })).toContainText(`Echo: ${message}`);
       await screenshot(page, testInfo, "first-run-answer");
+
+      // The demo agent fleet runs end to end on the scripted demo model: board read, gate, memory, answer.
+      await agentDemoRuns(apiUrl, workspaceId, apiKey!);
     } finally {
       stopped = await start.stop();
       await testInfo.attach("start output", { body: start.printed, contentType: "text/plain" });
@@ -123,3 +139,42 @@ test.describe("First run", () => {
     await expect(fetch(`http://127.0.0.1:${start.apiPort}/healthz`)).rejects.toThrow();
   });
 });
+
+/** Messages the demo agent fleet, approves its memory's gate, and reads its scripted answer (REST). */
+async function agentDemoRuns(apiUrl: string, workspaceId: string, apiKey: string): Promise<void> {
+  const call = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${apiUrl}/v1/workspaces/${workspaceId}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${apiKey}`,
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return response.json();
+  };
+  const fleets = await call("GET", "/fleets");
+  const agent = fleets.items.find((fleet: { name: string }) => fleet.name === "Status Board Agent");
+  expect(agent, "the demo agent fleet is installed").toBeDefined();
+  const sent = await call("POST", `/fleets/${agent.id}/messages`, { message: "How is the shop doing?" });
+  let gate: { gate_id: string; tool_name: string } | undefined;
+  await expect
+    .poll(
+      async () => {
+        const page = await call("GET", `/approvals?fleet_id=${agent.id}&status=pending`);
+        gate = page.items[0];
+        return gate?.tool_name;
+      },
+      { timeout: 60_000 },
+    )
+    .toBe("memory_write");
+  await call("POST", `/approvals/${gate!.gate_id}/approve`, {});
+  await expect
+    .poll(async () => (await call("GET", `/fleets/${agent.id}/events/${sent.event_id}`)).status, {
+      timeout: 60_000,
+    })
+    .toBe("processed");
+  const event = await call("GET", `/fleets/${agent.id}/events/${sent.event_id}`);
+  expect(event.response_text).toContain("I remembered it as the memory status-board.");
+  expect(event.response_text).toContain("Scripted demo model — not a real model.");
+}

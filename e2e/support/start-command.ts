@@ -38,6 +38,7 @@ const inherited = [
   "SESSION_SIGNING_KEY",
   "FLEET_MASTER_KEY",
   "FLEET_DEV_MODE",
+  "FLEET_DEV_SCRIPTED_MODEL_URL",
   "FLEET_SCHEDULER_URL",
 ];
 
@@ -126,6 +127,10 @@ export class StartCommand {
     let consolePort = await freePort(18181);
     while (consolePort === apiPort || avoid.includes(consolePort)) consolePort = await freePort(0);
     if (avoid.includes(apiPort)) throw new Error(`port ${apiPort} is the suite's`);
+    // The local demo service (status board and scripted demo model): not 8091, which a developer's own
+    // `pnpm start` may hold.
+    let demoPort = await freePort(18190);
+    while ([apiPort, consolePort, ...avoid].includes(demoPort)) demoPort = await freePort(0);
     const databaseUrl = `pglite://${join(runDir, "db")}`;
     const binDir = join(runDir, "bin");
     const buildRequests = join(runDir, "build-requests.txt");
@@ -138,6 +143,7 @@ export class StartCommand {
     Object.assign(env, {
       PORT: String(apiPort),
       CONSOLE_PORT: String(consolePort),
+      FLEET_DEMO_PORT: String(demoPort),
       DATABASE_URL: databaseUrl,
       PATH: `${binDir}${delimiter}${process.env.PATH ?? ""}`,
     });

@@ -175,6 +175,17 @@ export const envSchema = z.object({
    */
   FLEET_OPENAI_BASE_URL: z.url({ protocol: /^https?$/ }).default("https://api.openai.com/v1"),
   FLEET_ANTHROPIC_BASE_URL: z.url({ protocol: /^https?$/ }).default("https://api.anthropic.com"),
+  /**
+   * Dev mode only (`pnpm start` sets it): the loopback base URL of the scripted demo model (apps/runner/dev),
+   * which the model gateway calls when neither the tenant nor the platform has a provider. Not a real model.
+   */
+  FLEET_DEV_SCRIPTED_MODEL_URL: z
+    .url({ protocol: /^https?$/ })
+    .refine(
+      (v) => ["127.0.0.1", "localhost", "[::1]"].includes(new URL(v).hostname),
+      "must be a loopback URL (127.0.0.1, localhost or [::1])",
+    )
+    .optional(),
   /** The longest a model call may wait for the vendor's answer (or its next streamed chunk): 504 UZ-MODEL-003. */
   FLEET_MODEL_DEADLINE_MS: z.coerce.number().int().min(100).max(600_000).default(120_000),
   /** The longest one call to a connector's vendor may take before it counts as failed (UZ-CONN-003). */

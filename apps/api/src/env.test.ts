@@ -21,9 +21,26 @@ describe("configuration", () => {
     [{ FLEET_METRICS_ADDRESS: "127.0.0.1:70000" }, "FLEET_METRICS_ADDRESS"],
     [{ FLEET_METRICS_ADDRESS: "http://127.0.0.1:9464" }, "FLEET_METRICS_ADDRESS"],
     [{ OTEL_EXPORTER_OTLP_ENDPOINT: "collector:4318" }, "OTEL_EXPORTER_OTLP_ENDPOINT"],
+    [
+      { FLEET_DEV_MODE: "true", FLEET_DEV_SCRIPTED_MODEL_URL: "http://10.0.0.5:8091/v1" },
+      "FLEET_DEV_SCRIPTED_MODEL_URL",
+    ],
+    [{ FLEET_DEV_SCRIPTED_MODEL_URL: "http://127.0.0.1:8091/model/v1" }, "FLEET_DEV_SCRIPTED_MODEL_URL"],
   ])("refuses %j naming %s", (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`^invalid configuration: ${name} `));
+  });
+
+  it("takes the scripted demo model's loopback URL in dev mode only", () => {
+    expect(loadConfig({}).modelGateway.devScriptedModelUrl).toBeNull();
+    const dev = loadConfig({
+      FLEET_DEV_MODE: "true",
+      FLEET_DEV_SCRIPTED_MODEL_URL: "http://127.0.0.1:8091/model/v1/",
+    });
+    expect(dev.modelGateway.devScriptedModelUrl).toBe("http://127.0.0.1:8091/model/v1");
+    expect(() => loadConfig({ FLEET_DEV_SCRIPTED_MODEL_URL: "http://localhost:8091/v1" })).toThrow(
+      /only with FLEET_DEV_MODE=true/,
+    );
   });
 
   it("serves no metrics and loads no tracing unless told to", () => {

@@ -74,8 +74,16 @@ export interface Config {
     datadog: { baseUrl: string };
     deadlineMs: number;
   };
-  /** The model gateway: the named providers' endpoints (no trailing slash) and the vendor deadline. */
-  modelGateway: { openaiBaseUrl: string; anthropicBaseUrl: string; deadlineMs: number };
+  /**
+   * The model gateway: the named providers' endpoints (no trailing slash) and the vendor deadline; in dev
+   * mode, the scripted demo model's loopback base URL (null: none), used when no provider is configured.
+   */
+  modelGateway: {
+    openaiBaseUrl: string;
+    anthropicBaseUrl: string;
+    deadlineMs: number;
+    devScriptedModelUrl: string | null;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -93,6 +101,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     throw new ConfigError(`invalid configuration: ${String(issue.path[0])} ${issue.message}`);
   }
   const env = parsed.data;
+  if (env.FLEET_DEV_SCRIPTED_MODEL_URL !== undefined && !env.FLEET_DEV_MODE) {
+    throw new ConfigError(
+      "invalid configuration: FLEET_DEV_SCRIPTED_MODEL_URL is accepted only with FLEET_DEV_MODE=true",
+    );
+  }
   const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, "");
   return {
     port: env.PORT,
@@ -161,6 +174,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       openaiBaseUrl: env.FLEET_OPENAI_BASE_URL.replace(/\/$/, ""),
       anthropicBaseUrl: env.FLEET_ANTHROPIC_BASE_URL.replace(/\/$/, ""),
       deadlineMs: env.FLEET_MODEL_DEADLINE_MS,
+      devScriptedModelUrl: env.FLEET_DEV_SCRIPTED_MODEL_URL?.replace(/\/$/, "") ?? null,
     },
   };
 }

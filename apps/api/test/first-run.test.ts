@@ -1,11 +1,12 @@
-import type { OutputOf } from "@fleet/contracts";
+import type { OutputOf, Problem } from "@fleet/contracts";
 import type { listLibraries } from "@fleet/contracts/fleet-libraries/list-libraries";
 import type { getMe } from "@fleet/contracts/users/get-me";
 import type { listWorkspaces } from "@fleet/contracts/workspaces/list-workspaces";
-import { fleetLibraries } from "@fleet/db";
+import { eq, fleetLibraries } from "@fleet/db";
 import { describe, expect, it } from "vitest";
+import { getTenantProvider } from "../src/services/providers/get-tenant-provider.ts";
 import { firstRun } from "../src/services/tenants/first-run.ts";
-import { call, testApi, useIsolatedApi } from "./harness.ts";
+import { call, seedTenant, testApi, useIsolatedApi } from "./harness.ts";
 
 // First run acts on an empty database: this file has one of its own.
 useIsolatedApi();
@@ -20,7 +21,11 @@ describe("first run", () => {
     const again = await firstRun(services, { ownerEmail: "owner@example.test", tenantName: "Default" });
     expect(again.created).toBeNull();
     const entries = await api.database.db.select().from(fleetLibraries);
-    expect(entries.map((entry) => [entry.name, entry.visibility])).toEqual([["Echo", "platform"]]);
+    // In dev mode the demo agent fleet too (its status board is local: never offered on a deployment).
+    expect(entries.map((entry) => [entry.name, entry.visibility]).sort()).toEqual([
+      ["Echo", "platform"],
+      ["Status Board Agent", "platform"],
+    ]);
 
     // The owner sees it in their workspace's library and can install it once the credential it asks for exists.
     const me = await call<OutputOf<typeof getMe>>("GET", "/v1/users/me", { token: first.created!.api_key });
@@ -34,8 +39,19 @@ describe("first run", () => {
       `/v1/workspaces/${workspace}/fleet-libraries`,
       { token: first.created!.api_key },
     );
-    expect(library.body.items).toHaveLength(1);
-    expect(Object.keys(library.body.items[0]!.required_credentials_reasons)).toEqual(["ECHO_GREETING"]);
+    const echo = library.body.items.find((item) => item.name === "Echo");
+    expect(Object.keys(echo!.required_credentials_reasons)).toEqual(["ECHO_GREETING"]);
+    const agent = library.body.items.find((item) => item.name === "Status Board Agent");
+    expect(agent?.requirements).toMatchObject({
+      tools: ["http_request", "memory_write"],
+      network_hosts: ["127.0.0.1"],
+      credentials: [],
+    });
+    const [definition] = await api.database.db
+      .select({ requirements: fleetLibraries.requirements })
+      .from(fleetLibraries)
+      .where(eq(fleetLibraries.name, "Status Board Agent"));
+    expect(definition?.requirements).toMatchObject({ tool_approvals: ["memory_write"] });
 
     // A developer alone on their machine answers the gates of the messages they send.
     const policy = await call("GET", `/v1/workspaces/${workspace}/approval-policy`, {
@@ -52,5 +68,36 @@ describe("first run", () => {
       body: { message: "Hello" },
     });
     expect(sent.status).toBe(202);
+
+    // And the demo agent fleet is installed beside it; every start names it.
+    expect(again.agent_demo_fleet).toMatchObject({ name: "Status Board Agent" });
+    const fleet = await call<{ status: string }>(
+      "GET",
+      `/v1/workspaces/${workspace}/fleets/${again.agent_demo_fleet!.id}`,
+      { token: first.created!.api_key },
+    );
+    expect(fleet.body).toMatchObject({ status: "active" });
+  });
+
+  it("says the scripted demo model stands in where no provider is set, in dev mode with its URL", async () => {
+    const api = await testApi();
+    const tenant = await seedTenant();
+    const config = api.app.services.config;
+    const scripted = {
+      ...api.app.services,
+      config: {
+        ...config,
+        devMode: true,
+        modelGateway: { ...config.modelGateway, devScriptedModelUrl: "http://127.0.0.1:8091/model/v1" },
+      },
+    };
+    const refusal = await getTenantProvider(scripted, tenant.tenantId).catch((error: Problem) => error);
+    expect(refusal).toMatchObject({
+      code: "UZ-PROVIDER-003",
+      extras: { current_state: "scripted_demo_model" },
+    });
+    // Without it (any deployment), the plain answer.
+    const plain = await getTenantProvider(api.app.services, tenant.tenantId).catch((error: Problem) => error);
+    expect(plain).toMatchObject({ code: "UZ-PROVIDER-003", extras: {} });
   });
 });

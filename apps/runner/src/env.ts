@@ -35,7 +35,7 @@ const schema = z.object({
         .filter((label) => label !== ""),
     )
     .pipe(z.array(runnerLabel).max(32)),
-  /** `echo` or `agent` (built in), or a path to a module exporting `createExecutor` (see README). */
+  /** `echo`, `agent` or `auto` (built in), or a path to a module exporting `createExecutor` (see README). */
   FLEET_RUNNER_EXECUTOR: z.string().min(1).default("echo"),
   /** How long the echo executor works before answering, publishing progress meanwhile (demos, tests). */
   FLEET_RUNNER_ECHO_DELAY_MS: positiveMs(0, 3_600_000, 0),

@@ -133,8 +133,27 @@ export async function chatCompletion(
   }
 }
 
-/** The admitted call's endpoint and key; 409 UZ-MODEL-001 when neither tenant nor platform has a provider. */
+/** The model id the scripted demo model answers to (apps/runner/dev/scripted-model.ts). */
+export const SCRIPTED_DEMO_MODEL = "scripted-demo";
+
+/**
+ * The admitted call's endpoint and key; 409 UZ-MODEL-001 when neither tenant nor platform has a provider.
+ * The one dev-mode allowance: with neither, and FLEET_DEV_SCRIPTED_MODEL_URL set (only accepted with
+ * FLEET_DEV_MODE=true), the call goes to the scripted demo model on loopback, keyless and unpriced
+ * (docs/decisions/agent-executor.md, "The demo fleet and the scripted model").
+ */
 function chosenTarget(ctx: ServiceContext, call: AdmittedCall): Promise<Target> {
+  const scripted = ctx.config.modelGateway.devScriptedModelUrl;
+  if (call.choice === null && scripted !== null && ctx.config.devMode) {
+    const target: Target = {
+      provider: "openai_compatible",
+      baseUrl: scripted,
+      addresses: null,
+      model: SCRIPTED_DEMO_MODEL,
+      apiKey: null,
+    };
+    return Promise.resolve(target);
+  }
   if (call.choice === null) {
     throw new Problem("UZ-MODEL-001", {
       detail: "Neither the tenant nor the platform has a model provider configured.",

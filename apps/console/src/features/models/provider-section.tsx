@@ -33,6 +33,8 @@ export function ProviderSection() {
   const [removing, setRemoving] = useState(false);
   const status = current.error ? statusOf(current.error) : undefined;
   const notSet = status === 404;
+  // Dev mode with no provider anywhere: the gateway's calls go to the scripted demo model (pnpm start).
+  const scripted = notSet && current.error?.data?.problem?.current_state === "scripted_demo_model";
   const forbidden = status === 403;
 
   return (
@@ -43,6 +45,8 @@ export function ProviderSection() {
         </h2>
         {current.data ? (
           <Badge tone="success">{providerLabel(current.data.provider)}</Badge>
+        ) : scripted ? (
+          <Badge tone="warning">Scripted demo model</Badge>
         ) : notSet ? (
           <Badge tone="neutral">Platform default</Badge>
         ) : null}
@@ -57,6 +61,13 @@ export function ProviderSection() {
           <p className="muted">
             Seeing and changing the tenant's provider needs the <code>workspace:admin</code> scope, which you
             do not hold. Ask an owner of this tenant.
+          </p>
+        ) : scripted ? (
+          <p>
+            <strong>Scripted demo model — not a real model.</strong> No provider is set here or on the
+            platform, so in dev mode your fleets' model calls go to a local script that plays the demo agent's
+            steps (read the status board, ask to remember it, answer). Set a provider to use a real model:
+            OpenAI, Anthropic, or any OpenAI-compatible endpoint.
           </p>
         ) : notSet ? (
           <p>

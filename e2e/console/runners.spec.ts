@@ -141,6 +141,19 @@ test.describe("Runners", () => {
     );
     await screenshot(page, testInfo, "runner-leases");
 
+    // The running lease expires in seconds, counted: renewed a moment ago, it never reads "just now".
+    await leases
+      .getByRole("row")
+      .nth(1)
+      .getByRole("link", { name: /^Review lease of Nightly build/ })
+      .click();
+    const runningReview = page.getByRole("dialog", { name: "Lease of Nightly build" });
+    await expect(runningReview.locator("[data-expiry]")).toHaveText(
+      /^(in )?\d+ (second|minute)s?( ago \(overdue\))?$/,
+    );
+    await runningReview.getByRole("button", { name: "Close", exact: true }).click();
+    await expect(page).not.toHaveURL(/lease=/);
+
     // Review the failed lease: its id goes in the URL.
     await failedRow.getByRole("link", { name: /^Review lease of Nightly build/ }).click();
     await expect(page).toHaveURL(new RegExp(`lease=${failed.lease_id}`));

@@ -78,7 +78,8 @@ async function walkTo(page: Page, label: string) {
   // Loading states say "Loading…"; once none is left, every refusal would be on screen.
   await expect(main.getByText(/Loading/)).toHaveCount(0);
   await expect(main.getByText("Missing scope")).toHaveCount(0);
-  await expect(main.getByText(/needs the scope/)).toHaveCount(0);
+  // A refusal says "This request needs the scope"; an action shown disabled may say what it needs.
+  await expect(main.getByText(/request needs the scope/)).toHaveCount(0);
 }
 
 /** Checks the navigation against a preset's reach: open pages are links, the rest disabled or absent. */

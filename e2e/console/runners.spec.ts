@@ -17,6 +17,8 @@ async function pasteOperatorToken(page: Page, token: string) {
 }
 
 test.describe("Runners", () => {
+  // The tenant fixture and a dozen steps took 1.9 min at load 20 (the default 90 s ran out in the fixture).
+  test.describe.configure({ timeout: 240_000 });
   test("operator access, a degraded runner in the list, policy, leases, cordon, revoke and delete", async ({
     page,
     tenant,

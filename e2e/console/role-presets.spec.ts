@@ -1,9 +1,16 @@
 import { randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { type RolePresetId, rolePresets } from "@fleet/contracts";
-import type { Browser, Page, TestInfo } from "@playwright/test";
+import type { Browser, Locator, Page, TestInfo } from "@playwright/test";
 import { expect as baseExpect, LANDING_URL, screenshot, test } from "../support/fixtures.ts";
-import { call } from "../support/fleet-api.ts";
+import {
+  addTenantEntry,
+  call,
+  definition,
+  installFleet,
+  messageFleet,
+  TestRunner,
+} from "../support/fleet-api.ts";
 import { loginLink, type Tenant } from "../support/fleetctl.ts";
 
 /** Each person signs in and walks a dozen pages on two shared cores: allow every wait more time. */
@@ -71,7 +78,8 @@ async function walkTo(page: Page, label: string) {
   // Loading states say "Loading…"; once none is left, every refusal would be on screen.
   await expect(main.getByText(/Loading/)).toHaveCount(0);
   await expect(main.getByText("Missing scope")).toHaveCount(0);
-  await expect(main.getByText(/needs the scope/)).toHaveCount(0);
+  // A refusal says "This request needs the scope"; an action shown disabled may say what it needs.
+  await expect(main.getByText(/request needs the scope/)).toHaveCount(0);
 }
 
 /** Checks the navigation against a preset's reach: open pages are links, the rest disabled or absent. */
@@ -88,6 +96,61 @@ async function checkNavigation(page: Page, reach: Reach) {
   for (const label of reach.hidden) {
     await expect(nav.getByText(label, { exact: true })).toHaveCount(0);
   }
+}
+
+/** A button the preset may use is enabled; one it may not is disabled, naming the scope to ask for. */
+async function expectGuarded(button: Locator, scope: string, held: readonly string[]) {
+  await expect(button).toBeVisible();
+  if (held.includes(scope)) {
+    await expect(button).not.toHaveAttribute("aria-disabled", "true");
+    return;
+  }
+  await expect(button).toHaveAttribute("aria-disabled", "true");
+  await expect(button).toHaveAccessibleDescription(`Needs the scope ${scope}: ask a tenant administrator.`);
+}
+
+/**
+ * The fleet and secret pages offer what the preset's scopes allow: what the API would refuse (a Viewer's
+ * or an Approver's Kill, an Operator's Delete) is shown disabled with its scope, never offered and refused.
+ */
+async function checkActions(
+  page: Page,
+  tenant: Tenant,
+  fleet: { id: string; name: string; gateId: string },
+  id: RolePresetId,
+) {
+  const held = rolePresets.find((candidate) => candidate.id === id)!.scopes;
+  // A gate: the Approver and up answer it; a Viewer reads it, told which scope answering takes.
+  await page.goto(`/approvals?workspace=${tenant.workspace_id}&gate=${fleet.gateId}`);
+  const gate = page.getByRole("region", { name: "deploy · look" });
+  await expect(gate).toBeVisible();
+  const canAnswer = held.includes("approval:resolve");
+  await expect(gate.getByRole("button", { name: "Approve", exact: true })).toHaveCount(canAnswer ? 1 : 0);
+  await expect(gate.getByText("Answering needs the scope approval:resolve")).toHaveCount(canAnswer ? 0 : 1);
+  await expect(page.getByRole("checkbox", { name: "Select all on this page" })).toHaveCount(
+    canAnswer ? 1 : 0,
+  );
+  await page.goto(`/fleets/${fleet.id}?workspace=${tenant.workspace_id}`);
+  for (const verb of ["Pause", "Stop", "Kill"]) {
+    await expectGuarded(
+      page.getByRole("button", { name: `${verb} fleet ${fleet.name}` }),
+      "fleet:write",
+      held,
+    );
+  }
+  await expectGuarded(page.getByRole("button", { name: `Delete fleet ${fleet.name}` }), "fleet:admin", held);
+  const box = page.getByRole("textbox", { name: `Message to ${fleet.name}` });
+  if (held.includes("fleet:write")) await expect(box).toBeEnabled();
+  else {
+    await expect(box).toBeDisabled();
+    await expect(box).toHaveAccessibleDescription(/Sending a message needs the scope fleet:write/);
+  }
+  await page.goto(`/fleets?workspace=${tenant.workspace_id}`);
+  await expectGuarded(page.getByRole("button", { name: "Install fleet" }).first(), "fleet:write", held);
+  const more = page.getByRole("button", { name: `More actions for fleet ${fleet.name}` });
+  await expect(more).toHaveCount(held.includes("fleet:write") ? 1 : 0);
+  await page.goto(`/secrets?workspace=${tenant.workspace_id}`);
+  await expectGuarded(page.getByRole("button", { name: "Create secret" }).first(), "secret:write", held);
 }
 
 /** Invites a member with a preset's scopes and role through the API, as a script would; the link signs them in. */
@@ -166,11 +229,22 @@ test.describe("Role presets", () => {
       tenant,
       apiUrl,
     }, testInfo) => {
+      const name = `Guarded ${randomUUID().slice(0, 6)}`;
+      const runner = new TestRunner(apiUrl);
+      const entry = await addTenantEntry(apiUrl, tenant, definition({ name, runnerLabels: [runner.label] }));
+      const fleet = await installFleet(apiUrl, tenant, entry, name);
+      await messageFleet(apiUrl, tenant, fleet.fleet_id, "Look around.");
+      const gate = await runner.openGate(await runner.lease(), {
+        action_name: "look",
+        blast_radius: "staging",
+      });
       const page = await signInAs(browser, await inviteWithPreset(apiUrl, tenant, preset.id));
       const reach = expected[preset.id];
       await checkNavigation(page, reach);
       await shot(page, testInfo, `nav-${preset.id}`);
       for (const label of reach.open) await walkTo(page, label);
+      await checkActions(page, tenant, { id: fleet.fleet_id, name, gateId: gate.gate_id }, preset.id);
+      await shot(page, testInfo, `secrets-${preset.id}`);
       // A page the navigation withholds, opened by its address, still says which scope it needs.
       const withheld = [...reach.disabled, ...reach.hidden][0];
       if (withheld === "API keys") {

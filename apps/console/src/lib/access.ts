@@ -1,5 +1,6 @@
 "use client";
 
+import type { TenantScope } from "@fleet/contracts/scopes";
 import { hasScope } from "@fleet/contracts/scopes";
 import { useQuery } from "@tanstack/react-query";
 import { useMemo } from "react";
@@ -28,6 +29,21 @@ export function lackingText(page: ConsolePage): string {
 export function useHeldScopes(): readonly string[] | undefined {
   const trpc = useTRPC();
   return useQuery(trpc.users.getMe.queryOptions({})).data?.scopes;
+}
+
+/** What an action's disabled button says when the signed-in person lacks the scope it needs. */
+export function lackingScopeText(scope: TenantScope): string {
+  return `Needs the scope ${scope}: ask a tenant administrator.`;
+}
+
+/**
+ * Why the signed-in person cannot do what needs `scope`, or null when they can or while their scopes are
+ * unknown (the API decides then, as it always does): an action the API would refuse is shown disabled
+ * with the scope to ask for, as the navigation shows a page, not offered and then refused.
+ */
+export function useLacking(scope: TenantScope): string | null {
+  const held = useHeldScopes();
+  return held === undefined || hasScope(held, scope) ? null : lackingScopeText(scope);
 }
 
 /** Every page with where it stands for the signed-in person. */

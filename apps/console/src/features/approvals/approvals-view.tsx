@@ -5,6 +5,7 @@ import { useRouter } from "next/navigation";
 import { LiveStatus } from "../../components/live-status.tsx";
 import { PageHeader } from "../../components/page-header.tsx";
 import { WorkspaceCard, WorkspaceListBody } from "../../components/workspace-list.tsx";
+import { useLacking } from "../../lib/access.ts";
 import { useShortcuts } from "../../lib/shortcuts.tsx";
 import { type ApprovalsPosition, approvalsHref } from "../../lib/urls.ts";
 import { AnsweredNotices } from "./answered-notices.tsx";
@@ -30,13 +31,15 @@ export function ApprovalsView({ position }: { position: ApprovalsPosition }) {
   const { status, fleetId, kind, cursor } = position;
 
   const pendingTab = status === "pending";
+  // A Viewer reads the inbox but cannot answer: no keys, selection or answer form offered then.
+  const cannotAnswer = useLacking("approval:resolve");
   const outcome = act.bulk.results ? (
     <BulkOutcome results={act.bulk.results} labels={act.bulk.labels} me={me} onDismiss={act.dismissBulk} />
   ) : null;
   useShortcuts("Approvals", [
     { key: "j", description: "Open the next gate", run: () => inbox.move(1) },
     { key: "k", description: "Open the previous gate", run: () => inbox.move(-1) },
-    ...(pendingTab
+    ...(pendingTab && !cannotAnswer
       ? [
           { key: "a", description: "Approve the open gate", run: () => act.answerByKey("approve") },
           { key: "d", description: "Deny the open gate", run: () => act.answerByKey("deny") },
@@ -134,6 +137,7 @@ export function ApprovalsView({ position }: { position: ApprovalsPosition }) {
                   pendingTab={pendingTab}
                   cursor={cursor}
                   outcome={outcome}
+                  cannotAnswer={cannotAnswer}
                 />
               )
             }

@@ -3,6 +3,7 @@
 import { Badge, RelativeTime, StatusBadge } from "@fleet/ui";
 import { useId } from "react";
 import { Link } from "../../components/link.tsx";
+import { useLacking } from "../../lib/access.ts";
 import { fleetHref, runHref } from "../../lib/urls.ts";
 import type { AnswerResult, Decision, Gate } from "./answer.ts";
 import { AnswerForm } from "./answer-form.tsx";
@@ -32,6 +33,8 @@ export interface GateDetailProps {
  * field and the three answers. A lost race says whose answer stands, not that something failed.
  */
 export function GateDetail({ gate, me, draft, onDraft, onAnswer, answering, result }: GateDetailProps) {
+  // Someone who may read gates but not answer them (a Viewer) is told the scope, not offered answers.
+  const cannotAnswer = useLacking("approval:resolve");
   const headingId = useId();
   const form = useAnswerForm(gate, draft, onDraft, me);
   const pending = gate.status === "pending";
@@ -80,7 +83,12 @@ export function GateDetail({ gate, me, draft, onDraft, onAnswer, answering, resu
       <GateFacts gate={gate} me={me} />
       <GateRequest gate={gate} />
 
-      {pending && draft.extending ? (
+      {pending && cannotAnswer ? (
+        <p className="gate-answer muted" data-cannot-answer>
+          Answering {cannotAnswer.charAt(0).toLowerCase()}
+          {cannotAnswer.slice(1)}
+        </p>
+      ) : pending && draft.extending ? (
         <div className="gate-answer">
           <ExtendForm gate={gate} onDone={form.extended} />
         </div>

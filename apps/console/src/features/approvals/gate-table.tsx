@@ -23,6 +23,8 @@ export interface GateTableProps {
   busy: boolean;
   /** Pending gates show their time left; answered ones when they were answered. */
   pendingTab: boolean;
+  /** Whether the person may answer gates: without approval:resolve there is nothing to select them for. */
+  selectable: boolean;
 }
 
 /**
@@ -41,22 +43,24 @@ export function GateTable({
   answering,
   busy,
   pendingTab,
+  selectable,
 }: GateTableProps) {
+  const select: Column<Gate> = {
+    id: "select",
+    header: "Select",
+    headerHidden: true,
+    cell: (gate) => (
+      <input
+        type="checkbox"
+        className="gate-check"
+        aria-label={`Select ${actionLabel(gate)} of ${gate.fleet_name}`}
+        checked={checked.has(gate.gate_id)}
+        onChange={(event) => onCheck(gate.gate_id, event.target.checked)}
+      />
+    ),
+  };
   const columns: Column<Gate>[] = [
-    {
-      id: "select",
-      header: "Select",
-      headerHidden: true,
-      cell: (gate) => (
-        <input
-          type="checkbox"
-          className="gate-check"
-          aria-label={`Select ${actionLabel(gate)} of ${gate.fleet_name}`}
-          checked={checked.has(gate.gate_id)}
-          onChange={(event) => onCheck(gate.gate_id, event.target.checked)}
-        />
-      ),
-    },
+    ...(selectable ? [select] : []),
     {
       id: "action",
       header: "Action and fleet",

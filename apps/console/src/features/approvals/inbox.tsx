@@ -25,6 +25,7 @@ export function Inbox({
   pendingTab,
   cursor,
   outcome,
+  cannotAnswer,
 }: {
   page: { items: Gate[]; next_cursor: string | null };
   workspaceName: string;
@@ -35,12 +36,15 @@ export function Inbox({
   cursor: string | undefined;
   /** What the last bulk answer came to, said above the list. */
   outcome: ReactNode;
+  /** Why the person cannot answer gates (no approval:resolve): no selection, keys or answer form then. */
+  cannotAnswer: string | null;
 }) {
+  const answering = pendingTab && cannotAnswer === null;
   const { here, currentId, gate, detail, list, me } = inbox;
   return (
     <div className="inbox">
       <div className="inbox__list">
-        {pendingTab && page.items.length > 0 ? (
+        {answering && page.items.length > 0 ? (
           <BulkAnswer
             gates={page.items}
             checked={act.checked}
@@ -60,11 +64,12 @@ export function Inbox({
             current={currentId}
             hrefFor={(gateId) => here({ gate: gateId })}
             onOpen={inbox.open}
-            checked={pendingTab ? act.checked : new Set()}
+            checked={answering ? act.checked : new Set()}
             onCheck={act.toggle}
             answering={act.answers.pending}
             busy={list.isPlaceholderData}
             pendingTab={pendingTab}
+            selectable={cannotAnswer === null}
           />
         ) : (
           <p className="card__body muted">No other gates on this page.</p>
@@ -80,7 +85,7 @@ export function Inbox({
         ) : null}
         <p className="inbox__keys">
           <kbd>j</kbd> <kbd>k</kbd> move
-          {pendingTab ? (
+          {answering ? (
             <>
               {" · "}
               <kbd>a</kbd> approve · <kbd>d</kbd> deny · <kbd>x</kbd> select

@@ -2,10 +2,11 @@
 
 import type { OutputOf } from "@fleet/contracts";
 import type { listWorkspaceConnectors } from "@fleet/contracts/connectors/list-workspace-connectors";
-import { Badge, type BadgeTone, Button, ConfirmDialog, RelativeTime } from "@fleet/ui";
+import { Badge, type BadgeTone, ConfirmDialog, GuardedButton, RelativeTime } from "@fleet/ui";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { ActionProblem } from "../../components/query-problem.tsx";
+import { useLacking } from "../../lib/access.ts";
 import { problemOf } from "../../lib/problem.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { ApiKeyForm } from "./api-key-form.tsx";
@@ -36,6 +37,8 @@ export function ConnectorPanel({
   const where = { workspace_id: workspace.id, provider: provider.id };
   const status = useQuery(trpc.connectors.get.queryOptions(where));
   const [confirming, setConfirming] = useState(false);
+  // A member who may see connections but not change them (a Viewer, an Approver) is told which scope it takes.
+  const cannotWrite = useLacking("connector:write");
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.connectors.pathKey() });
   // The vendor's consent page: the browser goes there, and the vendor sends it back to this page.
   const connect = useMutation(
@@ -89,7 +92,13 @@ export function ConnectorPanel({
           Not configured on this deployment: the operator sets the provider app&apos;s client id and secrets.
         </p>
       ) : null}
-      {!chat && unconnected ? (
+      {!chat && unconnected && cannotWrite ? (
+        <p className="muted">
+          Connecting {cannotWrite.charAt(0).toLowerCase()}
+          {cannotWrite.slice(1)}
+        </p>
+      ) : null}
+      {!chat && unconnected && !cannotWrite ? (
         <ApiKeyForm
           where={where}
           displayName={provider.display_name}
@@ -99,19 +108,21 @@ export function ConnectorPanel({
       ) : null}
       <div className="connector__actions">
         {chat && unconnected ? (
-          <Button
+          <GuardedButton
             variant="primary"
-            disabled={!provider.configured}
+            unavailable={provider.configured ? cannotWrite : "Not configured on this deployment."}
             pending={connect.isPending || connect.isSuccess}
             onClick={() => connect.mutate(where)}
           >
             {state === "reconnect_required"
               ? `Reconnect ${provider.display_name}`
               : `Connect ${provider.display_name}`}
-          </Button>
+          </GuardedButton>
         ) : null}
         {state === "connected" || state === "reconnect_required" ? (
-          <Button onClick={() => setConfirming(true)}>Disconnect {provider.display_name}</Button>
+          <GuardedButton unavailable={cannotWrite} onClick={() => setConfirming(true)}>
+            Disconnect {provider.display_name}
+          </GuardedButton>
         ) : null}
       </div>
       <ActionProblem action={connect} />

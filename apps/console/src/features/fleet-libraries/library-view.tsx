@@ -1,11 +1,12 @@
 "use client";
 
-import { BookIcon, Button, PlusIcon } from "@fleet/ui";
+import { BookIcon, GuardedButton, PlusIcon } from "@fleet/ui";
 import { useQuery } from "@tanstack/react-query";
 import { type ReactNode, useState } from "react";
 import { Link } from "../../components/link.tsx";
 import { PageHeader } from "../../components/page-header.tsx";
 import { WorkspaceCard, WorkspaceListBody } from "../../components/workspace-list.tsx";
+import { useLacking } from "../../lib/access.ts";
 import { usePageActions } from "../../lib/commands.tsx";
 import { useShortcuts } from "../../lib/shortcuts.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
@@ -29,7 +30,9 @@ export function LibraryView(position: ListPosition) {
     setDone(null);
     setAdding(true);
   };
-  const canAdd = workspace !== undefined && list.data !== undefined;
+  const cannotAdd = useLacking("library:write");
+  const ready = workspace !== undefined && list.data !== undefined;
+  const canAdd = ready && cannotAdd === null;
   usePageActions(
     canAdd
       ? [{ label: "Add a definition to the library", keywords: "new", shortcut: "a", run: openAdd }]
@@ -41,9 +44,15 @@ export function LibraryView(position: ListPosition) {
   );
 
   const addButton = (variant: "primary" | "secondary") => (
-    <Button variant={variant} icon={<PlusIcon />} aria-keyshortcuts="a" onClick={openAdd}>
+    <GuardedButton
+      variant={variant}
+      icon={<PlusIcon />}
+      aria-keyshortcuts={cannotAdd ? undefined : "a"}
+      unavailable={cannotAdd}
+      onClick={openAdd}
+    >
       Add to library
-    </Button>
+    </GuardedButton>
   );
 
   return (
@@ -51,7 +60,7 @@ export function LibraryView(position: ListPosition) {
       <PageHeader
         title="Library"
         description="Fleet definitions a workspace can install: the platform’s, offered to every workspace, and your tenant’s own, added here."
-        actions={canAdd ? addButton("primary") : null}
+        actions={ready ? addButton("primary") : null}
       />
       <WorkspaceCard
         headingId="library-heading"

@@ -1,10 +1,14 @@
 "use client";
 
-import { Button, PauseIcon, PlayIcon, StopIcon, TrashIcon } from "@fleet/ui";
+import { GuardedButton, PauseIcon, PlayIcon, StopIcon, TrashIcon } from "@fleet/ui";
+import { useLacking } from "../../lib/access.ts";
 import { type FleetView, offeredActions } from "../../lib/fleet-status.ts";
 import type { ConfirmedAction, FleetRef } from "./fleet-action-dialogs.tsx";
 
-/** The fleet page's actions, all in view: the page is about this one fleet. */
+/**
+ * The fleet page's actions, all in view: the page is about this one fleet. Someone whose scopes the API
+ * would refuse (a Viewer, an Approver) sees them disabled with the scope to ask for.
+ */
 export function FleetHeaderActions({
   fleet,
   onMove,
@@ -15,6 +19,8 @@ export function FleetHeaderActions({
   onConfirm: (pending: NonNullable<ConfirmedAction>) => void;
 }) {
   const offered = offeredActions[fleet.status];
+  const cannotWrite = useLacking("fleet:write");
+  const cannotDelete = useLacking("fleet:admin");
   const ref: FleetRef = {
     id: fleet.fleet_id,
     name: fleet.name,
@@ -25,45 +31,54 @@ export function FleetHeaderActions({
   return (
     <>
       {offered.includes("pause") ? (
-        <Button icon={<PauseIcon />} aria-label={label("Pause")} onClick={() => onMove(ref, "paused")}>
+        <GuardedButton
+          icon={<PauseIcon />}
+          aria-label={label("Pause")}
+          unavailable={cannotWrite}
+          onClick={() => onMove(ref, "paused")}
+        >
           Pause
-        </Button>
+        </GuardedButton>
       ) : null}
       {offered.includes("resume") ? (
-        <Button
+        <GuardedButton
           variant="primary"
           icon={<PlayIcon />}
           aria-label={label("Resume")}
+          unavailable={cannotWrite}
           onClick={() => onMove(ref, "active")}
         >
           Resume
-        </Button>
+        </GuardedButton>
       ) : null}
       {offered.includes("stop") ? (
-        <Button
+        <GuardedButton
           icon={<StopIcon />}
           aria-label={label("Stop")}
+          unavailable={cannotWrite}
           onClick={() => onConfirm({ action: "stop", fleet: ref })}
         >
           Stop
-        </Button>
+        </GuardedButton>
       ) : null}
       {offered.includes("kill") ? (
-        <Button
+        <GuardedButton
           variant="danger"
           aria-label={label("Kill")}
+          unavailable={cannotWrite}
           onClick={() => onConfirm({ action: "kill", fleet: ref })}
         >
           Kill
-        </Button>
+        </GuardedButton>
       ) : null}
-      <Button
+      <GuardedButton
         icon={<TrashIcon />}
         aria-label={label("Delete")}
+        unavailable={cannotDelete}
         onClick={() => onConfirm({ action: "delete", fleet: ref })}
       >
         Delete
-      </Button>
+      </GuardedButton>
     </>
   );
 }

@@ -2,6 +2,7 @@
 
 import type { FleetStatus } from "@fleet/contracts";
 import { ActionMenu, Button, type MenuAction, PauseIcon, PlayIcon, StopIcon, TrashIcon } from "@fleet/ui";
+import { useLacking } from "../../lib/access.ts";
 import { offeredActions } from "../../lib/fleet-status.ts";
 import type { ConfirmedAction, FleetRef } from "./fleet-action-dialogs.tsx";
 import "../../styles/table-cells.css";
@@ -20,6 +21,8 @@ const menuIcons = { stop: <StopIcon />, kill: <StopIcon />, delete: <TrashIcon /
 /**
  * A fleet's actions in the status it shows: pause or resume as a button, the weightier ones in a menu
  * (each asks before it acts). Labels name the fleet, so a screen reader's list of buttons says which.
+ * What the person's scopes would have the API refuse is left out (the fleet's page shows it disabled, with
+ * the scope it needs).
  */
 export function FleetRowActions({
   fleet,
@@ -32,7 +35,9 @@ export function FleetRowActions({
   handlers: FleetActionHandlers;
   size?: "sm" | "md";
 }) {
-  const offered = offeredActions[status];
+  const writable = useLacking("fleet:write") === null;
+  const deletable = useLacking("fleet:admin") === null;
+  const offered = offeredActions[status].filter((action) => (action === "delete" ? deletable : writable));
   const menu: MenuAction[] = (["stop", "kill", "delete"] as const)
     .filter((action) => offered.includes(action))
     .map((action) => ({
@@ -63,7 +68,7 @@ export function FleetRowActions({
           Resume
         </Button>
       ) : null}
-      <ActionMenu label={`More actions for fleet ${fleet.name}`} actions={menu} />
+      {menu.length > 0 ? <ActionMenu label={`More actions for fleet ${fleet.name}`} actions={menu} /> : null}
     </span>
   );
 }

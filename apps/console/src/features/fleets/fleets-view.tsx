@@ -1,6 +1,6 @@
 "use client";
 
-import { Button, GridIcon, PlusIcon } from "@fleet/ui";
+import { GridIcon, GuardedButton, PlusIcon } from "@fleet/ui";
 import { skipToken, useQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { type ReactNode, useState } from "react";
@@ -8,6 +8,7 @@ import { Link } from "../../components/link.tsx";
 import { PageHeader } from "../../components/page-header.tsx";
 import { ActionProblem } from "../../components/query-problem.tsx";
 import { WorkspaceCard, WorkspaceListBody } from "../../components/workspace-list.tsx";
+import { useLacking } from "../../lib/access.ts";
 import { usePageActions } from "../../lib/commands.tsx";
 import { useShortcuts } from "../../lib/shortcuts.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
@@ -58,16 +59,24 @@ export function FleetsView({ filter, ...position }: ListPosition & { filter: Fle
     setDone(null);
     setInstalling(true);
   };
-  const canInstall = workspace !== undefined && list.data !== undefined;
+  const cannotInstall = useLacking("fleet:write");
+  const ready = workspace !== undefined && list.data !== undefined;
+  const canInstall = ready && cannotInstall === null;
   useShortcuts("Fleets", canInstall ? [{ key: "i", description: "Install a fleet", run: openInstall }] : []);
   usePageActions(
     canInstall ? [{ label: "Install fleet", keywords: "new create", shortcut: "i", run: openInstall }] : [],
   );
 
   const installButton = (variant: "primary" | "secondary") => (
-    <Button variant={variant} icon={<PlusIcon />} aria-keyshortcuts="i" onClick={openInstall}>
+    <GuardedButton
+      variant={variant}
+      icon={<PlusIcon />}
+      aria-keyshortcuts={cannotInstall ? undefined : "i"}
+      unavailable={cannotInstall}
+      onClick={openInstall}
+    >
       Install fleet
-    </Button>
+    </GuardedButton>
   );
 
   const body = (
@@ -134,7 +143,7 @@ export function FleetsView({ filter, ...position }: ListPosition & { filter: Fle
       <PageHeader
         title="Fleets"
         description="Each fleet runs one library definition in a workspace: it answers messages and wakes on its triggers. Pause or stop a fleet to hold its work; kill it to end it for good."
-        actions={canInstall ? installButton("primary") : null}
+        actions={ready ? installButton("primary") : null}
       />
       <ActionProblem action={move} />
       <WorkspaceCard headingId="fleets-heading" heading="Fleets" choice={page} hrefFor={href} done={done}>

@@ -4,6 +4,7 @@ import { MESSAGE_LIMIT } from "@fleet/contracts/fleets/values";
 import { Button, CheckIcon, ProblemAlert, SendIcon } from "@fleet/ui";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useRef, useState } from "react";
+import { useLacking } from "../../lib/access.ts";
 import { REQUEST_TIMEOUT_MS, unansweredOf } from "../../lib/api-fetch.ts";
 import { forgetOnEdit } from "../../lib/field-errors.ts";
 import { type FleetView, messageBlockedReason } from "../../lib/fleet-status.ts";
@@ -75,7 +76,11 @@ export function MessageBox({ fleet, onSent }: { fleet: FleetView; onSent: (event
       },
     }),
   );
-  const blocked = messageBlockedReason(fleet.status);
+  // A member who may read the fleet but not send it work (a Viewer, an Approver) is told so, not refused.
+  const lacking = useLacking("fleet:write");
+  const blocked =
+    messageBlockedReason(fleet.status) ??
+    (lacking && `Sending a message ${lacking.charAt(0).toLowerCase()}${lacking.slice(1)}`);
   const bytes = utf8.encode(text).length;
   const over = bytes > MESSAGE_LIMIT;
   const empty = text.trim().length === 0;

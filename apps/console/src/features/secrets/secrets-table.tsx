@@ -1,6 +1,7 @@
 "use client";
 
-import { Badge, Button, type Column, PagedTable, RelativeTime } from "@fleet/ui";
+import { Badge, type Column, GuardedButton, PagedTable, RelativeTime } from "@fleet/ui";
+import { useLacking } from "../../lib/access.ts";
 import { kindLabels, kindTones, type SecretItem } from "./kinds.ts";
 import "../../styles/secret-name.css";
 
@@ -16,6 +17,8 @@ export interface SecretsTableProps {
  * API lists a workspace's secrets whole, so the table has no pager.
  */
 export function SecretsTable({ secrets, workspaceName, onReplace, onDelete }: SecretsTableProps) {
+  // Reading the names needs secret:read; a member without secret:write sees why Replace and Delete are off.
+  const cannotWrite = useLacking("secret:write");
   const columns: Column<SecretItem>[] = [
     {
       id: "name",
@@ -43,12 +46,22 @@ export function SecretsTable({ secrets, workspaceName, onReplace, onDelete }: Se
       align: "end",
       cell: (secret) => (
         <span className="ui-table-actions">
-          <Button size="sm" aria-label={`Replace secret ${secret.name}`} onClick={() => onReplace(secret)}>
+          <GuardedButton
+            size="sm"
+            aria-label={`Replace secret ${secret.name}`}
+            unavailable={cannotWrite}
+            onClick={() => onReplace(secret)}
+          >
             Replace
-          </Button>
-          <Button size="sm" aria-label={`Delete secret ${secret.name}`} onClick={() => onDelete(secret)}>
+          </GuardedButton>
+          <GuardedButton
+            size="sm"
+            aria-label={`Delete secret ${secret.name}`}
+            unavailable={cannotWrite}
+            onClick={() => onDelete(secret)}
+          >
             Delete
-          </Button>
+          </GuardedButton>
         </span>
       ),
     },

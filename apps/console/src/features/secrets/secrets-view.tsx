@@ -1,10 +1,11 @@
 "use client";
 
-import { Button, LockIcon, PlusIcon } from "@fleet/ui";
+import { GuardedButton, LockIcon, PlusIcon } from "@fleet/ui";
 import { skipToken, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { PageHeader } from "../../components/page-header.tsx";
 import { WorkspaceCard, WorkspaceListBody } from "../../components/workspace-list.tsx";
+import { useLacking } from "../../lib/access.ts";
 import { usePageActions } from "../../lib/commands.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
 import { useWorkspaceChoice } from "../../lib/use-workspace.ts";
@@ -35,11 +36,14 @@ export function SecretsView({ workspaceId }: { workspaceId: string | undefined }
     setDone(null);
     setCreating(true);
   };
-  usePageActions(chosenId ? [{ label: "Create secret", keywords: "new credential", run: openCreate }] : []);
+  const cannotWrite = useLacking("secret:write");
+  usePageActions(
+    chosenId && !cannotWrite ? [{ label: "Create secret", keywords: "new credential", run: openCreate }] : [],
+  );
   const createButton = (variant: "primary" | "secondary") => (
-    <Button variant={variant} icon={<PlusIcon />} onClick={openCreate}>
+    <GuardedButton variant={variant} icon={<PlusIcon />} unavailable={cannotWrite} onClick={openCreate}>
       Create secret
-    </Button>
+    </GuardedButton>
   );
 
   const count = list.data?.secrets.length;

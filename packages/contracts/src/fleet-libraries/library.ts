@@ -274,6 +274,8 @@ export const libraryRequirements = z
   .object({
     credentials: z.array(z.string()),
     tools: z.array(z.string()),
+    /** The tools marked `approval: required`; absent on entries stored before tool entries had it. */
+    tool_approvals: z.array(z.string()).optional(),
     network_hosts: z.array(z.string()),
     runner_labels: z.array(z.string()),
   })

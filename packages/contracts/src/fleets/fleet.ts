@@ -42,6 +42,8 @@ export const fleetView = fleetItem
     requirements: z.object({
       credentials: z.array(z.string()),
       tools: z.array(z.string()),
+      /** The tools marked `approval: required`; absent on fleets installed before tool entries had it. */
+      tool_approvals: z.array(z.string()).optional(),
       network_hosts: z.array(z.string()),
       runner_labels: z.array(z.string()),
     }),

@@ -12,6 +12,7 @@ import { FleetWithoutWorkspace } from "../fleets/fleet-header.tsx";
 import { diagnosticOf, EventBodies, EventFacts } from "./event-detail.tsx";
 import { eventStatusVariants, eventTypeLabels } from "./event-labels.ts";
 import { RunAgainButton } from "./run-again.tsx";
+import { RunGate } from "./run-gate.tsx";
 import { gatesOfRun, waitingGate } from "./runs.ts";
 import { TurnView } from "./turn.tsx";
 import { liveStateOf, useLiveRuns } from "./use-live-runs.ts";
@@ -154,6 +155,13 @@ function Run({ workspaceId, fleetId, eventId }: { workspaceId: string; fleetId: 
                 linkToRun={false}
               />
             </ol>
+            {waiting ? <RunGate workspaceId={workspaceId} gateId={waiting.gateId} /> : null}
+            {run === undefined ? (
+              <p className="muted run-page__note">
+                Tool calls and the text as it is written stream live and are not stored: this page shows those
+                of the run from when it was opened, and after the run its stored answer and gates.
+              </p>
+            ) : null}
           </div>
         </section>
         <section className="card run-page__facts" aria-labelledby="run-facts">

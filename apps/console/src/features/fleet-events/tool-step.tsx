@@ -67,9 +67,7 @@ export function ToolStep({ tool }: { tool: ToolCallView }) {
                   {tool.outputHead}
                   {tool.outputTail ? (
                     <>
-                      <span className="tool-step__gap" aria-label="output cut here">
-                        {"\n…\n"}
-                      </span>
+                      <span className="tool-step__gap">{"\n… (output cut here) …\n"}</span>
                       {tool.outputTail}
                     </>
                   ) : null}

@@ -1,9 +1,11 @@
 import type { OutputOf } from "@fleet/contracts";
 import type { getFleet } from "@fleet/contracts/fleets/get-fleet";
+import { fleetLibraries, type LibraryRequirements } from "@fleet/db";
 import { describe, expect, it } from "vitest";
-import { installFleet } from "./fleet-fixtures.ts";
+import { newId } from "../src/runtime/ids.ts";
+import { installFleet, installFromEntry } from "./fleet-fixtures.ts";
 import { createEntry, definition, type Item, list } from "./fleet-library-fixtures.ts";
-import { call, seedTenant, type Tenant } from "./harness.ts";
+import { call, seedTenant, type Tenant, testApi } from "./harness.ts";
 
 type Fleet = OutputOf<typeof getFleet>;
 
@@ -64,6 +66,51 @@ describe("a definition's tool entries with approval", () => {
       tools: ["memory_write", "http_request"],
       tool_approvals: ["http_request"],
     });
+  });
+
+  it("reads stored blast radii and MCP servers back, never a server's headers", async () => {
+    const tenant = await seedTenant();
+    const api = await testApi();
+    const id = newId();
+    const requirements = {
+      credentials: [],
+      tools: ["http_request"],
+      tool_approvals: ["http_request"],
+      tool_blast_radius: { http_request: "posts to the status board" },
+      network_hosts: ["mcp.example.com"],
+      runner_labels: [],
+      mcp_servers: [
+        {
+          name: "notes",
+          url: "https://mcp.example.com/mcp",
+          approval: null,
+          tool_approvals: ["write_note"],
+          headers: { authorization: "Bearer {{secrets.NOTES.token}}" },
+        },
+      ],
+    };
+    await api.database.db.insert(fleetLibraries).values({
+      id,
+      visibility: "platform",
+      name: `marked-${id.slice(-8)}`,
+      description: "A fleet for tests",
+      instructions: "Answer.",
+      triggers: [],
+      requirements: requirements as LibraryRequirements,
+      credentialReasons: {},
+      sourceRef: "upload:sha256:test",
+      createdAt: Date.now(),
+    });
+    const fleet = await readFleet(tenant, await installFromEntry(tenant, id));
+    expect(fleet.status, fleet.text).toBe(200);
+    expect(fleet.body.requirements).toMatchObject({
+      tool_approvals: ["http_request"],
+      tool_blast_radius: { http_request: "posts to the status board" },
+      mcp_servers: [
+        { name: "notes", url: "https://mcp.example.com/mcp", approval: null, tool_approvals: ["write_note"] },
+      ],
+    });
+    expect(fleet.text).not.toContain("secrets.NOTES");
   });
 
   it("leaves the marks out of a fleet stored before tool entries had them", async () => {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { epochMs, uuidv7 } from "../common.ts";
+import { requirementMarks } from "../fleet-libraries/library.ts";
 import { workspaceParam } from "../workspaces/workspace-param.ts";
 import { fleetStatuses } from "./values.ts";
 
@@ -42,10 +43,9 @@ export const fleetView = fleetItem
     requirements: z.object({
       credentials: z.array(z.string()),
       tools: z.array(z.string()),
-      /** The tools marked `approval: required`; absent on fleets installed before tool entries had it. */
-      tool_approvals: z.array(z.string()).optional(),
       network_hosts: z.array(z.string()),
       runner_labels: z.array(z.string()),
+      ...requirementMarks,
     }),
   })
   .meta({ id: "Fleet" });

@@ -1,6 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { collectProblems, expect, looksAtSizes, signInToLanding, test } from "../support/fixtures.ts";
-import { addTenantEntry, call, definition, installFleet, messageFleet, TestRunner } from "../support/fleet-api.ts";
+import {
+  addTenantEntry,
+  call,
+  definition,
+  installFleet,
+  messageFleet,
+  TestRunner,
+} from "../support/fleet-api.ts";
 import { operatorToken } from "../support/fleetctl.ts";
 
 test.describe("an agent run's page", () => {

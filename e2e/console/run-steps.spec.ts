@@ -6,6 +6,7 @@ import {
   definition,
   installFleet,
   messageFleet,
+  requesterToken,
   TestRunner,
 } from "../support/fleet-api.ts";
 import { operatorToken } from "../support/fleetctl.ts";
@@ -42,7 +43,14 @@ test.describe("an agent run's page", () => {
     await expect(tools.locator('[data-tool="memory_write"]')).not.toContainText("Needs approval");
 
     const message = "Is the status board green?";
-    const sent = await messageFleet(apiUrl, tenant, fleet.fleet_id, message);
+    // Another member asks: the person who caused a gate does not approve it (the policy's default).
+    const sent = await messageFleet(
+      apiUrl,
+      tenant,
+      fleet.fleet_id,
+      message,
+      await requesterToken(apiUrl, tenant),
+    );
     await page.goto(`/fleets/${fleet.fleet_id}/runs/${sent.event_id}?workspace=${tenant.workspace_id}`);
     const run = page.getByRole("log", { name: "The run's conversation" });
     await expect(run).toContainText(message);
@@ -71,7 +79,7 @@ test.describe("an agent run's page", () => {
         tool_call_completed: {
           name: "http_request",
           call_id: "call_read",
-          ms: 2_650,
+          ms: 2_700,
           status: "ok",
           output_head: '{"board":"green","items":[',
           output_tail: "]}",

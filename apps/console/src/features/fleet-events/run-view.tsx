@@ -2,6 +2,7 @@
 
 import { Badge, CopyButton, Skeleton, StatusBadge } from "@fleet/ui";
 import { useQuery } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
 import { Link } from "../../components/link.tsx";
 import { LiveStatus } from "../../components/live-status.tsx";
 import { QueryProblem } from "../../components/query-problem.tsx";
@@ -67,6 +68,14 @@ function Run({ workspaceId, fleetId, eventId }: { workspaceId: string; fleetId: 
   const openRun = (id: string) => runHref({ workspaceId, fleetId, eventId: id });
   const fleetPage = fleetHref({ workspaceId, fleetId, tab: "events" });
 
+  const [answeredGate, setAnsweredGate] = useState<string | undefined>(undefined);
+  const waitingId =
+    event.data?.status === "received" && run?.complete === undefined
+      ? waitingGate(gatesOfRun(event.data.gates, run?.gates))?.gateId
+      : undefined;
+  useEffect(() => {
+    if (waitingId !== undefined) setAnsweredGate(waitingId);
+  }, [waitingId]);
   const data = event.data;
   if (event.error && data === undefined)
     return (
@@ -87,6 +96,8 @@ function Run({ workspaceId, fleetId, eventId }: { workspaceId: string; fleetId: 
 
   const status = run?.complete?.status ?? data.status;
   const waiting = status === "received" ? waitingGate(gatesOfRun(data.gates, run?.gates)) : undefined;
+  // The gate answered here stays shown (with what the answer came to) until the run ends.
+  const shownGate = waiting?.gateId ?? (status === "received" ? answeredGate : undefined);
   return (
     <div className="page page--fluid run-page" data-event-id={eventId} data-status={status}>
       <nav aria-label="Breadcrumb" className="breadcrumb">
@@ -155,14 +166,15 @@ function Run({ workspaceId, fleetId, eventId }: { workspaceId: string; fleetId: 
                 linkToRun={false}
               />
             </ol>
-            {waiting ? <RunGate workspaceId={workspaceId} gateId={waiting.gateId} /> : null}
-            {run === undefined ? (
-              <p className="muted run-page__note">
-                Tool calls and the text as it is written stream live and are not stored: this page shows those
-                of the run from when it was opened, and after the run its stored answer and gates.
-              </p>
-            ) : null}
           </div>
+          {/* Outside the log: a form is no announcement, and the gate is not cut by its scroll. */}
+          {shownGate ? <RunGate workspaceId={workspaceId} gateId={shownGate} /> : null}
+          {run === undefined ? (
+            <p className="muted run-page__note">
+              Tool calls and the text as it is written stream live and are not stored: this page shows those
+              of the run from when it was opened, and after the run its stored answer and gates.
+            </p>
+          ) : null}
         </section>
         <section className="card run-page__facts" aria-labelledby="run-facts">
           <header className="card__header">

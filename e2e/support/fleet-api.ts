@@ -39,7 +39,8 @@ export interface DefinitionOptions {
   credentials?: { name: string; reason: string }[];
   /** The labels a runner needs to lease its events; by default one no runner carries. */
   runnerLabels?: string[];
-  tools?: string[];
+  /** Tool names, or entries with an approval mark (`{name, approval: "required"}`). */
+  tools?: (string | { name: string; approval?: "required" })[];
   triggers?: { cron: string; timezone?: string; message: string }[];
   instructions?: string;
 }

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startFakeChatVendor, vendorEnv } from "@fleet/testing/fake-chat-vendor";
 import { keyVendorEnv, startFakeKeyVendor } from "@fleet/testing/fake-key-vendor";
+import { modelVendorEnv, startFakeModelVendor } from "@fleet/testing/fake-model-vendor";
 import { freePort } from "@fleet/testing/free-port";
 import { repoRoot, startServer, stopServer, waitForUrl } from "./servers.ts";
 
@@ -42,6 +43,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const vendor = await startFakeChatVendor();
   // The API-key provider's fake vendor (its key check).
   const keyVendor = await startFakeKeyVendor();
+  // The model vendors' fake (OpenAI and Anthropic wires), where the named providers' calls go.
+  const modelVendor = await startFakeModelVendor();
 
   const api = startServer("api", process.execPath, ["apps/api/scripts/start.mjs"], {
     cwd: repoRoot,
@@ -55,6 +58,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       LOG_LEVEL: "warn",
       ...vendorEnv(vendor),
       ...keyVendorEnv(keyVendor),
+      ...modelVendorEnv(modelVendor),
     },
   });
   const consoleServer = startServer(
@@ -75,6 +79,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     await stopServer(api);
     await vendor.close();
     await keyVendor.close();
+    await modelVendor.close();
     rmSync(dataDir, { recursive: true, force: true });
   };
   try {
@@ -93,5 +98,6 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   process.env.E2E_VENDOR_URL = vendor.url;
   process.env.E2E_VENDOR_SIGNING_SECRET = vendor.signingSecret;
   process.env.E2E_KEY_VENDOR_URL = keyVendor.url;
+  process.env.E2E_MODEL_VENDOR_KEY = modelVendor.apiKey;
   return stopAll;
 }

@@ -123,6 +123,18 @@ export const otherCases: Record<string, AuditedCase> = {
       return call("DELETE", "/v1/tenants/me/provider", { token: o.apiKey });
     },
   },
+  "providers.testTenant": {
+    plane: "vendor",
+    action: "provider.test",
+    perform: async (o) => {
+      // The fake model vendor refuses this key: the test still answers (200, not ok) and is recorded.
+      await ok("PUT", "/v1/tenants/me/provider", {
+        token: o.apiKey,
+        body: { provider: "openai", api_key: API_KEY, model: (await catalogueRow("openai")).model_id },
+      });
+      return call("POST", "/v1/tenants/me/provider/test", { token: o.apiKey });
+    },
+  },
   "runners.enroll": {
     plane: "operator",
     action: "runner.enroll",

@@ -10,7 +10,10 @@ import { call, type Tenant, testApi, useIsolatedApi } from "./harness.ts";
  * of the file's own pointed at them (a vendor's address is known only once it listens). Answers getters:
  * the vendors exist once the hooks have run.
  */
-export function useFakeVendors(): { chat: () => FakeChatVendor; keys: () => FakeKeyVendor } {
+export function useFakeVendors(
+  /** More of the API's settings (another fake's address), read when it starts. */
+  more: () => Record<string, string> = () => ({}),
+): { chat: () => FakeChatVendor; keys: () => FakeKeyVendor } {
   let chat: FakeChatVendor | null = null;
   let keys: FakeKeyVendor | null = null;
   beforeAll(async () => {
@@ -19,7 +22,7 @@ export function useFakeVendors(): { chat: () => FakeChatVendor; keys: () => Fake
   afterAll(async () => {
     await Promise.all([chat?.close(), keys?.close()]);
   });
-  useIsolatedApi(() => ({ ...vendorEnv(chat!), ...keyVendorEnv(keys!) }));
+  useIsolatedApi(() => ({ ...vendorEnv(chat!), ...keyVendorEnv(keys!), ...more() }));
   return { chat: () => chat!, keys: () => keys! };
 }
 

@@ -1,6 +1,16 @@
+import type { OutputOf } from "@fleet/contracts";
+import type { getFleet } from "@fleet/contracts/fleets/get-fleet";
+import { fleetLibraries, type LibraryRequirements } from "@fleet/db";
 import { describe, expect, it } from "vitest";
-import { createEntry, definition, list } from "./fleet-library-fixtures.ts";
-import { seedTenant } from "./harness.ts";
+import { newId } from "../src/runtime/ids.ts";
+import { installFleet, installFromEntry } from "./fleet-fixtures.ts";
+import { createEntry, definition, type Item, list } from "./fleet-library-fixtures.ts";
+import { call, seedTenant, type Tenant, testApi } from "./harness.ts";
+
+type Fleet = OutputOf<typeof getFleet>;
+
+const readFleet = (tenant: Tenant, fleetId: string) =>
+  call<Fleet>("GET", `/v1/workspaces/${tenant.workspaceId}/fleets/${fleetId}`, { token: tenant.apiKey });
 
 // `requires.tools` entries as objects `{name, approval}` beside plain names (issue 32, gated tools).
 describe("a definition's tool entries with approval", () => {
@@ -21,6 +31,93 @@ describe("a definition's tool entries with approval", () => {
     });
     expect(created.status, created.text).toBe(201);
     expect(created.body.requirements.tools).toEqual(["memory_write", "http_request", "schedule_create"]);
+    expect(created.body.requirements.tool_approvals).toEqual(["http_request"]);
+  });
+
+  it("reads the approval marks back on the entry and on a fleet installed from it", async () => {
+    const tenant = await seedTenant();
+    const created = await createEntry(tenant, {
+      definition: definition(
+        "name: Marked\nrequires:\n  tools:\n    - memory_write\n    - {name: http_request, approval: required}",
+      ),
+    });
+    expect(created.status, created.text).toBe(201);
+    const entry = await call<Item>(
+      "GET",
+      `/v1/workspaces/${tenant.workspaceId}/fleet-libraries/${created.body.id}`,
+      { token: tenant.apiKey },
+    );
+    expect(entry.status, entry.text).toBe(200);
+    expect(entry.body.requirements.tool_approvals).toEqual(["http_request"]);
+    const listed = (await list(tenant)).body.items.find((item) => item.id === created.body.id);
+    expect(listed?.requirements.tool_approvals).toEqual(["http_request"]);
+
+    const installed = await call<{ fleet_id: string }>(
+      "POST",
+      `/v1/workspaces/${tenant.workspaceId}/fleets`,
+      {
+        token: tenant.apiKey,
+        body: { tenant_library_id: created.body.id },
+      },
+    );
+    expect(installed.status, installed.text).toBe(201);
+    const fleet = await readFleet(tenant, installed.body.fleet_id);
+    expect(fleet.body.requirements).toMatchObject({
+      tools: ["memory_write", "http_request"],
+      tool_approvals: ["http_request"],
+    });
+  });
+
+  it("reads stored blast radii and MCP servers back, never a server's headers", async () => {
+    const tenant = await seedTenant();
+    const api = await testApi();
+    const id = newId();
+    const requirements = {
+      credentials: [],
+      tools: ["http_request"],
+      tool_approvals: ["http_request"],
+      tool_blast_radius: { http_request: "posts to the status board" },
+      network_hosts: ["mcp.example.com"],
+      runner_labels: [],
+      mcp_servers: [
+        {
+          name: "notes",
+          url: "https://mcp.example.com/mcp",
+          approval: null,
+          tool_approvals: ["write_note"],
+          headers: { authorization: "Bearer {{secrets.NOTES.token}}" },
+        },
+      ],
+    };
+    await api.database.db.insert(fleetLibraries).values({
+      id,
+      visibility: "platform",
+      name: `marked-${id.slice(-8)}`,
+      description: "A fleet for tests",
+      instructions: "Answer.",
+      triggers: [],
+      requirements: requirements as LibraryRequirements,
+      credentialReasons: {},
+      sourceRef: "upload:sha256:test",
+      createdAt: Date.now(),
+    });
+    const fleet = await readFleet(tenant, await installFromEntry(tenant, id));
+    expect(fleet.status, fleet.text).toBe(200);
+    expect(fleet.body.requirements).toMatchObject({
+      tool_approvals: ["http_request"],
+      tool_blast_radius: { http_request: "posts to the status board" },
+      mcp_servers: [
+        { name: "notes", url: "https://mcp.example.com/mcp", approval: null, tool_approvals: ["write_note"] },
+      ],
+    });
+    expect(fleet.text).not.toContain("secrets.NOTES");
+  });
+
+  it("leaves the marks out of a fleet stored before tool entries had them", async () => {
+    const tenant = await seedTenant();
+    const fleet = await readFleet(tenant, await installFleet(tenant));
+    expect(fleet.status, fleet.text).toBe(200);
+    expect(fleet.body.requirements.tool_approvals).toBeUndefined();
   });
 
   it("refuses a bad entry with 400 UZ-LIBRARY-010 naming it, storing nothing", async () => {

@@ -281,12 +281,34 @@ export const onboardingBody = {
 /** The `{library_id}` path parameter. */
 export const libraryIdParam = { library_id: uuidv7("library_id") };
 
+/**
+ * What a read tells of a definition's tools beyond their names, each absent on rows stored before the
+ * definition format had it: the tools marked `approval: required`, each tool's stated blast radius, and the
+ * MCP servers with their approvals (never their headers).
+ */
+export const requirementMarks = {
+  tool_approvals: z.array(z.string()).optional(),
+  tool_blast_radius: z.record(z.string(), z.string()).optional(),
+  mcp_servers: z
+    .array(
+      z.object({
+        name: z.string(),
+        url: z.string(),
+        /** `required` gates every tool of the server; null when only `tool_approvals` (or none) are. */
+        approval: z.string().nullable(),
+        tool_approvals: z.array(z.string()).optional(),
+      }),
+    )
+    .optional(),
+};
+
 export const libraryRequirements = z
   .object({
     credentials: z.array(z.string()),
     tools: z.array(z.string()),
     network_hosts: z.array(z.string()),
     runner_labels: z.array(z.string()),
+    ...requirementMarks,
   })
   .meta({ id: "LibraryRequirements" });
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { epochMs, uuidv7 } from "../common.ts";
+import { requirementMarks } from "../fleet-libraries/library.ts";
 import { workspaceParam } from "../workspaces/workspace-param.ts";
 import { fleetStatuses } from "./values.ts";
 
@@ -44,6 +45,7 @@ export const fleetView = fleetItem
       tools: z.array(z.string()),
       network_hosts: z.array(z.string()),
       runner_labels: z.array(z.string()),
+      ...requirementMarks,
     }),
   })
   .meta({ id: "Fleet" });

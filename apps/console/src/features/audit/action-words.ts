@@ -47,6 +47,7 @@ const words: Record<string, string> = {
   "platform_key.replace": "Replaced",
   "provider.replace": "Set the model provider of",
   "provider.delete": "Removed the model provider of",
+  "provider.test": "Tested the model provider of",
   "runner.enroll": "Enrolled",
   "runner.update": "Updated",
   "runner.delete": "Deleted",

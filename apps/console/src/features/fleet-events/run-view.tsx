@@ -2,6 +2,7 @@
 
 import { Badge, CopyButton, Skeleton, StatusBadge } from "@fleet/ui";
 import { useQuery } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
 import { Link } from "../../components/link.tsx";
 import { LiveStatus } from "../../components/live-status.tsx";
 import { QueryProblem } from "../../components/query-problem.tsx";
@@ -12,6 +13,7 @@ import { FleetWithoutWorkspace } from "../fleets/fleet-header.tsx";
 import { diagnosticOf, EventBodies, EventFacts } from "./event-detail.tsx";
 import { eventStatusVariants, eventTypeLabels } from "./event-labels.ts";
 import { RunAgainButton } from "./run-again.tsx";
+import { RunGate } from "./run-gate.tsx";
 import { gatesOfRun, waitingGate } from "./runs.ts";
 import { TurnView } from "./turn.tsx";
 import { liveStateOf, useLiveRuns } from "./use-live-runs.ts";
@@ -66,6 +68,14 @@ function Run({ workspaceId, fleetId, eventId }: { workspaceId: string; fleetId: 
   const openRun = (id: string) => runHref({ workspaceId, fleetId, eventId: id });
   const fleetPage = fleetHref({ workspaceId, fleetId, tab: "events" });
 
+  const [answeredGate, setAnsweredGate] = useState<string | undefined>(undefined);
+  const waitingId =
+    event.data?.status === "received" && run?.complete === undefined
+      ? waitingGate(gatesOfRun(event.data.gates, run?.gates))?.gateId
+      : undefined;
+  useEffect(() => {
+    if (waitingId !== undefined) setAnsweredGate(waitingId);
+  }, [waitingId]);
   const data = event.data;
   if (event.error && data === undefined)
     return (
@@ -86,6 +96,8 @@ function Run({ workspaceId, fleetId, eventId }: { workspaceId: string; fleetId: 
 
   const status = run?.complete?.status ?? data.status;
   const waiting = status === "received" ? waitingGate(gatesOfRun(data.gates, run?.gates)) : undefined;
+  // The gate answered here stays shown (with what the answer came to) until the run ends.
+  const shownGate = waiting?.gateId ?? (status === "received" ? answeredGate : undefined);
   return (
     <div className="page page--fluid run-page" data-event-id={eventId} data-status={status}>
       <nav aria-label="Breadcrumb" className="breadcrumb">
@@ -155,6 +167,14 @@ function Run({ workspaceId, fleetId, eventId }: { workspaceId: string; fleetId: 
               />
             </ol>
           </div>
+          {/* Outside the log: a form is no announcement, and the gate is not cut by its scroll. */}
+          {shownGate ? <RunGate workspaceId={workspaceId} gateId={shownGate} /> : null}
+          {run === undefined ? (
+            <p className="muted run-page__note">
+              Tool calls and the text as it is written stream live and are not stored: this page shows those
+              of the run from when it was opened, and after the run its stored answer and gates.
+            </p>
+          ) : null}
         </section>
         <section className="card run-page__facts" aria-labelledby="run-facts">
           <header className="card__header">

@@ -101,3 +101,34 @@ test("a run's gates come from its stored read and its frames; an answer from eit
     ],
   );
 });
+
+test("tool calls are matched by call id: parallel calls of one tool, arguments, status and output", () => {
+  let run: LiveRun | undefined;
+  for (const f of [
+    frame("tool_call_started", { name: "http_request", call_id: "c1", args_redacted: '{"url":"a"}' }),
+    frame("tool_call_started", { name: "http_request", call_id: "c2", args_redacted: '{"url":"b"}' }),
+    frame("tool_call_progress", { name: "http_request", call_id: "c1", elapsed_ms: 2100 }),
+    frame("tool_call_completed", {
+      name: "http_request",
+      call_id: "c2",
+      ms: 30,
+      status: "refused",
+      output_head: "host b is not in network_hosts",
+    }),
+    frame("tool_call_completed", {
+      name: "http_request",
+      call_id: "c1",
+      ms: 2500,
+      output_head: "<html>",
+      output_tail: "</html>",
+    }),
+  ])
+    run = applyFrame(run, f);
+  assert.deepEqual(
+    run?.tools.map((tool) => [tool.callId, tool.args, tool.elapsedMs, tool.ms, tool.status, tool.outputTail]),
+    [
+      ["c1", '{"url":"a"}', 2100, 2500, "ok", "</html>"],
+      ["c2", '{"url":"b"}', undefined, 30, "refused", undefined],
+    ],
+  );
+});

@@ -1,12 +1,39 @@
 import type { FramePayloads, RunFrame } from "./stream-frames.ts";
 
 export interface ToolCallView {
+  /** The model's id of the call; undefined from executors that call no model (matched by name then). */
+  callId: string | undefined;
   name: string;
   startedAt: number;
+  /** Its arguments as the runner reported them, secrets masked. */
+  args: string | undefined;
   /** The latest progress report while it runs. */
   elapsedMs: number | undefined;
   /** Its duration once completed. */
   ms: number | undefined;
+  status: string | undefined;
+  outputHead: string | undefined;
+  outputTail: string | undefined;
+}
+
+function newCall(name: string, callId: string | undefined, at: number): ToolCallView {
+  return {
+    callId,
+    name,
+    startedAt: at,
+    args: undefined,
+    elapsedMs: undefined,
+    ms: undefined,
+    status: undefined,
+    outputHead: undefined,
+    outputTail: undefined,
+  };
+}
+
+/** Arguments as text: the runner sends them as a JSON text; anything else is shown as JSON. */
+function argsText(args: unknown): string | undefined {
+  if (args === undefined || args === null) return undefined;
+  return typeof args === "string" ? args : JSON.stringify(args);
 }
 
 export interface GateView {
@@ -76,26 +103,39 @@ export function applyFrame(previous: LiveRun | undefined, frame: RunFrame): Live
     case "chunk":
       run.text += frame.payload.text;
       break;
-    case "tool_call_started":
-      run.tools = [
-        ...run.tools,
-        { name: frame.payload.name, startedAt: frame.at, elapsedMs: undefined, ms: undefined },
-      ];
+    case "tool_call_started": {
+      const { name, call_id: callId } = frame.payload;
+      const started = { ...newCall(name, callId, frame.at), args: argsText(frame.payload.args_redacted) };
+      // A call id seen before (a progress frame that overtook its start) is that call's.
+      const index = callId === undefined ? -1 : run.tools.findIndex((tool) => tool.callId === callId);
+      run.tools =
+        index === -1
+          ? [...run.tools, started]
+          : run.tools.map((tool, at) =>
+              at === index ? { ...tool, args: started.args, startedAt: frame.at } : tool,
+            );
       break;
+    }
     case "tool_call_progress":
     case "tool_call_completed": {
-      // The latest call of that name still running; a report for a call not seen starts one.
-      const index = run.tools.findLastIndex(
-        (tool) => tool.name === frame.payload.name && tool.ms === undefined,
-      );
-      const current: ToolCallView =
-        index === -1
-          ? { name: frame.payload.name, startedAt: frame.at, elapsedMs: undefined, ms: undefined }
-          : run.tools[index]!;
-      const next =
+      // By call id when the frame has one; else the latest call of that name still running. A report for
+      // a call not seen starts one.
+      const { name, call_id: callId } = frame.payload;
+      const index =
+        callId !== undefined
+          ? run.tools.findIndex((tool) => tool.callId === callId)
+          : run.tools.findLastIndex((tool) => tool.name === name && tool.ms === undefined);
+      const current: ToolCallView = index === -1 ? newCall(name, callId, frame.at) : run.tools[index]!;
+      const next: ToolCallView =
         frame.kind === "tool_call_progress"
           ? { ...current, elapsedMs: frame.payload.elapsed_ms }
-          : { ...current, ms: frame.payload.ms };
+          : {
+              ...current,
+              ms: frame.payload.ms,
+              status: frame.payload.status ?? "ok",
+              outputHead: frame.payload.output_head,
+              outputTail: frame.payload.output_tail,
+            };
       run.tools =
         index === -1 ? [...run.tools, next] : run.tools.map((tool, at) => (at === index ? next : tool));
       break;

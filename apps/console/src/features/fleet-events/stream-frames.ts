@@ -36,9 +36,19 @@ export interface FramePayloads {
     resolved_at: number;
   };
   chunk: { text: string };
-  tool_call_started: { name: string; args_redacted?: unknown };
-  tool_call_progress: { name: string; elapsed_ms: number };
-  tool_call_completed: { name: string; ms: number };
+  /** `call_id` ties a call's three frames together (absent from executors that call no model). */
+  tool_call_started: { name: string; args_redacted?: unknown; call_id?: string };
+  tool_call_progress: { name: string; elapsed_ms: number; call_id?: string };
+  tool_call_completed: {
+    name: string;
+    ms: number;
+    call_id?: string;
+    /** `ok`, `error`, `refused` (outside the definition's reach), `denied` (a gate said no). */
+    status?: string;
+    /** The output's first and last few KiB (the tail absent when the head holds it all). */
+    output_head?: string;
+    output_tail?: string;
+  };
   /** A fleet's spend this period crossed one of its alert percents (fleet-level: no event, no lease). */
   budget_alert: { period: string; percent: number; period_budget_nanos: number; period_spend_nanos: number };
 }

@@ -15,6 +15,7 @@ import {
 import { formatDuration } from "./format.ts";
 import { RunAgainButton } from "./run-again.tsx";
 import { type GateView, gatesOfRun, type LiveRun, waitingGate } from "./runs.ts";
+import { ToolStep } from "./tool-step.tsx";
 import { requestText } from "./turns.ts";
 import type { Turn } from "./use-conversation.ts";
 import "./event-failure.css";
@@ -138,20 +139,8 @@ function RunSteps({
         </li>
       ) : null}
       {(run?.tools ?? []).map((tool, index) => (
-        <li
-          // Calls have no id of their own, and are only ever appended: their order is theirs.
-          key={`${index}-${tool.name}`}
-          className="run-step"
-          data-step="tool"
-          data-done={tool.ms !== undefined || undefined}
-        >
-          Tool <code>{tool.name}</code>{" "}
-          {tool.ms !== undefined
-            ? `took ${formatDuration(tool.ms)}`
-            : tool.elapsedMs !== undefined
-              ? `running for ${formatDuration(tool.elapsedMs)}…`
-              : "running…"}
-        </li>
+        // A call without an id (an executor that calls no model) is keyed by its place: calls only append.
+        <ToolStep key={tool.callId ?? `${index}-${tool.name}`} tool={tool} />
       ))}
       {gates.map((gate) => (
         <li key={gate.gateId} className="run-step" data-step="gate" data-outcome={gate.outcome ?? "pending"}>

@@ -19,6 +19,7 @@ import "../../styles/secret-name.css";
 import "../fleets/credential-checklist.css";
 import "../fleets/fleet-definition.css";
 import "./entry-view.css";
+import { ToolRequirements } from "../fleets/fleet-tools.tsx";
 
 /**
  * One library entry in full, before an install: what it does (its instructions), when it wakes, what it
@@ -91,7 +92,7 @@ export function EntryView({
       </div>
     );
   }
-  const { credentials, tools, network_hosts: hosts, runner_labels: labels } = data.requirements;
+  const { credentials, network_hosts: hosts, runner_labels: labels } = data.requirements;
   const source = describeSource(data.source_ref);
   return (
     <div className="page page--fluid">
@@ -148,7 +149,7 @@ export function EntryView({
               )}
             </DefinitionPart>
             <dl className="requirements">
-              <RequirementChips term="Tools" values={tools} none="None" />
+              <ToolRequirements requirements={data.requirements} />
               <RequirementChips term="Network hosts" values={hosts} none="None" />
               <RequirementChips term="Runner labels" values={labels} none="Any runner" />
               <div>

@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import { Link } from "../../components/link.tsx";
 import type { FleetView } from "../../lib/fleet-status.ts";
 import { entryHref } from "../../lib/urls.ts";
+import { ToolRequirements } from "./fleet-tools.tsx";
 import "../../styles/card-parts.css";
 import "../../styles/inline.css";
 import "../../styles/requirements.css";
@@ -13,7 +14,7 @@ import "./fleet-definition.css";
  */
 export function FleetDefinition({ fleet }: { fleet: FleetView }) {
   const libraryId = fleet.platform_library_id ?? fleet.tenant_library_id;
-  const { credentials, tools, network_hosts: hosts, runner_labels: labels } = fleet.requirements;
+  const { credentials, network_hosts: hosts, runner_labels: labels } = fleet.requirements;
   return (
     <section className="card definition" aria-labelledby="definition-heading">
       <header className="card__header">
@@ -36,7 +37,7 @@ export function FleetDefinition({ fleet }: { fleet: FleetView }) {
         <DefinitionPart headingId="requirements-heading" title="Requirements">
           <dl className="requirements">
             <RequirementChips term="Credentials" values={credentials} none="None" />
-            <RequirementChips term="Tools" values={tools} none="None" />
+            <ToolRequirements requirements={fleet.requirements} />
             <RequirementChips term="Network hosts" values={hosts} none="None" />
             <RequirementChips term="Runner labels" values={labels} none="Any runner" />
           </dl>

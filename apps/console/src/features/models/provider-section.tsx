@@ -9,6 +9,7 @@ import { FormDialog } from "../../components/form-dialog.tsx";
 import { QueryProblem } from "../../components/query-problem.tsx";
 import { problemOf, statusOf } from "../../lib/problem.ts";
 import { type ApiError, type RouterOutputs, useTRPC } from "../../lib/trpc.ts";
+import { TestConnectionButton, TestConnectionResult, useProviderTest } from "./provider-test.tsx";
 import { providerProblemInWords } from "./provider-words.ts";
 import { providerLabel } from "./urls.ts";
 import "../../styles/card-parts.css";
@@ -31,6 +32,7 @@ export function ProviderSection() {
   const current = useQuery(trpc.providers.getTenant.queryOptions(undefined, { retry: false }));
   const [setting, setSetting] = useState(false);
   const [removing, setRemoving] = useState(false);
+  const test = useProviderTest();
   const status = current.error ? statusOf(current.error) : undefined;
   const notSet = status === 404;
   // Dev mode with no provider anywhere: the gateway's calls go to the scripted demo model (pnpm start).
@@ -95,16 +97,31 @@ export function ProviderSection() {
         )}
         {forbidden || (current.error && !notSet) || current.isPending ? null : (
           <div className="provider-card__actions">
-            <Button variant="secondary" onClick={() => setSetting(true)}>
+            <Button
+              variant="secondary"
+              onClick={() => {
+                // A test's answer speaks of the provider as it was: a change makes it stale.
+                test.reset();
+                setSetting(true);
+              }}
+            >
               Set provider
             </Button>
+            <TestConnectionButton test={test} />
             {current.data ? (
-              <Button variant="ghost" onClick={() => setRemoving(true)}>
+              <Button
+                variant="ghost"
+                onClick={() => {
+                  test.reset();
+                  setRemoving(true);
+                }}
+              >
                 Remove provider
               </Button>
             ) : null}
           </div>
         )}
+        <TestConnectionResult test={test} />
       </div>
       {setting ? <ProviderDialog current={current.data ?? null} onClose={() => setSetting(false)} /> : null}
       {removing ? <RemoveProviderDialog onClose={() => setRemoving(false)} /> : null}

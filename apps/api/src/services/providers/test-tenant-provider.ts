@@ -1,0 +1,160 @@
+import { errorRegistry, Problem } from "@fleet/contracts";
+import { eq, models, platformKeys, tenantProviders } from "@fleet/db";
+import { forwardChat, readCapped } from "../model-gateway/forward.ts";
+import { type Choice, targetOf } from "../model-gateway/resolve.ts";
+import { type Actor, recordAudit } from "../shared/audit.ts";
+import type { ServiceContext } from "../shared/context.ts";
+
+/** A test waits at most this long for its answer (a run's call may wait the gateway's whole deadline). */
+export const PROVIDER_TEST_DEADLINE_MS = 15_000;
+/** The answer is read this far: its text is never shown, only whether it came. */
+const ANSWER_MAX_BYTES = 64 * 1024;
+
+/**
+ * The smallest call every wire accepts: one user turn, one output token. `max_completion_tokens` is the
+ * OpenAI name the Anthropic translation reads too; servers that do not know it ignore it.
+ */
+const PROBE = {
+  messages: [{ role: "user", content: "Reply with OK." }],
+  max_completion_tokens: 1,
+  stream: false,
+};
+
+type Source = "tenant" | "platform";
+
+/**
+ * The provider a run of the tenant would call, read as the gateway's admission reads it: the tenant's own
+ * unless it chose `platform`, else the platform default. (The gateway keeps its reading private to
+ * resolve.ts; this is the same query.) Null when there is neither.
+ */
+async function chosen(ctx: ServiceContext, tenantId: string): Promise<(Choice & { source: Source }) | null> {
+  const [own] = await ctx.db
+    .select({
+      provider: tenantProviders.provider,
+      model: models.modelId,
+      baseUrl: tenantProviders.baseUrl,
+      wrappedKey: tenantProviders.wrappedKey,
+      ciphertext: tenantProviders.ciphertext,
+    })
+    .from(tenantProviders)
+    .innerJoin(models, eq(models.uid, tenantProviders.modelUid))
+    .where(eq(tenantProviders.tenantId, tenantId));
+  if (own !== undefined && own.provider !== "platform") {
+    const { wrappedKey, ciphertext } = own;
+    return {
+      source: "tenant",
+      provider: own.provider,
+      model: own.model,
+      baseUrl: own.baseUrl,
+      sealed: wrappedKey === null || ciphertext === null ? null : { wrappedKey, ciphertext },
+      platformSecret: null,
+    };
+  }
+  const [platform] = await ctx.db
+    .select({
+      provider: platformKeys.provider,
+      model: models.modelId,
+      baseUrl: platformKeys.baseUrl,
+      workspaceId: platformKeys.sourceWorkspaceId,
+      secretName: platformKeys.secretName,
+    })
+    .from(platformKeys)
+    .innerJoin(models, eq(models.uid, platformKeys.modelUid));
+  if (platform === undefined) return null;
+  return {
+    source: "platform",
+    provider: platform.provider,
+    model: platform.model,
+    baseUrl: platform.baseUrl,
+    sealed: null,
+    platformSecret: { workspaceId: platform.workspaceId, name: platform.secretName },
+  };
+}
+
+export interface ProviderTest {
+  ok: boolean;
+  source: Source | null;
+  provider: string | null;
+  model: string | null;
+  latency_ms: number | null;
+  failure: { error_code: string; title: string; detail: string } | null;
+}
+
+/** A problem met on the way, as the test's answer: its code, its registry title, its detail. */
+function failureOf(problem: Problem): ProviderTest["failure"] {
+  return { error_code: problem.code, title: errorRegistry[problem.code].title, detail: problem.detail };
+}
+
+/**
+ * One minimal call to the provider the tenant's runs would use, through the gateway's own pieces: the
+ * endpoint from `targetOf` (an openai_compatible base_url checked public again and the call pinned to the
+ * addresses checked), the key opened from its sealed copy, the call and its refusals from `forwardChat`
+ * (UZ-MODEL-002…006, the key scrubbed from any vendor text). The outcome is the answer; only a fault of
+ * our own (the database) is thrown. Audited as `provider.test`, since it spends on the tenant's key.
+ */
+export async function testTenantProvider(
+  ctx: ServiceContext,
+  actor: Actor,
+  tenantId: string,
+): Promise<ProviderTest> {
+  const choice = await chosen(ctx, tenantId);
+  const result: ProviderTest = {
+    ok: false,
+    source: choice?.source ?? null,
+    provider: choice?.provider ?? null,
+    model: choice?.model ?? null,
+    latency_ms: null,
+    failure: null,
+  };
+  try {
+    if (choice === null) {
+      throw new Problem("UZ-MODEL-001", {
+        detail: "Neither the tenant nor the platform has a model provider configured.",
+      });
+    }
+    const target = await targetOf(ctx, tenantId, choice);
+    const started = performance.now();
+    const forwarded = await forwardChat(
+      target,
+      PROBE,
+      Math.min(PROVIDER_TEST_DEADLINE_MS, ctx.config.modelGateway.deadlineMs),
+    );
+    try {
+      const text = await readCapped(forwarded.response, ANSWER_MAX_BYTES);
+      if (text === null) throw new Error("the answer passed its bound");
+    } catch {
+      const timedOut = (forwarded.reason() as { name?: string } | undefined)?.name === "TimeoutError";
+      throw new Problem(timedOut ? "UZ-MODEL-003" : "UZ-MODEL-002", {
+        detail: timedOut
+          ? `The ${target.provider} provider did not finish its answer within the deadline.`
+          : `The ${target.provider} provider broke off its answer.`,
+      });
+    } finally {
+      forwarded.stop();
+    }
+    result.ok = true;
+    result.latency_ms = Math.round(performance.now() - started);
+  } catch (error) {
+    if (!(error instanceof Problem)) throw error;
+    result.failure = failureOf(error);
+  }
+  const at = ctx.now();
+  await ctx.db.transaction((tx) =>
+    recordAudit(tx, {
+      actor,
+      at,
+      tenantId,
+      workspaceId: null,
+      action: "provider.test",
+      target: "tenant_provider",
+      details: {
+        source: result.source,
+        provider: result.provider,
+        model: result.model,
+        ok: result.ok,
+        error_code: result.failure?.error_code ?? null,
+      },
+    }),
+  );
+  return result;
+}

@@ -79,8 +79,15 @@ export interface Choice {
   platformSecret: { workspaceId: string; name: string } | null;
 }
 
-/** The tenant's provider, else the platform default; 409 UZ-MODEL-001 when there is neither. */
-async function chosenProvider(ctx: ServiceContext, tenantId: string): Promise<Choice> {
+/**
+ * The provider a run of the tenant calls: the tenant's own unless it chose `platform`, else the platform
+ * default; null when there is neither. The gateway's calls read the same in their admission statement;
+ * the models list and the provider's Test connection read it here.
+ */
+export async function providerChoice(
+  ctx: ServiceContext,
+  tenantId: string,
+): Promise<(Choice & { source: "tenant" | "platform" }) | null> {
   const [own] = await ctx.db
     .select({
       provider: tenantProviders.provider,
@@ -95,6 +102,7 @@ async function chosenProvider(ctx: ServiceContext, tenantId: string): Promise<Ch
   if (own !== undefined && own.provider !== "platform") {
     const { wrappedKey, ciphertext } = own;
     return {
+      source: "tenant",
       provider: own.provider,
       model: own.model,
       baseUrl: own.baseUrl,
@@ -112,18 +120,26 @@ async function chosenProvider(ctx: ServiceContext, tenantId: string): Promise<Ch
     })
     .from(platformKeys)
     .innerJoin(models, eq(models.uid, platformKeys.modelUid));
-  if (platform === undefined) {
-    throw new Problem("UZ-MODEL-001", {
-      detail: "Neither the tenant nor the platform has a model provider configured.",
-    });
-  }
+  if (platform === undefined) return null;
   return {
+    source: "platform",
     provider: platform.provider,
     model: platform.model,
     baseUrl: platform.baseUrl,
     sealed: null,
     platformSecret: { workspaceId: platform.workspaceId, name: platform.secretName },
   };
+}
+
+/** The tenant's provider, else the platform default; 409 UZ-MODEL-001 when there is neither. */
+async function chosenProvider(ctx: ServiceContext, tenantId: string): Promise<Choice> {
+  const choice = await providerChoice(ctx, tenantId);
+  if (choice === null) {
+    throw new Problem("UZ-MODEL-001", {
+      detail: "Neither the tenant nor the platform has a model provider configured.",
+    });
+  }
+  return choice;
 }
 
 /**

@@ -1,7 +1,6 @@
 import { errorRegistry, Problem } from "@fleet/contracts";
-import { eq, models, platformKeys, tenantProviders } from "@fleet/db";
 import { forwardChat, readCapped } from "../model-gateway/forward.ts";
-import { type Choice, targetOf } from "../model-gateway/resolve.ts";
+import { providerChoice, targetOf } from "../model-gateway/resolve.ts";
 import { type Actor, recordAudit } from "../shared/audit.ts";
 import type { ServiceContext } from "../shared/context.ts";
 
@@ -21,55 +20,6 @@ const PROBE = {
 };
 
 type Source = "tenant" | "platform";
-
-/**
- * The provider a run of the tenant would call, read as the gateway's admission reads it: the tenant's own
- * unless it chose `platform`, else the platform default. (The gateway keeps its reading private to
- * resolve.ts; this is the same query.) Null when there is neither.
- */
-async function chosen(ctx: ServiceContext, tenantId: string): Promise<(Choice & { source: Source }) | null> {
-  const [own] = await ctx.db
-    .select({
-      provider: tenantProviders.provider,
-      model: models.modelId,
-      baseUrl: tenantProviders.baseUrl,
-      wrappedKey: tenantProviders.wrappedKey,
-      ciphertext: tenantProviders.ciphertext,
-    })
-    .from(tenantProviders)
-    .innerJoin(models, eq(models.uid, tenantProviders.modelUid))
-    .where(eq(tenantProviders.tenantId, tenantId));
-  if (own !== undefined && own.provider !== "platform") {
-    const { wrappedKey, ciphertext } = own;
-    return {
-      source: "tenant",
-      provider: own.provider,
-      model: own.model,
-      baseUrl: own.baseUrl,
-      sealed: wrappedKey === null || ciphertext === null ? null : { wrappedKey, ciphertext },
-      platformSecret: null,
-    };
-  }
-  const [platform] = await ctx.db
-    .select({
-      provider: platformKeys.provider,
-      model: models.modelId,
-      baseUrl: platformKeys.baseUrl,
-      workspaceId: platformKeys.sourceWorkspaceId,
-      secretName: platformKeys.secretName,
-    })
-    .from(platformKeys)
-    .innerJoin(models, eq(models.uid, platformKeys.modelUid));
-  if (platform === undefined) return null;
-  return {
-    source: "platform",
-    provider: platform.provider,
-    model: platform.model,
-    baseUrl: platform.baseUrl,
-    sealed: null,
-    platformSecret: { workspaceId: platform.workspaceId, name: platform.secretName },
-  };
-}
 
 export interface ProviderTest {
   ok: boolean;
@@ -97,7 +47,7 @@ export async function testTenantProvider(
   actor: Actor,
   tenantId: string,
 ): Promise<ProviderTest> {
-  const choice = await chosen(ctx, tenantId);
+  const choice = await providerChoice(ctx, tenantId);
   const result: ProviderTest = {
     ok: false,
     source: choice?.source ?? null,

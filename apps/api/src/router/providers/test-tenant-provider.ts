@@ -1,5 +1,5 @@
 import { testTenantProvider as op } from "@fleet/contracts/providers/test-tenant-provider";
-import { testTenantProvider as test } from "../../services/providers/test-tenant-provider.ts";
+import { testTenantProvider as test } from "../../services/model-gateway/test-provider.ts";
 import { actorOf, procedure } from "../../trpc.ts";
 
 export const testTenantProvider = procedure(op).mutation(({ ctx }) =>

@@ -1,8 +1,8 @@
 import { errorRegistry, Problem } from "@fleet/contracts";
-import { forwardChat, readCapped } from "../model-gateway/forward.ts";
-import { providerChoice, targetOf } from "../model-gateway/resolve.ts";
 import { type Actor, recordAudit } from "../shared/audit.ts";
 import type { ServiceContext } from "../shared/context.ts";
+import { forwardChat, readCapped } from "./forward.ts";
+import { providerChoice, targetOf } from "./resolve.ts";
 
 /** A test waits at most this long for its answer (a run's call may wait the gateway's whole deadline). */
 export const PROVIDER_TEST_DEADLINE_MS = 15_000;

@@ -9,6 +9,7 @@ import { leaseCredentials } from "@fleet/contracts/leases/lease-credentials";
 import { releaseLease } from "@fleet/contracts/leases/release-lease";
 import { renewLease } from "@fleet/contracts/leases/renew-lease";
 import { reportLease } from "@fleet/contracts/leases/report-lease";
+import { markGateRan } from "@fleet/contracts/approvals/mark-gate-ran";
 import { writeMemory } from "@fleet/contracts/memories/write-memory";
 import { heartbeat } from "@fleet/contracts/runners/heartbeat";
 import type { z } from "zod";
@@ -33,6 +34,8 @@ type GateBody = NonNullable<z.input<typeof openGate.input>>;
 export type GateRequest = Omit<GateBody, "lease_id" | "fencing_token">;
 /** A gate as its runner reads it: status, and once answered the outcome, approved_action, failure_label. */
 export type RunnerGate = z.output<typeof runnerGate>;
+/** The answer to `markGateRan`: whether this lease is the one that runs the approved action. */
+export type GateRan = z.output<typeof markGateRan.output>;
 
 /** A refusal that means this runner no longer holds the lease: stop working on it and drop it. */
 export function isLeaseLost(error: unknown): boolean {
@@ -145,6 +148,19 @@ export class RunnerApi {
       token: this.token,
       params: { lease_id: lease.lease_id },
       body: { ...gate, fencing_token: lease.fencing_token },
+    });
+  }
+
+  /**
+   * Says the gate's approved action starts now. Retried: the service answers the same lease `first: true`
+   * again, and any later lease `first: false`.
+   */
+  markGateRan(lease: Lease, gateId: string): Promise<GateRan> {
+    return this.http.call(markGateRan, {
+      token: this.token,
+      params: { lease_id: lease.lease_id, gate_id: gateId },
+      body: { fencing_token: lease.fencing_token },
+      attempts: 3,
     });
   }
 

@@ -19,6 +19,7 @@ export type LeaseApi = Pick<
   | "createSchedule"
   | "openGate"
   | "waitGate"
+  | "markGateRan"
   | "credentials"
   | "model"
 >;
@@ -144,6 +145,7 @@ export async function runLease(
     // Not fenced by the service (reading an answer changes nothing), but bound to the lease: the wait
     // ends when the lease is lost, while the renew loop above keeps the lease alive during it.
     waitGate: (gateId, waitMs) => fenced(() => api.waitGate(lease, gateId, waitMs, running)),
+    markGateRan: (gateId) => fenced(() => api.markGateRan(lease, gateId)),
   };
 
   try {

@@ -28,6 +28,7 @@ function recordingTools(overrides: Partial<LeaseTools> = {}) {
       schedules.push(schedule);
       return fakeSchedule();
     },
+    markGateRan: async (gateId) => ({ gate_id: gateId, action_ran_at: 1, first: true }),
     async openGate(gate) {
       gates.push(gate);
       return fakeGate({ action_id: gate.action_id, proposed_action: gate.proposed_action });

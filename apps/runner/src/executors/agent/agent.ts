@@ -11,14 +11,17 @@ import {
 } from "../../executor.ts";
 import { agentTools } from "./tools.ts";
 
-/** Model calls (steps) one run may make before it is stopped; `FLEET_RUNNER_AGENT_MAX_STEPS`. */
+/** Model calls (steps) one run may make when its definition's `agent.max_steps` says none. */
 export const DEFAULT_MAX_STEPS = 16;
+/** The runner's own cap on any definition's steps, unless `FLEET_RUNNER_AGENT_MAX_STEPS` sets another. */
+export const DEFAULT_STEP_CAP = 64;
 /** How long one run may take, model calls and tools together; `FLEET_RUNNER_AGENT_MAX_MS`. */
 export const DEFAULT_MAX_RUN_MS = 10 * 60_000;
 /** Within the contracts' ceiling of a report's response_text (512 KiB). */
 const ANSWER_LIMIT = 256 * 1024;
 
 export interface AgentOptions {
+  /** The runner's cap: a definition's `agent.max_steps` (16 when absent) is bounded by it. */
   maxSteps?: number;
   maxRunMs?: number;
 }
@@ -80,12 +83,13 @@ function describeFailure(failure: unknown): string {
  * (`step_limit`, `time_limit`); a lost lease aborts the model stream and the tool calls at once.
  */
 export function createAgentExecutor(options: AgentOptions = {}): Executor {
-  const maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
+  const stepCap = options.maxSteps ?? DEFAULT_STEP_CAP;
   const maxRunMs = options.maxRunMs ?? DEFAULT_MAX_RUN_MS;
   return {
     name: "agent",
     async run(lease: Lease, tools: LeaseTools): Promise<ExecutionResult> {
       const started = Date.now();
+      const maxSteps = Math.min(lease.fleet.max_steps ?? DEFAULT_MAX_STEPS, stepCap);
       const gateway = createOpenAICompatible({
         name: "fleet-gateway",
         baseURL: tools.model.baseUrl,

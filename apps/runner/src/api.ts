@@ -10,6 +10,7 @@ import { releaseLease } from "@fleet/contracts/leases/release-lease";
 import { renewLease } from "@fleet/contracts/leases/renew-lease";
 import { reportLease } from "@fleet/contracts/leases/report-lease";
 import { markGateRan } from "@fleet/contracts/approvals/mark-gate-ran";
+import { leaseContext, searchLeaseMemories } from "@fleet/contracts/leases/lease-reads";
 import { writeMemory } from "@fleet/contracts/memories/write-memory";
 import { heartbeat } from "@fleet/contracts/runners/heartbeat";
 import type { z } from "zod";
@@ -34,6 +35,14 @@ type GateBody = NonNullable<z.input<typeof openGate.input>>;
 export type GateRequest = Omit<GateBody, "lease_id" | "fencing_token">;
 /** A gate as its runner reads it: status, and once answered the outcome, approved_action, failure_label. */
 export type RunnerGate = z.output<typeof runnerGate>;
+/** A search of the fleet's memories: all words of `query` (key and content), a category, at most `limit` (1-20). */
+export interface MemorySearch {
+  query?: string;
+  category?: string;
+  limit?: number;
+}
+/** The fleet's previous turns, newest first, and their size in tokens. */
+export type LeaseContext = z.output<typeof leaseContext.output>;
 /** The answer to `markGateRan`: whether this lease is the one that runs the approved action. */
 export type GateRan = z.output<typeof markGateRan.output>;
 
@@ -160,6 +169,32 @@ export class RunnerApi {
       token: this.token,
       params: { lease_id: lease.lease_id, gate_id: gateId },
       body: { fencing_token: lease.fencing_token },
+      attempts: 3,
+    });
+  }
+
+  /** The fleet's memories matching a search, newest first (a fenced read, retried). */
+  searchMemories(lease: Lease, search: MemorySearch, signal?: AbortSignal): Promise<{ items: Memory[] }> {
+    const query: Record<string, string | number> = { limit: search.limit ?? 5 };
+    if (search.query !== undefined) query.query = search.query;
+    if (search.category !== undefined) query.category = search.category;
+    return this.http.call(searchLeaseMemories, {
+      token: this.token,
+      params: { lease_id: lease.lease_id },
+      query,
+      headers: { "fleet-fencing-token": String(lease.fencing_token) },
+      signal,
+      attempts: 3,
+    });
+  }
+
+  /** The fleet's recent conversation before the leased event, bounded in tokens (a fenced read, retried). */
+  context(lease: Lease, signal?: AbortSignal): Promise<LeaseContext> {
+    return this.http.call(leaseContext, {
+      token: this.token,
+      params: { lease_id: lease.lease_id },
+      headers: { "fleet-fencing-token": String(lease.fencing_token) },
+      signal,
       attempts: 3,
     });
   }

@@ -1,6 +1,6 @@
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { Lease } from "@fleet/contracts";
-import { APICallError, RetryError, stepCountIs, streamText } from "ai";
+import { APICallError, type ModelMessage, RetryError, stepCountIs, streamText } from "ai";
 import {
   type ExecutionResult,
   type Executor,
@@ -101,11 +101,19 @@ export function createAgentExecutor(options: AgentOptions = {}): Executor {
       let failure: unknown;
       // The model's text of the current step: a gated tool call's evidence.
       let stepText = "";
+      // The fleet's previous turns, oldest first, before this message (bounded by the service in tokens).
+      const { turns } = await tools.context();
+      const history: ModelMessage[] = turns
+        .toReversed()
+        .flatMap((turn) => [
+          { role: "user" as const, content: turn.request },
+          { role: "assistant" as const, content: turn.response },
+        ]);
       const result = streamText({
         // The gateway sends the model the fleet resolves to, whatever this names.
         model: gateway.chatModel("fleet-model"),
         system: lease.fleet.instructions,
-        prompt: messageOf(lease),
+        messages: [...history, { role: "user", content: messageOf(lease) }],
         tools: agentTools(lease, tools, () => stepText),
         stopWhen: stepCountIs(maxSteps),
         abortSignal: signal,

@@ -30,6 +30,12 @@ const memoryWriteInput = z.object({
   category: z.string().min(1).max(64).optional(),
 });
 
+const memorySearchInput = z.object({
+  query: z.string().min(1).max(500).optional().describe("Words that must all appear in a memory's key or content"),
+  category: z.string().min(1).max(200).optional().describe("Only memories of this category"),
+  limit: z.number().int().min(1).max(20).optional().describe("At most this many (5 when left out)"),
+});
+
 const scheduleCreateInput = z.object({
   cron: z.string().describe("A five-field cron expression"),
   message: z.string().min(1).describe("The message the fleet receives at each fire"),
@@ -65,6 +71,24 @@ function knownTools(lease: Lease, tools: LeaseTools) {
           const { key, ...memory } = input;
           await tools.writeMemory(key, memory);
           return `Remembered ${key}.`;
+        }),
+    }),
+    memory_search: known({
+      description:
+        "Searches the fleet's memories, kept across its runs: newest first, by words and/or category.",
+      inputSchema: memorySearchInput,
+      run: (input) =>
+        serviceCall("The memory search", async () => {
+          const { items } = await tools.searchMemories(input);
+          if (items.length === 0) return "No memory matches.";
+          return JSON.stringify(
+            items.map(({ key, content, category, updated_at }) => ({
+              key,
+              content,
+              category,
+              updated_at: new Date(updated_at).toISOString(),
+            })),
+          );
         }),
     }),
     schedule_create: known({

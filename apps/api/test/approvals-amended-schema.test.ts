@@ -87,7 +87,9 @@ describe("approving a tool call with changes", () => {
     const unreadable = await openGate(leased, { action_schema: { type: "frobnicate" } });
     expect(unreadable.status, unreadable.text).toBe(400);
     expect(unreadable.body).toMatchObject({ error_code: "UZ-APPROVAL-002" });
-    expect(String((unreadable.body as unknown as { detail: string }).detail)).toMatch(/^action_schema is not a JSON Schema/);
+    expect(String((unreadable.body as unknown as { detail: string }).detail)).toMatch(
+      /^action_schema is not a JSON Schema/,
+    );
     const huge = await openGate(leased, {
       action_schema: { type: "object", description: "x".repeat(17 * 1024) },
     });
@@ -115,7 +117,9 @@ describe("an approved action's run record", () => {
     expect(first.body).toMatchObject({ gate_id: gateId, first: true });
     const again = await markRan(leased, gateId);
     expect(again.body).toEqual(first.body);
-    expect((await waitFor(leased, gateId, 0)).body).toMatchObject({ action_ran_at: first.body.action_ran_at });
+    expect((await waitFor(leased, gateId, 0)).body).toMatchObject({
+      action_ran_at: first.body.action_ran_at,
+    });
   });
 
   it("is fenced: a holder that is no longer current is refused 409 UZ-RUN-005", async () => {

@@ -12,7 +12,7 @@ import { acquire, enrollRunner, type HeldLease } from "./runner-fixtures.ts";
 async function leaseOf(owner: Tenant, frontMatter: string[]): Promise<HeldLease> {
   const label = uniqueLabel();
   const entry = await createEntry(owner, {
-    definition: definition([...frontMatter, "  runner_labels: [" + label + "]"].join("\n")),
+    definition: definition([...frontMatter, `  runner_labels: [${label}]`].join("\n")),
   });
   expect(entry.status, entry.text).toBe(201);
   const fleet = await call<{ fleet_id: string }>("POST", `/v1/workspaces/${owner.workspaceId}/fleets`, {
@@ -63,7 +63,10 @@ describe("a definition's agent fields", () => {
     const owner = await seedTenant();
     const policy = await putPolicy(owner, {
       rules: [
-        { name: "schedules", match: { gate_kinds: ["tool.schedule_create"], blast_radius: ["New schedules"] } },
+        {
+          name: "schedules",
+          match: { gate_kinds: ["tool.schedule_create"], blast_radius: ["New schedules"] },
+        },
         { name: "memory elsewhere", match: { gate_kinds: ["tool.memory_write"], blast_radius: ["nope"] } },
         { name: "everything else", match: {}, required_approvals: 1 },
       ],
@@ -77,12 +80,18 @@ describe("a definition's agent fields", () => {
   it("refuses bad values with 400 UZ-LIBRARY-010 naming the entry", async () => {
     const owner = await seedTenant();
     const cases: [string, RegExp][] = [
-      ["requires:\n  tools:\n    - {name: a, blast_radius: ''}", /^requires\.tools\[0\]\.blast_radius must not be empty\.$/],
+      [
+        "requires:\n  tools:\n    - {name: a, blast_radius: ''}",
+        /^requires\.tools\[0\]\.blast_radius must not be empty\.$/,
+      ],
       [
         `requires:\n  tools:\n    - a\n    - {name: b, blast_radius: ${"x".repeat(501)}}`,
         /^requires\.tools\[1\]\.blast_radius must be at most 500 characters\.$/,
       ],
-      ["requires:\n  tools:\n    - {name: a, blast_radius: [x]}", /^requires\.tools\[0\]\.blast_radius must be a string/],
+      [
+        "requires:\n  tools:\n    - {name: a, blast_radius: [x]}",
+        /^requires\.tools\[0\]\.blast_radius must be a string/,
+      ],
       ["agent:\n  max_steps: 65", /^agent\.max_steps must be from 1 to 64\.$/],
       ["agent:\n  max_steps: 0", /^agent\.max_steps must be from 1 to 64\.$/],
       ["agent:\n  max_steps: 2.5", /^agent\.max_steps must be an integer\.$/],

@@ -1,16 +1,16 @@
 import type { ActivityFrame, CapabilityReport, Lease, memoryItem, scheduleView } from "@fleet/contracts";
 import { publishActivity } from "@fleet/contracts/activity/publish-activity";
 import type { runnerGate } from "@fleet/contracts/approvals/approval-gate";
+import { markGateRan } from "@fleet/contracts/approvals/mark-gate-ran";
 import { openGate } from "@fleet/contracts/approvals/open-gate";
 import { waitGate } from "@fleet/contracts/approvals/wait-gate";
 import { createFleetSchedule } from "@fleet/contracts/fleet-schedules/create-fleet-schedule";
 import { acquireLease } from "@fleet/contracts/leases/acquire-lease";
 import { leaseCredentials } from "@fleet/contracts/leases/lease-credentials";
+import { leaseContext, searchLeaseMemories } from "@fleet/contracts/leases/lease-reads";
 import { releaseLease } from "@fleet/contracts/leases/release-lease";
 import { renewLease } from "@fleet/contracts/leases/renew-lease";
 import { reportLease } from "@fleet/contracts/leases/report-lease";
-import { markGateRan } from "@fleet/contracts/approvals/mark-gate-ran";
-import { leaseContext, searchLeaseMemories } from "@fleet/contracts/leases/lease-reads";
 import { writeMemory } from "@fleet/contracts/memories/write-memory";
 import { heartbeat } from "@fleet/contracts/runners/heartbeat";
 import type { z } from "zod";

@@ -4,7 +4,12 @@ import type {
   GateRequest,
   LeaseContext,
   Memory,
-  MemorySearch, ReportFields, RunnerGate, ScheduleRequest, ScheduleView } from "./api.ts";
+  MemorySearch,
+  ReportFields,
+  RunnerGate,
+  ScheduleRequest,
+  ScheduleView,
+} from "./api.ts";
 
 /**
  * What an executor answers for one leased event: the report's fields without the lease's identity, which

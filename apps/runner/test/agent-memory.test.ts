@@ -30,7 +30,10 @@ describe("the agent's memory and context", () => {
       text: "On Tuesdays.",
     });
     const second = await message(fleet, "When do we deploy?");
-    expect(await processed(fleet, second)).toMatchObject({ status: "processed", response_text: "On Tuesdays." });
+    expect(await processed(fleet, second)).toMatchObject({
+      status: "processed",
+      response_text: "On Tuesdays.",
+    });
 
     const calls = completions(world.vendor, from);
     expect(calls).toHaveLength(2);

@@ -142,7 +142,9 @@ const toolObject = z.strictObject(
     blast_radius: text()
       .trim()
       .min(1, { error: "must not be empty" })
-      .max(TOOL_BLAST_RADIUS_MAX_CHARS, { error: `must be at most ${TOOL_BLAST_RADIUS_MAX_CHARS} characters` })
+      .max(TOOL_BLAST_RADIUS_MAX_CHARS, {
+        error: `must be at most ${TOOL_BLAST_RADIUS_MAX_CHARS} characters`,
+      })
       .optional(),
   },
   { error: "must be a tool name or {name, approval, blast_radius}" },

@@ -1,4 +1,7 @@
-import { leaseContext as contextOp, searchLeaseMemories as searchOp } from "@fleet/contracts/leases/lease-reads";
+import {
+  leaseContext as contextOp,
+  searchLeaseMemories as searchOp,
+} from "@fleet/contracts/leases/lease-reads";
 import { leaseContext as context, searchLeaseMemories as search } from "../../services/leases/lease-reads.ts";
 import { procedure } from "../../trpc.ts";
 

@@ -26,7 +26,9 @@ export async function markGateRan(
       .from(approvalGates)
       .where(scope);
     if (gate === undefined) {
-      throw new Problem("UZ-APPROVAL-001", { detail: `No approval gate ${input.gate_id} for this lease's fleet.` });
+      throw new Problem("UZ-APPROVAL-001", {
+        detail: `No approval gate ${input.gate_id} for this lease's fleet.`,
+      });
     }
     if (gate.status !== "approved") {
       throw new Problem("UZ-APPROVAL-005", {

@@ -1,6 +1,6 @@
 import type { ApprovalRule, Lease } from "@fleet/contracts";
-import type { ServiceContext } from "../shared/context.ts";
 import { readPolicy } from "../approval-policies/policy.ts";
+import type { ServiceContext } from "../shared/context.ts";
 
 /** The gate_kind of the gates an agent's call of `tool` opens (docs/decisions/agent-executor.md). */
 export function toolGateKind(tool: string): string {

@@ -103,12 +103,10 @@ export function createAgentExecutor(options: AgentOptions = {}): Executor {
       let stepText = "";
       // The fleet's previous turns, oldest first, before this message (bounded by the service in tokens).
       const { turns } = await tools.context();
-      const history: ModelMessage[] = turns
-        .toReversed()
-        .flatMap((turn) => [
-          { role: "user" as const, content: turn.request },
-          { role: "assistant" as const, content: turn.response },
-        ]);
+      const history: ModelMessage[] = turns.toReversed().flatMap((turn) => [
+        { role: "user" as const, content: turn.request },
+        { role: "assistant" as const, content: turn.response },
+      ]);
       const result = streamText({
         // The gateway sends the model the fleet resolves to, whatever this names.
         model: gateway.chatModel("fleet-model"),

@@ -17,7 +17,11 @@ function answering(answer: Partial<RunnerGate> | Error, ranAt: number | null = n
     },
     waitGate: async () => fakeGate(),
     // ranAt: an earlier lease already started the action then.
-    markGateRan: async (gateId: string) => ({ gate_id: gateId, action_ran_at: ranAt ?? 5, first: ranAt === null }),
+    markGateRan: async (gateId: string) => ({
+      gate_id: gateId,
+      action_ran_at: ranAt ?? 5,
+      first: ranAt === null,
+    }),
   } as unknown as LeaseTools;
   return { tools, opened };
 }

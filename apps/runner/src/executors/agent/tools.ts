@@ -31,7 +31,12 @@ const memoryWriteInput = z.object({
 });
 
 const memorySearchInput = z.object({
-  query: z.string().min(1).max(500).optional().describe("Words that must all appear in a memory's key or content"),
+  query: z
+    .string()
+    .min(1)
+    .max(500)
+    .optional()
+    .describe("Words that must all appear in a memory's key or content"),
   category: z.string().min(1).max(200).optional().describe("Only memories of this category"),
   limit: z.number().int().min(1).max(20).optional().describe("At most this many (5 when left out)"),
 });

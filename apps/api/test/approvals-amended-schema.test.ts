@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { answerGate, leasedFleet, openGate, readGate, waitFor } from "./approval-fixtures.ts";
-import { call, seedTenant } from "./harness.ts";
+import { call, seedTenant, testApi } from "./harness.ts";
 
 // Issue 32: an approver's edit of a tool call is checked against the tool's argument schema, which the
 // runner sends with the gate, when it is made; and an approved action is recorded as started once.
@@ -120,6 +120,23 @@ describe("an approved action's run record", () => {
     expect((await waitFor(leased, gateId, 0)).body).toMatchObject({
       action_ran_at: first.body.action_ran_at,
     });
+    // The terminal-gate trigger lets an approved gate take the record once, and nothing with it.
+    const api = await testApi();
+    await expect(
+      api.database.query("update approval_gates set action_ran_at = 1 where id = $1", [gateId]),
+    ).rejects.toThrow(/can no longer change/);
+  });
+
+  it("may not ride along with another change of an approved gate", async () => {
+    const { owner, gateId } = await gated();
+    expect((await answerGate(owner, gateId, "approve")).status).toBe(200);
+    const api = await testApi();
+    await expect(
+      api.database.query(
+        "update approval_gates set action_ran_at = 1, action_ran_lease_id = gen_random_uuid(), reason = 'x' where id = $1",
+        [gateId],
+      ),
+    ).rejects.toThrow(/can no longer change/);
   });
 
   it("is fenced: a holder that is no longer current is refused 409 UZ-RUN-005", async () => {

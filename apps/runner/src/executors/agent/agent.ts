@@ -9,6 +9,7 @@ import {
   type ModelAccess,
   messageOf,
 } from "../../executor.ts";
+import { ApiError } from "../../http.ts";
 import { agentTools } from "./tools.ts";
 
 /** Model calls (steps) one run may make when its definition's `agent.max_steps` says none. */
@@ -102,7 +103,11 @@ export function createAgentExecutor(options: AgentOptions = {}): Executor {
       // The model's text of the current step: a gated tool call's evidence.
       let stepText = "";
       // The fleet's previous turns, oldest first, before this message (bounded by the service in tokens).
-      const { turns } = await tools.context();
+      // A refusal of the read (not a lost lease) leaves the run without context rather than failing it.
+      const { turns } = await tools.context().catch((error: unknown) => {
+        if (error instanceof ApiError) return { turns: [] };
+        throw error;
+      });
       const history: ModelMessage[] = turns.toReversed().flatMap((turn) => [
         { role: "user" as const, content: turn.request },
         { role: "assistant" as const, content: turn.response },

@@ -39,6 +39,7 @@ const RUNNER_PLANE =
 /** Operations that record no audit row, each with its reason. */
 export const exemptions: Record<string, Exemption> = {
   "activity.publish": { exempt: RUNNER_PLANE },
+  "approvals.markRan": { exempt: RUNNER_PLANE },
   "approvals.open": { exempt: RUNNER_PLANE },
   "fleetSchedules.create": { exempt: RUNNER_PLANE },
   "fleetSchedules.delete": { exempt: RUNNER_PLANE },

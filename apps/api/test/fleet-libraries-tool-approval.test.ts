@@ -139,8 +139,11 @@ describe("a definition's tool entries with approval", () => {
       ],
       [tools("    - {approval: required}"), /^requires\.tools\[0\]\.name is required\.$/],
       [tools("    - {name: 'two words'}"), /^requires\.tools\[0\]\.name must be a non-empty name/],
-      [tools("    - 12"), /^requires\.tools\[0\] must be a tool name or \{name, approval\}\.$/],
-      [tools("    - [a, b]"), /^requires\.tools\[0\] must be a tool name or \{name, approval\}\.$/],
+      [tools("    - 12"), /^requires\.tools\[0\] must be a tool name or \{name, approval, blast_radius\}\.$/],
+      [
+        tools("    - [a, b]"),
+        /^requires\.tools\[0\] must be a tool name or \{name, approval, blast_radius\}\.$/,
+      ],
     ];
     for (const [text, detail] of cases) {
       const response = await createEntry(tenant, { definition: text });

@@ -1,11 +1,13 @@
 import type { ActivityFrame, CapabilityReport, Lease, memoryItem, scheduleView } from "@fleet/contracts";
 import { publishActivity } from "@fleet/contracts/activity/publish-activity";
 import type { runnerGate } from "@fleet/contracts/approvals/approval-gate";
+import { markGateRan } from "@fleet/contracts/approvals/mark-gate-ran";
 import { openGate } from "@fleet/contracts/approvals/open-gate";
 import { waitGate } from "@fleet/contracts/approvals/wait-gate";
 import { createFleetSchedule } from "@fleet/contracts/fleet-schedules/create-fleet-schedule";
 import { acquireLease } from "@fleet/contracts/leases/acquire-lease";
 import { leaseCredentials } from "@fleet/contracts/leases/lease-credentials";
+import { leaseContext, searchLeaseMemories } from "@fleet/contracts/leases/lease-reads";
 import { releaseLease } from "@fleet/contracts/leases/release-lease";
 import { renewLease } from "@fleet/contracts/leases/renew-lease";
 import { reportLease } from "@fleet/contracts/leases/report-lease";
@@ -33,6 +35,16 @@ type GateBody = NonNullable<z.input<typeof openGate.input>>;
 export type GateRequest = Omit<GateBody, "lease_id" | "fencing_token">;
 /** A gate as its runner reads it: status, and once answered the outcome, approved_action, failure_label. */
 export type RunnerGate = z.output<typeof runnerGate>;
+/** A search of the fleet's memories: all words of `query` (key and content), a category, at most `limit` (1-20). */
+export interface MemorySearch {
+  query?: string;
+  category?: string;
+  limit?: number;
+}
+/** The fleet's previous turns, newest first, and their size in tokens. */
+export type LeaseContext = z.output<typeof leaseContext.output>;
+/** The answer to `markGateRan`: whether this lease is the one that runs the approved action. */
+export type GateRan = z.output<typeof markGateRan.output>;
 
 /** A refusal that means this runner no longer holds the lease: stop working on it and drop it. */
 export function isLeaseLost(error: unknown): boolean {
@@ -145,6 +157,45 @@ export class RunnerApi {
       token: this.token,
       params: { lease_id: lease.lease_id },
       body: { ...gate, fencing_token: lease.fencing_token },
+    });
+  }
+
+  /**
+   * Says the gate's approved action starts now. Retried: the service answers the same lease `first: true`
+   * again, and any later lease `first: false`.
+   */
+  markGateRan(lease: Lease, gateId: string): Promise<GateRan> {
+    return this.http.call(markGateRan, {
+      token: this.token,
+      params: { lease_id: lease.lease_id, gate_id: gateId },
+      body: { fencing_token: lease.fencing_token },
+      attempts: 3,
+    });
+  }
+
+  /** The fleet's memories matching a search, newest first (a fenced read, retried). */
+  searchMemories(lease: Lease, search: MemorySearch, signal?: AbortSignal): Promise<{ items: Memory[] }> {
+    const query: Record<string, string | number> = { limit: search.limit ?? 5 };
+    if (search.query !== undefined) query.query = search.query;
+    if (search.category !== undefined) query.category = search.category;
+    return this.http.call(searchLeaseMemories, {
+      token: this.token,
+      params: { lease_id: lease.lease_id },
+      query,
+      headers: { "fleet-fencing-token": String(lease.fencing_token) },
+      signal,
+      attempts: 3,
+    });
+  }
+
+  /** The fleet's recent conversation before the leased event, bounded in tokens (a fenced read, retried). */
+  context(lease: Lease, signal?: AbortSignal): Promise<LeaseContext> {
+    return this.http.call(leaseContext, {
+      token: this.token,
+      params: { lease_id: lease.lease_id },
+      headers: { "fleet-fencing-token": String(lease.fencing_token) },
+      signal,
+      attempts: 3,
     });
   }
 

@@ -39,8 +39,11 @@ const schema = z.object({
   FLEET_RUNNER_EXECUTOR: z.string().min(1).default("echo"),
   /** How long the echo executor works before answering, publishing progress meanwhile (demos, tests). */
   FLEET_RUNNER_ECHO_DELAY_MS: positiveMs(0, 3_600_000, 0),
-  /** The agent executor's bounds: model calls (steps) per run, and the run's time. */
-  FLEET_RUNNER_AGENT_MAX_STEPS: z.coerce.number().int().min(1).max(100).default(16),
+  /**
+   * The agent executor's bounds: the most model calls (steps) a run may make whatever its definition's
+   * `agent.max_steps` says (a definition that says none gets 16), and the run's time.
+   */
+  FLEET_RUNNER_AGENT_MAX_STEPS: z.coerce.number().int().min(1).max(100).default(64),
   FLEET_RUNNER_AGENT_MAX_MS: positiveMs(1_000, 3_600_000, 600_000),
   /** How long one acquire long-polls; the service caps it at 30 s. */
   FLEET_RUNNER_WAIT_MS: positiveMs(0, MAX_WAIT_MS, 20_000),

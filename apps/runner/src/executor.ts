@@ -1,5 +1,15 @@
 import type { ActivityFrame, Lease } from "@fleet/contracts";
-import type { GateRequest, Memory, ReportFields, RunnerGate, ScheduleRequest, ScheduleView } from "./api.ts";
+import type {
+  GateRan,
+  GateRequest,
+  LeaseContext,
+  Memory,
+  MemorySearch,
+  ReportFields,
+  RunnerGate,
+  ScheduleRequest,
+  ScheduleView,
+} from "./api.ts";
 
 /**
  * What an executor answers for one leased event: the report's fields without the lease's identity, which
@@ -48,6 +58,18 @@ export interface LeaseTools {
    * as soon as the lease is lost or given up.
    */
   waitGate(gateId: string, waitMs: number): Promise<RunnerGate>;
+  /**
+   * Says the gate's approved action starts now, just before running it: `first: false` means an earlier
+   * lease of the event already started it, and it must not run again.
+   */
+  markGateRan(gateId: string): Promise<GateRan>;
+  /** The fleet's memories matching a search, newest first. */
+  searchMemories(search: MemorySearch): Promise<{ items: Memory[] }>;
+  /**
+   * The fleet's previous answered turns before this event, newest first, bounded in tokens (empty from a
+   * service that predates it).
+   */
+  context(): Promise<LeaseContext>;
 }
 
 /** How an executor reaches its model: the gateway's base URL and a fetch bound to the lease. */

@@ -46,6 +46,8 @@ export interface CallOptions {
   token: string;
   params?: Record<string, string>;
   query?: Record<string, string | number>;
+  /** Request headers beyond the token (e.g. `fleet-fencing-token` on a fenced read). */
+  headers?: Record<string, string>;
   body?: unknown;
   signal?: AbortSignal;
   retry?: RetryPolicy;
@@ -120,7 +122,10 @@ export class HttpClient {
       url.searchParams.set(name, String(value));
     const timeout = AbortSignal.timeout(options.timeoutMs ?? 30_000);
     const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
-    const headers: Record<string, string> = { authorization: `Bearer ${options.token}` };
+    const headers: Record<string, string> = {
+      ...options.headers,
+      authorization: `Bearer ${options.token}`,
+    };
     if (options.body !== undefined) headers["content-type"] = "application/json";
     let response: Response;
     try {

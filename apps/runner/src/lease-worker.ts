@@ -19,6 +19,9 @@ export type LeaseApi = Pick<
   | "createSchedule"
   | "openGate"
   | "waitGate"
+  | "markGateRan"
+  | "searchMemories"
+  | "context"
   | "credentials"
   | "model"
 >;
@@ -144,6 +147,18 @@ export async function runLease(
     // Not fenced by the service (reading an answer changes nothing), but bound to the lease: the wait
     // ends when the lease is lost, while the renew loop above keeps the lease alive during it.
     waitGate: (gateId, waitMs) => fenced(() => api.waitGate(lease, gateId, waitMs, running)),
+    markGateRan: (gateId) => fenced(() => api.markGateRan(lease, gateId)),
+    searchMemories: (search) => fenced(() => api.searchMemories(lease, search, running)),
+    context: async () => {
+      try {
+        return await fenced(() => api.context(lease, running));
+      } catch (error) {
+        // A service that predates the route: no context, as before.
+        if (error instanceof ApiError && error.status === 404 && error.code === "UZ-REQ-004")
+          return { turns: [], tokens: 0, max_tokens: 0 };
+        throw error;
+      }
+    },
   };
 
   try {

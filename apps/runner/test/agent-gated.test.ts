@@ -80,7 +80,7 @@ describe("a tool marked approval: required", () => {
     expect(gate).toMatchObject({
       tool_name: "http_request",
       action_name: "http_request",
-      gate_kind: "approval",
+      gate_kind: "tool.http_request",
       evidence: { call_id: "call_deploy_ok", model_text: "I will trigger the deploy." },
     });
     expect(gate.proposed_action).toBe(`http_request ${JSON.stringify({ method: "POST", url })}`);
@@ -122,5 +122,30 @@ describe("a tool marked approval: required", () => {
     expect(String(result!.content)).toContain(
       `The approval of this http_request call was denied by ${denied.body.resolved_by}: freeze until Monday. The tool did not run.`,
     );
+  }, 60_000);
+
+  it("runs the approver's edited call, an edit that does not fit refused when it is made", async () => {
+    scriptDeploy("/deploy-prod", "call_deploy_edit");
+    const eventId = await message(fleet, "Deploy to prod.");
+    const gate = await pendingGate(fleet);
+    expect(gate.gate_kind).toBe("tool.http_request");
+    const path = `/v1/workspaces/${live.tenant.workspace_id}/approvals/${gate.gate_id}/approve`;
+    const misfit = await api("POST", path, live.tenant.api_key, {
+      amended_action: `http_request ${JSON.stringify({ method: "BREW", url: "http://127.0.0.1/x" })}`,
+    });
+    expect(misfit.status, JSON.stringify(misfit.body)).toBe(400);
+    expect(misfit.body).toMatchObject({ error_code: "UZ-APPROVAL-002" });
+    expect(String(misfit.body.detail)).toContain("arguments.method");
+    // Still pending: the fitting edit is taken.
+    const staging = `http://127.0.0.1:${world.service.port}/deploy-staging`;
+    const approved = await api<OutputOf<typeof approveApproval>>("POST", path, live.tenant.api_key, {
+      amended_action: `http_request ${JSON.stringify({ method: "PUT", url: staging })}`,
+    });
+    expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+    expect(await processed(fleet, eventId)).toMatchObject({ status: "processed", response_text: "Done." });
+    expect(world.service.requests.some((request) => request.path === "/deploy-prod")).toBe(false);
+    expect(world.service.requests.filter((request) => request.path === "/deploy-staging")).toEqual([
+      expect.objectContaining({ method: "PUT" }),
+    ]);
   }, 60_000);
 });

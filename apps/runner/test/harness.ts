@@ -166,16 +166,18 @@ export interface Fleet {
 
 /**
  * A fleet of its own, leased only by runners carrying its label, so tests never take each other's work.
- * `requires` adds lines under `requires:` (indented two spaces); `instructions` is the definition's body.
+ * `requires` adds lines under `requires:` (indented two spaces); `frontMatter` adds top-level lines (e.g.
+ * `agent:`); `instructions` is the definition's body.
  */
 export async function installFleet(
-  options: { requires?: string[]; instructions?: string } = {},
+  options: { requires?: string[]; frontMatter?: string[]; instructions?: string } = {},
 ): Promise<Fleet> {
   const label = `e2e-${Math.random().toString(36).slice(2, 10)}`;
   const definition = [
     "---",
     `name: Echo ${label}`,
     "description: Answers every message with its text.",
+    ...(options.frontMatter ?? []),
     "requires:",
     "  runner_labels:",
     `    - ${label}`,

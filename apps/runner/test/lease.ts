@@ -89,6 +89,9 @@ export function fakeLeaseApi(overrides: Partial<LeaseApi> = {}): LeaseApi {
     createSchedule: async () => fakeSchedule(),
     openGate: async (_lease, gate) => fakeGate({ action_id: gate.action_id }),
     waitGate: async (_lease, gateId) => fakeGate({ gate_id: gateId }),
+    markGateRan: async (_lease, gateId) => ({ gate_id: gateId, action_ran_at: 1, first: true }),
+    searchMemories: async () => ({ items: [] }),
+    context: async () => ({ turns: [], tokens: 0, max_tokens: 8_000 }),
     credentials: async (lease) => ({ lease_id: lease.lease_id, credentials: [], expires_at: 0 }),
     model: () => ({
       baseUrl: "http://127.0.0.1:9/v1/runners/me/leases/x/model",

@@ -28,6 +28,9 @@ function recordingTools(overrides: Partial<LeaseTools> = {}) {
       schedules.push(schedule);
       return fakeSchedule();
     },
+    markGateRan: async (gateId) => ({ gate_id: gateId, action_ran_at: 1, first: true }),
+    searchMemories: async () => ({ items: [] }),
+    context: async () => ({ turns: [], tokens: 0, max_tokens: 8_000 }),
     async openGate(gate) {
       gates.push(gate);
       return fakeGate({ action_id: gate.action_id, proposed_action: gate.proposed_action });

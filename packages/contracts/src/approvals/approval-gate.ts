@@ -13,6 +13,9 @@ export const GATE_TIMEOUT_MAX_MS = 24 * 60 * 60 * 1000;
 export const GATE_TIMEOUT_MIN_MS = 1_000;
 /** `evidence`, serialised as JSON, is at most this many bytes (413 UZ-REQ-006 above it). */
 export const EVIDENCE_MAX_BYTES = 64 * 1024;
+/** A gate's `action_schema` (the JSON Schema of the action's arguments) is at most this many bytes as JSON. */
+export const ACTION_SCHEMA_MAX_BYTES = 16 * 1024;
+
 /** `proposed_action` and `amended_action` are at most this many characters. */
 export const ACTION_MAX_CHARS = 16 * 1024;
 
@@ -116,6 +119,11 @@ export const runnerGate = approvalGate
     approved_action: z.string().nullable(),
     /** For the fleet event's report when the action is not run (`approval_denied`, …); null otherwise. */
     failure_label: z.string().nullable(),
+    /**
+     * When a holder of the fleet's lease said it started the approved action (`…/gates/{gate_id}/ran`);
+     * null until then. Absent from a service that predates it.
+     */
+    action_ran_at: epochMs.nullable().optional(),
   })
   .meta({ id: "RunnerApprovalGate" });
 

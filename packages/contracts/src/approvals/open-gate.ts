@@ -22,7 +22,7 @@ export const openGate = defineOperation({
   path: "/v1/runners/me/leases/{lease_id}/gates",
   summary: "Open an approval gate",
   description:
-    "Holds a proposed action until a person answers it. Fenced: a superseded holder gets 409 UZ-RUN-005. action_id is the runner's own id for the action: sending it again for the same fleet answers the existing gate with 200. evidence is at most 64 KiB as JSON (413 above it); timeout_ms defaults to 1 h, at most 24 h.",
+    "Holds a proposed action until a person answers it. Fenced: a superseded holder gets 409 UZ-RUN-005. action_id is the runner's own id for the action: sending it again for the same fleet answers the existing gate with 200. evidence is at most 64 KiB as JSON (413 above it); timeout_ms defaults to 1 h, at most 24 h. action_schema (optional, at most 16 KiB as JSON): the JSON Schema of the action's arguments, when proposed_action is `<tool> <arguments as JSON>`; an approver's amended_action must then name the same tool with arguments that conform (400 UZ-APPROVAL-002 otherwise); a schema this service cannot read is 400 UZ-APPROVAL-002.",
   tags: ["Runner self"],
   scope: null,
   credentials: ["runner"],
@@ -49,6 +49,9 @@ export const openGate = defineOperation({
     evidence: z.record(z.string(), z.unknown(), { error: "evidence must be a JSON object" }),
     blast_radius: text("blast_radius", 2000),
     detail: text("detail", 4000),
+    action_schema: z
+      .record(z.string(), z.unknown(), { error: "action_schema must be a JSON Schema object" })
+      .optional(),
     timeout_ms: z
       .number({ error: "timeout_ms must be an integer" })
       .int({ error: "timeout_ms must be an integer" })

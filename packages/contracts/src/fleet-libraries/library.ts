@@ -111,6 +111,27 @@ export const toolName = z
   })
   .refine(...underBytes(LIBRARY_CEILINGS.nameBytes));
 
+/** The longest `blast_radius` a tool entry may state. */
+export const TOOL_BLAST_RADIUS_MAX_CHARS = 500;
+/** `agent.max_steps`: the bounds a definition may set, and the value when it sets none. */
+export const AGENT_MAX_STEPS = { min: 1, max: 64, default: 16 } as const;
+
+/**
+ * The `agent` block of a definition: how the agent executor runs the fleet. `max_steps` caps its model
+ * calls a run (the runner's own cap, FLEET_RUNNER_AGENT_MAX_STEPS, bounds it further).
+ */
+export const libraryAgent = z.strictObject(
+  {
+    max_steps: z
+      .number({ error: "must be an integer" })
+      .int({ error: "must be an integer" })
+      .min(AGENT_MAX_STEPS.min, { error: `must be from ${AGENT_MAX_STEPS.min} to ${AGENT_MAX_STEPS.max}` })
+      .max(AGENT_MAX_STEPS.max, { error: `must be from ${AGENT_MAX_STEPS.min} to ${AGENT_MAX_STEPS.max}` })
+      .optional(),
+  },
+  { error: "must be a mapping of max_steps" },
+);
+
 /** What a tool entry may ask for: `required` opens an approval gate before each call of the tool. */
 export const toolApprovals = ["required"] as const;
 
@@ -118,8 +139,16 @@ const toolObject = z.strictObject(
   {
     name: toolName,
     approval: z.enum(toolApprovals, { error: 'must be "required" (or left out)' }).optional(),
+    /** What a call of the tool can touch, in words: the blast radius of each gate the tool opens. */
+    blast_radius: text()
+      .trim()
+      .min(1, { error: "must not be empty" })
+      .max(TOOL_BLAST_RADIUS_MAX_CHARS, {
+        error: `must be at most ${TOOL_BLAST_RADIUS_MAX_CHARS} characters`,
+      })
+      .optional(),
   },
-  { error: "must be a tool name or {name, approval}" },
+  { error: "must be a tool name or {name, approval, blast_radius}" },
 );
 
 /**
@@ -206,7 +235,7 @@ export const libraryRequires = z
       .refine(...distinct((item: { name: string }) => item.name, "credential"))
       .default([]),
     tools: z
-      .array(toolEntry, { error: "must be a list of tool names or {name, approval}" })
+      .array(toolEntry, { error: "must be a list of tool names or {name, approval, blast_radius}" })
       .refine(...atMost(LIBRARY_CEILINGS.tools, "tools"))
       .superRefine(noRepeatedTool)
       .default([]),
@@ -248,6 +277,7 @@ export const fleetDefinitionFrontMatter = z.strictObject(
       runner_labels: [],
       mcp_servers: [],
     }),
+    agent: libraryAgent.optional(),
   },
   { error: "must be a YAML mapping" },
 );

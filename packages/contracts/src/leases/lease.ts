@@ -21,10 +21,15 @@ export const lease = z
       /** The tools the fleet declared, by name. */
       tools: z.array(z.string()),
       /**
-       * The declared tools marked `approval: required`: a gate is opened before each call of one. Absent
-       * from a service that predates it (read as none); a runner that predates it ignores it.
+       * The declared tools a gate is opened for before each call: those marked `approval: required` and
+       * those a rule of the workspace's approval policy names (`match.gate_kinds` holding `tool.<name>`).
+       * Absent from a service that predates it (read as none); a runner that predates it ignores it.
        */
       tool_approvals: z.array(z.string()).optional(),
+      /** Each declared tool's `blast_radius` from the definition, by name; tools without one are absent. */
+      tool_blast_radius: z.record(z.string(), z.string()).optional(),
+      /** The definition's `agent.max_steps`; absent when it sets none (the runner's default applies). */
+      max_steps: z.number().int().optional(),
       network_hosts: z.array(z.string()),
       /**
        * The MCP servers the fleet declared (reached over Streamable HTTP on a host of network_hosts):

@@ -49,6 +49,17 @@ export const approvalGates = pgTable(
     blastRadius: text("blast_radius").notNull(),
     detail: text("detail").notNull(),
     status: text("status").notNull(),
+    /**
+     * The JSON Schema of the action's arguments, when the runner sent one: an amended action must name the
+     * same tool and its arguments conform, checked when the approver answers.
+     */
+    actionSchema: jsonb("action_schema").$type<Record<string, unknown>>(),
+    /**
+     * When, and under which lease, a runner started the approved action (set once): a reclaimed run never
+     * runs it again, while the lease that started it may repeat the call (a retry) and is told the same.
+     */
+    actionRanAt: bigint("action_ran_at", { mode: "number" }),
+    actionRanLeaseId: uuid("action_ran_lease_id"),
     /** What the approver approved instead of `proposed_action`, when they changed it. */
     amendedAction: text("amended_action"),
     reason: text("reason"),

@@ -4,6 +4,7 @@ import { denyApproval } from "./deny-approval.ts";
 import { extendApproval } from "./extend-approval.ts";
 import { getApproval } from "./get-approval.ts";
 import { listApprovals } from "./list-approvals.ts";
+import { markGateRan } from "./mark-gate-ran.ts";
 import { openGate } from "./open-gate.ts";
 import { waitGate } from "./wait-gate.ts";
 
@@ -13,6 +14,7 @@ export const approvalsRouter = resource(
   extendApproval,
   getApproval,
   listApprovals,
+  markGateRan,
   openGate,
   waitGate,
 );

@@ -1,6 +1,7 @@
 import { resource } from "../../trpc.ts";
 import { acquireLease } from "./acquire-lease.ts";
 import { leaseCredentials } from "./lease-credentials.ts";
+import { leaseContext, searchLeaseMemories } from "./lease-reads.ts";
 import { releaseLease } from "./release-lease.ts";
 import { renewLease } from "./renew-lease.ts";
 import { reportLease } from "./report-lease.ts";
@@ -13,4 +14,6 @@ export const leasesRouter = resource(
   reportLease,
   reportUsage,
   leaseCredentials,
+  leaseContext,
+  searchLeaseMemories,
 );

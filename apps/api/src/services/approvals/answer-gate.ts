@@ -4,6 +4,7 @@ import type { TenantPrincipal } from "../../auth/principal.ts";
 import { type Actor, recordAudit } from "../shared/audit.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { gatesResolved } from "../shared/frames.ts";
+import { checkAmendedAction } from "./action-schema.ts";
 import { answerReason } from "./answer-reason.ts";
 import { decideGate } from "./decide-gate.ts";
 import { type GateRow, resolverOf, standingAnswer } from "./gate-view.ts";
@@ -55,6 +56,10 @@ export async function answerGate(
       throw new Problem("UZ-APPROVAL-002", {
         detail: `Rule "${gate.ruleName}" takes ${gate.requiredApprovals} approvals; amended_action needs a one-approver rule, since the others approved the action as proposed.`,
       });
+    }
+    // An edit that does not fit the tool is refused now, not when the runner would run it.
+    if (outcome === "approved" && input.amended_action !== undefined) {
+      checkAmendedAction(gate, input.amended_action);
     }
     // One text for the vote, the gate and the audit row.
     const reason = await answerReason(tx, ctx.vault, gate, input.reason);

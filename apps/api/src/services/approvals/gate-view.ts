@@ -62,6 +62,7 @@ export function toRunnerGate(row: GateRow, approvals: GateApproval[]) {
     outcome: status === "pending" ? null : status,
     approved_action: status === "approved" ? (row.amendedAction ?? row.proposedAction) : null,
     failure_label: status === "pending" || status === "approved" ? null : gateFailureLabels[status],
+    action_ran_at: row.actionRanAt,
   };
 }
 

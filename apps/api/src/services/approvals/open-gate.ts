@@ -7,6 +7,7 @@ import { maskJson } from "../secrets/mask.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { fencedWrite } from "../shared/fence.ts";
 import { gateOpened } from "../shared/frames.ts";
+import { checkActionSchema } from "./action-schema.ts";
 import { causerOfEvent } from "./caused-by.ts";
 import { toRunnerGate } from "./gate-view.ts";
 import { approvalsOf } from "./votes.ts";
@@ -23,6 +24,7 @@ export interface OpenGateInput {
   blast_radius: string;
   detail: string;
   timeout_ms: number;
+  action_schema?: Record<string, unknown>;
 }
 
 /**
@@ -37,6 +39,7 @@ export async function openGate(ctx: ServiceContext, runnerId: string, input: Ope
       detail: `evidence is ${evidenceBytes} bytes as JSON; a gate holds at most ${EVIDENCE_MAX_BYTES}.`,
     });
   }
+  if (input.action_schema !== undefined) checkActionSchema(input.action_schema);
   const now = ctx.now();
   let opened: typeof approvalGates.$inferSelect | undefined;
   const answer = await fencedWrite(ctx, runnerId, input, async (tx, lease) => {
@@ -82,6 +85,7 @@ export async function openGate(ctx: ServiceContext, runnerId: string, input: Ope
         evidence: maskJson(input.evidence, mask) as Record<string, unknown>,
         blastRadius,
         detail: mask(input.detail),
+        actionSchema: input.action_schema ?? null,
         status: "pending",
         requestedAt: now,
         updatedAt: now,

@@ -19,8 +19,15 @@ export interface FleetDefinition {
   /** The `model:` it asks for (a catalogue model id), null when it names none. */
   model: string | null;
   triggers: LibraryTrigger[];
-  /** `tool_approvals`: the tools marked `approval: required`, stored beside the names (old rows lack it). */
-  requirements: LibraryRequirements & { tool_approvals: string[] };
+  /**
+   * Stored beside the names (old rows lack them): `tool_approvals`, the tools marked `approval: required`;
+   * `tool_blast_radius`, each tool's stated blast radius; `agent_max_steps`, the `agent.max_steps`.
+   */
+  requirements: LibraryRequirements & {
+    tool_approvals: string[];
+    tool_blast_radius?: Record<string, string>;
+    agent_max_steps?: number;
+  };
   credentialReasons: Record<string, string>;
 }
 
@@ -144,7 +151,10 @@ export function parseDefinition(source: string): FleetDefinition {
       `instructions (the Markdown below the front matter) ${instructions.error.issues[0]!.message}.`,
     );
   }
-  const { name, description, model, triggers, requires } = data;
+  const { name, description, model, triggers, requires, agent } = data;
+  const blastRadius = requires.tools.flatMap((tool) =>
+    tool.blast_radius === undefined ? [] : [[tool.name, tool.blast_radius] as const],
+  );
   return {
     name,
     description,
@@ -155,6 +165,8 @@ export function parseDefinition(source: string): FleetDefinition {
       credentials: requires.credentials.map((credential) => credential.name),
       tools: requires.tools.map((tool) => tool.name),
       tool_approvals: requires.tools.filter((tool) => tool.approval === "required").map((tool) => tool.name),
+      ...(blastRadius.length === 0 ? {} : { tool_blast_radius: Object.fromEntries(blastRadius) }),
+      ...(agent?.max_steps === undefined ? {} : { agent_max_steps: agent.max_steps }),
       network_hosts: requires.network_hosts,
       runner_labels: requires.runner_labels,
       // Only when declared: a definition without servers is stored as before (same etag on re-apply).

@@ -6,6 +6,7 @@ import { budgetLeft, periodOf } from "../billing/period.ts";
 import { recordRunnerEvent } from "../runners/runner-events.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { uniqueViolation } from "../shared/errors.ts";
+import { withPolicyGates } from "./tool-gates.ts";
 
 /** An idle acquire re-polls at least this often, whatever the wake-ups say. */
 const REPOLL_MS = 5_000;
@@ -30,6 +31,8 @@ interface Claimed {
       credentials: string[];
       tools: string[];
       tool_approvals?: string[];
+      tool_blast_radius?: Record<string, string>;
+      agent_max_steps?: number;
       network_hosts: string[];
       mcp_servers?: StoredMcpServer[];
     };
@@ -139,8 +142,12 @@ async function tryAcquire(ctx: ServiceContext, runnerId: string): Promise<Lease 
       credentials: requirements.credentials,
       tools: requirements.tools,
       tool_approvals: requirements.tool_approvals ?? [],
+      ...(requirements.tool_blast_radius === undefined
+        ? {}
+        : { tool_blast_radius: requirements.tool_blast_radius }),
       network_hosts: requirements.network_hosts,
       mcp_servers: requirements.mcp_servers ?? [],
+      ...(requirements.agent_max_steps === undefined ? {} : { max_steps: requirements.agent_max_steps }),
     },
   };
 }
@@ -163,12 +170,13 @@ export async function acquireLease(
   for (let attempt = 0; ; attempt++) {
     if (connection?.destroyed) return { lease: null, retry_after_ms: 0 };
     const ticket = ctx.work.ticket();
-    const lease = await tryAcquire(ctx, runnerId);
-    if (lease === "conflict") {
+    const claimed = await tryAcquire(ctx, runnerId);
+    if (claimed === "conflict") {
       await expireLapsedLeases(ctx);
       continue;
     }
-    if (lease !== null) {
+    if (claimed !== null) {
+      const lease = await withPolicyGates(ctx, claimed);
       ctx.metrics?.lease(lease.kind === "reclaim" ? "reclaimed" : "acquired");
       ctx.tracing?.leaseAcquired(
         {

@@ -5,7 +5,7 @@ import { filteredBinding } from "../shared/tags.ts";
 import { requireFleet } from "../shared/tenancy.ts";
 
 /** The search expression; it must match the GIN index `fleet_memories_search_idx` exactly. */
-const searchable = sql`to_tsvector('simple', ${fleetMemories.key} || ' ' || ${fleetMemories.content})`;
+export const searchable = sql`to_tsvector('simple', ${fleetMemories.key} || ' ' || ${fleetMemories.content})`;
 
 /** Recent, by category, or by text search: each pages by cursor over creation order, newest first. */
 export async function listMemories(

@@ -1,6 +1,6 @@
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { Lease } from "@fleet/contracts";
-import { APICallError, RetryError, stepCountIs, streamText } from "ai";
+import { APICallError, type ModelMessage, RetryError, stepCountIs, streamText } from "ai";
 import {
   type ExecutionResult,
   type Executor,
@@ -9,18 +9,22 @@ import {
   type ModelAccess,
   messageOf,
 } from "../../executor.ts";
+import { ApiError } from "../../http.ts";
 import { type McpSessions, NO_MCP, withMcpServers } from "./mcp.ts";
 import { mcpTools, unavailableNote } from "./mcp-tools.ts";
 import { agentTools } from "./tools.ts";
 
-/** Model calls (steps) one run may make before it is stopped; `FLEET_RUNNER_AGENT_MAX_STEPS`. */
+/** Model calls (steps) one run may make when its definition's `agent.max_steps` says none. */
 export const DEFAULT_MAX_STEPS = 16;
+/** The runner's own cap on any definition's steps, unless `FLEET_RUNNER_AGENT_MAX_STEPS` sets another. */
+export const DEFAULT_STEP_CAP = 64;
 /** How long one run may take, model calls and tools together; `FLEET_RUNNER_AGENT_MAX_MS`. */
 export const DEFAULT_MAX_RUN_MS = 10 * 60_000;
 /** Within the contracts' ceiling of a report's response_text (512 KiB). */
 const ANSWER_LIMIT = 256 * 1024;
 
 export interface AgentOptions {
+  /** The runner's cap: a definition's `agent.max_steps` (16 when absent) is bounded by it. */
   maxSteps?: number;
   maxRunMs?: number;
 }
@@ -82,12 +86,13 @@ function describeFailure(failure: unknown): string {
  * (`step_limit`, `time_limit`); a lost lease aborts the model stream and the tool calls at once.
  */
 export function createAgentExecutor(options: AgentOptions = {}): Executor {
-  const maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
+  const stepCap = options.maxSteps ?? DEFAULT_STEP_CAP;
   const maxRunMs = options.maxRunMs ?? DEFAULT_MAX_RUN_MS;
   return withMcpServers({
     name: "agent",
     async run(lease: Lease, tools: LeaseTools, mcp: McpSessions = NO_MCP): Promise<ExecutionResult> {
       const started = Date.now();
+      const maxSteps = Math.min(lease.fleet.max_steps ?? DEFAULT_MAX_STEPS, stepCap);
       const gateway = createOpenAICompatible({
         name: "fleet-gateway",
         baseURL: tools.model.baseUrl,
@@ -99,11 +104,21 @@ export function createAgentExecutor(options: AgentOptions = {}): Executor {
       let failure: unknown;
       // The model's text of the current step: a gated tool call's evidence.
       let stepText = "";
+      // The fleet's previous turns, oldest first, before this message (bounded by the service in tokens).
+      // A refusal of the read (not a lost lease) leaves the run without context rather than failing it.
+      const { turns } = await tools.context().catch((error: unknown) => {
+        if (error instanceof ApiError) return { turns: [] };
+        throw error;
+      });
+      const history: ModelMessage[] = turns.toReversed().flatMap((turn) => [
+        { role: "user" as const, content: turn.request },
+        { role: "assistant" as const, content: turn.response },
+      ]);
       const result = streamText({
         // The gateway sends the model the fleet resolves to, whatever this names.
         model: gateway.chatModel("fleet-model"),
         system: lease.fleet.instructions + unavailableNote(mcp),
-        prompt: messageOf(lease),
+        messages: [...history, { role: "user", content: messageOf(lease) }],
         tools: {
           ...agentTools(lease, tools, () => stepText),
           ...mcpTools(lease, tools, mcp, () => stepText),

@@ -6,7 +6,7 @@ import { ApiError } from "../../http.ts";
 import { gated, toolActionId, toolGateRequest } from "./gate.ts";
 
 /** Tools whose gate is answered `answer` at once; `opened` records the requests. */
-function answering(answer: Partial<RunnerGate> | Error) {
+function answering(answer: Partial<RunnerGate> | Error, ranAt: number | null = null) {
   const opened: GateRequest[] = [];
   const tools = {
     signal: new AbortController().signal,
@@ -16,6 +16,12 @@ function answering(answer: Partial<RunnerGate> | Error) {
       return fakeGate({ action_id: request.action_id, status: "approved", ...answer });
     },
     waitGate: async () => fakeGate(),
+    // ranAt: an earlier lease already started the action then.
+    markGateRan: async (gateId: string) => ({
+      gate_id: gateId,
+      action_ran_at: ranAt ?? 5,
+      first: ranAt === null,
+    }),
   } as unknown as LeaseTools;
   return { tools, opened };
 }
@@ -59,9 +65,9 @@ describe("a gated tool call", () => {
       "Nobody answered the approval of this http_request call in time. The tool did not run.",
     ],
     [
-      "approved with changes (not applied yet)",
-      { outcome: "approved", amended_action: "http_request {}", approved_action: "http_request {}" },
-      "The approver changed this http_request call (to: http_request {}); this runner cannot apply changes yet, so the tool did not run.",
+      "approved with a change naming another tool",
+      { outcome: "approved", amended_action: "memory_write {}", approved_action: "memory_write {}" },
+      "The approver changed this http_request call, but the change cannot be applied (it does not name http_request), so the tool did not run.",
     ],
     [
       "refused by the service",
@@ -80,6 +86,52 @@ describe("a gated tool call", () => {
       expect(opened).toHaveLength(1);
       expect(ran).toBe(0);
       expect(outcome.output).toBe(told);
-      expect(outcome.status).toBe(answer instanceof Error ? "error" : "denied");
+      expect(outcome.status).toBe(
+        answer instanceof Error ? "error" : answer.outcome === "approved" ? "refused" : "denied",
+      );
     });
+
+  it("runs an approved change with the approver's arguments", async () => {
+    const { tools } = answering({
+      outcome: "approved",
+      amended_action: 'http_request {"url":"https://example.com/staging"}',
+    });
+    const runs: unknown[] = [];
+    const outcome = await gated(tools, request, async (amended) => {
+      runs.push(amended);
+      return { status: "ok", output: "HTTP 200" };
+    });
+    expect(outcome).toEqual({ status: "ok", output: "HTTP 200" });
+    expect(runs).toEqual([{ url: "https://example.com/staging" }]);
+  });
+
+  it("does not run an approved action an earlier lease of the event already started", async () => {
+    const { tools } = answering({ outcome: "approved" }, Date.UTC(2026, 0, 2));
+    let ran = 0;
+    const outcome = await gated(tools, request, async () => {
+      ran++;
+      return { status: "ok", output: "ran" };
+    });
+    expect(ran).toBe(0);
+    expect(outcome).toEqual({
+      status: "refused",
+      output:
+        "This approved http_request call already ran in an earlier attempt of this run (started 2026-01-02T00:00:00.000Z); it was not run again, and its result is not known here.",
+    });
+  });
+
+  it("carries the definition's blast radius, the tool's gate kind and its argument schema", () => {
+    const withRadius = fakeLease({
+      fleet: { ...lease.fleet, tool_blast_radius: { http_request: "Production deploys" } },
+    });
+    const schema = { type: "object", properties: { url: { type: "string" } } };
+    expect(toolGateRequest(withRadius, call, "", schema)).toMatchObject({
+      gate_kind: "tool.http_request",
+      blast_radius: "Production deploys",
+      action_schema: schema,
+    });
+    expect(toolGateRequest(lease, call, "").blast_radius).toBe(
+      "Whatever http_request does with these arguments.",
+    );
+  });
 });

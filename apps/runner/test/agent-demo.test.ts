@@ -3,8 +3,6 @@ import { join } from "node:path";
 import type { OutputOf } from "@fleet/contracts";
 import type { approveApproval } from "@fleet/contracts/approvals/approve-approval";
 import type { listApprovals } from "@fleet/contracts/approvals/list-approvals";
-import type { createPlatformLibrary } from "@fleet/contracts/fleet-libraries/create-platform-library";
-import type { createFleet } from "@fleet/contracts/fleets/create-fleet";
 import type { listMemories } from "@fleet/contracts/memories/list-memories";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startDemoService } from "../dev/demo-service.ts";
@@ -13,6 +11,7 @@ import { tailFleet } from "./agent-fixtures.ts";
 import {
   api,
   type Fleet,
+  installDefinition,
   installFleet,
   live,
   message,
@@ -45,21 +44,7 @@ async function installDemoAgent(): Promise<Fleet> {
     "  network_hosts:\n",
     `  runner_labels:\n    - ${label}\n  network_hosts:\n`,
   );
-  const entry = await api<OutputOf<typeof createPlatformLibrary>>(
-    "POST",
-    "/v1/admin/fleet-libraries",
-    live.operatorToken,
-    { definition },
-  );
-  expect(entry.status, JSON.stringify(entry.body)).toBe(201);
-  const fleet = await api<OutputOf<typeof createFleet>>(
-    "POST",
-    `/v1/workspaces/${live.tenant.workspace_id}/fleets`,
-    live.tenant.api_key,
-    { platform_library_id: entry.body.id },
-  );
-  expect(fleet.status, JSON.stringify(fleet.body)).toBe(201);
-  return { fleetId: fleet.body.fleet_id, label };
+  return installDefinition(definition, label);
 }
 
 type Gate = OutputOf<typeof listApprovals>["items"][number];

@@ -185,6 +185,11 @@ export async function installFleet(
     "---",
     options.instructions ?? "Answer every message with its text.",
   ].join("\n");
+  return installDefinition(definition, label);
+}
+
+/** Onboards a definition to the platform library and installs it in the tenant's workspace. */
+export async function installDefinition(definition: string, label: string): Promise<Fleet> {
   const entry = await api<OutputOf<typeof createPlatformLibrary>>(
     "POST",
     "/v1/admin/fleet-libraries",

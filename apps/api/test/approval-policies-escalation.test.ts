@@ -98,8 +98,24 @@ describe("escalation (dev mode, so the webhook may be a local receiver)", () => 
       expect(verify(secret, headers, received.body.replace("escalated", "escalatex"), Date.now())).toBe(
         "mismatch",
       );
-      const payload = JSON.parse(received.body) as { type: string; gate: Body };
+      const payload = JSON.parse(received.body) as {
+        type: string;
+        gate: Body;
+        console_url: string;
+        run_url: string | null;
+      };
       expect(payload.type).toBe("approval.escalated");
+      // The notice links to the gate in its workspace's inbox, and to its run's page when it has one.
+      expect(payload.console_url).toMatch(
+        new RegExp(`/approvals\\?workspace=${owner.workspaceId}&gate=${gate.gate_id}$`),
+      );
+      expect(payload.run_url).toEqual(
+        gate.event_id === null
+          ? null
+          : expect.stringContaining(
+              `/fleets/${gate.fleet_id}/runs/${gate.event_id}?workspace=${owner.workspaceId}`,
+            ),
+      );
       expect(payload.gate).toMatchObject({
         gate_id: gate.gate_id,
         status: "pending",

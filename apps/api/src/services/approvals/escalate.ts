@@ -1,4 +1,5 @@
 import { approvalGates, eq, fleets, inArray, resultRows, sql } from "@fleet/db";
+import { gateConsoleUrl, runConsoleUrl } from "../../runtime/console-links.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { errorCode } from "../shared/errors.ts";
 import { toGateItem } from "./gate-view.ts";
@@ -61,10 +62,22 @@ async function deliverEscalations(ctx: ServiceContext, gateIds: string[], report
   await Promise.all(
     rows.map(async ({ gate, fleetName }) => {
       const item = toGateItem(gate, approvals.get(gate.id) ?? [], fleetName);
+      const consoleUrl = ctx.config.consoleUrl;
+      const links = {
+        console_url: gateConsoleUrl(consoleUrl, { workspaceId: gate.workspaceId, gateId: gate.id }),
+        run_url:
+          gate.eventId === null
+            ? null
+            : runConsoleUrl(consoleUrl, {
+                workspaceId: gate.workspaceId,
+                fleetId: gate.fleetId,
+                eventId: gate.eventId,
+              }),
+      };
       const failure = await ctx.webhook.send(
         ctx,
         gate.workspaceId,
-        { type: "approval.escalated", gate: item },
+        { type: "approval.escalated", gate: item, ...links },
         "escalation",
       );
       if (failure !== null) report({ gateId: gate.id, workspaceId: gate.workspaceId, reason: failure });

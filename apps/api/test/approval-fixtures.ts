@@ -9,7 +9,7 @@ import {
   uniqueLabel,
 } from "./fleet-fixtures.ts";
 import { call, callAt, seedMember, type Tenant } from "./harness.ts";
-import { acquire, type EnrolledRunner, enrollRunner, type HeldLease } from "./runner-fixtures.ts";
+import { type EnrolledRunner, type HeldLease, leaseFleet } from "./runner-fixtures.ts";
 
 export type RunnerGate = ApprovalGate & {
   outcome: string | null;
@@ -24,11 +24,7 @@ export interface LeasedFleet {
   lease: HeldLease;
 }
 
-/**
- * A runner leases any tenant's waiting work its labels allow, and fleets that require no label are open to
- * every runner: in the shared test database another file's waiting message may come first. Those leases
- * are held until ours arrives (so the next acquire moves past them), then released at once.
- */
+/** A fleet of the tenant's with a waiting message, leased by a runner of its own (`leaseFleet`). */
 export async function leasedFleet(
   owner: Tenant,
   options: { credentials?: string[]; requester?: string } = {},
@@ -41,34 +37,12 @@ export async function leasedFleet(
           owner,
           await seedLibraryEntry({ credentials: options.credentials, runnerLabels: [label] }),
         );
-  const runner = await enrollRunner({
-    labels: [label],
-    policy: { sandbox_tier: "landlock_full", worker_count: 64 },
-  });
   // Sent by a member of its own, so the owner (and the people a test seeds) may approve the gates it
   // opens: the person who caused a gate does not approve it by default.
   const requester = options.requester ?? (await seedMember(owner, ["fleet:write"])).token;
   await messageFleet(owner, fleetId, "needs an approval", requester);
-  const foreign: HeldLease[] = [];
-  try {
-    // At most 60 held at once: the runner's 64 workers bound how many leases it may hold.
-    for (let attempt = 0; attempt < 60; attempt++) {
-      const leased = await acquire(runner, 5_000);
-      expect(leased.status, leased.text).toBe(200);
-      const lease = leased.body.lease;
-      expect(lease, "no lease came for the fixture's fleet").not.toBeNull();
-      if (lease!.fleet_id === fleetId) return { fleetId, runner, lease: lease! };
-      foreign.push(lease!);
-    }
-    throw new Error("the fixture's fleet was never leased");
-  } finally {
-    for (const lease of foreign) {
-      await call("POST", `/v1/runners/me/leases/${lease.lease_id}/release`, {
-        token: runner.token,
-        body: { fencing_token: lease.fencing_token },
-      });
-    }
-  }
+  const { runner, lease } = await leaseFleet(label, fleetId);
+  return { fleetId, runner, lease };
 }
 
 export function gateBody(lease: HeldLease, extra: Record<string, unknown> = {}) {

@@ -3,7 +3,7 @@ import { putPolicy } from "./approval-policy-fixtures.ts";
 import { messageFleet, uniqueLabel } from "./fleet-fixtures.ts";
 import { createEntry, definition } from "./fleet-library-fixtures.ts";
 import { call, seedTenant, type Tenant } from "./harness.ts";
-import { acquire, enrollRunner, type HeldLease } from "./runner-fixtures.ts";
+import { type HeldLease, leaseFleet } from "./runner-fixtures.ts";
 
 // Issue 32: a tool entry's blast_radius and the definition's agent.max_steps reach the lease; tools the
 // workspace's approval policy names (match.gate_kinds holding tool.<name>) are gated like marked ones.
@@ -21,11 +21,7 @@ async function leaseOf(owner: Tenant, frontMatter: string[]): Promise<HeldLease>
   });
   expect(fleet.status, fleet.text).toBe(201);
   await messageFleet(owner, fleet.body.fleet_id, "go");
-  const runner = await enrollRunner({ labels: [label] });
-  const leased = await acquire(runner, 5_000);
-  expect(leased.status, leased.text).toBe(200);
-  expect(leased.body.lease?.fleet_id).toBe(fleet.body.fleet_id);
-  return leased.body.lease!;
+  return (await leaseFleet(label, fleet.body.fleet_id)).lease;
 }
 
 const agentFleet = [

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { messageFleet, uniqueLabel } from "./fleet-fixtures.ts";
 import { createEntry, definition, list } from "./fleet-library-fixtures.ts";
 import { call, seedTenant } from "./harness.ts";
-import { acquire, enrollRunner, report } from "./runner-fixtures.ts";
+import { leaseFleet, report } from "./runner-fixtures.ts";
 
 // `requires.mcp_servers` (issue 32): stored with the requirements, copied to the fleet, carried on the lease.
 describe("a definition's MCP servers", () => {
@@ -45,10 +45,7 @@ describe("a definition's MCP servers", () => {
     );
     expect(fleet.status, fleet.text).toBe(201);
     const eventId = await messageFleet(tenant, fleet.body.fleet_id);
-    const runner = await enrollRunner({ labels: [label] });
-    const leased = await acquire(runner, 2_000);
-    expect(leased.status, leased.text).toBe(200);
-    const lease = leased.body.lease!;
+    const { runner, lease } = await leaseFleet(label, fleet.body.fleet_id);
     expect(lease.event_id).toBe(eventId);
     expect(lease.fleet.mcp_servers).toEqual([
       {
@@ -82,8 +79,7 @@ describe("a definition's MCP servers", () => {
     );
     expect(fleet.status, fleet.text).toBe(201);
     await messageFleet(tenant, fleet.body.fleet_id);
-    const runner = await enrollRunner({ labels: [label] });
-    const lease = (await acquire(runner, 2_000)).body.lease!;
+    const { runner, lease } = await leaseFleet(label, fleet.body.fleet_id);
     expect(lease.fleet.mcp_servers).toEqual([]);
     expect((await report(runner, lease)).status).toBe(200);
   });

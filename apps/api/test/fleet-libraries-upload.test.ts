@@ -30,6 +30,8 @@ describe("creating a library entry from a fleet definition", () => {
       requirements: {
         credentials: ["GITHUB_TOKEN", "SLACK_WEBHOOK_URL"],
         tools: ["github.issues", "slack.post_message"],
+        // No tool is marked approval: required (the read carries the marks, none here).
+        tool_approvals: [],
         network_hosts: ["api.github.com", "hooks.slack.com"],
         runner_labels: ["linux"],
       },

@@ -1,4 +1,4 @@
-import { type CredentialClass, type Operation, operatorScopes } from "@fleet/contracts";
+import { type CredentialClass, GATE_TIMEOUT_MAX_MS, type Operation, operatorScopes } from "@fleet/contracts";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
@@ -106,6 +106,16 @@ async function makeWorld(): Promise<World> {
   };
 }
 
+/**
+ * Fields generated apart from their contracts: a wait is short (the property runs many), and a gate the
+ * fuzz opens waits an hour or more, or the sweeper would time a one-second gate out in the background and
+ * change a table while a later request is checked.
+ */
+const special: Record<string, fc.Arbitrary<unknown>> = {
+  wait_ms: fc.integer({ min: 0, max: 20 }),
+  timeout_ms: fc.integer({ min: 3_600_000, max: GATE_TIMEOUT_MAX_MS }),
+};
+
 /** Field arbitraries: a known value most of the time where one exists, else what the contract takes. */
 function inputArbitrary(op: Operation, world: World, destructive: boolean) {
   const shape: Record<string, z.ZodType> = {
@@ -116,7 +126,7 @@ function inputArbitrary(op: Operation, world: World, destructive: boolean) {
   };
   const fields = Object.fromEntries(
     Object.entries(shape).map(([name, schema]) => {
-      const generated = name === "wait_ms" ? fc.integer({ min: 0, max: 20 }) : arbitraryFor(schema);
+      const generated = special[name] ?? arbitraryFor(schema);
       // A destructive route names real things only through its body: its path params stay generated.
       const known = destructive && name in op.params ? undefined : world.known[name];
       const arbitrary = known

@@ -2,7 +2,7 @@ import { eq, fleetEvents } from "@fleet/db";
 import { describe, expect, it } from "vitest";
 import { labelledFleet, messageFleet, uniqueLabel } from "./fleet-fixtures.ts";
 import { call, seedTenant, testApi } from "./harness.ts";
-import { acquire, type EnrolledRunner, enrollRunner, type HeldLease } from "./runner-fixtures.ts";
+import { type EnrolledRunner, type HeldLease, leaseFleet } from "./runner-fixtures.ts";
 
 // Issue 32: the agent's fenced reads of its fleet: the recent conversation (bounded in tokens) and a
 // search of its memories.
@@ -33,10 +33,8 @@ async function leased(): Promise<{
   await answered(third, "processed", "three");
   await answered(failed, "fleet_error", null);
   await messageFleet(owner, fleetId, "now");
-  const runner = await enrollRunner({ labels: [label] });
-  const got = await acquire(runner, 5_000);
-  expect(got.status, got.text).toBe(200);
-  return { runner, lease: got.body.lease!, owner, fleetId };
+  const { runner, lease } = await leaseFleet(label, fleetId);
+  return { runner, lease, owner, fleetId };
 }
 
 function read(runner: EnrolledRunner, lease: HeldLease, what: string, token = lease.fencing_token) {

@@ -53,6 +53,40 @@ export function acquire(runner: EnrolledRunner, waitMs = 0) {
 
 export type HeldLease = NonNullable<LeaseAnswer["lease"]>;
 
+/**
+ * A runner of `label` holding the lease of `fleetId`'s next event. A labelled runner also takes fleets that
+ * need no label (other files' waiting messages on a shared database): those are held until ours arrives,
+ * so the next acquire moves past them, then released at once. At most 60 held: the runner's 64 workers.
+ */
+export async function leaseFleet(
+  label: string,
+  fleetId: string,
+): Promise<{ runner: EnrolledRunner; lease: HeldLease }> {
+  const runner = await enrollRunner({
+    labels: [label],
+    policy: { sandbox_tier: "landlock_full", worker_count: 64 },
+  });
+  const foreign: HeldLease[] = [];
+  try {
+    for (let attempt = 0; attempt < 60; attempt++) {
+      const leased = await acquire(runner, 5_000);
+      expect(leased.status, leased.text).toBe(200);
+      const lease = leased.body.lease;
+      expect(lease, "no lease came for the fixture's fleet").not.toBeNull();
+      if (lease!.fleet_id === fleetId) return { runner, lease: lease! };
+      foreign.push(lease!);
+    }
+    throw new Error("the fixture's fleet was never leased");
+  } finally {
+    for (const lease of foreign) {
+      await call("POST", `/v1/runners/me/leases/${lease.lease_id}/release`, {
+        token: runner.token,
+        body: { fencing_token: lease.fencing_token },
+      });
+    }
+  }
+}
+
 /** Reports the lease processed, through the runner route; `extra` adds to or overrides the body. */
 export function report(runner: EnrolledRunner, lease: HeldLease, extra: Record<string, unknown> = {}) {
   return call<Record<string, unknown>>("POST", "/v1/runners/me/reports", {

@@ -65,6 +65,11 @@ export interface PagedTableProps<T> {
   pager?: CursorPagerProps;
   /** How sort headers and the pager link; the pager's own `link` wins for the pager. */
   link?: LinkComponent;
+  /**
+   * For a table whose rows hold nothing focusable and that may scroll sideways on a phone: the scroll box
+   * becomes a focusable region of this name, so a keyboard can scroll it.
+   */
+  scrollRegion?: string;
 }
 
 /** Marks the row actions' cells: on a narrow screen they stay in view while the table scrolls (data.css). */
@@ -82,10 +87,14 @@ export function PagedTable<T>({
   busy,
   pager,
   link = Anchor,
+  scrollRegion,
 }: PagedTableProps<T>) {
   return (
     <>
-      <div className="ui-table-scroll">
+      <div
+        className="ui-table-scroll"
+        {...(scrollRegion === undefined ? {} : { role: "region", "aria-label": scrollRegion, tabIndex: 0 })}
+      >
         <table className="ui-table" aria-busy={busy || undefined}>
           <caption className="ui-visually-hidden">{caption}</caption>
           <colgroup>

@@ -207,6 +207,7 @@ export function ModelsView({
             rowData={(row) => ({ "data-model": row.model, "data-provider": row.provider })}
             busy={list.isPlaceholderData}
             link={Link}
+            scrollRegion="Catalogue table"
             pager={{
               label: "Pages of models",
               summary: `${rows.length} shown${adminWorks && admin.data ? ` · ${admin.data.total} in the catalogue` : ""}`,

@@ -1,13 +1,11 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { OutputOf } from "@fleet/contracts";
-import type { approveApproval } from "@fleet/contracts/approvals/approve-approval";
-import type { listApprovals } from "@fleet/contracts/approvals/list-approvals";
 import type { listMemories } from "@fleet/contracts/memories/list-memories";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startDemoService } from "../dev/demo-service.ts";
 import { SCRIPTED_NOTE } from "../dev/scripted-model.ts";
-import { tailFleet } from "./agent-fixtures.ts";
+import { approveGate, pendingGate, tailFleet } from "./agent-fixtures.ts";
 import {
   api,
   type Fleet,
@@ -47,8 +45,6 @@ async function installDemoAgent(): Promise<Fleet> {
   return installDefinition(definition, label);
 }
 
-type Gate = OutputOf<typeof listApprovals>["items"][number];
-
 describe("the demo agent fleet on the scripted demo model", () => {
   let agent: Fleet;
   let echo: Fleet;
@@ -70,14 +66,7 @@ describe("the demo agent fleet on the scripted demo model", () => {
   it("reads the board, gates the memory, writes it once approved, and answers, streamed", async () => {
     const tail = await tailFleet(agent);
     const eventId = await message(agent, "How is the shop doing?");
-    const gate = await until("the memory's gate", async () => {
-      const page = await api<OutputOf<typeof listApprovals>>(
-        "GET",
-        `/v1/workspaces/${live.tenant.workspace_id}/approvals?fleet_id=${agent.fleetId}`,
-        live.tenant.api_key,
-      );
-      return page.body.items.find((item: Gate) => item.status === "pending");
-    });
+    const gate = await pendingGate(agent);
     expect(gate).toMatchObject({ tool_name: "memory_write", evidence: { call_id: "call_remember" } });
     expect(gate.proposed_action).toContain('"key":"status-board"');
     expect(String((gate.evidence as { model_text?: string }).model_text)).toContain(
@@ -87,12 +76,7 @@ describe("the demo agent fleet on the scripted demo model", () => {
     const before = await api<OutputOf<typeof listMemories>>("GET", memories, live.tenant.api_key);
     expect(before.body.items).toEqual([]);
 
-    const approved = await api<OutputOf<typeof approveApproval>>(
-      "POST",
-      `/v1/workspaces/${live.tenant.workspace_id}/approvals/${gate.gate_id}/approve`,
-      live.tenant.api_key,
-      {},
-    );
+    const approved = await approveGate(gate.gate_id);
     expect(approved.status, JSON.stringify(approved.body)).toBe(200);
     const event = await processed(agent, eventId);
     expect(event.status).toBe("processed");

@@ -1,4 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import type { OutputOf } from "@fleet/contracts";
+import type { approveApproval } from "@fleet/contracts/approvals/approve-approval";
+import type { listApprovals } from "@fleet/contracts/approvals/list-approvals";
 import {
   type FakeModelVendor,
   modelVendorEnv,
@@ -6,7 +9,7 @@ import {
   type VendorCall,
 } from "@fleet/testing/fake-model-vendor";
 import { afterAll, beforeAll, expect } from "vitest";
-import { api, type Fleet, live, useApi } from "./harness.ts";
+import { api, type Fleet, live, until, useApi } from "./harness.ts";
 
 /** The model the tenant's provider names; the catalogue prices it. */
 export const MODEL = "gpt-4o-mini";
@@ -152,4 +155,35 @@ export function useAgentWorld(): AgentWorld {
     await world.service?.close();
   });
   return world;
+}
+
+/** A model answer that calls one tool (the fake vendor's script step). */
+export const toolCall = (id: string, name: string, args: Record<string, unknown>) => ({
+  kind: "answer" as const,
+  toolCalls: [{ id, name, arguments: JSON.stringify(args) }],
+});
+
+export type Gate = OutputOf<typeof listApprovals>["items"][number];
+
+/** The fleet's pending gate, once it is in the inbox. */
+export function pendingGate(fleet: Fleet): Promise<Gate> {
+  return until("the tool call's gate", async () => {
+    const page = await api<OutputOf<typeof listApprovals>>(
+      "GET",
+      `/v1/workspaces/${live.tenant.workspace_id}/approvals?fleet_id=${fleet.fleetId}`,
+      live.tenant.api_key,
+    );
+    expect(page.status).toBe(200);
+    return page.body.items.find((gate) => gate.status === "pending");
+  });
+}
+
+/** Approves a gate as the tenant's owner (`body`: an amended_action, say); answers the route's answer. */
+export function approveGate(gateId: string, body: Record<string, unknown> = {}) {
+  return api<OutputOf<typeof approveApproval>>(
+    "POST",
+    `/v1/workspaces/${live.tenant.workspace_id}/approvals/${gateId}/approve`,
+    live.tenant.api_key,
+    body,
+  );
 }

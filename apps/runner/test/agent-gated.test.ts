@@ -1,9 +1,8 @@
 import type { OutputOf } from "@fleet/contracts";
 import type { approveApproval } from "@fleet/contracts/approvals/approve-approval";
 import type { denyApproval } from "@fleet/contracts/approvals/deny-approval";
-import type { listApprovals } from "@fleet/contracts/approvals/list-approvals";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { completions, messagesOf, useAgentWorld } from "./agent-fixtures.ts";
+import { approveGate, completions, messagesOf, pendingGate, useAgentWorld } from "./agent-fixtures.ts";
 import {
   api,
   type Fleet,
@@ -13,7 +12,6 @@ import {
   processed,
   type RunnerProcess,
   startRunner,
-  until,
 } from "./harness.ts";
 
 /**
@@ -21,21 +19,6 @@ import {
  * whose provider is the fake model world.vendor, a local HTTP service playing the outside world.
  */
 const world = useAgentWorld();
-
-type Gate = OutputOf<typeof listApprovals>["items"][number];
-
-/** The fleet's pending gate, once it is in the inbox. */
-function pendingGate(fleet: Fleet): Promise<Gate> {
-  return until("the tool call's gate", async () => {
-    const page = await api<OutputOf<typeof listApprovals>>(
-      "GET",
-      `/v1/workspaces/${live.tenant.workspace_id}/approvals?fleet_id=${fleet.fleetId}`,
-      live.tenant.api_key,
-    );
-    expect(page.status).toBe(200);
-    return page.body.items.find((gate) => gate.status === "pending");
-  });
-}
 
 describe("a tool marked approval: required", () => {
   let fleet: Fleet;
@@ -87,12 +70,7 @@ describe("a tool marked approval: required", () => {
     // Nothing is sent while the gate waits.
     expect(world.service.requests.some((request) => request.path === "/deploy-approved")).toBe(false);
 
-    const approved = await api<OutputOf<typeof approveApproval>>(
-      "POST",
-      `/v1/workspaces/${live.tenant.workspace_id}/approvals/${gate.gate_id}/approve`,
-      live.tenant.api_key,
-      {},
-    );
+    const approved = await approveGate(gate.gate_id);
     expect(approved.status, JSON.stringify(approved.body)).toBe(200);
     expect(await processed(fleet, eventId)).toMatchObject({ status: "processed", response_text: "Done." });
     expect(world.service.requests.filter((request) => request.path === "/deploy-approved")).toEqual([

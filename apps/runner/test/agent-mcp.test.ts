@@ -1,15 +1,19 @@
-import type { OutputOf } from "@fleet/contracts";
-import type { approveApproval } from "@fleet/contracts/approvals/approve-approval";
-import type { listApprovals } from "@fleet/contracts/approvals/list-approvals";
 import { type FakeMcpServer, startFakeMcpServer } from "@fleet/testing/fake-mcp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { completions, messagesOf, storeSecret, tailFleet, useAgentWorld } from "./agent-fixtures.ts";
 import {
-  api,
+  approveGate,
+  completions,
+  messagesOf,
+  pendingGate,
+  storeSecret,
+  tailFleet,
+  toolCall,
+  useAgentWorld,
+} from "./agent-fixtures.ts";
+import {
   expectNoSecrets,
   type Fleet,
   installFleet,
-  live,
   message,
   processed,
   type RunnerProcess,
@@ -30,25 +34,6 @@ beforeAll(async () => {
   await storeSecret("NOTES_TOKEN", { token: MCP_TOKEN });
 });
 afterAll(() => mcp?.close());
-
-type Gate = OutputOf<typeof listApprovals>["items"][number];
-
-function pendingGate(fleet: Fleet): Promise<Gate> {
-  return until("the MCP call's gate", async () => {
-    const page = await api<OutputOf<typeof listApprovals>>(
-      "GET",
-      `/v1/workspaces/${live.tenant.workspace_id}/approvals?fleet_id=${fleet.fleetId}`,
-      live.tenant.api_key,
-    );
-    expect(page.status).toBe(200);
-    return page.body.items.find((gate) => gate.status === "pending");
-  });
-}
-
-const toolCall = (id: string, name: string, args: Record<string, unknown>) => ({
-  kind: "answer" as const,
-  toolCalls: [{ id, name, arguments: JSON.stringify(args) }],
-});
 
 describe("an MCP server the fleet declares", () => {
   let fleet: Fleet;
@@ -144,12 +129,7 @@ describe("an MCP server the fleet declares", () => {
     expect(gate.proposed_action).toBe(`notes__write_note ${JSON.stringify({ text: "buy milk" })}`);
     expect(mcp.notes).not.toContain("buy milk");
 
-    const approved = await api<OutputOf<typeof approveApproval>>(
-      "POST",
-      `/v1/workspaces/${live.tenant.workspace_id}/approvals/${gate.gate_id}/approve`,
-      live.tenant.api_key,
-      {},
-    );
+    const approved = await approveGate(gate.gate_id);
     expect(approved.status, JSON.stringify(approved.body)).toBe(200);
     expect(await processed(fleet, eventId)).toMatchObject({ status: "processed", response_text: "Written." });
     expect(mcp.notes.filter((note) => note === "buy milk")).toHaveLength(1);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { completions, messagesOf, useAgentWorld } from "./agent-fixtures.ts";
+import { completions, messagesOf, toolCall, useAgentWorld } from "./agent-fixtures.ts";
 import { installFleet, message, processed, startRunner } from "./harness.ts";
 
 /**
@@ -7,11 +7,6 @@ import { installFleet, message, processed, startRunner } from "./harness.ts";
  * real API whose provider is the fake model vendor.
  */
 const world = useAgentWorld();
-
-const toolCall = (id: string, name: string, args: Record<string, unknown>) => ({
-  kind: "answer" as const,
-  toolCalls: [{ id, name, arguments: JSON.stringify(args) }],
-});
 
 describe("the agent's memory and context", () => {
   it("finds what an earlier run remembered, and is given the earlier turns before the message", async () => {

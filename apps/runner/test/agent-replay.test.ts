@@ -1,8 +1,13 @@
-import type { OutputOf } from "@fleet/contracts";
-import type { listApprovals } from "@fleet/contracts/approvals/list-approvals";
 import { describe, expect, it } from "vitest";
-import { completions, messagesOf, useAgentWorld } from "./agent-fixtures.ts";
-import { api, type Fleet, installFleet, live, message, processed, startRunner, until } from "./harness.ts";
+import {
+  approveGate,
+  completions,
+  messagesOf,
+  pendingGate,
+  toolCall,
+  useAgentWorld,
+} from "./agent-fixtures.ts";
+import { type Fleet, installFleet, message, processed, startRunner, until } from "./harness.ts";
 
 /**
  * A reclaimed agent run never runs an approved action twice, and the definition's agent.max_steps bounds
@@ -10,22 +15,8 @@ import { api, type Fleet, installFleet, live, message, processed, startRunner, u
  */
 const world = useAgentWorld();
 
-const toolCall = (id: string, name: string, args: Record<string, unknown>) => ({
-  kind: "answer" as const,
-  toolCalls: [{ id, name, arguments: JSON.stringify(args) }],
-});
-
 async function approvePending(fleet: Fleet): Promise<void> {
-  const path = `/v1/workspaces/${live.tenant.workspace_id}/approvals`;
-  const gate = await until("the tool call's gate", async () => {
-    const page = await api<OutputOf<typeof listApprovals>>(
-      "GET",
-      `${path}?fleet_id=${fleet.fleetId}`,
-      live.tenant.api_key,
-    );
-    return page.body.items.find((item) => item.status === "pending");
-  });
-  const approved = await api("POST", `${path}/${gate.gate_id}/approve`, live.tenant.api_key, {});
+  const approved = await approveGate((await pendingGate(fleet)).gate_id);
   expect(approved.status, JSON.stringify(approved.body)).toBe(200);
 }
 

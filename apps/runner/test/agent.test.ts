@@ -1,7 +1,14 @@
 import type { OutputOf } from "@fleet/contracts";
 import type { listMemories } from "@fleet/contracts/memories/list-memories";
 import { beforeAll, describe, expect, it } from "vitest";
-import { completions, messagesOf, storeSecret, tailFleet, useAgentWorld } from "./agent-fixtures.ts";
+import {
+  completions,
+  messagesOf,
+  storeSecret,
+  tailFleet,
+  toolCall,
+  useAgentWorld,
+} from "./agent-fixtures.ts";
 import {
   api,
   expectNoSecrets,
@@ -52,11 +59,6 @@ async function stop(runner: RunnerProcess): Promise<void> {
   runner.child.kill("SIGTERM");
   expect(await runner.exited).toBe(0);
 }
-
-const toolCall = (id: string, name: string, args: Record<string, unknown>) => ({
-  kind: "answer" as const,
-  toolCalls: [{ id, name, arguments: JSON.stringify(args) }],
-});
 
 describe("the agent executor", () => {
   let fleet: Fleet;

@@ -2,7 +2,7 @@ import type { OutputOf } from "@fleet/contracts";
 import type { createFleet } from "@fleet/contracts/fleets/create-fleet";
 import { describe, expect, it } from "vitest";
 import { messageFleet, uniqueLabel } from "./fleet-fixtures.ts";
-import { createEntry, definition, list } from "./fleet-library-fixtures.ts";
+import { createEntry, definition, expectRefused, list } from "./fleet-library-fixtures.ts";
 import { call, seedTenant } from "./harness.ts";
 import { leaseFleet, report } from "./runner-fixtures.ts";
 
@@ -155,12 +155,7 @@ describe("a definition's MCP servers", () => {
         /^requires\.mcp_servers\[0\]\.headers\.x-key must be well-formed Unicode/,
       ],
     ];
-    for (const [text, detail] of cases) {
-      const response = await createEntry(tenant, { definition: text });
-      expect(response.status, text).toBe(400);
-      expect(response.body.error_code, text).toBe("UZ-LIBRARY-010");
-      expect(response.body.detail, text).toMatch(detail);
-    }
+    await expectRefused(tenant, cases);
     expect((await list(tenant)).body.items.filter((item) => item.visibility === "tenant")).toEqual([]);
   });
 

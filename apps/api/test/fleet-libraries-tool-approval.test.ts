@@ -4,7 +4,7 @@ import { fleetLibraries, type LibraryRequirements } from "@fleet/db";
 import { describe, expect, it } from "vitest";
 import { newId } from "../src/runtime/ids.ts";
 import { installFleet, installFromEntry } from "./fleet-fixtures.ts";
-import { createEntry, definition, type Item, list } from "./fleet-library-fixtures.ts";
+import { createEntry, definition, expectRefused, type Item, list } from "./fleet-library-fixtures.ts";
 import { call, seedTenant, type Tenant, testApi } from "./harness.ts";
 
 type Fleet = OutputOf<typeof getFleet>;
@@ -145,12 +145,7 @@ describe("a definition's tool entries with approval", () => {
         /^requires\.tools\[0\] must be a tool name or \{name, approval, blast_radius\}\.$/,
       ],
     ];
-    for (const [text, detail] of cases) {
-      const response = await createEntry(tenant, { definition: text });
-      expect(response.status, text).toBe(400);
-      expect(response.body.error_code, text).toBe("UZ-LIBRARY-010");
-      expect(response.body.detail, text).toMatch(detail);
-    }
+    await expectRefused(tenant, cases);
     expect((await list(tenant)).body.items.filter((item) => item.visibility === "tenant")).toEqual([]);
   });
 

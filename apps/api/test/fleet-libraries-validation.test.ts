@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createEntry, definition, list } from "./fleet-library-fixtures.ts";
+import { createEntry, definition, expectRefused, list } from "./fleet-library-fixtures.ts";
 import { seedTenant } from "./harness.ts";
 
 // What creating an entry refuses: malformed definitions, and every size ceiling exactly at and one past it.
@@ -71,12 +71,7 @@ describe("creating a library entry from a fleet definition", () => {
         /^requires\.credentials\[0\]\.reason must be at most 500 bytes/,
       ],
     ];
-    for (const [text, detail] of cases) {
-      const response = await createEntry(tenant, { definition: text });
-      expect(response.status, text).toBe(400);
-      expect(response.body.error_code, text).toBe("UZ-LIBRARY-010");
-      expect(response.body.detail, text).toMatch(detail);
-    }
+    await expectRefused(tenant, cases);
     // A NUL character is refused for every string at the contract, before the definition is read.
     const nul = await createEntry(tenant, { definition: definition("name: Nul", "Stop\u0000here") });
     expect(nul.status).toBe(400);

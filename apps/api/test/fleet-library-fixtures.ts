@@ -57,3 +57,13 @@ export async function everything(
   } while (cursor !== null);
   return items;
 }
+
+/** Each definition is refused 400 UZ-LIBRARY-010 with a detail matching its pattern (naming the entry). */
+export async function expectRefused(tenant: Tenant, cases: [string, RegExp][]): Promise<void> {
+  for (const [text, detail] of cases) {
+    const response = await createEntry(tenant, { definition: text });
+    expect(response.status, text).toBe(400);
+    expect(response.body.error_code, text).toBe("UZ-LIBRARY-010");
+    expect(response.body.detail, text).toMatch(detail);
+  }
+}

@@ -1,4 +1,5 @@
-import { errorRegistry, Problem } from "@fleet/contracts";
+import { errorRegistry, type OutputOf, Problem } from "@fleet/contracts";
+import type { testTenantProvider as operation } from "@fleet/contracts/providers/test-tenant-provider";
 import { type Actor, recordAudit } from "../shared/audit.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { forwardChat, readCapped } from "./forward.ts";
@@ -19,16 +20,8 @@ const PROBE = {
   stream: false,
 };
 
-type Source = "tenant" | "platform";
-
-export interface ProviderTest {
-  ok: boolean;
-  source: Source | null;
-  provider: string | null;
-  model: string | null;
-  latency_ms: number | null;
-  failure: { error_code: string; title: string; detail: string } | null;
-}
+/** The test's answer, as the contract shapes it. */
+export type ProviderTest = OutputOf<typeof operation>;
 
 /** A problem met on the way, as the test's answer: its code, its registry title, its detail. */
 function failureOf(problem: Problem): ProviderTest["failure"] {

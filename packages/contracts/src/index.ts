@@ -24,6 +24,7 @@ export * from "./integration-grants/integration-grant.ts";
 export { MAX_WAIT_MS } from "./leases/acquire-lease.ts";
 export * from "./leases/lease.ts";
 export { CONTEXT_CHARS_PER_TOKEN, CONTEXT_MAX_TOKENS } from "./leases/lease-reads.ts";
+export { toolBlastRadius, toolGateKind } from "./leases/tool-gates.ts";
 export * from "./members/member.ts";
 export * from "./members/role-presets.ts";
 export { memoryItem } from "./memories/list-memories.ts";

@@ -1,29 +1,16 @@
-import type { ApprovalRule, Lease } from "@fleet/contracts";
-import { readPolicy } from "../approval-policies/policy.ts";
+import { type ApprovalRule, type Lease, toolBlastRadius, toolGateKind } from "@fleet/contracts";
+import { matchRule, readPolicy } from "../approval-policies/policy.ts";
 import type { ServiceContext } from "../shared/context.ts";
 
-/** The gate_kind of the gates an agent's call of `tool` opens (docs/decisions/agent-executor.md). */
-export function toolGateKind(tool: string): string {
-  return `tool.${tool}`;
-}
-
 /**
- * Whether a rule of the policy gates calls of `tool`: it must name the tool's gate kind in
+ * Whether a rule of the policy gates calls of `tool`: of the rules that name the tool's gate kind in
  * `match.gate_kinds` (a rule matching any kind sets the terms of gates opened anyway; it does not stop every
- * tool call), and its `match.blast_radius`, when given, must hold the blast radius the gate would carry.
+ * tool call), one matches the gate the call would open, its blast radius included.
  */
 export function policyGatesTool(rules: readonly ApprovalRule[], tool: string, blastRadius: string): boolean {
   const kind = toolGateKind(tool);
-  return rules.some(
-    (rule) =>
-      rule.match.gate_kinds?.includes(kind) === true &&
-      (rule.match.blast_radius === undefined || rule.match.blast_radius.includes(blastRadius)),
-  );
-}
-
-/** The blast radius a tool's gate carries when its definition states none. */
-export function defaultBlastRadius(tool: string): string {
-  return `Whatever ${tool} does with these arguments.`;
+  const naming = rules.filter((rule) => rule.match.gate_kinds?.includes(kind) === true);
+  return matchRule(naming, { gate_kind: kind, blast_radius: blastRadius }) !== undefined;
 }
 
 /**
@@ -36,9 +23,8 @@ export async function withPolicyGates(ctx: ServiceContext, lease: Lease): Promis
   const rules = (policy?.rules ?? []) as ApprovalRule[];
   if (rules.length === 0) return lease;
   const marked = new Set(lease.fleet.tool_approvals ?? []);
-  const blast = lease.fleet.tool_blast_radius ?? {};
   for (const tool of lease.fleet.tools) {
-    if (policyGatesTool(rules, tool, blast[tool] ?? defaultBlastRadius(tool))) marked.add(tool);
+    if (policyGatesTool(rules, tool, toolBlastRadius(lease.fleet, tool))) marked.add(tool);
   }
   return { ...lease, fleet: { ...lease.fleet, tool_approvals: [...marked] } };
 }

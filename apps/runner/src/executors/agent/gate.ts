@@ -1,4 +1,4 @@
-import type { Lease } from "@fleet/contracts";
+import { type Lease, toolBlastRadius, toolGateKind } from "@fleet/contracts";
 import type { GateRequest, RunnerGate } from "../../api.ts";
 import { awaitApproval, nameUuid } from "../../approval.ts";
 import { LeaseLostError, type LeaseTools } from "../../executor.ts";
@@ -16,12 +16,6 @@ const EVIDENCE_CHARS = 8 * 1024;
  */
 export function toolActionId(eventId: string, callId: string): string {
   return nameUuid(`fleet-runner agent tool\n${eventId}\n${callId}`);
-}
-
-/** The gate_kind of a call of `tool`: `tool.<name>`, which an approval policy's rule can name. */
-export function toolGateKind(tool: string): string {
-  const kind = `tool.${tool}`;
-  return /^[a-z][a-z0-9_.-]{0,63}$/.test(kind) ? kind : "approval";
 }
 
 /**
@@ -47,8 +41,7 @@ export function toolGateRequest(
       call_id: call.callId,
       ...(text === "" ? {} : { model_text: text.slice(0, EVIDENCE_CHARS) }),
     },
-    blast_radius:
-      lease.fleet.tool_blast_radius?.[call.name] ?? `Whatever ${call.name} does with these arguments.`,
+    blast_radius: toolBlastRadius(lease.fleet, call.name),
     detail: `Calls of ${call.name} wait for approval (the fleet's definition or the workspace's approval policy). Approving runs this call once; approving with changes runs your edited arguments ("${call.name} {…}"); denying tells the model it was refused.`,
     ...(schema === undefined ? {} : { action_schema: schema }),
   };

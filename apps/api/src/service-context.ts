@@ -12,6 +12,7 @@ import { resolveMasterKey, Vault } from "./runtime/vault.ts";
 import { WorkSignal } from "./runtime/work-signal.ts";
 import type { ChatDeliveryReport } from "./services/connectors/delivery.ts";
 import { chatGates } from "./services/connectors/gates.ts";
+import { allSettled } from "./services/model-gateway/settlements.ts";
 import type { ServiceContext } from "./services/shared/context.ts";
 import { workspaceWebhook } from "./services/webhooks/deliver.ts";
 
@@ -161,6 +162,8 @@ export async function createServiceContext(
     },
     async stop() {
       if (reconciler !== null) clearInterval(reconciler);
+      // Gateway calls answered before the drain are charged before the database closes.
+      await allSettled(database.db);
       await background?.engine.stop();
       await services.work.stop();
       await services.gates.stop();

@@ -1,10 +1,11 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { billingOf } from "./billing-fixtures.ts";
 import { call, operatorToken } from "./harness.ts";
 import {
   apiLogs,
   CANARY_KEY,
   chat,
+  expectNothingCharged,
+  expectSpend,
   type GatewayRun,
   gatewayRun,
   PRICES,
@@ -28,9 +29,6 @@ beforeAll(async () => {
 
 /** A tenant whose provider is anthropic (the canary key), and a lease of one of its fleets. */
 const claudeRun = () => gatewayRun({ provider: "anthropic", model: CLAUDE });
-
-const spendOf = async (run: GatewayRun) =>
-  (await billingOf(run.tenant)).body.fleets.find((f) => f.fleet_id === run.fleetId)?.period_spend_nanos;
 
 /** The body the vendor got on the last call. */
 const lastSent = () => vendor().calls.at(-1)!;
@@ -179,7 +177,7 @@ describe("the model gateway, anthropic translation (unstreamed)", () => {
       total_tokens: 1545,
       prompt_tokens_details: { cached_tokens: 200 },
     });
-    expect(await spendOf(run)).toBe(priceOf(usage));
+    await expectSpend(run, priceOf(usage));
   });
 
   it("refuses parts it does not translate with 400 UZ-MODEL-009, the vendor not called", async () => {
@@ -275,7 +273,7 @@ describe("the model gateway, anthropic translation (streamed)", () => {
       prompt_tokens_details: { cached_tokens: 300 },
     });
     expect(text).not.toContain(CANARY_KEY);
-    expect(await spendOf(run)).toBe(priceOf(usage));
+    await expectSpend(run, priceOf(usage));
     // The translated text reaches the fleet's live tail as chunk frames, as the OpenAI relay's does.
     await expect.poll(() => chunkTexts(tail).join("")).toBe("one two three four");
     tail.close();
@@ -311,7 +309,7 @@ describe("the model gateway, anthropic translation (streamed)", () => {
     expect(args(1)).toBe('{"n":2}');
     expect(chunks.map((c) => c.choices[0]?.delta.content ?? "").join("")).toBe("Looking.");
     expect(chunks.map((c) => c.choices[0]?.finish_reason).filter(Boolean)).toEqual(["tool_calls"]);
-    expect(await spendOf(run)).toBe(priceOf(usage));
+    await expectSpend(run, priceOf(usage));
   });
 
   it("ends a stream the vendor breaks with the error frame and [DONE], nothing charged", async () => {
@@ -322,7 +320,7 @@ describe("the model gateway, anthropic translation (streamed)", () => {
     expect(data.at(-1)).toBe("[DONE]");
     const error = JSON.parse(data.at(-2)!) as { error: { message: string; type: string } };
     expect(error.error.type).toBe("upstream_error");
-    expect(await spendOf(run)).toBe(0);
+    await expectNothingCharged(run);
   });
 
   it("turns a mid-stream Anthropic error event into the error frame, the key scrubbed", async () => {
@@ -339,7 +337,7 @@ describe("the model gateway, anthropic translation (streamed)", () => {
     expect(error.error.type).toBe("upstream_error");
     expect(error.error.message).toContain("Overloaded");
     expect(text).not.toContain(CANARY_KEY);
-    expect(await spendOf(run)).toBe(0);
+    await expectNothingCharged(run);
   });
 
   it("refuses before streaming when the vendor refuses: a problem, not a stream", async () => {

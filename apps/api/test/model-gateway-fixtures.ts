@@ -2,9 +2,9 @@ import { type FakeModelVendor, modelVendorEnv, startFakeModelVendor } from "@fle
 import { afterAll, beforeAll, expect } from "vitest";
 import { newId } from "../src/runtime/ids.ts";
 import { leasedFleet } from "./approval-fixtures.ts";
-import { leaseOne, workingFleet } from "./billing-fixtures.ts";
+import { billingOf, leaseOne, workingFleet } from "./billing-fixtures.ts";
 import { call, operatorToken, seedTenant, type Tenant, testApi, useIsolatedApi } from "./harness.ts";
-import type { EnrolledRunner, HeldLease } from "./runner-fixtures.ts";
+import { type EnrolledRunner, type HeldLease, report } from "./runner-fixtures.ts";
 import { fleetStream, type OpenedStream, openTail } from "./stream-fixtures.ts";
 
 /** The provider key the vendor accepts: it must never be seen again (an answer, a log line, an error). */
@@ -166,4 +166,25 @@ export async function streamCall(run: GatewayRun, body: Record<string, unknown> 
     .filter((line) => line.startsWith("data: "))
     .map((line) => line.slice(6));
   return { response, pieces, text, data };
+}
+
+/** The run's fleet's spend this period, as billing shows it. */
+export const spendOf = async (run: GatewayRun) =>
+  (await billingOf(run.tenant)).body.fleets.find((f) => f.fleet_id === run.fleetId)?.period_spend_nanos;
+
+/**
+ * The run's spend once the calls answered so far are charged: a call's charge is written just after its
+ * answer has gone (the gateway's settlements.ts), so billing is read until it shows `nanos`.
+ */
+export const expectSpend = (run: GatewayRun, nanos: number) =>
+  expect.poll(() => spendOf(run), { timeout: 10_000 }).toBe(nanos);
+
+/**
+ * Nothing charged: the run is reported first (the report waits for the charges of its calls on this
+ * instance), so a charge written late would be seen.
+ */
+export async function expectNothingCharged(run: GatewayRun): Promise<void> {
+  const reported = await report(run.runner, run.lease);
+  expect(reported.status, reported.text).toBe(200);
+  expect(await spendOf(run)).toBe(0);
 }

@@ -1,10 +1,10 @@
 import { eq, leases } from "@fleet/db";
 import { describe, expect, it } from "vitest";
-import { billingOf } from "./billing-fixtures.ts";
 import { call, operatorToken, testApi } from "./harness.ts";
 import {
   CANARY_KEY,
   chat,
+  expectSpend,
   type GatewayRun,
   gatewayRun,
   PRICES,
@@ -14,9 +14,6 @@ import {
 } from "./model-gateway-fixtures.ts";
 
 const vendor = useModelVendor({ FLEET_MODEL_DEADLINE_MS: "3000" });
-
-const spendOf = async (run: GatewayRun) =>
-  (await billingOf(run.tenant)).body.fleets.find((f) => f.fleet_id === run.fleetId)?.period_spend_nanos;
 
 /** A streamed call the runner walks away from: after its first piece, or before the vendor answered. */
 async function abandoned(run: GatewayRun, after: "first piece" | "headers pending") {
@@ -47,7 +44,7 @@ describe("the model gateway's guards", () => {
     });
     await abandoned(run, "first piece");
     // The vendor's stream is read to its end all the same: its usage is charged.
-    await expect.poll(() => spendOf(run), { timeout: 10_000 }).toBe(priceOf(usage));
+    await expectSpend(run, priceOf(usage));
 
     // Eight calls left before the vendor answered: each slot comes back, so a ninth call is served.
     vendor().script(...Array.from({ length: 8 }, () => ({ kind: "answer" as const, delayMs: 400 })));

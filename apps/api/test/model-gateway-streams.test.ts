@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { billingOf } from "./billing-fixtures.ts";
 import {
   CANARY_KEY,
   chat,
-  type GatewayRun,
+  expectNothingCharged,
+  expectSpend,
   gatewayRun,
   MODEL,
   priceOf,
@@ -15,9 +15,6 @@ import {
 const vendor = useModelVendor({ FLEET_MODEL_DEADLINE_MS: "1500" });
 
 const stream = streamCall;
-
-const spendOf = async (run: GatewayRun) =>
-  (await billingOf(run.tenant)).body.fleets.find((f) => f.fleet_id === run.fleetId)?.period_spend_nanos;
 
 describe("the model gateway, streamed", () => {
   it("relays the vendor's chunks as they come, asks for usage, and charges it once at the end", async () => {
@@ -42,7 +39,7 @@ describe("the model gateway, streamed", () => {
     expect(sent).toHaveLength(1);
     expect((sent[0]!.body as { stream_options: unknown }).stream_options).toEqual({ include_usage: true });
     expect(text).not.toContain(CANARY_KEY);
-    expect(await spendOf(run)).toBe(priceOf(usage));
+    await expectSpend(run, priceOf(usage));
   });
 
   it("passes tool calls through", async () => {
@@ -72,7 +69,7 @@ describe("the model gateway, streamed", () => {
     const error = JSON.parse(data.at(-2)!) as { error: { message: string; type: string } };
     expect(error.error.type).toBe("upstream_error");
     // No usage came: nothing is charged.
-    expect(await spendOf(run)).toBe(0);
+    await expectNothingCharged(run);
   });
 
   it("refuses before streaming when the vendor refuses: a problem, not a stream", async () => {

@@ -6,6 +6,7 @@ import { intArray } from "../billing/budgets.ts";
 import { periodOf, spendThisPeriod } from "../billing/period.ts";
 import { priceUsage } from "../billing/pricing.ts";
 import { chatAnswerReady, fromChat } from "../connectors/answers.ts";
+import { leaseSettled } from "../model-gateway/settlements.ts";
 import { dropMasker, leaseMaskerById } from "../secrets/lease-masker.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { fencedWrite } from "../shared/fence.ts";
@@ -84,6 +85,8 @@ export interface ReportInput {
  * them cost 9,025 buffer reads a report, against 3).
  */
 export async function reportLease(ctx: ServiceContext, runnerId: string, reported: ReportInput) {
+  // The run's gateway calls answered here are charged first, so its event's cost counts them all.
+  await leaseSettled(ctx.db, reported.lease_id);
   const input = await maskedReport(ctx, reported);
   const now = ctx.now();
   const succeeded = input.outcome === "processed";

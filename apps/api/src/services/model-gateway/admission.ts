@@ -7,6 +7,7 @@ import type { ServiceContext } from "../shared/context.ts";
 import { lostLease } from "../shared/fence.ts";
 import { type AdmissionRow, admissionStatement } from "./admission-sql.ts";
 import type { Choice, HeldLease } from "./resolve.ts";
+import { leaseSettled, settling } from "./settlements.ts";
 
 /**
  * Output tokens a call is reserved for when it names no `max_completion_tokens`/`max_tokens`: the same
@@ -53,20 +54,30 @@ export async function admitCall(
   ref: { lease_id: string; fencing_token: number },
   estimate: { input: number; output: number },
 ): Promise<AdmittedCall> {
-  const now = ctx.now();
-  const rows = await admissionStatement(ctx.db, {
-    leaseId: ref.lease_id,
-    runnerId,
-    fencingToken: ref.fencing_token,
-    now,
-    period: periodOf(now).period,
-    ...estimate,
-  });
-  const row = rows[0];
+  const admit = async () => {
+    const now = ctx.now();
+    const period = periodOf(now).period;
+    const rows = await admissionStatement(ctx.db, {
+      leaseId: ref.lease_id,
+      runnerId,
+      fencingToken: ref.fencing_token,
+      now,
+      period,
+      ...estimate,
+    });
+    return { row: rows[0], period };
+  };
+  let { row, period } = await admit();
+  // Refused for its budget while this instance still writes earlier calls' charges: their reservations
+  // (worst cases) may be what leaves no room. Asked again once they are written (settlements.ts).
+  if (row !== undefined && !row.admitted && row.refusal === null && settling(ctx.db, ref.lease_id)) {
+    await leaseSettled(ctx.db, ref.lease_id);
+    ({ row, period } = await admit());
+  }
   if (row === undefined || row.refusal === "not_holder") {
     throw new Problem("UZ-RUN-001", { detail: `This runner holds no lease ${ref.lease_id}.` });
   }
-  if (!row.admitted) throw refused(row, periodOf(now).period);
+  if (!row.admitted) throw refused(row, period);
   return admitted(row);
 }
 

@@ -161,7 +161,7 @@ export async function* anthropicStream(
   forwarded: Forwarded,
   apiKey: string | null,
   includeUsage: boolean,
-  settle: (usage: CallUsage | null) => Promise<void>,
+  settle: (usage: CallUsage | null) => void,
   onText?: (delta: string) => void,
 ): AsyncGenerator<string> {
   const translator = new Translator(includeUsage, onText);
@@ -195,6 +195,6 @@ export async function* anthropicStream(
     yield DONE;
   } finally {
     forwarded.stop();
-    await settle(translator.usage());
+    settle(translator.usage());
   }
 }

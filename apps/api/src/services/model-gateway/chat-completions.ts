@@ -10,7 +10,11 @@ import { answerText, liveOutput } from "./live-output.ts";
 import { type CallUsage, openaiUsage, settleCall } from "./meter.ts";
 import { type CallObserver, failedOutcome, observeCall } from "./observe-call.ts";
 import { type Target, targetOf } from "./resolve.ts";
+import { settleAfter } from "./settlements.ts";
 import { relayStream } from "./stream-relay.ts";
+
+/** A charge that fails is not reported to anyone: its reservation holds the budget until its lease ends. */
+const UNREPORTED = () => {};
 
 /** Calls open per lease on this instance (docs/decisions/model-gateway.md: the cap is per instance). */
 const open = new WeakMap<object, Map<string, number>>();
@@ -71,10 +75,11 @@ export async function chatCompletion(
   );
   const { lease } = call;
   let settled = false;
-  const settle = async (usage: CallUsage | null) => {
+  // Written after the answer has gone, once (settlements.ts); the call's reservation holds its worst case until then.
+  const settle = (usage: CallUsage | null) => {
     if (settled) return;
     settled = true;
-    await settleCall(ctx, call, usage);
+    settleAfter(ctx.db, lease.id, () => settleCall(ctx, call, usage), UNREPORTED);
   };
   let release: () => void = () => {};
   let observer: CallObserver | null = null;
@@ -88,10 +93,10 @@ export async function chatCompletion(
     const live = liveOutput(ctx, lease, target.apiKey, continues(body.messages));
     if (stream) {
       let seen: CallUsage | null = null;
-      const end = async (usage: CallUsage | null) => {
+      const end = (usage: CallUsage | null) => {
         live.end();
         seen = usage;
-        await settle(usage);
+        settle(usage);
       };
       const relay =
         target.provider === "anthropic"
@@ -105,7 +110,7 @@ export async function chatCompletion(
         // The relay settles at its end; were it never read, the reservation still goes back here.
         done: () => {
           slot();
-          settle(null).catch(() => {});
+          settle(null);
         },
       };
     }
@@ -121,14 +126,22 @@ export async function chatCompletion(
     }
     live.onText(answerText(parsed as { usage?: unknown }));
     live.end();
-    await settle(usage);
     observer.end("ok", usage);
-    release();
-    return { status: 200, headers: { "content-type": "application/json" }, body: text };
+    const slot = release;
+    return {
+      status: 200,
+      headers: { "content-type": "application/json" },
+      body: text,
+      // The slot is held, and the charge written, once the answer is on its way.
+      done: () => {
+        slot();
+        settle(usage);
+      },
+    };
   } catch (error) {
     observer?.end(failedOutcome(error), null);
     release();
-    await settle(null).catch(() => {});
+    settle(null);
     throw error;
   }
 }

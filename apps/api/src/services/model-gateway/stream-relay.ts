@@ -86,7 +86,7 @@ function hasField(line: string, name: string, first: string): boolean {
 export async function* relayStream(
   forwarded: Forwarded,
   apiKey: string | null,
-  settle: (usage: CallUsage | null) => Promise<void>,
+  settle: (usage: CallUsage | null) => void,
   onText?: (delta: string) => void,
 ): AsyncGenerator<string> {
   let usage: CallUsage | null = null;
@@ -131,6 +131,6 @@ export async function* relayStream(
   } finally {
     if (unread !== "") read(unread);
     forwarded.stop();
-    await settle(usage);
+    settle(usage);
   }
 }

@@ -91,30 +91,40 @@ async function listTools(client: Client, lease: AbortSignal): Promise<McpTool[]>
 }
 
 /**
- * Follows the server's tool list through the run: each `notifications/tools/list_changed` re-reads it
- * (one read at a time, and at most one more queued however many notifications arrive). The answer waits
- * for a read under way, so a call made after the notification arrived sees the list it announced. A read
- * that fails leaves the list as last read (the server answers a call of a tool it no longer has).
+ * Reads the server's tools, then follows its list through the run: each `notifications/tools/list_changed`
+ * re-reads it (one read at a time, after the first, and at most one more queued however many notifications
+ * arrive, so the last read is the newest). `stillListed` waits for a read under way, so a call made after a
+ * notification arrived sees the list it announced. A re-read that fails leaves the list as last read (the
+ * server answers a call of a tool it no longer has); the first read failing fails the connection.
  */
-function followToolList(client: Client, listed: McpTool[], lease: AbortSignal): McpSession["stillListed"] {
-  let names = new Set(listed.map((tool) => tool.name));
-  let reading = Promise.resolve();
+async function followToolList(
+  client: Client,
+  connecting: AbortSignal,
+  lease: AbortSignal,
+): Promise<{ listed: McpTool[]; stillListed: McpSession["stillListed"] }> {
+  let names = new Set<string>();
+  const hold = (tools: McpTool[]) => {
+    names = new Set(tools.map((tool) => tool.name));
+  };
+  const first = listTools(client, connecting);
+  let reading: Promise<unknown> = first.then(hold, () => undefined);
   let queued = false;
+  // Set as the first read is sent, so a change announced while it is under way is read after it.
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
     if (queued) return;
     queued = true;
-    reading = reading.then(async () => {
+    reading = reading.then(() => {
       queued = false;
-      try {
-        names = new Set((await listTools(client, lease)).map((tool) => tool.name));
-      } catch {
-        // The list as last read stands.
-      }
+      return listTools(client, lease).then(hold, () => undefined);
     });
   });
-  return async (name) => {
-    await reading;
-    return names.has(name);
+  const listed = await first;
+  return {
+    listed,
+    stillListed: async (name) => {
+      await reading;
+      return names.has(name);
+    },
   };
 }
 
@@ -158,14 +168,8 @@ async function connect(
   };
   try {
     await client.connect(transport, { signal, timeout: MCP_CONNECT_MS });
-    const listed = await listTools(client, signal);
-    return {
-      server,
-      client,
-      tools: listed,
-      stillListed: followToolList(client, listed, tools.signal),
-      close,
-    };
+    const { listed, stillListed } = await followToolList(client, signal, tools.signal);
+    return { server, client, tools: listed, stillListed, close };
   } catch (error) {
     await close();
     throw error;

@@ -3,8 +3,8 @@ import { createContext, Script } from "node:vm";
 /** What `timeBoxed` answers when the task ran out of its time. */
 export const OUT_OF_TIME: unique symbol = Symbol("out of time");
 
-// One context for every boxed task: a context costs about a millisecond to make, a run with a timeout a
-// tenth of that. The task runs synchronously, so one slot is enough.
+// One context for every boxed task, made once: making one costs about another millisecond on top of each
+// run. The task runs synchronously, so one slot is enough.
 const sandbox = createContext({ task: (): unknown => undefined });
 const runTask = new Script("task()");
 

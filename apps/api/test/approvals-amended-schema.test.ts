@@ -29,6 +29,23 @@ async function gated(extra: Record<string, unknown> = {}) {
   return { owner, leased, gateId: opened.body.gate_id };
 }
 
+/** Each edit is refused 400 UZ-APPROVAL-002 with its detail, and the gate is still pending after them. */
+async function expectEditsRefused(
+  owner: Awaited<ReturnType<typeof seedTenant>>,
+  gateId: string,
+  cases: [string, RegExp][],
+) {
+  for (const [amended, detail] of cases) {
+    const refused = await answerGate(owner, gateId, "approve", { amended_action: amended });
+    expect(refused.status, amended).toBe(400);
+    expect(refused.headers.get("content-type"), amended).toMatch(/^application\/problem\+json/);
+    expect(refused.body.error_code, amended).toBe("UZ-APPROVAL-002");
+    expect(String(refused.body.detail), amended).toMatch(detail);
+  }
+  const gate = await readGate(owner, gateId);
+  expect(gate.body).toMatchObject({ status: "pending", amended_action: null, approvals: [] });
+}
+
 function markRan(leased: Awaited<ReturnType<typeof leasedFleet>>, gateId: string) {
   return call<{ gate_id: string; action_ran_at: number; first: boolean }>(
     "POST",
@@ -48,15 +65,7 @@ describe("approving a tool call with changes", () => {
       ["http_request", /not valid JSON/],
       ["http_request [1]", /the arguments: /],
     ];
-    for (const [amended, detail] of cases) {
-      const refused = await answerGate(owner, gateId, "approve", { amended_action: amended });
-      expect(refused.status, amended).toBe(400);
-      expect(refused.headers.get("content-type"), amended).toMatch(/^application\/problem\+json/);
-      expect(refused.body.error_code, amended).toBe("UZ-APPROVAL-002");
-      expect(String(refused.body.detail), amended).toMatch(detail);
-    }
-    const gate = await readGate(owner, gateId);
-    expect(gate.body).toMatchObject({ status: "pending", amended_action: null, approvals: [] });
+    await expectEditsRefused(owner, gateId, cases);
   });
 
   it("records a fitting edit, which the runner reads as the action to run", async () => {
@@ -102,6 +111,60 @@ describe("approving a tool call with changes", () => {
     const deep = await openGate(leased, { action_schema: nested });
     expect(deep.status, deep.text).toBe(400);
     expect(deep.body).toMatchObject({ error_code: expect.stringMatching(/^UZ-(APPROVAL-002|REQ-\d+)$/) });
+  });
+});
+
+describe("approving an MCP tool's call with changes (the server's inputSchema, relayed by the runner)", () => {
+  /** A gate on `notes__<tool>` carrying `schema` as an MCP server lists it (draft-07, `$schema` kept). */
+  const mcpGate = (tool: string, schema: Record<string, unknown>, args: Record<string, unknown>) =>
+    gated({
+      tool_name: `notes__${tool}`,
+      action_name: `notes__${tool}`,
+      gate_kind: `tool.notes__${tool}`,
+      proposed_action: `notes__${tool} ${JSON.stringify(args)}`,
+      action_schema: { $schema: "http://json-schema.org/draft-07/schema#", type: "object", ...schema },
+    });
+
+  it("checks an edit against the server's schema, patterns included", async () => {
+    const { owner, gateId } = await mcpGate(
+      "tag",
+      {
+        properties: { label: { type: "string", pattern: "^[a-z]+$" }, count: { type: "integer" } },
+        required: ["label"],
+      },
+      { label: "urgent" },
+    );
+    await expectEditsRefused(owner, gateId, [
+      ['notes__tag {"label":"Not Lower"}', /arguments\.label: /],
+      ['notes__tag {"label":"ok","count":1.5}', /arguments\.count: /],
+      ['notes__add {"label":"ok"}', /the same tool as proposed/],
+    ]);
+    const approved = await answerGate(owner, gateId, "approve", {
+      amended_action: 'notes__tag {"label":"later","count":2}',
+    });
+    expect(approved.status, approved.text).toBe(200);
+  });
+
+  it("stops a pattern that backtracks without end on the edit: 400, the gate pending, approvable as proposed", async () => {
+    const { owner, gateId } = await mcpGate(
+      "tag",
+      { properties: { label: { type: "string", pattern: "^(a+)+$" } } },
+      { label: "aaa" },
+    );
+    await expectEditsRefused(owner, gateId, [
+      [`notes__tag ${JSON.stringify({ label: `${"a".repeat(64)}!` })}`, /took longer than 100 ms/],
+    ]);
+    const approved = await answerGate(owner, gateId, "approve");
+    expect(approved.status, approved.text).toBe(200);
+  });
+
+  it("refuses, never with a 500, an edit it cannot check: a schema that refers to itself, arguments too deep", async () => {
+    const { owner, gateId } = await mcpGate("loop", { $ref: "#" }, {});
+    await expectEditsRefused(owner, gateId, [['notes__loop {"a":{}}', /refers to itself without end/]]);
+    const deep = await mcpGate("nest", { properties: { a: { type: "object" } } }, {});
+    await expectEditsRefused(deep.owner, deep.gateId, [
+      [`notes__nest ${'{"a":'.repeat(40)}{}${"}".repeat(40)}`, /nest deeper than 32 levels/],
+    ]);
   });
 });
 

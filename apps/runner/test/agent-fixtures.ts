@@ -1,6 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { OutputOf } from "@fleet/contracts";
 import type { approveApproval } from "@fleet/contracts/approvals/approve-approval";
+import type { denyApproval } from "@fleet/contracts/approvals/deny-approval";
 import type { listApprovals } from "@fleet/contracts/approvals/list-approvals";
 import {
   type FakeModelVendor,
@@ -185,5 +186,15 @@ export function approveGate(gateId: string, body: Record<string, unknown> = {}) 
     `/v1/workspaces/${live.tenant.workspace_id}/approvals/${gateId}/approve`,
     live.tenant.api_key,
     body,
+  );
+}
+
+/** Denies a gate as the tenant's owner, with `reason` as the approver's comment; answers the route's answer. */
+export function denyGate(gateId: string, reason: string) {
+  return api<OutputOf<typeof denyApproval>>(
+    "POST",
+    `/v1/workspaces/${live.tenant.workspace_id}/approvals/${gateId}/deny`,
+    live.tenant.api_key,
+    { reason },
   );
 }

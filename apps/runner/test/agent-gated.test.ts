@@ -1,8 +1,14 @@
 import type { OutputOf } from "@fleet/contracts";
 import type { approveApproval } from "@fleet/contracts/approvals/approve-approval";
-import type { denyApproval } from "@fleet/contracts/approvals/deny-approval";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { approveGate, completions, messagesOf, pendingGate, useAgentWorld } from "./agent-fixtures.ts";
+import {
+  approveGate,
+  completions,
+  denyGate,
+  messagesOf,
+  pendingGate,
+  useAgentWorld,
+} from "./agent-fixtures.ts";
 import {
   api,
   type Fleet,
@@ -83,12 +89,7 @@ describe("a tool marked approval: required", () => {
     const from = world.vendor.calls.length;
     const eventId = await message(fleet, "Deploy again.");
     const gate = await pendingGate(fleet);
-    const denied = await api<OutputOf<typeof denyApproval>>(
-      "POST",
-      `/v1/workspaces/${live.tenant.workspace_id}/approvals/${gate.gate_id}/deny`,
-      live.tenant.api_key,
-      { reason: "freeze until Monday" },
-    );
+    const denied = await denyGate(gate.gate_id, "freeze until Monday");
     expect(denied.status, JSON.stringify(denied.body)).toBe(200);
     expect(await processed(fleet, eventId)).toMatchObject({ status: "processed", response_text: "Done." });
     expect(world.service.requests.some((request) => request.path === "/deploy-denied")).toBe(false);

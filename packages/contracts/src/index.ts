@@ -4,6 +4,7 @@
 export { type ActivityFrame, activityFrame } from "./activity/publish-activity.ts";
 export * from "./api-keys/api-key.ts";
 export * from "./approval-policies/approval-policy.ts";
+export * from "./approvals/action-schema.ts";
 export * from "./approvals/approval-gate.ts";
 export * from "./billing/billing.ts";
 export * from "./chat-links/chat-link.ts";

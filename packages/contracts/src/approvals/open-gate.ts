@@ -22,7 +22,7 @@ export const openGate = defineOperation({
   path: "/v1/runners/me/leases/{lease_id}/gates",
   summary: "Open an approval gate",
   description:
-    "Holds a proposed action until a person answers it. Fenced: a superseded holder gets 409 UZ-RUN-005. action_id is the runner's own id for the action: sending it again for the same fleet answers the existing gate with 200. evidence is at most 64 KiB as JSON (413 above it); timeout_ms defaults to 1 h, at most 24 h. action_schema (optional, at most 16 KiB as JSON): the JSON Schema of the action's arguments, when proposed_action is `<tool> <arguments as JSON>`; an approver's amended_action must then name the same tool with arguments that conform (400 UZ-APPROVAL-002 otherwise); a schema this service cannot read is 400 UZ-APPROVAL-002.",
+    "Holds a proposed action until a person answers it. Fenced: a superseded holder gets 409 UZ-RUN-005. action_id is the runner's own id for the action: sending it again for the same fleet answers the existing gate with 200. evidence is at most 64 KiB as JSON (413 above it); timeout_ms defaults to 1 h, at most 24 h. action_schema (optional, at most 16 KiB as JSON and 32 levels deep): the JSON Schema of the action's arguments, when proposed_action is `<tool> <arguments as JSON>`; an approver's amended_action must then name the same tool with arguments that conform, checked in at most 100 ms (400 UZ-APPROVAL-002 otherwise, or when the check runs out of time); a schema this service cannot read is 400 UZ-APPROVAL-002.",
   tags: ["Runner self"],
   scope: null,
   credentials: ["runner"],

@@ -1,41 +1,50 @@
-import { ACTION_SCHEMA_MAX_BYTES, Problem } from "@fleet/contracts";
-import { z } from "zod";
+import {
+  ACTION_SCHEMA_MAX_DEPTH,
+  actionSchemaFault,
+  actionSchemaValidator,
+  jsonDepth,
+  Problem,
+} from "@fleet/contracts";
+import type { z } from "zod";
+import { OUT_OF_TIME, timeBoxed } from "../../runtime/time-box.ts";
 
-/** Nesting a gate's action schema may have: tool argument schemas are shallow. */
-const SCHEMA_MAX_DEPTH = 32;
-
-function depthOf(value: unknown, depth = 0): number {
-  if (depth > SCHEMA_MAX_DEPTH || value === null || typeof value !== "object") return depth;
-  let deepest = depth;
-  for (const item of Object.values(value)) deepest = Math.max(deepest, depthOf(item, depth + 1));
-  return deepest;
-}
+/**
+ * How long checking one edit against a gate's schema may take. The schema comes from a runner, which may
+ * relay it from a third party (an MCP server's tool): a `pattern` that backtracks catastrophically on the
+ * approver's arguments is stopped here rather than holding the answer's transaction.
+ */
+export const AMENDED_CHECK_MS = 100;
 
 function invalid(detail: string): Problem {
   return new Problem("UZ-APPROVAL-002", { detail });
 }
 
-/** The validator of a JSON Schema (zod 4's `fromJSONSchema`); a schema it cannot read is a 400. */
-function validatorOf(schema: Record<string, unknown>): z.ZodType {
-  try {
-    return z.fromJSONSchema(schema as z.core.JSONSchema.JSONSchema);
-  } catch (error) {
-    throw invalid(`action_schema is not a JSON Schema this service can read: ${(error as Error).message}`);
-  }
-}
-
 /** Checks a runner's `action_schema` as it opens a gate: bounded, shallow, and readable. */
 export function checkActionSchema(schema: Record<string, unknown>): void {
-  const bytes = Buffer.byteLength(JSON.stringify(schema));
-  if (bytes > ACTION_SCHEMA_MAX_BYTES) {
-    throw new Problem("UZ-REQ-006", {
-      detail: `action_schema is ${bytes} bytes as JSON; a gate holds at most ${ACTION_SCHEMA_MAX_BYTES}.`,
-    });
+  const fault = actionSchemaFault(schema);
+  if (fault !== null)
+    throw new Problem(fault.tooLarge ? "UZ-REQ-006" : "UZ-APPROVAL-002", { detail: fault.detail });
+}
+
+/** The arguments checked against the schema, in bounded time: the first issue, or why they cannot be. */
+function argumentsFault(schema: Record<string, unknown>, args: unknown): string | null {
+  if (jsonDepth(args) > ACTION_SCHEMA_MAX_DEPTH)
+    return `the arguments nest deeper than ${ACTION_SCHEMA_MAX_DEPTH} levels`;
+  let checked: z.ZodSafeParseResult<unknown> | typeof OUT_OF_TIME;
+  try {
+    checked = timeBoxed(() => actionSchemaValidator(schema).safeParse(args), AMENDED_CHECK_MS);
+  } catch (error) {
+    // A schema that refers to itself without end ({"$ref": "#"}) recurses until the stack runs out.
+    if (error instanceof RangeError)
+      return "the tool's schema cannot be checked (it refers to itself without end)";
+    throw error;
   }
-  if (depthOf(schema) > SCHEMA_MAX_DEPTH) {
-    throw invalid(`action_schema nests deeper than ${SCHEMA_MAX_DEPTH} levels.`);
-  }
-  validatorOf(schema);
+  if (checked === OUT_OF_TIME)
+    return `checking the arguments against the tool's schema took longer than ${AMENDED_CHECK_MS} ms (a pattern of the schema); approve the action as proposed, or deny it`;
+  if (checked.success) return null;
+  const issue = checked.error.issues[0]!;
+  const at = issue.path.length === 0 ? "the arguments" : `arguments.${issue.path.join(".")}`;
+  return `${at}: ${issue.message}`;
 }
 
 /**
@@ -61,10 +70,6 @@ export function checkAmendedAction(
   } catch {
     throw invalid(`amended_action's arguments (after "${gate.toolName} ") are not valid JSON.`);
   }
-  const checked = validatorOf(gate.actionSchema).safeParse(args);
-  if (!checked.success) {
-    const issue = checked.error.issues[0]!;
-    const at = issue.path.length === 0 ? "the arguments" : `arguments.${issue.path.join(".")}`;
-    throw invalid(`amended_action does not fit ${gate.toolName}'s arguments: ${at}: ${issue.message}.`);
-  }
+  const fault = argumentsFault(gate.actionSchema, args);
+  if (fault !== null) throw invalid(`amended_action does not fit ${gate.toolName}'s arguments: ${fault}.`);
 }

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Lease } from "@fleet/contracts";
+import { actionSchemaFault, type Lease } from "@fleet/contracts";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { type JSONSchema7, jsonSchema, type Tool, tool } from "ai";
 import type { LeaseTools } from "../../executor.ts";
@@ -53,6 +53,25 @@ function inputSchema(schema: unknown): JSONSchema7 {
   return { ...given, type: "object", properties: given.properties ?? {} };
 }
 
+/**
+ * The gate's `action_schema` for a server's tool, against which the service checks an approver's edit: the
+ * tool's own input schema when a gate can hold it (16 KiB, 32 levels, a schema zod reads), else only "an
+ * object" (the server then checks the edited arguments when it is called).
+ */
+function gateSchema(schema: JSONSchema7): Record<string, unknown> {
+  const { $schema: _, ...json } = schema as Record<string, unknown>;
+  return actionSchemaFault(json) === null ? json : { type: "object" };
+}
+
+/** What the model is told of a call of a tool its server stopped listing during the run: it was not made. */
+async function notListed(session: McpSession, toolName: string): Promise<ToolOutcome | null> {
+  if (await session.stillListed(toolName)) return null;
+  return {
+    status: "error",
+    output: `The MCP server ${session.server.name} no longer offers the tool ${toolName} (its tool list changed during this run), so it was not called.`,
+  };
+}
+
 async function callTool(
   session: McpSession,
   name: string,
@@ -60,6 +79,8 @@ async function callTool(
   tools: LeaseTools,
   signal: AbortSignal,
 ): Promise<ToolOutcome> {
+  const missing = await notListed(session, name);
+  if (missing !== null) return missing;
   try {
     const result = (await session.client.callTool(
       { name, arguments: (args ?? {}) as Record<string, unknown> },
@@ -79,9 +100,23 @@ async function callTool(
 }
 
 /**
+ * Runs an approver's edited arguments: the service checked them against the gate's schema, and the server
+ * checks them again; here only that they are an object, as MCP arguments are.
+ */
+function runAmended(amended: unknown, run: (args: unknown) => Promise<ToolOutcome>): Promise<ToolOutcome> {
+  if (typeof amended === "object" && amended !== null && !Array.isArray(amended)) return run(amended);
+  return Promise.resolve({
+    status: "refused",
+    output: "The approver's changed arguments are not an object, as this tool's must be, so it did not run.",
+  });
+}
+
+/**
  * The connected servers' tools as the model is offered them (`<server>__<tool>`), each call between its
- * live frames and, when the server or the tool is marked `approval: required`, after its gate. A name
- * another tool already took is not offered twice.
+ * live frames and, when the server or the tool is marked `approval: required`, after its gate, which carries
+ * the tool's input schema: an approver's edit is checked when it is made, and the approved edit is what the
+ * server receives. The offer is fixed when the run starts; a call of a tool the server has since stopped
+ * listing is not made (nor gated). A name another tool already took is not offered twice.
  */
 export function mcpTools(
   lease: Lease,
@@ -97,16 +132,23 @@ export function mcpTools(
       if (name in set) continue;
       const mustAsk = session.server.approval === "required" || gatedTools.has(listed.name);
       const description = `${listed.description ?? listed.name} (the tool ${listed.name} of the MCP server ${session.server.name})`;
+      const schema = inputSchema(listed.inputSchema);
+      const forGate = mustAsk ? gateSchema(schema) : undefined;
       set[name] = tool({
         description: description.slice(0, DESCRIPTION_CHARS),
-        inputSchema: jsonSchema(inputSchema(listed.inputSchema)),
+        inputSchema: jsonSchema(schema),
         execute: (input, { toolCallId, abortSignal }) => {
           const signal = abortSignal ? AbortSignal.any([abortSignal, tools.signal]) : tools.signal;
-          const run = () => callTool(session, listed.name, input, tools, signal);
+          const run = (args: unknown) => callTool(session, listed.name, args, tools, signal);
           const call = { callId: toolCallId, name, args: input };
-          return observed(tools, call, () =>
-            mustAsk ? gated(tools, toolGateRequest(lease, call, stepText()), run) : run(),
-          ).then((outcome) => outcome.output);
+          const ask = async (): Promise<ToolOutcome> =>
+            (await notListed(session, listed.name)) ??
+            gated(tools, toolGateRequest(lease, call, stepText(), forGate), (amended) =>
+              amended === undefined ? run(input) : runAmended(amended, run),
+            );
+          return observed(tools, call, () => (mustAsk ? ask() : run(input))).then(
+            (outcome) => outcome.output,
+          );
         },
       });
     }

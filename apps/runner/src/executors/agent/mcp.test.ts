@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fakeGate, fakeLease } from "../../../test/lease.ts";
 import type { GateRequest } from "../../api.ts";
 import type { LeaseTools } from "../../executor.ts";
-import { closeMcpSessions, connectMcpServers, type LeasedMcpServer } from "./mcp.ts";
+import { closeMcpSessions, connectMcpServers, type LeasedMcpServer, type McpSessions } from "./mcp.ts";
 import { mcpTools, offeredName, resultText, unavailableNote } from "./mcp-tools.ts";
 
 let mcp: FakeMcpServer;
@@ -23,6 +23,18 @@ const server = (overrides: Partial<LeasedMcpServer> = {}): LeasedMcpServer => ({
   tool_approvals: [],
   ...overrides,
 });
+
+/** Lease tools whose gates are approved at once with `amended` as the approver's edit; `opened` records them. */
+function gatedTools(opened: GateRequest[], amended: string): LeaseTools {
+  return {
+    ...leaseTools(),
+    openGate: async (request: GateRequest) => {
+      opened.push(request);
+      return fakeGate({ status: "approved", outcome: "approved", amended_action: amended });
+    },
+    markGateRan: async () => ({ first: true, action_ran_at: 1 }),
+  } as unknown as LeaseTools;
+}
 
 /** What the AI SDK hands a tool's execute, as far as these tools read it. */
 const callOptions = (toolCallId: string) => ({ toolCallId, messages: [] }) as never;
@@ -93,6 +105,87 @@ describe("the fleet's MCP servers", () => {
       "The approval of this notes__add call was denied by ops: not now. The tool did not run.",
     );
     expect(mcp.calls.length).toBe(before);
+  });
+
+  it("sends the tool's input schema with its gate, without $schema, and runs the approver's arguments", async () => {
+    const opened: GateRequest[] = [];
+    const tools = gatedTools(opened, 'notes__write_note {"text":"edited"}');
+    const servers = await connectMcpServers(leaseWith([server({ tool_approvals: ["write_note"] })]), tools);
+    const set = mcpTools(fakeLease(), tools, servers);
+    const before = mcp.calls.length;
+    expect(await set.notes__write_note!.execute!({ text: "proposed" }, callOptions("c4"))).toBe("Noted.");
+    await closeMcpSessions(servers);
+    expect(opened[0]!.action_schema).toMatchObject({
+      type: "object",
+      properties: { text: { type: "string" } },
+      required: ["text"],
+    });
+    expect(opened[0]!.action_schema).not.toHaveProperty("$schema");
+    expect(mcp.calls.slice(before)).toEqual([{ tool: "write_note", args: { text: "edited" } }]);
+  });
+
+  it("gates a tool whose schema a gate cannot hold with only 'an object'; an edit that is not one is not run", async () => {
+    const opened: GateRequest[] = [];
+    const calls: unknown[] = [];
+    const sessions: McpSessions = {
+      unavailable: [],
+      sessions: [
+        {
+          server: server({ approval: "required" }),
+          client: { callTool: async (request: unknown) => calls.push(request) } as never,
+          tools: [
+            {
+              name: "big",
+              inputSchema: {
+                type: "object",
+                properties: { x: { type: "string", description: "x".repeat(20_000) } },
+              },
+            },
+          ],
+          stillListed: async () => true,
+          close: async () => undefined,
+        },
+      ],
+    };
+    const tools = gatedTools(opened, "notes__big [1]");
+    const told = await mcpTools(fakeLease(), tools, sessions).notes__big!.execute!(
+      { x: "y" },
+      callOptions("c5"),
+    );
+    expect(opened[0]!.action_schema).toEqual({ type: "object" });
+    expect(told).toBe(
+      "The approver's changed arguments are not an object, as this tool's must be, so it did not run.",
+    );
+    expect(calls).toEqual([]);
+  });
+
+  it("follows tools/list_changed: a tool the server stops listing is not called, and is again once listed", async () => {
+    const servers = await connectMcpServers(leaseWith([server()]), leaseTools());
+    const session = mcp.sessions.opened.at(-1)!;
+    const set = mcpTools(fakeLease(), leaseTools(), servers);
+    const reads = () => mcp.rpc.filter((item) => item.session === session && item.method === "tools/list");
+    const rereadAfter = async (change: () => void) => {
+      const before = reads().length;
+      await expect
+        .poll(() =>
+          mcp.requests.some((item) => item.method === "GET" && item.headers["mcp-session-id"] === session),
+        )
+        .toBe(true);
+      change();
+      await expect.poll(() => reads().length).toBeGreaterThan(before);
+    };
+    const before = mcp.calls.length;
+    try {
+      await rereadAfter(() => mcp.retireTool("add"));
+      expect(await set.notes__add!.execute!({ a: 1, b: 2 }, callOptions("c6"))).toBe(
+        "The MCP server notes no longer offers the tool add (its tool list changed during this run), so it was not called.",
+      );
+      expect(mcp.calls.length).toBe(before);
+    } finally {
+      await rereadAfter(() => mcp.restoreTools());
+    }
+    expect(await set.notes__add!.execute!({ a: 1, b: 2 }, callOptions("c7"))).toBe("3");
+    await closeMcpSessions(servers);
   });
 
   it("abandons a running call within a second when the lease is lost", async () => {

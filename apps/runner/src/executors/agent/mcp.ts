@@ -1,7 +1,7 @@
 import type { Lease } from "@fleet/contracts";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
+import { type Tool as McpTool, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { type ExecutionResult, type Executor, LeaseLostError, type LeaseTools } from "../../executor.ts";
 import { hostAllowed, maskSecrets, resolvePlaceholders } from "./http-request.ts";
 
@@ -16,11 +16,16 @@ export const MCP_TOOLS_PER_SERVER = 128;
 /** How long closing a session (its DELETE) may take at the run's end. */
 const CLOSE_MS = 1_000;
 
-/** One connected server: its client, its tools, and how to end its session. */
+/**
+ * One connected server: its client, its tools as listed when the run started (what the model is offered
+ * for the whole run), whether the server still lists a tool, and how to end its session.
+ */
 export interface McpSession {
   server: LeasedMcpServer;
   client: Client;
   tools: McpTool[];
+  /** Whether the server's latest list (re-read on each `notifications/tools/list_changed`) holds `name`. */
+  stillListed(name: string): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -69,6 +74,60 @@ function whyNot(error: unknown): string {
   return message.split("\n")[0]!.slice(0, 300);
 }
 
+/** The server's tools, page by page, the first `MCP_TOOLS_PER_SERVER` of them; each page bounded in time. */
+async function listTools(client: Client, lease: AbortSignal): Promise<McpTool[]> {
+  const signal = AbortSignal.any([lease, AbortSignal.timeout(MCP_CONNECT_MS)]);
+  const listed: McpTool[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listTools(cursor === undefined ? {} : { cursor }, {
+      signal,
+      timeout: MCP_CONNECT_MS,
+    });
+    listed.push(...page.tools);
+    cursor = page.nextCursor;
+  } while (cursor !== undefined && listed.length < MCP_TOOLS_PER_SERVER);
+  return listed.slice(0, MCP_TOOLS_PER_SERVER);
+}
+
+/**
+ * Reads the server's tools, then follows its list through the run: each `notifications/tools/list_changed`
+ * re-reads it (one read at a time, after the first, and at most one more queued however many notifications
+ * arrive, so the last read is the newest). `stillListed` waits for a read under way, so a call made after a
+ * notification arrived sees the list it announced. A re-read that fails leaves the list as last read (the
+ * server answers a call of a tool it no longer has); the first read failing fails the connection.
+ */
+async function followToolList(
+  client: Client,
+  connecting: AbortSignal,
+  lease: AbortSignal,
+): Promise<{ listed: McpTool[]; stillListed: McpSession["stillListed"] }> {
+  let names = new Set<string>();
+  const hold = (tools: McpTool[]) => {
+    names = new Set(tools.map((tool) => tool.name));
+  };
+  const first = listTools(client, connecting);
+  let reading: Promise<unknown> = first.then(hold, () => undefined);
+  let queued = false;
+  // Set as the first read is sent, so a change announced while it is under way is read after it.
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    if (queued) return;
+    queued = true;
+    reading = reading.then(() => {
+      queued = false;
+      return listTools(client, lease).then(hold, () => undefined);
+    });
+  });
+  const listed = await first;
+  return {
+    listed,
+    stillListed: async (name) => {
+      await reading;
+      return names.has(name);
+    },
+  };
+}
+
 async function connect(
   server: LeasedMcpServer,
   networkHosts: readonly string[],
@@ -109,17 +168,8 @@ async function connect(
   };
   try {
     await client.connect(transport, { signal, timeout: MCP_CONNECT_MS });
-    const listed: McpTool[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await client.listTools(cursor === undefined ? {} : { cursor }, {
-        signal,
-        timeout: MCP_CONNECT_MS,
-      });
-      listed.push(...page.tools);
-      cursor = page.nextCursor;
-    } while (cursor !== undefined && listed.length < MCP_TOOLS_PER_SERVER);
-    return { server, client, tools: listed.slice(0, MCP_TOOLS_PER_SERVER), close };
+    const { listed, stillListed } = await followToolList(client, signal, tools.signal);
+    return { server, client, tools: listed, stillListed, close };
   } catch (error) {
     await close();
     throw error;

@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import type { PrincipalCache } from "./auth/principal-cache.ts";
 import { SessionSigner } from "./auth/sessions.ts";
 import type { Config } from "./env.ts";
+import { CoalescedRun } from "./runtime/coalesced-run.ts";
 import { GateSignal } from "./runtime/gate-signal.ts";
 import type { Metrics } from "./runtime/metrics.ts";
 import type { ScheduleEngine } from "./runtime/schedule-engine.ts";
@@ -14,6 +15,7 @@ import type { ChatDeliveryReport } from "./services/connectors/delivery.ts";
 import { chatGates } from "./services/connectors/gates.ts";
 import { allSettled } from "./services/model-gateway/settlements.ts";
 import type { ServiceContext } from "./services/shared/context.ts";
+import type { WebhookDeliveryReport } from "./services/webhook-endpoints/delivery.ts";
 import { workspaceWebhook } from "./services/webhooks/deliver.ts";
 
 /** Where failures in the background are reported. */
@@ -42,7 +44,10 @@ export interface ServiceContextOptions {
    * Without, nothing is cached here and the NOTIFY reaches the servers.
    */
   principals?: PrincipalCache;
-  /** Deliver chat answers from this process as they are queued; without, a server's periodic pass does. */
+  /**
+   * Deliver chat answers and outgoing webhooks from this process as they are queued; without, a server's
+   * periodic pass does.
+   */
   chatDelivery?: boolean;
   /**
    * Run the external scheduler here, with its periodic passes (overdue gates, chat delivery) and the
@@ -117,6 +122,7 @@ export async function createServiceContext(
     metrics: options.metrics ?? null,
     tracing,
     chat: null,
+    webhookOutbox: null,
     gateChat: chatGates,
     webhook: workspaceWebhook,
   };
@@ -131,15 +137,34 @@ export async function createServiceContext(
       },
       "chat answer delivery failed",
     );
+  const webhookReport: WebhookDeliveryReport = (failure) =>
+    log.warn(
+      {
+        endpointId: failure.endpointId,
+        eventId: failure.eventId,
+        attempt: failure.attempt,
+        reason: failure.reason,
+        givenUp: failure.givenUp,
+      },
+      "webhook delivery failed",
+    );
   // The chat client, pg-boss and the periodic passes are loaded only by a process that runs them:
   // fleetctl, started once a command, would otherwise load 1.6 MB more code (a sixth of its start).
   if (options.chatDelivery) {
-    const { ChatOutbox } = await import("./services/connectors/delivery.ts");
-    services.chat = new ChatOutbox(services, chatReport, (error) =>
-      log.warn({ err: error }, "chat delivery failed"),
+    const { deliverDue } = await import("./services/connectors/delivery.ts");
+    services.chat = new CoalescedRun(
+      () => deliverDue(services, chatReport),
+      (error) => log.warn({ err: error }, "chat delivery failed"),
+    );
+    const { deliverDueWebhooks } = await import("./services/webhook-endpoints/delivery.ts");
+    services.webhookOutbox = new CoalescedRun(
+      () => deliverDueWebhooks(services, webhookReport),
+      (error) => log.warn({ err: error }, "webhook delivery failed"),
     );
   }
-  const background = options.scheduler ? await scheduleEngine(services, database, chatReport, log) : null;
+  const background = options.scheduler
+    ? await scheduleEngine(services, database, { chat: chatReport, webhooks: webhookReport }, log)
+    : null;
   services.scheduler = background?.engine ?? null;
   let reconciler: NodeJS.Timeout | null = null;
   return {
@@ -180,7 +205,7 @@ export async function createServiceContext(
 async function scheduleEngine(
   services: ServiceContext,
   database: DatabaseHandle,
-  chatReport: ChatDeliveryReport,
+  reports: { chat: ChatDeliveryReport; webhooks: WebhookDeliveryReport },
   log: Warnings,
 ): Promise<{ engine: ScheduleEngine; reconcile: () => Promise<void> }> {
   const [
@@ -188,11 +213,13 @@ async function scheduleEngine(
     { GATE_SWEEP_EVERY_MS, GATE_SWEEP_QUEUE, sweepOverdueGates },
     { CHAT_DELIVERY_EVERY_MS, CHAT_DELIVERY_QUEUE, deliverDue },
     { fireSchedule, reconcileSchedules },
+    { WEBHOOK_DELIVERY_EVERY_MS, WEBHOOK_DELIVERY_QUEUE, deliverDueWebhooks },
   ] = await Promise.all([
     import("./runtime/schedule-engine.ts"),
     import("./services/approvals/sweep.ts"),
     import("./services/connectors/delivery.ts"),
     import("./services/schedules/sync.ts"),
+    import("./services/webhook-endpoints/delivery.ts"),
   ]);
   const { config } = services;
   const engine = new ScheduleEngine(database.shared, {
@@ -219,9 +246,18 @@ async function scheduleEngine(
         queue: CHAT_DELIVERY_QUEUE,
         everyMs: CHAT_DELIVERY_EVERY_MS,
         run: () =>
-          deliverDue(services, chatReport).then(
+          deliverDue(services, reports.chat).then(
             () => {},
             (error: unknown) => log.warn({ err: error }, "chat delivery failed"),
+          ),
+      },
+      {
+        queue: WEBHOOK_DELIVERY_QUEUE,
+        everyMs: WEBHOOK_DELIVERY_EVERY_MS,
+        run: () =>
+          deliverDueWebhooks(services, reports.webhooks).then(
+            () => {},
+            (error: unknown) => log.warn({ err: error }, "webhook delivery failed"),
           ),
       },
     ],

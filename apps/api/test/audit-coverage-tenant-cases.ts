@@ -10,6 +10,7 @@ import { installFleet, seedLibraryEntry } from "./fleet-fixtures.ts";
 import { grantIn, nowS, pendingGrant, sendDecision } from "./grant-fixtures.ts";
 import { call, seedMember, sessionFor, signInLink, type Tenant } from "./harness.ts";
 import { API_KEY, catalogueRow } from "./provider-fixtures.ts";
+import { endpointIn, PUBLIC_ENDPOINT_URL } from "./webhook-endpoint-fixtures.ts";
 
 const ws = (owner: Tenant) => `/v1/workspaces/${owner.workspaceId}`;
 const as = (owner: Tenant, body?: unknown) => ({
@@ -81,6 +82,29 @@ export const tenantCases: Record<string, Omit<AuditedCase, "plane">> = {
   "apiKeys.rotate": {
     action: "api_key.rotate",
     perform: async (o) => call("POST", `/v1/api-keys/${await mintedKey(o)}/rotate`, as(o, {})),
+  },
+  "webhookEndpoints.create": {
+    action: "webhook_endpoint.create",
+    perform: async (o) =>
+      call(
+        "POST",
+        `${ws(o)}/webhook-endpoints`,
+        as(o, { url: PUBLIC_ENDPOINT_URL, event_types: ["event.failed"] }),
+      ),
+  },
+  "webhookEndpoints.update": {
+    action: "webhook_endpoint.update",
+    perform: async (o) =>
+      call("PATCH", `${ws(o)}/webhook-endpoints/${(await endpointIn(o)).id}`, as(o, { enabled: false })),
+  },
+  "webhookEndpoints.delete": {
+    action: "webhook_endpoint.delete",
+    perform: async (o) => call("DELETE", `${ws(o)}/webhook-endpoints/${(await endpointIn(o)).id}`, as(o)),
+  },
+  "webhookEndpoints.rotateSecret": {
+    action: "webhook_endpoint.rotate_secret",
+    perform: async (o) =>
+      call("POST", `${ws(o)}/webhook-endpoints/${(await endpointIn(o)).id}/rotate-secret`, as(o)),
   },
   "fleetKeys.create": {
     action: "fleet_key.mint",

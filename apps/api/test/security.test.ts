@@ -18,6 +18,7 @@ import {
   type Tenant,
   type TrpcRefusal,
 } from "./harness.ts";
+import { endpointIn, PUBLIC_ENDPOINT_URL } from "./webhook-endpoint-fixtures.ts";
 
 /**
  * The shared security suite: every operation in the contracts, generated from them, so a new route cannot
@@ -32,6 +33,10 @@ async function secretIn(owner: Tenant): Promise<Record<string, string>> {
   });
   expect(created.status).toBe(201);
   return { workspace_id: owner.workspaceId, secret_name: "FIXTURE_TOKEN" };
+}
+
+async function endpointParams(owner: Tenant): Promise<Record<string, string>> {
+  return { workspace_id: owner.workspaceId, endpoint_id: (await endpointIn(owner)).id };
 }
 
 async function fleetIn(owner: Tenant): Promise<Record<string, string>> {
@@ -192,6 +197,18 @@ const otherTenantFixtures: Record<string, Fixture> = {
     expect(minted.status).toBe(201);
     return { params: { workspace_id: owner.workspaceId, id: minted.body.id } };
   },
+  "webhookEndpoints.create": async (owner) => ({
+    params: { workspace_id: owner.workspaceId },
+    body: { url: PUBLIC_ENDPOINT_URL, event_types: ["event.failed"] },
+  }),
+  "webhookEndpoints.list": async (owner) => ({ params: { workspace_id: owner.workspaceId } }),
+  "webhookEndpoints.get": async (owner) => ({ params: await endpointParams(owner) }),
+  "webhookEndpoints.update": async (owner) => ({
+    params: await endpointParams(owner),
+    body: { enabled: false },
+  }),
+  "webhookEndpoints.delete": async (owner) => ({ params: await endpointParams(owner) }),
+  "webhookEndpoints.rotateSecret": async (owner) => ({ params: await endpointParams(owner) }),
   "apiKeys.rotate": async (owner) => ({ params: { id: await mintKeyId(owner) }, body: {} }),
   "apiKeys.delete": async (owner) => {
     const id = await mintKeyId(owner);

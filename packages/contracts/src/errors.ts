@@ -566,6 +566,24 @@ export const errorRegistry = {
     "Webhook secret not configured",
     "The fleet's workspace has no webhook secret (the incoming one, for grant decisions); mint one with POST /v1/workspaces/{workspace_id}/webhook-secret.",
   ),
+  /** No webhook endpoint with this id in the workspace (or visible to the caller). */
+  "UZ-WEBHOOK-007": def(
+    404,
+    "Webhook endpoint not found",
+    "No webhook endpoint with this id is visible in this workspace.",
+  ),
+  /** An endpoint's URL is not one the service will deliver to. */
+  "UZ-WEBHOOK-008": def(
+    400,
+    "Webhook URL refused",
+    "An endpoint's url must be https, carry no credentials, and name a host that is, or resolves only to, public addresses (checked when saved and again at every delivery).",
+  ),
+  /** The workspace already has as many webhook endpoints as it may. */
+  "UZ-WEBHOOK-009": def(
+    409,
+    "Endpoint limit reached",
+    "The workspace already has 50 webhook endpoints (current_state: at_capacity); delete one first.",
+  ),
   /** No integration grant with this id for the fleet (or visible to the caller). */
   "UZ-GRANT-001": def(
     404,

@@ -45,5 +45,6 @@ export * from "./scopes.ts";
 export * from "./secrets/secret.ts";
 export * from "./sessions/device-sign-in.ts";
 export { callingPerson } from "./users/get-me.ts";
+export * from "./webhook-endpoints/webhook-endpoint.ts";
 export * from "./webhooks/webhook-secret.ts";
 export { workspaceItem } from "./workspaces/list-workspaces.ts";

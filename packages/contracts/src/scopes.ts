@@ -23,6 +23,8 @@ export const tenantScopes = [
   "library:write",
   "approval:read",
   "approval:resolve",
+  "webhook:read",
+  "webhook:write",
 ] as const;
 
 /** Groups only operator tokens carry; a tenant never holds them. */

@@ -27,6 +27,7 @@ import { schedulesRouter } from "./schedules/router.ts";
 import { secretsRouter } from "./secrets/router.ts";
 import { sessionsRouter } from "./sessions/router.ts";
 import { usersRouter } from "./users/router.ts";
+import { webhookEndpointsRouter } from "./webhook-endpoints/router.ts";
 import { webhooksRouter } from "./webhooks/router.ts";
 import { workspacesRouter } from "./workspaces/router.ts";
 
@@ -60,6 +61,7 @@ export const appRouter = router({
   secrets: secretsRouter,
   sessions: sessionsRouter,
   users: usersRouter,
+  webhookEndpoints: webhookEndpointsRouter,
   webhooks: webhooksRouter,
   workspaces: workspacesRouter,
 });

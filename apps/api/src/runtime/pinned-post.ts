@@ -12,17 +12,38 @@ export interface PinnedPostOptions {
   timeoutMs: number;
 }
 
+/** What a receiver answered: its status, and the first bytes of its body (as many as were asked for). */
+export interface PinnedAnswer {
+  status: number;
+  head: string;
+}
+
 /**
  * POSTs `body` to `url` (http or https; TLS still verifies the certificate against the URL's host name)
  * and answers the response status once its head arrives, the body discarded. No redirects are followed.
  * Rejects on a connection failure or when `timeoutMs` passes.
  */
-export function postPinned(
+export async function postPinned(
   url: URL,
   body: string,
   headers: Record<string, string>,
   options: PinnedPostOptions,
 ): Promise<number> {
+  return (await postPinnedReading(url, body, headers, options, 0)).status;
+}
+
+/**
+ * `postPinned` that also keeps the first `headBytes` bytes of the answer's body (UTF-8; a character cut at
+ * the end is replaced): read until that many arrived or the body ended, then the connection is let go.
+ * `timeoutMs` bounds the whole exchange, the body's first bytes included.
+ */
+export function postPinnedReading(
+  url: URL,
+  body: string,
+  headers: Record<string, string>,
+  options: PinnedPostOptions,
+  headBytes: number,
+): Promise<PinnedAnswer> {
   const lookup = options.addresses === null ? undefined : pinnedLookup(options.addresses);
   const send = url.protocol === "https:" ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
@@ -37,8 +58,27 @@ export function postPinned(
         signal: AbortSignal.timeout(options.timeoutMs),
       },
       (response) => {
-        response.resume();
-        resolve(response.statusCode ?? 0);
+        const status = response.statusCode ?? 0;
+        if (headBytes === 0) {
+          response.resume();
+          resolve({ status, head: "" });
+          return;
+        }
+        const chunks: Buffer[] = [];
+        let kept = 0;
+        const done = () => {
+          resolve({ status, head: Buffer.concat(chunks).subarray(0, headBytes).toString("utf8") });
+        };
+        response.on("data", (chunk: Buffer) => {
+          chunks.push(chunk);
+          kept += chunk.length;
+          if (kept >= headBytes) {
+            done();
+            response.destroy();
+          }
+        });
+        response.on("end", done);
+        response.on("error", reject);
       },
     );
     request.on("error", reject);

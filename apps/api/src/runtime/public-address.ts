@@ -219,3 +219,28 @@ export async function checkPublicUrl(raw: string, field: string, resolve: Resolv
 export async function requirePublicUrl(raw: string, field: string, resolve: Resolve): Promise<string> {
   return (await checkPublicUrl(raw, field, resolve)).href;
 }
+
+/**
+ * `requirePublicUrl` for a URL the service will POST notices to (an escalation webhook, a webhook
+ * endpoint). Dev mode (`pnpm start`, and tests that run a local receiver) also takes http and local hosts,
+ * as it takes file:// library sources. Answers the URL to store; refuses with `UrlRefused` naming `field`.
+ */
+export async function requireOutgoingUrl(
+  raw: string,
+  field: string,
+  devMode: boolean,
+  resolve: Resolve,
+): Promise<string> {
+  if (!devMode) return requirePublicUrl(raw, field, resolve);
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new UrlRefused(`${field} is not a URL.`);
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:")
+    throw new UrlRefused(`${field} must use https (or http in dev mode).`);
+  if (url.username !== "" || url.password !== "")
+    throw new UrlRefused(`${field} must not carry credentials.`);
+  return url.href;
+}

@@ -38,6 +38,8 @@ const operator: readonly TenantScope[] = [
   "apikey:read",
   "apikey:write",
   "billing:read",
+  "webhook:read",
+  "webhook:write",
 ];
 
 /**
@@ -62,7 +64,8 @@ export const rolePresets: readonly RolePreset[] = [
   {
     id: "operator",
     label: "Operator",
-    description: "Runs fleets day to day: installs, messages, schedules, secrets, connectors, keys.",
+    description:
+      "Runs fleets day to day: installs, messages, schedules, secrets, connectors, keys, webhooks.",
     role: "member",
     scopes: inOrder(operator),
   },

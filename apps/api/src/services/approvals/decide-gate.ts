@@ -1,5 +1,6 @@
 import { and, approvalGates, eq, gt, type Tx } from "@fleet/db";
 import { type GateRow, notifyGates } from "./gate-view.ts";
+import { gateWebhookEvent } from "./gate-webhooks.ts";
 
 export interface Decision {
   outcome: "approved" | "denied";
@@ -13,7 +14,8 @@ export interface Decision {
 /**
  * The one write that decides a gate, whoever decides it (an inbox answer, a grant's webhook, a revoke):
  * a conditional update that only a pending gate passes (and the database refuses any change to a
- * terminal row), then a notice to the runners waiting on it, delivered at commit. With `beforeDeadline`
+ * terminal row), then a notice to the runners waiting on it, delivered at commit, and its `gate.decided`
+ * webhook event in the outbox. With `beforeDeadline`
  * a gate past its deadline is left to the sweeper, which times it out. Answers the decided row, or
  * undefined when the gate was not pending (someone else decided it first).
  */
@@ -43,6 +45,9 @@ export async function decideGate(
       ),
     )
     .returning();
-  if (decided !== undefined) await notifyGates(tx, [decided.id]);
+  if (decided !== undefined) {
+    await notifyGates(tx, [decided.id]);
+    await gateWebhookEvent(tx, decided, "gate.decided", now);
+  }
   return decided;
 }

@@ -7,6 +7,7 @@ import { fleetMasker } from "../secrets/lease-masker.ts";
 import { personOf } from "./caused-by.ts";
 import { decideGate } from "./decide-gate.ts";
 import type { GateRow } from "./gate-view.ts";
+import { gateWebhookEvent } from "./gate-webhooks.ts";
 
 type GrantRow = typeof integrationGrants.$inferSelect;
 
@@ -43,28 +44,32 @@ export async function openGrantGate(
     { gate_kind: GRANT_GATE_KIND, blast_radius: blastRadius, timeout_ms: GRANT_GATE_TIMEOUT_MS },
     now,
   );
-  await tx.insert(approvalGates).values({
-    id,
-    tenantId: fleet.tenantId,
-    workspaceId: fleet.workspaceId,
-    fleetId: fleet.id,
-    fleetName: fleet.name,
-    actionId: newId(now),
-    leaseId: null,
-    eventId: null,
-    toolName: grant.service,
-    actionName: "integration_grant",
-    gateKind: GRANT_GATE_KIND,
-    proposedAction: `Let the fleet ${fleet.name} use ${grant.service}.`,
-    evidence: { grant_id: grant.id, service: grant.service, requested_by: grant.requestedBy },
-    blastRadius,
-    detail: mask(grant.reason),
-    status: "pending",
-    requestedAt: now,
-    updatedAt: now,
-    causedBy: await personOf(tx, fleet.tenantId, grant.requestedBy),
-    ...terms,
-  });
+  const [opened] = await tx
+    .insert(approvalGates)
+    .values({
+      id,
+      tenantId: fleet.tenantId,
+      workspaceId: fleet.workspaceId,
+      fleetId: fleet.id,
+      fleetName: fleet.name,
+      actionId: newId(now),
+      leaseId: null,
+      eventId: null,
+      toolName: grant.service,
+      actionName: "integration_grant",
+      gateKind: GRANT_GATE_KIND,
+      proposedAction: `Let the fleet ${fleet.name} use ${grant.service}.`,
+      evidence: { grant_id: grant.id, service: grant.service, requested_by: grant.requestedBy },
+      blastRadius,
+      detail: mask(grant.reason),
+      status: "pending",
+      requestedAt: now,
+      updatedAt: now,
+      causedBy: await personOf(tx, fleet.tenantId, grant.requestedBy),
+      ...terms,
+    })
+    .returning();
+  await gateWebhookEvent(tx, opened!, "gate.opened", now);
   return id;
 }
 

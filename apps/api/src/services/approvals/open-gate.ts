@@ -10,6 +10,7 @@ import { gateOpened } from "../shared/frames.ts";
 import { checkActionSchema } from "./action-schema.ts";
 import { causerOfEvent } from "./caused-by.ts";
 import { toRunnerGate } from "./gate-view.ts";
+import { gateWebhookEvent } from "./gate-webhooks.ts";
 import { approvalsOf } from "./votes.ts";
 
 export interface OpenGateInput {
@@ -95,7 +96,10 @@ export async function openGate(ctx: ServiceContext, runnerId: string, input: Ope
       .onConflictDoNothing({ target: [approvalGates.fleetId, approvalGates.actionId] })
       .returning();
     opened = inserted;
-    if (inserted !== undefined) return { gate: toRunnerGate(inserted, []), created: true };
+    if (inserted !== undefined) {
+      await gateWebhookEvent(tx, inserted, "gate.opened", now);
+      return { gate: toRunnerGate(inserted, []), created: true };
+    }
     const [existing] = await tx
       .select()
       .from(approvalGates)

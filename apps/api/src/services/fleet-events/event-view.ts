@@ -1,5 +1,5 @@
 import { EVENT_GATES_SHOWN, Problem } from "@fleet/contracts";
-import { and, approvalGates, asc, eq, fleetEvents, fleets } from "@fleet/db";
+import { and, approvalGates, asc, eq, fleetEvents, fleets, type Tx } from "@fleet/db";
 import type { ServiceContext } from "../shared/context.ts";
 import { present } from "../shared/tags.ts";
 
@@ -28,10 +28,11 @@ export function toEventItem(
 
 /**
  * One event with its bodies. The tenant, workspace and fleet are conditions of the one query, so an
- * event elsewhere is exactly as absent as one that never existed.
+ * event elsewhere is exactly as absent as one that never existed. Reads through `db`, a transaction's when
+ * given one (a report writing the event's webhook payload reads it as its own transaction left it).
  */
 export async function readFleetEvent(
-  ctx: ServiceContext,
+  ctx: Pick<ServiceContext, "db"> | { db: Tx },
   tenantId: string,
   input: { workspace_id: string; fleet_id: string; event_id: string },
 ) {

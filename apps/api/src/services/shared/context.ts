@@ -46,6 +46,8 @@ export interface ServiceContext {
   tracing?: Tracing | null;
   /** The chat outbox's deliverer on this instance; absent (fleetctl): the periodic pass delivers. */
   chat?: { kick(): void } | null;
+  /** The webhook outbox's deliverer on this instance; absent (fleetctl): the periodic pass delivers. */
+  webhookOutbox?: { kick(): void } | null;
   /** Port: a gate's chat message (the chat connector), told by the frames a gate's change publishes. */
   gateChat: GateChat;
   /** Port: the workspace's signed outgoing webhook, for the notices of gates and budgets. */

@@ -51,6 +51,8 @@ export function eventComplete(
   // Nanos of the tenant's currency unit, as `cost_nanos` is everywhere else.
   if (report.cost_nanos !== undefined) payload.cost = report.cost_nanos;
   ctx.streams.publish({ ...run, kind: "event_complete", payload, at: ctx.now() });
+  // The report may have written the outbox: deliver now rather than at the next pass.
+  ctx.webhookOutbox?.kick();
 }
 
 /** A gate opened (a run's, or an integration grant's): the fields the inbox lists, nothing of its evidence. */
@@ -74,6 +76,8 @@ export function gateOpened(ctx: ServiceContext, gate: GateRow): void {
   });
   // A workspace with a connected chat provider shows the gate there too, with Approve and Deny buttons.
   ctx.gateChat.opened(ctx, gate).catch(() => {});
+  // Its `gate.opened` may be in the outbox: deliver now rather than at the next pass.
+  ctx.webhookOutbox?.kick();
 }
 
 /**
@@ -112,6 +116,8 @@ export function gatesOpened(ctx: ServiceContext, gateIds: readonly string[]): vo
  * found resolved is published.
  */
 export function gatesResolved(ctx: ServiceContext, gateIds: readonly string[]): void {
+  // A decided gate's `gate.decided` is in the outbox: deliver now rather than at the next pass.
+  if (gateIds.length > 0) ctx.webhookOutbox?.kick();
   readGates(
     ctx,
     gateIds,

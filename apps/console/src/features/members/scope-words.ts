@@ -11,6 +11,7 @@ export const scopeGroups: readonly { resource: string; label: string }[] = [
   { resource: "fleetkey", label: "Fleet keys" },
   { resource: "apikey", label: "API keys" },
   { resource: "billing", label: "Billing" },
+  { resource: "webhook", label: "Webhooks" },
   { resource: "workspace", label: "Administration" },
 ];
 
@@ -34,5 +35,7 @@ export const scopeWords: Record<TenantScope, string> = {
   "apikey:write": "Create and rotate API keys",
   "apikey:admin": "Revoke and delete any API key",
   "billing:read": "See spend, charges and budgets",
+  "webhook:read": "See webhook endpoints and deliveries",
+  "webhook:write": "Subscribe, change and delete webhook endpoints",
   "workspace:admin": "Workspaces, members, policies, providers, audit log",
 };

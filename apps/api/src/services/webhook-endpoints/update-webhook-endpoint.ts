@@ -1,0 +1,65 @@
+import { eq, webhookEndpoints } from "@fleet/db";
+import { type Actor, recordAudit } from "../shared/audit.ts";
+import type { ServiceContext } from "../shared/context.ts";
+import { requireFleet, requireWorkspace } from "../shared/tenancy.ts";
+import { checkEndpointUrl, requireEndpoint, toEndpointItem } from "./endpoint-rows.ts";
+
+export interface UpdateEndpointInput {
+  workspace_id: string;
+  endpoint_id: string;
+  url?: string;
+  event_types?: string[];
+  fleet_id?: string | null;
+  description?: string;
+  enabled?: boolean;
+}
+
+/**
+ * Changes what was sent. Enabling clears the reason the service disabled it for (a 410), so the endpoint's
+ * pending deliveries go on. Audited with the names of the fields changed, never their values' secrets.
+ */
+export async function updateWebhookEndpoint(
+  ctx: ServiceContext,
+  actor: Actor,
+  tenantId: string,
+  input: UpdateEndpointInput,
+) {
+  const url = input.url === undefined ? undefined : await checkEndpointUrl(ctx, input.url);
+  const now = ctx.now();
+  const row = await ctx.db.transaction(async (tx) => {
+    await requireWorkspace(tx, tenantId, input.workspace_id);
+    await requireEndpoint(tx, tenantId, input, { forUpdate: true });
+    if (input.fleet_id != null) await requireFleet(tx, tenantId, input.workspace_id, input.fleet_id);
+    const changes = {
+      url,
+      eventTypes: input.event_types,
+      fleetId: input.fleet_id,
+      description: input.description,
+      enabled: input.enabled,
+      ...(input.enabled === undefined ? {} : { disabledReason: null }),
+    };
+    const [updated] = await tx
+      .update(webhookEndpoints)
+      .set({ ...changes, updatedAt: now })
+      .where(eq(webhookEndpoints.id, input.endpoint_id))
+      .returning();
+    await recordAudit(tx, {
+      actor,
+      at: now,
+      tenantId,
+      workspaceId: input.workspace_id,
+      action: "webhook_endpoint.update",
+      target: `webhook_endpoint:${input.endpoint_id}`,
+      details: {
+        changed: Object.entries(input)
+          .filter(
+            ([field, value]) => value !== undefined && field !== "workspace_id" && field !== "endpoint_id",
+          )
+          .map(([field]) => field),
+        enabled: updated!.enabled,
+      },
+    });
+    return updated!;
+  });
+  return toEndpointItem(row, now);
+}

@@ -1,0 +1,17 @@
+import { defineOperation, tenantCredentials } from "../operation.ts";
+import { webhookEndpointItem, webhookEndpointParams } from "./webhook-endpoint.ts";
+
+export const getWebhookEndpoint = defineOperation({
+  id: "webhookEndpoints.get",
+  method: "GET",
+  path: "/v1/workspaces/{workspace_id}/webhook-endpoints/{endpoint_id}",
+  summary: "Read a webhook endpoint",
+  description:
+    "The endpoint, never its secret. An unknown endpoint, or another workspace's, answers 404 UZ-WEBHOOK-007.",
+  tags: ["Webhooks"],
+  scope: "webhook:read",
+  credentials: tenantCredentials,
+  successStatus: 200,
+  params: webhookEndpointParams,
+  output: webhookEndpointItem,
+});

@@ -1,0 +1,32 @@
+import { z } from "zod";
+import { defineOperation, tenantCredentials } from "../operation.ts";
+import {
+  webhookDescription,
+  webhookEndpointItem,
+  webhookEndpointParams,
+  webhookEventTypeList,
+  webhookFleetFilter,
+  webhookUrl,
+} from "./webhook-endpoint.ts";
+
+export const updateWebhookEndpoint = defineOperation({
+  id: "webhookEndpoints.update",
+  method: "PATCH",
+  path: "/v1/workspaces/{workspace_id}/webhook-endpoints/{endpoint_id}",
+  summary: "Change a webhook endpoint",
+  description:
+    "Changes the fields sent, leaving the rest. A new url is checked as at create (400 UZ-WEBHOOK-008). enabled: true enables an endpoint the service disabled (disabled_reason gone) too; its pending deliveries then go on. Events already written keep the endpoints they were written for.",
+  tags: ["Webhooks"],
+  scope: "webhook:write",
+  credentials: tenantCredentials,
+  successStatus: 200,
+  params: webhookEndpointParams,
+  body: {
+    url: webhookUrl.optional(),
+    event_types: webhookEventTypeList.optional(),
+    fleet_id: webhookFleetFilter.optional(),
+    description: webhookDescription.optional(),
+    enabled: z.boolean({ error: "enabled must be true or false" }).optional(),
+  },
+  output: webhookEndpointItem,
+});

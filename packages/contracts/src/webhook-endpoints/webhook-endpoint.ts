@@ -1,0 +1,107 @@
+import { z } from "zod";
+import { approvalGate } from "../approvals/approval-gate.ts";
+import { epochMs, uuidv7 } from "../common.ts";
+import { fleetEventView } from "../fleet-events/fleet-event.ts";
+import { workspaceParam } from "../workspaces/workspace-param.ts";
+
+/** An endpoint's signing secret starts so, as Standard Webhooks secrets do: `whsec_` and base64 of 32 bytes. */
+export const WEBHOOK_ENDPOINT_SECRET_PREFIX = "whsec_";
+
+/** How long a rotated-out secret keeps signing beside the new one. */
+export const WEBHOOK_SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
+
+/** Endpoints a workspace may have. */
+export const WEBHOOK_ENDPOINTS_MAX = 50;
+
+/** A payload's `data` larger than this (as JSON) is sent as a link to the resource's read route instead. */
+export const WEBHOOK_DATA_MAX_BYTES = 256 * 1024;
+
+/**
+ * The event types the service sends, each with its `data`: the resource as its read route shows it. The
+ * catalogue grows as each type's act writes the outbox (docs/decisions/webhooks.md); an endpoint may
+ * subscribe only to types listed here.
+ */
+export const webhookEventCatalogue = {
+  "gate.opened": {
+    description: "An approval gate opened (a run's, or an integration grant's); data is the gate.",
+    data: approvalGate,
+  },
+  "gate.decided": {
+    description: "An approval gate was approved or denied (in the inbox, in chat, or by a grant's webhook).",
+    data: approvalGate,
+  },
+  "event.completed": {
+    description: "A fleet event's run finished and was processed; data is the event as its read shows it.",
+    data: fleetEventView,
+  },
+  "event.failed": {
+    description: "A fleet event's run finished with a fleet error; data is the event as its read shows it.",
+    data: fleetEventView,
+  },
+} as const;
+
+export type WebhookEventType = keyof typeof webhookEventCatalogue;
+export const webhookEventTypes = Object.keys(webhookEventCatalogue) as [
+  WebhookEventType,
+  ...WebhookEventType[],
+];
+
+/** What `data` holds when the resource is over `WEBHOOK_DATA_MAX_BYTES`: where to read it. */
+export const webhookDataLink = z
+  .object({ truncated: z.literal(true), resource: z.string(), read_path: z.string() })
+  .meta({ id: "WebhookDataLink" });
+
+export const webhookUrl = z
+  .string({ error: "url must be a string" })
+  .min(1, { error: "url must not be empty" })
+  .max(2048, { error: "url must be at most 2048 characters" });
+
+export const webhookEventTypeList = z
+  .array(
+    z.enum(webhookEventTypes, { error: `event_types[] must be one of ${webhookEventTypes.join(", ")}` }),
+    {
+      error: "event_types must be an array of event types",
+    },
+  )
+  .min(1, { error: "event_types must name at least one event type" })
+  .max(webhookEventTypes.length, { error: "event_types names an event type twice" })
+  .refine((types) => new Set(types).size === types.length, {
+    error: "event_types names an event type twice",
+  });
+
+export const webhookDescription = z
+  .string({ error: "description must be a string" })
+  .trim()
+  .max(1024, { error: "description must be at most 1024 characters" });
+
+export const webhookEndpointParams = { ...workspaceParam, endpoint_id: uuidv7("endpoint_id") };
+
+/** An endpoint as reads show it: never its secret. */
+export const webhookEndpointItem = z
+  .object({
+    id: z.string(),
+    workspace_id: z.string(),
+    url: z.string(),
+    description: z.string(),
+    event_types: z.array(z.enum(webhookEventTypes)),
+    /** Only this fleet's events when set. */
+    fleet_id: z.string().nullable(),
+    enabled: z.boolean(),
+    /** `gone` when the service disabled it (the receiver answered 410); null otherwise. */
+    disabled_reason: z.enum(["gone"]).nullable(),
+    secret_created_at: epochMs,
+    /** Until when the secret a rotation replaced still signs beside the new one; null when none does. */
+    previous_secret_expires_at: epochMs.nullable(),
+    created_by: z.string(),
+    created_at: epochMs,
+    updated_at: epochMs,
+  })
+  .meta({ id: "WebhookEndpoint" });
+export type WebhookEndpointItem = z.infer<typeof webhookEndpointItem>;
+
+/** An endpoint with its secret: the answer of a create or a rotation, the only times it is shown. */
+export const webhookEndpointWithSecret = webhookEndpointItem
+  .extend({ secret: z.string() })
+  .meta({ id: "WebhookEndpointWithSecret" });
+
+export const webhookFleetFilter = uuidv7("fleet_id").nullable();

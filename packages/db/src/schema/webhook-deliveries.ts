@@ -1,0 +1,39 @@
+import { sql } from "drizzle-orm";
+import { bigint, check, index, integer, pgTable, primaryKey, text, uuid } from "drizzle-orm/pg-core";
+import { webhookEndpoints } from "./webhook-endpoints.ts";
+import { webhookEvents } from "./webhook-events.ts";
+
+/**
+ * One event to one endpoint, written with the event (the act's transaction). `pending` until a 2xx
+ * (`succeeded`) or its attempts are spent (`failed`). Workers claim due rows with `for update skip locked`
+ * and push `next_attempt_at` past the claim, so a killed worker's claim is taken over when it lapses.
+ */
+export const webhookDeliveries = pgTable(
+  "webhook_deliveries",
+  {
+    endpointId: uuid("endpoint_id")
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
+    eventId: uuid("event_id")
+      .notNull()
+      .references(() => webhookEvents.id, { onDelete: "cascade" }),
+    /** The event's resource, copied: an earlier pending delivery of it to the endpoint goes first. */
+    resource: text("resource").notNull(),
+    type: text("type").notNull(),
+    status: text("status").notNull(),
+    attempts: integer("attempts").notNull(),
+    nextAttemptAt: bigint("next_attempt_at", { mode: "number" }).notNull(),
+    createdAt: bigint("created_at", { mode: "number" }).notNull(),
+    updatedAt: bigint("updated_at", { mode: "number" }).notNull(),
+  },
+  (t) => [
+    primaryKey({ name: "webhook_deliveries_pkey", columns: [t.endpointId, t.eventId] }),
+    /** The workers' work: pending rows, soonest first. */
+    index("webhook_deliveries_due_idx").on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    /** Whether an earlier delivery of the same resource to the endpoint is still pending. */
+    index("webhook_deliveries_order_idx")
+      .on(t.endpointId, t.resource, t.eventId)
+      .where(sql`${t.status} = 'pending'`),
+    check("webhook_deliveries_status", sql`${t.status} in ('pending', 'succeeded', 'failed')`),
+  ],
+);

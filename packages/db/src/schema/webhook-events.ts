@@ -1,0 +1,27 @@
+import { bigint, index, jsonb, pgTable, text, uuid } from "drizzle-orm/pg-core";
+import { workspaces } from "./workspaces.ts";
+
+/**
+ * The outbox: one row per outgoing event, written in the transaction of the act that caused it (a gate
+ * opened, an event completed), and only when an enabled endpoint of the workspace subscribes to it. Its id
+ * is the `webhook-id` every delivery of it carries; `data` is the resource as its read route shows it at
+ * that moment, secrets masked.
+ */
+export const webhookEvents = pgTable(
+  "webhook_events",
+  {
+    id: uuid("id").primaryKey(),
+    tenantId: uuid("tenant_id").notNull(),
+    workspaceId: uuid("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    /** The fleet it concerns, for an endpoint's fleet filter; no foreign key: the event outlives the fleet. */
+    fleetId: uuid("fleet_id"),
+    type: text("type").notNull(),
+    /** What it is about (`approval_gate:<id>`, `fleet_event:<id>`): deliveries keep order per resource. */
+    resource: text("resource").notNull(),
+    data: jsonb("data").$type<Record<string, unknown>>().notNull(),
+    createdAt: bigint("created_at", { mode: "number" }).notNull(),
+  },
+  (t) => [index("webhook_events_workspace_idx").on(t.workspaceId, t.createdAt)],
+);

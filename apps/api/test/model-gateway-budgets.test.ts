@@ -218,7 +218,10 @@ describe.runIf(databaseKind === "postgres")("the model gateway on two instances"
     const answers = await Promise.all(
       Array.from({ length: calls }, (_, i) => (i % 2 === 0 ? chat(run) : onSecond())),
     );
-    expect(answers.map((a) => a.status), answers.map((a) => a.text).join("\n")).toEqual(Array.from({ length: calls }, () => 200));
+    expect(
+      answers.map((a) => a.status),
+      answers.map((a) => a.text).join("\n"),
+    ).toEqual(Array.from({ length: calls }, () => 200));
     const cost = calls * priceOf(usage);
     await expectSpend(run, cost);
     expect((await report(run.runner, run.lease)).status).toBe(200);

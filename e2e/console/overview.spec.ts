@@ -45,7 +45,7 @@ test.describe("Overview", () => {
     expect(nav[0]).toMatch(/^Overview/);
 
     const approvals = page.getByRole("region", { name: /^Pending approvals/ });
-    const gate = approvals.getByRole("listitem").filter({ hasText: "deploy-web on github" });
+    const gate = approvals.getByRole("listitem").filter({ hasText: "github · deploy-web" });
     await expect(gate).toContainText("Gatekeeper");
     await expect(gate).toContainText(/Times out in \d+ min/);
 
@@ -72,7 +72,7 @@ test.describe("Overview", () => {
     await event.getByRole("link", { name: "Open Held fleet" }).click();
     await expect(page.getByRole("heading", { level: 1, name: "Held fleet" })).toBeVisible();
     await page.goBack();
-    await gate.getByRole("link", { name: "deploy-web on github" }).click();
+    await gate.getByRole("link", { name: "github · deploy-web" }).click();
     await expect(page).toHaveURL(/\/approvals\?.*gate=/);
     await expect(page.getByRole("heading", { level: 1, name: "Approvals" })).toBeVisible();
     expect(problems).toEqual([]);

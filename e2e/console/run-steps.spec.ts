@@ -2,14 +2,13 @@ import { randomUUID } from "node:crypto";
 import { collectProblems, expect, looksAtSizes, signInToLanding, test } from "../support/fixtures.ts";
 import {
   addTenantEntry,
-  call,
   definition,
   installFleet,
   messageFleet,
   requesterToken,
   TestRunner,
 } from "../support/fleet-api.ts";
-import { operatorToken } from "../support/fleetctl.ts";
+import { priceVendorModel, setVendorProvider } from "../support/model-vendor.ts";
 
 test.describe("an agent run's page", () => {
   // The tenant fixture and the builds of a shared two-core machine can take minutes.
@@ -136,26 +135,9 @@ test.describe("Test connection", () => {
   }) => {
     test.slow();
     const problems = collectProblems(page);
-    // The fake vendor serves gpt-4o-mini; the catalogue prices it (another spec may have added it).
-    try {
-      await call(apiUrl, await operatorToken("model:write"), "POST", "/v1/admin/models", {
-        provider: "openai",
-        model_id: "gpt-4o-mini",
-        context_cap_tokens: 128_000,
-        input_nanos_per_mtok: 150_000_000,
-        cached_input_nanos_per_mtok: 75_000_000,
-        output_nanos_per_mtok: 600_000_000,
-      });
-    } catch {
-      // already in the catalogue
-    }
-    const setKey = (api_key: string) =>
-      call(apiUrl, tenant.api_key, "PUT", "/v1/tenants/me/provider", {
-        provider: "openai",
-        model: "gpt-4o-mini",
-        api_key,
-      });
-    await setKey(process.env.E2E_MODEL_VENDOR_KEY!);
+    // The fake vendor serves gpt-4o-mini; the catalogue prices it.
+    await priceVendorModel(apiUrl);
+    await setVendorProvider(apiUrl, tenant);
 
     await signInToLanding(page, tenant);
     await page.goto("/models");
@@ -167,7 +149,7 @@ test.describe("Test connection", () => {
     await expect(result).toContainText("gpt-4o-mini");
     await looksAtSizes(page, "provider-test-ok");
 
-    await setKey("sk-not-the-vendors-key");
+    await setVendorProvider(apiUrl, tenant, "sk-not-the-vendors-key");
     await page.reload();
     await section.getByRole("button", { name: "Test connection" }).click();
     await expect(result).toHaveAttribute("data-outcome", "failed");

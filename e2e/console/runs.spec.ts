@@ -82,7 +82,7 @@ test.describe("one page per run", () => {
     await looksAtSizes(page, "run-waiting");
 
     await page.setViewportSize({ width: 1440, height: 900 });
-    await run.getByRole("link", { name: /^Open the gate for deploy release/ }).click();
+    await run.getByRole("link", { name: /^Open the gate for deploy · release/ }).click();
     await expect(page).toHaveURL(new RegExp(`gate=${gate.gate_id}`));
     await expect(page).toHaveURL(new RegExp(`workspace=${tenant.workspace_id}`));
     const detail = page.locator(".gate-detail");

@@ -84,9 +84,16 @@ export function addTenantEntry(apiUrl: string, tenant: Tenant, text: string): Pr
   });
 }
 
-/** A platform entry, visible to every workspace of the run (posted with an operator token). */
-export async function addPlatformEntry(apiUrl: string, text: string): Promise<LibraryEntry> {
-  const token = await operatorToken("platform-library:write");
+/**
+ * A platform entry, visible to every workspace of the run (posted with an operator token: `operator`, one
+ * holding `platform-library:write`, else a new one).
+ */
+export async function addPlatformEntry(
+  apiUrl: string,
+  text: string,
+  operator?: string,
+): Promise<LibraryEntry> {
+  const token = operator ?? (await operatorToken("platform-library:write"));
   return call(apiUrl, token, "POST", "/v1/admin/fleet-libraries", { definition: text });
 }
 
@@ -162,6 +169,19 @@ export type Outcome =
   | { outcome: "fleet_error"; failure_label: string; failure_detail?: string; wall_ms?: number };
 
 /**
+ * Enrols a runner host as an operator does (`landlock_full`, one label): its id and token. `operator` holds
+ * `runner:write`; without it a new token is minted.
+ */
+export async function enrolRunner(apiUrl: string, hostId: string, label: string, operator?: string) {
+  const token = operator ?? (await operatorToken("runner:write"));
+  return call<OutputOf<typeof enrollRunner>>(apiUrl, token, "POST", "/v1/runners", {
+    host_id: hostId,
+    assigned_policy: { sandbox_tier: "landlock_full" },
+    labels: [label],
+  });
+}
+
+/**
  * A runner of the test's own. The API runs one queue for every tenant, so the runner carries a label
  * unique to the test and the test's fleets require it: no other spec's runner takes their events.
  */
@@ -177,18 +197,7 @@ export class TestRunner {
 
   private async self(method: string, path: string, body?: unknown) {
     if (this.token === null) {
-      const operator = await operatorToken("runner:write");
-      const enrolled = await call<OutputOf<typeof enrollRunner>>(
-        this.apiUrl,
-        operator,
-        "POST",
-        "/v1/runners",
-        {
-          host_id: this.hostId,
-          assigned_policy: { sandbox_tier: "landlock_full" },
-          labels: [this.label],
-        },
-      );
+      const enrolled = await enrolRunner(this.apiUrl, this.hostId, this.label);
       this.token = enrolled.runner_token;
       this.runnerId = enrolled.runner_id;
       // The host reports what the policy needs, so it is not degraded and is leased work.

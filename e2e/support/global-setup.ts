@@ -2,10 +2,12 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { startDemoService } from "@fleet/runner/dev/demo-service";
 import { startFakeChatVendor, vendorEnv } from "@fleet/testing/fake-chat-vendor";
 import { keyVendorEnv, startFakeKeyVendor } from "@fleet/testing/fake-key-vendor";
 import { modelVendorEnv, startFakeModelVendor } from "@fleet/testing/fake-model-vendor";
 import { freePort } from "@fleet/testing/free-port";
+import { scriptedDemo } from "./model-vendor.ts";
 import { repoRoot, startServer, stopServer, waitForUrl } from "./servers.ts";
 
 const consoleDir = join(repoRoot, "apps", "console");
@@ -43,8 +45,11 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const vendor = await startFakeChatVendor();
   // The API-key provider's fake vendor (its key check).
   const keyVendor = await startFakeKeyVendor();
-  // The model vendors' fake (OpenAI and Anthropic wires), where the named providers' calls go.
-  const modelVendor = await startFakeModelVendor();
+  // The demo agent fleet's status board (the demo service `pnpm start` runs; its board only is used).
+  const demo = await startDemoService(0);
+  // The model vendors' fake (OpenAI and Anthropic wires), where the named providers' calls go; it plays the
+  // scripted demo model for the demo agent fleet's calls.
+  const modelVendor = await startFakeModelVendor({ respond: scriptedDemo(demo.url) });
 
   const api = startServer("api", process.execPath, ["apps/api/scripts/start.mjs"], {
     cwd: repoRoot,
@@ -80,6 +85,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     await vendor.close();
     await keyVendor.close();
     await modelVendor.close();
+    await demo.close();
     rmSync(dataDir, { recursive: true, force: true });
   };
   try {
@@ -99,5 +105,6 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   process.env.E2E_VENDOR_SIGNING_SECRET = vendor.signingSecret;
   process.env.E2E_KEY_VENDOR_URL = keyVendor.url;
   process.env.E2E_MODEL_VENDOR_KEY = modelVendor.apiKey;
+  process.env.E2E_DEMO_URL = demo.url;
   return stopAll;
 }

@@ -41,6 +41,12 @@ function offeredTools(body: Record<string, unknown>): Set<string> {
   return names;
 }
 
+/** Whether a request offers the tools the script plays (`http_request` and `memory_write`). */
+export function offersBoardTools(body: Record<string, unknown>): boolean {
+  const tools = offeredTools(body);
+  return tools.has("http_request") && tools.has("memory_write");
+}
+
 /** The tool results so far, by the call id the script gave them. */
 function toolResults(messages: ChatMessage[]): Map<string, string> {
   const results = new Map<string, string>();
@@ -95,13 +101,12 @@ export function boardSummary(result: string): string {
  */
 export function nextStep(body: Record<string, unknown>, boardUrl: string): ScriptedStep {
   const messages = (Array.isArray(body.messages) ? body.messages : []) as ChatMessage[];
-  const tools = offeredTools(body);
   // This turn's results only: earlier runs' steps in the context (same call ids) are history, not progress.
   const lastUser = messages.findLastIndex((message) => message.role === "user");
   const results = toolResults(messages.slice(lastUser + 1));
   const board = results.get("call_read_board");
   const remembered = results.get("call_remember");
-  if (!tools.has("http_request") || !tools.has("memory_write")) {
+  if (!offersBoardTools(body)) {
     const asked = lastUserText(messages);
     return {
       text: `You said: ${asked || "nothing"}. This fleet offers me no status board tools, so that is all I can do. ${SCRIPTED_NOTE}`,

@@ -225,4 +225,28 @@ describe("fake model vendor, OpenAI wire", () => {
     await own.close();
     expect(await pending).toBe("failed");
   });
+
+  it("answers from its responder when no script is queued, and a queued script still goes first", async () => {
+    const own = await startFakeModelVendor({
+      apiKey: "sk-own",
+      models: ["m-1"],
+      respond: (body) =>
+        JSON.stringify(body).includes("Say hello.")
+          ? { kind: "answer", text: "Hello, by the responder." }
+          : undefined,
+    });
+    const ask = async (content: string) => {
+      const response = await fetch(`${own.openaiBaseUrl}/chat/completions`, {
+        method: "POST",
+        headers: { authorization: "Bearer sk-own" },
+        body: JSON.stringify({ model: "m-1", messages: [{ role: "user", content }] }),
+      });
+      return (await json(response)).choices[0].message.content;
+    };
+    own.script({ kind: "answer", text: "Queued." });
+    expect(await ask("Say hello.")).toBe("Queued.");
+    expect(await ask("Say hello.")).toBe("Hello, by the responder.");
+    expect(await ask("Say goodbye.")).toBe("Hello from the fake model.");
+    await own.close();
+  });
 });

@@ -73,7 +73,7 @@ export interface FakeModelVendor {
   calls: VendorCall[];
   /** Connections accepted, whether or not a request followed (a TLS hello to this http server is one). */
   connections: number;
-  /** Queued answers for the next completion calls (past key and body checks); empty -> default answer. */
+  /** Queued answers for the next completion calls (past key and body checks); empty -> `respond`, else the default answer. */
   script(...next: VendorScript[]): void;
   close(): Promise<void>;
 }
@@ -87,7 +87,7 @@ export interface WireContext {
   path: string;
   body: unknown;
   vendor: FakeModelVendor;
-  /** The next script, or the default answer. */
+  /** The next script, else the responder's answer to this request, else the default answer. */
   nextScript(): VendorScript;
   /** Leaves the request unanswered until the vendor closes. */
   hang(): void;
@@ -95,8 +95,15 @@ export interface WireContext {
   stopped(): boolean;
 }
 
+/**
+ * Answers a completion call from its request when no script is queued (a stand-in model that plays a
+ * fixed script by what it is asked, for callers in other processes, which cannot queue scripts); undefined
+ * leaves the call to the default answer.
+ */
+export type VendorResponder = (body: unknown) => VendorScript | undefined;
+
 export async function startFakeModelVendor(
-  options: { apiKey?: string; models?: string[] } = {},
+  options: { apiKey?: string; models?: string[]; respond?: VendorResponder } = {},
 ): Promise<FakeModelVendor> {
   const queue: VendorScript[] = [];
   const hanging = new Set<ServerResponse>();
@@ -145,7 +152,7 @@ export async function startFakeModelVendor(
       path,
       body,
       vendor,
-      nextScript: () => queue.shift() ?? { kind: "answer" },
+      nextScript: () => queue.shift() ?? options.respond?.(body) ?? { kind: "answer" },
       hang: () => {
         hanging.add(response);
         response.on("close", () => hanging.delete(response));

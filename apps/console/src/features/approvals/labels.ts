@@ -19,7 +19,12 @@ export const statusTabs: { value: GateStatus; label: string }[] = [
   { value: "auto_killed", label: "Closed with its fleet" },
 ];
 
-/** A gate's action as one name: the tool and what it does with it ("github · merge_pull_request"). */
+/**
+ * A gate's action as one name: the tool and what it does with it ("github · merge_pull_request"), or the
+ * tool alone when the action is the tool's call itself (an agent's tool gate names the tool twice:
+ * "memory_write", not "memory_write · memory_write").
+ */
 export function actionLabel(gate: { tool_name: string; action_name: string }): string {
+  if (gate.action_name === "" || gate.action_name === gate.tool_name) return gate.tool_name;
   return `${gate.tool_name} · ${gate.action_name}`;
 }

@@ -6,6 +6,7 @@ import { Link } from "../../components/link.tsx";
 import type { FleetView } from "../../lib/fleet-status.ts";
 import { countOf, formatCost } from "../../lib/format.ts";
 import { approvalsHref, runHref } from "../../lib/urls.ts";
+import { actionLabel } from "../approvals/labels.ts";
 import {
   eventStatusVariants,
   eventTypeLabels,
@@ -115,6 +116,10 @@ export function TurnView({
   );
 }
 
+/** The gate's action as the inbox names it. */
+const gateAction = (gate: GateView) =>
+  actionLabel({ tool_name: gate.toolName, action_name: gate.actionName });
+
 /** The inbox opened on one gate, in its workspace. */
 const gateHref = (workspaceId: string, gateId: string) =>
   approvalsHref({ workspaceId, status: "pending", gate: gateId });
@@ -144,7 +149,7 @@ function RunSteps({
       ))}
       {gates.map((gate) => (
         <li key={gate.gateId} className="run-step" data-step="gate" data-outcome={gate.outcome ?? "pending"}>
-          Approval gate{gate.toolName ? ` for ${gate.toolName} ${gate.actionName}` : ""}:{" "}
+          Approval gate{gate.toolName ? ` for ${gateAction(gate)}` : ""}:{" "}
           {gate.outcome ? (
             <>
               {gateOutcomeWords[gate.outcome] ?? gate.outcome}
@@ -214,7 +219,7 @@ function Answer({
           <>
             <Badge tone="warning">Waiting for approval</Badge>
             <Link href={gateHref(workspaceId, waiting.gateId)}>
-              Open the gate{waiting.toolName ? ` for ${waiting.toolName} ${waiting.actionName}` : ""}
+              Open the gate{waiting.toolName ? ` for ${gateAction(waiting)}` : ""}
             </Link>
           </>
         ) : status && status in eventStatusVariants ? (

@@ -7,6 +7,7 @@ import { EntityName } from "../../components/entity-name.tsx";
 import { Link } from "../../components/link.tsx";
 import { formatCost } from "../../lib/format.ts";
 import { approvalsHref, billingHref, fleetHref, runHref, runnersHref } from "../../lib/urls.ts";
+import { actionLabel } from "../approvals/labels.ts";
 import { explainWait, formatSpan, formatTotal, type OverviewData } from "./reasons.ts";
 import "./panels.css";
 
@@ -72,7 +73,7 @@ export function PendingApprovalsPanel({ data }: { data: OverviewData }) {
                 className="overview-item__title"
                 href={approvalsHref({ workspaceId, status: "pending", gate: gate.gate_id })}
               >
-                {gate.action_name} on {gate.tool_name}
+                {actionLabel(gate)}
               </Link>
               <p className="overview-item__meta">
                 {gate.fleet_name} · {gate.gate_kind} · requested <RelativeTime value={gate.requested_at} />

@@ -95,9 +95,18 @@ export interface WireContext {
   stopped(): boolean;
 }
 
-export async function startFakeModelVendor(
-  options: { apiKey?: string; models?: string[] } = {},
-): Promise<FakeModelVendor> {
+export interface FakeModelVendorOptions {
+  apiKey?: string;
+  models?: string[];
+  /**
+   * The answer to a completion call when no script is queued, from its request body: many conversations
+   * at once (each told apart by its messages) get their own answers, which one shared queue cannot give.
+   * Undefined: the default answer.
+   */
+  respond?: (body: unknown) => VendorScript | undefined;
+}
+
+export async function startFakeModelVendor(options: FakeModelVendorOptions = {}): Promise<FakeModelVendor> {
   const queue: VendorScript[] = [];
   const hanging = new Set<ServerResponse>();
   let closing = false;
@@ -145,7 +154,7 @@ export async function startFakeModelVendor(
       path,
       body,
       vendor,
-      nextScript: () => queue.shift() ?? { kind: "answer" },
+      nextScript: () => queue.shift() ?? options.respond?.(body) ?? { kind: "answer" },
       hang: () => {
         hanging.add(response);
         response.on("close", () => hanging.delete(response));

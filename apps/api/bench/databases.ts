@@ -1,4 +1,14 @@
-import { type DatabaseHandle, fleetLibraries, fleets, openDatabase, workspaces } from "@fleet/db";
+import {
+  type AssignedPolicy,
+  type DatabaseHandle,
+  fleetLibraries,
+  fleets,
+  models,
+  openDatabase,
+  runners,
+  workspaces,
+} from "@fleet/db";
+import { mintSecret, RUNNER_TOKEN_PREFIX, sha256Hex } from "../src/auth/tokens.ts";
 import { loadConfig } from "../src/env.ts";
 import { newId } from "../src/runtime/ids.ts";
 import { createServiceContext } from "../src/service-context.ts";
@@ -99,4 +109,51 @@ export async function insertBenchFleets(
     })),
   );
   return { workspaceId: workspace.id, fleetIds };
+}
+
+/** The model the bench tenants' providers name (the fake vendor serves it). */
+export const BENCH_MODEL = "gpt-4o-mini";
+
+/** BENCH_MODEL's catalogue row, priced, as an operator adds it; nothing when it is there already. */
+export async function insertBenchModel(database: DatabaseHandle): Promise<void> {
+  const now = Date.now();
+  await database.db
+    .insert(models)
+    .values({
+      uid: newId(now),
+      provider: "openai",
+      modelId: BENCH_MODEL,
+      contextCapTokens: 128_000,
+      inputNanosPerMtok: 150_000_000,
+      cachedInputNanosPerMtok: 75_000_000,
+      outputNanosPerMtok: 600_000_000,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .onConflictDoNothing();
+}
+
+/**
+ * A runner enrolled straight in the store (heartbeat just now), with `policy` assigned when given; the
+ * bench holds its token.
+ */
+export async function insertBenchRunner(
+  database: DatabaseHandle,
+  hostId: string,
+  policy: AssignedPolicy | null = null,
+): Promise<{ runnerId: string; token: string }> {
+  const now = Date.now();
+  const runnerId = newId(now);
+  const token = mintSecret(RUNNER_TOKEN_PREFIX);
+  await database.db.insert(runners).values({
+    id: runnerId,
+    hostId,
+    tokenHash: sha256Hex(token),
+    labels: [],
+    assignedPolicy: policy,
+    createdAt: now,
+    updatedAt: now,
+    lastHeartbeatAt: now,
+  });
+  return { runnerId, token };
 }

@@ -1,7 +1,13 @@
-import { request } from "node:http";
 import type { FakeModelVendor } from "@fleet/testing/fake-model-vendor";
 import { type Latencies, latencies, MESSAGES, post, type Target } from "./gateway-load.ts";
+import { openFrameTail } from "./live-tail.ts";
 import { othersMeter } from "./processes.ts";
+
+interface ChunkFrame {
+  lease_id: string;
+  at: number;
+  payload: { text: string };
+}
 
 /**
  * Issue 31 §4's last figure: a chunk frame from the gateway to a live-tail subscriber. One subscriber
@@ -65,45 +71,6 @@ function readCall(target: Target, into: ReadCall): Promise<number> {
   });
 }
 
-interface Tail {
-  close(): void;
-}
-
-/** The live tail, each chunk frame handed to `onFrame` with its receipt time; resolves once `hello` came. */
-function openTail(
-  url: string,
-  token: string,
-  onFrame: (
-    frame: { lease_id: string; at: number; payload: { text: string } },
-    now: number,
-    wall: number,
-  ) => void,
-): Promise<Tail> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { headers: { authorization: `Bearer ${token}`, accept: "text/event-stream" } });
-    req.on("response", (response) => {
-      if (response.statusCode !== 200) return reject(new Error(`the tail answered ${response.statusCode}`));
-      response.setEncoding("utf8");
-      let rest = "";
-      response.on("data", (piece: string) => {
-        const now = performance.now();
-        const wall = Date.now();
-        const blocks = (rest + piece).split("\n\n");
-        rest = blocks.pop() ?? "";
-        for (const block of blocks) {
-          if (block.includes("event: hello")) resolve({ close: () => req.destroy() });
-          const data = block.split("\n").find((line) => line.startsWith("data: "));
-          if (!block.includes("event: chunk") || data === undefined) continue;
-          const frame = JSON.parse(data.slice(6));
-          onFrame(frame, now, wall);
-        }
-      });
-    });
-    req.on("error", reject);
-    req.end();
-  });
-}
-
 /**
  * Runs one streamed call per lease at a time for `seconds`, the tail open, and times each chunk frame
  * (see LiveTailFigures).
@@ -119,7 +86,8 @@ export async function liveTailFigure(
   const delivery: number[] = [];
   const textLag: number[] = [];
   let unmatched = 0;
-  const opened = await openTail(tail.url, tail.token, (frame, now, wall) => {
+  const opened = await openFrameTail(tail.url, tail.token, (kind, frame: ChunkFrame, now, wall) => {
+    if (kind !== "chunk") return;
     delivery.push(wall - frame.at);
     const queue = calls.get(frame.lease_id);
     let call = queue?.[0];

@@ -2,11 +2,15 @@ import { randomBytes } from "node:crypto";
 import { copyFileSync, mkdirSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { models, openDatabase, runners } from "@fleet/db";
+import { openDatabase } from "@fleet/db";
 import { type FakeModelVendor, modelVendorEnv, startFakeModelVendor } from "@fleet/testing/fake-model-vendor";
-import { mintSecret, RUNNER_TOKEN_PREFIX, sha256Hex } from "../src/auth/tokens.ts";
-import { newId } from "../src/runtime/ids.ts";
-import { insertBenchFleets, type SeededDatabase } from "./databases.ts";
+import {
+  BENCH_MODEL,
+  insertBenchFleets,
+  insertBenchModel,
+  insertBenchRunner,
+  type SeededDatabase,
+} from "./databases.ts";
 import { type LiveTailFigures, liveTailFigure } from "./gateway-live.ts";
 import { type Concurrent, concurrentStreams, type Paired, pairedCalls, type Target } from "./gateway-load.ts";
 import { apiServerSpec, type Server, startServer, stopProcess, waitUntilReady } from "./processes.ts";
@@ -29,11 +33,10 @@ export interface GatewayFigures {
   load: number[];
 }
 
-const MODEL = "gpt-4o-mini";
 /** Calls open at once on one lease are capped at 8; 7 a lease keeps a just-ended call's slot from racing. */
 const PER_LEASE = 7;
 
-async function send(base: string, path: string, token: string, body: unknown, method = "POST") {
+export async function send(base: string, path: string, token: string, body: unknown, method = "POST") {
   const response = await fetch(`${base}${path}`, {
     method,
     headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
@@ -48,32 +51,9 @@ async function send(base: string, path: string, token: string, body: unknown, me
 async function seed(db: SeededDatabase, count: number) {
   const database = await openDatabase(db.url, { max: 1 });
   try {
-    const now = Date.now();
-    await database.db
-      .insert(models)
-      .values({
-        uid: newId(now),
-        provider: "openai",
-        modelId: MODEL,
-        contextCapTokens: 128_000,
-        inputNanosPerMtok: 150_000_000,
-        cachedInputNanosPerMtok: 75_000_000,
-        outputNanosPerMtok: 600_000_000,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .onConflictDoNothing();
-    const token = mintSecret(RUNNER_TOKEN_PREFIX);
-    await database.db.insert(runners).values({
-      id: newId(now),
-      hostId: "gateway-bench",
-      tokenHash: sha256Hex(token),
-      labels: [],
-      createdAt: now,
-      updatedAt: now,
-      lastHeartbeatAt: now,
-    });
-    const fleets = await insertBenchFleets(database, `gateway-bench-${now}`, count);
+    await insertBenchModel(database);
+    const { token } = await insertBenchRunner(database, "gateway-bench");
+    const fleets = await insertBenchFleets(database, `gateway-bench-${Date.now()}`, count);
     return { token, ...fleets };
   } finally {
     await database.close();
@@ -142,7 +122,7 @@ export async function benchGateway(
       base,
       "/v1/tenants/me/provider",
       db.apiKey,
-      { provider: "openai", model: MODEL, api_key: vendor.apiKey },
+      { provider: "openai", model: BENCH_MODEL, api_key: vendor.apiKey },
       "PUT",
     );
     const ws = `/v1/workspaces/${seeded.workspaceId}`;

@@ -47,3 +47,39 @@ export function openLiveTail(url: string, headers: Record<string, string>): Prom
     req.end();
   });
 }
+
+/**
+ * Opens a live tail and hands each frame that carries data (a named kind, not `hello`), parsed, to
+ * `onFrame` with its receipt time (`performance.now()` and the wall clock, for the frame's `at`).
+ * Resolves once `hello` has arrived: the tail is subscribed.
+ */
+export function openFrameTail<Frame>(
+  url: string,
+  token: string,
+  onFrame: (kind: string, frame: Frame, now: number, wall: number) => void,
+): Promise<{ close(): void }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { headers: { authorization: `Bearer ${token}`, accept: "text/event-stream" } });
+    req.on("response", (response) => {
+      if (response.statusCode !== 200) return reject(new Error(`the tail answered ${response.statusCode}`));
+      response.setEncoding("utf8");
+      let rest = "";
+      response.on("data", (piece: string) => {
+        const now = performance.now();
+        const wall = Date.now();
+        const blocks = (rest + piece).split("\n\n");
+        rest = blocks.pop() ?? "";
+        for (const block of blocks) {
+          const lines = block.split("\n");
+          const kind = lines.find((line) => line.startsWith("event: "))?.slice(7);
+          if (kind === "hello") resolve({ close: () => req.destroy() });
+          const data = lines.find((line) => line.startsWith("data: "));
+          if (kind === undefined || kind === "hello" || data === undefined) continue;
+          onFrame(kind, JSON.parse(data.slice(6)) as Frame, now, wall);
+        }
+      });
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}

@@ -40,12 +40,20 @@
  * after BENCH_WARMUP_SECONDS), and BENCH_ROUNDS rounds of 200 concurrent streams, gateway vs a bare proxy.
  * `masking` (not in the default set): issue 31 §2's lease masker, split/join per value vs one pass, in
  * process (bench/masking.ts).
+ * `agent` (not in the default set): issue 32 §6's agent executor figures (bench/agent.ts), on a database of
+ * its own (PostgreSQL, PGlite when it is unavailable): the API, the fake model vendor as the tenant's
+ * provider, and the reference runner (executor `agent`) as its own process. BENCH_AGENT_SAMPLES (default
+ * 200: messages timed to their first chunk frame), BENCH_AGENT_GATE_SAMPLES (default 100: approvals timed
+ * to the gated tool's request), BENCH_AGENT_RUNS (default 100: runs sent at once to one runner, in
+ * BENCH_ROUNDS rounds).
  */
 import { spawnSync } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { benchAgent } from "./agent.ts";
+import { printAgentFigures } from "./agent-report.ts";
 import { benchApprovals, printApprovalFigures } from "./approvals.ts";
 import { Cleanup } from "./cleanup.ts";
 import { benchConnectors, printConnectorFigures } from "./connectors.ts";
@@ -498,9 +506,16 @@ async function profileApi(db: SeededDatabase, settings: Settings, work: string):
   return kept;
 }
 
-/** Makes the PostgreSQL database, or explains why not: the PGlite half of the bench still runs. */
-async function preparePostgres(settings: Settings, cleanup: Cleanup): Promise<SeededDatabase | string> {
-  const name = `fleet_bench_${process.pid}`;
+/**
+ * Makes the PostgreSQL database (`suffix` names another one, for a suite that needs a store of its own),
+ * or explains why not: the PGlite half of the bench still runs.
+ */
+async function preparePostgres(
+  settings: Settings,
+  cleanup: Cleanup,
+  suffix = "",
+): Promise<SeededDatabase | string> {
+  const name = `fleet_bench_${process.pid}${suffix}`;
   try {
     const created = await createPostgresDatabase(settings.pgAdminUrl, name);
     cleanup.defer(`drop database ${name}`, created.drop);
@@ -676,6 +691,30 @@ async function bench(settings: Settings, cleanup: Cleanup): Promise<void> {
   if (settings.suites.has("gateway")) {
     const [db, name] = pg === null ? [pglite, "PGlite"] : [pg, "PostgreSQL"];
     printGatewayFigures(await benchGateway(db, name, { ...settings, apiDir, logDir }, progress));
+  }
+  if (settings.suites.has("agent")) {
+    // A store of its own: the runner leases any fleet's work, and other suites leave messages behind.
+    const own = pg === null ? null : await preparePostgres(settings, cleanup, "_agent");
+    const [db, name] =
+      own === null || typeof own === "string"
+        ? [await seedTenant(`pglite://${join(work, "pglite-agent")}`), "PGlite"]
+        : [own, "PostgreSQL"];
+    const figures = await benchAgent(
+      db,
+      name,
+      {
+        apiDir,
+        runnerDir: join(repoDir, "apps/runner"),
+        logDir,
+        samples: wholeNumber("BENCH_AGENT_SAMPLES", 200),
+        gateSamples: wholeNumber("BENCH_AGENT_GATE_SAMPLES", 100),
+        concurrent: wholeNumber("BENCH_AGENT_RUNS", 100),
+        rounds: settings.rounds,
+        profile: settings.profile,
+      },
+      progress,
+    );
+    printAgentFigures(figures);
   }
 }
 

@@ -118,6 +118,31 @@ describe("fake model vendor, OpenAI wire", () => {
     expect(chunks.at(-1).choices[0].finish_reason).toBe("tool_calls");
   });
 
+  it("answers each call by its request when a responder is given and no script is queued", async () => {
+    const own = await startFakeModelVendor({
+      respond: (body) => {
+        const last = (body as { messages: { content: string }[] }).messages.at(-1)?.content ?? "";
+        return last === "default" ? undefined : { kind: "answer", text: `you said ${last}` };
+      },
+    });
+    try {
+      const ask = (content: string) =>
+        fetch(`${own.openaiBaseUrl}/chat/completions`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${own.apiKey}`, "content-type": "application/json" },
+          body: JSON.stringify({ model: "gpt-4o-mini", messages: [{ role: "user", content }] }),
+        }).then(json);
+      const [first, second] = await Promise.all([ask("one"), ask("two")]);
+      expect(first.choices[0].message.content).toBe("you said one");
+      expect(second.choices[0].message.content).toBe("you said two");
+      expect((await ask("default")).choices[0].message.content).toBe("Hello from the fake model.");
+      own.script({ kind: "answer", text: "queued first" });
+      expect((await ask("one")).choices[0].message.content).toBe("queued first");
+    } finally {
+      await own.close();
+    }
+  });
+
   it("refuses a wrong or missing key, an unknown model and a malformed body in OpenAI's shape", async () => {
     const wrong = await post({ model: "gpt-4o", messages }, "sk-wrong");
     expect(wrong.status).toBe(401);

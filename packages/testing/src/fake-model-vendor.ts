@@ -96,15 +96,20 @@ export interface WireContext {
 }
 
 /**
- * Answers a completion call from its request when no script is queued (a stand-in model that plays a
- * fixed script by what it is asked, for callers in other processes, which cannot queue scripts); undefined
+ * Answers a completion call from its request when no script is queued: many conversations at once (each
+ * told apart by its messages) get their own answers, which one shared queue cannot give, and callers in
+ * other processes, which cannot queue scripts, get a stand-in model that plays a fixed script. Undefined
  * leaves the call to the default answer.
  */
 export type VendorResponder = (body: unknown) => VendorScript | undefined;
 
-export async function startFakeModelVendor(
-  options: { apiKey?: string; models?: string[]; respond?: VendorResponder } = {},
-): Promise<FakeModelVendor> {
+export interface FakeModelVendorOptions {
+  apiKey?: string;
+  models?: string[];
+  respond?: VendorResponder;
+}
+
+export async function startFakeModelVendor(options: FakeModelVendorOptions = {}): Promise<FakeModelVendor> {
   const queue: VendorScript[] = [];
   const hanging = new Set<ServerResponse>();
   let closing = false;

@@ -73,6 +73,34 @@ describe("a definition's agent fields", () => {
     expect(new Set(lease.fleet.tool_approvals)).toEqual(new Set(["http_request", "schedule_create"]));
   });
 
+  it("gate an MCP server's tools a policy rule names by the name the model is offered (tool.<server>__<tool>)", async () => {
+    const owner = await seedTenant();
+    const policy = await putPolicy(owner, {
+      rules: [
+        { name: "issues", match: { gate_kinds: ["tool.tracker__create_issue", "tool.tracker__"] } },
+        {
+          name: "elsewhere",
+          match: { gate_kinds: ["tool.other__close_issue", "tool.tracker__x"], blast_radius: ["nope"] },
+        },
+      ],
+      escalation_webhook_url: null,
+    });
+    expect(policy.status, policy.text).toBe(200);
+    const lease = await leaseOf(owner, [
+      "name: Tracker",
+      "requires:",
+      "  network_hosts: [mcp.example.com]",
+      "  mcp_servers:",
+      "    - name: tracker",
+      "      url: https://mcp.example.com/mcp",
+      "      tools: [{name: list_issues, approval: required}]",
+    ]);
+    expect(lease.fleet.tool_approvals).toEqual([]);
+    expect(lease.fleet.mcp_servers?.map((server) => [server.name, new Set(server.tool_approvals)])).toEqual([
+      ["tracker", new Set(["list_issues", "create_issue"])],
+    ]);
+  });
+
   it("refuses bad values with 400 UZ-LIBRARY-010 naming the entry", async () => {
     const owner = await seedTenant();
     const cases: [string, RegExp][] = [

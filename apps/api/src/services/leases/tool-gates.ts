@@ -14,17 +14,38 @@ export function policyGatesTool(rules: readonly ApprovalRule[], tool: string, bl
 }
 
 /**
- * Adds to a lease's `tool_approvals` the declared tools the workspace's approval policy gates. Read only for
- * fleets that declare tools (one read of the policy by its key): a lease of a fleet with none pays nothing.
+ * Adds to a lease's `tool_approvals` the declared tools the workspace's approval policy gates, and to each
+ * MCP server's `tool_approvals` the server's tools a rule names (`tool.<server>__<tool>`, the name the
+ * runner offers the tool under, hence the kind of the gate it opens): a server's tools are known only
+ * once the runner connects, so the policy's own names are what can be matched here. Read only for fleets
+ * that declare tools or MCP servers (one read of the policy by its key): a lease of a fleet with neither
+ * pays nothing.
  */
 export async function withPolicyGates(ctx: ServiceContext, lease: Lease): Promise<Lease> {
-  if (lease.fleet.tools.length === 0) return lease;
+  const servers = lease.fleet.mcp_servers ?? [];
+  if (lease.fleet.tools.length === 0 && servers.length === 0) return lease;
   const policy = await readPolicy(ctx.db, lease.workspace_id);
   const rules = (policy?.rules ?? []) as ApprovalRule[];
   if (rules.length === 0) return lease;
+  const gates = (tool: string) => policyGatesTool(rules, tool, toolBlastRadius(lease.fleet, tool));
   const marked = new Set(lease.fleet.tool_approvals ?? []);
-  for (const tool of lease.fleet.tools) {
-    if (policyGatesTool(rules, tool, toolBlastRadius(lease.fleet, tool))) marked.add(tool);
-  }
-  return { ...lease, fleet: { ...lease.fleet, tool_approvals: [...marked] } };
+  for (const tool of lease.fleet.tools) if (gates(tool)) marked.add(tool);
+  const named = rules.flatMap((rule) => rule.match.gate_kinds ?? []);
+  const mcp = servers.map((server) => {
+    const prefix = `tool.${server.name}__`;
+    const gated = new Set(server.tool_approvals);
+    for (const kind of named) {
+      const tool = kind.slice(prefix.length);
+      if (kind.startsWith(prefix) && tool !== "" && gates(`${server.name}__${tool}`)) gated.add(tool);
+    }
+    return gated.size === server.tool_approvals.length ? server : { ...server, tool_approvals: [...gated] };
+  });
+  return {
+    ...lease,
+    fleet: {
+      ...lease.fleet,
+      tool_approvals: [...marked],
+      ...(lease.fleet.mcp_servers === undefined ? {} : { mcp_servers: mcp }),
+    },
+  };
 }

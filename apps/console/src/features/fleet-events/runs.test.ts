@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { applyFrame, gatesOfRun, type LiveRun, waitingGate } from "./runs.ts";
+import { applyFrame, gatesOfRun, type LiveRun, textAroundTools, waitingGate } from "./runs.ts";
 import type { RunFrame } from "./stream-frames.ts";
 
 const base = { workspace_id: "w", fleet_id: "f", event_id: "e" };
@@ -131,4 +131,25 @@ test("tool calls are matched by call id: parallel calls of one tool, arguments, 
       ["c2", '{"url":"b"}', undefined, 30, "refused", undefined],
     ],
   );
+});
+
+test("keeps the model's text in the order it was written around its tool calls", () => {
+  let run: LiveRun | undefined;
+  for (const f of [
+    frame("chunk", { text: "Let me read the board." }),
+    frame("tool_call_started", { name: "http_request", call_id: "a" }),
+    frame("tool_call_started", { name: "memory_search", call_id: "b" }),
+    frame("tool_call_completed", { name: "http_request", call_id: "a", ms: 5 }),
+    frame("chunk", { text: "\n\nIt is green; " }),
+    frame("chunk", { text: "noting it." }),
+    frame("tool_call_progress", { name: "memory_write", call_id: "c", elapsed_ms: 2000 }),
+    frame("chunk", { text: "\n\nDone: all green." }),
+  ]) {
+    run = applyFrame(run, f);
+  }
+  assert.deepEqual(textAroundTools(run!), {
+    before: ["Let me read the board.", "", "It is green; noting it."],
+    after: "Done: all green.",
+  });
+  assert.deepEqual(textAroundTools({ text: "Only words.", tools: [] }), { before: [], after: "Only words." });
 });

@@ -14,10 +14,16 @@ export interface ToolCallView {
   status: string | undefined;
   outputHead: string | undefined;
   outputTail: string | undefined;
+  /**
+   * How much of the run's text had arrived when the call began: the text before it is what the model wrote
+   * before calling it, shown above its step (textBefore), and the answer is the text after the last call.
+   */
+  textAt: number;
 }
 
-function newCall(name: string, callId: string | undefined, at: number): ToolCallView {
+function newCall(name: string, callId: string | undefined, at: number, textAt: number): ToolCallView {
   return {
+    textAt,
     callId,
     name,
     startedAt: at,
@@ -105,7 +111,10 @@ export function applyFrame(previous: LiveRun | undefined, frame: RunFrame): Live
       break;
     case "tool_call_started": {
       const { name, call_id: callId } = frame.payload;
-      const started = { ...newCall(name, callId, frame.at), args: argsText(frame.payload.args_redacted) };
+      const started = {
+        ...newCall(name, callId, frame.at, run.text.length),
+        args: argsText(frame.payload.args_redacted),
+      };
       // A call id seen before (a progress frame that overtook its start) is that call's.
       const index = callId === undefined ? -1 : run.tools.findIndex((tool) => tool.callId === callId);
       run.tools =
@@ -125,7 +134,8 @@ export function applyFrame(previous: LiveRun | undefined, frame: RunFrame): Live
         callId !== undefined
           ? run.tools.findIndex((tool) => tool.callId === callId)
           : run.tools.findLastIndex((tool) => tool.name === name && tool.ms === undefined);
-      const current: ToolCallView = index === -1 ? newCall(name, callId, frame.at) : run.tools[index]!;
+      const current: ToolCallView =
+        index === -1 ? newCall(name, callId, frame.at, run.text.length) : run.tools[index]!;
       const next: ToolCallView =
         frame.kind === "tool_call_progress"
           ? { ...current, elapsedMs: frame.payload.elapsed_ms }
@@ -228,4 +238,20 @@ export function gatesOfRun(
 /** The gate a run waits at, if any: the last one opened and not answered. */
 export function waitingGate(gates: readonly GateView[]): GateView | undefined {
   return gates.findLast((gate) => gate.outcome === undefined);
+}
+
+/**
+ * The run's text in the order it was written around its tool calls: what the model wrote before each call
+ * (`before[i]`, trimmed, empty when nothing), and after the last one (`after`, the answer so far).
+ */
+export function textAroundTools(run: Pick<LiveRun, "text" | "tools">): { before: string[]; after: string } {
+  let from = 0;
+  const before = run.tools.map((tool) => {
+    const at = Math.min(Math.max(tool.textAt, from), run.text.length);
+    const piece = run.text.slice(from, at);
+    from = at;
+    return piece.trim();
+  });
+  // The blank line the gateway puts before a later step's text is the step's gap, not the answer's.
+  return { before, after: run.text.slice(from).trimStart() };
 }

@@ -1,6 +1,7 @@
 "use client";
 
 import { Badge, RelativeTime, StatusBadge } from "@fleet/ui";
+import { Fragment } from "react";
 import { EntityName } from "../../components/entity-name.tsx";
 import { Link } from "../../components/link.tsx";
 import type { FleetView } from "../../lib/fleet-status.ts";
@@ -15,7 +16,7 @@ import {
 } from "./event-labels.ts";
 import { formatDuration } from "./format.ts";
 import { RunAgainButton } from "./run-again.tsx";
-import { type GateView, gatesOfRun, type LiveRun, waitingGate } from "./runs.ts";
+import { type GateView, gatesOfRun, type LiveRun, textAroundTools, waitingGate } from "./runs.ts";
 import { ToolStep } from "./tool-step.tsx";
 import { requestText } from "./turns.ts";
 import type { Turn } from "./use-conversation.ts";
@@ -136,6 +137,7 @@ function RunSteps({
   /** A finished run waits for nothing: a gate still pending was left unanswered. */
   inFlight: boolean;
 }) {
+  const { before } = textAroundTools(run ?? { text: "", tools: [] });
   return (
     <ol className="run-steps" aria-label="Steps of the run">
       {run?.leaseId ? (
@@ -143,10 +145,24 @@ function RunSteps({
           Leased by a runner <code title={run.leaseId}>{run.leaseId.slice(0, 8)}…</code>
         </li>
       ) : null}
-      {(run?.tools ?? []).map((tool, index) => (
+      {(run?.tools ?? []).map((tool, index) => {
         // A call without an id (an executor that calls no model) is keyed by its place: calls only append.
-        <ToolStep key={tool.callId ?? `${index}-${tool.name}`} tool={tool} />
-      ))}
+        const key = tool.callId ?? `${index}-${tool.name}`;
+        const said = before[index];
+        return (
+          <Fragment key={key}>
+            {said ? (
+              // What the model wrote before it called the tool, in the order it was written.
+              <li className="run-step" data-step="text">
+                <p className="turn__text" dir="auto">
+                  {said}
+                </p>
+              </li>
+            ) : null}
+            <ToolStep tool={tool} />
+          </Fragment>
+        );
+      })}
       {gates.map((gate) => (
         <li key={gate.gateId} className="run-step" data-step="gate" data-outcome={gate.outcome ?? "pending"}>
           Approval gate{gate.toolName ? ` for ${gateAction(gate)}` : ""}:{" "}
@@ -196,7 +212,8 @@ function Answer({
   workspaceId: string;
 }) {
   const stored = detail?.status === status ? detail?.response_text : undefined;
-  const text = stored ?? (run?.text || undefined);
+  // Live, the answer is what the model wrote after its last tool call; the steps show what came before.
+  const text = stored ?? (run ? textAroundTools(run).after || undefined : undefined);
   const wall = run?.complete?.wall_ms ?? item?.wall_ms;
   const tokens = run?.complete?.tokens ?? item?.tokens;
   const cost = run?.complete?.cost ?? item?.cost_nanos;

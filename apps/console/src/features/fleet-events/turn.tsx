@@ -153,10 +153,8 @@ function RunSteps({
           <Fragment key={key}>
             {said ? (
               // What the model wrote before it called the tool, in the order it was written.
-              <li className="run-step" data-step="text">
-                <p className="turn__text" dir="auto">
-                  {said}
-                </p>
+              <li className="run-step run-step--text turn__text" data-step="text" dir="auto">
+                {said}
               </li>
             ) : null}
             <ToolStep tool={tool} />

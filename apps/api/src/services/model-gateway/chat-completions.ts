@@ -13,9 +13,6 @@ import { type Target, targetOf } from "./resolve.ts";
 import { settleAfter } from "./settlements.ts";
 import { relayStream } from "./stream-relay.ts";
 
-/** A charge that fails is not reported to anyone: its reservation holds the budget until its lease ends. */
-const UNREPORTED = () => {};
-
 /** Calls open per lease on this instance (docs/decisions/model-gateway.md: the cap is per instance). */
 const open = new WeakMap<object, Map<string, number>>();
 
@@ -79,7 +76,7 @@ export async function chatCompletion(
   const settle = (usage: CallUsage | null) => {
     if (settled) return;
     settled = true;
-    settleAfter(ctx.db, lease.id, () => settleCall(ctx, call, usage), UNREPORTED);
+    settleAfter(ctx.db, lease.id, () => settleCall(ctx, call, usage));
   };
   let release: () => void = () => {};
   let observer: CallObserver | null = null;

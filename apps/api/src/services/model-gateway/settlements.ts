@@ -22,15 +22,10 @@ function leasesOf(db: object): Map<string, Set<Promise<void>>> {
 }
 
 /**
- * Writes a lease's charge in the background. `settle` reports its own failure (`onError`): a charge that
- * fails leaves the call's reservation on the lease, which its end gives back.
+ * Writes a lease's charge in the background. A charge that fails is not retried or reported: it leaves the
+ * call's reservation on the lease, which holds that much of the run's budget until the lease ends.
  */
-export function settleAfter(
-  db: object,
-  leaseId: string,
-  settle: () => Promise<unknown>,
-  onError: (error: unknown) => void,
-): void {
+export function settleAfter(db: object, leaseId: string, settle: () => Promise<unknown>): void {
   const leases = leasesOf(db);
   let calls = leases.get(leaseId);
   if (calls === undefined) {
@@ -40,7 +35,7 @@ export function settleAfter(
   const held = calls;
   const work: Promise<void> = settle().then(
     () => {},
-    (error: unknown) => onError(error),
+    () => {},
   );
   held.add(work);
   void work.finally(() => {

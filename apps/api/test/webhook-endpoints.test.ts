@@ -110,4 +110,22 @@ describe("webhook endpoints", () => {
     expect(refused.status).toBe(403);
     expect(refused.body.error_code).toBe("UZ-AUTH-022");
   });
+
+  it("filters by a fleet of its own workspace only: another tenant's fleet is 404, an upper-case id is the same fleet", async () => {
+    const owner = await seedTenant();
+    const other = await seedTenant();
+    const foreign = await installFleet(other);
+    const body = { url: PUBLIC_ENDPOINT_URL, event_types: ["event.failed"] };
+    const refused = await call("POST", endpointsPath(owner), {
+      token: owner.apiKey,
+      body: { ...body, fleet_id: foreign },
+    });
+    expect(refused.status, refused.text).toBe(404);
+    expect(refused.headers.get("content-type")).toContain("application/problem+json");
+    const listed = await call<{ items: unknown[] }>("GET", endpointsPath(owner), { token: owner.apiKey });
+    expect(listed.body.items).toHaveLength(0);
+    const own = await installFleet(owner);
+    const created = await endpointIn(owner, { fleet_id: own.toUpperCase() });
+    expect(created.fleet_id).toBe(own);
+  });
 });

@@ -40,10 +40,22 @@ const everyday = [
   "Secrets",
 ];
 const expected: Record<RolePresetId, Reach> = {
-  viewer: { open: everyday, disabled: ["API keys", "Billing"], hidden: ["Members", "Audit log"] },
-  approver: { open: everyday, disabled: ["API keys", "Billing"], hidden: ["Members", "Audit log"] },
-  operator: { open: [...everyday, "API keys", "Billing"], disabled: [], hidden: ["Members", "Audit log"] },
-  owner: { open: [...everyday, "API keys", "Billing", "Members", "Audit log"], disabled: [], hidden: [] },
+  viewer: { open: everyday, disabled: ["API keys", "Webhooks", "Billing"], hidden: ["Members", "Audit log"] },
+  approver: {
+    open: everyday,
+    disabled: ["API keys", "Webhooks", "Billing"],
+    hidden: ["Members", "Audit log"],
+  },
+  operator: {
+    open: [...everyday, "API keys", "Webhooks", "Billing"],
+    disabled: [],
+    hidden: ["Members", "Audit log"],
+  },
+  owner: {
+    open: [...everyday, "API keys", "Webhooks", "Billing", "Members", "Audit log"],
+    disabled: [],
+    hidden: [],
+  },
 };
 
 /** Signs a page in by a one-time link and waits for the overview to write the workspace into the URL. */

@@ -124,6 +124,11 @@ const screens: Screen[] = [
     path: () => "/api-keys",
     ready: (page) => page.getByRole("row", { name: /deploy-bot/ }),
   },
+  {
+    name: "webhooks",
+    path: inWorkspace("/webhooks"),
+    ready: (page) => page.getByRole("row", { name: /fleet-hooks/ }),
+  },
   { name: "members", path: () => "/members", ready: (page) => page.getByRole("row", { name: /reviewer-/ }) },
   { name: "billing", path: inWorkspace("/billing"), ready: heading("Billing") },
   {
@@ -190,6 +195,11 @@ async function seed(apiUrl: string): Promise<Seed> {
   await call(apiUrl, tenant.api_key, "POST", `/v1/workspaces/${tenant.workspace_id}/secrets`, {
     name: "GITHUB_TOKEN",
     data: { token: "ghp_screenshots" },
+  });
+  await call(apiUrl, tenant.api_key, "POST", `/v1/workspaces/${tenant.workspace_id}/webhook-endpoints`, {
+    url: "https://1.1.1.1/fleet-hooks",
+    event_types: ["event.failed"],
+    description: "Incident bot",
   });
   await addMember(
     tenant.tenant_id,

@@ -11,6 +11,7 @@ import {
   PeopleIcon,
   PlugIcon,
   PulseIcon,
+  SendIcon,
   ServerIcon,
   ShieldIcon,
 } from "@fleet/ui";
@@ -33,6 +34,7 @@ const icons: Record<string, ReactNode> = {
   "/connectors": <PlugIcon />,
   "/secrets": <LockIcon />,
   "/api-keys": <KeyIcon />,
+  "/webhooks": <SendIcon />,
   "/members": <PeopleIcon />,
   "/billing": <ChartIcon />,
   "/audit": <HistoryIcon />,

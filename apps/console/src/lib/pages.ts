@@ -90,6 +90,14 @@ export const consolePages: readonly ConsolePage[] = [
     lacking: "disable",
   },
   {
+    href: "/webhooks",
+    label: "Webhooks",
+    goKey: "w",
+    keywords: "outgoing events subscriptions deliveries endpoints",
+    scope: "webhook:read",
+    lacking: "disable",
+  },
+  {
     href: "/members",
     label: "Members",
     goKey: "m",

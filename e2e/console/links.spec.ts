@@ -255,7 +255,9 @@ test.describe("Links keep their target", () => {
     expect(await gateStatus(apiUrl, tenant, prod.gate_id)).toBe("pending");
     await confirm.getByRole("button", { name: "Cancel" }).click();
     await slow(confirm).toBeHidden();
-    await page.waitForTimeout(300);
+    // Keys wait for every dialog to be closed (not only hidden), and the page to have settled again.
+    await slow(page.locator("dialog[open]")).toHaveCount(0);
+    await keysListen(page);
     expect(await gateStatus(apiUrl, tenant, prod.gate_id)).toBe("pending");
 
     await page.keyboard.press("a");

@@ -46,6 +46,10 @@
  * 200: messages timed to their first chunk frame), BENCH_AGENT_GATE_SAMPLES (default 100: approvals timed
  * to the gated tool's request), BENCH_AGENT_RUNS (default 100: runs sent at once to one runner, in
  * BENCH_ROUNDS rounds).
+ * `webhooks` (not in the default set): issue 33 §4's webhook outbox figures (bench/webhooks.ts), on a database
+ * of its own (PostgreSQL, PGlite when it is unavailable): BENCH_WEBHOOK_SAMPLES (default 200: gates timed from
+ * their act to their delivery), BENCH_WEBHOOK_EVENTS (default 200: events of the backlog each of the 100
+ * endpoints is sent).
  */
 import { spawnSync } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
@@ -86,6 +90,7 @@ import {
   type Startup,
 } from "./report.ts";
 import { benchStreams, printStreamFigures } from "./streams.ts";
+import { benchWebhooks, printWebhookFigures } from "./webhooks.ts";
 import { runWrk } from "./wrk.ts";
 
 const apiDir = fileURLToPath(new URL("..", import.meta.url));
@@ -715,6 +720,26 @@ async function bench(settings: Settings, cleanup: Cleanup): Promise<void> {
       progress,
     );
     printAgentFigures(figures);
+  }
+  if (settings.suites.has("webhooks")) {
+    // A store of its own: the backlog and its endpoints would reach other suites' acts.
+    const own = pg === null ? null : await preparePostgres(settings, cleanup, "_webhooks");
+    const [db, name] =
+      own === null || typeof own === "string"
+        ? [await seedTenant(`pglite://${join(work, "pglite-webhooks")}`), "PGlite"]
+        : [own, "PostgreSQL"];
+    const figures = await benchWebhooks(
+      db,
+      name,
+      {
+        apiDir,
+        logDir,
+        samples: wholeNumber("BENCH_WEBHOOK_SAMPLES", 200),
+        events: wholeNumber("BENCH_WEBHOOK_EVENTS", 200),
+      },
+      progress,
+    );
+    printWebhookFigures(figures);
   }
 }
 

@@ -1,0 +1,250 @@
+import { randomBytes } from "node:crypto";
+import { loadavg } from "node:os";
+import { openDatabase, sql } from "@fleet/db";
+import { startWebhookReceiver, type WebhookReceiver } from "@fleet/testing/webhook-receiver";
+import { newId } from "../src/runtime/ids.ts";
+import { insertBenchFleets, insertBenchRunner, type SeededDatabase } from "./databases.ts";
+import { send } from "./gateway.ts";
+import {
+  apiServerSpec,
+  cpuTimeMs,
+  othersMeter,
+  type Server,
+  startServer,
+  stopProcess,
+  waitUntilReady,
+} from "./processes.ts";
+
+/**
+ * Issue 33 §4: the webhook outbox, on its own database (PostgreSQL, PGlite when it is unavailable), the API
+ * in dev mode so endpoints may be the bench's local receiver (`@fleet/testing/webhook-receiver`, in this
+ * process: a delivery's address check then resolves nothing, as a delivery to an IP literal does).
+ * - **Act → delivery**: `samples` gates opened one at a time on a held lease, each timed from its request's
+ *   start (the act commits before it is answered, so this is an upper bound of "committed → received") to
+ *   its `gate.opened` delivery at the receiver.
+ * - **Sustained deliveries to 100 endpoints**: 100 endpoints (50 in each of two new workspaces, the cap), and a
+ *   backlog of `events` × 100 pending deliveries written in one transaction while the API runs; timed from
+ *   that commit until the receiver has them all, with the API's CPU per delivery.
+ * Prints figures; asserts no times.
+ */
+export interface WebhookFigures {
+  database: string;
+  actToDelivery: Latencies;
+  sustained: {
+    endpoints: number;
+    deliveries: number;
+    seconds: number;
+    perSecond: number;
+    cpuMsPerDelivery: number | undefined;
+    others: number | undefined;
+  };
+  load: number[];
+}
+
+export interface Latencies {
+  count: number;
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+function latencies(values: number[]): Latencies {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+  return { count: values.length, p50: at(50), p99: at(99), max: sorted.at(-1) ?? NaN };
+}
+
+/** Endpoints a workspace may have (WEBHOOK_ENDPOINTS_MAX): the 100 endpoints span two workspaces. */
+const PER_WORKSPACE = 50;
+
+export async function benchWebhooks(
+  db: SeededDatabase,
+  database: string,
+  options: { apiDir: string; logDir: string; samples: number; events: number },
+  progress: (message: string) => void,
+): Promise<WebhookFigures> {
+  const store = await openDatabase(db.url, { max: 2 });
+  let seeded: { token: string; workspaceId: string; fleetIds: string[] };
+  try {
+    const runner = await insertBenchRunner(store, "webhooks-bench");
+    const fleets = await insertBenchFleets(store, `webhooks-bench-${Date.now()}`, 1);
+    seeded = { token: runner.token, ...fleets };
+  } finally {
+    // PGlite admits one opener: the server opens the store once this has let go of it.
+    await store.close();
+  }
+  const receiver = await startWebhookReceiver();
+  let api: Server | undefined;
+  const load: number[] = [loadavg()[0]!];
+  try {
+    api = await startServer(
+      apiServerSpec(`API webhooks (${database})`, {
+        apiDir: options.apiDir,
+        logDir: options.logDir,
+        env: {
+          DATABASE_URL: db.url,
+          LOG_LEVEL: "warn",
+          FLEET_DEV_MODE: "1",
+          FLEET_MASTER_KEY: randomBytes(32).toString("base64"),
+          FLEET_LEASE_TTL_MS: "300000",
+          FLEET_RATE_LIMIT_WORKSPACE: "1000000000",
+          FLEET_RATE_LIMIT_CREDENTIAL: "1000000000",
+        },
+      }),
+    );
+    await waitUntilReady(api, "/readyz", { timeoutMs: 120_000 });
+    const base = api.baseUrl;
+    const ws = `/v1/workspaces/${seeded.workspaceId}`;
+
+    progress(`webhooks (${database}): act → delivery, ${options.samples} gates opened one at a time`);
+    await send(base, `${ws}/webhook-endpoints`, db.apiKey, {
+      url: `${receiver.url}/latency`,
+      event_types: ["gate.opened"],
+    });
+    await send(base, `${ws}/fleets/${seeded.fleetIds[0]}/messages`, db.apiKey, { message: "bench" });
+    const acquired = await send(base, "/v1/runners/me/leases", seeded.token, { wait_ms: 0 });
+    const lease = acquired.lease as { lease_id: string; fencing_token: number } | null;
+    if (lease === null) throw new Error("the bench fleet could not be leased");
+    const actToDelivery = await timeGates(base, seeded.token, lease, receiver, options.samples);
+    load.push(loadavg()[0]!);
+
+    progress(`webhooks (${database}): 100 endpoints, a backlog of ${options.events} events each`);
+    const endpointIds: string[] = [];
+    for (const name of ["Webhooks bench A", "Webhooks bench B"]) {
+      const workspaceId = String((await send(base, "/v1/workspaces", db.apiKey, { name })).workspace_id);
+      for (let i = 0; i < PER_WORKSPACE; i++) {
+        const created = await send(base, `/v1/workspaces/${workspaceId}/webhook-endpoints`, db.apiKey, {
+          url: `${receiver.url}/sustained/${endpointIds.length}`,
+          // A type nothing here causes: the endpoints get the backlog only.
+          event_types: ["event.failed"],
+        });
+        endpointIds.push(String(created.id));
+      }
+    }
+    const sustained = await drainBacklog(
+      db.url,
+      api,
+      receiver,
+      endpointIds,
+      seeded,
+      options.events,
+      progress,
+    );
+    load.push(loadavg()[0]!);
+    return { database, actToDelivery, sustained, load };
+  } finally {
+    if (api !== undefined) await stopProcess(api.child);
+    await receiver.close();
+  }
+}
+
+/** Opens gates one at a time, each timed from its request to its delivery. */
+async function timeGates(
+  base: string,
+  token: string,
+  lease: { lease_id: string; fencing_token: number },
+  receiver: WebhookReceiver,
+  samples: number,
+): Promise<Latencies> {
+  const times: number[] = [];
+  for (let i = 0; i < samples + 10; i++) {
+    const from = receiver.received.length;
+    const started = performance.now();
+    const gate = await send(base, `/v1/runners/me/leases/${lease.lease_id}/gates`, token, {
+      fencing_token: lease.fencing_token,
+      action_id: newId(Date.now()),
+      tool_name: "deploy",
+      action_name: `release ${i}`,
+      gate_kind: "deploy",
+      proposed_action: "deploy web@v2 to production",
+      evidence: { service: "web", from: "v1", to: "v2" },
+      blast_radius: "production web",
+      detail: "The release asks for an approval before production.",
+      timeout_ms: 3_600_000,
+    });
+    await receiver.waitFor((delivery) => delivery.body.includes(String(gate.gate_id)), 10_000, from);
+    // The first ten warm the paths up.
+    if (i >= 10) times.push(performance.now() - started);
+  }
+  return latencies(times);
+}
+
+/**
+ * Writes `events` events and a pending delivery of each to every endpoint in one transaction (as acts
+ * would have, all at once), and times the API delivering them all to the receiver.
+ */
+async function drainBacklog(
+  url: string,
+  api: Server,
+  receiver: WebhookReceiver,
+  endpointIds: string[],
+  seeded: { workspaceId: string; fleetIds: string[] },
+  events: number,
+  progress: (message: string) => void,
+): Promise<WebhookFigures["sustained"]> {
+  const store = await openDatabase(url, { max: 1 });
+  const expected = receiver.received.length + events * endpointIds.length;
+  const others = othersMeter([api.child.pid]);
+  const cpuBefore = cpuTimeMs(api.child.pid);
+  let started = 0;
+  try {
+    const now = Date.now();
+    const data = JSON.stringify({
+      gate_id: newId(now),
+      status: "pending",
+      evidence: { service: "web", from: "v1", to: "v2", note: "x".repeat(600) },
+    });
+    const eventIds = Array.from({ length: events }, () => newId(now));
+    await store.db.transaction(async (tx) => {
+      await tx.execute(sql`
+        insert into webhook_events (id, tenant_id, workspace_id, fleet_id, type, resource, data, created_at)
+        select e, w.tenant_id, w.id, ${seeded.fleetIds[0]}::uuid, 'event.failed', 'fleet_event:' || e,
+          ${data}::jsonb, ${now}::bigint
+        from unnest(${`{${eventIds.join(",")}}`}::uuid[]) e, workspaces w where w.id = ${seeded.workspaceId}::uuid`);
+      await tx.execute(sql`
+        insert into webhook_deliveries (endpoint_id, event_id, resource, type, status, attempts,
+          next_attempt_at, created_at, updated_at)
+        select p, e, 'fleet_event:' || e, 'event.failed', 'pending', 0, ${now}::bigint, ${now}::bigint,
+          ${now}::bigint
+        from unnest(${`{${endpointIds.join(",")}}`}::uuid[]) p, unnest(${`{${eventIds.join(",")}}`}::uuid[]) e`);
+      started = performance.now();
+    });
+  } finally {
+    await store.close();
+  }
+  progress(`webhooks: ${events * endpointIds.length} deliveries pending, draining`);
+  const deadline = started + 300_000;
+  while (receiver.received.length < expected && performance.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const cpuAfter = cpuTimeMs(api.child.pid);
+  const delivered = receiver.received.length - (expected - events * endpointIds.length);
+  return {
+    endpoints: endpointIds.length,
+    deliveries: delivered,
+    seconds,
+    perSecond: delivered / seconds,
+    cpuMsPerDelivery:
+      cpuBefore === undefined || cpuAfter === undefined ? undefined : (cpuAfter - cpuBefore) / delivered,
+    others: others(),
+  };
+}
+
+/** The webhooks suite's printout. */
+export function printWebhookFigures(f: WebhookFigures): void {
+  const ms = (value: number) => `${value.toFixed(2)} ms`;
+  const pct = (share: number | undefined) => (share === undefined ? "n/a" : `${(share * 100).toFixed(0)}%`);
+  const a = f.actToDelivery;
+  console.log(`\nWebhook outbox (issue 33 §4), ${f.database}, local receiver in the bench process`);
+  console.log(
+    `  machine load (1-min load average) along the run: ${f.load.map((l) => l.toFixed(2)).join(" → ")}`,
+  );
+  console.log(
+    `  act (gate opened) → delivery received, from the act's request: p50 ${ms(a.p50)}, p99 ${ms(a.p99)}, max ${ms(a.max)} (${a.count} gates)${a.p99 > 100 ? " (goal p99 ≤ 100 ms: MISSED)" : ""}`,
+  );
+  const s = f.sustained;
+  console.log(
+    `  sustained: ${s.deliveries} deliveries to ${s.endpoints} endpoints in ${s.seconds.toFixed(2)} s: ${s.perSecond.toFixed(0)} a second${s.perSecond < 2000 ? " (goal ≥ 2,000: MISSED)" : ""}; API CPU ${s.cpuMsPerDelivery === undefined ? "n/a" : ms(s.cpuMsPerDelivery)} a delivery; others' CPU ${pct(s.others)}`,
+  );
+}

@@ -10,7 +10,7 @@ import { installFleet, seedLibraryEntry } from "./fleet-fixtures.ts";
 import { grantIn, nowS, pendingGrant, sendDecision } from "./grant-fixtures.ts";
 import { call, seedMember, sessionFor, signInLink, type Tenant } from "./harness.ts";
 import { API_KEY, catalogueRow } from "./provider-fixtures.ts";
-import { endpointIn, PUBLIC_ENDPOINT_URL } from "./webhook-endpoint-fixtures.ts";
+import { endpointIn, PUBLIC_ENDPOINT_URL, pingedEndpoint } from "./webhook-endpoint-fixtures.ts";
 
 const ws = (owner: Tenant) => `/v1/workspaces/${owner.workspaceId}`;
 const as = (owner: Tenant, body?: unknown) => ({
@@ -105,6 +105,27 @@ export const tenantCases: Record<string, Omit<AuditedCase, "plane">> = {
     action: "webhook_endpoint.rotate_secret",
     perform: async (o) =>
       call("POST", `${ws(o)}/webhook-endpoints/${(await endpointIn(o)).id}/rotate-secret`, as(o)),
+  },
+  "webhookEndpoints.retryDelivery": {
+    action: "webhook_endpoint.retry_delivery",
+    perform: async (o) => {
+      const { endpoint, eventId } = await pingedEndpoint(o);
+      return call("POST", `${ws(o)}/webhook-endpoints/${endpoint.id}/deliveries/${eventId}/retry`, as(o));
+    },
+  },
+  "webhookEndpoints.replay": {
+    action: "webhook_endpoint.replay",
+    perform: async (o) =>
+      call(
+        "POST",
+        `${ws(o)}/webhook-endpoints/${(await endpointIn(o)).id}/replay`,
+        as(o, { since: Date.now() - 60_000 }),
+      ),
+  },
+  "webhookEndpoints.test": {
+    action: "webhook_endpoint.test",
+    perform: async (o) =>
+      call("POST", `${ws(o)}/webhook-endpoints/${(await endpointIn(o, { enabled: false })).id}/test`, as(o)),
   },
   "fleetKeys.create": {
     action: "fleet_key.mint",

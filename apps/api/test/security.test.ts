@@ -18,7 +18,7 @@ import {
   type Tenant,
   type TrpcRefusal,
 } from "./harness.ts";
-import { endpointIn, PUBLIC_ENDPOINT_URL } from "./webhook-endpoint-fixtures.ts";
+import { endpointIn, PUBLIC_ENDPOINT_URL, pingedEndpoint } from "./webhook-endpoint-fixtures.ts";
 
 /**
  * The shared security suite: every operation in the contracts, generated from them, so a new route cannot
@@ -209,6 +209,21 @@ const otherTenantFixtures: Record<string, Fixture> = {
   }),
   "webhookEndpoints.delete": async (owner) => ({ params: await endpointParams(owner) }),
   "webhookEndpoints.rotateSecret": async (owner) => ({ params: await endpointParams(owner) }),
+  "webhookEndpoints.listDeliveries": async (owner) => ({ params: await endpointParams(owner) }),
+  "webhookEndpoints.retryDelivery": async (owner) => {
+    const { endpoint, eventId } = await pingedEndpoint(owner);
+    return { params: { workspace_id: owner.workspaceId, endpoint_id: endpoint.id, event_id: eventId } };
+  },
+  "webhookEndpoints.replay": async (owner) => ({
+    params: await endpointParams(owner),
+    body: { since: Date.now() - 60_000 },
+  }),
+  "webhookEndpoints.test": async (owner) => ({
+    params: {
+      workspace_id: owner.workspaceId,
+      endpoint_id: (await endpointIn(owner, { enabled: false })).id,
+    },
+  }),
   "apiKeys.rotate": async (owner) => ({ params: { id: await mintKeyId(owner) }, body: {} }),
   "apiKeys.delete": async (owner) => {
     const id = await mintKeyId(owner);

@@ -24,3 +24,16 @@ export async function endpointIn(owner: Tenant, body: Record<string, unknown> = 
   expect(created.status, created.text).toBe(201);
   return created.body;
 }
+
+/**
+ * A disabled endpoint (the deliverer skips it, so nothing is sent anywhere) with one delivery: a ping,
+ * pending. Made through the API.
+ */
+export async function pingedEndpoint(owner: Tenant): Promise<{ endpoint: MintedEndpoint; eventId: string }> {
+  const endpoint = await endpointIn(owner, { enabled: false });
+  const pinged = await call<{ id: string }>("POST", `${endpointsPath(owner)}/${endpoint.id}/test`, {
+    token: owner.apiKey,
+  });
+  expect(pinged.status, pinged.text).toBe(202);
+  return { endpoint, eventId: pinged.body.id };
+}

@@ -6,7 +6,6 @@ import {
   startWebhookReceiver,
   type WebhookReceiver,
 } from "@fleet/testing/webhook-receiver";
-import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decideGate } from "../src/services/approvals/decide-gate.ts";
 import {
@@ -15,29 +14,11 @@ import {
   WEBHOOK_RETRY_DELAYS_MS,
 } from "../src/services/webhook-endpoints/delivery.ts";
 import { answerGate, leasedFleet, openGate } from "./approval-fixtures.ts";
-import { call, seedTenant, type Tenant, testApi, useIsolatedApi } from "./harness.ts";
+import { call, seedTenant, testApi, useIsolatedApi } from "./harness.ts";
 import { report } from "./runner-fixtures.ts";
+import { subscribe, until, verified } from "./webhook-delivery-fixtures.ts";
 
 type Minted = OutputOf<typeof createWebhookEndpoint>;
-
-/** Subscribes the receiver to `types` in the owner's workspace, through the API. */
-async function subscribe(owner: Tenant, url: string, types: string[]): Promise<Minted> {
-  const created = await call<Minted>("POST", `/v1/workspaces/${owner.workspaceId}/webhook-endpoints`, {
-    token: owner.apiKey,
-    body: { url, event_types: types, description: "test receiver" },
-  });
-  expect(created.status, created.text).toBe(201);
-  return created.body;
-}
-
-/** Verifies a delivery exactly as an integrator would, with the `standardwebhooks` package. */
-function verified(secret: string, delivery: ReceivedDelivery) {
-  return new Webhook(secret).verify(delivery.body, {
-    "webhook-id": String(delivery.headers["webhook-id"]),
-    "webhook-timestamp": String(delivery.headers["webhook-timestamp"]),
-    "webhook-signature": String(delivery.headers["webhook-signature"]),
-  }) as { id: string; type: string; timestamp: string; data: Record<string, unknown> };
-}
 
 const ofGate = (gateId: string, type: string) => (delivery: ReceivedDelivery) =>
   delivery.body.includes(`"type":"${type}"`) && delivery.body.includes(gateId);
@@ -54,16 +35,6 @@ async function attemptsOf(endpointId: string, eventId: string) {
     .from(webhookAttempts)
     .where(and(eq(webhookAttempts.endpointId, endpointId), eq(webhookAttempts.eventId, eventId)))
     .orderBy(webhookAttempts.attempt);
-}
-
-async function until<T>(read: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`nothing within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 describe("webhook deliveries (dev mode, so an endpoint may be a local receiver)", () => {
@@ -223,16 +194,24 @@ describe("webhook deliveries (dev mode, so an endpoint may be a local receiver)"
       const api = await testApi();
       const clocked = await subscribe(owner, receiver.url, ["gate.decided"]);
       await answerGate(owner, gate.body.gate_id, "approve");
-      let day = 0;
+      // The clock follows the schedule: each pass runs when the delivery is next due. (A clock moved a day
+      // a pass would be five days of failing first, which disables the endpoint as failing.)
+      let clock = Date.now();
       const row = await until(async () => {
-        day += 1;
-        const later = Date.now() + day * 86_400_000;
-        await deliverDueWebhooks({ ...api.app.services, now: () => later }, () => {});
+        const [due] = await deliveriesOf(clocked.id);
+        clock = Math.max(clock, due?.nextAttemptAt ?? clock);
+        const at = clock;
+        await deliverDueWebhooks({ ...api.app.services, now: () => at }, () => {});
         const [found] = await deliveriesOf(clocked.id);
         return found?.status === "failed" ? found : undefined;
       }, 30_000);
       expect(row.attempts).toBe(11);
-      expect(await attemptsOf(clocked.id, row.eventId)).toHaveLength(11);
+      const attempts = await attemptsOf(clocked.id, row.eventId);
+      expect(attempts).toHaveLength(11);
+      // About three days from the first attempt to the last, as the schedule says (±20 %).
+      const span = attempts.at(-1)!.at - attempts[0]!.at;
+      expect(span / 3_600_000).toBeGreaterThan(71.6 * 0.8);
+      expect(span / 3_600_000).toBeLessThan(71.6 * 1.2 + 1);
     } finally {
       receiver.otherwise = 200;
     }

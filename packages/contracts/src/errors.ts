@@ -584,6 +584,18 @@ export const errorRegistry = {
     "Endpoint limit reached",
     "The workspace already has 50 webhook endpoints (current_state: at_capacity); delete one first.",
   ),
+  /** No delivery of this event to this endpoint (or visible to the caller). */
+  "UZ-WEBHOOK-010": def(
+    404,
+    "Webhook delivery not found",
+    "This endpoint has no delivery of this event visible here; a delivery is named by its event's id (the webhook-id).",
+  ),
+  /** A replay reaching further back than events are kept for replay. */
+  "UZ-WEBHOOK-011": def(
+    400,
+    "Replay too far back",
+    "A replay's since may reach back 7 days at most; the detail names the earliest since accepted now.",
+  ),
   /** No integration grant with this id for the fleet (or visible to the caller). */
   "UZ-GRANT-001": def(
     404,

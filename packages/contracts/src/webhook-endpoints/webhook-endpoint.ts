@@ -76,6 +76,18 @@ export const webhookDescription = z
 
 export const webhookEndpointParams = { ...workspaceParam, endpoint_id: uuidv7("endpoint_id") };
 
+/** How an endpoint's receiver has been answering, from its attempts. */
+export const webhookEndpointHealth = z
+  .object({
+    /** Attempts in the last 24 hours. */
+    attempts_24h: z.number().int(),
+    /** The share of them answered 2xx, from 0 to 1; null when there were none. */
+    success_rate_24h: z.number().nullable(),
+    /** The latest attempt that was no 2xx, ever: when, and why (`answered 503`, `timeout`, …). */
+    last_failure: z.object({ at: epochMs, reason: z.string() }).nullable(),
+  })
+  .meta({ id: "WebhookEndpointHealth" });
+
 /** An endpoint as reads show it: never its secret. */
 export const webhookEndpointItem = z
   .object({
@@ -87,8 +99,12 @@ export const webhookEndpointItem = z
     /** Only this fleet's events when set. */
     fleet_id: z.string().nullable(),
     enabled: z.boolean(),
-    /** `gone` when the service disabled it (the receiver answered 410); null otherwise. */
-    disabled_reason: z.enum(["gone"]).nullable(),
+    /**
+     * Why the service disabled it: `gone` (the receiver answered 410) or `failing` (no 2xx for
+     * `WEBHOOK_FAILING_DAYS` days); null otherwise.
+     */
+    disabled_reason: z.enum(["gone", "failing"]).nullable(),
+    health: webhookEndpointHealth,
     secret_created_at: epochMs,
     /** Until when the secret a rotation replaced still signs beside the new one; null when none does. */
     previous_secret_expires_at: epochMs.nullable(),

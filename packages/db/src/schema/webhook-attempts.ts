@@ -1,4 +1,5 @@
-import { bigint, foreignKey, integer, pgTable, primaryKey, text, uuid } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { bigint, foreignKey, index, integer, pgTable, primaryKey, text, uuid } from "drizzle-orm/pg-core";
 import { webhookDeliveries } from "./webhook-deliveries.ts";
 
 /** Each try of a delivery: when, what the receiver answered (or why nothing), how long it took. */
@@ -25,5 +26,11 @@ export const webhookAttempts = pgTable(
       columns: [t.endpointId, t.eventId],
       foreignColumns: [webhookDeliveries.endpointId, webhookDeliveries.eventId],
     }).onDelete("cascade"),
+    /** An endpoint's recent attempts: its health (24 h success rate, last failure) and its failing streak. */
+    index("webhook_attempts_endpoint_at_idx").on(t.endpointId, t.at),
+    /** An endpoint's latest failure (its health), found without walking its successes. */
+    index("webhook_attempts_failure_idx")
+      .on(t.endpointId, t.at)
+      .where(sql`${t.status} is null or ${t.status} not between 200 and 299`),
   ],
 );

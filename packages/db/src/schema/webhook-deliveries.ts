@@ -34,6 +34,8 @@ export const webhookDeliveries = pgTable(
     index("webhook_deliveries_order_idx")
       .on(t.endpointId, t.resource, t.eventId)
       .where(sql`${t.status} = 'pending'`),
+    /** An endpoint's deliveries, newest first (its delivery log), keyset-paged over (created_at, event_id). */
+    index("webhook_deliveries_endpoint_idx").on(t.endpointId, t.createdAt, t.eventId),
     check("webhook_deliveries_status", sql`${t.status} in ('pending', 'succeeded', 'failed')`),
   ],
 );

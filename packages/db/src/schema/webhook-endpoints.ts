@@ -29,8 +29,8 @@ export const webhookEndpoints = pgTable(
     fleetId: uuid("fleet_id").references(() => fleets.id, { onDelete: "cascade" }),
     enabled: boolean("enabled").notNull(),
     /**
-     * Why the service (not a person) disabled it: `gone` (the receiver answered 410). Null when enabled, or
-     * when a person disabled it.
+     * Why the service (not a person) disabled it: `gone` (the receiver answered 410) or `failing` (no 2xx for
+     * days, docs/decisions/webhooks.md). Null when enabled, or when a person disabled it.
      */
     disabledReason: text("disabled_reason"),
     /** The signing secret in force: its data key wrapped by the master key (vault). */
@@ -58,7 +58,7 @@ export const webhookEndpoints = pgTable(
     ),
     check(
       "webhook_endpoints_disabled_reason",
-      sql`${t.disabledReason} is null or ${t.disabledReason} in ('gone')`,
+      sql`${t.disabledReason} is null or ${t.disabledReason} in ('gone', 'failing')`,
     ),
   ],
 );

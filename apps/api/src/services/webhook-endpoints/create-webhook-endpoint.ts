@@ -4,6 +4,7 @@ import { newId } from "../../runtime/ids.ts";
 import { type Actor, recordAudit } from "../shared/audit.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { requireFleet, requireWorkspace } from "../shared/tenancy.ts";
+import { NO_HEALTH } from "./endpoint-health.ts";
 import { checkEndpointUrl, mintEndpointSecret, sealEndpointSecret, toEndpointItem } from "./endpoint-rows.ts";
 
 export interface CreateEndpointInput {
@@ -78,5 +79,5 @@ export async function createWebhookEndpoint(
     });
     return inserted!;
   });
-  return { ...toEndpointItem(row, now), secret };
+  return { ...toEndpointItem(row, now, NO_HEALTH), secret };
 }

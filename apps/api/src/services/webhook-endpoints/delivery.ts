@@ -12,7 +12,9 @@ import { postPinnedReading } from "../../runtime/pinned-post.ts";
 import { HostRefused, resolvePublic, systemResolve } from "../../runtime/public-address.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { errorCode } from "../shared/errors.ts";
+import { webhookPayload } from "./delivery-rows.ts";
 import { signingSecrets } from "./endpoint-rows.ts";
+import { disableIfFailing } from "./failing-endpoints.ts";
 import { signedHeaders } from "./signing.ts";
 
 /** The deliverer's pg-boss queue and cadence: a pass a second picks up retries and any missed kick. */
@@ -126,12 +128,7 @@ async function deliverOne(
   if (found === undefined) return; // the endpoint was deleted meanwhile
   const { endpoint, event } = found;
   const started = ctx.now();
-  const body = JSON.stringify({
-    id: event.id,
-    type: event.type,
-    timestamp: new Date(event.createdAt).toISOString(),
-    data: event.data,
-  });
+  const body = JSON.stringify(webhookPayload(event));
   const outcome = await attempt(ctx, endpoint, event.id, body, started);
   await settle(ctx, claimed, outcome, report, new URL(endpoint.url).origin);
 }
@@ -184,7 +181,7 @@ async function attempt(
 /**
  * Records the attempt and what it decides, in one transaction: a 2xx ends the delivery; a 410 ends it and
  * disables the endpoint (`disabled_reason` gone); anything else retries after the schedule's next wait, or
- * gives the delivery up after the last attempt.
+ * gives the delivery up after the last attempt, and disables an endpoint failing for days (`failing`).
  */
 async function settle(
   ctx: ServiceContext,
@@ -228,6 +225,8 @@ async function settle(
         .update(webhookEndpoints)
         .set({ enabled: false, disabledReason: "gone", updatedAt: now })
         .where(eq(webhookEndpoints.id, claimed.endpoint_id));
+    } else if (!delivered) {
+      await disableIfFailing(tx, claimed.endpoint_id, now);
     }
   });
   if (!delivered) {

@@ -1,9 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { Problem, WEBHOOK_ENDPOINT_SECRET_PREFIX, type WebhookEndpointItem } from "@fleet/contracts";
-import { and, eq, type Tx, webhookEndpoints } from "@fleet/db";
+import { and, type Database, eq, type Tx, webhookEndpoints } from "@fleet/db";
 import { type Resolve, requireOutgoingUrl, systemResolve, UrlRefused } from "../../runtime/public-address.ts";
 import type { Vault } from "../../runtime/vault.ts";
 import type { ServiceContext } from "../shared/context.ts";
+import { type EndpointHealth, healthOf, NO_HEALTH } from "./endpoint-health.ts";
 
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
 
@@ -40,7 +41,7 @@ export function signingSecrets(vault: Vault, row: EndpointRow, now: number): str
   return secrets;
 }
 
-export function toEndpointItem(row: EndpointRow, now: number): WebhookEndpointItem {
+export function toEndpointItem(row: EndpointRow, now: number, health: EndpointHealth): WebhookEndpointItem {
   const previousLive = row.previousExpiresAt !== null && row.previousExpiresAt > now;
   return {
     id: row.id,
@@ -51,12 +52,19 @@ export function toEndpointItem(row: EndpointRow, now: number): WebhookEndpointIt
     fleet_id: row.fleetId,
     enabled: row.enabled,
     disabled_reason: row.disabledReason as WebhookEndpointItem["disabled_reason"],
+    health,
     secret_created_at: row.secretCreatedAt,
     previous_secret_expires_at: previousLive ? row.previousExpiresAt : null,
     created_by: row.createdBy,
     created_at: row.createdAt,
     updated_at: row.updatedAt,
   };
+}
+
+/** The endpoint as reads show it, its health read in `db` (the caller's transaction). */
+export async function readEndpointItem(db: Database | Tx, row: EndpointRow, now: number) {
+  const health = await healthOf(db, [row.id], now);
+  return toEndpointItem(row, now, health.get(row.id) ?? NO_HEALTH);
 }
 
 /** An id that names no endpoint of the workspace's (another tenant's reads the same). */

@@ -1,8 +1,8 @@
 import type { ServiceContext } from "../shared/context.ts";
 import { requireWorkspace } from "../shared/tenancy.ts";
-import { requireEndpoint, toEndpointItem } from "./endpoint-rows.ts";
+import { readEndpointItem, requireEndpoint } from "./endpoint-rows.ts";
 
-/** One endpoint of the workspace, never its secret. */
+/** One endpoint of the workspace with its health, never its secret. */
 export async function getWebhookEndpoint(
   ctx: ServiceContext,
   tenantId: string,
@@ -10,6 +10,6 @@ export async function getWebhookEndpoint(
 ) {
   return ctx.db.transaction(async (tx) => {
     await requireWorkspace(tx, tenantId, input.workspace_id);
-    return toEndpointItem(await requireEndpoint(tx, tenantId, input), ctx.now());
+    return readEndpointItem(tx, await requireEndpoint(tx, tenantId, input), ctx.now());
   });
 }

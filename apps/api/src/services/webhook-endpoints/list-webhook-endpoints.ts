@@ -2,9 +2,10 @@ import { and, count, eq, webhookEndpoints } from "@fleet/db";
 import type { ServiceContext } from "../shared/context.ts";
 import { keysetPage } from "../shared/keyset.ts";
 import { requireWorkspace } from "../shared/tenancy.ts";
+import { healthOf, NO_HEALTH } from "./endpoint-health.ts";
 import { toEndpointItem } from "./endpoint-rows.ts";
 
-/** One page of the workspace's endpoints, newest first, keyset-paged over (created_at, id). */
+/** One page of the workspace's endpoints with their health, newest first, keyset-paged over (created_at, id). */
 export async function listWebhookEndpoints(
   ctx: ServiceContext,
   tenantId: string,
@@ -34,8 +35,13 @@ export async function listWebhookEndpoints(
     keyOf: (row) => ({ value: row.createdAt, id: row.id }),
     count: () => ctx.db.select({ n: count() }).from(webhookEndpoints).where(where),
   });
+  const health = await healthOf(
+    ctx.db,
+    page.items.map((row) => row.id),
+    now,
+  );
   return {
-    items: page.items.map((row) => toEndpointItem(row, now)),
+    items: page.items.map((row) => toEndpointItem(row, now, health.get(row.id) ?? NO_HEALTH)),
     total: page.total,
     next_cursor: page.next_cursor,
   };

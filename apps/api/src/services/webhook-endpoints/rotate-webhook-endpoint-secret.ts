@@ -3,7 +3,12 @@ import { eq, webhookEndpoints } from "@fleet/db";
 import { type Actor, recordAudit } from "../shared/audit.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { requireWorkspace } from "../shared/tenancy.ts";
-import { mintEndpointSecret, requireEndpoint, sealEndpointSecret, toEndpointItem } from "./endpoint-rows.ts";
+import {
+  mintEndpointSecret,
+  readEndpointItem,
+  requireEndpoint,
+  sealEndpointSecret,
+} from "./endpoint-rows.ts";
 
 /**
  * A new signing secret for the endpoint, answered this once. The one it replaces goes on signing beside it
@@ -18,7 +23,7 @@ export async function rotateWebhookEndpointSecret(
   const now = ctx.now();
   const secret = mintEndpointSecret();
   const sealed = sealEndpointSecret(ctx.vault, input.workspace_id, input.endpoint_id, secret);
-  const row = await ctx.db.transaction(async (tx) => {
+  return ctx.db.transaction(async (tx) => {
     await requireWorkspace(tx, tenantId, input.workspace_id);
     const current = await requireEndpoint(tx, tenantId, input, { forUpdate: true });
     const [updated] = await tx
@@ -42,7 +47,6 @@ export async function rotateWebhookEndpointSecret(
       target: `webhook_endpoint:${current.id}`,
       details: { previous_expires_at: now + WEBHOOK_SECRET_OVERLAP_MS },
     });
-    return updated!;
+    return { ...(await readEndpointItem(tx, updated!, now)), secret };
   });
-  return { ...toEndpointItem(row, now), secret };
 }

@@ -2,7 +2,7 @@ import { eq, webhookEndpoints } from "@fleet/db";
 import { type Actor, recordAudit } from "../shared/audit.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { requireFleet, requireWorkspace } from "../shared/tenancy.ts";
-import { checkEndpointUrl, requireEndpoint, toEndpointItem } from "./endpoint-rows.ts";
+import { checkEndpointUrl, readEndpointItem, requireEndpoint } from "./endpoint-rows.ts";
 
 export interface UpdateEndpointInput {
   workspace_id: string;
@@ -26,7 +26,7 @@ export async function updateWebhookEndpoint(
 ) {
   const url = input.url === undefined ? undefined : await checkEndpointUrl(ctx, input.url);
   const now = ctx.now();
-  const row = await ctx.db.transaction(async (tx) => {
+  return ctx.db.transaction(async (tx) => {
     await requireWorkspace(tx, tenantId, input.workspace_id);
     await requireEndpoint(tx, tenantId, input, { forUpdate: true });
     if (input.fleet_id != null) await requireFleet(tx, tenantId, input.workspace_id, input.fleet_id);
@@ -59,7 +59,6 @@ export async function updateWebhookEndpoint(
         enabled: updated!.enabled,
       },
     });
-    return updated!;
+    return readEndpointItem(tx, updated!, now);
   });
-  return toEndpointItem(row, now);
 }

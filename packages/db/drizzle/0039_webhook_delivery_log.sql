@@ -1,0 +1,5 @@
+ALTER TABLE "webhook_endpoints" DROP CONSTRAINT "webhook_endpoints_disabled_reason";--> statement-breakpoint
+CREATE INDEX "webhook_attempts_endpoint_at_idx" ON "webhook_attempts" USING btree ("endpoint_id","at");--> statement-breakpoint
+CREATE INDEX "webhook_attempts_failure_idx" ON "webhook_attempts" USING btree ("endpoint_id","at") WHERE "webhook_attempts"."status" is null or "webhook_attempts"."status" not between 200 and 299;--> statement-breakpoint
+CREATE INDEX "webhook_deliveries_endpoint_idx" ON "webhook_deliveries" USING btree ("endpoint_id","created_at","event_id");--> statement-breakpoint
+ALTER TABLE "webhook_endpoints" ADD CONSTRAINT "webhook_endpoints_disabled_reason" CHECK ("webhook_endpoints"."disabled_reason" is null or "webhook_endpoints"."disabled_reason" in ('gone', 'failing'));

@@ -30,6 +30,8 @@ import {
 export interface WebhookFigures {
   database: string;
   actToDelivery: Latencies;
+  /** The act's own request, start to answer: what of `actToDelivery` is the act, not the outbox. */
+  actRequest: Latencies;
   sustained: {
     endpoints: number;
     deliveries: number;
@@ -105,7 +107,13 @@ export async function benchWebhooks(
     const acquired = await send(base, "/v1/runners/me/leases", seeded.token, { wait_ms: 0 });
     const lease = acquired.lease as { lease_id: string; fencing_token: number } | null;
     if (lease === null) throw new Error("the bench fleet could not be leased");
-    const actToDelivery = await timeGates(base, seeded.token, lease, receiver, options.samples);
+    const { actToDelivery, actRequest } = await timeGates(
+      base,
+      seeded.token,
+      lease,
+      receiver,
+      options.samples,
+    );
     load.push(loadavg()[0]!);
 
     progress(`webhooks (${database}): 100 endpoints, a backlog of ${options.events} events each`);
@@ -131,7 +139,7 @@ export async function benchWebhooks(
       progress,
     );
     load.push(loadavg()[0]!);
-    return { database, actToDelivery, sustained, load };
+    return { database, actToDelivery, actRequest, sustained, load };
   } finally {
     if (api !== undefined) await stopProcess(api.child);
     await receiver.close();
@@ -145,8 +153,9 @@ async function timeGates(
   lease: { lease_id: string; fencing_token: number },
   receiver: WebhookReceiver,
   samples: number,
-): Promise<Latencies> {
+): Promise<{ actToDelivery: Latencies; actRequest: Latencies }> {
   const times: number[] = [];
+  const requests: number[] = [];
   for (let i = 0; i < samples + 10; i++) {
     const from = receiver.received.length;
     const started = performance.now();
@@ -162,11 +171,15 @@ async function timeGates(
       detail: "The release asks for an approval before production.",
       timeout_ms: 3_600_000,
     });
+    const answered = performance.now();
     await receiver.waitFor((delivery) => delivery.body.includes(String(gate.gate_id)), 10_000, from);
     // The first ten warm the paths up.
-    if (i >= 10) times.push(performance.now() - started);
+    if (i >= 10) {
+      times.push(performance.now() - started);
+      requests.push(answered - started);
+    }
   }
-  return latencies(times);
+  return { actToDelivery: latencies(times), actRequest: latencies(requests) };
 }
 
 /**
@@ -243,6 +256,8 @@ export function printWebhookFigures(f: WebhookFigures): void {
   console.log(
     `  act (gate opened) → delivery received, from the act's request: p50 ${ms(a.p50)}, p99 ${ms(a.p99)}, max ${ms(a.max)} (${a.count} gates)${a.p99 > 100 ? " (goal p99 ≤ 100 ms: MISSED)" : ""}`,
   );
+  const r = f.actRequest;
+  console.log(`    of which the act's own request (start → answer): p50 ${ms(r.p50)}, p99 ${ms(r.p99)}`);
   const s = f.sustained;
   console.log(
     `  sustained: ${s.deliveries} deliveries to ${s.endpoints} endpoints in ${s.seconds.toFixed(2)} s: ${s.perSecond.toFixed(0)} a second${s.perSecond < 2000 ? " (goal ≥ 2,000: MISSED)" : ""}; API CPU ${s.cpuMsPerDelivery === undefined ? "n/a" : ms(s.cpuMsPerDelivery)} a delivery; others' CPU ${pct(s.others)}`,

@@ -3,7 +3,8 @@ import type { messageFleet } from "@fleet/contracts/fleets/message-fleet";
 import { eq, fleetEvents, inArray, messageIdempotencyKeys, resultRows, sql } from "@fleet/db";
 import { describe, expect, it } from "vitest";
 import { newId } from "../src/runtime/ids.ts";
-import { type ChatRow, MessageBatches, storeChats } from "../src/services/fleets/message-batches.ts";
+import { type ChatRow, storeChats } from "../src/services/fleets/message-batches.ts";
+import { GroupCommit } from "../src/services/shared/group-commit.ts";
 import { installFleet } from "./fleet-fixtures.ts";
 import {
   call,
@@ -187,7 +188,7 @@ describe("fleets: messages sent at the same moment share a statement", () => {
     const paused = await installFleet(owner);
     await pauseFleet(owner, paused);
     const api = await testApi();
-    const batches = new MessageBatches(api.database.db, storeChats, 2_000);
+    const batches = new GroupCommit(api.database.db, storeChats, 2_000);
     const row = (over: Partial<ChatRow> = {}) => chatRow(owner, fleetId, "together", over);
 
     // Queued in one turn of the event loop: one statement, so one transaction stored them all.
@@ -232,7 +233,7 @@ describe("fleets: messages sent at the same moment share a statement", () => {
     const owner = await seedTenant();
     const fleetId = await installFleet(owner);
     const api = await testApi();
-    const batches = new MessageBatches(api.database.db, storeChats, 300);
+    const batches = new GroupCommit(api.database.db, storeChats, 300);
     const row = () => chatRow(owner, fleetId, "stuck");
     const first = row();
     const second = row();

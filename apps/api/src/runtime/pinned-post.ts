@@ -1,6 +1,6 @@
-import { request as httpRequest } from "node:http";
-import { request as httpsRequest } from "node:https";
-import { pinnedLookup } from "./pinned-connect.ts";
+import { Agent as HttpAgent, request as httpRequest } from "node:http";
+import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
+import { KEEP_ALIVE, type PinnedAgentPool, pinnedLookup } from "./pinned-connect.ts";
 
 export interface PinnedPostOptions {
   /**
@@ -10,7 +10,16 @@ export interface PinnedPostOptions {
    */
   addresses: string[] | null;
   timeoutMs: number;
+  /**
+   * Kept-alive connections, pinned to the addresses checked (dev mode's unchecked calls share one pair of
+   * their own): a sender posting to the same receivers again and again (the webhook deliverer) pays for a
+   * connection once. Without, each post opens a connection of its own.
+   */
+  agents?: PinnedAgentPool;
 }
+
+/** Dev mode's kept-alive agents: its addresses are not checked, so its connections are not pinned. */
+const unpinned = { http: new HttpAgent(KEEP_ALIVE), https: new HttpsAgent(KEEP_ALIVE) };
 
 /** What a receiver answered: its status, and the first bytes of its body (as many as were asked for). */
 export interface PinnedAnswer {
@@ -46,15 +55,22 @@ export function postPinnedReading(
 ): Promise<PinnedAnswer> {
   const lookup = options.addresses === null ? undefined : pinnedLookup(options.addresses);
   const send = url.protocol === "https:" ? httpsRequest : httpRequest;
+  const pair =
+    options.agents === undefined
+      ? undefined
+      : options.addresses === null
+        ? unpinned
+        : options.agents.for(options.addresses);
+  const agent = pair === undefined ? false : url.protocol === "https:" ? pair.https : pair.http;
   return new Promise((resolve, reject) => {
     const request = send(
       url,
       {
         method: "POST",
         headers: { ...headers, "content-length": String(Buffer.byteLength(body)) },
-        lookup,
-        // A connection of its own: a pooled socket was opened under another lookup (or none).
-        agent: false,
+        // The pinned agent's own lookup answers its connections; without one, a connection of its own (a
+        // pooled socket was opened under another lookup, or none).
+        ...(agent === false ? { lookup, agent } : { agent }),
         signal: AbortSignal.timeout(options.timeoutMs),
       },
       (response) => {

@@ -2,13 +2,14 @@ import type { Database } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { eventReceived } from "../shared/frames.ts";
+import { batchesOf, type GroupCommit } from "../shared/group-commit.ts";
 import { notAccepting, requireFleet } from "../shared/tenancy.ts";
-import { batchesOf, type ChatRow, type MessageBatches, storeChats } from "./message-batches.ts";
+import { type ChatRow, storeChats } from "./message-batches.ts";
 import { sendOnce } from "./message-keys.ts";
 
 /**
  * Stores a person's message as a chat event for a runner to lease. The common case is one statement,
- * shared with the messages sent at the same moment (`MessageBatches`): the insert reads the fleet (scoped
+ * shared with the messages sent at the same moment (`GroupCommit`): the insert reads the fleet (scoped
  * to the tenant and workspace, and active) in the same query. A refusal costs a second read, to say why;
  * a batch that another row's data failed, a second statement of the send's own.
  */
@@ -62,4 +63,4 @@ function entered(
   });
 }
 
-const batches = new WeakMap<Database, MessageBatches<ChatRow, boolean>>();
+const batches = new WeakMap<Database, GroupCommit<ChatRow, boolean>>();

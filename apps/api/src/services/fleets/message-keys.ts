@@ -4,8 +4,9 @@ import { IDEMPOTENCY_WINDOW_MS } from "@fleet/contracts/fleets/message-fleet";
 import { and, type Database, eq, messageIdempotencyKeys, resultRows, sql } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
 import type { ServiceContext } from "../shared/context.ts";
+import { batchesOf, type GroupCommit } from "../shared/group-commit.ts";
 import { notAccepting, requireFleet } from "../shared/tenancy.ts";
-import { batchesOf, type ChatRow, type MessageBatches } from "./message-batches.ts";
+import type { ChatRow } from "./message-batches.ts";
 
 /** Expired keys a keyed message deletes at most, so pruning never makes one send slow. */
 const PRUNE_BATCH = 100;
@@ -24,11 +25,11 @@ interface Claim {
   stored: boolean;
 }
 
-const batches = new WeakMap<Database, MessageBatches<KeyedRow, Claim>>();
+const batches = new WeakMap<Database, GroupCommit<KeyedRow, Claim>>();
 
 /**
  * Stores a message under an Idempotency-Key once, in one statement on the common path, shared with the
- * keyed messages sent at the same moment (`MessageBatches`; a key sent twice at once goes in two). The
+ * keyed messages sent at the same moment (`GroupCommit`; a key sent twice at once goes in two). The
  * statement reads each fleet (scoped to the tenant), claims each key (a new key, or one past its 24 h)
  * only for an active fleet, stores an event only where its claim succeeded, and prunes a few expired
  * keys of those fleets. A concurrent repeat's claim waits on the first claim's row and then finds it

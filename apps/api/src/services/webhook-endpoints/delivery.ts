@@ -1,17 +1,10 @@
-import {
-  and,
-  eq,
-  resultRows,
-  sql,
-  webhookAttempts,
-  webhookDeliveries,
-  webhookEndpoints,
-  webhookEvents,
-} from "@fleet/db";
+import { type Database, resultRows, sql } from "@fleet/db";
+import { PinnedAgentPool } from "../../runtime/pinned-connect.ts";
 import { postPinnedReading } from "../../runtime/pinned-post.ts";
 import { HostRefused, resolvePublic, systemResolve } from "../../runtime/public-address.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { errorCode } from "../shared/errors.ts";
+import { batchesOf, type GroupCommit } from "../shared/group-commit.ts";
 import { webhookPayload } from "./delivery-rows.ts";
 import { signingSecrets } from "./endpoint-rows.ts";
 import { disableIfFailing } from "./failing-endpoints.ts";
@@ -42,8 +35,6 @@ const CLAIM_MS = WEBHOOK_TIMEOUT_MS + 50_000;
 /** How much of an answer's body an attempt keeps. */
 export const RESPONSE_HEAD_BYTES = 1024;
 
-const BATCH = 50;
-
 /** The wait after failed attempt `attempt` (1-based), jittered; `random` in [0, 1). */
 export function retryDelayMs(attempt: number, random: number = Math.random()): number {
   const base = WEBHOOK_RETRY_DELAYS_MS[Math.min(attempt, WEBHOOK_RETRY_DELAYS_MS.length) - 1]!;
@@ -59,24 +50,51 @@ export type WebhookDeliveryReport = (failure: {
   givenUp: boolean;
 }) => void;
 
+/** A claimed delivery with what its attempt needs: its endpoint's address and secrets, and its event. */
 interface Claimed {
   endpoint_id: string;
   event_id: string;
-  attempts: number;
+  attempts: number | string;
+  url: string;
+  workspace_id: string;
+  wrapped_key: string;
+  ciphertext: string;
+  previous_wrapped_key: string | null;
+  previous_ciphertext: string | null;
+  previous_expires_at: number | string | null;
+  type: string;
+  created_at: number | string;
+  data: unknown;
 }
 
+/** The most deliveries one pass claims (and attempts at once); a full pass is followed by another. */
+const BATCH = 100;
+
 /**
- * Delivers what is due: claims up to a batch of pending deliveries of enabled endpoints (others' passes
- * skip rows a claim holds; `for update skip locked`), pushing each one's next attempt past the claim so a
- * killed deliverer's rows are taken over when the claim lapses. A delivery waits while an earlier one of
- * the same resource to the same endpoint is pending: each receiver gets a resource's events in order.
+ * Delivers what is due, in passes until one claims less than a batch. A pass claims up to a batch of
+ * pending deliveries of enabled endpoints (others' passes skip rows a claim holds; `for update skip
+ * locked`), pushing each one's next attempt past the claim so a killed deliverer's rows are taken over when
+ * the claim lapses, and reads what each attempt needs in the same statement. A delivery waits while an
+ * earlier one of the same resource to the same endpoint is pending: each receiver gets a resource's events
+ * in order. The attempts go at once; each one's outcome is recorded as it comes, with the others that came
+ * in the same turn (`GroupCommit`: one transaction for many), so a slow receiver delays no other's record.
  */
 export async function deliverDueWebhooks(
   ctx: ServiceContext,
   report: WebhookDeliveryReport,
 ): Promise<number> {
+  let delivered = 0;
+  for (;;) {
+    const claimed = await claimDue(ctx);
+    await Promise.all(claimed.map((row) => deliverOne(ctx, row, report)));
+    delivered += claimed.length;
+    if (claimed.length < BATCH) return delivered;
+  }
+}
+
+async function claimDue(ctx: ServiceContext): Promise<Claimed[]> {
   const now = ctx.now();
-  const claimed = resultRows<Claimed>(
+  return resultRows<Claimed>(
     await ctx.db.execute(sql`
       with due as (
         select d.endpoint_id, d.event_id from webhook_deliveries d
@@ -89,16 +107,19 @@ export async function deliverDueWebhooks(
         order by d.next_attempt_at
         limit ${BATCH}
         for update of d skip locked
+      ),
+      claimed as (
+        update webhook_deliveries d
+        set attempts = d.attempts + 1, next_attempt_at = ${now + CLAIM_MS}::bigint, updated_at = ${now}::bigint
+        from due where d.endpoint_id = due.endpoint_id and d.event_id = due.event_id and d.status = 'pending'
+        returning d.endpoint_id, d.event_id, d.attempts
       )
-      update webhook_deliveries d
-      set attempts = d.attempts + 1, next_attempt_at = ${now + CLAIM_MS}::bigint, updated_at = ${now}::bigint
-      from due where d.endpoint_id = due.endpoint_id and d.event_id = due.event_id and d.status = 'pending'
-      returning d.endpoint_id, d.event_id, d.attempts`),
+      select c.endpoint_id, c.event_id, c.attempts, e.url, e.workspace_id, e.wrapped_key, e.ciphertext,
+        e.previous_wrapped_key, e.previous_ciphertext, e.previous_expires_at, ev.type, ev.created_at, ev.data
+      from claimed c
+      join webhook_endpoints e on e.id = c.endpoint_id
+      join webhook_events ev on ev.id = c.event_id`),
   );
-  await Promise.all(
-    claimed.map((row) => deliverOne(ctx, { ...row, attempts: Number(row.attempts) }, report)),
-  );
-  return claimed.length;
 }
 
 /** What one attempt came to. */
@@ -114,34 +135,42 @@ async function deliverOne(
   claimed: Claimed,
   report: WebhookDeliveryReport,
 ): Promise<void> {
-  const [found] = await ctx.db
-    .select({ endpoint: webhookEndpoints, event: webhookEvents })
-    .from(webhookDeliveries)
-    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
-    .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
-    .where(
-      and(
-        eq(webhookDeliveries.endpointId, claimed.endpoint_id),
-        eq(webhookDeliveries.eventId, claimed.event_id),
-      ),
-    );
-  if (found === undefined) return; // the endpoint was deleted meanwhile
-  const { endpoint, event } = found;
   const started = ctx.now();
-  const body = JSON.stringify(webhookPayload(event));
-  const outcome = await attempt(ctx, endpoint, event.id, body, started);
-  await settle(ctx, claimed, outcome, report, new URL(endpoint.url).origin);
+  const data = typeof claimed.data === "string" ? JSON.parse(claimed.data) : claimed.data;
+  const body = JSON.stringify(
+    webhookPayload({ id: claimed.event_id, type: claimed.type, createdAt: Number(claimed.created_at), data }),
+  );
+  const expires = claimed.previous_expires_at;
+  const secrets = signingSecrets(
+    ctx.vault,
+    {
+      id: claimed.endpoint_id,
+      workspaceId: claimed.workspace_id,
+      wrappedKey: claimed.wrapped_key,
+      ciphertext: claimed.ciphertext,
+      previousWrappedKey: claimed.previous_wrapped_key,
+      previousCiphertext: claimed.previous_ciphertext,
+      previousExpiresAt: expires === null ? null : Number(expires),
+    },
+    started,
+  );
+  const outcome = await attempt(ctx, claimed.url, secrets, claimed.event_id, body, started);
+  await settle(ctx, { ...claimed, attempts: Number(claimed.attempts) }, outcome, report);
 }
+
+/** Kept-alive connections to receivers, each pinned to the addresses its host was checked to resolve to. */
+const receivers = new PinnedAgentPool();
 
 /** One POST: the address checked again (outside dev mode) and the connection pinned to it. */
 async function attempt(
   ctx: ServiceContext,
-  endpoint: typeof webhookEndpoints.$inferSelect,
+  url: string,
+  secrets: string[],
   eventId: string,
   body: string,
   started: number,
 ): Promise<Outcome> {
-  const target = new URL(endpoint.url);
+  const target = new URL(url);
   const failed = (error: string): Outcome => ({
     status: null,
     error,
@@ -161,73 +190,67 @@ async function attempt(
   const headers = {
     "content-type": "application/json",
     "user-agent": "fleet-control-plane/webhooks",
-    ...signedHeaders(signingSecrets(ctx.vault, endpoint, started), eventId, started, body),
+    ...signedHeaders(secrets, eventId, started, body),
   };
   try {
     const answer = await postPinnedReading(
       target,
       body,
       headers,
-      { addresses, timeoutMs: WEBHOOK_TIMEOUT_MS },
+      { addresses, timeoutMs: WEBHOOK_TIMEOUT_MS, agents: receivers },
       RESPONSE_HEAD_BYTES,
     );
-    return { status: answer.status, error: null, head: answer.head, latencyMs: ctx.now() - started };
+    // Text in PostgreSQL holds no NUL: a receiver's answer with one is kept with U+FFFD in its place.
+    const head = answer.head.replaceAll("\u0000", "\uFFFD");
+    return { status: answer.status, error: null, head, latencyMs: ctx.now() - started };
   } catch (error) {
     const name = (error as Error).name;
     return failed(name === "TimeoutError" || name === "AbortError" ? "timeout" : errorCode(error));
   }
 }
 
+/** One attempt's record, for the group commit that writes it with the others of its turn. */
+interface Settled {
+  id: string;
+  endpointId: string;
+  eventId: string;
+  attempt: number;
+  at: number;
+  outcome: Outcome;
+  status: "succeeded" | "failed" | "pending";
+  nextAttemptAt: number;
+  gone: boolean;
+}
+
+const settlers = new WeakMap<Database, GroupCommit<Settled, true>>();
+
 /**
- * Records the attempt and what it decides, in one transaction: a 2xx ends the delivery; a 410 ends it and
- * disables the endpoint (`disabled_reason` gone); anything else retries after the schedule's next wait, or
- * gives the delivery up after the last attempt, and disables an endpoint failing for days (`failing`).
+ * Records the attempt and what it decides, with the other attempts that ended in the same turn (one
+ * transaction, `settleMany`): a 2xx ends the delivery; a 410 ends it and disables the endpoint
+ * (`disabled_reason` gone); anything else retries after the schedule's next wait, or gives the delivery
+ * up after the last attempt, and disables an endpoint failing for days (`failing`).
  */
 async function settle(
   ctx: ServiceContext,
-  claimed: Claimed,
+  claimed: Claimed & { attempts: number },
   outcome: Outcome,
   report: WebhookDeliveryReport,
-  origin: string,
 ): Promise<void> {
   const now = ctx.now();
   const delivered = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
   const gone = outcome.status === 410;
   const givenUp = !delivered && (gone || claimed.attempts >= WEBHOOK_MAX_ATTEMPTS);
   const status = delivered ? "succeeded" : givenUp ? "failed" : "pending";
-  await ctx.db.transaction(async (tx) => {
-    await tx.insert(webhookAttempts).values({
-      endpointId: claimed.endpoint_id,
-      eventId: claimed.event_id,
-      attempt: claimed.attempts,
-      at: now,
-      status: outcome.status,
-      latencyMs: outcome.latencyMs,
-      error: outcome.error,
-      responseHead: outcome.head,
-    });
-    await tx
-      .update(webhookDeliveries)
-      .set({
-        status,
-        nextAttemptAt: status === "pending" ? now + retryDelayMs(claimed.attempts) : now,
-        updatedAt: now,
-      })
-      .where(
-        and(
-          eq(webhookDeliveries.endpointId, claimed.endpoint_id),
-          eq(webhookDeliveries.eventId, claimed.event_id),
-          eq(webhookDeliveries.status, "pending"),
-        ),
-      );
-    if (gone) {
-      await tx
-        .update(webhookEndpoints)
-        .set({ enabled: false, disabledReason: "gone", updatedAt: now })
-        .where(eq(webhookEndpoints.id, claimed.endpoint_id));
-    } else if (!delivered) {
-      await disableIfFailing(tx, claimed.endpoint_id, now);
-    }
+  await batchesOf(settlers, ctx, settleMany).store({
+    id: `${claimed.endpoint_id}/${claimed.event_id}`,
+    endpointId: claimed.endpoint_id,
+    eventId: claimed.event_id,
+    attempt: claimed.attempts,
+    at: now,
+    outcome,
+    status,
+    nextAttemptAt: status === "pending" ? now + retryDelayMs(claimed.attempts) : now,
+    gone,
   });
   if (!delivered) {
     const why = outcome.status === null ? (outcome.error ?? "no answer") : `answered ${outcome.status}`;
@@ -235,8 +258,45 @@ async function settle(
       endpointId: claimed.endpoint_id,
       eventId: claimed.event_id,
       attempt: claimed.attempts,
-      reason: `${origin} ${why}`,
+      reason: `${new URL(claimed.url).origin} ${why}`,
       givenUp,
     });
   }
+}
+
+/**
+ * Writes attempts' records in one transaction: their rows (one statement), their deliveries' next state
+ * (one statement, each only while still pending: a delivery deleted or retried meanwhile is left as it
+ * is), the endpoints that answered 410 disabled, and each endpoint that failed checked for its days of
+ * failing (once however many of its attempts failed).
+ */
+async function settleMany(db: Database, rows: Settled[]): Promise<Map<string, true>> {
+  const column = <T>(pick: (row: Settled) => T) => sql.param(rows.map(pick));
+  const at = Math.max(...rows.map((row) => row.at));
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`
+      insert into webhook_attempts (endpoint_id, event_id, attempt, at, status, latency_ms, error, response_head)
+      select * from unnest(${column((r) => r.endpointId)}::uuid[], ${column((r) => r.eventId)}::uuid[],
+        ${column((r) => r.attempt)}::int[], ${column((r) => r.at)}::bigint[],
+        ${column((r) => r.outcome.status)}::int[], ${column((r) => r.outcome.latencyMs)}::int[],
+        ${column((r) => r.outcome.error)}::text[], ${column((r) => r.outcome.head)}::text[])`);
+    await tx.execute(sql`
+      update webhook_deliveries d
+      set status = u.status, next_attempt_at = u.next_attempt_at, updated_at = u.at
+      from unnest(${column((r) => r.endpointId)}::uuid[], ${column((r) => r.eventId)}::uuid[],
+        ${column((r) => r.status)}::text[], ${column((r) => r.nextAttemptAt)}::bigint[],
+        ${column((r) => r.at)}::bigint[]) as u(endpoint_id, event_id, status, next_attempt_at, at)
+      where d.endpoint_id = u.endpoint_id and d.event_id = u.event_id and d.status = 'pending'`);
+    const gone = [...new Set(rows.filter((row) => row.gone).map((row) => row.endpointId))];
+    if (gone.length > 0) {
+      await tx.execute(sql`
+        update webhook_endpoints set enabled = false, disabled_reason = 'gone', updated_at = ${at}::bigint
+        where id = any(${sql.param(gone)}::uuid[])`);
+    }
+    const failing = new Set(
+      rows.filter((row) => row.status !== "succeeded" && !row.gone).map((row) => row.endpointId),
+    );
+    for (const endpointId of failing) await disableIfFailing(tx, endpointId, at);
+  });
+  return new Map(rows.map((row) => [row.id, true]));
 }

@@ -27,7 +27,20 @@ export function sealEndpointSecret(vault: Vault, workspaceId: string, endpointId
  * The secrets a delivery at `now` signs with: the one in force, then the one a rotation replaced while it
  * is still within its 24 hours. Opened only to sign; never served again or logged.
  */
-export function signingSecrets(vault: Vault, row: EndpointRow, now: number): string[] {
+export function signingSecrets(
+  vault: Vault,
+  row: Pick<
+    EndpointRow,
+    | "id"
+    | "workspaceId"
+    | "wrappedKey"
+    | "ciphertext"
+    | "previousWrappedKey"
+    | "previousCiphertext"
+    | "previousExpiresAt"
+  >,
+  now: number,
+): string[] {
   const open = (sealed: { wrappedKey: string; ciphertext: string }) =>
     String(vault.open(row.workspaceId, vaultName(row.id), sealed).secret);
   const secrets = [open(row)];

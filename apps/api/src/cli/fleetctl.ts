@@ -30,6 +30,11 @@ With the saved credential, as the console does (the same routes, scopes and rule
   approvals list [--status pending|approved|denied|timed_out|auto_killed] [--workspace ID]
   approve GATE_ID [--reason TEXT] [--workspace ID]
   deny GATE_ID [--reason TEXT] [--workspace ID]
+  webhooks listen [--events a,b] [--fleet ID] [--port N] [--forward-to URL] [--url URL] [--workspace ID]
+                                               subscribe a local URL to the workspace's events, print
+                                               each delivery with whether its signature verifies, pass
+                                               it on to --forward-to; Ctrl-C deletes the endpoint. The
+                                               API takes a local URL in dev mode; else --url (a tunnel)
 
   --api-url URL            the API of login and the commands above: else API_URL, PUBLIC_URL or PORT
                            (http://localhost:PORT), else the saved credential's, else http://localhost:8080
@@ -75,6 +80,10 @@ async function run(argv: string[]): Promise<Record<string, unknown> | Printed> {
       message: { type: "string" },
       status: { type: "string" },
       reason: { type: "string" },
+      events: { type: "string" },
+      port: { type: "string" },
+      url: { type: "string" },
+      "forward-to": { type: "string" },
       json: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },

@@ -8,6 +8,7 @@ import type { getMe } from "@fleet/contracts/users/get-me";
 import type { listVisibleWorkspaces } from "@fleet/contracts/workspaces/list-visible-workspaces";
 import { runConsoleUrl } from "../runtime/console-links.ts";
 import { type ApiAnswer, CliError, problemLine, request, type SavedCredential } from "./api-client.ts";
+import { listenForWebhooks } from "./webhooks-listen.ts";
 
 /**
  * The commands a person runs after `fleetctl login`: the same /v1 routes the console calls, with the
@@ -22,7 +23,15 @@ export interface Printed {
 export type RemoteValues = Record<string, string | boolean | undefined>;
 
 /** The commands this module runs, by their words before any id. */
-export const remoteCommands = ["whoami", "fleets list", "send", "approvals list", "approve", "deny"];
+export const remoteCommands = [
+  "whoami",
+  "fleets list",
+  "send",
+  "approvals list",
+  "approve",
+  "deny",
+  "webhooks listen",
+];
 
 class Remote {
   constructor(
@@ -118,6 +127,23 @@ export async function runRemote(
       json: { ...me, api_url: api },
       text: `${me.email} in ${me.tenant_name} (${me.tenant_id}) at ${api}\nscopes: ${me.scopes.join(" ")}`,
     };
+  }
+  if (command === "webhooks listen") {
+    return listenForWebhooks(remote, {
+      workspaceId: await workspaceOf(remote, values),
+      events: text(values, "events"),
+      fleetId: text(values, "fleet"),
+      port: text(values, "port"),
+      url: text(values, "url"),
+      forwardTo: text(values, "forward-to"),
+      json: values.json === true,
+      print: (line) => console.log(line),
+      // Ctrl-C (or a terminating signal) stops listening; the endpoint is deleted before fleetctl exits.
+      stopped: new Promise((resolve) => {
+        process.once("SIGINT", () => resolve());
+        process.once("SIGTERM", () => resolve());
+      }),
+    });
   }
   if (command === "fleets list") {
     const workspace = await workspaceOf(remote, values);

@@ -30,6 +30,16 @@ export const webhookEventCatalogue = {
     description: "An approval gate was approved or denied (in the inbox, in chat, or by a grant's webhook).",
     data: approvalGate,
   },
+  "gate.escalated": {
+    description:
+      "A pending approval gate reached its escalation time; its escalation approvers may now answer.",
+    data: approvalGate,
+  },
+  "gate.timed_out": {
+    description:
+      "An approval gate closed without a decision: its deadline passed (status timed_out) or its fleet was stopped or killed (auto_killed).",
+    data: approvalGate,
+  },
   "event.completed": {
     description: "A fleet event's run finished and was processed; data is the event as its read shows it.",
     data: fleetEventView,

@@ -1,0 +1,169 @@
+import { eq, webhookDeliveries, webhookEvents } from "@fleet/db";
+import {
+  type ReceivedDelivery,
+  startWebhookReceiver,
+  type WebhookReceiver,
+} from "@fleet/testing/webhook-receiver";
+import { Webhook } from "standardwebhooks";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { timeOutGates } from "../src/services/approvals/sweep.ts";
+import { leasedFleet } from "./approval-fixtures.ts";
+import { opened, people, putPolicy } from "./approval-policy-fixtures.ts";
+import { installFleet } from "./fleet-fixtures.ts";
+import { call, seedTenant, type Tenant, testApi, useIsolatedApi } from "./harness.ts";
+import { endpointIn, type MintedEndpoint } from "./webhook-endpoint-fixtures.ts";
+
+interface Payload {
+  id: string;
+  type: string;
+  timestamp: string;
+  data: Record<string, unknown>;
+}
+
+/**
+ * Two endpoints of the owner's workspace on the local receiver, both subscribed to `types`: `watching`
+ * with no fleet filter (or `fleetId`'s), `elsewhere` filtered to another fleet of the workspace, which
+ * must get nothing of these acts.
+ */
+async function watchers(owner: Tenant, receiver: WebhookReceiver, types: string[], fleetId?: string) {
+  const watching = await endpointIn(owner, {
+    url: `${receiver.url}/watching`,
+    event_types: types,
+    ...(fleetId === undefined ? {} : { fleet_id: fleetId }),
+  });
+  const elsewhere = await endpointIn(owner, {
+    url: `${receiver.url}/elsewhere`,
+    event_types: types,
+    fleet_id: await installFleet(owner),
+  });
+  return { watching, elsewhere };
+}
+
+/** The delivery of `type` about `about` (an id in its body), verified as an integrator would. */
+async function deliveryOf(
+  receiver: WebhookReceiver,
+  endpoint: MintedEndpoint,
+  type: string,
+  about: string,
+): Promise<Payload> {
+  const delivery = await receiver.waitFor(
+    (d: ReceivedDelivery) => d.body.includes(`"type":"${type}"`) && d.body.includes(about),
+    15_000,
+  );
+  const payload = new Webhook(endpoint.secret).verify(delivery.body, {
+    "webhook-id": String(delivery.headers["webhook-id"]),
+    "webhook-timestamp": String(delivery.headers["webhook-timestamp"]),
+    "webhook-signature": String(delivery.headers["webhook-signature"]),
+  }) as Payload;
+  expect(delivery.headers["webhook-id"]).toBe(payload.id);
+  return payload;
+}
+
+/** The outbox's deliveries to one endpoint (of every type, or `type`'s). */
+async function deliveriesTo(endpoint: MintedEndpoint, type?: string) {
+  const api = await testApi();
+  const rows = await api.database.db
+    .select()
+    .from(webhookDeliveries)
+    .where(eq(webhookDeliveries.endpointId, endpoint.id));
+  return rows.filter((row) => type === undefined || row.type === type);
+}
+
+async function eventTypesAbout(resource: string) {
+  const api = await testApi();
+  const rows = await api.database.db.select().from(webhookEvents).where(eq(webhookEvents.resource, resource));
+  return rows.map((row) => row.type);
+}
+
+describe("the outbox's other event types (dev mode, so an endpoint may be the local receiver)", () => {
+  useIsolatedApi({ FLEET_DEV_MODE: "true" });
+  let receiver: WebhookReceiver;
+  beforeAll(async () => {
+    receiver = await startWebhookReceiver();
+  });
+  afterAll(() => receiver.close());
+
+  it("gate.escalated goes out when the sweeper escalates a gate, beside the old notice", {
+    timeout: 60_000,
+  }, async () => {
+    const owner = await seedTenant();
+    const [first, backup] = await people(owner, 2);
+    const put = await putPolicy(owner, {
+      rules: [
+        {
+          name: "escalating",
+          match: {},
+          approvers: [first!.userId],
+          timeout_ms: 8_000,
+          escalate_at_fraction: 0.25,
+          escalation_approvers: [backup!.userId],
+        },
+      ],
+      escalation_webhook_url: null,
+    });
+    expect(put.status, put.text).toBe(200);
+    const leased = await leasedFleet(owner);
+    const { watching, elsewhere } = await watchers(owner, receiver, ["gate.escalated"], leased.fleetId);
+    const gate = await opened(leased);
+    const payload = await deliveryOf(receiver, watching, "gate.escalated", gate.gate_id);
+    expect(payload.data).toMatchObject({
+      gate_id: gate.gate_id,
+      status: "pending",
+      fleet_id: leased.fleetId,
+      rule: "escalating",
+      escalated_at: expect.any(Number),
+    });
+    expect(new Date(payload.timestamp).getTime()).toBe(payload.data.escalated_at);
+    expect(await eventTypesAbout(`approval_gate:${gate.gate_id}`)).toEqual(["gate.escalated"]);
+    expect(await deliveriesTo(elsewhere)).toHaveLength(0);
+  });
+
+  it("gate.timed_out goes out when a gate passes its deadline, and when its fleet is stopped", {
+    timeout: 60_000,
+  }, async () => {
+    const owner = await seedTenant();
+    const leased = await leasedFleet(owner);
+    const { watching, elsewhere } = await watchers(owner, receiver, ["gate.timed_out"]);
+    const overdue = await opened(leased, { timeout_ms: 1_000 });
+    const timedOut = await deliveryOf(receiver, watching, "gate.timed_out", overdue.gate_id);
+    expect(timedOut.data).toMatchObject({
+      gate_id: overdue.gate_id,
+      status: "timed_out",
+      resolved_by: "system:timeout",
+      resolved_at: overdue.timeout_at,
+    });
+
+    const pending = await opened(leased);
+    const stopped = await call("PATCH", `/v1/workspaces/${owner.workspaceId}/fleets/${leased.fleetId}`, {
+      token: owner.apiKey,
+      body: { status: "stopped" },
+    });
+    expect(stopped.status, stopped.text).toBe(200);
+    const killed = await deliveryOf(receiver, watching, "gate.timed_out", pending.gate_id);
+    expect(killed.data).toMatchObject({
+      gate_id: pending.gate_id,
+      status: "auto_killed",
+      resolved_by: "system:fleet_stopped",
+    });
+    expect(await deliveriesTo(elsewhere)).toHaveLength(0);
+  });
+
+  it("a timeout that rolls back writes no gate.timed_out", { timeout: 60_000 }, async () => {
+    const owner = await seedTenant();
+    const watching = await endpointIn(owner, {
+      url: `${receiver.url}/watching`,
+      event_types: ["gate.timed_out"],
+    });
+    const gate = await opened(await leasedFleet(owner));
+    const api = await testApi();
+    await expect(
+      api.database.db.transaction(async (tx) => {
+        const swept = await timeOutGates(tx, Date.now() + 25 * 3_600_000, gate.gate_id);
+        expect(swept).toEqual([gate.gate_id]);
+        throw new Error("the act fails after timing out");
+      }),
+    ).rejects.toThrow("the act fails after timing out");
+    expect(await eventTypesAbout(`approval_gate:${gate.gate_id}`)).toEqual([]);
+    expect(await deliveriesTo(watching)).toHaveLength(0);
+  });
+});

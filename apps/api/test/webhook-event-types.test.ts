@@ -7,9 +7,10 @@ import {
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { timeOutGates } from "../src/services/approvals/sweep.ts";
-import { leasedFleet } from "./approval-fixtures.ts";
+import { answerGate, leasedFleet } from "./approval-fixtures.ts";
 import { opened, people, putPolicy } from "./approval-policy-fixtures.ts";
 import { installFleet } from "./fleet-fixtures.ts";
+import { grantOf, requestGrant, revokeGrant } from "./grant-fixtures.ts";
 import { call, seedTenant, type Tenant, testApi, useIsolatedApi } from "./harness.ts";
 import { endpointIn, type MintedEndpoint } from "./webhook-endpoint-fixtures.ts";
 
@@ -39,15 +40,16 @@ async function watchers(owner: Tenant, receiver: WebhookReceiver, types: string[
   return { watching, elsewhere };
 }
 
-/** The delivery of `type` about `about` (an id in its body), verified as an integrator would. */
+/** The delivery of `type` about `about` (an id, or words, all in its body), verified as an integrator would. */
 async function deliveryOf(
   receiver: WebhookReceiver,
   endpoint: MintedEndpoint,
   type: string,
-  about: string,
+  about: string | string[],
 ): Promise<Payload> {
+  const words = [`"type":"${type}"`, ...(typeof about === "string" ? [about] : about)];
   const delivery = await receiver.waitFor(
-    (d: ReceivedDelivery) => d.body.includes(`"type":"${type}"`) && d.body.includes(about),
+    (d: ReceivedDelivery) => words.every((word) => d.body.includes(word)),
     15_000,
   );
   const payload = new Webhook(endpoint.secret).verify(delivery.body, {
@@ -165,5 +167,42 @@ describe("the outbox's other event types (dev mode, so an endpoint may be the lo
     ).rejects.toThrow("the act fails after timing out");
     expect(await eventTypesAbout(`approval_gate:${gate.gate_id}`)).toEqual([]);
     expect(await deliveriesTo(watching)).toHaveLength(0);
+  });
+
+  it("grant.requested and grant.decided go out with the grant; a refused request sends nothing", {
+    timeout: 60_000,
+  }, async () => {
+    const owner = await seedTenant();
+    const fleetId = await installFleet(owner);
+    const { watching, elsewhere } = await watchers(
+      owner,
+      receiver,
+      ["grant.requested", "grant.decided"],
+      fleetId,
+    );
+    const requested = await requestGrant(owner, fleetId, "github", "Open pull requests.");
+    expect(requested.status, requested.text).toBe(201);
+    const grantId = requested.body.grant_id;
+    const asked = await deliveryOf(receiver, watching, "grant.requested", grantId);
+    expect(asked.data).toEqual(await grantOf(owner, fleetId, grantId));
+    expect(asked.data).toMatchObject({ status: "pending", gate_id: requested.body.gate_id });
+    // Asked again while its gate is open: answered as it stands, nothing new.
+    expect((await requestGrant(owner, fleetId, "github", "Again.")).status).toBe(200);
+
+    expect((await answerGate(owner, requested.body.gate_id!, "approve")).status).toBe(200);
+    const approved = await deliveryOf(receiver, watching, "grant.decided", grantId);
+    expect(approved.data).toMatchObject({ grant_id: grantId, status: "approved" });
+    const revoked = await revokeGrant(owner, fleetId, grantId);
+    expect(revoked.status, revoked.text).toBe(200);
+    const gone = await deliveryOf(receiver, watching, "grant.decided", [grantId, '"status":"revoked"']);
+    expect(gone.data).toEqual(revoked.body);
+    // Revoking it again is refused and sends nothing.
+    expect((await revokeGrant(owner, fleetId, grantId)).status).toBe(409);
+    expect(await eventTypesAbout(`integration_grant:${grantId}`)).toEqual([
+      "grant.requested",
+      "grant.decided",
+      "grant.decided",
+    ]);
+    expect(await deliveriesTo(elsewhere)).toHaveLength(0);
   });
 });

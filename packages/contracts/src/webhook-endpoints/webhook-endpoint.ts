@@ -2,6 +2,7 @@ import { z } from "zod";
 import { approvalGate } from "../approvals/approval-gate.ts";
 import { epochMs, uuidv7 } from "../common.ts";
 import { fleetEventView } from "../fleet-events/fleet-event.ts";
+import { integrationGrant } from "../integration-grants/integration-grant.ts";
 import { workspaceParam } from "../workspaces/workspace-param.ts";
 
 /** An endpoint's signing secret starts so, as Standard Webhooks secrets do: `whsec_` and base64 of 32 bytes. */
@@ -39,6 +40,16 @@ export const webhookEventCatalogue = {
     description:
       "An approval gate closed without a decision: its deadline passed (status timed_out) or its fleet was stopped or killed (auto_killed).",
     data: approvalGate,
+  },
+  "grant.requested": {
+    description:
+      "A fleet asked for an integration grant, putting a new question to people (its gate opens with it); data is the grant.",
+    data: integrationGrant,
+  },
+  "grant.decided": {
+    description:
+      "An integration grant was approved or revoked (in the inbox, by the grant webhook, or by a revoke); data is the grant.",
+    data: integrationGrant,
   },
   "event.completed": {
     description: "A fleet event's run finished and was processed; data is the event as its read shows it.",

@@ -11,7 +11,7 @@ import { answerGate, leasedFleet } from "./approval-fixtures.ts";
 import { opened, people, putPolicy } from "./approval-policy-fixtures.ts";
 import { installFleet } from "./fleet-fixtures.ts";
 import { grantOf, requestGrant, revokeGrant } from "./grant-fixtures.ts";
-import { call, seedTenant, type Tenant, testApi, useIsolatedApi } from "./harness.ts";
+import { call, seedMember, seedTenant, type Tenant, testApi, useIsolatedApi } from "./harness.ts";
 import { endpointIn, type MintedEndpoint } from "./webhook-endpoint-fixtures.ts";
 
 interface Payload {
@@ -203,6 +203,67 @@ describe("the outbox's other event types (dev mode, so an endpoint may be the lo
       "grant.decided",
       "grant.decided",
     ]);
+    expect(await deliveriesTo(elsewhere)).toHaveLength(0);
+  });
+
+  it("api_key.revoked goes out with the key as the key list shows it, never the key", {
+    timeout: 60_000,
+  }, async () => {
+    const owner = await seedTenant();
+    const { watching, elsewhere } = await watchers(owner, receiver, ["api_key.revoked"]);
+    const minted = await call<{ id: string; key: string }>("POST", "/v1/api-keys", {
+      token: owner.apiKey,
+      body: { key_name: "to revoke" },
+    });
+    expect(minted.status, minted.text).toBe(201);
+    const revoked = await call("PATCH", `/v1/api-keys/${minted.body.id}`, {
+      token: owner.apiKey,
+      body: { active: false },
+    });
+    expect(revoked.status, revoked.text).toBe(200);
+    const payload = await deliveryOf(receiver, watching, "api_key.revoked", minted.body.id);
+    expect(payload.data).toEqual(revoked.body);
+    expect(payload.data).toMatchObject({ active: false, key_name: "to revoke" });
+    expect(JSON.stringify(payload)).not.toContain(minted.body.key);
+    // A second revoke is refused and sends nothing.
+    const again = await call("PATCH", `/v1/api-keys/${minted.body.id}`, {
+      token: owner.apiKey,
+      body: { active: false },
+    });
+    expect(again.status).toBe(409);
+    expect(await eventTypesAbout(`api_key:${minted.body.id}`)).toEqual(["api_key.revoked"]);
+    expect(await deliveriesTo(elsewhere)).toHaveLength(0);
+  });
+
+  it("member.removed goes out with the member, and api_key.revoked for each key their removal revoked", {
+    timeout: 60_000,
+  }, async () => {
+    const owner = await seedTenant();
+    const { watching, elsewhere } = await watchers(owner, receiver, ["member.removed", "api_key.revoked"]);
+    const member = await seedMember(owner, ["apikey:write"]);
+    const theirs = await call<{ id: string; key: string }>("POST", "/v1/api-keys", {
+      token: member.token,
+      body: { key_name: "the member's" },
+    });
+    expect(theirs.status, theirs.text).toBe(201);
+    const path = `/v1/tenants/me/members/${member.userId}`;
+    // Refused (a member may not remove people): nothing is sent.
+    expect((await call("DELETE", path, { token: member.token })).status).toBe(403);
+    expect(await eventTypesAbout(`member:${member.userId}`)).toEqual([]);
+    const removed = await call("DELETE", path, { token: owner.apiKey });
+    expect(removed.status, removed.text).toBe(204);
+    const payload = await deliveryOf(receiver, watching, "member.removed", member.userId);
+    expect(payload.data).toEqual({
+      user_id: member.userId,
+      email: member.email,
+      display_name: null,
+      role: "member",
+      scopes: ["apikey:write"],
+      created_at: expect.any(Number),
+    });
+    const key = await deliveryOf(receiver, watching, "api_key.revoked", theirs.body.id);
+    expect(key.data).toMatchObject({ id: theirs.body.id, active: false });
+    expect(JSON.stringify(key)).not.toContain(theirs.body.key);
     expect(await deliveriesTo(elsewhere)).toHaveLength(0);
   });
 });

@@ -1,8 +1,10 @@
 import { z } from "zod";
+import { apiKeyItem } from "../api-keys/api-key.ts";
 import { approvalGate } from "../approvals/approval-gate.ts";
 import { epochMs, uuidv7 } from "../common.ts";
 import { fleetEventView } from "../fleet-events/fleet-event.ts";
 import { integrationGrant } from "../integration-grants/integration-grant.ts";
+import { memberItem } from "../members/member.ts";
 import { workspaceParam } from "../workspaces/workspace-param.ts";
 
 /** An endpoint's signing secret starts so, as Standard Webhooks secrets do: `whsec_` and base64 of 32 bytes. */
@@ -58,6 +60,16 @@ export const webhookEventCatalogue = {
   "event.failed": {
     description: "A fleet event's run finished with a fleet error; data is the event as its read shows it.",
     data: fleetEventView,
+  },
+  "api_key.revoked": {
+    description:
+      "A tenant API key was revoked (by itself, or with its creator's removal); sent to every workspace of the tenant whose endpoint names no fleet. Data is the key as the key list shows it, never the key.",
+    data: apiKeyItem,
+  },
+  "member.removed": {
+    description:
+      "A person was removed from the tenant; sent to every workspace of the tenant whose endpoint names no fleet. Data is the member as the member list showed them.",
+    data: memberItem,
   },
 } as const;
 

@@ -7,6 +7,7 @@ import {
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { timeOutGates } from "../src/services/approvals/sweep.ts";
+import { pushSchedule } from "../src/services/schedules/sync.ts";
 import { answerGate, leasedFleet } from "./approval-fixtures.ts";
 import { opened, people, putPolicy } from "./approval-policy-fixtures.ts";
 import { installFleet } from "./fleet-fixtures.ts";
@@ -78,7 +79,8 @@ async function eventTypesAbout(resource: string) {
 }
 
 describe("the outbox's other event types (dev mode, so an endpoint may be the local receiver)", () => {
-  useIsolatedApi({ FLEET_DEV_MODE: "true" });
+  // No reconciler pass during a test: a schedule left failed stays failed until the test pushes it.
+  useIsolatedApi({ FLEET_DEV_MODE: "true", FLEET_RECONCILE_INTERVAL_MS: "600000" });
   let receiver: WebhookReceiver;
   beforeAll(async () => {
     receiver = await startWebhookReceiver();
@@ -264,6 +266,40 @@ describe("the outbox's other event types (dev mode, so an endpoint may be the lo
     const key = await deliveryOf(receiver, watching, "api_key.revoked", theirs.body.id);
     expect(key.data).toMatchObject({ id: theirs.body.id, active: false });
     expect(JSON.stringify(key)).not.toContain(theirs.body.key);
+    expect(await deliveriesTo(elsewhere)).toHaveLength(0);
+  });
+
+  it("schedule.sync_failed goes out when a push fails after the schedule was in line, once until it syncs", {
+    timeout: 60_000,
+  }, async () => {
+    const owner = await seedTenant();
+    const fleetId = await installFleet(owner);
+    const { watching, elsewhere } = await watchers(owner, receiver, ["schedule.sync_failed"], fleetId);
+    const created = await call<{ schedule_id: string; sync: string }>(
+      "POST",
+      `/v1/workspaces/${owner.workspaceId}/fleets/${fleetId}/schedules`,
+      { token: owner.apiKey, body: { cron: "0 6 * * *", message: "early report" } },
+    );
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.sync).toBe("synced");
+    const scheduleId = created.body.schedule_id;
+    // A push that succeeds sends nothing.
+    expect(await eventTypesAbout(`schedule:${scheduleId}`)).toEqual([]);
+    // A process with no scheduler (as fleetctl is) cannot push: the row is marked failed.
+    const api = await testApi();
+    const unscheduled = { ...api.app.services, scheduler: null };
+    await pushSchedule(unscheduled, scheduleId);
+    const payload = await deliveryOf(receiver, watching, "schedule.sync_failed", scheduleId);
+    expect(payload.data).toMatchObject({
+      schedule_id: scheduleId,
+      fleet_id: fleetId,
+      cron: "0 6 * * *",
+      sync: "failed",
+      last_error: "no scheduler runs in this process",
+    });
+    // Failing again while failed (the reconciler's retries) sends nothing more.
+    await pushSchedule(unscheduled, scheduleId);
+    expect(await eventTypesAbout(`schedule:${scheduleId}`)).toEqual(["schedule.sync_failed"]);
     expect(await deliveriesTo(elsewhere)).toHaveLength(0);
   });
 });

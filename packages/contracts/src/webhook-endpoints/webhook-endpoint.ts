@@ -5,6 +5,7 @@ import { epochMs, uuidv7 } from "../common.ts";
 import { fleetEventView } from "../fleet-events/fleet-event.ts";
 import { integrationGrant } from "../integration-grants/integration-grant.ts";
 import { memberItem } from "../members/member.ts";
+import { scheduleView } from "../schedules/schedule.ts";
 import { workspaceParam } from "../workspaces/workspace-param.ts";
 
 /** An endpoint's signing secret starts so, as Standard Webhooks secrets do: `whsec_` and base64 of 32 bytes. */
@@ -60,6 +61,11 @@ export const webhookEventCatalogue = {
   "event.failed": {
     description: "A fleet event's run finished with a fleet error; data is the event as its read shows it.",
     data: fleetEventView,
+  },
+  "schedule.sync_failed": {
+    description:
+      "A schedule's push to the scheduler failed after it was in line (retries of a row already failed send nothing more); data is the schedule, last_error included.",
+    data: scheduleView,
   },
   "api_key.revoked": {
     description:

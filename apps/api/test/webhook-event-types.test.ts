@@ -10,6 +10,7 @@ import { timeOutGates } from "../src/services/approvals/sweep.ts";
 import { pushSchedule } from "../src/services/schedules/sync.ts";
 import { answerGate, leasedFleet } from "./approval-fixtures.ts";
 import { opened, people, putPolicy } from "./approval-policy-fixtures.ts";
+import { leaseOne, setBudget, usage, workingFleet } from "./billing-fixtures.ts";
 import { installFleet } from "./fleet-fixtures.ts";
 import { grantOf, requestGrant, revokeGrant } from "./grant-fixtures.ts";
 import { call, seedMember, seedTenant, type Tenant, testApi, useIsolatedApi } from "./harness.ts";
@@ -300,6 +301,37 @@ describe("the outbox's other event types (dev mode, so an endpoint may be the lo
     // Failing again while failed (the reconciler's retries) sends nothing more.
     await pushSchedule(unscheduled, scheduleId);
     expect(await eventTypesAbout(`schedule:${scheduleId}`)).toEqual(["schedule.sync_failed"]);
+    expect(await deliveriesTo(elsewhere)).toHaveLength(0);
+  });
+
+  it("budget.threshold_crossed for a named percent and budget.exhausted at the budget go out once a period", {
+    timeout: 60_000,
+  }, async () => {
+    const owner = await seedTenant();
+    const { fleetId, runner } = await workingFleet(owner);
+    const types = ["budget.threshold_crossed", "budget.exhausted"];
+    const { watching, elsewhere } = await watchers(owner, receiver, types, fleetId);
+    // 100 is not among the fleet's percents: the spent budget goes out all the same.
+    await setBudget(owner, fleetId, { period_budget_nanos: 1_000, alert_percents: [50] });
+    const lease = await leaseOne(runner);
+    expect((await usage(runner, lease, { cost_nanos: 400 })).status).toBe(200);
+    expect((await usage(runner, lease, { cost_nanos: 600 })).status).toBe(200);
+    const crossed = await deliveryOf(receiver, watching, "budget.threshold_crossed", fleetId);
+    expect(crossed.data).toMatchObject({
+      fleet_id: fleetId,
+      period_budget_nanos: 1_000,
+      alert_percents: [50],
+      percent: 50,
+      crossed_at_spend_nanos: 600,
+      over_budget: false,
+    });
+    const over = await usage(runner, lease, { cost_nanos: 1_100 });
+    expect(over.status, over.text).toBe(409);
+    const exhausted = await deliveryOf(receiver, watching, "budget.exhausted", fleetId);
+    expect(exhausted.data).toMatchObject({ fleet_id: fleetId, percent: 100, crossed_at_spend_nanos: 1_100 });
+    // More spend crosses nothing new.
+    expect((await usage(runner, lease, { cost_nanos: 1_300 })).status).toBe(409);
+    expect(await eventTypesAbout(`fleet_budget:${fleetId}`)).toEqual(types);
     expect(await deliveriesTo(elsewhere)).toHaveLength(0);
   });
 });

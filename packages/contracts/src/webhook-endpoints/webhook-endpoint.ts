@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { apiKeyItem } from "../api-keys/api-key.ts";
 import { approvalGate } from "../approvals/approval-gate.ts";
+import { fleetBudget, nanos } from "../billing/billing.ts";
 import { epochMs, uuidv7 } from "../common.ts";
 import { fleetEventView } from "../fleet-events/fleet-event.ts";
 import { integrationGrant } from "../integration-grants/integration-grant.ts";
@@ -25,6 +26,15 @@ export const WEBHOOK_DATA_MAX_BYTES = 256 * 1024;
  * catalogue grows as each type's act writes the outbox (docs/decisions/webhooks.md); an endpoint may
  * subscribe only to types listed here.
  */
+/** A budget event's data: the fleet's budget as its read shows it, with the percent crossed and the spend that crossed it. */
+const budgetCrossing = fleetBudget
+  .extend({
+    percent: z.number().int(),
+    /** The spend the write that crossed saw: a running lease's usage counts before its report charges it. */
+    crossed_at_spend_nanos: nanos("crossed_at_spend_nanos"),
+  })
+  .meta({ id: "WebhookBudgetCrossing" });
+
 export const webhookEventCatalogue = {
   "gate.opened": {
     description: "An approval gate opened (a run's, or an integration grant's); data is the gate.",
@@ -66,6 +76,16 @@ export const webhookEventCatalogue = {
     description:
       "A schedule's push to the scheduler failed after it was in line (retries of a row already failed send nothing more); data is the schedule, last_error included.",
     data: scheduleView,
+  },
+  "budget.threshold_crossed": {
+    description:
+      "A fleet's spend this period crossed one of its alert percents (once each a period); data is its budget, with the percent.",
+    data: budgetCrossing,
+  },
+  "budget.exhausted": {
+    description:
+      "A fleet's spend this period reached its period budget (once a period, whatever its alert percents); data is its budget.",
+    data: budgetCrossing,
   },
   "api_key.revoked": {
     description:

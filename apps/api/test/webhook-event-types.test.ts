@@ -334,4 +334,46 @@ describe("the outbox's other event types (dev mode, so an endpoint may be the lo
     expect(await eventTypesAbout(`fleet_budget:${fleetId}`)).toEqual(types);
     expect(await deliveriesTo(elsewhere)).toHaveLength(0);
   });
+
+  it("event.received goes out with the event as its read shows it, with and without an Idempotency-Key", {
+    timeout: 60_000,
+  }, async () => {
+    const owner = await seedTenant();
+    const fleetId = await installFleet(owner);
+    const { watching, elsewhere } = await watchers(owner, receiver, ["event.received"], fleetId);
+    const path = `/v1/workspaces/${owner.workspaceId}/fleets/${fleetId}`;
+    const send = (message: string, key?: string) =>
+      call<{ event_id: string }>("POST", `${path}/messages`, {
+        token: owner.apiKey,
+        body: { message },
+        headers: key === undefined ? {} : { "idempotency-key": key },
+      });
+    const plain = await send("hello there");
+    expect(plain.status, plain.text).toBe(202);
+    const keyed = await send("once only", "key-1");
+    expect(keyed.status, keyed.text).toBe(202);
+    for (const sent of [plain, keyed]) {
+      const payload = await deliveryOf(receiver, watching, "event.received", sent.body.event_id);
+      const read = await call("GET", `${path}/events/${sent.body.event_id}`, { token: owner.apiKey });
+      expect(read.status, read.text).toBe(200);
+      expect(payload.data).toEqual(read.body);
+      expect(new Date(payload.timestamp).getTime()).toBe(read.body.created_at);
+    }
+    // A repeat of the key stores nothing and sends nothing; a stopped fleet refuses and sends nothing.
+    const repeat = await send("once only", "key-1");
+    expect(repeat.body.event_id).toBe(keyed.body.event_id);
+    const stopped = await call("PATCH", path, { token: owner.apiKey, body: { status: "stopped" } });
+    expect(stopped.status, stopped.text).toBe(200);
+    expect((await send("too late")).status).toBe(409);
+    expect((await send("too late", "key-2")).status).toBe(409);
+    const api = await testApi();
+    const events = await api.database.db
+      .select()
+      .from(webhookEvents)
+      .where(eq(webhookEvents.fleetId, fleetId));
+    expect(events.map((event) => event.resource).sort()).toEqual(
+      [plain, keyed].map((sent) => `fleet_event:${sent.body.event_id}`).sort(),
+    );
+    expect(await deliveriesTo(elsewhere)).toHaveLength(0);
+  });
 });

@@ -64,6 +64,11 @@ export const webhookEventCatalogue = {
       "An integration grant was approved or revoked (in the inbox, by the grant webhook, or by a revoke); data is the grant.",
     data: integrationGrant,
   },
+  "event.received": {
+    description:
+      "A fleet received a person's message (a chat event, stored for a runner to lease); data is the event as its read shows it.",
+    data: fleetEventView,
+  },
   "event.completed": {
     description: "A fleet event's run finished and was processed; data is the event as its read shows it.",
     data: fleetEventView,

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { timeOutGates } from "../src/services/approvals/sweep.ts";
 import { pushSchedule } from "../src/services/schedules/sync.ts";
 import { answerGate, leasedFleet } from "./approval-fixtures.ts";
-import { opened, people, putPolicy } from "./approval-policy-fixtures.ts";
+import { escalatingRule, opened, people, putPolicy } from "./approval-policy-fixtures.ts";
 import { leaseOne, setBudget, usage, workingFleet } from "./billing-fixtures.ts";
 import { installFleet } from "./fleet-fixtures.ts";
 import { grantOf, requestGrant, revokeGrant } from "./grant-fixtures.ts";
@@ -94,16 +94,7 @@ describe("the outbox's other event types (dev mode, so an endpoint may be the lo
     const owner = await seedTenant();
     const [first, backup] = await people(owner, 2);
     const put = await putPolicy(owner, {
-      rules: [
-        {
-          name: "escalating",
-          match: {},
-          approvers: [first!.userId],
-          timeout_ms: 8_000,
-          escalate_at_fraction: 0.25,
-          escalation_approvers: [backup!.userId],
-        },
-      ],
+      rules: [escalatingRule(first!, backup!)],
       escalation_webhook_url: null,
     });
     expect(put.status, put.text).toBe(200);

@@ -1,5 +1,5 @@
 import type { apiKeys, Tx } from "@fleet/db";
-import { recordTenantWebhookEvent } from "../shared/tenant-webhooks.ts";
+import { recordTenantWebhookEvent } from "../members/tenant-webhooks.ts";
 import { toApiKeyItem } from "./api-key-rows.ts";
 
 /**

@@ -1,6 +1,6 @@
 import type { Tx } from "@fleet/db";
-import { recordTenantWebhookEvent } from "../shared/tenant-webhooks.ts";
 import { type MemberRow, toMemberItem } from "./member-rules.ts";
+import { recordTenantWebhookEvent } from "./tenant-webhooks.ts";
 
 /**
  * Writes `member.removed` in the removing transaction; its data is the member as the member list showed

@@ -35,7 +35,8 @@ export async function recordCrossedAlerts(
   const budget = fleet.periodBudgetNanos;
   if (budget === null) return [];
   const percents = [...new Set([...fleet.percents, EXHAUSTED_PERCENT])];
-  if (spend * 100 < budget * Math.min(...percents)) return [];
+  // In integers, as the statement compares: a float product could round across the line.
+  if (BigInt(spend) * 100n < BigInt(budget) * BigInt(Math.min(...percents))) return [];
   return db.transaction(async (tx) => {
     const rows = resultRows<BudgetAlert>(
       await tx.execute(sql`

@@ -5,7 +5,14 @@ import { escalateDueGates } from "../src/services/approvals/escalate.ts";
 import { sweepOverdueGates } from "../src/services/approvals/sweep.ts";
 import { verify } from "../src/services/webhooks/signature.ts";
 import { leasedFleet, readGate } from "./approval-fixtures.ts";
-import { answerAs, type Body, opened, people, putPolicy } from "./approval-policy-fixtures.ts";
+import {
+  answerAs,
+  type Body,
+  escalatingRule,
+  opened,
+  people,
+  putPolicy,
+} from "./approval-policy-fixtures.ts";
 import { call, seedTenant, testApi, useIsolatedApi } from "./harness.ts";
 
 // The worker's API starts (and, on PGlite, migrates) in a hook, not inside the first test's time.
@@ -56,16 +63,7 @@ describe("escalation (dev mode, so the webhook may be a local receiver)", () => 
     );
     expect(minted.status, minted.text).toBe(201);
     const put = await putPolicy(owner, {
-      rules: [
-        {
-          name: "escalating",
-          match: {},
-          approvers: [first!.userId],
-          timeout_ms: 8_000,
-          escalate_at_fraction: 0.25,
-          escalation_approvers: [backup!.userId],
-        },
-      ],
+      rules: [escalatingRule(first!, backup!)],
       escalation_webhook_url: url,
     });
     expect(put.status, put.text).toBe(200);

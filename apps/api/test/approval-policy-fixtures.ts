@@ -24,6 +24,18 @@ export function answerAs(owner: Tenant, token: string, gateId: string, verb: str
   });
 }
 
+/** A rule `first` answers, escalated to `backup` too at a quarter of its 8 s timeout. */
+export function escalatingRule(first: Person, backup: Person) {
+  return {
+    name: "escalating",
+    match: {},
+    approvers: [first.userId],
+    timeout_ms: 8_000,
+    escalate_at_fraction: 0.25,
+    escalation_approvers: [backup.userId],
+  };
+}
+
 export async function people(owner: Tenant, count: number): Promise<Person[]> {
   return Promise.all(Array.from({ length: count }, () => seedMember(owner, RESOLVER)));
 }

@@ -8,11 +8,8 @@ import {
 } from "@fleet/testing/webhook-receiver";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decideGate } from "../src/services/approvals/decide-gate.ts";
-import {
-  deliverDueWebhooks,
-  retryDelayMs,
-  WEBHOOK_RETRY_DELAYS_MS,
-} from "../src/services/webhook-endpoints/delivery.ts";
+import { deliverDueWebhooks } from "../src/services/webhook-endpoints/delivery.ts";
+import { retryDelayMs, WEBHOOK_RETRY_DELAYS_MS } from "../src/services/webhook-endpoints/retry-schedule.ts";
 import { answerGate, leasedFleet, openGate } from "./approval-fixtures.ts";
 import { call, seedTenant, testApi, useIsolatedApi } from "./harness.ts";
 import { report } from "./runner-fixtures.ts";

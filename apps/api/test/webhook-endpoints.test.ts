@@ -101,8 +101,18 @@ describe("webhook endpoints", () => {
     expect(types.body.items.map((item) => item.type)).toEqual([
       "gate.opened",
       "gate.decided",
+      "gate.escalated",
+      "gate.timed_out",
+      "grant.requested",
+      "grant.decided",
+      "event.received",
       "event.completed",
       "event.failed",
+      "schedule.sync_failed",
+      "budget.threshold_crossed",
+      "budget.exhausted",
+      "api_key.revoked",
+      "member.removed",
     ]);
     expect(types.body.items[0]!.data_schema.$defs?.ApprovalGate?.properties).toHaveProperty("gate_id");
     const viewer = await seedMember(owner, ["fleet:read"]);

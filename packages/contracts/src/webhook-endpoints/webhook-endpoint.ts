@@ -1,7 +1,12 @@
 import { z } from "zod";
+import { apiKeyItem } from "../api-keys/api-key.ts";
 import { approvalGate } from "../approvals/approval-gate.ts";
+import { fleetBudget, nanos } from "../billing/billing.ts";
 import { epochMs, uuidv7 } from "../common.ts";
 import { fleetEventView } from "../fleet-events/fleet-event.ts";
+import { integrationGrant } from "../integration-grants/integration-grant.ts";
+import { memberItem } from "../members/member.ts";
+import { scheduleView } from "../schedules/schedule.ts";
 import { workspaceParam } from "../workspaces/workspace-param.ts";
 
 /** An endpoint's signing secret starts so, as Standard Webhooks secrets do: `whsec_` and base64 of 32 bytes. */
@@ -21,6 +26,15 @@ export const WEBHOOK_DATA_MAX_BYTES = 256 * 1024;
  * catalogue grows as each type's act writes the outbox (docs/decisions/webhooks.md); an endpoint may
  * subscribe only to types listed here.
  */
+/** A budget event's data: the fleet's budget as its read shows it, with the percent crossed and the spend that crossed it. */
+const budgetCrossing = fleetBudget
+  .extend({
+    percent: z.number().int(),
+    /** The spend the write that crossed saw: a running lease's usage counts before its report charges it. */
+    crossed_at_spend_nanos: nanos("crossed_at_spend_nanos"),
+  })
+  .meta({ id: "WebhookBudgetCrossing" });
+
 export const webhookEventCatalogue = {
   "gate.opened": {
     description: "An approval gate opened (a run's, or an integration grant's); data is the gate.",
@@ -30,6 +44,31 @@ export const webhookEventCatalogue = {
     description: "An approval gate was approved or denied (in the inbox, in chat, or by a grant's webhook).",
     data: approvalGate,
   },
+  "gate.escalated": {
+    description:
+      "A pending approval gate reached its escalation time; its escalation approvers may now answer.",
+    data: approvalGate,
+  },
+  "gate.timed_out": {
+    description:
+      "An approval gate closed without a decision: its deadline passed (status timed_out) or its fleet was stopped or killed (auto_killed).",
+    data: approvalGate,
+  },
+  "grant.requested": {
+    description:
+      "A fleet asked for an integration grant, putting a new question to people (its gate opens with it); data is the grant.",
+    data: integrationGrant,
+  },
+  "grant.decided": {
+    description:
+      "An integration grant was approved or revoked (in the inbox, by the grant webhook, or by a revoke); data is the grant.",
+    data: integrationGrant,
+  },
+  "event.received": {
+    description:
+      "A fleet received a person's message (a chat event, stored for a runner to lease); data is the event as its read shows it.",
+    data: fleetEventView,
+  },
   "event.completed": {
     description: "A fleet event's run finished and was processed; data is the event as its read shows it.",
     data: fleetEventView,
@@ -37,6 +76,31 @@ export const webhookEventCatalogue = {
   "event.failed": {
     description: "A fleet event's run finished with a fleet error; data is the event as its read shows it.",
     data: fleetEventView,
+  },
+  "schedule.sync_failed": {
+    description:
+      "A schedule's push to the scheduler failed after it was in line (retries of a row already failed send nothing more); data is the schedule, last_error included.",
+    data: scheduleView,
+  },
+  "budget.threshold_crossed": {
+    description:
+      "A fleet's spend this period crossed one of its alert percents (once each a period); data is its budget, with the percent.",
+    data: budgetCrossing,
+  },
+  "budget.exhausted": {
+    description:
+      "A fleet's spend this period reached its period budget (once a period, whatever its alert percents); data is its budget.",
+    data: budgetCrossing,
+  },
+  "api_key.revoked": {
+    description:
+      "A tenant API key was revoked (by itself, or with its creator's removal); sent to every workspace of the tenant whose endpoint names no fleet. Data is the key as the key list shows it, never the key.",
+    data: apiKeyItem,
+  },
+  "member.removed": {
+    description:
+      "A person was removed from the tenant; sent to every workspace of the tenant whose endpoint names no fleet. Data is the member as the member list showed them.",
+    data: memberItem,
   },
 } as const;
 

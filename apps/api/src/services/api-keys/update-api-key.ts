@@ -3,6 +3,7 @@ import { and, apiKeys, eq, isNull } from "@fleet/db";
 import { type Actor, recordAudit } from "../shared/audit.ts";
 import { notifyPrincipalChange, type ServiceContext } from "../shared/context.ts";
 import { apiKeyNotFound, toApiKeyItem } from "./api-key-rows.ts";
+import { apiKeysRevokedWebhookEvents } from "./api-key-webhooks.ts";
 
 /** Revokes a key, the one change an update makes; every instance refuses it from the moment this commits. */
 export async function updateApiKey(ctx: ServiceContext, actor: Actor, tenantId: string, id: string) {
@@ -31,8 +32,9 @@ export async function updateApiKey(ctx: ServiceContext, actor: Actor, tenantId: 
       details: { key_name: row.keyName },
     });
     await notifyPrincipalChange(tx, `key:${id}`);
-    return toApiKeyItem(updated!);
+    return { item: toApiKeyItem(updated!), told: await apiKeysRevokedWebhookEvents(tx, [updated!], now) };
   });
   await ctx.principalsChanged(`key:${id}`);
-  return revoked;
+  if (revoked.told) ctx.webhookOutbox?.kick();
+  return revoked.item;
 }

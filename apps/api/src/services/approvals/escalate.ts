@@ -3,6 +3,7 @@ import { gateConsoleUrl, runConsoleUrl } from "../../runtime/console-links.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { errorCode } from "../shared/errors.ts";
 import { toGateItem } from "./gate-view.ts";
+import { gatesWebhookEvents } from "./gate-webhooks.ts";
 import { approvalsOf } from "./votes.ts";
 
 /** How many due gates one sweep escalates; a larger backlog is taken by the next sweeps. */
@@ -13,12 +14,14 @@ export type DeliveryReport = (failure: { gateId: string; workspaceId: string; re
 
 /**
  * Marks pending gates whose escalation time has passed as escalated, each exactly once: a conditional
- * update (`escalated_at is null`) with concurrent sweepers skipping rows another one holds. Answers the ids
- * it marked, in this call only.
+ * update (`escalated_at is null`) with concurrent sweepers skipping rows another one holds, and each
+ * marked gate's `gate.escalated` in the outbox in the same transaction (beside the old notice, which goes
+ * after commit). Answers the ids it marked, in this call only.
  */
 export async function markEscalations(ctx: ServiceContext, now: number): Promise<string[]> {
-  const rows = resultRows<{ id: string }>(
-    await ctx.db.execute(sql`
+  const { ids, written } = await ctx.db.transaction(async (tx) => {
+    const rows = resultRows<{ id: string }>(
+      await tx.execute(sql`
       with due as (
         select id from approval_gates
         where status = 'pending' and escalated_at is null and escalate_at <= ${now}::bigint
@@ -31,8 +34,12 @@ export async function markEscalations(ctx: ServiceContext, now: number): Promise
       set escalated_at = ${now}::bigint, updated_at = ${now}::bigint
       from due where g.id = due.id and g.status = 'pending' and g.escalated_at is null
       returning g.id`),
-  );
-  return rows.map((row) => row.id);
+    );
+    const marked = rows.map((row) => row.id);
+    return { ids: marked, written: await gatesWebhookEvents(tx, marked, "gate.escalated", now) };
+  });
+  if (written) ctx.webhookOutbox?.kick();
+  return ids;
 }
 
 /**

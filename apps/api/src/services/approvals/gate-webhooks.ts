@@ -1,18 +1,15 @@
-import type { Tx } from "@fleet/db";
+import { approvalGates, inArray, type Tx } from "@fleet/db";
 import { recordWebhookEvent } from "../webhook-endpoints/outbox.ts";
 import { type GateRow, toGateItem } from "./gate-view.ts";
 import { approvalsOf } from "./votes.ts";
 
+type GateEventType = "gate.opened" | "gate.decided" | "gate.escalated" | "gate.timed_out";
+
 /**
- * Writes a gate's outgoing event (`gate.opened`, `gate.decided`) to the outbox in the transaction that
- * opened or decided it; its data is the gate as its read shows it, approvals included.
+ * Writes a gate's outgoing event to the outbox in the transaction that opened, decided, escalated or
+ * closed it; its data is the gate as its read shows it, approvals included.
  */
-export async function gateWebhookEvent(
-  tx: Tx,
-  gate: GateRow,
-  type: "gate.opened" | "gate.decided",
-  at: number,
-) {
+export async function gateWebhookEvent(tx: Tx, gate: GateRow, type: GateEventType, at: number) {
   return recordWebhookEvent(
     tx,
     {
@@ -26,4 +23,16 @@ export async function gateWebhookEvent(
     },
     async () => toGateItem(gate, (await approvalsOf(tx, [gate.id])).get(gate.id) ?? []),
   );
+}
+
+/**
+ * The same for gates a sweep or a fleet's stop changed in bulk (escalated, timed out, auto-killed), read
+ * back in that transaction after their change. Answers whether any event was written.
+ */
+export async function gatesWebhookEvents(tx: Tx, gateIds: string[], type: GateEventType, at: number) {
+  if (gateIds.length === 0) return false;
+  const rows = await tx.select().from(approvalGates).where(inArray(approvalGates.id, gateIds));
+  let written = false;
+  for (const row of rows) written = (await gateWebhookEvent(tx, row, type, at)) || written;
+  return written;
 }

@@ -3,6 +3,7 @@ import { and, approvalGates, eq, type fleets, integrationGrants, type Tx } from 
 import { newId } from "../../runtime/ids.ts";
 import type { Vault } from "../../runtime/vault.ts";
 import { gateTerms } from "../approval-policies/policy.ts";
+import { grantWebhookEvent } from "../integration-grants/grant-webhooks.ts";
 import { fleetMasker } from "../secrets/lease-masker.ts";
 import { personOf } from "./caused-by.ts";
 import { decideGate } from "./decide-gate.ts";
@@ -81,7 +82,7 @@ export async function openGrantGate(
 export async function settleGrantForGate(tx: Tx, gate: GateRow, now: number): Promise<void> {
   if (gate.gateKind !== GRANT_GATE_KIND) return;
   if (gate.status !== "approved" && gate.status !== "denied") return;
-  await tx
+  const [settled] = await tx
     .update(integrationGrants)
     .set({
       status: gate.status === "approved" ? "approved" : "revoked",
@@ -89,7 +90,9 @@ export async function settleGrantForGate(tx: Tx, gate: GateRow, now: number): Pr
       decidedAt: now,
       updatedAt: now,
     })
-    .where(and(eq(integrationGrants.gateId, gate.id), eq(integrationGrants.status, "pending")));
+    .where(and(eq(integrationGrants.gateId, gate.id), eq(integrationGrants.status, "pending")))
+    .returning();
+  if (settled !== undefined) await grantWebhookEvent(tx, settled, "grant.decided", now);
 }
 
 /**

@@ -3,6 +3,7 @@ import { GATE_CHANNEL } from "../../runtime/gate-signal.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { gatesResolved } from "../shared/frames.ts";
 import { type DeliveryReport, escalateDueGates } from "./escalate.ts";
+import { gatesWebhookEvents } from "./gate-webhooks.ts";
 
 /** The sweeper's pg-boss queue, and its cadence: a pass every 2 s, so a gate times out within ~3 s of its deadline. */
 export const GATE_SWEEP_QUEUE = "approval-gate-sweep";
@@ -15,10 +16,12 @@ const SWEEP_BATCH = 500;
  * Moves pending gates past their deadline to `timed_out` (all of them, or the one `gateId`), and tells
  * every instance's waiters. Conditional on `pending`, with concurrent sweepers skipping rows another one
  * holds: a gate times out once, and never after an answer was written. `resolved_at` is the deadline.
+ * Each gate's `gate.timed_out` goes to the outbox in the same transaction (a savepoint of the caller's).
  */
 export async function timeOutGates(db: Database | Tx, now: number, gateId?: string): Promise<string[]> {
-  const rows = resultRows<{ id: string }>(
-    await db.execute(sql`
+  return db.transaction(async (tx) => {
+    const rows = resultRows<{ id: string }>(
+      await tx.execute(sql`
       with due as (
         select id from approval_gates
         where status = 'pending' and timeout_at <= ${now}::bigint
@@ -36,8 +39,11 @@ export async function timeOutGates(db: Database | Tx, now: number, gateId?: stri
         returning g.id
       )
       select id, pg_notify(${GATE_CHANNEL}, id::text) from swept`),
-  );
-  return rows.map((row) => row.id);
+    );
+    const ids = rows.map((row) => row.id);
+    await gatesWebhookEvents(tx, ids, "gate.timed_out", now);
+    return ids;
+  });
 }
 
 /**
@@ -57,10 +63,11 @@ export async function sweepOverdueGates(
 
 /**
  * Closes the fleet's pending gates as `auto_killed` in the transaction that stops, kills or deletes it:
- * the fleet will not act on them, and its runner reads the closure as a denial.
+ * the fleet will not act on them, and its runner reads the closure as a denial. Closed without a decision,
+ * each sends `gate.timed_out` (its data's status says `auto_killed`).
  */
 export async function autoKillFleetGates(
-  tx: Database | Tx,
+  tx: Tx,
   fleetId: string,
   cause: "stopped" | "killed" | "deleted",
   now: number,
@@ -74,5 +81,7 @@ export async function autoKillFleetGates(
       returning id
     )
     select id, pg_notify(${GATE_CHANNEL}, id::text) from killed`);
-  return resultRows<{ id: string }>(result).map((row) => row.id);
+  const ids = resultRows<{ id: string }>(result).map((row) => row.id);
+  await gatesWebhookEvents(tx, ids, "gate.timed_out", now);
+  return ids;
 }

@@ -1,5 +1,6 @@
 import { type Database, resultRows, sql, type Tx } from "@fleet/db";
 import type { ServiceContext } from "../shared/context.ts";
+import { budgetWebhookEvents, EXHAUSTED_PERCENT } from "./budget-webhooks.ts";
 
 /** An alert a write just recorded (its row inserted by this write, and by no other). */
 export interface BudgetAlert {
@@ -13,11 +14,13 @@ export interface BudgetAlert {
 
 /**
  * Records the alerts `spend` crosses for the fleet this period, inside the caller's transaction (the fleet
- * row locked by it). Each (fleet, period, percent) row is inserted once whatever races it: the primary key
- * refuses the rest, so the caller announces only what its own insert returned.
+ * row locked by it) or one of its own. Each (fleet, period, percent) row is inserted once whatever races
+ * it: the primary key refuses the rest, so the caller announces only what its own insert returned. The
+ * rows inserted write their outbox events in the same transaction (`budget.threshold_crossed` for each
+ * named percent, `budget.exhausted` for the spent budget). Below every percent, no statement runs.
  */
 export async function recordCrossedAlerts(
-  tx: Database | Tx,
+  db: Database | Tx,
   fleet: {
     id: string;
     tenantId: string;
@@ -29,18 +32,26 @@ export async function recordCrossedAlerts(
   spend: number,
   now: number,
 ): Promise<BudgetAlert[]> {
-  if (fleet.periodBudgetNanos === null || fleet.percents.length === 0) return [];
-  const rows = resultRows<BudgetAlert>(
-    await tx.execute(sql`
+  const budget = fleet.periodBudgetNanos;
+  if (budget === null) return [];
+  const percents = [...new Set([...fleet.percents, EXHAUSTED_PERCENT])];
+  // In integers, as the statement compares: a float product could round across the line.
+  if (BigInt(spend) * 100n < BigInt(budget) * BigInt(Math.min(...percents))) return [];
+  return db.transaction(async (tx) => {
+    const rows = resultRows<BudgetAlert>(
+      await tx.execute(sql`
       insert into budget_alerts (fleet_id, period, percent, tenant_id, budget_nanos, spend_nanos, created_at)
       select ${fleet.id}::uuid, ${period}, p, ${fleet.tenantId}::uuid, ${fleet.periodBudgetNanos}::bigint,
              ${spend}::bigint, ${now}::bigint
-      from unnest(${`{${fleet.percents.join(",")}}`}::integer[]) p
+      from unnest(${`{${percents.join(",")}}`}::integer[]) p
       where ${spend}::numeric * 100 >= ${fleet.periodBudgetNanos}::numeric * p
       on conflict do nothing
       returning ${fleet.workspaceId}::text as workspace_id, fleet_id, period, percent, budget_nanos, spend_nanos`),
-  );
-  return rows.map(normalise);
+    );
+    const recorded = rows.map(normalise);
+    await budgetWebhookEvents(tx, fleet, recorded, now);
+    return recorded.filter((alert) => fleet.percents.includes(alert.percent));
+  });
 }
 
 /** Rows from `returning` arrive with bigints as text on some drivers. */
@@ -61,6 +72,7 @@ export function normalise(row: BudgetAlert): BudgetAlert {
  * crossed the line neither waits for nor fails with the delivery.
  */
 export function announceBudgetAlerts(ctx: ServiceContext, alerts: readonly BudgetAlert[]): void {
+  if (alerts.length > 0) ctx.webhookOutbox?.kick();
   for (const alert of alerts) {
     const at = ctx.now();
     const facts = {

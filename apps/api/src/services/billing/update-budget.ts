@@ -4,6 +4,7 @@ import { recordAudit } from "../shared/audit.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { requireFleet } from "../shared/tenancy.ts";
 import { announceBudgetAlerts, recordCrossedAlerts } from "./alerts.ts";
+import { EXHAUSTED_PERCENT } from "./budget-webhooks.ts";
 import { intArray, spendIn, toFleetBudget } from "./budgets.ts";
 import { periodOf } from "./period.ts";
 
@@ -77,7 +78,7 @@ export async function updateBudget(
 
 async function forgetUncrossedAlerts(tx: Tx, fleet: FleetRow, period: string, spend: number) {
   const budget = fleet.periodBudgetNanos;
-  const percents = intArray(fleet.budgetAlertPercents);
+  const percents = [...intArray(fleet.budgetAlertPercents), EXHAUSTED_PERCENT];
   await tx.execute(sql`
     delete from budget_alerts
     where fleet_id = ${fleet.id}::uuid and period = ${period}

@@ -27,7 +27,9 @@ export async function messageFleet(
   const { db } = ctx;
   const now = ctx.now();
   const id = newId(now);
-  const stored = await batchesOf(batches, ctx, storeChats).store({
+  // The queue is made once per database, with the first send's context: its deliverer is the instance's.
+  const statement = (db: Database, rows: ChatRow[]) => storeChats(db, rows, () => ctx.webhookOutbox?.kick());
+  const stored = await batchesOf(batches, ctx, statement).store({
     id,
     fleetId: input.fleet_id,
     workspaceId: input.workspace_id,

@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto";
 import { Problem } from "@fleet/contracts";
 import { IDEMPOTENCY_WINDOW_MS } from "@fleet/contracts/fleets/message-fleet";
-import { and, type Database, eq, messageIdempotencyKeys, resultRows, sql } from "@fleet/db";
+import { and, type Database, eq, messageIdempotencyKeys, sql } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
+import { receivedOutbox, storedRows, webhookIds } from "../fleet-events/received-webhooks.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { batchesOf, type GroupCommit } from "../shared/group-commit.ts";
 import { notAccepting, requireFleet } from "../shared/tenancy.ts";
@@ -47,7 +48,9 @@ export async function sendOnce(
   const expired = now - IDEMPOTENCY_WINDOW_MS;
   const eventId = newId(now);
   const key = input.idempotency_key;
-  const claim = await batchesOf(batches, ctx, claimKeys, conflictOf).store({
+  // The queue is made once per database, with the first send's context: its deliverer is the instance's.
+  const statement = (db: Database, rows: KeyedRow[]) => claimKeys(db, rows, () => ctx.webhookOutbox?.kick());
+  const claim = await batchesOf(batches, ctx, statement, conflictOf).store({
     id: eventId,
     fleetId: input.fleet_id,
     workspaceId: input.workspace_id,
@@ -95,14 +98,17 @@ const conflictOf = (row: KeyedRow) =>
  * before its first key): a fleet's delete holds its row and then its keys, so a batch that held a key
  * while it waited for the row would close a cycle, and PostgreSQL would fail one of the two.
  */
-async function claimKeys(db: Database, rows: KeyedRow[]): Promise<Map<string, Claim>> {
+async function claimKeys(db: Database, rows: KeyedRow[], told?: () => void): Promise<Map<string, Claim>> {
   const column = <K extends keyof KeyedRow>(name: K) => sql.param(rows.map((row) => row[name]));
-  const result = await db.execute(sql`
+  const result = await storedRows<{ id: string; status: string | null; stored: boolean; told: boolean }>(
+    db,
+    sql`
     with m as (
       select * from unnest(${column("id")}::uuid[], ${column("fleetId")}::uuid[], ${column("workspaceId")}::uuid[],
                            ${column("tenantId")}::uuid[], ${column("actor")}::text[], ${column("requestJson")}::text[],
-                           ${column("key")}::text[], ${column("requestHash")}::text[], ${column("at")}::bigint[])
-        as m(id, fleet_id, workspace_id, tenant_id, actor, request_json, key, request_hash, at)
+                           ${column("key")}::text[], ${column("requestHash")}::text[], ${column("at")}::bigint[],
+                           ${webhookIds(rows)})
+        as m(id, fleet_id, workspace_id, tenant_id, actor, request_json, key, request_hash, at, webhook_id)
     ), fleet as (
       select m.id as row_id, f.id, f.workspace_id, f.status from m
         join fleets f on f.id = m.fleet_id and f.workspace_id = m.workspace_id and f.tenant_id = m.tenant_id
@@ -121,8 +127,8 @@ async function claimKeys(db: Database, rows: KeyedRow[]): Promise<Map<string, Cl
       insert into fleet_events (id, workspace_id, fleet_id, actor, event_type, request_json, status, created_at, updated_at)
       select m.id, fleet.workspace_id, fleet.id, m.actor, 'chat', m.request_json, 'received', m.at, m.at
         from claim join m on m.id = claim.event_id join fleet on fleet.row_id = m.id
-      returning id, fleet_id
-    ), pruned as (
+      returning id, workspace_id, fleet_id, actor, request_json
+    ), ${receivedOutbox}, pruned as (
       delete from message_idempotency_keys
       where (workspace_id, fleet_id, key) in (
         select workspace_id, fleet_id, key from message_idempotency_keys
@@ -131,12 +137,10 @@ async function claimKeys(db: Database, rows: KeyedRow[]): Promise<Map<string, Cl
           and (fleet_id, key) not in (select fleet_id, key from m)
         limit ${PRUNE_BATCH} for update skip locked)
     )
-    select m.id, fleet.status, stored.id is not null as stored
-      from m left join fleet on fleet.row_id = m.id left join stored on stored.id = m.id`);
-  return new Map(
-    resultRows<{ id: string; status: string | null; stored: boolean }>(result).map((row) => [
-      row.id,
-      { status: row.status, stored: row.stored },
-    ]),
+    select m.id, fleet.status, stored.id is not null as stored,
+           exists (select 1 from received_deliveries) as told
+      from m left join fleet on fleet.row_id = m.id left join stored on stored.id = m.id`,
+    told,
   );
+  return new Map(result.map((row) => [row.id, { status: row.status, stored: row.stored }]));
 }

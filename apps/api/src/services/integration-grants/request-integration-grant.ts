@@ -6,6 +6,7 @@ import { type Actor, recordAudit } from "../shared/audit.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { gatesOpened } from "../shared/frames.ts";
 import { requireFleet } from "../shared/tenancy.ts";
+import { grantWebhookEvent } from "./grant-webhooks.ts";
 import type { GrantRow } from "./view.ts";
 
 export interface GrantRequestInput {
@@ -27,9 +28,13 @@ function answer(row: GrantRow, message: string) {
   };
 }
 
-/** A request that puts a new question to people is recorded; one answered as it stands changes nothing. */
-function audited(tx: Tx, actor: Actor, row: GrantRow, at: number) {
-  return recordAudit(tx, {
+/**
+ * A request that puts a new question to people is recorded, and sends `grant.requested`; one answered as
+ * it stands changes nothing.
+ */
+async function audited(tx: Tx, actor: Actor, row: GrantRow, at: number) {
+  await grantWebhookEvent(tx, row, "grant.requested", at);
+  await recordAudit(tx, {
     actor,
     at,
     tenantId: row.tenantId,

@@ -4,6 +4,7 @@ import { type Actor, recordAudit } from "../shared/audit.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { gatesResolved } from "../shared/frames.ts";
 import { requireFleet } from "../shared/tenancy.ts";
+import { grantWebhookEvent } from "./grant-webhooks.ts";
 import { grantNotChangeable, grantNotFound, toGrantView } from "./view.ts";
 
 /**
@@ -41,6 +42,7 @@ export async function revokeIntegrationGrant(
       const [standing] = await tx.select().from(integrationGrants).where(scope);
       throw grantNotChangeable(standing!, "revoked again");
     }
+    const told = await grantWebhookEvent(tx, row, "grant.decided", now);
     await recordAudit(tx, {
       actor,
       at: now,
@@ -50,11 +52,11 @@ export async function revokeIntegrationGrant(
       target: `integration_grant:${row.id}`,
       details: { fleet_id: row.fleetId, service: row.service, was: current.status },
     });
-    return { row, gateId };
+    return { row, gateId, told };
   });
   if (result.gateId !== null) {
     ctx.gates.wake(result.gateId);
     gatesResolved(ctx, [result.gateId]);
-  }
+  } else if (result.told) ctx.webhookOutbox?.kick();
   return toGrantView(result.row);
 }

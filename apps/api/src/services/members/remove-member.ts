@@ -1,8 +1,10 @@
 import { and, apiKeys, eq, isNull, memberships, signInLinks } from "@fleet/db";
 import type { TenantPrincipal } from "../../auth/principal.ts";
+import { apiKeysRevokedWebhookEvents } from "../api-keys/api-key-webhooks.ts";
 import { type Actor, recordAudit } from "../shared/audit.ts";
 import { notifyPrincipalChange, type ServiceContext } from "../shared/context.ts";
 import { callerIn, lastOwner, lockTenant, memberIn, ownerCount, ownerOnly } from "./member-rules.ts";
+import { memberRemovedWebhookEvent } from "./member-webhooks.ts";
 
 /**
  * Removes a person from the caller's tenant; a non-member is already removed. Their API keys in the
@@ -16,10 +18,10 @@ export async function removeMember(
   userId: string,
 ): Promise<void> {
   const now = ctx.now();
-  const removed = await ctx.db.transaction(async (tx) => {
+  const removed = await ctx.db.transaction(async (tx): Promise<{ told: boolean } | undefined> => {
     await lockTenant(tx, caller.tenantId);
     const target = await memberIn(tx, caller.tenantId, userId);
-    if (target === undefined) return false;
+    if (target === undefined) return undefined;
     // The last-owner rule first: of two owners removing each other at once, the second is told why.
     if (target.role === "owner" && (await ownerCount(tx, caller.tenantId)) <= 1) {
       throw lastOwner("The tenant's last owner cannot be removed; make another owner first.");
@@ -35,7 +37,7 @@ export async function removeMember(
       .where(
         and(eq(apiKeys.tenantId, caller.tenantId), eq(apiKeys.createdBy, userId), isNull(apiKeys.revokedAt)),
       )
-      .returning({ id: apiKeys.id });
+      .returning();
     await tx
       .delete(signInLinks)
       .where(
@@ -55,7 +57,11 @@ export async function removeMember(
       details: { role: target.role, revoked_api_keys: revoked.length },
     });
     await notifyPrincipalChange(tx, `user:${userId}`);
-    return true;
+    const keysTold = await apiKeysRevokedWebhookEvents(tx, revoked, now);
+    const memberTold = await memberRemovedWebhookEvent(tx, caller.tenantId, target, now);
+    return { told: keysTold || memberTold };
   });
-  if (removed) await ctx.principalsChanged(`user:${userId}`);
+  if (removed === undefined) return;
+  await ctx.principalsChanged(`user:${userId}`);
+  if (removed.told) ctx.webhookOutbox?.kick();
 }

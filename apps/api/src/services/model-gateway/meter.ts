@@ -66,23 +66,21 @@ export async function settleCall(
   const charge = { ...ref, cost, period };
   const fleet = (await chargeStatement(ctx.db, charge)) ?? (await chargeLateStatements(ctx.db, charge));
   if (fleet !== null && fleet.id !== null && fleet.period_budget_nanos !== null) {
-    const percents = intArray(fleet.budget_alert_percents);
-    if (percents.length > 0) {
-      const alerts = await recordCrossedAlerts(
-        ctx.db,
-        {
-          id: fleet.id,
-          tenantId: fleet.tenant_id,
-          workspaceId: fleet.workspace_id,
-          periodBudgetNanos: Number(fleet.period_budget_nanos),
-          percents,
-        },
-        period,
-        Number(fleet.period_spend_nanos),
-        now,
-      );
-      announceBudgetAlerts(ctx, alerts);
-    }
+    // Below every alert percent (and the spent budget's), this runs no statement.
+    const alerts = await recordCrossedAlerts(
+      ctx.db,
+      {
+        id: fleet.id,
+        tenantId: fleet.tenant_id,
+        workspaceId: fleet.workspace_id,
+        periodBudgetNanos: Number(fleet.period_budget_nanos),
+        percents: intArray(fleet.budget_alert_percents),
+      },
+      period,
+      Number(fleet.period_spend_nanos),
+      now,
+    );
+    announceBudgetAlerts(ctx, alerts);
   }
   return cost;
 }

@@ -4,6 +4,7 @@ import type { FireData } from "../../runtime/schedule-engine.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { eventReceived } from "../shared/frames.ts";
 import { effective, type ScheduleRow } from "./schedule-view.ts";
+import { markSyncFailed, SCHEDULE_DRIFTED } from "./schedule-webhooks.ts";
 
 function describe(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
@@ -43,10 +44,7 @@ async function pushStored(ctx: ServiceContext, scheduleId: string): Promise<void
     await ctx.db.update(schedules).set({ sync: "synced", lastError: null }).where(sameGeneration);
   } catch (error) {
     ctx.metrics?.schedulerSyncFailed();
-    await ctx.db
-      .update(schedules)
-      .set({ sync: "failed", lastError: describe(error) })
-      .where(sameGeneration);
+    await markSyncFailed(ctx, row.id, row.generation, describe(error));
   }
 }
 
@@ -170,10 +168,7 @@ export async function reconcileSchedules(ctx: ServiceContext): Promise<void> {
       entry.timezone === running.timezone &&
       entry.data?.generation === row.generation;
     if (!inLine && row.sync === "synced") {
-      await ctx.db
-        .update(schedules)
-        .set({ sync: "failed", lastError: "the scheduler's copy drifted; re-registering" })
-        .where(and(eq(schedules.id, row.id), eq(schedules.generation, row.generation)));
+      await markSyncFailed(ctx, row.id, row.generation, SCHEDULE_DRIFTED, { tell: false });
       await pushSchedule(ctx, row.id);
     }
   }

@@ -8,6 +8,7 @@ import { batchesOf, type GroupCommit } from "../shared/group-commit.ts";
 import { webhookPayload } from "./delivery-rows.ts";
 import { signingSecrets } from "./endpoint-rows.ts";
 import { disableIfFailing } from "./failing-endpoints.ts";
+import { retryDelayMs, WEBHOOK_MAX_ATTEMPTS } from "./retry-schedule.ts";
 import { signedHeaders } from "./signing.ts";
 
 /** The deliverer's pg-boss queue and cadence: a pass a second picks up retries and any missed kick. */
@@ -17,29 +18,11 @@ export const WEBHOOK_DELIVERY_EVERY_MS = 1_000;
 /** How long a receiver has to answer (its status and the first bytes of its body) before it is a timeout. */
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 
-/**
- * The wait after each failed attempt, before jitter: 5 s, 1 min, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h,
- * 20 h. Eleven attempts over about 71.6 hours (three days); the eleventh failure gives the delivery up.
- */
-export const WEBHOOK_RETRY_DELAYS_MS = [
-  5_000, 60_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 50_400_000, 72_000_000, 72_000_000,
-] as const;
-export const WEBHOOK_MAX_ATTEMPTS = WEBHOOK_RETRY_DELAYS_MS.length + 1;
-
-/** Each wait is spread by up to a fifth either way, so receivers that failed together are not retried together. */
-const JITTER = 0.2;
-
 /** How long a claimed delivery is held by its deliverer before another pass may take it again. */
 const CLAIM_MS = WEBHOOK_TIMEOUT_MS + 50_000;
 
 /** How much of an answer's body an attempt keeps. */
 export const RESPONSE_HEAD_BYTES = 1024;
-
-/** The wait after failed attempt `attempt` (1-based), jittered; `random` in [0, 1). */
-export function retryDelayMs(attempt: number, random: number = Math.random()): number {
-  const base = WEBHOOK_RETRY_DELAYS_MS[Math.min(attempt, WEBHOOK_RETRY_DELAYS_MS.length) - 1]!;
-  return Math.round(base * (1 - JITTER + 2 * JITTER * random));
-}
 
 /** Told about an attempt that did not end its delivery: never a secret or a payload, the URL's origin only. */
 export type WebhookDeliveryReport = (failure: {

@@ -3,6 +3,7 @@ import { GRANT_WEBHOOK_RESOLVER, Problem, SIGNATURE_DRIFT_S } from "@fleet/contr
 import { and, approvalGates, eq, fleets, integrationGrants, sql, webhookNonces } from "@fleet/db";
 import { ruleNeedsPeople } from "../approvals/gate-view.ts";
 import { decideGrantGate } from "../approvals/grant-gate.ts";
+import { grantWebhookEvent } from "../integration-grants/grant-webhooks.ts";
 import { grantNotChangeable, grantNotFound } from "../integration-grants/view.ts";
 import { recordAudit } from "../shared/audit.ts";
 import type { ServiceContext } from "../shared/context.ts";
@@ -122,6 +123,7 @@ export async function decideGrant(
       const [standing] = await tx.select().from(integrationGrants).where(scope);
       throw grantNotChangeable(standing!, "decided again");
     }
+    const told = await grantWebhookEvent(tx, row, "grant.decided", now);
     await recordAudit(tx, {
       actor: { principal: GRANT_WEBHOOK_RESOLVER, requestId },
       at: now,
@@ -137,12 +139,12 @@ export async function decideGrant(
         select workspace_id, nonce from webhook_nonces
         where workspace_id = ${fleet.workspaceId}::uuid and expires_at < ${now}::bigint
         limit ${NONCE_SWEEP} for update skip locked)`);
-    return { row, gateId };
+    return { row, gateId, told };
   });
   if (result.gateId !== null) {
     ctx.gates.wake(result.gateId);
     gatesResolved(ctx, [result.gateId]);
-  }
+  } else if (result.told) ctx.webhookOutbox?.kick();
   const { row } = result;
   return {
     grant_id: row.id,

@@ -12,5 +12,6 @@ export function endpointName(endpoint: Pick<Endpoint, "url">): string {
 export function disabledWords(endpoint: Pick<Endpoint, "enabled" | "disabled_reason">): string | null {
   if (endpoint.enabled) return null;
   if (endpoint.disabled_reason === "gone") return "Disabled by the service: the receiver answered 410 Gone";
-  return endpoint.disabled_reason ? "Disabled by the service" : "Disabled";
+  if (endpoint.disabled_reason === "failing") return "Disabled by the service: failing for 5 days";
+  return "Disabled";
 }

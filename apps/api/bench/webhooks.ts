@@ -5,6 +5,7 @@ import { startWebhookReceiver, type WebhookReceiver } from "@fleet/testing/webho
 import { newId } from "../src/runtime/ids.ts";
 import { insertBenchFleets, insertBenchRunner, type SeededDatabase } from "./databases.ts";
 import { send } from "./gateway.ts";
+import { type Latencies, latencies } from "./gateway-load.ts";
 import {
   apiServerSpec,
   cpuTimeMs,
@@ -41,19 +42,6 @@ export interface WebhookFigures {
     others: number | undefined;
   };
   load: number[];
-}
-
-export interface Latencies {
-  count: number;
-  p50: number;
-  p99: number;
-  max: number;
-}
-
-function latencies(values: number[]): Latencies {
-  const sorted = [...values].sort((a, b) => a - b);
-  const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-  return { count: values.length, p50: at(50), p99: at(99), max: sorted.at(-1) ?? NaN };
 }
 
 /** Endpoints a workspace may have (WEBHOOK_ENDPOINTS_MAX): the 100 endpoints span two workspaces. */

@@ -49,7 +49,8 @@
  * `webhooks` (not in the default set): issue 33 §4's webhook outbox figures (bench/webhooks.ts), on a database
  * of its own (PostgreSQL, PGlite when it is unavailable): BENCH_WEBHOOK_SAMPLES (default 200: gates timed from
  * their act to their delivery), BENCH_WEBHOOK_EVENTS (default 200: events of the backlog each of the 100
- * endpoints is sent).
+ * endpoints is sent), and message sends without and with an `event.received` subscriber in BENCH_ROUNDS
+ * alternating pairs of BENCH_SECONDS each.
  */
 import { spawnSync } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
@@ -736,6 +737,8 @@ async function bench(settings: Settings, cleanup: Cleanup): Promise<void> {
         logDir,
         samples: wholeNumber("BENCH_WEBHOOK_SAMPLES", 200),
         events: wholeNumber("BENCH_WEBHOOK_EVENTS", 200),
+        seconds: settings.seconds,
+        rounds: settings.rounds,
       },
       progress,
     );

@@ -6,6 +6,7 @@ import { newId } from "../src/runtime/ids.ts";
 import { insertBenchFleets, insertBenchRunner, type SeededDatabase } from "./databases.ts";
 import { send } from "./gateway.ts";
 import { type Latencies, latencies } from "./gateway-load.ts";
+import { BenchConnection } from "./http-client.ts";
 import {
   apiServerSpec,
   cpuTimeMs,
@@ -41,7 +42,18 @@ export interface WebhookFigures {
     cpuMsPerDelivery: number | undefined;
     others: number | undefined;
   };
+  /** Message sends without and with an `event.received` subscriber, alternating rounds. */
+  messages: { subscribed: boolean; sends: MessageRun }[];
   load: number[];
+}
+
+export interface MessageRun {
+  perSecond: number;
+  p50: number;
+  p99: number;
+  /** The API's CPU per send (with a subscriber, its deliveries' too). */
+  cpuMs: number | undefined;
+  failures: number;
 }
 
 /** Endpoints a workspace may have (WEBHOOK_ENDPOINTS_MAX): the 100 endpoints span two workspaces. */
@@ -50,14 +62,21 @@ const PER_WORKSPACE = 50;
 export async function benchWebhooks(
   db: SeededDatabase,
   database: string,
-  options: { apiDir: string; logDir: string; samples: number; events: number },
+  options: {
+    apiDir: string;
+    logDir: string;
+    samples: number;
+    events: number;
+    seconds: number;
+    rounds: number;
+  },
   progress: (message: string) => void,
 ): Promise<WebhookFigures> {
   const store = await openDatabase(db.url, { max: 2 });
   let seeded: { token: string; workspaceId: string; fleetIds: string[] };
   try {
     const runner = await insertBenchRunner(store, "webhooks-bench");
-    const fleets = await insertBenchFleets(store, `webhooks-bench-${Date.now()}`, 1);
+    const fleets = await insertBenchFleets(store, `webhooks-bench-${Date.now()}`, MESSAGE_FLEETS);
     seeded = { token: runner.token, ...fleets };
   } finally {
     // PGlite admits one opener: the server opens the store once this has let go of it.
@@ -127,11 +146,91 @@ export async function benchWebhooks(
       progress,
     );
     load.push(loadavg()[0]!);
-    return { database, actToDelivery, actRequest, sustained, load };
+
+    // The outbox's cost to the act: message sends with no subscriber of `event.received` (the endpoint
+    // disabled: the send still reads the workspace's endpoints) and with one (enabled), alternating.
+    const subscriber = await send(base, `${ws}/webhook-endpoints`, db.apiKey, {
+      url: `${receiver.url}/received`,
+      event_types: ["event.received"],
+      enabled: false,
+    });
+    const messages: WebhookFigures["messages"] = [];
+    for (let round = 0; round < options.rounds * 2; round++) {
+      const subscribed = round % 2 === 1;
+      await send(
+        base,
+        `${ws}/webhook-endpoints/${subscriber.id}`,
+        db.apiKey,
+        { enabled: subscribed },
+        "PATCH",
+      );
+      progress(
+        `webhooks (${database}): message sends ${subscribed ? "with" : "without"} a subscriber, ${options.seconds}s`,
+      );
+      messages.push({
+        subscribed,
+        sends: await sendMessages(base, db.apiKey, ws, seeded.fleetIds, api, options.seconds),
+      });
+    }
+    load.push(loadavg()[0]!);
+    return { database, actToDelivery, actRequest, sustained, messages, load };
   } finally {
     if (api !== undefined) await stopProcess(api.child);
     await receiver.close();
   }
+}
+
+/** Fleets the message sends spread over (the first is also the act → delivery fleet). */
+const MESSAGE_FLEETS = 20;
+/** Connections sending messages at once. */
+const SENDERS = 16;
+
+/** Sends messages over `SENDERS` keep-alive connections for `seconds`, each timed. */
+async function sendMessages(
+  base: string,
+  apiKey: string,
+  ws: string,
+  fleetIds: string[],
+  api: Server,
+  seconds: number,
+): Promise<MessageRun> {
+  const times: number[] = [];
+  let failures = 0;
+  const cpuBefore = cpuTimeMs(api.child.pid);
+  const started = performance.now();
+  const until = started + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: SENDERS }, async (_, sender) => {
+      const connection = BenchConnection.to(base);
+      try {
+        for (let n = sender; performance.now() < until; n += SENDERS) {
+          const at = performance.now();
+          const answer = await connection.post(
+            `${ws}/fleets/${fleetIds[n % fleetIds.length]}/messages`,
+            apiKey,
+            {
+              message: "Summarise the open incidents",
+            },
+          );
+          if (answer.status === 202) times.push(performance.now() - at);
+          else failures += 1;
+        }
+      } finally {
+        connection.close();
+      }
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  const cpuAfter = cpuTimeMs(api.child.pid);
+  const sorted = latencies(times);
+  return {
+    perSecond: times.length / elapsed,
+    p50: sorted.p50,
+    p99: sorted.p99,
+    cpuMs:
+      cpuBefore === undefined || cpuAfter === undefined ? undefined : (cpuAfter - cpuBefore) / times.length,
+    failures,
+  };
 }
 
 /** Opens gates one at a time, each timed from its request to its delivery. */
@@ -249,5 +348,21 @@ export function printWebhookFigures(f: WebhookFigures): void {
   const s = f.sustained;
   console.log(
     `  sustained: ${s.deliveries} deliveries to ${s.endpoints} endpoints in ${s.seconds.toFixed(2)} s: ${s.perSecond.toFixed(0)} a second${s.perSecond < 2000 ? " (goal ≥ 2,000: MISSED)" : ""}; API CPU ${s.cpuMsPerDelivery === undefined ? "n/a" : ms(s.cpuMsPerDelivery)} a delivery; others' CPU ${pct(s.others)}`,
+  );
+  const runs = (subscribed: boolean) =>
+    f.messages.filter((m) => m.subscribed === subscribed).map((m) => m.sends);
+  const median = (values: number[]) =>
+    [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)] ?? NaN;
+  for (const m of f.messages) {
+    const r = m.sends;
+    console.log(
+      `  message sends ${m.subscribed ? "with" : "without"} an event.received subscriber: ${r.perSecond.toFixed(0)}/s, p50 ${ms(r.p50)}, p99 ${ms(r.p99)}, API CPU ${r.cpuMs === undefined ? "n/a" : ms(r.cpuMs)} a send${r.failures > 0 ? `, ${r.failures} failed` : ""}`,
+    );
+  }
+  const without = median(runs(false).map((r) => r.perSecond));
+  const withOne = median(runs(true).map((r) => r.perSecond));
+  const cost = (without - withOne) / without;
+  console.log(
+    `  the outbox's cost on the message send (median sends/s, its deliveries included): ${(cost * 100).toFixed(1)}%${cost > 0.05 ? " (goal ≤ 5%: MISSED)" : ""}`,
   );
 }

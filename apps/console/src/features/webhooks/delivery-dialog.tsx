@@ -1,15 +1,6 @@
 "use client";
 
-import {
-  Button,
-  CopyButton,
-  Dialog,
-  formatUtc,
-  GuardedButton,
-  JsonViewer,
-  RelativeTime,
-  StatusBadge,
-} from "@fleet/ui";
+import { Button, CopyButton, Dialog, GuardedButton, JsonViewer, RelativeTime, StatusBadge } from "@fleet/ui";
 import { useMemo } from "react";
 import { Fact, none } from "../../components/fact.tsx";
 import { formatDuration } from "../fleet-events/format.ts";
@@ -107,7 +98,6 @@ export function DeliveryDialog({
                     <span className="delivery-attempt__head">
                       <strong>Attempt {attempt.attempt}</strong>
                       <RelativeTime value={attempt.at} />
-                      <span className="ui-visually-hidden">({formatUtc(attempt.at)})</span>
                     </span>
                     <span className="delivery-attempt__outcome">
                       <span className="delivery-attempt__status">{attemptOutcome(attempt)}</span>

@@ -51,6 +51,8 @@ export function EndpointsTable({ endpoints, workspaceName, fleetNames, onAction 
           {endpoint.description ? (
             <span className="webhook-endpoint__description">{endpoint.description}</span>
           ) : null}
+          {/* In the first column, so a phone sees how the receiver answers without scrolling sideways. */}
+          <EndpointHealth health={endpoint.health} />
         </span>
       ),
     },
@@ -92,11 +94,6 @@ export function EndpointsTable({ endpoints, workspaceName, fleetNames, onAction 
           </span>
         );
       },
-    },
-    {
-      id: "health",
-      header: "Last 24 hours",
-      cell: (endpoint) => <EndpointHealth health={endpoint.health} />,
     },
     {
       id: "created",

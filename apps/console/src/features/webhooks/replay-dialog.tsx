@@ -85,9 +85,7 @@ export function ReplayDialog({
           </>
         }
       >
-        <p className="dialog-text" role="status">
-          {said}
-        </p>
+        <p className="dialog-text">{said}</p>
         {answer.next_since !== null ? (
           <p className="dialog-text">
             More events matched than one replay queues. The next start from {formatLocal(answer.next_since)}.

@@ -219,13 +219,13 @@ test.describe("Webhooks", () => {
 
     // Retry: answered 202, the delivery is pending again.
     await dialog.getByRole("button", { name: "Retry now" }).click();
-    await expect(page.getByRole("status")).toContainText("Retrying the ping delivery: it is pending.");
     await expect(dialog.locator("[data-delivery-id]")).toHaveAttribute("data-status", "pending");
-    await dialog.getByRole("button", { name: "Close" }).click();
+    await dialog.getByRole("button", { name: "Close", exact: true }).click();
     await expect(dialog).toBeHidden();
+    await expect(page.getByRole("status")).toContainText("Retrying the ping delivery: it is pending.");
 
     // The filters live in the URL: only pings.
-    await page.getByLabel("Type").selectOption("ping");
+    await page.getByRole("combobox", { name: "Type", exact: true }).selectOption("ping");
     await page.getByRole("button", { name: "Apply filters" }).click();
     await expect(page).toHaveURL(/[?&]type=ping/);
     await expect(log.getByRole("row", { name: /event\.failed/ })).toBeHidden();

@@ -42,7 +42,7 @@ export function DeliveryDialog({
         <>
           {delivery ? (
             <span className="dialog-footer__start">
-              <CopyButton value={delivery.id} label="Copy the webhook-id" labelled />
+              <CopyButton value={delivery.id} label="Copy the webhook-id" />
               <GuardedButton unavailable={cannotWrite} pending={retrying} onClick={() => onRetry(delivery)}>
                 Retry now
               </GuardedButton>

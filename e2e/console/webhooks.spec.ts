@@ -1,7 +1,14 @@
 import { randomUUID } from "node:crypto";
 import type { Page } from "@playwright/test";
 import { seriousViolations } from "../support/axe.ts";
-import { collectProblems, expect, looksAtSizes, openFromNavigation, test } from "../support/fixtures.ts";
+import {
+  collectProblems,
+  expect,
+  looksAtSizes,
+  openFromNavigation,
+  signInByLink,
+  test,
+} from "../support/fixtures.ts";
 import {
   addTenantEntry,
   call,
@@ -10,7 +17,7 @@ import {
   messageFleet,
   TestRunner,
 } from "../support/fleet-api.ts";
-import type { Tenant } from "../support/fleetctl.ts";
+import { addMember, type Tenant } from "../support/fleetctl.ts";
 
 /**
  * A public IP literal: passes the API's address check with no DNS. Nothing here answers it as a receiver
@@ -241,5 +248,41 @@ test.describe("Webhooks", () => {
     await replayed.getByRole("button", { name: "Done" }).click();
     await expect(page.getByRole("status")).toContainText("Replay queued 1 delivery.");
     expect(problems).toEqual([]);
+  });
+
+  test("a member who may only read webhooks sees the endpoint page with every change disabled and why", async ({
+    page,
+    tenant,
+    apiUrl,
+  }) => {
+    const base = `/v1/workspaces/${tenant.workspace_id}/webhook-endpoints`;
+    const created = await call<{ id: string }>(apiUrl, tenant.api_key, "POST", base, {
+      url: URL_A,
+      event_types: ["gate.opened"],
+    });
+    await call(apiUrl, tenant.api_key, "POST", `${base}/${created.id}/test`);
+    const email = `webhook-reader-${randomUUID().slice(0, 8)}@example.test`;
+    await addMember(tenant.tenant_id, email, "webhook:read");
+    await signInByLink(page, { ...tenant, email });
+    await page.goto(`/webhooks/${created.id}?workspace=${tenant.workspace_id}`);
+    await expect(page.getByRole("heading", { level: 1, name: "1.1.1.1/fleet-hooks" })).toBeVisible();
+    const ping = page.getByRole("row", { name: /ping/ });
+    await expect(ping).toBeVisible();
+    for (const control of [
+      page.getByRole("button", { name: "Send test" }),
+      page.getByRole("button", { name: "Replay since…" }),
+      page.getByRole("button", { name: "Edit webhook endpoint 1.1.1.1/fleet-hooks" }),
+      page.getByRole("button", { name: "More actions for webhook endpoint 1.1.1.1/fleet-hooks" }),
+      ping.getByRole("button", { name: /^Retry ping delivery/ }),
+    ]) {
+      await expect(control).toHaveAttribute("aria-disabled", "true");
+      await expect(control).toHaveAccessibleDescription(
+        "Needs the scope webhook:write: ask a tenant administrator.",
+      );
+    }
+    // Reading stays open: the delivery is inspected.
+    await ping.getByRole("link", { name: /^Inspect ping delivery/ }).click();
+    const dialog = page.getByRole("dialog", { name: "ping delivery" });
+    await expect(dialog.getByRole("button", { name: "Retry now" })).toHaveAttribute("aria-disabled", "true");
   });
 });

@@ -47,21 +47,19 @@ export function DeliveriesPanel({
 
   const columns: Column<Delivery>[] = [
     {
-      id: "type",
-      header: "Type",
+      // Type and status share the first column, so a phone sees both without scrolling sideways.
+      id: "delivery",
+      header: "Delivery",
       rowHeader: true,
       cell: (delivery) => (
         <span className="delivery-what">
-          <code>{delivery.type}</code>
+          <span className="delivery-what__line">
+            <code>{delivery.type}</code>
+            <StatusBadge status={delivery.status} variants={deliveryStatusVariants} />
+          </span>
           <span className="delivery-what__resource">{delivery.resource}</span>
         </span>
       ),
-    },
-    {
-      id: "status",
-      header: "Status",
-      width: "status",
-      cell: (delivery) => <StatusBadge status={delivery.status} variants={deliveryStatusVariants} />,
     },
     {
       id: "attempts",

@@ -1,5 +1,6 @@
 "use client";
 
+import { WEBHOOK_DELIVERY_ATTEMPTS_SHOWN } from "@fleet/contracts/webhook-endpoints/webhook-delivery";
 import { Button, CopyButton, Dialog, GuardedButton, JsonViewer, RelativeTime, StatusBadge } from "@fleet/ui";
 import { useMemo } from "react";
 import { Fact, none } from "../../components/fact.tsx";
@@ -80,7 +81,9 @@ export function DeliveryDialog({
           <section className="delivery-attempts" aria-labelledby="delivery-attempts-heading">
             <h3 id="delivery-attempts-heading" className="delivery-attempts__title">
               Attempts
-              {delivery.attempt_count > delivery.attempts.length
+              {/* The count runs ahead of the list while an attempt is in flight: only a full list is "latest". */}
+              {delivery.attempts.length === WEBHOOK_DELIVERY_ATTEMPTS_SHOWN &&
+              delivery.attempt_count > delivery.attempts.length
                 ? ` (latest ${delivery.attempts.length} of ${delivery.attempt_count})`
                 : ""}
             </h3>

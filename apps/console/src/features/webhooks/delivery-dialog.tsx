@@ -62,7 +62,7 @@ export function DeliveryDialog({
         </p>
       ) : (
         <div className="delivery-detail" data-delivery-id={delivery.id} data-status={delivery.status}>
-          <dl className="facts">
+          <dl className="facts delivery-facts">
             <Fact term="Status">
               <StatusBadge status={delivery.status} variants={deliveryStatusVariants} />
             </Fact>

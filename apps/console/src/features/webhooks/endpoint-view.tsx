@@ -2,7 +2,6 @@
 
 import {
   ActionMenu,
-  Badge,
   Button,
   GuardedButton,
   type MenuAction,
@@ -15,7 +14,6 @@ import { skipToken, useMutation, useQuery, useQueryClient } from "@tanstack/reac
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { DoneStatus } from "../../components/done-status.tsx";
-import { Fact } from "../../components/fact.tsx";
 import { Link } from "../../components/link.tsx";
 import { useLacking } from "../../lib/access.ts";
 import { pollInterval } from "../../lib/poll.ts";
@@ -25,18 +23,16 @@ import { useWorkspaceChoice } from "../../lib/use-workspace.ts";
 import { DeliveriesPanel } from "./deliveries-panel.tsx";
 import type { Delivery } from "./delivery.ts";
 import { DeliveryDialog } from "./delivery-dialog.tsx";
-import { type Endpoint, endpointName } from "./endpoint.ts";
+import { endpointName } from "./endpoint.ts";
 import { DeleteEndpointDialog, RotateSecretDialog } from "./endpoint-action-dialogs.tsx";
 import { EndpointDialog } from "./endpoint-dialog.tsx";
-import { EndpointHealth } from "./endpoint-health.tsx";
-import { disabledWords } from "./health.ts";
+import { EndpointFacts, EndpointState } from "./endpoint-facts.tsx";
 import { ReplayDialog } from "./replay-dialog.tsx";
 import { type EndpointPosition, endpointHref, webhooksHref } from "./urls.ts";
 import { useDeliveries, useWebhooksRefresh } from "./use-deliveries.ts";
 import { useEndpointToggle } from "./use-endpoint-toggle.ts";
 import "../../styles/card-parts.css";
 import "../../styles/detail-page.css";
-import "../../styles/facts.css";
 import "./deliveries.css";
 
 type Open = "edit" | "rotate" | "delete" | "replay" | null;
@@ -265,66 +261,5 @@ export function EndpointView({ position }: { position: EndpointPosition }) {
         <ReplayDialog endpoint={endpoint} onClose={() => setOpen(null)} onDone={setDone} />
       ) : null}
     </div>
-  );
-}
-
-function EndpointState({ endpoint }: { endpoint: Endpoint }) {
-  const off = disabledWords(endpoint);
-  return off === null ? (
-    <Badge tone="success">Enabled</Badge>
-  ) : (
-    <Badge tone={endpoint.disabled_reason ? "warning" : "neutral"}>Disabled</Badge>
-  );
-}
-
-/** What the endpoint is: where it posts, what, for which fleets, how it has been answering, its secret's age. */
-function EndpointFacts({ endpoint, fleetName }: { endpoint: Endpoint; fleetName: string | undefined }) {
-  const off = disabledWords(endpoint);
-  return (
-    <section className="card" aria-labelledby="endpoint-facts-heading">
-      <header className="card__header">
-        <h2 id="endpoint-facts-heading" className="card__title">
-          Endpoint
-        </h2>
-      </header>
-      <div className="card__body">
-        {off !== null && endpoint.disabled_reason ? (
-          <p className="endpoint-off" data-reason={endpoint.disabled_reason}>
-            {off}. Enable it to deliver again; what waited is sent then.
-          </p>
-        ) : null}
-        <dl className="facts endpoint-facts">
-          <Fact term="URL">
-            <code>{endpoint.url}</code>
-          </Fact>
-          <Fact term="Event types">
-            <ul className="webhook-types" aria-label={`Event types of ${endpointName(endpoint)}`}>
-              {endpoint.event_types.map((type) => (
-                <li key={type}>
-                  <code>{type}</code>
-                </li>
-              ))}
-            </ul>
-          </Fact>
-          <Fact term="Fleets">{endpoint.fleet_id === null ? "All fleets" : (fleetName ?? "One fleet")}</Fact>
-          <Fact term="Status">{off ?? "Enabled"}</Fact>
-          <Fact term="Last 24 hours">
-            <EndpointHealth health={endpoint.health} />
-          </Fact>
-          <Fact term="Secret created">
-            <RelativeTime value={endpoint.secret_created_at} />
-          </Fact>
-          <Fact term="Previous secret">
-            {endpoint.previous_secret_expires_at === null ? (
-              <span className="muted">None signing</span>
-            ) : (
-              <>
-                Signs until <RelativeTime value={endpoint.previous_secret_expires_at} />
-              </>
-            )}
-          </Fact>
-        </dl>
-      </div>
-    </section>
   );
 }

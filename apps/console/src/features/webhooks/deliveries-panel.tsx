@@ -1,15 +1,25 @@
 "use client";
 
-import { type Column, GuardedButton, PagedTable, ProblemAlert, RelativeTime, StatusBadge } from "@fleet/ui";
+import {
+  Button,
+  type Column,
+  GuardedButton,
+  PagedTable,
+  ProblemAlert,
+  RelativeTime,
+  StatusBadge,
+} from "@fleet/ui";
 import { useRouter } from "next/navigation";
 import { FilterForm, FilterSelect } from "../../components/filter-form.tsx";
 import { Link } from "../../components/link.tsx";
 import { ListLoading } from "../../components/query-problem.tsx";
+import { countOf } from "../../lib/format.ts";
 import { problemOf } from "../../lib/problem.ts";
 import { attemptWords, type Delivery, deliveryStatusVariants, deliveryTypes } from "./delivery.ts";
 import { type EndpointPosition, endpointHref } from "./urls.ts";
 import type { useDeliveries } from "./use-deliveries.ts";
 import "../../styles/card-parts.css";
+import "../../styles/new-banner.css";
 import "./deliveries.css";
 
 const statusChoices = (["pending", "succeeded", "failed"] as const).map((status) => ({
@@ -26,6 +36,9 @@ const typeChoices = deliveryTypes.map((type) => ({ value: type, label: type }));
 export function DeliveriesPanel({
   position,
   list,
+  shown,
+  waiting,
+  onShowNew,
   endpointName,
   cannotWrite,
   retrying,
@@ -33,6 +46,10 @@ export function DeliveriesPanel({
 }: {
   position: EndpointPosition;
   list: ReturnType<typeof useDeliveries>;
+  /** The page's deliveries the person has been shown; newer ones wait behind the banner. */
+  shown: Delivery[];
+  waiting: number;
+  onShowNew: () => void;
   endpointName: string;
   cannotWrite: string | null;
   /** The delivery whose retry is on its way. */
@@ -160,6 +177,13 @@ export function DeliveriesPanel({
           )}
         </FilterForm>
       </div>
+      {waiting > 0 ? (
+        <div className="new-banner">
+          <Button size="sm" variant="primary" onClick={onShowNew}>
+            Show {countOf(waiting, "new delivery", "new deliveries")}
+          </Button>
+        </div>
+      ) : null}
       {list.error && list.data === undefined ? (
         // A failed log shows why, never an empty one.
         <div className="card__body">
@@ -173,7 +197,7 @@ export function DeliveriesPanel({
         </div>
       ) : list.data === undefined ? (
         <ListLoading>Loading deliveries…</ListLoading>
-      ) : list.data.items.length === 0 ? (
+      ) : shown.length === 0 ? (
         <div className="empty-state empty-state--compact">
           <p className="empty-state__title">
             {after
@@ -194,7 +218,7 @@ export function DeliveriesPanel({
         <PagedTable
           caption={`Deliveries to ${endpointName}, newest first`}
           columns={columns}
-          rows={list.data.items}
+          rows={shown}
           rowKey={(delivery) => delivery.id}
           rowData={(delivery) => ({ "data-delivery-id": delivery.id, "data-status": delivery.status })}
           busy={list.isPlaceholderData}
@@ -203,7 +227,7 @@ export function DeliveriesPanel({
             after || list.data.next_cursor
               ? {
                   label: "Pages of deliveries",
-                  summary: `${list.data.items.length} shown · newest first`,
+                  summary: `${shown.length} shown · newest first`,
                   firstHref: after ? href({ after: undefined, delivery: undefined }) : undefined,
                   nextHref: list.data.next_cursor
                     ? href({ after: list.data.next_cursor, delivery: undefined })

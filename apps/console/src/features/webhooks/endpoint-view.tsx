@@ -27,6 +27,7 @@ import { endpointName } from "./endpoint.ts";
 import { DeleteEndpointDialog, RotateSecretDialog } from "./endpoint-action-dialogs.tsx";
 import { EndpointDialog } from "./endpoint-dialog.tsx";
 import { EndpointFacts, EndpointState } from "./endpoint-facts.tsx";
+import { useNewBehindBanner } from "./new-deliveries.ts";
 import { ReplayDialog } from "./replay-dialog.tsx";
 import { type EndpointPosition, endpointHref, webhooksHref } from "./urls.ts";
 import { useDeliveries, useWebhooksRefresh } from "./use-deliveries.ts";
@@ -63,6 +64,12 @@ export function EndpointView({ position }: { position: EndpointPosition }) {
   const workspaceId = choice.chosenId;
   const here = { ...position, workspaceId };
   const deliveries = useDeliveries(here);
+  const fresh = useNewBehindBanner(
+    deliveries.isPlaceholderData ? undefined : deliveries.data?.items,
+    deliveries.dataUpdatedAt,
+    JSON.stringify([position.status, position.type, position.after]),
+    position.after === undefined,
+  );
   const anyPending = deliveries.data?.items.some((delivery) => delivery.status === "pending") ?? false;
   const query = useQuery(
     trpc.webhookEndpoints.get.queryOptions(
@@ -101,6 +108,7 @@ export function EndpointView({ position }: { position: EndpointPosition }) {
     trpc.webhookEndpoints.test.mutationOptions({
       onSuccess: async () => {
         setDone("Sent a test ping: it is pending in the log.");
+        fresh.showAll();
         // The ping is the newest delivery: shown on the log's first page, unless a filter leaves it out.
         if (position.after || position.status || position.type)
           router.replace(
@@ -217,6 +225,9 @@ export function EndpointView({ position }: { position: EndpointPosition }) {
       <DeliveriesPanel
         position={here}
         list={deliveries}
+        shown={fresh.shown}
+        waiting={fresh.waiting}
+        onShowNew={fresh.showNew}
         endpointName={name}
         cannotWrite={cannotWrite}
         retrying={retry.isPending ? retry.variables?.event_id : undefined}
@@ -258,7 +269,12 @@ export function EndpointView({ position }: { position: EndpointPosition }) {
         />
       ) : null}
       {open === "replay" ? (
-        <ReplayDialog endpoint={endpoint} onClose={() => setOpen(null)} onDone={setDone} />
+        <ReplayDialog
+          endpoint={endpoint}
+          onQueued={fresh.showAll}
+          onClose={() => setOpen(null)}
+          onDone={setDone}
+        />
       ) : null}
     </div>
   );

@@ -27,10 +27,13 @@ const HOUR = 60 * 60 * 1000;
  */
 export function ReplayDialog({
   endpoint,
+  onQueued,
   onClose,
   onDone,
 }: {
   endpoint: Endpoint;
+  /** The replay answered: what its refetch brings to the log is the person's own doing, shown at once. */
+  onQueued: () => void;
   onClose: () => void;
   onDone: (message: string) => void;
 }) {
@@ -46,6 +49,7 @@ export function ReplayDialog({
     trpc.webhookEndpoints.replay.mutationOptions({
       onSuccess: async (answer) => {
         setTotal((sum) => sum + answer.queued);
+        onQueued();
         await refresh();
       },
     }),

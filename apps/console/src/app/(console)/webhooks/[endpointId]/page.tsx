@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { deliveryStatusOf, deliveryTypeOf } from "../../../../features/webhooks/delivery.ts";
 import { EndpointView } from "../../../../features/webhooks/endpoint-view.tsx";
 import { first, type Search } from "../../../../lib/search.ts";
 
@@ -21,8 +22,9 @@ export default async function WebhookEndpointPage({
       position={{
         workspaceId: first(search.workspace),
         endpointId,
-        status: first(search.status),
-        type: first(search.type),
+        // A status or type the log has not is no filter: neither sent nor shown as applied.
+        status: deliveryStatusOf(first(search.status)),
+        type: deliveryTypeOf(first(search.type)),
         after: first(search.after),
         delivery: first(search.delivery),
       }}

@@ -1,10 +1,28 @@
+import { randomUUID } from "node:crypto";
 import type { Page } from "@playwright/test";
 import { seriousViolations } from "../support/axe.ts";
-import { collectProblems, expect, looksAtSizes, openFromNavigation, test } from "../support/fixtures.ts";
-import { call } from "../support/fleet-api.ts";
-import type { Tenant } from "../support/fleetctl.ts";
+import {
+  collectProblems,
+  expect,
+  looksAtSizes,
+  openFromNavigation,
+  signInByLink,
+  test,
+} from "../support/fixtures.ts";
+import {
+  addTenantEntry,
+  call,
+  definition,
+  installFleet,
+  messageFleet,
+  TestRunner,
+} from "../support/fleet-api.ts";
+import { addMember, type Tenant } from "../support/fleetctl.ts";
 
-/** A public IP literal: passes the API's address check with no DNS (nothing in these tests is sent to it). */
+/**
+ * A public IP literal: passes the API's address check with no DNS. Nothing here answers it as a receiver
+ * would, so a delivery to it fails without a status (a connection error) and waits for its next retry.
+ */
 const URL_A = "https://1.1.1.1/fleet-hooks";
 
 /** Signs in and opens Webhooks from the navigation; the tenant's one workspace is chosen and in the URL. */
@@ -144,5 +162,137 @@ test.describe("Webhooks", () => {
       page.getByRole("dialog", { name: "Delete webhook endpoint 1.1.1.1/fleet-hooks?" }),
     ).toBeVisible();
     expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  test("an endpoint's page shows its health and delivery log: a test ping fails and is retried, a delivery is inspected, and a replay queues the workspace's events again", async ({
+    page,
+    tenant,
+    apiUrl,
+  }) => {
+    // A fleet's run is made and failed through a runner: the tenant fixture and the builds take minutes.
+    test.setTimeout(300_000);
+    const problems = collectProblems(page);
+    const created = await call<{ id: string }>(
+      apiUrl,
+      tenant.api_key,
+      "POST",
+      `/v1/workspaces/${tenant.workspace_id}/webhook-endpoints`,
+      { url: URL_A, event_types: ["event.failed"], description: "Failures to the pager" },
+    );
+    // One failed run: an event.failed delivery to the endpoint, and an event a replay can send again.
+    const runner = new TestRunner(apiUrl);
+    const name = `Release helper ${randomUUID().slice(0, 6)}`;
+    const entry = await addTenantEntry(
+      apiUrl,
+      tenant,
+      definition({ name, description: "Answers questions about releases.", runnerLabels: [runner.label] }),
+    );
+    const fleet = await installFleet(apiUrl, tenant, entry, name);
+    await messageFleet(apiUrl, tenant, fleet.fleet_id, "Ship web v2.");
+    const lease = await runner.lease();
+    await runner.report(lease, { outcome: "fleet_error", failure_label: "deploy refused" });
+
+    await openWebhooks(page, tenant);
+    const row = page.getByRole("row", { name: /1\.1\.1\.1\/fleet-hooks/ });
+    // Its health: the run's delivery fails, so the row says so in words once its first attempt is made.
+    await expect(row).toContainText(/% of \d+ attempts?|no attempts in 24 h/);
+    await row.getByRole("link", { name: URL_A }).click();
+    await expect(page).toHaveURL(new RegExp(`/webhooks/${created.id}\\?workspace=${tenant.workspace_id}$`));
+    await expect(page.getByRole("heading", { level: 1, name: "1.1.1.1/fleet-hooks" })).toBeVisible();
+    const log = page.getByRole("table", { name: "Deliveries to 1.1.1.1/fleet-hooks, newest first" });
+    await expect(log.getByRole("row", { name: /event\.failed/ })).toBeVisible();
+
+    // Send test: the ping is pending at once, then shows its first attempt's error (no status came).
+    await page.getByRole("button", { name: "Send test" }).click();
+    await expect(page.getByRole("status")).toContainText("Sent a test ping");
+    const ping = log.getByRole("row", { name: /ping/ });
+    await expect(ping).toHaveAttribute("data-status", "pending");
+    await expect(ping).toContainText(/ after \d/, { timeout: 30_000 });
+    // The endpoint's health follows (it polls with the log while a delivery is pending).
+    await expect(page.getByRole("region", { name: "Endpoint" })).toContainText("Last failed");
+    await looksAtSizes(page, "webhook-endpoint", true);
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // Inspect: the request as sent and its attempts, newest first; the delivery is in the URL.
+    await ping.getByRole("link", { name: /^Inspect ping delivery/ }).click();
+    const dialog = page.getByRole("dialog", { name: "ping delivery" });
+    await expect(page).toHaveURL(/[?&]delivery=[0-9a-f-]{36}/);
+    await expect(dialog.getByRole("region", { name: "Request" })).toContainText(created.id);
+    const attempts = dialog.getByRole("list", { name: "Attempts, newest first" });
+    await expect(attempts.getByRole("listitem").first()).toContainText(/Attempt \d/);
+    await expect(attempts.getByRole("listitem").last()).toContainText("Attempt 1");
+    await looksAtSizes(page, "webhook-delivery");
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // Retry: answered 202, the delivery is pending again.
+    await dialog.getByRole("button", { name: "Retry now" }).click();
+    await expect(dialog.locator("[data-delivery-id]")).toHaveAttribute("data-status", "pending");
+    await dialog.getByRole("button", { name: "Close", exact: true }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByRole("status")).toContainText("Retrying the ping delivery: it is pending.");
+
+    // The filters live in the URL: only pings.
+    await page.getByRole("combobox", { name: "Type", exact: true }).selectOption("ping");
+    await page.getByRole("button", { name: "Apply filters" }).click();
+    await expect(page).toHaveURL(/[?&]type=ping/);
+    await expect(log.getByRole("row", { name: /event\.failed/ })).toBeHidden();
+    await expect(ping).toBeVisible();
+
+    // Replay since an hour ago (the dialog's start): the failed run's event is queued again, pings are not.
+    await page.getByRole("button", { name: "Replay since…" }).click();
+    const replay = page.getByRole("dialog", { name: "Replay events to 1.1.1.1/fleet-hooks" });
+    await expect(replay.getByLabel(/^Since/)).toHaveValue(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/);
+    await replay.getByRole("button", { name: "Replay", exact: true }).click();
+    const replayed = page.getByRole("dialog", { name: "Replay to 1.1.1.1/fleet-hooks" });
+    await expect(replayed).toContainText("Queued 1 delivery");
+    await replayed.getByRole("button", { name: "Done" }).click();
+    await expect(page.getByRole("status")).toContainText("Replay queued 1 delivery.");
+    expect(problems).toEqual([]);
+  });
+
+  test("a member who may only read webhooks sees the endpoint page with every change disabled and why", async ({
+    page,
+    tenant,
+    apiUrl,
+  }) => {
+    const base = `/v1/workspaces/${tenant.workspace_id}/webhook-endpoints`;
+    const created = await call<{ id: string }>(apiUrl, tenant.api_key, "POST", base, {
+      url: URL_A,
+      event_types: ["gate.opened"],
+    });
+    await call(apiUrl, tenant.api_key, "POST", `${base}/${created.id}/test`);
+    const email = `webhook-reader-${randomUUID().slice(0, 8)}@example.test`;
+    await addMember(tenant.tenant_id, email, "webhook:read");
+    await signInByLink(page, { ...tenant, email });
+    await page.goto(`/webhooks/${created.id}?workspace=${tenant.workspace_id}`);
+    await expect(page.getByRole("heading", { level: 1, name: "1.1.1.1/fleet-hooks" })).toBeVisible();
+    const ping = page.getByRole("row", { name: /ping/ });
+    await expect(ping).toBeVisible();
+    for (const control of [
+      page.getByRole("button", { name: "Send test" }),
+      page.getByRole("button", { name: "Replay since…" }),
+      page.getByRole("button", { name: "Edit webhook endpoint 1.1.1.1/fleet-hooks" }),
+      page.getByRole("button", { name: "More actions for webhook endpoint 1.1.1.1/fleet-hooks" }),
+      ping.getByRole("button", { name: /^Retry ping delivery/ }),
+    ]) {
+      await expect(control).toHaveAttribute("aria-disabled", "true");
+      await expect(control).toHaveAccessibleDescription(
+        "Needs the scope webhook:write: ask a tenant administrator.",
+      );
+    }
+    // Reading stays open: the delivery is inspected.
+    await ping.getByRole("link", { name: /^Inspect ping delivery/ }).click();
+    const dialog = page.getByRole("dialog", { name: "ping delivery" });
+    await expect(dialog.getByRole("button", { name: "Retry now" })).toHaveAttribute("aria-disabled", "true");
+    await dialog.getByRole("button", { name: "Close", exact: true }).click();
+
+    // A delivery made elsewhere comes with the next poll (one is pending) and waits behind a banner, so
+    // the rows under the cursor stay put.
+    await call(apiUrl, tenant.api_key, "POST", `${base}/${created.id}/test`);
+    const banner = page.getByRole("button", { name: "Show 1 new delivery" });
+    await expect(banner).toBeVisible({ timeout: 20_000 });
+    await expect(page.getByRole("row", { name: /ping/ })).toHaveCount(1);
+    await banner.click();
+    await expect(page.getByRole("row", { name: /ping/ })).toHaveCount(2);
   });
 });

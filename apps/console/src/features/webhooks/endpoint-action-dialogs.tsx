@@ -1,11 +1,12 @@
 "use client";
 
 import { ConfirmDialog } from "@fleet/ui";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation } from "@tanstack/react-query";
 import { problemOf } from "../../lib/problem.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { type Endpoint, endpointName } from "./endpoint.ts";
 import { SecretShownOnce } from "./endpoint-dialog.tsx";
+import { useWebhooksRefresh } from "./use-deliveries.ts";
 
 interface ActionDialogProps {
   workspaceId: string;
@@ -14,16 +15,10 @@ interface ActionDialogProps {
   onDone: (message: string) => void;
 }
 
-function useEndpointsRefresh() {
-  const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  return () => queryClient.invalidateQueries({ queryKey: trpc.webhookEndpoints.list.pathKey() });
-}
-
 /** A rotation asks first (it says what happens to the old secret), then reveals the new one once. */
 export function RotateSecretDialog({ workspaceId, endpoint, onClose, onDone }: ActionDialogProps) {
   const trpc = useTRPC();
-  const refresh = useEndpointsRefresh();
+  const refresh = useWebhooksRefresh();
   const rotate = useMutation(
     trpc.webhookEndpoints.rotateSecret.mutationOptions({ gcTime: 0, onSuccess: () => refresh() }),
   );
@@ -62,7 +57,7 @@ export function RotateSecretDialog({ workspaceId, endpoint, onClose, onDone }: A
 /** Deleting stops every delivery at once, pending ones included, and says so before asking. */
 export function DeleteEndpointDialog({ workspaceId, endpoint, onClose, onDone }: ActionDialogProps) {
   const trpc = useTRPC();
-  const refresh = useEndpointsRefresh();
+  const refresh = useWebhooksRefresh();
   const name = endpointName(endpoint);
   const remove = useMutation(
     trpc.webhookEndpoints.delete.mutationOptions({

@@ -1,12 +1,13 @@
 "use client";
 
 import { FieldError, SelectField, TextField } from "@fleet/ui";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { FormDialog } from "../../components/form-dialog.tsx";
 import { ShownOnceDialog } from "../../components/shown-once-dialog.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
 import { type Endpoint, type EventTypeItem, endpointName } from "./endpoint.ts";
+import { useWebhooksRefresh } from "./use-deliveries.ts";
 
 interface Fleet {
   id: string;
@@ -68,11 +69,10 @@ export function EndpointDialog({
   onDone,
 }: EndpointDialogProps) {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
   const formId = useId();
   const typesId = useId();
   const [typesError, setTypesError] = useState<string | null>(null);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.webhookEndpoints.list.pathKey() });
+  const refresh = useWebhooksRefresh();
   const create = useMutation(
     // The answer carries the secret: out of the mutation cache once the dialog lets go of it.
     trpc.webhookEndpoints.create.mutationOptions({ gcTime: 0, onSuccess: refresh }),

@@ -9,8 +9,12 @@ import {
   PagedTable,
   RelativeTime,
 } from "@fleet/ui";
+import { Link } from "../../components/link.tsx";
 import { useLacking } from "../../lib/access.ts";
-import { disabledWords, type Endpoint, endpointName } from "./endpoint.ts";
+import { type Endpoint, endpointName } from "./endpoint.ts";
+import { EndpointHealth } from "./endpoint-health.tsx";
+import { disabledWords } from "./health.ts";
+import { endpointHref } from "./urls.ts";
 import "./webhooks.css";
 
 export type EndpointAction = "edit" | "rotate" | "enable" | "disable" | "delete";
@@ -24,8 +28,9 @@ export interface EndpointsTableProps {
 }
 
 /**
- * One row per endpoint: where it posts, what it subscribes to, for which fleets, whether it is on. Never
- * its secret, which only the create and rotate answers carry.
+ * One row per endpoint: where it posts (a link to its page and delivery log), what it subscribes to, for
+ * which fleets, whether it is on, how its receiver has been answering. Never its secret, which only the
+ * create and rotate answers carry.
  */
 export function EndpointsTable({ endpoints, workspaceName, fleetNames, onAction }: EndpointsTableProps) {
   // Reading needs webhook:read; a member without webhook:write sees why the changes are off.
@@ -37,10 +42,17 @@ export function EndpointsTable({ endpoints, workspaceName, fleetNames, onAction 
       rowHeader: true,
       cell: (endpoint) => (
         <span className="webhook-endpoint">
-          <code className="webhook-endpoint__url">{endpoint.url}</code>
+          <Link
+            className="webhook-endpoint__url"
+            href={endpointHref({ workspaceId: endpoint.workspace_id, endpointId: endpoint.id })}
+          >
+            <code>{endpoint.url}</code>
+          </Link>
           {endpoint.description ? (
             <span className="webhook-endpoint__description">{endpoint.description}</span>
           ) : null}
+          {/* In the first column, so a phone sees how the receiver answers without scrolling sideways. */}
+          <EndpointHealth health={endpoint.health} />
         </span>
       ),
     },

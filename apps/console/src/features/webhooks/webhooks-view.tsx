@@ -1,20 +1,20 @@
 "use client";
 
 import { GuardedButton, PlusIcon, SendIcon } from "@fleet/ui";
-import { skipToken, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { skipToken, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { PageHeader } from "../../components/page-header.tsx";
 import { WorkspaceCard, WorkspaceListBody } from "../../components/workspace-list.tsx";
 import { useLacking } from "../../lib/access.ts";
 import { usePageActions } from "../../lib/commands.tsx";
-import { problemOf } from "../../lib/problem.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { useWorkspaceChoice } from "../../lib/use-workspace.ts";
-import { type Endpoint, endpointName } from "./endpoint.ts";
+import type { Endpoint } from "./endpoint.ts";
 import { DeleteEndpointDialog, RotateSecretDialog } from "./endpoint-action-dialogs.tsx";
 import { EndpointDialog } from "./endpoint-dialog.tsx";
 import { type EndpointAction, EndpointsTable } from "./endpoints-table.tsx";
 import { webhooksHref } from "./urls.ts";
+import { useEndpointToggle } from "./use-endpoint-toggle.ts";
 
 /** A workspace has at most 50 endpoints: one page of 100 is all of them. */
 const ALL = 100;
@@ -23,7 +23,6 @@ type Pending = { action: "rotate" | "delete"; endpoint: Endpoint } | null;
 
 export function WebhooksView({ workspaceId }: { workspaceId: string | undefined }) {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
   const choice = useWorkspaceChoice(workspaceId);
   const { chosenId, workspace } = choice;
 
@@ -47,15 +46,7 @@ export function WebhooksView({ workspaceId }: { workspaceId: string | undefined 
   const setDone = (message: string | null) =>
     setOutcome(message !== null && chosenId ? { workspaceId: chosenId, message } : null);
 
-  const toggle = useMutation(
-    trpc.webhookEndpoints.update.mutationOptions({
-      onSuccess: async (changed) => {
-        await queryClient.invalidateQueries({ queryKey: trpc.webhookEndpoints.list.pathKey() });
-        setDone(`${changed.enabled ? "Enabled" : "Disabled"} ${endpointName(changed)}.`);
-      },
-      onError: (error) => setDone(`Not changed: ${problemOf(error).title}.`),
-    }),
-  );
+  const toggle = useEndpointToggle(setDone);
 
   const openCreate = () => {
     setDone(null);
@@ -64,12 +55,7 @@ export function WebhooksView({ workspaceId }: { workspaceId: string | undefined 
   const act = (action: EndpointAction, endpoint: Endpoint) => {
     setDone(null);
     if (action === "edit") setEditing({ endpoint });
-    else if (action === "enable" || action === "disable")
-      toggle.mutate({
-        workspace_id: endpoint.workspace_id,
-        endpoint_id: endpoint.id,
-        enabled: action === "enable",
-      });
+    else if (action === "enable" || action === "disable") toggle.set(endpoint, action === "enable");
     else setPending({ action, endpoint });
   };
   const cannotWrite = useLacking("webhook:write");

@@ -214,12 +214,14 @@ async function scheduleEngine(
     { CHAT_DELIVERY_EVERY_MS, CHAT_DELIVERY_QUEUE, deliverDue },
     { fireSchedule, reconcileSchedules },
     { WEBHOOK_DELIVERY_EVERY_MS, WEBHOOK_DELIVERY_QUEUE, deliverDueWebhooks },
+    { WEBHOOK_PRUNE_EVERY_MS, WEBHOOK_PRUNE_QUEUE, pruneWebhookEvents },
   ] = await Promise.all([
     import("./runtime/schedule-engine.ts"),
     import("./services/approvals/sweep.ts"),
     import("./services/connectors/delivery.ts"),
     import("./services/schedules/sync.ts"),
     import("./services/webhook-endpoints/delivery.ts"),
+    import("./services/webhook-endpoints/prune-events.ts"),
   ]);
   const { config } = services;
   const engine = new ScheduleEngine(database.shared, {
@@ -258,6 +260,15 @@ async function scheduleEngine(
           deliverDueWebhooks(services, reports.webhooks).then(
             () => {},
             (error: unknown) => log.warn({ err: error }, "webhook delivery failed"),
+          ),
+      },
+      {
+        queue: WEBHOOK_PRUNE_QUEUE,
+        everyMs: WEBHOOK_PRUNE_EVERY_MS,
+        run: () =>
+          pruneWebhookEvents(services).then(
+            () => {},
+            (error: unknown) => log.warn({ err: error }, "webhook event pruning failed"),
           ),
       },
     ],

@@ -8,6 +8,12 @@ export const WEBHOOK_DELIVERY_ATTEMPTS_SHOWN = 20;
 /** How far back a replay reaches: events older than this are not sent again (400 UZ-WEBHOOK-011). */
 export const WEBHOOK_REPLAY_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
 
+/**
+ * How long the outbox keeps an event (and its deliveries and attempts): the replay window and a day's
+ * margin, so a replay at the window's edge never meets an event being pruned.
+ */
+export const WEBHOOK_EVENT_KEEP_MS = WEBHOOK_REPLAY_WINDOW_MS + 24 * 60 * 60 * 1000;
+
 /** Events one replay queues at most, oldest first; the answer says where to go on from. */
 export const WEBHOOK_REPLAY_MAX = 1000;
 

@@ -36,6 +36,8 @@ export const webhookDeliveries = pgTable(
       .where(sql`${t.status} = 'pending'`),
     /** An endpoint's deliveries, newest first (its delivery log), keyset-paged over (created_at, event_id). */
     index("webhook_deliveries_endpoint_idx").on(t.endpointId, t.createdAt, t.eventId),
+    /** An event's deliveries: the pruner's check for one still pending, and the cascade when it goes. */
+    index("webhook_deliveries_event_idx").on(t.eventId),
     check("webhook_deliveries_status", sql`${t.status} in ('pending', 'succeeded', 'failed')`),
   ],
 );

@@ -1,0 +1,84 @@
+import { WEBHOOK_EVENT_KEEP_MS } from "@fleet/contracts/webhook-endpoints/webhook-delivery";
+import { startWebhookReceiver, type WebhookReceiver } from "@fleet/testing/webhook-receiver";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { lowestIdAt, pruneWebhookEvents } from "../src/services/webhook-endpoints/prune-events.ts";
+import { call, seedTenant, testApi, useIsolatedApi } from "./harness.ts";
+import { deliveries, endpointPath, ping, settled, subscribe } from "./webhook-delivery-fixtures.ts";
+
+/** The outbox keeps events for the replay window and a day: older ones go, with their deliveries. */
+describe("webhook events past the replay window are pruned", () => {
+  useIsolatedApi({ FLEET_DEV_MODE: "true" });
+  let receiver: WebhookReceiver;
+  beforeAll(async () => {
+    receiver = await startWebhookReceiver();
+  });
+  afterAll(() => receiver.close());
+
+  const pruneAt = async (now: number, batch?: number) => {
+    const api = await testApi();
+    return pruneWebhookEvents({ ...api.app.services, now: () => now }, batch);
+  };
+  const ids = async (owner: Awaited<ReturnType<typeof seedTenant>>, endpointId: string) =>
+    (await deliveries(owner, endpointId)).items.map((item) => item.id).sort();
+
+  it("the lowest id of a millisecond sorts below every UUIDv7 of it and above every earlier one", () => {
+    const at = Date.parse("2026-11-29T12:00:00.000Z");
+    const hex = at.toString(16).padStart(12, "0");
+    const ofMs = (ms: string, rest: string) => `${ms.slice(0, 8)}-${ms.slice(8)}-${rest}`;
+    expect(lowestIdAt(at) < ofMs(hex, "7000-8000-000000000000")).toBe(true);
+    expect(lowestIdAt(at) > ofMs((at - 1).toString(16).padStart(12, "0"), "7fff-bfff-ffffffffffff")).toBe(true);
+    expect(lowestIdAt(-5)).toBe("00000000-0000-0000-0000-000000000000");
+  });
+
+  it("a settled delivery's event goes after the window, a pending one stays until its endpoint is disabled", {
+    timeout: 90_000,
+  }, async () => {
+    const owner = await seedTenant();
+    const endpoint = await subscribe(owner, receiver.url, ["gate.opened"]);
+    const done = (await ping(owner, endpoint.id)).body;
+    await settled(owner, endpoint.id, done.id, "succeeded");
+    receiver.otherwise = 500;
+    try {
+      const retrying = (await ping(owner, endpoint.id)).body;
+      await settled(owner, endpoint.id, retrying.id, "pending");
+
+      // At the edge of the window nothing is old enough.
+      await pruneAt(done.created_at + WEBHOOK_EVENT_KEEP_MS);
+      expect(await ids(owner, endpoint.id)).toEqual([done.id, retrying.id].sort());
+
+      // Past it, the settled event goes with its delivery; the one still retrying stays.
+      expect(await pruneAt(retrying.created_at + WEBHOOK_EVENT_KEEP_MS + 1)).toBeGreaterThanOrEqual(1);
+      expect(await ids(owner, endpoint.id)).toEqual([retrying.id]);
+      const retryGone = await call("POST", `${endpointPath(owner, endpoint.id)}/deliveries/${done.id}/retry`, {
+        token: owner.apiKey,
+      });
+      expect(retryGone.status, retryGone.text).toBe(404);
+
+      // A disabled endpoint's pending delivery no longer holds its event.
+      const disabled = await call("PATCH", endpointPath(owner, endpoint.id), {
+        token: owner.apiKey,
+        body: { enabled: false },
+      });
+      expect(disabled.status, disabled.text).toBe(200);
+      await pruneAt(retrying.created_at + WEBHOOK_EVENT_KEEP_MS + 1);
+      expect(await ids(owner, endpoint.id)).toEqual([]);
+    } finally {
+      receiver.otherwise = 200;
+    }
+  });
+
+  it("a backlog larger than a batch is drained batch after batch, oldest first", { timeout: 90_000 }, async () => {
+    const owner = await seedTenant();
+    const endpoint = await subscribe(owner, receiver.url, ["gate.opened"]);
+    const sent = [];
+    for (let i = 0; i < 3; i += 1) sent.push((await ping(owner, endpoint.id)).body);
+    for (const one of sent) await settled(owner, endpoint.id, one.id, "succeeded");
+    const latest = Math.max(...sent.map((one) => one.created_at));
+    // Only the oldest is past the window: a batch of one takes it, and the next finds no more.
+    await pruneAt(sent[0]!.created_at + WEBHOOK_EVENT_KEEP_MS + 1, 1);
+    const left = await ids(owner, endpoint.id);
+    expect(left).not.toContain(sent[0]!.id);
+    expect(await pruneAt(latest + WEBHOOK_EVENT_KEEP_MS + 1, 1)).toBeGreaterThanOrEqual(left.length);
+    expect(await ids(owner, endpoint.id)).toEqual([]);
+  });
+});

@@ -122,6 +122,12 @@ test.describe("an agent run's page", () => {
     await expect(page.locator(".run-page")).toHaveAttribute("data-status", "processed");
     await expect(run).toContainText("1,234 tokens");
     await expect(page.getByRole("region", { name: "The approval this run waits for" })).toHaveCount(0);
+    // Reloaded (or opened later): the API kept the run's frames, so its steps are still there.
+    await page.reload();
+    const kept = page.getByRole("log", { name: "The run's conversation" });
+    await expect(kept.locator('[data-call-id="call_read"]')).toHaveAttribute("data-status", "ok");
+    await expect(kept.locator('[data-call-id="call_read"]')).toContainText("took 2.7 s");
+    await expect(kept.locator('[data-step="gate"]')).toHaveAttribute("data-outcome", "approved");
     await looksAtSizes(page, "run-steps-done");
     expect(problems).toEqual([]);
   });

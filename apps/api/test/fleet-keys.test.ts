@@ -236,6 +236,7 @@ describe("fleet keys: what one may do", () => {
       "fleets.message",
       "fleetEvents.list",
       "fleetEvents.get",
+      "fleetEvents.listFrames",
       "fleetEvents.stream",
       "integrationGrants.request",
     ]);

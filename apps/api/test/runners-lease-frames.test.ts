@@ -5,7 +5,7 @@ import { StreamHub } from "../src/runtime/stream-hub.ts";
 import { labelledFleet, messageFleet, uniqueLabel } from "./fleet-fixtures.ts";
 import { call, operatorToken, seedTenant, testApi, useIsolatedApi } from "./harness.ts";
 import { acquire, enrollRunner } from "./runner-fixtures.ts";
-import { openStream } from "./stream-fixtures.ts";
+import { publishKept } from "./stream-fixtures.ts";
 
 type FramePage = OutputOf<typeof listLeaseFrames>;
 
@@ -31,29 +31,18 @@ describe("the frames a lease's run published", () => {
     expect(empty.status, empty.text).toBe(200);
     expect(empty.body).toEqual({ items: [], next_cursor: null, retention_hours: 168 });
 
-    const stream = await openStream(
-      api.baseUrl,
-      `/v1/workspaces/${tenant.workspaceId}/fleets/${fleetId}/events/stream?kinds=chunk,tool_call_completed`,
-      { token: tenant.apiKey },
-    );
-    expect(stream.status).toBe(200);
-    try {
-      const activity = `/v1/runners/me/leases/${lease.lease_id}/activity`;
-      const batches = [
+    await publishKept(
+      tenant,
+      fleetId,
+      { token: runner.token, leaseId: lease.lease_id },
+      [
         [{ tool_call_started: { name: "search", args_redacted: '{"q":"[redacted]"}' } }],
         [{ tool_call_progress: { name: "search", elapsed_ms: 120 } }],
         [{ tool_call_completed: { name: "search", ms: 240 } }],
         [{ fleet_response_chunk: { text: "Found 3 " } }, { fleet_response_chunk: { text: "incidents" } }],
-      ];
-      for (const frames of batches) {
-        const accepted = await call("POST", activity, { token: runner.token, body: { frames } });
-        expect(accepted.status, accepted.text).toBe(202);
-      }
-      // The stream delivers a frame after its transaction, which stores the run's copy, commits.
-      await stream.next((frame) => frame.data.payload?.text === "incidents");
-    } finally {
-      stream.close();
-    }
+      ],
+      "incidents",
+    );
 
     const seen: FramePage["items"] = [];
     let cursor: string | null = null;

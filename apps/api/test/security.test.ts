@@ -43,6 +43,12 @@ async function fleetIn(owner: Tenant): Promise<Record<string, string>> {
   return { workspace_id: owner.workspaceId, fleet_id: await installFleet(owner) };
 }
 
+/** A fleet of the owner's with one message sent to it: the event's params. */
+async function eventIn(owner: Tenant): Promise<Record<string, string>> {
+  const params = await fleetIn(owner);
+  return { ...params, event_id: await messageFleet(owner, params.fleet_id!) };
+}
+
 /** A definition small enough for every fixture: a name and instructions. */
 const LIBRARY_DEFINITION = "---\nname: Fixture fleet\n---\nAnswer every message.\n";
 
@@ -106,10 +112,8 @@ const otherTenantFixtures: Record<string, Fixture> = {
   "overview.get": async (owner) => ({ params: { workspace_id: owner.workspaceId } }),
   "fleetEvents.stream": async (owner) => ({ params: await fleetIn(owner) }),
   "fleetEvents.streamWorkspace": async (owner) => ({ params: { workspace_id: owner.workspaceId } }),
-  "fleetEvents.get": async (owner) => {
-    const params = await fleetIn(owner);
-    return { params: { ...params, event_id: await messageFleet(owner, params.fleet_id!) } };
-  },
+  "fleetEvents.get": async (owner) => ({ params: await eventIn(owner) }),
+  "fleetEvents.listFrames": async (owner) => ({ params: await eventIn(owner) }),
   "fleetEvents.retry": async (owner) => {
     const params = await fleetIn(owner);
     const eventId = await messageFleet(owner, params.fleet_id!);

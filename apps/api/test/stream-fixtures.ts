@@ -170,3 +170,30 @@ export async function publishChunks(leased: LeasedFleet, texts: string[]) {
 export const framesOf = (stream: OpenedStream, event: string) =>
   stream.frames.filter((f) => f.event === event);
 export const chunkTexts = (stream: OpenedStream) => framesOf(stream, "chunk").map((f) => f.data.payload.text);
+
+/**
+ * Publishes batches of frames through a lease's activity route, then waits until the fleet's live tail
+ * sends the chunk `lastText`: the stream sends a frame after the transaction that keeps the run's copy
+ * commits, so the kept frames are readable from then on.
+ */
+export async function publishKept(
+  owner: Tenant,
+  fleetId: string,
+  lease: { token: string; leaseId: string },
+  batches: object[][],
+  lastText: string,
+) {
+  const stream = await openTail(fleetStream(owner, fleetId, "?kinds=chunk"), owner.apiKey);
+  try {
+    for (const frames of batches) {
+      const accepted = await call("POST", `/v1/runners/me/leases/${lease.leaseId}/activity`, {
+        token: lease.token,
+        body: { frames },
+      });
+      expect(accepted.status, accepted.text).toBe(202);
+    }
+    await stream.next((frame) => frame.data.payload?.text === lastText);
+  } finally {
+    stream.close();
+  }
+}

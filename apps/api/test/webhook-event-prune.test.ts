@@ -26,7 +26,9 @@ describe("webhook events past the replay window are pruned", () => {
     const hex = at.toString(16).padStart(12, "0");
     const ofMs = (ms: string, rest: string) => `${ms.slice(0, 8)}-${ms.slice(8)}-${rest}`;
     expect(lowestIdAt(at) < ofMs(hex, "7000-8000-000000000000")).toBe(true);
-    expect(lowestIdAt(at) > ofMs((at - 1).toString(16).padStart(12, "0"), "7fff-bfff-ffffffffffff")).toBe(true);
+    expect(lowestIdAt(at) > ofMs((at - 1).toString(16).padStart(12, "0"), "7fff-bfff-ffffffffffff")).toBe(
+      true,
+    );
     expect(lowestIdAt(-5)).toBe("00000000-0000-0000-0000-000000000000");
   });
 
@@ -49,9 +51,13 @@ describe("webhook events past the replay window are pruned", () => {
       // Past it, the settled event goes with its delivery; the one still retrying stays.
       expect(await pruneAt(retrying.created_at + WEBHOOK_EVENT_KEEP_MS + 1)).toBeGreaterThanOrEqual(1);
       expect(await ids(owner, endpoint.id)).toEqual([retrying.id]);
-      const retryGone = await call("POST", `${endpointPath(owner, endpoint.id)}/deliveries/${done.id}/retry`, {
-        token: owner.apiKey,
-      });
+      const retryGone = await call(
+        "POST",
+        `${endpointPath(owner, endpoint.id)}/deliveries/${done.id}/retry`,
+        {
+          token: owner.apiKey,
+        },
+      );
       expect(retryGone.status, retryGone.text).toBe(404);
 
       // A disabled endpoint's pending delivery no longer holds its event.
@@ -67,7 +73,9 @@ describe("webhook events past the replay window are pruned", () => {
     }
   });
 
-  it("a backlog larger than a batch is drained batch after batch, oldest first", { timeout: 90_000 }, async () => {
+  it("a backlog larger than a batch is drained batch after batch, oldest first", {
+    timeout: 90_000,
+  }, async () => {
     const owner = await seedTenant();
     const endpoint = await subscribe(owner, receiver.url, ["gate.opened"]);
     const sent = [];

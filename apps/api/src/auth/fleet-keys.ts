@@ -5,13 +5,15 @@ import type { Principal } from "./principal.ts";
 export const FLEET_KEY_SCOPES: readonly string[] = ["fleet:read", "fleet:write"];
 
 /**
- * The operations a fleet key reaches: its fleet's messages, events and live tail, and grant requests.
+ * The operations a fleet key reaches: its fleet's messages, events and live tail (and its stored
+ * frames), and grant requests.
  * Every other operation answers it as a credential without the operation's scope (403 UZ-AUTH-022).
  */
 export const FLEET_KEY_OPERATIONS: ReadonlySet<string> = new Set([
   "fleets.message",
   "fleetEvents.list",
   "fleetEvents.get",
+  "fleetEvents.listFrames",
   "fleetEvents.stream",
   "integrationGrants.request",
 ]);

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { formatCost, formatCount } from "./format.ts";
+import { formatCost, formatCount, formatRetention } from "./format.ts";
 
 const intl = new Intl.NumberFormat("en");
 
@@ -51,4 +51,10 @@ test("formatCost keeps a fraction of a cent visible", () => {
   assert.equal(formatCost(0), "$0");
   assert.equal(formatCost(1_500_000_000), "$1.50");
   assert.equal(formatCost(1_234_000), "$0.00123");
+});
+
+test("formatRetention says hours below two days and whole days above", () => {
+  assert.equal(formatRetention(47), "47 hours");
+  assert.equal(formatRetention(48), "2 days");
+  assert.equal(formatRetention(168), "7 days");
 });

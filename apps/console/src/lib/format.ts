@@ -32,3 +32,8 @@ export function formatCost(nanos: number): string {
 export function countOf(count: number, singular: string, plural = `${singular}s`): string {
   return `${formatCount(count)} ${count === 1 ? singular : plural}`;
 }
+
+/** A retention in words: "36 hours" below two days, else whole days ("7 days"). */
+export function formatRetention(hours: number): string {
+  return hours < 48 ? `${hours} hours` : `${Math.round(hours / 24)} days`;
+}

@@ -1,5 +1,5 @@
 import { EVENT_GATES_SHOWN, Problem } from "@fleet/contracts";
-import { and, approvalGates, asc, eq, fleetEvents, fleets, type Tx } from "@fleet/db";
+import { and, approvalGates, asc, eq, fleetEvents, fleets, type SQL, type Tx } from "@fleet/db";
 import type { ServiceContext } from "../shared/context.ts";
 import { present } from "../shared/tags.ts";
 
@@ -36,22 +36,7 @@ export async function readFleetEvent(
   tenantId: string,
   input: { workspace_id: string; fleet_id: string; event_id: string },
 ) {
-  const [row] = await ctx.db
-    .select({ event: fleetEvents })
-    .from(fleetEvents)
-    .innerJoin(fleets, eq(fleets.id, fleetEvents.fleetId))
-    .where(
-      and(
-        eq(fleetEvents.id, input.event_id),
-        eq(fleetEvents.fleetId, input.fleet_id),
-        eq(fleetEvents.workspaceId, input.workspace_id),
-        eq(fleets.tenantId, tenantId),
-      ),
-    );
-  if (row === undefined) {
-    throw new Problem("UZ-EVENT-001", { detail: `No event ${input.event_id} for this fleet.` });
-  }
-  const event = row.event;
+  const event = await readFleetEventRow(ctx, tenantId, input);
   // By the fleet's gate index (fleet_id leads it), then the event: a run's gates without a scan of the
   // workspace's.
   const gates = await ctx.db
@@ -78,4 +63,34 @@ export async function readFleetEvent(
       resolved_by: gate.resolvedBy,
     })),
   };
+}
+
+/** The event's row in the caller's tenant, workspace and fleet, or 404 `UZ-EVENT-001`. */
+export async function readFleetEventRow(
+  ctx: Pick<ServiceContext, "db"> | { db: Tx },
+  tenantId: string,
+  input: { workspace_id: string; fleet_id: string; event_id: string },
+): Promise<EventRow> {
+  const [row] = await ctx.db
+    .select({ event: fleetEvents })
+    .from(fleetEvents)
+    .innerJoin(fleets, eq(fleets.id, fleetEvents.fleetId))
+    .where(eventInScope(tenantId, input));
+  if (row === undefined) {
+    throw new Problem("UZ-EVENT-001", { detail: `No event ${input.event_id} for this fleet.` });
+  }
+  return row.event;
+}
+
+/** The event, in the caller's tenant (joined through `fleets`), workspace and fleet: a query's condition. */
+export function eventInScope(
+  tenantId: string,
+  input: { workspace_id: string; fleet_id: string; event_id: string },
+): SQL | undefined {
+  return and(
+    eq(fleetEvents.id, input.event_id),
+    eq(fleetEvents.fleetId, input.fleet_id),
+    eq(fleetEvents.workspaceId, input.workspace_id),
+    eq(fleets.tenantId, tenantId),
+  );
 }

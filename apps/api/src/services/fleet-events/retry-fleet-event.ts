@@ -4,7 +4,7 @@ import { newId } from "../../runtime/ids.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { eventReceived } from "../shared/frames.ts";
 import { notAccepting, requireFleet } from "../shared/tenancy.ts";
-import { readFleetEvent } from "./event-view.ts";
+import { eventInScope, readFleetEvent } from "./event-view.ts";
 
 /**
  * Runs a finished event again: a new `received` event with the same type and request, `retry_of` naming
@@ -48,10 +48,7 @@ export async function retryFleetEvent(
         .innerJoin(fleets, eq(fleets.id, fleetEvents.fleetId))
         .where(
           and(
-            eq(fleetEvents.id, input.event_id),
-            eq(fleetEvents.fleetId, input.fleet_id),
-            eq(fleetEvents.workspaceId, input.workspace_id),
-            eq(fleets.tenantId, caller.tenantId),
+            eventInScope(caller.tenantId, input),
             eq(fleets.status, "active"),
             inArray(fleetEvents.status, [...retryableEventStatuses]),
           ),

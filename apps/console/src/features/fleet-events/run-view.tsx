@@ -2,10 +2,11 @@
 
 import { Badge, CopyButton, Skeleton, StatusBadge } from "@fleet/ui";
 import { useQuery } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import { Link } from "../../components/link.tsx";
 import { LiveStatus } from "../../components/live-status.tsx";
 import { QueryProblem } from "../../components/query-problem.tsx";
+import { formatRetention } from "../../lib/format.ts";
 import { pollInterval, useOverdue } from "../../lib/poll.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { fleetHref, fleetsHref, runHref } from "../../lib/urls.ts";
@@ -14,9 +15,11 @@ import { diagnosticOf, EventBodies, EventFacts } from "./event-detail.tsx";
 import { eventStatusVariants, eventTypeLabels } from "./event-labels.ts";
 import { RunAgainButton } from "./run-again.tsx";
 import { RunGate } from "./run-gate.tsx";
-import { gatesOfRun, waitingGate } from "./runs.ts";
+import { gatesOfRun, runFromFrames, waitingGate } from "./runs.ts";
+import type { RunFrame } from "./stream-frames.ts";
 import { TurnView } from "./turn.tsx";
 import { liveStateOf, useLiveRuns } from "./use-live-runs.ts";
+import { useRunFrames } from "./use-run-frames.ts";
 import "../../styles/card-parts.css";
 import "../../styles/detail-page.css";
 import "../../styles/inspect-dialog.css";
@@ -41,8 +44,17 @@ function Run({ workspaceId, fleetId, eventId }: { workspaceId: string; fleetId: 
   const trpc = useTRPC();
   const scope = { workspace_id: workspaceId, fleet_id: fleetId };
   const fleet = useQuery(trpc.fleets.get.queryOptions(scope));
-  const { runs, stream } = useLiveRuns(workspaceId, fleetId);
-  const run = runs.get(eventId);
+  // The run's frames seen live, beside those the API kept: the page shows its steps after a reload too.
+  const [liveFrames, setLiveFrames] = useState<readonly RunFrame[]>([]);
+  const keep = useCallback(
+    (frame: RunFrame) => {
+      if (frame.event_id === eventId) setLiveFrames((current) => [...current, frame]);
+    },
+    [eventId],
+  );
+  const { stream } = useLiveRuns(workspaceId, fleetId, keep);
+  const stored = useRunFrames(scope, eventId);
+  const run = useMemo(() => runFromFrames(stored.data?.frames ?? [], liveFrames), [stored.data, liveFrames]);
   const event = useQuery(
     trpc.fleetEvents.get.queryOptions(
       { ...scope, event_id: eventId },
@@ -169,10 +181,11 @@ function Run({ workspaceId, fleetId, eventId }: { workspaceId: string; fleetId: 
           </div>
           {/* Outside the log: a form is no announcement, and the gate is not cut by its scroll. */}
           {shownGate ? <RunGate workspaceId={workspaceId} gateId={shownGate} /> : null}
-          {run === undefined ? (
+          {run === undefined && stored.data !== undefined && data.status !== "received" ? (
             <p className="muted run-page__note">
-              Tool calls and the text as it is written stream live and are not stored: this page shows those
-              of the run from when it was opened, and after the run its stored answer and gates.
+              No steps are kept for this run: a run's tool calls and text are kept for{" "}
+              {formatRetention(stored.data.retentionHours)} (the first 2,000 frames of each try), and this
+              page shows its stored answer and gates.
             </p>
           ) : null}
         </section>

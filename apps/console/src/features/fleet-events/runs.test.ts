@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { applyFrame, gatesOfRun, type LiveRun, textAroundTools, waitingGate } from "./runs.ts";
+import { applyFrame, gatesOfRun, type LiveRun, runFromFrames, textAroundTools, waitingGate } from "./runs.ts";
 import type { RunFrame } from "./stream-frames.ts";
 
 const base = { workspace_id: "w", fleet_id: "f", event_id: "e" };
@@ -152,4 +152,19 @@ test("keeps the model's text in the order it was written around its tool calls",
     after: "Done: all green.",
   });
   assert.deepEqual(textAroundTools({ text: "Only words.", tools: [] }), { before: [], after: "Only words." });
+});
+
+test("a run from its kept frames and the live ones: each frame once, in the live tail's order", () => {
+  const at = (id: string, kind: RunFrame["kind"], payload: unknown) =>
+    ({ ...base, frame_id: id, kind, lease_id: "lease-1", at: 1, payload }) as RunFrame;
+  const stored = [at("9", "chunk", { text: "a" }), at("10", "chunk", { text: "b" })];
+  // The live tail repeats a kept frame (it came while the kept ones were read), then goes on.
+  const live = [
+    at("10", "chunk", { text: "b" }),
+    at("11", "chunk", { text: "c" }),
+    at("100", "chunk", { text: "d" }),
+  ];
+  assert.equal(runFromFrames(stored, live)?.text, "abcd");
+  assert.equal(runFromFrames([], [...live].reverse())?.text, "bcd");
+  assert.equal(runFromFrames([], []), undefined);
 });

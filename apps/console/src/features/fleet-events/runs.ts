@@ -178,6 +178,22 @@ export function applyFrame(previous: LiveRun | undefined, frame: RunFrame): Live
   return run;
 }
 
+/**
+ * One run from the frames the API kept and those the page saw live since, each frame once (by its id, the
+ * live tail's order), folded in frame order: a reload shows the steps the run took before it.
+ */
+export function runFromFrames(stored: readonly RunFrame[], live: readonly RunFrame[]): LiveRun | undefined {
+  const byId = new Map<string, RunFrame>();
+  for (const frame of [...stored, ...live]) byId.set(frame.frame_id, frame);
+  // Decimal ids: a shorter one is smaller, and ids of one length sort as text.
+  const ordered = [...byId.values()].sort(
+    (a, b) =>
+      a.frame_id.length - b.frame_id.length ||
+      (a.frame_id < b.frame_id ? -1 : a.frame_id > b.frame_id ? 1 : 0),
+  );
+  return ordered.reduce<LiveRun | undefined>((run, frame) => applyFrame(run, frame), undefined);
+}
+
 /** How many runs a page keeps in memory; the oldest go first. */
 const KEPT_RUNS = 200;
 

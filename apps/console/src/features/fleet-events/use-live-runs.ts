@@ -19,16 +19,30 @@ export interface LiveRuns {
  * refetched: events when one enters or completes (and schedules when one fired), the inbox and the run's
  * read when a gate opens or is answered.
  */
-export function useLiveRuns(workspaceId: string | undefined, fleetId?: string): LiveRuns {
+export function useLiveRuns(
+  workspaceId: string | undefined,
+  fleetId?: string,
+  /** Told every frame as well (a run's page keeps its own run's frames). */
+  also?: (frame: RunFrame) => void,
+): LiveRuns {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [runs, setRuns] = useState<ReadonlyMap<string, LiveRun>>(new Map());
+  // A run's stored frames are carried on by the frames themselves: only a gap in the stream reads them again.
   const refetchEvents = useCallback(() => {
+    const frames = trpc.fleetEvents.listFrames.pathKey()[0];
+    void queryClient.invalidateQueries({
+      queryKey: trpc.fleetEvents.pathKey(),
+      predicate: (query) => JSON.stringify(query.queryKey[0]) !== JSON.stringify(frames),
+    });
+  }, [queryClient, trpc]);
+  const refetchAll = useCallback(() => {
     void queryClient.invalidateQueries({ queryKey: trpc.fleetEvents.pathKey() });
   }, [queryClient, trpc]);
   const onFrame = useCallback(
     (frame: RunFrame) => {
       setRuns((current) => withFrame(current, frame));
+      also?.(frame);
       if (frame.kind === "event_received" || frame.kind === "event_complete") {
         refetchEvents();
         // A schedule fired: its last fire moved, and a one-time schedule retires (the list shows it go).
@@ -47,9 +61,9 @@ export function useLiveRuns(workspaceId: string | undefined, fleetId?: string): 
         });
       }
     },
-    [queryClient, trpc, refetchEvents],
+    [queryClient, trpc, refetchEvents, also],
   );
-  const stream = useEventStream({ workspaceId, fleetId, onFrame, onGap: refetchEvents });
+  const stream = useEventStream({ workspaceId, fleetId, onFrame, onGap: refetchAll });
   return { runs, stream };
 }
 

@@ -3,16 +3,12 @@
 import { Button, RelativeTime, Skeleton } from "@fleet/ui";
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { QueryProblem } from "../../components/query-problem.tsx";
+import { formatRetention } from "../../lib/format.ts";
 import { type ApiError, useTRPC, useTRPCClient } from "../../lib/trpc.ts";
 import { formatMs, runSteps } from "./run-steps.ts";
 import "./run-frames.css";
 
 const PAGE_SIZE = 200;
-
-const days = (hours: number) => {
-  const n = Math.round(hours / 24);
-  return hours < 48 ? `${hours} hours` : `${n} days`;
-};
 
 /**
  * What the lease's run published on the live tail, in order: tool calls with their durations, the
@@ -42,7 +38,7 @@ export function RunFrames({ runnerId, leaseId }: { runnerId: string; leaseId: st
 
   if (frames.error) return <QueryProblem query={frames} />;
   if (frames.data === undefined) return <Skeleton label="Loading the run's frames…" shape="lines" />;
-  const retention = days(frames.data.pages[0]?.retention_hours ?? 168);
+  const retention = formatRetention(frames.data.pages[0]?.retention_hours ?? 168);
   const steps = runSteps(frames.data.pages.flatMap((page) => page.items));
   if (steps.length === 0)
     return (

@@ -6,6 +6,7 @@ import { formatMs, type RunFrame, runSteps } from "./run-steps.ts";
 let id = 0;
 const frame = (kind: RunFrame["kind"], payload: Record<string, unknown>): RunFrame => ({
   frame_id: String(++id),
+  lease_id: "01900000-0000-7000-8000-000000000001",
   kind,
   at: 1_700_000_000_000 + id,
   payload,

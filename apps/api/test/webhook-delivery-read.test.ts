@@ -1,10 +1,18 @@
 import { type OutputOf, rolePresets } from "@fleet/contracts";
 import type { createApiKey } from "@fleet/contracts/api-keys/create-api-key";
 import type { WebhookDeliveryItem } from "@fleet/contracts/webhook-endpoints/webhook-delivery";
-import { startWebhookReceiver, type WebhookReceiver } from "@fleet/testing/webhook-receiver";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { newWorkspace } from "./fleet-library-fixtures.ts";
 import { call, seedTenant, sessionFor, type Tenant, useIsolatedApi } from "./harness.ts";
-import { deliveries, endpointPath, ping, settled, subscribe, until } from "./webhook-delivery-fixtures.ts";
+import {
+  deliveries,
+  endpointPath,
+  ping,
+  settled,
+  subscribe,
+  until,
+  useLocalReceiver,
+} from "./webhook-delivery-fixtures.ts";
 import { pingedEndpoint } from "./webhook-endpoint-fixtures.ts";
 
 /** `GET …/webhook-endpoints/{endpoint_id}/deliveries/{event_id}`: one delivery, as the log shows it. */
@@ -16,15 +24,6 @@ const read = (owner: Tenant, endpointId: string, eventId: string, token = owner.
 
 /** A UUIDv7 that names nothing. */
 const ABSENT_ID = "01a2000a-0000-7000-8000-000000000000";
-
-async function secondWorkspace(owner: Tenant): Promise<Tenant> {
-  const created = await call<{ workspace_id: string }>("POST", "/v1/workspaces", {
-    token: owner.apiKey,
-    body: { name: `second ${Math.random().toString(36).slice(2, 8)}` },
-  });
-  expect(created.status, created.text).toBe(201);
-  return { ...owner, workspaceId: created.body.workspace_id };
-}
 
 /** A key minted by `token`: with these scopes, or (none given) with the minter's own. */
 async function mintKey(token: string, scopes?: readonly string[]): Promise<string> {
@@ -38,16 +37,13 @@ async function mintKey(token: string, scopes?: readonly string[]): Promise<strin
 
 describe("webhook deliveries: reading one (dev mode: a local receiver)", () => {
   useIsolatedApi({ FLEET_DEV_MODE: "true" });
-  let receiver: WebhookReceiver;
-  beforeAll(async () => {
-    receiver = await startWebhookReceiver();
-  });
-  afterAll(() => receiver.close());
+  const localReceiver = useLocalReceiver();
 
   it("answers the delivery exactly as the log lists it, attempts newest first; upper-case ids are the same", {
     timeout: 60_000,
   }, async () => {
     const owner = await seedTenant();
+    const receiver = localReceiver();
     const endpoint = await subscribe(owner, receiver.url, ["gate.opened"]);
     // The first attempt answers 500: the delivery stays pending with that attempt, its retry 5 s ahead.
     receiver.answerNext(500);
@@ -114,7 +110,7 @@ describe("webhook deliveries: reading one (dev mode: a local receiver)", () => {
       expect(refused.body.error_code).toBe("UZ-WEBHOOK-010");
     }
     // An unknown endpoint, the endpoint under another workspace of the tenant, another tenant's key.
-    const second = await secondWorkspace(owner);
+    const second = { ...owner, workspaceId: await newWorkspace(owner) };
     for (const [label, refused] of [
       ["unknown endpoint", await read(owner, ABSENT_ID, eventId)],
       ["another workspace", await read(second, endpoint.id, eventId)],

@@ -1,4 +1,4 @@
-import { type OutputOf, rolePresets } from "@fleet/contracts";
+import { type OutputOf, type ProblemBody, rolePresets } from "@fleet/contracts";
 import type { createApiKey } from "@fleet/contracts/api-keys/create-api-key";
 import type { WebhookDeliveryItem } from "@fleet/contracts/webhook-endpoints/webhook-delivery";
 import { describe, expect, it } from "vitest";
@@ -20,7 +20,10 @@ const deliveryPath = (owner: Tenant, endpointId: string, eventId: string) =>
   `${endpointPath(owner, endpointId)}/deliveries/${eventId}`;
 
 const read = (owner: Tenant, endpointId: string, eventId: string, token = owner.apiKey) =>
-  call<WebhookDeliveryItem>("GET", deliveryPath(owner, endpointId, eventId), { token });
+  // A refusal answers a problem instead: its fields are read where a test expects one.
+  call<WebhookDeliveryItem & Partial<ProblemBody>>("GET", deliveryPath(owner, endpointId, eventId), {
+    token,
+  });
 
 /** A UUIDv7 that names nothing. */
 const ABSENT_ID = "01a2000a-0000-7000-8000-000000000000";

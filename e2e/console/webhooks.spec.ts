@@ -7,6 +7,7 @@ import {
   looksAtSizes,
   openFromNavigation,
   signInByLink,
+  signInToLanding,
   test,
 } from "../support/fixtures.ts";
 import {
@@ -294,5 +295,40 @@ test.describe("Webhooks", () => {
     await expect(page.getByRole("row", { name: /ping/ })).toHaveCount(1);
     await banner.click();
     await expect(page.getByRole("row", { name: /ping/ })).toHaveCount(2);
+  });
+
+  test("a delivery link whose delivery the log's page leaves out opens it all the same: its request and attempts", async ({
+    page,
+    tenant,
+    apiUrl,
+  }) => {
+    const problems = collectProblems(page);
+    const base = `/v1/workspaces/${tenant.workspace_id}/webhook-endpoints`;
+    const created = await call<{ id: string }>(apiUrl, tenant.api_key, "POST", base, {
+      url: URL_A,
+      event_types: ["event.failed"],
+    });
+    const sent = await call<{ id: string }>(apiUrl, tenant.api_key, "POST", `${base}/${created.id}/test`);
+    await signInToLanding(page, tenant);
+    // A link opened later, on a log filtered to event.failed: the ping is on no page shown, so the dialog
+    // reads it on its own (an upper-case id is the same delivery).
+    const endpointPage = `/webhooks/${created.id}?workspace=${tenant.workspace_id}&type=event.failed`;
+    await page.goto(`${endpointPage}&delivery=${sent.id.toUpperCase()}`);
+    const dialog = page.getByRole("dialog", { name: "ping delivery" });
+    await expect(dialog.getByRole("region", { name: "Request" })).toContainText(created.id);
+    await expect(dialog.locator("[data-delivery-id]")).toHaveAttribute("data-delivery-id", sent.id);
+    // It polls while pending, as the log does: the first attempt (a connection error) lands in it.
+    const attempts = dialog.getByRole("list", { name: "Attempts, newest first" });
+    await expect(attempts.getByRole("listitem").last()).toContainText("Attempt 1", { timeout: 30_000 });
+    await expect(page.getByRole("row", { name: /ping/ })).toHaveCount(0);
+    await dialog.getByRole("button", { name: "Close", exact: true }).click();
+    await expect(page).not.toHaveURL(/[?&]delivery=/);
+
+    // An id that names no delivery of this endpoint: the API's problem, not an empty dialog.
+    await page.goto(`${endpointPage}&delivery=01a2000a-0000-7000-8000-000000000000`);
+    const absent = page.getByRole("dialog", { name: "Delivery" });
+    await expect(absent.getByRole("alert")).toContainText("Webhook delivery not found");
+    await expect(absent.getByRole("alert")).toHaveAttribute("data-error-code", "UZ-WEBHOOK-010");
+    expect(problems).toEqual([]);
   });
 });

@@ -39,6 +39,11 @@ async function endpointParams(owner: Tenant): Promise<Record<string, string>> {
   return { workspace_id: owner.workspaceId, endpoint_id: (await endpointIn(owner)).id };
 }
 
+async function deliveryParams(owner: Tenant): Promise<Record<string, string>> {
+  const { endpoint, eventId } = await pingedEndpoint(owner);
+  return { workspace_id: owner.workspaceId, endpoint_id: endpoint.id, event_id: eventId };
+}
+
 async function fleetIn(owner: Tenant): Promise<Record<string, string>> {
   return { workspace_id: owner.workspaceId, fleet_id: await installFleet(owner) };
 }
@@ -214,10 +219,8 @@ const otherTenantFixtures: Record<string, Fixture> = {
   "webhookEndpoints.delete": async (owner) => ({ params: await endpointParams(owner) }),
   "webhookEndpoints.rotateSecret": async (owner) => ({ params: await endpointParams(owner) }),
   "webhookEndpoints.listDeliveries": async (owner) => ({ params: await endpointParams(owner) }),
-  "webhookEndpoints.retryDelivery": async (owner) => {
-    const { endpoint, eventId } = await pingedEndpoint(owner);
-    return { params: { workspace_id: owner.workspaceId, endpoint_id: endpoint.id, event_id: eventId } };
-  },
+  "webhookEndpoints.getDelivery": async (owner) => ({ params: await deliveryParams(owner) }),
+  "webhookEndpoints.retryDelivery": async (owner) => ({ params: await deliveryParams(owner) }),
   "webhookEndpoints.replay": async (owner) => ({
     params: await endpointParams(owner),
     body: { since: Date.now() - 60_000 },

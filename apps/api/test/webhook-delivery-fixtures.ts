@@ -2,9 +2,13 @@ import type { OutputOf } from "@fleet/contracts";
 import type { createWebhookEndpoint } from "@fleet/contracts/webhook-endpoints/create-webhook-endpoint";
 import type { WebhookDeliveryItem } from "@fleet/contracts/webhook-endpoints/webhook-delivery";
 import type { WebhookEndpointItem } from "@fleet/contracts/webhook-endpoints/webhook-endpoint";
-import type { ReceivedDelivery } from "@fleet/testing/webhook-receiver";
+import {
+  type ReceivedDelivery,
+  startWebhookReceiver,
+  type WebhookReceiver,
+} from "@fleet/testing/webhook-receiver";
 import { Webhook } from "standardwebhooks";
-import { expect } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import { call, type Tenant } from "./harness.ts";
 import { endpointsPath } from "./webhook-endpoint-fixtures.ts";
 
@@ -13,6 +17,19 @@ export type Minted = OutputOf<typeof createWebhookEndpoint>;
 export type DeliveryPage = { items: WebhookDeliveryItem[]; total: number; next_cursor: string | null };
 
 export const DAY_MS = 86_400_000;
+
+/**
+ * A local receiver (`@fleet/testing`) for the describe block this is called in: started before its tests,
+ * closed after them. Call the answer inside a test.
+ */
+export function useLocalReceiver(): () => WebhookReceiver {
+  let receiver: WebhookReceiver | undefined;
+  beforeAll(async () => {
+    receiver = await startWebhookReceiver();
+  });
+  afterAll(() => receiver?.close());
+  return () => receiver!;
+}
 
 /** Subscribes `url` to `types` in the owner's workspace, through the API. */
 export async function subscribe(

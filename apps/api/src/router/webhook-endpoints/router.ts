@@ -1,6 +1,7 @@
 import { resource } from "../../trpc.ts";
 import { createWebhookEndpoint } from "./create-webhook-endpoint.ts";
 import { deleteWebhookEndpoint } from "./delete-webhook-endpoint.ts";
+import { getWebhookDelivery } from "./get-webhook-delivery.ts";
 import { getWebhookEndpoint } from "./get-webhook-endpoint.ts";
 import { listWebhookDeliveries } from "./list-webhook-deliveries.ts";
 import { listWebhookEndpoints } from "./list-webhook-endpoints.ts";
@@ -14,6 +15,7 @@ import { updateWebhookEndpoint } from "./update-webhook-endpoint.ts";
 export const webhookEndpointsRouter = resource(
   createWebhookEndpoint,
   deleteWebhookEndpoint,
+  getWebhookDelivery,
   getWebhookEndpoint,
   listWebhookDeliveries,
   listWebhookEndpoints,

@@ -1,11 +1,23 @@
 "use client";
 
 import { WEBHOOK_DELIVERY_ATTEMPTS_SHOWN } from "@fleet/contracts/webhook-endpoints/webhook-delivery";
-import { Button, CopyButton, Dialog, GuardedButton, JsonViewer, RelativeTime, StatusBadge } from "@fleet/ui";
+import {
+  Button,
+  CopyButton,
+  Dialog,
+  GuardedButton,
+  JsonViewer,
+  ProblemAlert,
+  RelativeTime,
+  Skeleton,
+  StatusBadge,
+} from "@fleet/ui";
 import { useMemo } from "react";
 import { Fact, none } from "../../components/fact.tsx";
+import { problemOf, retryable } from "../../lib/problem.ts";
 import { formatDuration } from "../fleet-events/format.ts";
 import { attemptOutcome, attemptSucceeded, type Delivery, deliveryStatusVariants } from "./delivery.ts";
+import type { OpenedDelivery } from "./use-delivery.ts";
 import "../../styles/facts.css";
 import "../../styles/inspect-dialog.css";
 import "./deliveries.css";
@@ -13,24 +25,26 @@ import "./deliveries.css";
 /**
  * One delivery opened from the log (`delivery=<event id>` in the URL): what it is, the request every
  * attempt sends (the payload, before signing), and its latest attempts, newest first, each with what the
- * receiver answered or why nothing came. Read from the log's page: the API has no read of one delivery.
+ * receiver answered or why nothing came. Taken from the log's page when it holds the delivery, else read on
+ * its own (`useOpenedDelivery`): loading, then the delivery or the API's refusal (an id naming no delivery
+ * of this endpoint is 404 UZ-WEBHOOK-010).
  */
 export function DeliveryDialog({
   deliveryId,
-  delivery,
+  opened,
   cannotWrite,
   retrying,
   onRetry,
   onClose,
 }: {
   deliveryId: string | undefined;
-  /** The delivery, when the log's page shown holds it. */
-  delivery: Delivery | undefined;
+  opened: OpenedDelivery;
   cannotWrite: string | null;
   retrying: boolean;
   onRetry: (delivery: Delivery) => void;
   onClose: () => void;
 }) {
+  const { delivery, error } = opened;
   const request = useMemo(() => (delivery ? JSON.stringify(delivery.request) : ""), [delivery]);
   return (
     <Dialog
@@ -55,11 +69,16 @@ export function DeliveryDialog({
         </>
       }
     >
-      {delivery === undefined ? (
-        <p className="dialog-text">
-          This delivery is not on the page of the log shown: it may have moved to a later page, or the filters
-          leave it out. Close this and look for it in the log.
-        </p>
+      {error ? (
+        <ProblemAlert problem={problemOf(error)}>
+          {retryable(error) ? (
+            <Button size="sm" onClick={opened.refetch}>
+              Try again
+            </Button>
+          ) : null}
+        </ProblemAlert>
+      ) : delivery === undefined ? (
+        <Skeleton label="Loading the delivery…" shape="lines" />
       ) : (
         <div className="delivery-detail" data-delivery-id={delivery.id} data-status={delivery.status}>
           <dl className="facts delivery-facts">

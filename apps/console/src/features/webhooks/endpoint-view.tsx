@@ -31,6 +31,7 @@ import { useNewBehindBanner } from "./new-deliveries.ts";
 import { ReplayDialog } from "./replay-dialog.tsx";
 import { type EndpointPosition, endpointHref, webhooksHref } from "./urls.ts";
 import { useDeliveries, useWebhooksRefresh } from "./use-deliveries.ts";
+import { useOpenedDelivery } from "./use-delivery.ts";
 import { useEndpointToggle } from "./use-endpoint-toggle.ts";
 import "../../styles/card-parts.css";
 import "../../styles/detail-page.css";
@@ -64,6 +65,7 @@ export function EndpointView({ position }: { position: EndpointPosition }) {
   const workspaceId = choice.chosenId;
   const here = { ...position, workspaceId };
   const deliveries = useDeliveries(here);
+  const opened = useOpenedDelivery(here, deliveries);
   const fresh = useNewBehindBanner(
     deliveries.isPlaceholderData ? undefined : deliveries.data?.items,
     deliveries.dataUpdatedAt,
@@ -97,6 +99,11 @@ export function EndpointView({ position }: { position: EndpointPosition }) {
           { queryKey: trpc.webhookEndpoints.listDeliveries.pathKey() },
           (page) =>
             page && { ...page, items: page.items.map((item) => (item.id === changed.id ? changed : item)) },
+        );
+        // And the dialog's own read, when the delivery was not on the page.
+        queryClient.setQueriesData<Delivery>(
+          { queryKey: trpc.webhookEndpoints.getDelivery.pathKey() },
+          (delivery) => (delivery?.id === changed.id ? changed : delivery),
         );
         setDone(`Retrying the ${changed.type} delivery: it is pending.`);
         await refresh();
@@ -165,9 +172,6 @@ export function EndpointView({ position }: { position: EndpointPosition }) {
       : { label: "Enable", onSelect: () => toggle.set(endpoint, true) },
     { label: "Delete", tone: "danger", onSelect: () => act("delete") },
   ];
-  const opened = position.delivery
-    ? deliveries.data?.items.find((delivery) => delivery.id === position.delivery)
-    : undefined;
   return (
     <div className="page page--fluid">
       <Breadcrumb workspaceId={workspaceId} name={name} />
@@ -235,7 +239,7 @@ export function EndpointView({ position }: { position: EndpointPosition }) {
       />
       <DeliveryDialog
         deliveryId={position.delivery}
-        delivery={opened}
+        opened={opened}
         cannotWrite={cannotWrite}
         retrying={retry.isPending && retry.variables?.event_id === position.delivery}
         onRetry={onRetry}

@@ -26,7 +26,8 @@ export async function disableIfFailing(tx: Tx, endpointId: string, now: number):
   }>(
     await tx.execute(sql`
       update webhook_endpoints e
-      set enabled = false, disabled_reason = 'failing', updated_at = ${now}::bigint
+      set enabled = false, disabled_reason = 'failing', disabled_at = ${now}::bigint,
+        updated_at = ${now}::bigint
       from (
         select f.at from webhook_attempts f
         where f.endpoint_id = ${endpointId}::uuid and (f.status is null or f.status not between 200 and 299)

@@ -1,7 +1,5 @@
 import { resultRows, sql, type Tx } from "@fleet/db";
-import { newId } from "../../runtime/ids.ts";
-import { recordAudit } from "../shared/audit.ts";
-import { DELIVERY_SERVICE_ACTOR } from "./failing-endpoints.ts";
+import { auditServiceDisable } from "./service-disable.ts";
 
 /**
  * Disables the endpoints whose receivers answered 410 Gone (`enabled` false, `disabled_reason` gone), each
@@ -18,17 +16,7 @@ export async function disableGone(tx: Tx, endpointIds: readonly string[], now: n
       where id = any(${sql.param([...endpointIds])}::uuid[]) and enabled
       returning id, tenant_id, workspace_id, url`),
   );
-  for (const endpoint of disabled) {
-    await recordAudit(tx, {
-      actor: { principal: DELIVERY_SERVICE_ACTOR, requestId: newId(now) },
-      at: now,
-      tenantId: endpoint.tenant_id,
-      workspaceId: endpoint.workspace_id,
-      action: "webhook_endpoint.disable",
-      target: `webhook_endpoint:${endpoint.id}`,
-      // The origin only: a receiver's path or query may carry a token of its own.
-      details: { reason: "gone", origin: new URL(endpoint.url).origin, status: 410 },
-    });
-  }
+  for (const endpoint of disabled)
+    await auditServiceDisable(tx, endpoint, now, { reason: "gone", status: 410 });
   return disabled.map((endpoint) => endpoint.id);
 }

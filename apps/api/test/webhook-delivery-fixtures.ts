@@ -2,9 +2,13 @@ import type { OutputOf } from "@fleet/contracts";
 import type { createWebhookEndpoint } from "@fleet/contracts/webhook-endpoints/create-webhook-endpoint";
 import type { WebhookDeliveryItem } from "@fleet/contracts/webhook-endpoints/webhook-delivery";
 import type { WebhookEndpointItem } from "@fleet/contracts/webhook-endpoints/webhook-endpoint";
-import type { ReceivedDelivery } from "@fleet/testing/webhook-receiver";
+import {
+  type ReceivedDelivery,
+  startWebhookReceiver,
+  type WebhookReceiver,
+} from "@fleet/testing/webhook-receiver";
 import { Webhook } from "standardwebhooks";
-import { expect } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import { call, type Tenant } from "./harness.ts";
 import { endpointsPath } from "./webhook-endpoint-fixtures.ts";
 
@@ -110,4 +114,14 @@ export function hostileReplayBodies(): string[] {
     '{"since":1.5}',
     `{"since":${Date.now()},"extra":"\\u0000"}`,
   ];
+}
+
+/** A local receiver for a file's tests (started before them, closed after): read it through the getter. */
+export function useLocalReceiver(): () => WebhookReceiver {
+  let receiver: WebhookReceiver | undefined;
+  beforeAll(async () => {
+    receiver = await startWebhookReceiver();
+  });
+  afterAll(() => receiver?.close());
+  return () => receiver!;
 }

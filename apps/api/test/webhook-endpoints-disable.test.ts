@@ -1,10 +1,16 @@
 import type { WebhookEndpointItem } from "@fleet/contracts/webhook-endpoints/webhook-endpoint";
-import { startWebhookReceiver, type WebhookReceiver } from "@fleet/testing/webhook-receiver";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { disableGone } from "../src/services/webhook-endpoints/gone-endpoints.ts";
 import { leasedFleet, openGate } from "./approval-fixtures.ts";
 import { call, seedTenant, sleep, type Tenant, testApi, useIsolatedApi } from "./harness.ts";
-import { endpointPath, endpointRead, ping, subscribe, until } from "./webhook-delivery-fixtures.ts";
+import {
+  endpointPath,
+  endpointRead,
+  ping,
+  subscribe,
+  until,
+  useLocalReceiver,
+} from "./webhook-delivery-fixtures.ts";
 import { endpointsPath } from "./webhook-endpoint-fixtures.ts";
 
 type AuditEvent = { actor: string; action: string; target: string; at: number; details: unknown };
@@ -22,15 +28,12 @@ async function disables(owner: Tenant): Promise<AuditEvent[]> {
 
 describe("an endpoint the service disables after a 410 (dev mode: a local receiver)", () => {
   useIsolatedApi({ FLEET_DEV_MODE: "true" });
-  let receiver: WebhookReceiver;
-  beforeAll(async () => {
-    receiver = await startWebhookReceiver();
-  });
-  afterAll(() => receiver.close());
+  const local = useLocalReceiver();
 
   it("is disabled once, with one audit row naming the reason, the URL's origin and the status; enabling clears it", {
     timeout: 60_000,
   }, async () => {
+    const receiver = local();
     const owner = await seedTenant();
     // A path and query a receiver might keep a token in: the audit row never carries them.
     const url = new URL("/hooks/private-path?token=t0ps3cret", receiver.url).toString();
@@ -83,6 +86,7 @@ describe("an endpoint the service disables after a 410 (dev mode: a local receiv
   it("of two transactions disabling it on a 410 at once, only the one that flips it writes the audit row", {
     timeout: 60_000,
   }, async () => {
+    const receiver = local();
     const owner = await seedTenant();
     const endpoint = await subscribe(owner, receiver.url, ["gate.opened"]);
     const { db } = (await testApi()).database;
@@ -102,6 +106,7 @@ describe("an endpoint the service disables after a 410 (dev mode: a local receiv
   });
 
   it("a 410 for an endpoint a person disabled changes nothing and writes no audit row", async () => {
+    const receiver = local();
     const owner = await seedTenant();
     const endpoint = await subscribe(owner, receiver.url, ["gate.opened"], { enabled: false });
     const { db } = (await testApi()).database;

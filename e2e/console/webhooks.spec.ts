@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { startWebhookReceiver } from "@fleet/testing/webhook-receiver";
 import type { Page } from "@playwright/test";
 import { seriousViolations } from "../support/axe.ts";
 import {
@@ -19,6 +20,7 @@ import {
   TestRunner,
 } from "../support/fleet-api.ts";
 import { addMember, type Tenant } from "../support/fleetctl.ts";
+import { StartCommand } from "../support/start-command.ts";
 
 /**
  * A public IP literal: passes the API's address check with no DNS. Nothing here answers it as a receiver
@@ -45,6 +47,9 @@ test.describe("Webhooks", () => {
     tenant,
     apiUrl,
   }) => {
+    // A long walk through every change; on a two-core machine it can share the cores with a stack of the
+    // disable case's own: three times the default time.
+    test.slow();
     const problems = collectProblems(page);
     await openWebhooks(page, tenant);
     const links = await page.getByRole("navigation", { name: "Main" }).getByRole("link").allInnerTexts();
@@ -330,5 +335,73 @@ test.describe("Webhooks", () => {
     await expect(absent.getByRole("alert")).toContainText("Webhook delivery not found");
     await expect(absent.getByRole("alert")).toHaveAttribute("data-error-code", "UZ-WEBHOOK-010");
     expect(problems).toEqual([]);
+  });
+
+  test("an endpoint whose receiver answers 410 is disabled by the service: a notice on both pages, a count beside Webhooks, and Enable clears them", async ({
+    page,
+  }) => {
+    // Only dev mode takes a local receiver's URL, and the suite's API is not in dev mode: this runs a stack
+    // of its own, `pnpm start` as a developer runs it (the first start of a database takes minutes here).
+    test.setTimeout(420_000);
+    const suite = [process.env.E2E_API_URL, process.env.E2E_CONSOLE_URL].map((url) =>
+      Number(new URL(url!).port),
+    );
+    const start = await StartCommand.launch(suite);
+    const receiver = await startWebhookReceiver();
+    try {
+      await start.waitFor(/Stop with Ctrl-C\./, 300);
+      const apiUrl = `http://localhost:${start.apiPort}`;
+      const apiKey = start.printed.match(/\(shown once\):\n {2}(agt_t\S+)$/m)![1]!;
+      const signIn = start.printed.match(/one-time link, valid 10 minutes\):\n {2}(\S+)$/m)![1]!;
+      const workspaces = await call<{ items: { id: string }[] }>(
+        apiUrl,
+        apiKey,
+        "GET",
+        "/v1/tenants/me/workspaces",
+      );
+      const base = `/v1/workspaces/${workspaces.items[0]!.id}/webhook-endpoints`;
+      const created = await call<{ id: string }>(apiUrl, apiKey, "POST", base, {
+        url: `${receiver.url}/gone-hooks`,
+        event_types: ["gate.opened"],
+      });
+      // The receiver says the endpoint is gone: the ping's delivery fails and the service disables it.
+      receiver.otherwise = 410;
+      await call(apiUrl, apiKey, "POST", `${base}/${created.id}/test`);
+      await expect
+        .poll(
+          async () =>
+            (await call<{ enabled: boolean }>(apiUrl, apiKey, "GET", `${base}/${created.id}`)).enabled,
+        )
+        .toBe(false);
+      receiver.otherwise = 200;
+
+      await page.goto(signIn);
+      await page.getByRole("button", { name: "Continue" }).click();
+      await expect(page.getByRole("heading", { level: 1, name: "Overview" })).toBeVisible({
+        timeout: 30_000,
+      });
+      // The navigation tells the owner wherever they are.
+      const nav = page.getByRole("navigation", { name: "Main" });
+      const webhooks = nav.getByRole("link", { name: /^Webhooks\W+1 endpoint disabled by the service$/ });
+      await expect(webhooks).toBeVisible();
+      await webhooks.click();
+      const notice = page.getByRole("region", { name: "An endpoint was disabled by the service" });
+      await expect(notice).toContainText("410 Gone: the endpoint said it is gone");
+      await expect(notice).toContainText("choose Enable in the endpoint's More actions menu");
+      await expect(page.getByRole("row", { name: /gone-hooks/ })).toContainText("Disabled");
+      await notice.getByRole("link", { name: /gone-hooks/ }).click();
+
+      await expect(page).toHaveURL(new RegExp(`/webhooks/${created.id}\\?workspace=`));
+      const onPage = page.getByRole("region", { name: /^Disabled by the service/ });
+      await expect(onPage).toContainText("Fix the receiver, then enable the endpoint");
+      expect(await seriousViolations(page)).toEqual([]);
+      await onPage.getByRole("button", { name: /^Enable webhook endpoint/ }).click();
+      await expect(page.getByRole("status")).toContainText("Enabled ");
+      await expect(onPage).toBeHidden();
+      await expect(nav.getByRole("link", { name: "Webhooks", exact: true })).toBeVisible();
+    } finally {
+      await receiver.close();
+      await start.stop();
+    }
   });
 });

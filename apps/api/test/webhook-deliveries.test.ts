@@ -373,7 +373,7 @@ describe("webhook deliveries: the log, retry, replay, ping, health (dev mode: a 
         await deliverDueWebhooks({ ...api.app.services, now: () => later }, () => {});
         const read = await endpointRead(owner, endpoint.id);
         if (day < 5) expect(read, `day ${day}`).toMatchObject({ enabled: true, disabled_reason: null });
-        else expect(read).toMatchObject({ enabled: false, disabled_reason: "failing" });
+        else expect(read).toMatchObject({ enabled: false, disabled_reason: "failing", disabled_at: later });
       }
       const audit = await call<{ items: { actor: string; action: string; target: string }[] }>(
         "GET",

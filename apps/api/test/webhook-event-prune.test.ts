@@ -1,18 +1,20 @@
 import { WEBHOOK_EVENT_KEEP_MS } from "@fleet/contracts/webhook-endpoints/webhook-delivery";
-import { startWebhookReceiver, type WebhookReceiver } from "@fleet/testing/webhook-receiver";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { lowestIdAt, pruneWebhookEvents } from "../src/services/webhook-endpoints/prune-events.ts";
 import { call, seedTenant, testApi, useIsolatedApi } from "./harness.ts";
-import { deliveries, endpointPath, ping, settled, subscribe } from "./webhook-delivery-fixtures.ts";
+import {
+  deliveries,
+  endpointPath,
+  ping,
+  settled,
+  subscribe,
+  useLocalReceiver,
+} from "./webhook-delivery-fixtures.ts";
 
 /** The outbox keeps events for the replay window and a day: older ones go, with their deliveries. */
 describe("webhook events past the replay window are pruned", () => {
   useIsolatedApi({ FLEET_DEV_MODE: "true" });
-  let receiver: WebhookReceiver;
-  beforeAll(async () => {
-    receiver = await startWebhookReceiver();
-  });
-  afterAll(() => receiver.close());
+  const local = useLocalReceiver();
 
   const pruneAt = async (now: number, batch?: number) => {
     const api = await testApi();
@@ -35,6 +37,7 @@ describe("webhook events past the replay window are pruned", () => {
   it("a settled delivery's event goes after the window, a pending one stays until its endpoint is disabled", {
     timeout: 90_000,
   }, async () => {
+    const receiver = local();
     const owner = await seedTenant();
     const endpoint = await subscribe(owner, receiver.url, ["gate.opened"]);
     const done = (await ping(owner, endpoint.id)).body;
@@ -76,6 +79,7 @@ describe("webhook events past the replay window are pruned", () => {
   it("a backlog larger than a batch is drained batch after batch, oldest first", {
     timeout: 90_000,
   }, async () => {
+    const receiver = local();
     const owner = await seedTenant();
     const endpoint = await subscribe(owner, receiver.url, ["gate.opened"]);
     const sent = [];

@@ -134,3 +134,17 @@ export function useWorkspacePage(
   // Read-only, so the skip token keeps its own type instead of widening to symbol.
   return { ...choice, href, input, placeholderData } as const;
 }
+
+/**
+ * The workspace in view for what stands beside every page (the navigation's counts): the URL's, else the
+ * tenant's first. The same list query the pages' workspace picker makes, so it costs no extra request.
+ */
+export function useWorkspaceInView(): string | undefined {
+  const trpc = useTRPC();
+  const fromUrl = useSearchParams().get("workspace") || undefined;
+  const workspaces = useQuery({
+    ...trpc.workspaces.listVisible.queryOptions({ limit: WORKSPACE_LIMIT }),
+    enabled: !fromUrl,
+  });
+  return fromUrl ?? workspaces.data?.items[0]?.id;
+}

@@ -15,7 +15,7 @@ export const updateWebhookEndpoint = defineOperation({
   path: "/v1/workspaces/{workspace_id}/webhook-endpoints/{endpoint_id}",
   summary: "Change a webhook endpoint",
   description:
-    "Changes the fields sent, leaving the rest. A new url is checked as at create (400 UZ-WEBHOOK-008). enabled: true enables an endpoint the service disabled (disabled_reason gone or failing) too; its pending deliveries then go on. Events already written keep the endpoints they were written for.",
+    "Changes the fields sent, leaving the rest. A new url is checked as at create (400 UZ-WEBHOOK-008). enabled: true enables an endpoint the service disabled (disabled_reason gone or failing) too, clearing disabled_reason and disabled_at; its pending deliveries then go on. Events already written keep the endpoints they were written for.",
   tags: ["Webhooks"],
   scope: "webhook:write",
   credentials: tenantCredentials,

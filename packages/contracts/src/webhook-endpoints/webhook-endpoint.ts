@@ -168,6 +168,8 @@ export const webhookEndpointItem = z
      * `WEBHOOK_FAILING_DAYS` days); null otherwise.
      */
     disabled_reason: z.enum(["gone", "failing"]).nullable(),
+    /** When the service disabled it (set exactly when `disabled_reason` is); null otherwise. */
+    disabled_at: epochMs.nullable(),
     health: webhookEndpointHealth,
     secret_created_at: epochMs,
     /** Until when the secret a rotation replaced still signs beside the new one; null when none does. */

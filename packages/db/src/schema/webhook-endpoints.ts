@@ -33,6 +33,11 @@ export const webhookEndpoints = pgTable(
      * days, docs/decisions/webhooks.md). Null when enabled, or when a person disabled it.
      */
     disabledReason: text("disabled_reason"),
+    /**
+     * When the service disabled it: set exactly when `disabled_reason` is (`updated_at` moves with any later
+     * change, such as a rotation, so it cannot say when). Shown to the owner beside the reason.
+     */
+    disabledAt: bigint("disabled_at", { mode: "number" }),
     /** The signing secret in force: its data key wrapped by the master key (vault). */
     wrappedKey: text("wrapped_key").notNull(),
     /** The signing secret in force, sealed under its data key. */
@@ -60,5 +65,6 @@ export const webhookEndpoints = pgTable(
       "webhook_endpoints_disabled_reason",
       sql`${t.disabledReason} is null or ${t.disabledReason} in ('gone', 'failing')`,
     ),
+    check("webhook_endpoints_disabled_at", sql`(${t.disabledReason} is null) = (${t.disabledAt} is null)`),
   ],
 );

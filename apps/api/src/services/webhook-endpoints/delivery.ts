@@ -8,6 +8,7 @@ import { batchesOf, type GroupCommit } from "../shared/group-commit.ts";
 import { webhookPayload } from "./delivery-rows.ts";
 import { signingSecrets } from "./endpoint-rows.ts";
 import { disableIfFailing } from "./failing-endpoints.ts";
+import { disableGone } from "./gone-endpoints.ts";
 import { retryDelayMs, WEBHOOK_MAX_ATTEMPTS } from "./retry-schedule.ts";
 import { signedHeaders } from "./signing.ts";
 
@@ -250,7 +251,7 @@ async function settle(
 /**
  * Writes attempts' records in one transaction: their rows (one statement), their deliveries' next state
  * (one statement, each only while still pending: a delivery deleted or retried meanwhile is left as it
- * is), the endpoints that answered 410 disabled, and each endpoint that failed checked for its days of
+ * is), the endpoints that answered 410 disabled (each audited once), and each endpoint that failed checked for its days of
  * failing (once however many of its attempts failed).
  */
 async function settleMany(db: Database, rows: Settled[]): Promise<Map<string, true>> {
@@ -270,12 +271,7 @@ async function settleMany(db: Database, rows: Settled[]): Promise<Map<string, tr
         ${column((r) => r.status)}::text[], ${column((r) => r.nextAttemptAt)}::bigint[],
         ${column((r) => r.at)}::bigint[]) as u(endpoint_id, event_id, status, next_attempt_at, at)
       where d.endpoint_id = u.endpoint_id and d.event_id = u.event_id and d.status = 'pending'`);
-    const gone = [...new Set(rows.filter((row) => row.gone).map((row) => row.endpointId))];
-    if (gone.length > 0) {
-      await tx.execute(sql`
-        update webhook_endpoints set enabled = false, disabled_reason = 'gone', updated_at = ${at}::bigint
-        where id = any(${sql.param(gone)}::uuid[])`);
-    }
+    await disableGone(tx, [...new Set(rows.filter((row) => row.gone).map((row) => row.endpointId))], at);
     const failing = new Set(
       rows.filter((row) => row.status !== "succeeded" && !row.gone).map((row) => row.endpointId),
     );

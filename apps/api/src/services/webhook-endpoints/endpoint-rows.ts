@@ -65,6 +65,7 @@ export function toEndpointItem(row: EndpointRow, now: number, health: EndpointHe
     fleet_id: row.fleetId,
     enabled: row.enabled,
     disabled_reason: row.disabledReason as WebhookEndpointItem["disabled_reason"],
+    disabled_at: row.disabledAt,
     health,
     secret_created_at: row.secretCreatedAt,
     previous_secret_expires_at: previousLive ? row.previousExpiresAt : null,

@@ -1,12 +1,8 @@
 import { WEBHOOK_FAILING_DAYS } from "@fleet/contracts/webhook-endpoints/webhook-delivery";
 import { resultRows, sql, type Tx } from "@fleet/db";
-import { newId } from "../../runtime/ids.ts";
-import { recordAudit } from "../shared/audit.ts";
+import { auditServiceDisable } from "./service-disable.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-/** The audit log's name for the deliverer, which disables a failing endpoint on no one's request. */
-export const DELIVERY_SERVICE_ACTOR = "service:webhook-delivery";
 
 /**
  * Disables the endpoint (`enabled` false, `disabled_reason` failing), with an audit row, when it has been
@@ -26,7 +22,8 @@ export async function disableIfFailing(tx: Tx, endpointId: string, now: number):
   }>(
     await tx.execute(sql`
       update webhook_endpoints e
-      set enabled = false, disabled_reason = 'failing', updated_at = ${now}::bigint
+      set enabled = false, disabled_reason = 'failing', disabled_at = ${now}::bigint,
+        updated_at = ${now}::bigint
       from (
         select f.at from webhook_attempts f
         where f.endpoint_id = ${endpointId}::uuid and (f.status is null or f.status not between 200 and 299)
@@ -48,18 +45,9 @@ export async function disableIfFailing(tx: Tx, endpointId: string, now: number):
       returning e.tenant_id, e.workspace_id, e.url, old_failure.at as failing_since`),
   );
   if (disabled === undefined) return false;
-  await recordAudit(tx, {
-    actor: { principal: DELIVERY_SERVICE_ACTOR, requestId: newId(now) },
-    at: now,
-    tenantId: disabled.tenant_id,
-    workspaceId: disabled.workspace_id,
-    action: "webhook_endpoint.disable",
-    target: `webhook_endpoint:${endpointId}`,
-    details: {
-      reason: "failing",
-      origin: new URL(disabled.url).origin,
-      failing_since: Number(disabled.failing_since),
-    },
+  await auditServiceDisable(tx, { ...disabled, id: endpointId }, now, {
+    reason: "failing",
+    failing_since: Number(disabled.failing_since),
   });
   return true;
 }

@@ -15,8 +15,8 @@ export interface UpdateEndpointInput {
 }
 
 /**
- * Changes what was sent. Enabling clears the reason the service disabled it for (a 410), so the endpoint's
- * pending deliveries go on. Audited with the names of the fields changed, never their values' secrets.
+ * Changes what was sent. Enabling clears why and when the service disabled it (a 410, failing), so the
+ * endpoint's pending deliveries go on. Audited with the names of the fields changed, never their values' secrets.
  */
 export async function updateWebhookEndpoint(
   ctx: ServiceContext,
@@ -36,7 +36,7 @@ export async function updateWebhookEndpoint(
       fleetId: input.fleet_id,
       description: input.description,
       enabled: input.enabled,
-      ...(input.enabled === undefined ? {} : { disabledReason: null }),
+      ...(input.enabled === undefined ? {} : { disabledReason: null, disabledAt: null }),
     };
     const [updated] = await tx
       .update(webhookEndpoints)

@@ -1,10 +1,9 @@
 "use client";
 
 import { skipToken, useQuery } from "@tanstack/react-query";
-import { useSearchParams } from "next/navigation";
 import { useTRPC } from "../../lib/trpc.ts";
+import { useWorkspaceInView } from "../../lib/use-workspace.ts";
 import { urgency } from "./time-left.ts";
-import "./pending-count.css";
 
 /**
  * The badge counts up to this many pending gates and says "20+" beyond. The API has no count, so the badge
@@ -19,13 +18,7 @@ const POLL_MS = 15_000;
  */
 export function usePendingCount(): { count: number; more: boolean; urgent: boolean } | null {
   const trpc = useTRPC();
-  const fromUrl = useSearchParams().get("workspace") || undefined;
-  // The same query the pages' workspace picker makes, so no extra request.
-  const workspaces = useQuery({
-    ...trpc.workspaces.listVisible.queryOptions({ limit: 100 }),
-    enabled: !fromUrl,
-  });
-  const workspaceId = fromUrl ?? workspaces.data?.items[0]?.id;
+  const workspaceId = useWorkspaceInView();
   const pending = useQuery(
     trpc.approvals.list.queryOptions(
       workspaceId ? { workspace_id: workspaceId, status: "pending", limit: COUNTED } : skipToken,

@@ -36,11 +36,6 @@ export function EndpointFacts({
         </h2>
       </header>
       <div className="card__body">
-        {off !== null && endpoint.disabled_reason ? (
-          <p className="endpoint-off" data-reason={endpoint.disabled_reason}>
-            {off}. Enable it to deliver again; what waited is sent then.
-          </p>
-        ) : null}
         <dl className="facts endpoint-facts">
           <Fact term="URL">
             <code>{endpoint.url}</code>

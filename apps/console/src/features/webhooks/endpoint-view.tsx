@@ -23,6 +23,7 @@ import { useWorkspaceChoice } from "../../lib/use-workspace.ts";
 import { DeliveriesPanel } from "./deliveries-panel.tsx";
 import type { Delivery } from "./delivery.ts";
 import { DeliveryDialog } from "./delivery-dialog.tsx";
+import { DisabledEndpointNotice } from "./disabled-notice.tsx";
 import { endpointName } from "./endpoint.ts";
 import { DeleteEndpointDialog, RotateSecretDialog } from "./endpoint-action-dialogs.tsx";
 import { EndpointDialog } from "./endpoint-dialog.tsx";
@@ -222,6 +223,14 @@ export function EndpointView({ position }: { position: EndpointPosition }) {
         </div>
       </header>
       <DoneStatus done={done} className="endpoint-done" />
+      <DisabledEndpointNotice
+        endpoint={endpoint}
+        enabling={toggle.pending}
+        onEnable={() => {
+          setDone(null);
+          toggle.set(endpoint, true);
+        }}
+      />
       <EndpointFacts
         endpoint={endpoint}
         fleetName={fleetItems.find((f) => f.id === endpoint.fleet_id)?.name}

@@ -37,3 +37,30 @@ export function disabledWords(endpoint: Pick<Endpoint, "enabled" | "disabled_rea
     return `Disabled by the service: failing for ${WEBHOOK_FAILING_DAYS} days`;
   return "Disabled";
 }
+
+/** An endpoint the service turned off: why in words, and since when (null for one a person turned off). */
+export interface ServiceDisable {
+  reason: "gone" | "failing";
+  why: string;
+  at: number | null;
+}
+
+export function serviceDisable(
+  endpoint: Pick<Endpoint, "enabled" | "disabled_reason" | "disabled_at">,
+): ServiceDisable | null {
+  if (endpoint.enabled || endpoint.disabled_reason === null) return null;
+  const why =
+    endpoint.disabled_reason === "gone"
+      ? "its receiver answered 410 Gone: the endpoint said it is gone"
+      : `its receiver has been failing for ${WEBHOOK_FAILING_DAYS} days: no delivery got a 2xx answer`;
+  return { reason: endpoint.disabled_reason, why, at: endpoint.disabled_at };
+}
+
+/** The endpoints the service turned off, the latest first: what the Webhooks page and its nav badge show. */
+export function serviceDisabled<T extends Pick<Endpoint, "enabled" | "disabled_reason" | "disabled_at">>(
+  endpoints: readonly T[],
+): T[] {
+  return endpoints
+    .filter((endpoint) => serviceDisable(endpoint) !== null)
+    .sort((a, b) => (b.disabled_at ?? 0) - (a.disabled_at ?? 0));
+}

@@ -9,6 +9,7 @@ import { useLacking } from "../../lib/access.ts";
 import { usePageActions } from "../../lib/commands.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
 import { useWorkspaceChoice } from "../../lib/use-workspace.ts";
+import { DisabledEndpointsNotice } from "./disabled-notice.tsx";
 import type { Endpoint } from "./endpoint.ts";
 import { DeleteEndpointDialog, RotateSecretDialog } from "./endpoint-action-dialogs.tsx";
 import { EndpointDialog } from "./endpoint-dialog.tsx";
@@ -115,12 +116,15 @@ export function WebhooksView({ workspaceId }: { workspaceId: string | undefined 
                 {createButton("secondary")}
               </div>
             ) : (
-              <EndpointsTable
-                endpoints={data.items}
-                workspaceName={workspace.name}
-                fleetNames={fleetNames}
-                onAction={act}
-              />
+              <>
+                <DisabledEndpointsNotice endpoints={data.items} />
+                <EndpointsTable
+                  endpoints={data.items}
+                  workspaceName={workspace.name}
+                  fleetNames={fleetNames}
+                  onAction={act}
+                />
+              </>
             )
           }
         </WorkspaceListBody>

@@ -23,5 +23,9 @@ export const webhookEvents = pgTable(
     data: jsonb("data").$type<Record<string, unknown>>().notNull(),
     createdAt: bigint("created_at", { mode: "number" }).notNull(),
   },
-  (t) => [index("webhook_events_workspace_idx").on(t.workspaceId, t.createdAt)],
+  (t) => [
+    index("webhook_events_workspace_idx").on(t.workspaceId, t.createdAt),
+    /** The pruner's walk, oldest first (an id's time can run ahead of `created_at`, never behind). */
+    index("webhook_events_created_idx").on(t.createdAt),
+  ],
 );

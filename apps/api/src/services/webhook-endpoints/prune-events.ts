@@ -11,15 +11,6 @@ const PRUNE_BATCH = 1_000;
 const PRUNE_BATCHES_A_PASS = 20;
 
 /**
- * The lowest UUIDv7 of millisecond `ms`: the outbox's ids are UUIDv7 at their event's `created_at`, so
- * `id < lowestIdAt(ms)` walks the primary key over exactly the events made before `ms`.
- */
-export function lowestIdAt(ms: number): string {
-  const hex = Math.max(0, ms).toString(16).padStart(12, "0");
-  return `${hex.slice(0, 8)}-${hex.slice(8)}-0000-0000-000000000000`;
-}
-
-/**
  * Deletes the outbox's events older than `WEBHOOK_EVENT_KEEP_MS` (the replay window and a day's margin),
  * with their deliveries and attempts, oldest first, in batches; answers how many went. An event with a
  * delivery still pending to an enabled endpoint (retrying, or retried by a person) stays until it settles;
@@ -38,11 +29,11 @@ export async function pruneWebhookEvents(
         delete from webhook_events ev
         where ev.id in (
           select e.id from webhook_events e
-          where e.id < ${lowestIdAt(before)}::uuid and e.created_at < ${before}::bigint
+          where e.created_at < ${before}::bigint
             and not exists (
               select 1 from webhook_deliveries d join webhook_endpoints p on p.id = d.endpoint_id
               where d.event_id = e.id and d.status = 'pending' and p.enabled)
-          order by e.id
+          order by e.created_at
           limit ${batch}
           for update of e skip locked)
         returning ev.id`),

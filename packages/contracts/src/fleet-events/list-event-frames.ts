@@ -1,8 +1,8 @@
 import { cursorParam, queryInt } from "../common.ts";
 import { fleetParams } from "../fleets/fleet.ts";
 import { defineOperation, tenantCredentials } from "../operation.ts";
-import { runFramePage } from "../runners/list-lease-frames.ts";
 import { eventParam } from "./fleet-event.ts";
+import { runFramePage } from "./stream-frame.ts";
 
 export const listEventFrames = defineOperation({
   id: "fleetEvents.listFrames",

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { epochMs } from "../common.ts";
 import { streamFrameKinds } from "./values.ts";
 
 export { type StreamFrameKind, streamFrameKinds } from "./values.ts";
@@ -36,3 +37,25 @@ export const streamFrame = z
   // The payload's fields again, beside the frame's own (which win a clash): where older clients read them.
   .catchall(z.unknown())
   .meta({ id: "StreamFrame" });
+
+/** One frame a run published, as its live tail sent it, with the lease that published it. */
+export const runFrame = z
+  .object({
+    frame_id: z.string(),
+    /** The lease that published it (a run leased again has frames of several). */
+    lease_id: z.string(),
+    kind: z.enum(streamFrameKinds),
+    at: epochMs,
+    payload: z.record(z.string(), z.unknown()),
+  })
+  .meta({ id: "RunFrame" });
+
+/** A page of kept run frames, oldest first. */
+export const runFramePage = z
+  .object({
+    items: z.array(runFrame),
+    next_cursor: z.string().nullable(),
+    /** How long frames are kept, so a reader can say why an old run shows none. */
+    retention_hours: z.number().int(),
+  })
+  .meta({ id: "RunFramePage" });

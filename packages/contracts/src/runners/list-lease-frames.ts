@@ -1,30 +1,7 @@
-import { z } from "zod";
-import { cursorParam, epochMs, queryInt, uuidv7 } from "../common.ts";
-import { streamFrameKinds } from "../fleet-events/stream-frame.ts";
+import { cursorParam, queryInt, uuidv7 } from "../common.ts";
+import { runFramePage } from "../fleet-events/stream-frame.ts";
 import { defineOperation } from "../operation.ts";
 import { runnerIdParam } from "./runner.ts";
-
-/** One frame a run published, as its live tail sent it, with the lease that published it. */
-export const runFrame = z
-  .object({
-    frame_id: z.string(),
-    /** The lease that published it (a run leased again has frames of several). */
-    lease_id: z.string(),
-    kind: z.enum(streamFrameKinds),
-    at: epochMs,
-    payload: z.record(z.string(), z.unknown()),
-  })
-  .meta({ id: "RunFrame" });
-
-/** A page of kept run frames, oldest first. */
-export const runFramePage = z
-  .object({
-    items: z.array(runFrame),
-    next_cursor: z.string().nullable(),
-    /** How long frames are kept, so a reader can say why an old run shows none. */
-    retention_hours: z.number().int(),
-  })
-  .meta({ id: "RunFramePage" });
 
 export const listLeaseFrames = defineOperation({
   id: "runners.listLeaseFrames",

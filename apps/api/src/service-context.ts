@@ -199,7 +199,8 @@ export async function createServiceContext(
 }
 
 /**
- * The external scheduler: schedules' fires, and the periodic passes over overdue gates and chat answers;
+ * The external scheduler: schedules' fires, and the periodic passes (overdue gates, chat answers, webhook
+ * deliveries and pruning, runners gone quiet);
  * with the reconciler's pass, which pushes to it the schedules it does not hold.
  */
 async function scheduleEngine(
@@ -215,6 +216,7 @@ async function scheduleEngine(
     { fireSchedule, reconcileSchedules },
     { WEBHOOK_DELIVERY_EVERY_MS, WEBHOOK_DELIVERY_QUEUE, deliverDueWebhooks },
     { WEBHOOK_PRUNE_EVERY_MS, WEBHOOK_PRUNE_QUEUE, pruneWebhookEvents },
+    { RUNNER_OFFLINE_EVERY_MS, RUNNER_OFFLINE_QUEUE, sweepOfflineRunners },
   ] = await Promise.all([
     import("./runtime/schedule-engine.ts"),
     import("./services/approvals/sweep.ts"),
@@ -222,6 +224,7 @@ async function scheduleEngine(
     import("./services/schedules/sync.ts"),
     import("./services/webhook-endpoints/delivery.ts"),
     import("./services/webhook-endpoints/prune-events.ts"),
+    import("./services/runners/offline-sweep.ts"),
   ]);
   const { config } = services;
   const engine = new ScheduleEngine(database.shared, {
@@ -269,6 +272,15 @@ async function scheduleEngine(
           pruneWebhookEvents(services).then(
             () => {},
             (error: unknown) => log.warn({ err: error }, "webhook event pruning failed"),
+          ),
+      },
+      {
+        queue: RUNNER_OFFLINE_QUEUE,
+        everyMs: RUNNER_OFFLINE_EVERY_MS,
+        run: () =>
+          sweepOfflineRunners(services).then(
+            () => {},
+            (error: unknown) => log.warn({ err: error }, "runner offline sweep failed"),
           ),
       },
     ],

@@ -108,6 +108,7 @@ describe("webhook endpoints", () => {
       "event.received",
       "event.completed",
       "event.failed",
+      "runner.offline",
       "schedule.sync_failed",
       "budget.threshold_crossed",
       "budget.exhausted",

@@ -124,3 +124,20 @@ export const runnerEventItem = z
   .meta({ id: "RunnerEvent" });
 
 export const runnerIdParam = { id: uuidv7("id") };
+
+/**
+ * What a workspace is told when a runner that served one of its fleets goes quiet (`runner.offline`): the
+ * runner as far as that fleet is concerned. Never its host or its work for others.
+ */
+export const runnerOffline = z
+  .object({
+    runner_id: z.string(),
+    labels: z.array(z.string()),
+    last_heartbeat_at: epochMs,
+    /** Its last heartbeat and the online window: when it stopped reading as online. */
+    offline_at: epochMs,
+    fleet_id: z.string(),
+    /** The fleet's leases it still held: each ends when it expires, and its event is leased again. */
+    held_leases: z.array(z.object({ lease_id: z.string(), event_id: z.string(), expires_at: epochMs })),
+  })
+  .meta({ id: "WebhookRunnerOffline" });

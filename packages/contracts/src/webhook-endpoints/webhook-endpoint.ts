@@ -6,6 +6,7 @@ import { epochMs, uuidv7 } from "../common.ts";
 import { fleetEventView } from "../fleet-events/fleet-event.ts";
 import { integrationGrant } from "../integration-grants/integration-grant.ts";
 import { memberItem } from "../members/member.ts";
+import { runnerOffline } from "../runners/runner.ts";
 import { scheduleView } from "../schedules/schedule.ts";
 import { workspaceParam } from "../workspaces/workspace-param.ts";
 
@@ -76,6 +77,11 @@ export const webhookEventCatalogue = {
   "event.failed": {
     description: "A fleet event's run finished with a fleet error; data is the event as its read shows it.",
     data: fleetEventView,
+  },
+  "runner.offline": {
+    description:
+      "A runner that served a fleet went quiet: no heartbeat within the online window (90 s), found by a sweep within 15 s more. Sent for each fleet of the workspace it held a lease of in the 24 hours before it went quiet; data is the runner as that fleet sees it (never its host), with the fleet's leases it still held.",
+    data: runnerOffline,
   },
   "schedule.sync_failed": {
     description:

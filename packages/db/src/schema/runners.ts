@@ -25,6 +25,11 @@ export const runners = pgTable(
     degraded: boolean("degraded").notNull().default(false),
     degradedReason: text("degraded_reason"),
     lastHeartbeatAt: bigint("last_heartbeat_at", { mode: "number" }),
+    /**
+     * When the offline sweep found the runner quiet (its last heartbeat and the online window), until its
+     * next heartbeat clears it: the sweep marks each lapse once, and tells the workspaces it served.
+     */
+    offlineAt: bigint("offline_at", { mode: "number" }),
     createdAt: bigint("created_at", { mode: "number" }).notNull(),
     updatedAt: bigint("updated_at", { mode: "number" }).notNull().default(0),
     revokedAt: bigint("revoked_at", { mode: "number" }),
@@ -32,6 +37,10 @@ export const runners = pgTable(
   (t) => [
     uniqueIndex("runners_token_hash_key").on(t.tokenHash),
     index("runners_page_idx").on(t.createdAt, t.id),
+    // The offline sweep's walk: live runners not yet marked, by their last heartbeat.
+    index("runners_unmarked_heartbeat_idx")
+      .on(t.lastHeartbeatAt)
+      .where(sql`${t.offlineAt} is null and ${t.revokedAt} is null`),
     check("runners_admin_state", sql`${t.adminState} in ('active', 'cordoned', 'draining', 'revoked')`),
   ],
 );

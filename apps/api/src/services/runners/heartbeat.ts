@@ -7,7 +7,8 @@ import { liveLeaseCount, runnerStatus } from "./runner-view.ts";
 
 /**
  * Marks the runner seen and judges its report against its policy. A gap of more than the online
- * window since the last heartbeat is recorded as the runner having gone offline, then online again.
+ * window since the last heartbeat is recorded as the runner having gone offline (unless the offline sweep
+ * already did, whose mark this clears), then online again.
  */
 export async function heartbeat(ctx: ServiceContext, runnerId: string, report: CapabilityReport | undefined) {
   const now = ctx.now();
@@ -24,15 +25,16 @@ export async function heartbeat(ctx: ServiceContext, runnerId: string, report: C
         degraded: verdict.degraded,
         degradedReason: verdict.reason,
         lastHeartbeatAt: now,
+        offlineAt: null,
         updatedAt: now,
       })
       .where(eq(runners.id, runnerId))
       .returning();
     const last = current.lastHeartbeatAt;
-    if (last !== null && now - last > ONLINE_WINDOW_MS) {
+    if (last !== null && now - last > ONLINE_WINDOW_MS && current.offlineAt === null) {
       await recordRunnerEvent(tx, runnerId, "runner_offline", last + ONLINE_WINDOW_MS);
     }
-    if (last === null || now - last > ONLINE_WINDOW_MS) {
+    if (last === null || now - last > ONLINE_WINDOW_MS || current.offlineAt !== null) {
       await recordRunnerEvent(tx, runnerId, "runner_online", now, {
         degraded: verdict.degraded,
         degraded_reason: verdict.reason,

@@ -16,7 +16,7 @@ import { chatGates } from "./services/connectors/gates.ts";
 import { allSettled } from "./services/model-gateway/settlements.ts";
 import type { ServiceContext } from "./services/shared/context.ts";
 import type { WebhookDeliveryReport } from "./services/webhook-endpoints/delivery.ts";
-import { workspaceWebhook } from "./services/webhooks/deliver.ts";
+import { noticeFormat } from "./services/webhooks/notice-format.ts";
 
 /** Where failures in the background are reported. */
 type Warnings = Pick<Logger, "warn">;
@@ -124,7 +124,7 @@ export async function createServiceContext(
     chat: null,
     webhookOutbox: null,
     gateChat: chatGates,
-    webhook: workspaceWebhook,
+    notices: noticeFormat,
   };
   const chatReport: ChatDeliveryReport = (failure) =>
     log.warn(
@@ -237,12 +237,7 @@ async function scheduleEngine(
         queue: GATE_SWEEP_QUEUE,
         everyMs: GATE_SWEEP_EVERY_MS,
         run: () =>
-          sweepOverdueGates(services, (failure) =>
-            log.warn(
-              { gateId: failure.gateId, workspaceId: failure.workspaceId, reason: failure.reason },
-              "escalation webhook not delivered",
-            ),
-          ).then(
+          sweepOverdueGates(services).then(
             () => {},
             (error: unknown) => log.warn({ err: error }, "gate sweep failed"),
           ),

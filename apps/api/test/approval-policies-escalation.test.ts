@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { beforeAll, describe, expect, it } from "vitest";
-import { escalateDueGates } from "../src/services/approvals/escalate.ts";
+import { markEscalations } from "../src/services/approvals/escalate.ts";
 import { sweepOverdueGates } from "../src/services/approvals/sweep.ts";
 import { verify } from "../src/services/webhooks/signature.ts";
 import { leasedFleet, readGate } from "./approval-fixtures.ts";
@@ -148,9 +148,8 @@ describe("escalation (dev mode, so the webhook may be a local receiver)", () => 
       const api = await testApi();
       const due = (await readGate(owner, ids.at(-1)!)).body.requested_at + 2_000;
       await new Promise((resolve) => setTimeout(resolve, Math.max(0, due - Date.now())));
-      const runs = await Promise.all([1, 2, 3, 4].map(() => escalateDueGates(api.app.services, () => {})));
-      const marked = runs.map((run) => run.escalated);
-      const all = marked.flat();
+      const runs = await Promise.all([1, 2, 3, 4].map(() => markEscalations(api.app.services, Date.now())));
+      const all = runs.flat();
       expect(new Set(all).size).toBe(all.length); // nobody marked a gate twice
       await until(
         () => (ids.every((id) => hook.calls.some((c) => c.body.includes(id))) ? true : undefined),
@@ -163,38 +162,41 @@ describe("escalation (dev mode, so the webhook may be a local receiver)", () => 
     }
   });
 
-  it("a failed delivery is reported without the secret and never undoes the marking", {
+  it("a failed delivery is retried by the outbox, logged with the origin only, and never undoes the marking", {
     timeout: 30_000,
   }, async () => {
     const hook = await receiver(500);
     try {
       const { owner, secret } = await escalatingWorkspace(hook.url);
       const gate = await opened(await leasedFleet(owner));
-      const api = await testApi();
-      await new Promise((resolve) =>
-        setTimeout(resolve, Math.max(0, gate.requested_at + 2_000 - Date.now())),
-      );
-      const reports: string[] = [];
-      const { escalated, delivered } = await escalateDueGates(api.app.services, (failure) =>
-        reports.push(JSON.stringify(failure)),
-      );
-      await delivered;
-      // Marked by this call, or by the background sweeper (which this call's SKIP LOCKED passed over).
       await until(
         async () => ((await readGate(owner, gate.gate_id)).body.escalated_at === null ? undefined : true),
         8_000,
       );
-      if (escalated.includes(gate.gate_id)) {
-        expect(reports.join("\n")).toContain("answered 500");
-        expect(reports.join("\n")).not.toContain(secret);
-        expect(reports.join("\n")).not.toContain("team=ops"); // the origin only
-      } else {
-        // The background sweeper got there first; its report went to the log.
-        await until(
-          () => (api.logs.some((l) => l.includes("escalation webhook not delivered")) ? true : undefined),
-          5_000,
-        );
-      }
+      // The workspace's notice endpoint holds the delivery: an attempt answered 500, another one due.
+      const endpoints = await call<{ items: { id: string; managed_by: string | null }[] }>(
+        "GET",
+        `/v1/workspaces/${owner.workspaceId}/webhook-endpoints`,
+        { token: owner.apiKey },
+      );
+      const notice = endpoints.body.items.find((item) => item.managed_by === "approval_policy");
+      expect(notice, endpoints.text).toBeDefined();
+      const delivery = await until(async () => {
+        const page = await call<{
+          items: { type: string; status: string; attempts: { status_code: number | null }[] }[];
+        }>("GET", `/v1/workspaces/${owner.workspaceId}/webhook-endpoints/${notice!.id}/deliveries`, {
+          token: owner.apiKey,
+        });
+        const found = page.body.items.find((item) => item.type === "gate.escalated");
+        return found !== undefined && found.attempts.length > 0 ? found : undefined;
+      }, 8_000);
+      expect(delivery.status).toBe("pending");
+      expect(delivery.attempts[0]!.status_code).toBe(500);
+      expect((await readGate(owner, gate.gate_id)).body.escalated_at).not.toBeNull();
+      const api = await testApi();
+      const logged = api.logs.filter((line) => line.includes("webhook delivery failed")).join("\n");
+      expect(logged).toContain("answered 500");
+      expect(logged).not.toContain("team=ops"); // the origin only
       expect(api.logs.join("\n")).not.toContain(secret);
     } finally {
       await hook.close();

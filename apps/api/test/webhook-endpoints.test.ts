@@ -42,7 +42,7 @@ describe("webhook endpoints", () => {
     expect(rotated.headers.get("cache-control")).toBe("no-store");
     expect(rotated.body.secret).not.toBe(created.secret);
     expect(rotated.body.previous_secret_expires_at).toBe(
-      rotated.body.secret_created_at + WEBHOOK_SECRET_OVERLAP_MS,
+      rotated.body.secret_created_at! + WEBHOOK_SECRET_OVERLAP_MS,
     );
   });
 

@@ -596,6 +596,12 @@ export const errorRegistry = {
     "Replay too far back",
     "A replay's since may reach back 7 days at most; the detail names the earliest since accepted now.",
   ),
+  /** The change is the approval policy's to make: the workspace's notice endpoint. */
+  "UZ-WEBHOOK-012": def(
+    409,
+    "Endpoint managed by the approval policy",
+    "This is the workspace's notice endpoint, the approval policy's escalation URL: change or remove it with PUT …/approval-policy (current_state: managed). Only enabling and disabling it is done here.",
+  ),
   /** No integration grant with this id for the fleet (or visible to the caller). */
   "UZ-GRANT-001": def(
     404,

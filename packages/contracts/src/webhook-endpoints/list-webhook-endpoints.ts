@@ -8,7 +8,8 @@ export const listWebhookEndpoints = defineOperation({
   method: "GET",
   path: "/v1/workspaces/{workspace_id}/webhook-endpoints",
   summary: "List the workspace's webhook endpoints",
-  description: "Newest first, cursor-paged: follow next_cursor until it is null. Never a secret.",
+  description:
+    "Newest first, cursor-paged: follow next_cursor until it is null. Never a secret. The workspace's notice endpoint, the approval policy's escalation URL, is listed too (managed_by approval_policy), beside no more than 50 of the workspace's own.",
   tags: ["Webhooks"],
   scope: "webhook:read",
   credentials: tenantCredentials,

@@ -177,7 +177,14 @@ export const webhookEndpointItem = z
     /** When the service disabled it (set exactly when `disabled_reason` is); null otherwise. */
     disabled_at: epochMs.nullable(),
     health: webhookEndpointHealth,
-    secret_created_at: epochMs,
+    /**
+     * `approval_policy` for the workspace's notice endpoint: the approval policy's escalation URL, changed
+     * through the policy only, its deliveries in the notice format (v0, signed with the workspace's notice
+     * secret). Null for an endpoint made through this API.
+     */
+    managed_by: z.enum(["approval_policy"]).nullable(),
+    /** When its signing secret was minted; null for the notice endpoint, which has none of its own. */
+    secret_created_at: epochMs.nullable(),
     /** Until when the secret a rotation replaced still signs beside the new one; null when none does. */
     previous_secret_expires_at: epochMs.nullable(),
     created_by: z.string(),

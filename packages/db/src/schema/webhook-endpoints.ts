@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, boolean, check, index, pgTable, text, uuid } from "drizzle-orm/pg-core";
+import { bigint, boolean, check, index, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { fleets } from "./fleets.ts";
 import { tenants } from "./tenants.ts";
 import { workspaces } from "./workspaces.ts";
@@ -38,11 +38,17 @@ export const webhookEndpoints = pgTable(
      * change, such as a rotation, so it cannot say when). Shown to the owner beside the reason.
      */
     disabledAt: bigint("disabled_at", { mode: "number" }),
-    /** The signing secret in force: its data key wrapped by the master key (vault). */
-    wrappedKey: text("wrapped_key").notNull(),
+    /**
+     * `approval_policy` for the workspace's notice endpoint: the approval policy's escalation URL, kept by
+     * the policy (one a workspace), delivered in the notice format (v0, signed with the workspace's notice
+     * secret), with no signing secret of its own. Null for an endpoint a person or program made.
+     */
+    managedBy: text("managed_by"),
+    /** The signing secret in force: its data key wrapped by the master key (vault). Null when managed. */
+    wrappedKey: text("wrapped_key"),
     /** The signing secret in force, sealed under its data key. */
-    ciphertext: text("ciphertext").notNull(),
-    secretCreatedAt: bigint("secret_created_at", { mode: "number" }).notNull(),
+    ciphertext: text("ciphertext"),
+    secretCreatedAt: bigint("secret_created_at", { mode: "number" }),
     /** The secret a rotation replaced, still signing beside the new one until `previous_expires_at`. */
     previousWrappedKey: text("previous_wrapped_key"),
     previousCiphertext: text("previous_ciphertext"),
@@ -66,5 +72,11 @@ export const webhookEndpoints = pgTable(
       sql`${t.disabledReason} is null or ${t.disabledReason} in ('gone', 'failing')`,
     ),
     check("webhook_endpoints_disabled_at", sql`(${t.disabledReason} is null) = (${t.disabledAt} is null)`),
+    check(
+      "webhook_endpoints_managed_secret",
+      sql`(${t.managedBy} is null or ${t.managedBy} = 'approval_policy') and (${t.managedBy} is null) = (${t.wrappedKey} is not null) and (${t.wrappedKey} is null) = (${t.ciphertext} is null) and (${t.wrappedKey} is null) = (${t.secretCreatedAt} is null)`,
+    ),
+    /** One notice endpoint a workspace. */
+    uniqueIndex("webhook_endpoints_managed_key").on(t.workspaceId).where(sql`${t.managedBy} is not null`),
   ],
 );

@@ -4,6 +4,7 @@ import { type Resolve, systemResolve } from "../../runtime/public-address.ts";
 import { type Actor, recordAudit } from "../shared/audit.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { requireWorkspace } from "../shared/tenancy.ts";
+import { syncNoticeEndpoint } from "../webhook-endpoints/notice-endpoint.ts";
 import { toPolicyView } from "./policy.ts";
 import { verifyWebhookUrl } from "./webhook-url.ts";
 
@@ -97,6 +98,8 @@ export async function replaceApprovalPolicy(
       .values({ workspaceId: input.workspace_id, tenantId, ...values })
       .onConflictDoUpdate({ target: approvalPolicies.workspaceId, set: values })
       .returning();
+    // The escalation URL is delivered to as the workspace's notice endpoint, through the outbox.
+    await syncNoticeEndpoint(tx, { tenantId, workspaceId: input.workspace_id }, url, actor.principal, now);
     await recordAudit(tx, {
       actor,
       at: now,

@@ -2,7 +2,7 @@ import { type Database, resultRows, sql, type Tx } from "@fleet/db";
 import { GATE_CHANNEL } from "../../runtime/gate-signal.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { gatesResolved } from "../shared/frames.ts";
-import { type DeliveryReport, escalateDueGates } from "./escalate.ts";
+import { markEscalations } from "./escalate.ts";
 import { gatesWebhookEvents } from "./gate-webhooks.ts";
 
 /** The sweeper's pg-boss queue, and its cadence: a pass every 2 s, so a gate times out within ~3 s of its deadline. */
@@ -48,16 +48,13 @@ export async function timeOutGates(db: Database | Tx, now: number, gateId?: stri
 
 /**
  * The sweeper's pass (a pg-boss job, so one instance runs each pass): times out what is overdue, then
- * escalates what is due, whose webhooks go out in the background (failures go to `report`).
+ * escalates what is due (its notices go through the outbox).
  */
-export async function sweepOverdueGates(
-  ctx: ServiceContext,
-  report: DeliveryReport = () => {},
-): Promise<number> {
+export async function sweepOverdueGates(ctx: ServiceContext): Promise<number> {
   const swept = await timeOutGates(ctx.db, ctx.now());
   for (const id of swept) ctx.gates.wake(id);
   gatesResolved(ctx, swept);
-  await escalateDueGates(ctx, report);
+  await markEscalations(ctx, ctx.now());
   return swept.length;
 }
 

@@ -67,9 +67,9 @@ export function normalise(row: BudgetAlert): BudgetAlert {
 }
 
 /**
- * Announces alerts recorded by a committed write: a `budget_alert` frame on the fleet's stream, and the
- * signed outgoing webhook (`budget.alert`) to the workspace's URL, in the background: the write that
- * crossed the line neither waits for nor fails with the delivery.
+ * Announces alerts recorded by a committed write: a `budget_alert` frame on the fleet's stream, and a kick
+ * of the deliverer for their outbox events (the workspace's notice endpoint, the approval policy's URL,
+ * gets `budget.alert` from there). The write that crossed the line neither waits for nor fails with them.
  */
 export function announceBudgetAlerts(ctx: ServiceContext, alerts: readonly BudgetAlert[]): void {
   if (alerts.length > 0) ctx.webhookOutbox?.kick();
@@ -90,13 +90,5 @@ export function announceBudgetAlerts(ctx: ServiceContext, alerts: readonly Budge
       payload: facts,
       at,
     });
-    ctx.webhook
-      .send(
-        ctx,
-        alert.workspace_id,
-        { type: "budget.alert", fleet_id: alert.fleet_id, workspace_id: alert.workspace_id, ...facts, at },
-        "budget-alert",
-      )
-      .catch(() => {});
   }
 }

@@ -50,8 +50,11 @@ export interface ServiceContext {
   webhookOutbox?: { kick(): void } | null;
   /** Port: a gate's chat message (the chat connector), told by the frames a gate's change publishes. */
   gateChat: GateChat;
-  /** Port: the workspace's signed outgoing webhook, for the notices of gates and budgets. */
-  webhook: WorkspaceWebhook;
+  /**
+   * Port: what an attempt to the workspace's notice endpoint sends (today's notice bodies, signed with the
+   * notice secret), implemented by `webhooks/notice-format.ts`: the outbox's deliverer forms the request.
+   */
+  notices: NoticeFormat;
   /**
    * The resolver the model gateway checks a tenant's base_url with at each call (its connection then goes
    * only to the addresses checked); absent: the system's (`systemResolve`). Tests inject one.
@@ -74,19 +77,21 @@ export interface GateChat {
   resolved(ctx: ServiceContext, gates: readonly GateRow[]): Promise<void>;
 }
 
-/** The notices that go to the workspace's webhook, named in its user agent (`fleet-control-plane/<kind>`). */
-export type NoticeKind = "escalation" | "budget-alert";
+/** One outbox event, as an attempt to the notice endpoint has it. */
+export interface NoticeEvent {
+  workspaceId: string;
+  eventId: string;
+  type: string;
+  createdAt: number;
+  data: Record<string, unknown>;
+}
 
-/**
- * The workspace's outgoing webhook as the notices that use it reach it (a gate's escalation, a budget
- * alert), implemented by `webhooks/deliver.ts` (`workspaceWebhook`).
- */
-export interface WorkspaceWebhook {
-  /**
-   * POSTs one signed notice to the workspace's webhook URL; `kind` names it in the user agent. Answers
-   * null when delivered (or when the workspace has no URL), else why not.
-   */
-  send(ctx: ServiceContext, workspaceId: string, payload: unknown, kind: NoticeKind): Promise<string | null>;
+/** The request an attempt sends: its body and its headers (signed), or why there is none to send. */
+export type NoticeRequest = { body: string; headers: Record<string, string> } | { error: string };
+
+/** The notice endpoint's format: the request for an event, signed as at `now`. */
+export interface NoticeFormat {
+  request(ctx: ServiceContext, event: NoticeEvent, now: number): Promise<NoticeRequest>;
 }
 
 /**

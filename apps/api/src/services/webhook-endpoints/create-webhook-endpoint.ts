@@ -1,5 +1,5 @@
 import { Problem, WEBHOOK_ENDPOINTS_MAX } from "@fleet/contracts";
-import { count, eq, webhookEndpoints, workspaces } from "@fleet/db";
+import { and, count, eq, isNull, webhookEndpoints, workspaces } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
 import { type Actor, recordAudit } from "../shared/audit.ts";
 import type { ServiceContext } from "../shared/context.ts";
@@ -43,7 +43,8 @@ export async function createWebhookEndpoint(
     const [held] = await tx
       .select({ n: count() })
       .from(webhookEndpoints)
-      .where(eq(webhookEndpoints.workspaceId, input.workspace_id));
+      // The notice endpoint is the approval policy's, and counts against no limit.
+      .where(and(eq(webhookEndpoints.workspaceId, input.workspace_id), isNull(webhookEndpoints.managedBy)));
     if ((held?.n ?? 0) >= WEBHOOK_ENDPOINTS_MAX) {
       throw new Problem("UZ-WEBHOOK-009", {
         detail: `The workspace already has ${WEBHOOK_ENDPOINTS_MAX} webhook endpoints; delete one first.`,

@@ -2,9 +2,9 @@ import { eq, webhookEndpoints } from "@fleet/db";
 import { type Actor, recordAudit } from "../shared/audit.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { requireWorkspace } from "../shared/tenancy.ts";
-import { requireEndpoint } from "./endpoint-rows.ts";
+import { refuseIfManaged, requireEndpoint } from "./endpoint-rows.ts";
 
-/** Removes the endpoint; its deliveries and their attempts go with it (foreign keys). */
+/** Removes the endpoint (not the notice endpoint: the approval policy removes it); its deliveries and their attempts go with it (foreign keys). */
 export async function deleteWebhookEndpoint(
   ctx: ServiceContext,
   actor: Actor,
@@ -15,6 +15,7 @@ export async function deleteWebhookEndpoint(
   await ctx.db.transaction(async (tx) => {
     await requireWorkspace(tx, tenantId, input.workspace_id);
     const row = await requireEndpoint(tx, tenantId, input, { forUpdate: true });
+    refuseIfManaged(row);
     await tx.delete(webhookEndpoints).where(eq(webhookEndpoints.id, row.id));
     await recordAudit(tx, {
       actor,

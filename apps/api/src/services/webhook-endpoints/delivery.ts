@@ -2,7 +2,7 @@ import { type Database, resultRows, sql } from "@fleet/db";
 import { PinnedAgentPool } from "../../runtime/pinned-connect.ts";
 import { postPinnedReading } from "../../runtime/pinned-post.ts";
 import { HostRefused, resolvePublic, systemResolve } from "../../runtime/public-address.ts";
-import type { ServiceContext } from "../shared/context.ts";
+import type { NoticeRequest, ServiceContext } from "../shared/context.ts";
 import { errorCode } from "../shared/errors.ts";
 import { batchesOf, type GroupCommit } from "../shared/group-commit.ts";
 import { webhookPayload } from "./delivery-rows.ts";
@@ -41,8 +41,10 @@ interface Claimed {
   attempts: number | string;
   url: string;
   workspace_id: string;
-  wrapped_key: string;
-  ciphertext: string;
+  /** `approval_policy` for the notice endpoint: today's notice bodies, v0-signed (`ctx.notices`). */
+  managed_by: string | null;
+  wrapped_key: string | null;
+  ciphertext: string | null;
   previous_wrapped_key: string | null;
   previous_ciphertext: string | null;
   previous_expires_at: number | string | null;
@@ -98,7 +100,7 @@ async function claimDue(ctx: ServiceContext): Promise<Claimed[]> {
         from due where d.endpoint_id = due.endpoint_id and d.event_id = due.event_id and d.status = 'pending'
         returning d.endpoint_id, d.event_id, d.attempts
       )
-      select c.endpoint_id, c.event_id, c.attempts, e.url, e.workspace_id, e.wrapped_key, e.ciphertext,
+      select c.endpoint_id, c.event_id, c.attempts, e.url, e.workspace_id, e.managed_by, e.wrapped_key, e.ciphertext,
         e.previous_wrapped_key, e.previous_ciphertext, e.previous_expires_at, ev.type, ev.created_at, ev.data
       from claimed c
       join webhook_endpoints e on e.id = c.endpoint_id
@@ -120,10 +122,26 @@ async function deliverOne(
   report: WebhookDeliveryReport,
 ): Promise<void> {
   const started = ctx.now();
+  const request = await requestOf(ctx, claimed, started);
+  const outcome =
+    "error" in request
+      ? { status: null, error: request.error, head: null, latencyMs: ctx.now() - started }
+      : await attempt(ctx, claimed.url, request.headers, request.body, started);
+  await settle(ctx, { ...claimed, attempts: Number(claimed.attempts) }, outcome, report);
+}
+
+/**
+ * What the attempt sends: the Standard Webhooks payload signed with the endpoint's secrets, or for the
+ * notice endpoint today's notice (`ctx.notices`, webhooks/notice-format.ts).
+ */
+async function requestOf(ctx: ServiceContext, claimed: Claimed, started: number): Promise<NoticeRequest> {
   const data = typeof claimed.data === "string" ? JSON.parse(claimed.data) : claimed.data;
-  const body = JSON.stringify(
-    webhookPayload({ id: claimed.event_id, type: claimed.type, createdAt: Number(claimed.created_at), data }),
-  );
+  const createdAt = Number(claimed.created_at);
+  if (claimed.managed_by !== null) {
+    const event = { workspaceId: claimed.workspace_id, eventId: claimed.event_id, type: claimed.type };
+    return ctx.notices.request(ctx, { ...event, createdAt, data }, started);
+  }
+  const body = JSON.stringify(webhookPayload({ id: claimed.event_id, type: claimed.type, createdAt, data }));
   const expires = claimed.previous_expires_at;
   const secrets = signingSecrets(
     ctx.vault,
@@ -138,8 +156,12 @@ async function deliverOne(
     },
     started,
   );
-  const outcome = await attempt(ctx, claimed.url, secrets, claimed.event_id, body, started);
-  await settle(ctx, { ...claimed, attempts: Number(claimed.attempts) }, outcome, report);
+  const headers = {
+    "content-type": "application/json",
+    "user-agent": "fleet-control-plane/webhooks",
+    ...signedHeaders(secrets, claimed.event_id, started, body),
+  };
+  return { body, headers };
 }
 
 /** Kept-alive connections to receivers, each pinned to the addresses its host was checked to resolve to. */
@@ -149,8 +171,7 @@ const receivers = new PinnedAgentPool();
 async function attempt(
   ctx: ServiceContext,
   url: string,
-  secrets: string[],
-  eventId: string,
+  headers: Record<string, string>,
   body: string,
   started: number,
 ): Promise<Outcome> {
@@ -171,11 +192,6 @@ async function attempt(
       return failed(error instanceof HostRefused ? "address_not_public" : "address_unresolved");
     }
   }
-  const headers = {
-    "content-type": "application/json",
-    "user-agent": "fleet-control-plane/webhooks",
-    ...signedHeaders(secrets, eventId, started, body),
-  };
   try {
     const answer = await postPinnedReading(
       target,

@@ -43,7 +43,8 @@ export function signingSecrets(
 ): string[] {
   const open = (sealed: { wrappedKey: string; ciphertext: string }) =>
     String(vault.open(row.workspaceId, vaultName(row.id), sealed).secret);
-  const secrets = [open(row)];
+  if (row.wrappedKey === null || row.ciphertext === null) return [];
+  const secrets = [open({ wrappedKey: row.wrappedKey, ciphertext: row.ciphertext })];
   if (
     row.previousWrappedKey !== null &&
     row.previousCiphertext !== null &&
@@ -67,6 +68,7 @@ export function toEndpointItem(row: EndpointRow, now: number, health: EndpointHe
     disabled_reason: row.disabledReason as WebhookEndpointItem["disabled_reason"],
     disabled_at: row.disabledAt,
     health,
+    managed_by: row.managedBy as WebhookEndpointItem["managed_by"],
     secret_created_at: row.secretCreatedAt,
     previous_secret_expires_at: previousLive ? row.previousExpiresAt : null,
     created_by: row.createdBy,
@@ -79,6 +81,21 @@ export function toEndpointItem(row: EndpointRow, now: number, health: EndpointHe
 export async function readEndpointItem(db: Database | Tx, row: EndpointRow, now: number) {
   const health = await healthOf(db, [row.id], now);
   return toEndpointItem(row, now, health.get(row.id) ?? NO_HEALTH);
+}
+
+/**
+ * Refuses a change the approval policy owns on the workspace's notice endpoint (its URL, types, secret, or
+ * its removal): 409 UZ-WEBHOOK-012, naming what to do instead.
+ */
+export function refuseIfManaged(
+  row: Pick<EndpointRow, "id" | "managedBy">,
+  instead = "Change or remove it with PUT …/approval-policy (escalation_webhook_url); only enabling and disabling it is done here.",
+): void {
+  if (row.managedBy === null) return;
+  throw new Problem("UZ-WEBHOOK-012", {
+    detail: `Endpoint ${row.id} is the workspace's notice endpoint, the approval policy's escalation URL. ${instead}`,
+    current_state: "managed",
+  });
 }
 
 /** An id that names no endpoint of the workspace's (another tenant's reads the same). */

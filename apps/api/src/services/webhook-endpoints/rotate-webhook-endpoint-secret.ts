@@ -6,6 +6,7 @@ import { requireWorkspace } from "../shared/tenancy.ts";
 import {
   mintEndpointSecret,
   readEndpointItem,
+  refuseIfManaged,
   requireEndpoint,
   sealEndpointSecret,
 } from "./endpoint-rows.ts";
@@ -26,6 +27,10 @@ export async function rotateWebhookEndpointSecret(
   return ctx.db.transaction(async (tx) => {
     await requireWorkspace(tx, tenantId, input.workspace_id);
     const current = await requireEndpoint(tx, tenantId, input, { forUpdate: true });
+    refuseIfManaged(
+      current,
+      "It signs with the workspace's notice secret: rotate that with POST …/notice-secret instead.",
+    );
     const [updated] = await tx
       .update(webhookEndpoints)
       .set({

@@ -2,7 +2,7 @@ import { eq, webhookEndpoints } from "@fleet/db";
 import { type Actor, recordAudit } from "../shared/audit.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { requireFleet, requireWorkspace } from "../shared/tenancy.ts";
-import { checkEndpointUrl, readEndpointItem, requireEndpoint } from "./endpoint-rows.ts";
+import { checkEndpointUrl, readEndpointItem, refuseIfManaged, requireEndpoint } from "./endpoint-rows.ts";
 
 export interface UpdateEndpointInput {
   workspace_id: string;
@@ -15,7 +15,8 @@ export interface UpdateEndpointInput {
 }
 
 /**
- * Changes what was sent. Enabling clears why and when the service disabled it (a 410, failing), so the
+ * Changes what was sent; on the notice endpoint, only `enabled` (the rest is the approval policy's: 409
+ * UZ-WEBHOOK-012). Enabling clears why and when the service disabled it (a 410, failing), so the
  * endpoint's pending deliveries go on. Audited with the names of the fields changed, never their values' secrets.
  */
 export async function updateWebhookEndpoint(
@@ -28,7 +29,15 @@ export async function updateWebhookEndpoint(
   const now = ctx.now();
   return ctx.db.transaction(async (tx) => {
     await requireWorkspace(tx, tenantId, input.workspace_id);
-    await requireEndpoint(tx, tenantId, input, { forUpdate: true });
+    const current = await requireEndpoint(tx, tenantId, input, { forUpdate: true });
+    if (
+      input.url !== undefined ||
+      input.event_types !== undefined ||
+      input.fleet_id !== undefined ||
+      input.description !== undefined
+    ) {
+      refuseIfManaged(current);
+    }
     if (input.fleet_id != null) await requireFleet(tx, tenantId, input.workspace_id, input.fleet_id);
     const changes = {
       url,

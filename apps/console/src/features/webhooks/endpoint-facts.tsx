@@ -54,18 +54,27 @@ export function EndpointFacts({
           <Fact term="Last 24 hours">
             <EndpointHealth health={endpoint.health} />
           </Fact>
-          <Fact term="Secret created">
-            <RelativeTime value={endpoint.secret_created_at} />
-          </Fact>
-          <Fact term="Previous secret">
-            {endpoint.previous_secret_expires_at === null ? (
-              <span className="muted">None signing</span>
-            ) : (
-              <>
-                Signs until <RelativeTime value={endpoint.previous_secret_expires_at} />
-              </>
-            )}
-          </Fact>
+          {endpoint.secret_created_at === null ? (
+            <Fact term="Signed with">
+              The workspace&apos;s notice secret, in today&apos;s notice format (the approval policy&apos;s
+              escalation URL)
+            </Fact>
+          ) : (
+            <>
+              <Fact term="Secret created">
+                <RelativeTime value={endpoint.secret_created_at} />
+              </Fact>
+              <Fact term="Previous secret">
+                {endpoint.previous_secret_expires_at === null ? (
+                  <span className="muted">None signing</span>
+                ) : (
+                  <>
+                    Signs until <RelativeTime value={endpoint.previous_secret_expires_at} />
+                  </>
+                )}
+              </Fact>
+            </>
+          )}
         </dl>
       </div>
     </section>

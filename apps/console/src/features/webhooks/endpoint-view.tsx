@@ -24,7 +24,7 @@ import { DeliveriesPanel } from "./deliveries-panel.tsx";
 import type { Delivery } from "./delivery.ts";
 import { DeliveryDialog } from "./delivery-dialog.tsx";
 import { DisabledEndpointNotice } from "./disabled-notice.tsx";
-import { endpointName } from "./endpoint.ts";
+import { endpointName, managedReason } from "./endpoint.ts";
 import { DeleteEndpointDialog, RotateSecretDialog } from "./endpoint-action-dialogs.tsx";
 import { EndpointDialog } from "./endpoint-dialog.tsx";
 import { EndpointFacts, EndpointState } from "./endpoint-facts.tsx";
@@ -166,13 +166,19 @@ export function EndpointView({ position }: { position: EndpointPosition }) {
   }
 
   const name = endpointName(endpoint);
-  const menu: MenuAction[] = [
-    { label: "Rotate secret", onSelect: () => act("rotate") },
-    endpoint.enabled
-      ? { label: "Disable", onSelect: () => toggle.set(endpoint, false) }
-      : { label: "Enable", onSelect: () => toggle.set(endpoint, true) },
-    { label: "Delete", tone: "danger", onSelect: () => act("delete") },
-  ];
+  const managed = managedReason(endpoint);
+  const onOff: MenuAction = endpoint.enabled
+    ? { label: "Disable", onSelect: () => toggle.set(endpoint, false) }
+    : { label: "Enable", onSelect: () => toggle.set(endpoint, true) };
+  // The notice endpoint is only enabled or disabled here; the rest is the approval policy's.
+  const menu: MenuAction[] =
+    managed === null
+      ? [
+          { label: "Rotate secret", onSelect: () => act("rotate") },
+          onOff,
+          { label: "Delete", tone: "danger", onSelect: () => act("delete") },
+        ]
+      : [onOff];
   return (
     <div className="page page--fluid">
       <Breadcrumb workspaceId={workspaceId} name={name} />
@@ -206,7 +212,7 @@ export function EndpointView({ position }: { position: EndpointPosition }) {
           </GuardedButton>
           <GuardedButton
             aria-label={`Edit webhook endpoint ${name}`}
-            unavailable={cannotWrite}
+            unavailable={cannotWrite ?? managed}
             onClick={() => act("edit")}
           >
             Edit

@@ -11,7 +11,7 @@ import {
 } from "@fleet/ui";
 import { Link } from "../../components/link.tsx";
 import { useLacking } from "../../lib/access.ts";
-import { type Endpoint, endpointName } from "./endpoint.ts";
+import { type Endpoint, endpointName, managedReason } from "./endpoint.ts";
 import { EndpointHealth } from "./endpoint-health.tsx";
 import { disabledWords } from "./health.ts";
 import { endpointHref } from "./urls.ts";
@@ -51,6 +51,7 @@ export function EndpointsTable({ endpoints, workspaceName, fleetNames, onAction 
           {endpoint.description ? (
             <span className="webhook-endpoint__description">{endpoint.description}</span>
           ) : null}
+          {endpoint.managed_by === null ? null : <Badge tone="neutral">Approval policy</Badge>}
           {/* In the first column, so a phone sees how the receiver answers without scrolling sideways. */}
           <EndpointHealth health={endpoint.health} />
         </span>
@@ -109,19 +110,25 @@ export function EndpointsTable({ endpoints, workspaceName, fleetNames, onAction 
       align: "end",
       cell: (endpoint) => {
         const name = endpointName(endpoint);
-        const menu: MenuAction[] = [
-          { label: "Rotate secret", onSelect: () => onAction("rotate", endpoint) },
-          endpoint.enabled
-            ? { label: "Disable", onSelect: () => onAction("disable", endpoint) }
-            : { label: "Enable", onSelect: () => onAction("enable", endpoint) },
-          { label: "Delete", tone: "danger", onSelect: () => onAction("delete", endpoint) },
-        ];
+        const managed = managedReason(endpoint);
+        const toggle: MenuAction = endpoint.enabled
+          ? { label: "Disable", onSelect: () => onAction("disable", endpoint) }
+          : { label: "Enable", onSelect: () => onAction("enable", endpoint) };
+        // The notice endpoint is only enabled or disabled here; the rest is the approval policy's.
+        const menu: MenuAction[] =
+          managed === null
+            ? [
+                { label: "Rotate secret", onSelect: () => onAction("rotate", endpoint) },
+                toggle,
+                { label: "Delete", tone: "danger", onSelect: () => onAction("delete", endpoint) },
+              ]
+            : [toggle];
         return (
           <span className="ui-table-actions">
             <GuardedButton
               size="sm"
               aria-label={`Edit webhook endpoint ${name}`}
-              unavailable={cannotWrite}
+              unavailable={cannotWrite ?? managed}
               onClick={() => onAction("edit", endpoint)}
             >
               Edit

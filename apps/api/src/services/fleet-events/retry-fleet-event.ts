@@ -11,8 +11,9 @@ import { eventReceivedWebhookEvent } from "./event-webhooks.ts";
  * Runs a finished event again: a new `received` event with the same type and request, `retry_of` naming
  * the one it repeats, the caller as its actor. One statement reads the event and its fleet (tenant,
  * workspace, active; the event finished) and stores the copy, so a pause or a second retry racing it
- * sees either all of it or none. Its `event.received` goes to the outbox in the same transaction. Every call stores a new event (docs/decisions/fleets-and-messages.md, "Re-running an
- * event"); only a refusal costs further reads, to say why.
+ * sees either all of it or none; its `event.received` goes to the outbox in the same transaction. Every
+ * call stores a new event (docs/decisions/fleets-and-messages.md, "Re-running an event"); only a refusal
+ * costs further reads, to say why.
  */
 export async function retryFleetEvent(
   ctx: ServiceContext,

@@ -2,6 +2,10 @@ import type { fleetEventTypes } from "@fleet/contracts";
 import { approvalGates, inArray } from "@fleet/db";
 import type { GateRow, ServiceContext } from "./context.ts";
 
+// Every frame of an act that wrote an outgoing event (or would have, had an endpoint subscribed) carries
+// that event's id as `webhook_id`: a delivery's `webhook-id` and payload `id`, so a client reading both
+// deduplicates across the two (docs/decisions/webhooks.md, "The event's id on the live tail").
+
 /**
  * A gate an act opened or resolved (decided, timed out, auto-killed), with the id of the outgoing event
  * the act minted for it: the frame published after commit carries it as `webhook_id`.
@@ -13,12 +17,6 @@ export interface ResolvedGate {
 
 /** How much of a request the `event_received` frame previews: enough to recognise it, never the whole. */
 const PREVIEW_CHARS = 160;
-
-/**
- * Every frame of an act that wrote (or would have written, had an endpoint subscribed) an outgoing event
- * carries that event's id as `webhook_id`: a delivery's `webhook-id` and payload `id`, so a client that
- * reads both deduplicates across the two (docs/decisions/webhooks.md, "The event's id on the live tail").
- */
 
 /** An event entered (a message, a cron fire, a run again): published after its insert commits. */
 export function eventReceived(

@@ -160,7 +160,10 @@ describe.runIf(databaseKind === "postgres")("answers across instances", () => {
           timeOutGates((i % 2 === 0 ? first : second).database.db, Date.now()),
         ),
       );
-      const swept = passes.flat().filter((id) => overdue.includes(id));
+      const swept = passes
+        .flat()
+        .map((gate) => gate.id)
+        .filter((id) => overdue.includes(id));
       expect(new Set(swept).size).toBe(swept.length);
       for (const id of overdue) {
         const [row] = await first.database.db.select().from(approvalGates).where(eq(approvalGates.id, id));

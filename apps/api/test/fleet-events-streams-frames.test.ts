@@ -146,6 +146,8 @@ describe("live-tail streams", () => {
         event_type: "cron",
         actor: `cron:${schedule.body.schedule_id}`,
         request_preview: "daily digest",
+        // The id of its `event.received` outgoing event, minted whether or not an endpoint subscribes.
+        webhook_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
       });
 
       const requested = await requestGrant(owner, leased.fleetId);

@@ -96,6 +96,7 @@ function chatRow(owner: Tenant, fleetId: string, message: string, over: Partial<
     actor: "user:batch-test",
     requestJson: JSON.stringify({ message }),
     at,
+    webhookId: newId(at),
     ...over,
   };
 }

@@ -64,7 +64,7 @@ describe("integration grants: deciding in the inbox", () => {
     const fleetId = await installFleet(owner);
     const requested = await requestGrant(owner, fleetId);
     const swept = await timeOutGates(api.database.db, Date.now() + 25 * 3_600_000, requested.body.gate_id!);
-    expect(swept).toEqual([requested.body.gate_id]);
+    expect(swept.map((closed) => closed.id)).toEqual([requested.body.gate_id]);
     expect((await grantOf(owner, fleetId, requested.body.grant_id)).status).toBe("pending");
     const again = await requestGrant(owner, fleetId);
     expect(again.status).toBe(201);

@@ -22,6 +22,10 @@ export const streamQuery = {
 /**
  * The `data:` of every frame a stream sends under `event: <kind>` with `id: <frame_id>` (docs/decisions/live-streams.md,
  * "Live-tail streams"). Before them, `event: hello` carries `{subscription_id, replay_window, last_frame_id}`.
+ * A frame of a happening that has an outgoing webhook event (`event_received`, `event_complete`,
+ * `gate_opened`, `gate_resolved`, a named percent's `budget_alert`) carries its id as `payload.webhook_id`
+ * (and so at the top level too): a delivery's `webhook-id` header and payload `id`, so a client reading
+ * both deduplicates across the two (docs/decisions/webhooks.md, "The event's id on the live tail").
  */
 export const streamFrame = z
   .object({

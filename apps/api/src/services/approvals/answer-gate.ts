@@ -3,10 +3,10 @@ import { approvalGates, approvalVotes, eq, type Tx } from "@fleet/db";
 import type { TenantPrincipal } from "../../auth/principal.ts";
 import { type Actor, recordAudit } from "../shared/audit.ts";
 import type { ServiceContext } from "../shared/context.ts";
-import { gatesResolved } from "../shared/frames.ts";
+import { gatesResolved, type ResolvedGate } from "../shared/frames.ts";
 import { checkAmendedAction } from "./action-schema.ts";
 import { answerReason } from "./answer-reason.ts";
-import { decideGate } from "./decide-gate.ts";
+import { type DecidedGate, decideGate } from "./decide-gate.ts";
 import { type GateRow, resolverOf, standingAnswer } from "./gate-view.ts";
 import { settleGrantForGate } from "./grant-gate.ts";
 import { lockOpenGate, notApprover, notCounted, ownGate } from "./lock-gate.ts";
@@ -20,9 +20,9 @@ export interface AnswerInput {
 }
 
 type Answered =
-  | { decided: GateRow; approvals: GateApproval[] }
+  | { decided: DecidedGate; approvals: GateApproval[] }
   | { pending: GateRow; approvals: GateApproval[] }
-  | { closed: GateRow; timedOut?: boolean };
+  | { closed: GateRow; timedOut?: ResolvedGate[] };
 
 /**
  * One person's answer to a pending gate. The gate's row is locked (`SELECT … FOR UPDATE`) for the whole
@@ -120,13 +120,13 @@ export async function answerGate(
   });
   if ("closed" in result) {
     // A gate found overdue was timed out by this very request, and that change committed.
-    if ("timedOut" in result && result.timedOut) gatesResolved(ctx, [result.closed.id]);
+    if ("timedOut" in result && result.timedOut) gatesResolved(ctx, result.timedOut);
     throw standingAnswer(result.closed);
   }
   const row = "decided" in result ? result.decided : result.pending;
   if ("decided" in result) {
     ctx.gates.wake(row.id);
-    gatesResolved(ctx, [row.id]);
+    gatesResolved(ctx, [{ id: row.id, webhookId: result.decided.webhookId }]);
   }
   return {
     gate_id: row.id,
@@ -148,7 +148,7 @@ async function decide(
   input: Omit<AnswerInput, "reason"> & { reason: string | null },
   by: string,
   now: number,
-): Promise<GateRow> {
+): Promise<DecidedGate> {
   // The gate's row is locked and pending: this write decides it.
   const won = (await decideGate(
     tx,

@@ -2,6 +2,9 @@ import { and, approvalGates, eq, gt, type Tx } from "@fleet/db";
 import { type GateRow, notifyGates } from "./gate-view.ts";
 import { gateWebhookEvent } from "./gate-webhooks.ts";
 
+/** A gate this write decided, with the id of its `gate.decided` event (the frame's `webhook_id`). */
+export type DecidedGate = GateRow & { webhookId: string };
+
 export interface Decision {
   outcome: "approved" | "denied";
   reason: string | null;
@@ -25,7 +28,7 @@ export async function decideGate(
   decision: Decision,
   now: number,
   { beforeDeadline = false }: { beforeDeadline?: boolean } = {},
-): Promise<GateRow | undefined> {
+): Promise<DecidedGate | undefined> {
   const pending = eq(approvalGates.status, "pending");
   const [decided] = await tx
     .update(approvalGates)
@@ -45,9 +48,8 @@ export async function decideGate(
       ),
     )
     .returning();
-  if (decided !== undefined) {
-    await notifyGates(tx, [decided.id]);
-    await gateWebhookEvent(tx, decided, "gate.decided", now);
-  }
-  return decided;
+  if (decided === undefined) return undefined;
+  await notifyGates(tx, [decided.id]);
+  const event = await gateWebhookEvent(tx, decided, "gate.decided", now);
+  return { ...decided, webhookId: event.id };
 }

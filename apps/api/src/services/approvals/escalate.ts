@@ -30,7 +30,7 @@ export async function markEscalations(ctx: ServiceContext, now: number): Promise
       returning g.id`),
     );
     const marked = rows.map((row) => row.id);
-    return { ids: marked, written: await gatesWebhookEvents(tx, marked, "gate.escalated", now) };
+    return { ids: marked, written: (await gatesWebhookEvents(tx, marked, "gate.escalated", now)).written };
   });
   if (written) ctx.webhookOutbox?.kick();
   return ids;

@@ -3,7 +3,7 @@ import { approvalGates, eq } from "@fleet/db";
 import type { TenantPrincipal } from "../../auth/principal.ts";
 import { type Actor, recordAudit } from "../shared/audit.ts";
 import type { ServiceContext } from "../shared/context.ts";
-import { gatesResolved } from "../shared/frames.ts";
+import { gatesResolved, type ResolvedGate } from "../shared/frames.ts";
 import { answerReason } from "./answer-reason.ts";
 import { type GateRow, notifyGates, resolverOf, standingAnswer, toGateItem } from "./gate-view.ts";
 import { lockOpenGate, notApprover } from "./lock-gate.ts";
@@ -30,7 +30,7 @@ export async function extendGate(
 ) {
   const now = ctx.now();
   const result = await ctx.db.transaction(
-    async (tx): Promise<{ gate: GateRow } | { closed: GateRow; timedOut?: boolean }> => {
+    async (tx): Promise<{ gate: GateRow } | { closed: GateRow; timedOut?: ResolvedGate[] }> => {
       const locked = await lockOpenGate(tx, principal.tenantId, input, now);
       if ("closed" in locked) return locked;
       const { gate } = locked;
@@ -91,7 +91,7 @@ export async function extendGate(
   );
   if ("closed" in result) {
     // A gate found overdue was timed out by this very request, and that change committed.
-    if ("timedOut" in result && result.timedOut) gatesResolved(ctx, [result.closed.id]);
+    if ("timedOut" in result && result.timedOut) gatesResolved(ctx, result.timedOut);
     throw standingAnswer(result.closed);
   }
   ctx.gates.wake(result.gate.id);

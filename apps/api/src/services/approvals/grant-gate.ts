@@ -5,6 +5,7 @@ import type { Vault } from "../../runtime/vault.ts";
 import { gateTerms } from "../approval-policies/policy.ts";
 import { grantWebhookEvent } from "../integration-grants/grant-webhooks.ts";
 import { fleetMasker } from "../secrets/lease-masker.ts";
+import type { ResolvedGate } from "../shared/frames.ts";
 import { personOf } from "./caused-by.ts";
 import { decideGate } from "./decide-gate.ts";
 import type { GateRow } from "./gate-view.ts";
@@ -33,7 +34,7 @@ export async function openGrantGate(
   fleet: typeof fleets.$inferSelect,
   grant: Pick<GrantRow, "id" | "service" | "reason" | "requestedBy">,
   now: number,
-): Promise<string> {
+): Promise<ResolvedGate> {
   // What people read in the inbox never carries the value of a secret the fleet declares, nor one this
   // instance delivered to the fleet's runs (no lease carries a grant's request).
   const mask = await fleetMasker(tx, vault, { fleetId: fleet.id, workspaceId: fleet.workspaceId });
@@ -70,8 +71,8 @@ export async function openGrantGate(
       ...terms,
     })
     .returning();
-  await gateWebhookEvent(tx, opened!, "gate.opened", now);
-  return id;
+  const event = await gateWebhookEvent(tx, opened!, "gate.opened", now);
+  return { id, webhookId: event.id };
 }
 
 /**
@@ -98,7 +99,7 @@ export async function settleGrantForGate(tx: Tx, gate: GateRow, now: number): Pr
 /**
  * Decides a grant's open gate along with the grant (a webhook decision, a revoke), so the inbox does not
  * offer a question already answered. A gate past its deadline is left for the sweeper; one already
- * decided is left as it stands. Returns the gate's id when this decided it. The caller decides the grant.
+ * decided is left as it stands. Returns the gate (with its `gate.decided` event's id) when this decided it. The caller decides the grant.
  */
 export async function decideGrantGate(
   tx: Tx,
@@ -107,10 +108,10 @@ export async function decideGrantGate(
   resolvedBy: string,
   reason: string,
   now: number,
-): Promise<string | null> {
+): Promise<ResolvedGate | null> {
   if (gateId === null) return null;
   const decided = await decideGate(tx, gateId, { outcome, reason, resolvedBy }, now, {
     beforeDeadline: true,
   });
-  return decided?.id ?? null;
+  return decided === undefined ? null : { id: decided.id, webhookId: decided.webhookId };
 }

@@ -1,5 +1,6 @@
 import { Problem } from "@fleet/contracts";
 import { and, approvalGates, eq, memberships, type Tx } from "@fleet/db";
+import type { ResolvedGate } from "../shared/frames.ts";
 import { requireWorkspace } from "../shared/tenancy.ts";
 import type { GateRow } from "./gate-view.ts";
 import { gateNotFound } from "./gate-view.ts";
@@ -16,7 +17,7 @@ export async function lockOpenGate(
   tenantId: string,
   input: { workspace_id: string; gate_id: string },
   now: number,
-): Promise<{ gate: GateRow } | { closed: GateRow; timedOut?: boolean }> {
+): Promise<{ gate: GateRow } | { closed: GateRow; timedOut?: ResolvedGate[] }> {
   const scope = and(
     eq(approvalGates.id, input.gate_id),
     eq(approvalGates.workspaceId, input.workspace_id),
@@ -42,9 +43,9 @@ export async function lockOpenGate(
     return { closed: row! };
   }
   if (gate.timeoutAt <= now) {
-    await timeOutGates(tx, now, gate.id);
+    const timedOut = await timeOutGates(tx, now, gate.id);
     const [row] = await tx.select().from(approvalGates).where(scope);
-    return { closed: row!, timedOut: true };
+    return { closed: row!, timedOut };
   }
   return { gate };
 }

@@ -42,7 +42,7 @@ export async function openGate(ctx: ServiceContext, runnerId: string, input: Ope
   }
   if (input.action_schema !== undefined) checkActionSchema(input.action_schema);
   const now = ctx.now();
-  let opened: typeof approvalGates.$inferSelect | undefined;
+  let opened: { gate: typeof approvalGates.$inferSelect; webhookId: string } | undefined;
   const answer = await fencedWrite(ctx, runnerId, input, async (tx, lease) => {
     // The fence found and locked the fleet row, so it exists; no concurrent open of the action gets in.
     const [fleet] = await tx
@@ -95,9 +95,9 @@ export async function openGate(ctx: ServiceContext, runnerId: string, input: Ope
       })
       .onConflictDoNothing({ target: [approvalGates.fleetId, approvalGates.actionId] })
       .returning();
-    opened = inserted;
     if (inserted !== undefined) {
-      await gateWebhookEvent(tx, inserted, "gate.opened", now);
+      const event = await gateWebhookEvent(tx, inserted, "gate.opened", now);
+      opened = { gate: inserted, webhookId: event.id };
       return { gate: toRunnerGate(inserted, []), created: true };
     }
     const [existing] = await tx
@@ -107,6 +107,6 @@ export async function openGate(ctx: ServiceContext, runnerId: string, input: Ope
     const approvals = await approvalsOf(tx, [existing!.id]);
     return { gate: toRunnerGate(existing!, approvals.get(existing!.id) ?? []), created: false };
   });
-  if (opened !== undefined) gateOpened(ctx, opened);
+  if (opened !== undefined) gateOpened(ctx, opened.gate, opened.webhookId);
   return answer;
 }

@@ -1,7 +1,7 @@
 import { type Database, resultRows, sql, type Tx } from "@fleet/db";
 import { GATE_CHANNEL } from "../../runtime/gate-signal.ts";
 import type { ServiceContext } from "../shared/context.ts";
-import { gatesResolved } from "../shared/frames.ts";
+import { gatesResolved, type ResolvedGate } from "../shared/frames.ts";
 import { markEscalations } from "./escalate.ts";
 import { gatesWebhookEvents } from "./gate-webhooks.ts";
 
@@ -18,7 +18,7 @@ const SWEEP_BATCH = 500;
  * holds: a gate times out once, and never after an answer was written. `resolved_at` is the deadline.
  * Each gate's `gate.timed_out` goes to the outbox in the same transaction (a savepoint of the caller's).
  */
-export async function timeOutGates(db: Database | Tx, now: number, gateId?: string): Promise<string[]> {
+export async function timeOutGates(db: Database | Tx, now: number, gateId?: string): Promise<ResolvedGate[]> {
   return db.transaction(async (tx) => {
     const rows = resultRows<{ id: string }>(
       await tx.execute(sql`
@@ -41,8 +41,7 @@ export async function timeOutGates(db: Database | Tx, now: number, gateId?: stri
       select id, pg_notify(${GATE_CHANNEL}, id::text) from swept`),
     );
     const ids = rows.map((row) => row.id);
-    await gatesWebhookEvents(tx, ids, "gate.timed_out", now);
-    return ids;
+    return (await gatesWebhookEvents(tx, ids, "gate.timed_out", now)).gates;
   });
 }
 
@@ -52,7 +51,7 @@ export async function timeOutGates(db: Database | Tx, now: number, gateId?: stri
  */
 export async function sweepOverdueGates(ctx: ServiceContext): Promise<number> {
   const swept = await timeOutGates(ctx.db, ctx.now());
-  for (const id of swept) ctx.gates.wake(id);
+  for (const gate of swept) ctx.gates.wake(gate.id);
   gatesResolved(ctx, swept);
   await markEscalations(ctx, ctx.now());
   return swept.length;
@@ -68,7 +67,7 @@ export async function autoKillFleetGates(
   fleetId: string,
   cause: "stopped" | "killed" | "deleted",
   now: number,
-): Promise<string[]> {
+): Promise<ResolvedGate[]> {
   const result = await tx.execute(sql`
     with killed as (
       update approval_gates
@@ -79,6 +78,5 @@ export async function autoKillFleetGates(
     )
     select id, pg_notify(${GATE_CHANNEL}, id::text) from killed`);
   const ids = resultRows<{ id: string }>(result).map((row) => row.id);
-  await gatesWebhookEvents(tx, ids, "gate.timed_out", now);
-  return ids;
+  return (await gatesWebhookEvents(tx, ids, "gate.timed_out", now)).gates;
 }

@@ -10,6 +10,8 @@ export interface BudgetAlert {
   percent: number;
   budget_nanos: number;
   spend_nanos: number;
+  /** The id of its `budget.threshold_crossed` outgoing event, which its `budget_alert` frame carries. */
+  webhook_id?: string;
 }
 
 /**
@@ -49,8 +51,10 @@ export async function recordCrossedAlerts(
       returning ${fleet.workspaceId}::text as workspace_id, fleet_id, period, percent, budget_nanos, spend_nanos`),
     );
     const recorded = rows.map(normalise);
-    await budgetWebhookEvents(tx, fleet, recorded, now);
-    return recorded.filter((alert) => fleet.percents.includes(alert.percent));
+    const { crossedIds } = await budgetWebhookEvents(tx, fleet, recorded, now);
+    return recorded
+      .filter((alert) => fleet.percents.includes(alert.percent))
+      .map((alert) => ({ ...alert, webhook_id: crossedIds.get(alert.percent)! }));
   });
 }
 
@@ -87,7 +91,7 @@ export function announceBudgetAlerts(ctx: ServiceContext, alerts: readonly Budge
       eventId: null,
       leaseId: null,
       kind: "budget_alert",
-      payload: facts,
+      payload: alert.webhook_id === undefined ? facts : { ...facts, webhook_id: alert.webhook_id },
       at,
     });
   }

@@ -1,6 +1,7 @@
 import { MESSAGE_LIMIT, Problem, screenInput } from "@fleet/contracts";
 import { and, chatMessages, connectorRoutes, connectors, eq, fleetEvents, fleets } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
+import { eventReceivedWebhookEvent } from "../fleet-events/event-webhooks.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { eventReceived } from "../shared/frames.ts";
 import { verify } from "../webhooks/signature.ts";
@@ -128,6 +129,7 @@ async function receiveEventCallback(
       );
     if (route === undefined || route.status !== "active") return "unrouted" as const;
     const id = newId(now);
+    const webhookId = newId(now);
     await tx.insert(fleetEvents).values({
       id,
       workspaceId: route.workspaceId,
@@ -151,7 +153,13 @@ async function receiveEventCallback(
       createdAt: now,
       updatedAt: now,
     });
-    return { id, fleetId: route.fleetId, workspaceId: route.workspaceId };
+    await eventReceivedWebhookEvent(
+      tx,
+      { tenantId: connector.tenantId, workspaceId: route.workspaceId, fleetId: route.fleetId, eventId: id },
+      now,
+      webhookId,
+    );
+    return { id, fleetId: route.fleetId, workspaceId: route.workspaceId, webhookId };
   });
   if (outcome === "duplicate") return { status: "duplicate" };
   if (outcome === "unrouted") return { status: "ignored" };
@@ -164,7 +172,10 @@ async function receiveEventCallback(
     eventType: "chat",
     actor,
     message: message.text,
+    webhookId: outcome.webhookId,
   });
+  // Its `event.received` may be in the outbox: deliver now rather than at the next pass.
+  ctx.webhookOutbox?.kick();
   return { status: "ok", event_id: outcome.id };
 }
 

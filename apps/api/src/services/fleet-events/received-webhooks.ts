@@ -1,5 +1,4 @@
 import { type Database, resultRows, type SQL, sql } from "@fleet/db";
-import { newId } from "../../runtime/ids.ts";
 
 /**
  * The `event.received` outbox write, as CTEs of the statement that stores a batch of chat events (the
@@ -36,9 +35,12 @@ export const receivedOutbox = sql`
     returning event_id
   )`;
 
-/** The outbox ids of a batch's rows, one each (UUIDv7 at the row's time, as the outbox's ids are). */
-export function webhookIds(rows: readonly { at: number }[]): SQL {
-  return sql`${sql.param(rows.map((row) => newId(row.at)))}::uuid[]`;
+/**
+ * The outbox ids of a batch's rows, one each, minted by each send (UUIDv7 at the row's time, as the
+ * outbox's ids are) so its `event_received` frame carries the same id.
+ */
+export function webhookIds(rows: readonly { webhookId: string }[]): SQL {
+  return sql`${sql.param(rows.map((row) => row.webhookId))}::uuid[]`;
 }
 
 /** Runs a storing statement whose last column says whether it wrote a delivery; tells `told` if so. */

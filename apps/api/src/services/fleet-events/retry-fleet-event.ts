@@ -5,13 +5,15 @@ import type { ServiceContext } from "../shared/context.ts";
 import { eventReceived } from "../shared/frames.ts";
 import { notAccepting, requireFleet } from "../shared/tenancy.ts";
 import { eventInScope, readFleetEvent } from "./event-view.ts";
+import { eventReceivedWebhookEvent } from "./event-webhooks.ts";
 
 /**
  * Runs a finished event again: a new `received` event with the same type and request, `retry_of` naming
  * the one it repeats, the caller as its actor. One statement reads the event and its fleet (tenant,
  * workspace, active; the event finished) and stores the copy, so a pause or a second retry racing it
- * sees either all of it or none. Every call stores a new event (docs/decisions/fleets-and-messages.md, "Re-running an
- * event"); only a refusal costs further reads, to say why.
+ * sees either all of it or none; its `event.received` goes to the outbox in the same transaction. Every
+ * call stores a new event (docs/decisions/fleets-and-messages.md, "Re-running an event"); only a refusal
+ * costs further reads, to say why.
  */
 export async function retryFleetEvent(
   ctx: ServiceContext,
@@ -20,45 +22,64 @@ export async function retryFleetEvent(
 ) {
   const now = ctx.now();
   const id = newId(now);
-  const [row] = await ctx.db
-    .insert(fleetEvents)
-    .select(
-      ctx.db
-        .select({
-          id: sql`${id}::uuid`.as("id"),
-          workspaceId: fleetEvents.workspaceId,
-          fleetId: fleetEvents.fleetId,
-          actor: sql`${caller.actor}::text`.as("actor"),
-          eventType: fleetEvents.eventType,
-          requestJson: fleetEvents.requestJson,
-          status: sql`'received'`.as("status"),
-          responseText: sql`null`.as("response_text"),
-          failureLabel: sql`null`.as("failure_label"),
-          failureDetail: sql`null`.as("failure_detail"),
-          checkpointId: sql`null`.as("checkpoint_id"),
-          resumesEventId: fleetEvents.resumesEventId,
-          retryOf: fleetEvents.id,
-          tokens: sql`null::bigint`.as("tokens"),
-          wallMs: sql`null::bigint`.as("wall_ms"),
-          costNanos: sql`null::bigint`.as("cost_nanos"),
-          createdAt: sql`${now}::bigint`.as("created_at"),
-          updatedAt: sql`${now}::bigint`.as("updated_at"),
-        })
-        .from(fleetEvents)
-        .innerJoin(fleets, eq(fleets.id, fleetEvents.fleetId))
-        .where(
-          and(
-            eventInScope(caller.tenantId, input),
-            eq(fleets.status, "active"),
-            inArray(fleetEvents.status, [...retryableEventStatuses]),
+  const webhookId = newId(now);
+  // The copy and its `event.received` in the outbox commit together.
+  const row = await ctx.db.transaction(async (tx) => {
+    const [stored] = await tx
+      .insert(fleetEvents)
+      .select(
+        tx
+          .select({
+            id: sql`${id}::uuid`.as("id"),
+            workspaceId: fleetEvents.workspaceId,
+            fleetId: fleetEvents.fleetId,
+            actor: sql`${caller.actor}::text`.as("actor"),
+            eventType: fleetEvents.eventType,
+            requestJson: fleetEvents.requestJson,
+            status: sql`'received'`.as("status"),
+            responseText: sql`null`.as("response_text"),
+            failureLabel: sql`null`.as("failure_label"),
+            failureDetail: sql`null`.as("failure_detail"),
+            checkpointId: sql`null`.as("checkpoint_id"),
+            resumesEventId: fleetEvents.resumesEventId,
+            retryOf: fleetEvents.id,
+            tokens: sql`null::bigint`.as("tokens"),
+            wallMs: sql`null::bigint`.as("wall_ms"),
+            costNanos: sql`null::bigint`.as("cost_nanos"),
+            createdAt: sql`${now}::bigint`.as("created_at"),
+            updatedAt: sql`${now}::bigint`.as("updated_at"),
+          })
+          .from(fleetEvents)
+          .innerJoin(fleets, eq(fleets.id, fleetEvents.fleetId))
+          .where(
+            and(
+              eventInScope(caller.tenantId, input),
+              eq(fleets.status, "active"),
+              inArray(fleetEvents.status, [...retryableEventStatuses]),
+            ),
           ),
-        ),
-    )
-    .returning({
-      id: fleetEvents.id,
-      eventType: fleetEvents.eventType,
-      requestJson: fleetEvents.requestJson,
-    });
+      )
+      .returning({
+        id: fleetEvents.id,
+        eventType: fleetEvents.eventType,
+        requestJson: fleetEvents.requestJson,
+        workspaceId: fleetEvents.workspaceId,
+        fleetId: fleetEvents.fleetId,
+      });
+    if (stored === undefined) return undefined;
+    await eventReceivedWebhookEvent(
+      tx,
+      {
+        tenantId: caller.tenantId,
+        workspaceId: stored.workspaceId,
+        fleetId: stored.fleetId,
+        eventId: stored.id,
+      },
+      now,
+      webhookId,
+    );
+    return stored;
+  });
   if (row === undefined) throw await whyNot(ctx, caller.tenantId, input);
 
   ctx.work.announce();
@@ -69,8 +90,11 @@ export async function retryFleetEvent(
     eventId: row.id,
     eventType: row.eventType,
     actor: caller.actor,
+    webhookId,
     ...messageOf(row.requestJson),
   });
+  // Its `event.received` may be in the outbox: deliver now rather than at the next pass.
+  ctx.webhookOutbox?.kick();
   return { status: "accepted" as const, event_id: row.id, retry_of: input.event_id };
 }
 

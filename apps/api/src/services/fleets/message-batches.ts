@@ -10,6 +10,8 @@ export interface ChatRow {
   actor: string;
   requestJson: string;
   at: number;
+  /** The id of its `event.received` outgoing event, minted by the send (the frame carries it too). */
+  webhookId: string;
 }
 
 /**

@@ -21,12 +21,13 @@ export async function messageFleet(
   if (input.idempotency_key !== undefined) {
     const sent = await sendOnce(ctx, caller, { ...input, idempotency_key: input.idempotency_key });
     // A repeat answers the first send's event, which entered (and was announced) then.
-    if (sent.stored) entered(ctx, caller, input, sent.eventId);
+    if (sent.stored) entered(ctx, caller, input, sent.eventId, sent.webhookId);
     return { status: "accepted" as const, event_id: sent.eventId };
   }
   const { db } = ctx;
   const now = ctx.now();
   const id = newId(now);
+  const webhookId = newId(now);
   // The queue is made once per database, with the first send's context: its deliverer is the instance's.
   const statement = (db: Database, rows: ChatRow[]) => storeChats(db, rows, () => ctx.webhookOutbox?.kick());
   const stored = await batchesOf(batches, ctx, statement).store({
@@ -37,9 +38,10 @@ export async function messageFleet(
     actor: caller.actor,
     requestJson: JSON.stringify({ message: input.message }),
     at: now,
+    webhookId,
   });
   if (stored) {
-    entered(ctx, caller, input, id);
+    entered(ctx, caller, input, id, webhookId);
     return { status: "accepted" as const, event_id: id };
   }
   const fleet = await requireFleet(db, caller.tenantId, input.workspace_id, input.fleet_id);
@@ -52,6 +54,7 @@ function entered(
   caller: { actor: string },
   input: { workspace_id: string; fleet_id: string; message: string },
   eventId: string,
+  webhookId: string,
 ): void {
   ctx.work.announce();
   ctx.tracing?.eventReceived(eventId, "chat");
@@ -62,6 +65,7 @@ function entered(
     eventType: "chat",
     actor: caller.actor,
     message: input.message,
+    webhookId,
   });
 }
 

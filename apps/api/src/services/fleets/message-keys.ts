@@ -41,12 +41,13 @@ export async function sendOnce(
   ctx: ServiceContext,
   caller: { tenantId: string; actor: string },
   input: { workspace_id: string; fleet_id: string; message: string; idempotency_key: string },
-): Promise<{ eventId: string; stored: boolean }> {
+): Promise<{ eventId: string; stored: boolean; webhookId: string }> {
   const now = ctx.now();
   const requestJson = JSON.stringify({ message: input.message });
   const requestHash = createHash("sha256").update(requestJson, "utf8").digest("hex");
   const expired = now - IDEMPOTENCY_WINDOW_MS;
   const eventId = newId(now);
+  const webhookId = newId(now);
   const key = input.idempotency_key;
   // The queue is made once per database, with the first send's context: its deliverer is the instance's.
   const statement = (db: Database, rows: KeyedRow[]) => claimKeys(db, rows, () => ctx.webhookOutbox?.kick());
@@ -60,8 +61,9 @@ export async function sendOnce(
     key,
     requestHash,
     at: now,
+    webhookId,
   });
-  if (claim.stored) return { eventId, stored: true };
+  if (claim.stored) return { eventId, stored: true, webhookId };
   if (!claim.status) {
     // Another tenant's fleet, or none: the same 404 as without a key.
     await requireFleet(ctx.db, caller.tenantId, input.workspace_id, input.fleet_id);
@@ -81,7 +83,7 @@ export async function sendOnce(
       detail:
         "This Idempotency-Key was sent with a different message in the last 24 h; use a new key for a new message.",
     });
-  return { eventId: first.eventId, stored: false };
+  return { eventId: first.eventId, stored: false, webhookId };
 }
 
 /**

@@ -28,7 +28,7 @@ export async function revokeIntegrationGrant(
     const [current] = await tx.select().from(integrationGrants).where(scope);
     if (current === undefined) throw grantNotFound(input.grant_id);
     if (current.status === "revoked") throw grantNotChangeable(current, "revoked again");
-    const gateId =
+    const gate =
       current.status === "pending"
         ? await decideGrantGate(tx, current.gateId, "denied", actor.principal, "The grant was revoked.", now)
         : null;
@@ -52,11 +52,11 @@ export async function revokeIntegrationGrant(
       target: `integration_grant:${row.id}`,
       details: { fleet_id: row.fleetId, service: row.service, was: current.status },
     });
-    return { row, gateId, told };
+    return { row, gate, told };
   });
-  if (result.gateId !== null) {
-    ctx.gates.wake(result.gateId);
-    gatesResolved(ctx, [result.gateId]);
+  if (result.gate !== null) {
+    ctx.gates.wake(result.gate.id);
+    gatesResolved(ctx, [result.gate]);
   } else if (result.told) ctx.webhookOutbox?.kick();
   return toGrantView(result.row);
 }

@@ -112,7 +112,9 @@ export async function reportLease(ctx: ServiceContext, runnerId: string, reporte
   // The event shows what was charged; with neither a priced model nor a reported cost it stays absent.
   const eventCost = priced.source === "catalogue" ? cost : (input.cost_nanos ?? null);
   const { period } = periodOf(now);
-  // One transaction: the statement that finishes the run, and the event's webhook event in the outbox.
+  // One transaction: the statement that finishes the run, and the event's webhook event in the outbox,
+  // whose id the `event_complete` frame carries (minted whether or not an endpoint subscribes).
+  const webhookId = newId(now);
   const rows = await ctx.db.transaction(async (tx) => {
     const finished = resultRows<Finished>(
       await tx.execute(sql`
@@ -195,6 +197,7 @@ export async function reportLease(ctx: ServiceContext, runnerId: string, reporte
         },
         input.outcome,
         now,
+        webhookId,
       );
     }
     return finished;
@@ -252,6 +255,7 @@ export async function reportLease(ctx: ServiceContext, runnerId: string, reporte
     ctx,
     { workspaceId: ended.workspace_id, fleetId: ended.fleet_id, eventId: input.event_id, leaseId: ended.id },
     { ...input, cost_nanos: eventCost ?? undefined, status: input.outcome, failure_label: failureLabel },
+    webhookId,
   );
   // A question from a chat thread: its answer goes back there (delivered by the outbox, never failing this).
   if (fromChat(ended.actor))

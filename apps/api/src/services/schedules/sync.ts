@@ -1,6 +1,7 @@
 import { and, eq, fleetEvents, fleets, schedules, sql } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
 import type { FireData } from "../../runtime/schedule-engine.ts";
+import { eventReceivedWebhookEvent } from "../fleet-events/event-webhooks.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { eventReceived } from "../shared/frames.ts";
 import { effective, type ScheduleRow } from "./schedule-view.ts";
@@ -67,7 +68,7 @@ export async function fireSchedule(ctx: ServiceContext, data: FireData, sentAt: 
   const now = ctx.now();
   const fired = await ctx.db.transaction(async (tx) => {
     const [found] = await tx
-      .select({ schedule: schedules, fleetStatus: fleets.status })
+      .select({ schedule: schedules, fleetStatus: fleets.status, tenantId: fleets.tenantId })
       .from(schedules)
       .innerJoin(fleets, eq(fleets.id, schedules.fleetId))
       .where(eq(schedules.id, data.schedule_id))
@@ -97,6 +98,7 @@ export async function fireSchedule(ctx: ServiceContext, data: FireData, sentAt: 
       eventType: "cron" as const,
       actor: `cron:${row.id}`,
       message: running.message,
+      webhookId: newId(now),
     };
     await tx.insert(fleetEvents).values({
       id: event.eventId,
@@ -109,6 +111,7 @@ export async function fireSchedule(ctx: ServiceContext, data: FireData, sentAt: 
       createdAt: now,
       updatedAt: now,
     });
+    await eventReceivedWebhookEvent(tx, { ...event, tenantId: found.tenantId }, now, event.webhookId);
     const lastFiredAt = instant ?? now;
     if (!row.once) {
       await tx.update(schedules).set({ lastFiredAt }).where(eq(schedules.id, row.id));
@@ -131,6 +134,8 @@ export async function fireSchedule(ctx: ServiceContext, data: FireData, sentAt: 
   ctx.tracing?.eventReceived(fired.event.eventId, "cron");
   ctx.work.announce();
   eventReceived(ctx, fired.event);
+  // Its `event.received` may be in the outbox: deliver now rather than at the next pass.
+  ctx.webhookOutbox?.kick();
   if (fired.retired !== null) await pushSchedule(ctx, fired.retired);
   else await sendNextAhead(ctx, data, fired.recipe.cron, fired.recipe.timezone);
 }

@@ -2,6 +2,19 @@ import type { fleetEventTypes } from "@fleet/contracts";
 import { approvalGates, inArray } from "@fleet/db";
 import type { GateRow, ServiceContext } from "./context.ts";
 
+// Every frame of an act that wrote an outgoing event (or would have, had an endpoint subscribed) carries
+// that event's id as `webhook_id`: a delivery's `webhook-id` and payload `id`, so a client reading both
+// deduplicates across the two (docs/decisions/webhooks.md, "The event's id on the live tail").
+
+/**
+ * A gate an act opened or resolved (decided, timed out, auto-killed), with the id of the outgoing event
+ * the act minted for it: the frame published after commit carries it as `webhook_id`.
+ */
+export interface ResolvedGate {
+  id: string;
+  webhookId: string;
+}
+
 /** How much of a request the `event_received` frame previews: enough to recognise it, never the whole. */
 const PREVIEW_CHARS = 160;
 
@@ -15,6 +28,8 @@ export function eventReceived(
     eventType: (typeof fleetEventTypes)[number];
     actor: string;
     message?: string;
+    /** The id of its `event.received` outgoing event, minted by the act that stored it. */
+    webhookId: string;
   },
 ): void {
   ctx.streams.publish({
@@ -26,6 +41,7 @@ export function eventReceived(
     payload: {
       event_type: event.eventType,
       actor: event.actor,
+      webhook_id: event.webhookId,
       ...(event.message === undefined ? {} : { request_preview: event.message.slice(0, PREVIEW_CHARS) }),
     },
     at: ctx.now(),
@@ -43,8 +59,10 @@ export function eventComplete(
     tokens?: number;
     cost_nanos?: number;
   },
+  /** The id of the report's `event.completed`/`event.failed` outgoing event. */
+  webhookId: string,
 ): void {
-  const payload: Record<string, unknown> = { status: report.status };
+  const payload: Record<string, unknown> = { status: report.status, webhook_id: webhookId };
   if (report.failure_label) payload.failure_label = report.failure_label;
   if (report.wall_ms !== undefined) payload.wall_ms = report.wall_ms;
   if (report.tokens !== undefined) payload.tokens = report.tokens;
@@ -56,7 +74,7 @@ export function eventComplete(
 }
 
 /** A gate opened (a run's, or an integration grant's): the fields the inbox lists, nothing of its evidence. */
-export function gateOpened(ctx: ServiceContext, gate: GateRow): void {
+export function gateOpened(ctx: ServiceContext, gate: GateRow, webhookId: string): void {
   ctx.streams.publish({
     workspaceId: gate.workspaceId,
     fleetId: gate.fleetId,
@@ -71,6 +89,7 @@ export function gateOpened(ctx: ServiceContext, gate: GateRow): void {
       action_name: gate.actionName,
       blast_radius: gate.blastRadius,
       timeout_at: gate.timeoutAt,
+      webhook_id: webhookId,
     },
     at: ctx.now(),
   });
@@ -107,20 +126,26 @@ function readGates(
 }
 
 /** Gates opened in a transaction that held only their ids (an integration grant's). */
-export function gatesOpened(ctx: ServiceContext, gateIds: readonly string[]): void {
-  readGates(ctx, gateIds, (gate) => gateOpened(ctx, gate));
+export function gatesOpened(ctx: ServiceContext, gates: readonly ResolvedGate[]): void {
+  const webhookIds = new Map(gates.map((gate) => [gate.id, gate.webhookId]));
+  readGates(
+    ctx,
+    gates.map((gate) => gate.id),
+    (gate) => gateOpened(ctx, gate, webhookIds.get(gate.id)!),
+  );
 }
 
 /**
  * Gates that may have been resolved (answered, timed out, auto-killed, decided by a webhook): each one
  * found resolved is published.
  */
-export function gatesResolved(ctx: ServiceContext, gateIds: readonly string[]): void {
+export function gatesResolved(ctx: ServiceContext, gates: readonly ResolvedGate[]): void {
   // A decided gate's `gate.decided` is in the outbox: deliver now rather than at the next pass.
-  if (gateIds.length > 0) ctx.webhookOutbox?.kick();
+  if (gates.length > 0) ctx.webhookOutbox?.kick();
+  const webhookIds = new Map(gates.map((gate) => [gate.id, gate.webhookId]));
   readGates(
     ctx,
-    gateIds,
+    gates.map((gate) => gate.id),
     (gate) => {
       if (gate.status === "pending") return;
       ctx.streams.publish({
@@ -135,6 +160,7 @@ export function gatesResolved(ctx: ServiceContext, gateIds: readonly string[]): 
           outcome: gate.status,
           resolved_by: gate.resolvedBy,
           resolved_at: gate.resolvedAt,
+          webhook_id: webhookIds.get(gate.id),
         },
         at: ctx.now(),
       });

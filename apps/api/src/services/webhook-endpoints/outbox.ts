@@ -14,6 +14,12 @@ export interface WebhookEvent {
   /** The resource's read route, where a payload too large to send points. */
   readPath: string;
   at: number;
+  /**
+   * The event's id, when the act minted it (`newId(at)`, so a resource's events keep their order): the
+   * act also puts it on the live-tail frame it publishes after commit (`webhook_id`), so a client
+   * deduplicates across the two. Minted here otherwise.
+   */
+  id?: string;
 }
 
 /**
@@ -45,7 +51,7 @@ export async function recordWebhookEvent(
   await tx.execute(sql`
     with ev as (
       insert into webhook_events (id, tenant_id, workspace_id, fleet_id, type, resource, data, created_at)
-      values (${newId(event.at)}::uuid, ${event.tenantId}::uuid, ${event.workspaceId}::uuid,
+      values (${event.id ?? newId(event.at)}::uuid, ${event.tenantId}::uuid, ${event.workspaceId}::uuid,
         ${event.fleetId}::uuid, ${event.type}, ${event.resource}, ${json}::jsonb, ${event.at}::bigint)
       returning id
     )

@@ -100,7 +100,7 @@ export async function decideGrant(
         });
       }
     }
-    const gateId = await decideGrantGate(
+    const gate = await decideGrantGate(
       tx,
       current.gateId,
       input.decision,
@@ -132,18 +132,18 @@ export async function decideGrant(
       action: input.decision === "approved" ? "integration_grant.approve" : "integration_grant.deny",
       target: `integration_grant:${row.id}`,
       // The webhook's body carries no reason; the key is there as on every answer's row.
-      details: { fleet_id: row.fleetId, service: row.service, gate_id: gateId, reason: null },
+      details: { fleet_id: row.fleetId, service: row.service, gate_id: gate?.id ?? null, reason: null },
     });
     await tx.execute(sql`
       delete from webhook_nonces where (workspace_id, nonce) in (
         select workspace_id, nonce from webhook_nonces
         where workspace_id = ${fleet.workspaceId}::uuid and expires_at < ${now}::bigint
         limit ${NONCE_SWEEP} for update skip locked)`);
-    return { row, gateId, told };
+    return { row, gate, told };
   });
-  if (result.gateId !== null) {
-    ctx.gates.wake(result.gateId);
-    gatesResolved(ctx, [result.gateId]);
+  if (result.gate !== null) {
+    ctx.gates.wake(result.gate.id);
+    gatesResolved(ctx, [result.gate]);
   } else if (result.told) ctx.webhookOutbox?.kick();
   const { row } = result;
   return {

@@ -11,9 +11,15 @@ export const runFrameKinds = streamFrameKinds;
 export type RunFrameKind = StreamFrameKind;
 
 export interface FramePayloads {
-  event_received: { event_type: string; actor: string; request_preview?: string };
+  /**
+   * `webhook_id` (on `event_received`, `event_complete`, `gate_opened`, `gate_resolved` and a named
+   * percent's `budget_alert`) is the id of the outgoing webhook event of the same happening: a delivery's
+   * `webhook-id`. Absent from frames kept from before it was sent.
+   */
+  event_received: { event_type: string; actor: string; request_preview?: string; webhook_id?: string };
   event_complete: {
     status: string;
+    webhook_id?: string;
     failure_label?: string;
     wall_ms?: number;
     tokens?: number;
@@ -27,6 +33,7 @@ export interface FramePayloads {
     action_name: string;
     blast_radius: string;
     timeout_at: number;
+    webhook_id?: string;
   };
   gate_resolved: {
     gate_id: string;
@@ -34,6 +41,7 @@ export interface FramePayloads {
     outcome: string;
     resolved_by: string;
     resolved_at: number;
+    webhook_id?: string;
   };
   chunk: { text: string };
   /** `call_id` ties a call's three frames together (absent from executors that call no model). */
@@ -50,7 +58,13 @@ export interface FramePayloads {
     output_tail?: string;
   };
   /** A fleet's spend this period crossed one of its alert percents (fleet-level: no event, no lease). */
-  budget_alert: { period: string; percent: number; period_budget_nanos: number; period_spend_nanos: number };
+  budget_alert: {
+    period: string;
+    percent: number;
+    period_budget_nanos: number;
+    period_spend_nanos: number;
+    webhook_id?: string;
+  };
 }
 
 /** A run frame: which run of which fleet it belongs to, when, and what happened. */

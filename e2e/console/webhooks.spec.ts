@@ -302,6 +302,28 @@ test.describe("Webhooks", () => {
     await expect(page.getByRole("row", { name: /ping/ })).toHaveCount(2);
   });
 
+  test("the approval policy's escalation URL is listed as the notice endpoint: its changes are the policy's, only Enable or Disable are here", async ({
+    page,
+    tenant,
+    apiUrl,
+  }) => {
+    await call(apiUrl, tenant.api_key, "PUT", `/v1/workspaces/${tenant.workspace_id}/approval-policy`, {
+      rules: [],
+      escalation_webhook_url: URL_A,
+    });
+    await openWebhooks(page, tenant);
+    const row = page.getByRole("row", { name: /1\.1\.1\.1\/fleet-hooks/ });
+    await expect(row.getByText("Approval policy", { exact: true })).toBeVisible();
+    const edit = row.getByRole("button", { name: "Edit webhook endpoint 1.1.1.1/fleet-hooks" });
+    await expect(edit).toHaveAttribute("aria-disabled", "true");
+    await expect(edit).toHaveAccessibleDescription(/change or remove it with PUT …\/approval-policy/);
+    await row.getByRole("button", { name: "More actions for webhook endpoint 1.1.1.1/fleet-hooks" }).click();
+    await expect(page.getByRole("menuitem")).toHaveText(["Disable"]);
+    await page.keyboard.press("Escape");
+    await row.getByRole("link", { name: /1\.1\.1\.1\/fleet-hooks/ }).click();
+    await expect(page.getByText("The workspace's notice secret", { exact: false })).toBeVisible();
+  });
+
   test("a delivery link whose delivery the log's page leaves out opens it all the same: its request and attempts", async ({
     page,
     tenant,

@@ -1,7 +1,11 @@
 import { and, eq, webhookDeliveries } from "@fleet/db";
 import { startWebhookReceiver, type WebhookReceiver } from "@fleet/testing/webhook-receiver";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { deliverDueWebhooks } from "../src/services/webhook-endpoints/delivery.ts";
+import {
+  deliverDueWebhooks,
+  WEBHOOK_STOP_WAIT_MS,
+  WebhookDeliverer,
+} from "../src/services/webhook-endpoints/delivery.ts";
 import { call, seedTenant, testApi, useIsolatedApi } from "./harness.ts";
 import {
   deliveries,
@@ -185,5 +189,57 @@ describe("deliverers on one database (FLEET_WEBHOOK_DELIVERY=false: the API deli
     const arrived = await receiver.waitFor((d) => d.headers["webhook-id"] === sent.body.id, 5_000, from);
     expect(verifiesWith(endpoint.secret, arrived)).toBe(true);
     expect(await deliveryRow(endpoint.id, sent.body.id)).toMatchObject({ status: "succeeded", attempts: 2 });
+  });
+  it("stopping records what ends within the wait, abandons what does not, and claims nothing more", {
+    timeout: 60_000,
+  }, async () => {
+    const api = await testApi();
+    const owner = await seedTenant();
+    const slow = await startWebhookReceiver();
+    slow.otherwise = { slow: 8_000 };
+    const medium = await startWebhookReceiver();
+    medium.otherwise = { slow: 1_000 };
+    try {
+      // One answers within the stop's wait, the other long after it.
+      const endpoint = await subscribe(owner, medium.url, ["gate.opened"]);
+      const second = await subscribe(owner, slow.url, ["gate.opened"]);
+      const other = await subscribe(owner, `${receiver.url}/after-stop`, ["gate.opened"]);
+      const quick = await ping(owner, endpoint.id);
+      const stuck = await ping(owner, second.id);
+      const errors: unknown[] = [];
+      const deliverer = new WebhookDeliverer(
+        api.app.services,
+        () => {},
+        (error) => errors.push(error),
+      );
+      deliverer.kick();
+      await until(
+        async () => (slow.received.length + medium.received.length >= 2 ? true : undefined),
+        10_000,
+      );
+      const stopping = performance.now();
+      await deliverer.stop();
+      const took = performance.now() - stopping;
+      expect(took).toBeGreaterThanOrEqual(WEBHOOK_STOP_WAIT_MS - 100);
+      expect(took).toBeLessThan(WEBHOOK_STOP_WAIT_MS + 2_000);
+      // The one answered within the wait is recorded; the other is abandoned, its claim left to lapse.
+      expect(await deliveryRow(endpoint.id, quick.body.id)).toMatchObject({
+        status: "succeeded",
+        attempts: 1,
+      });
+      const left = await deliveryRow(second.id, stuck.body.id);
+      expect(left).toMatchObject({ status: "pending", attempts: 1 });
+      expect(left.nextAttemptAt).toBeGreaterThan(Date.now() + 50_000);
+      // A stopped deliverer claims nothing more, and its late answer writes nothing.
+      const later = await ping(owner, other.id);
+      deliverer.kick();
+      await new Promise((resolve) => setTimeout(resolve, 3_500));
+      expect(await deliveryRow(other.id, later.body.id)).toMatchObject({ status: "pending", attempts: 0 });
+      expect((await deliveries(owner, second.id)).items[0]!.attempts).toEqual([]);
+      expect(errors).toEqual([]);
+    } finally {
+      await slow.close();
+      await medium.close();
+    }
   });
 });

@@ -50,7 +50,8 @@
  * of its own (PostgreSQL, PGlite when it is unavailable): BENCH_WEBHOOK_SAMPLES (default 200: gates timed from
  * their act to their delivery), BENCH_WEBHOOK_EVENTS (default 200: events of the backlog each of the 100
  * endpoints is sent), and message sends without and with an `event.received` subscriber in BENCH_ROUNDS
- * alternating pairs of BENCH_SECONDS each.
+ * alternating pairs of BENCH_SECONDS each, with deliveries going on, then again on the API started with
+ * FLEET_WEBHOOK_DELIVERY=false (the outbox write alone).
  */
 import { spawnSync } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";

@@ -56,6 +56,12 @@ export const envSchema = z.object({
     .optional(),
   /** The longest a request waits for the scheduler before recording the push as failed. */
   FLEET_SCHEDULER_DEADLINE_MS: z.coerce.number().int().min(100).max(30_000).default(2_000),
+  /**
+   * `false`: this instance delivers no webhook (no deliverer, no periodic delivery pass); its acts still
+   * write the outbox, and other instances (or this one started again) deliver it. The bench holds
+   * deliveries with it to time the outbox write alone (docs/decisions/webhooks.md, "Figures").
+   */
+  FLEET_WEBHOOK_DELIVERY: z.stringbool().default(true),
   /** How often the reconciler converges failed and drifted schedules and removes orphans. */
   FLEET_RECONCILE_INTERVAL_MS: z.coerce.number().int().min(200).max(600_000).default(10_000),
   /**

@@ -26,6 +26,8 @@ export interface Config {
   schedulerUrl: string | undefined;
   schedulerDeadlineMs: number;
   reconcileIntervalMs: number;
+  /** Whether this instance delivers webhooks (`FLEET_WEBHOOK_DELIVERY`). */
+  webhookDelivery: boolean;
   dbConnectTimeoutMs: number;
   dbStatementTimeoutMs: number;
   maxApiKeys: number;
@@ -131,6 +133,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     schedulerUrl: env.FLEET_SCHEDULER_URL,
     schedulerDeadlineMs: env.FLEET_SCHEDULER_DEADLINE_MS,
     reconcileIntervalMs: env.FLEET_RECONCILE_INTERVAL_MS,
+    webhookDelivery: env.FLEET_WEBHOOK_DELIVERY,
     dbConnectTimeoutMs: env.FLEET_DB_CONNECT_TIMEOUT_MS,
     dbStatementTimeoutMs: env.FLEET_DB_STATEMENT_TIMEOUT_MS,
     maxApiKeys: env.FLEET_MAX_API_KEYS,

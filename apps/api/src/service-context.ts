@@ -15,7 +15,7 @@ import type { ChatDeliveryReport } from "./services/connectors/delivery.ts";
 import { chatGates } from "./services/connectors/gates.ts";
 import { allSettled } from "./services/model-gateway/settlements.ts";
 import type { ServiceContext } from "./services/shared/context.ts";
-import type { WebhookDeliveryReport } from "./services/webhook-endpoints/delivery.ts";
+import type { WebhookDeliverer, WebhookDeliveryReport } from "./services/webhook-endpoints/delivery.ts";
 import { noticeFormat } from "./services/webhooks/notice-format.ts";
 
 /** Where failures in the background are reported. */
@@ -148,6 +148,7 @@ export async function createServiceContext(
       },
       "webhook delivery failed",
     );
+  let webhookDeliverer: WebhookDeliverer | null = null;
   // The chat client, pg-boss and the periodic passes are loaded only by a process that runs them:
   // fleetctl, started once a command, would otherwise load 1.6 MB more code (a sixth of its start).
   if (options.chatDelivery) {
@@ -156,11 +157,13 @@ export async function createServiceContext(
       () => deliverDue(services, chatReport),
       (error) => log.warn({ err: error }, "chat delivery failed"),
     );
-    const { deliverDueWebhooks } = await import("./services/webhook-endpoints/delivery.ts");
-    services.webhookOutbox = new CoalescedRun(
-      () => deliverDueWebhooks(services, webhookReport),
-      (error) => log.warn({ err: error }, "webhook delivery failed"),
-    );
+    if (config.webhookDelivery) {
+      const { WebhookDeliverer } = await import("./services/webhook-endpoints/delivery.ts");
+      webhookDeliverer = new WebhookDeliverer(services, webhookReport, (error) =>
+        log.warn({ err: error }, "webhook delivery failed"),
+      );
+      services.webhookOutbox = webhookDeliverer;
+    }
   }
   const background = options.scheduler
     ? await scheduleEngine(services, database, { chat: chatReport, webhooks: webhookReport }, log)
@@ -187,6 +190,8 @@ export async function createServiceContext(
     },
     async stop() {
       if (reconciler !== null) clearInterval(reconciler);
+      // Claims nothing more; its attempts in flight are recorded before the database closes, or abandoned.
+      await webhookDeliverer?.stop();
       // Gateway calls answered before the drain are charged before the database closes.
       await allSettled(database.db);
       await background?.engine.stop();
@@ -252,15 +257,6 @@ async function scheduleEngine(
           ),
       },
       {
-        queue: WEBHOOK_DELIVERY_QUEUE,
-        everyMs: WEBHOOK_DELIVERY_EVERY_MS,
-        run: () =>
-          deliverDueWebhooks(services, reports.webhooks).then(
-            () => {},
-            (error: unknown) => log.warn({ err: error }, "webhook delivery failed"),
-          ),
-      },
-      {
         queue: WEBHOOK_PRUNE_QUEUE,
         everyMs: WEBHOOK_PRUNE_EVERY_MS,
         run: () =>
@@ -278,6 +274,22 @@ async function scheduleEngine(
             (error: unknown) => log.warn({ err: error }, "runner offline sweep failed"),
           ),
       },
+      // An instance started with FLEET_WEBHOOK_DELIVERY=false delivers no webhook: others do.
+      ...(config.webhookDelivery
+        ? [
+            {
+              queue: WEBHOOK_DELIVERY_QUEUE,
+              everyMs: WEBHOOK_DELIVERY_EVERY_MS,
+              // The instance's deliverer claims (its window keeps going on its own); without one, a pass here.
+              run: async () => {
+                if (services.webhookOutbox) return services.webhookOutbox.kick();
+                await deliverDueWebhooks(services, reports.webhooks).catch((error: unknown) =>
+                  log.warn({ err: error }, "webhook delivery failed"),
+                );
+              },
+            },
+          ]
+        : []),
     ],
   });
   return { engine, reconcile: () => reconcileSchedules(services) };

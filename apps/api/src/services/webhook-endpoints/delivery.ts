@@ -1,84 +1,166 @@
-import { type Database, resultRows, sql } from "@fleet/db";
-import { PinnedAgentPool } from "../../runtime/pinned-connect.ts";
-import { postPinnedReading } from "../../runtime/pinned-post.ts";
-import { HostRefused, resolvePublic, systemResolve } from "../../runtime/public-address.ts";
-import type { NoticeRequest, ServiceContext } from "../shared/context.ts";
-import { errorCode } from "../shared/errors.ts";
-import { batchesOf, type GroupCommit } from "../shared/group-commit.ts";
-import { webhookPayload } from "./delivery-rows.ts";
-import { signingSecrets } from "./endpoint-rows.ts";
-import { disableIfFailing } from "./failing-endpoints.ts";
-import { disableGone } from "./gone-endpoints.ts";
-import { retryDelayMs, WEBHOOK_MAX_ATTEMPTS } from "./retry-schedule.ts";
-import { signedHeaders } from "./signing.ts";
+import { resultRows, sql } from "@fleet/db";
+import type { ServiceContext } from "../shared/context.ts";
+import {
+  type Claimed,
+  deliverOne,
+  WEBHOOK_TIMEOUT_MS,
+  type WebhookDeliveryReport,
+} from "./delivery-attempt.ts";
+
+export type { WebhookDeliveryReport } from "./delivery-attempt.ts";
 
 /** The deliverer's pg-boss queue and cadence: a pass a second picks up retries and any missed kick. */
 export const WEBHOOK_DELIVERY_QUEUE = "webhook-delivery";
 export const WEBHOOK_DELIVERY_EVERY_MS = 1_000;
 
-/** How long a receiver has to answer (its status and the first bytes of its body) before it is a timeout. */
-export const WEBHOOK_TIMEOUT_MS = 10_000;
-
-/** How long a claimed delivery is held by its deliverer before another pass may take it again. */
+/** How long a claimed delivery is held by its deliverer before another may take it again. */
 const CLAIM_MS = WEBHOOK_TIMEOUT_MS + 50_000;
 
-/** How much of an answer's body an attempt keeps. */
-export const RESPONSE_HEAD_BYTES = 1024;
+/** The most deliveries one instance's deliverer keeps in flight: attempts sent and not yet recorded. */
+export const WEBHOOK_WINDOW = 400;
 
-/** Told about an attempt that did not end its delivery: never a secret or a payload, the URL's origin only. */
-export type WebhookDeliveryReport = (failure: {
-  endpointId: string;
-  eventId: string;
-  attempt: number;
-  reason: string;
-  givenUp: boolean;
-}) => void;
-
-/** A claimed delivery with what its attempt needs: its endpoint's address and secrets, and its event. */
-interface Claimed {
-  endpoint_id: string;
-  event_id: string;
-  attempts: number | string;
-  url: string;
-  workspace_id: string;
-  /** `approval_policy` for the notice endpoint: today's notice bodies, v0-signed (`ctx.notices`). */
-  managed_by: string | null;
-  wrapped_key: string | null;
-  ciphertext: string | null;
-  previous_wrapped_key: string | null;
-  previous_ciphertext: string | null;
-  previous_expires_at: number | string | null;
-  type: string;
-  created_at: number | string;
-  data: unknown;
-}
-
-/** The most deliveries one pass claims (and attempts at once); a full pass is followed by another. */
-const BATCH = 100;
+/** The most deliveries one claim takes. */
+const CLAIM_MAX = 100;
 
 /**
- * Delivers what is due, in passes until one claims less than a batch. A pass claims up to a batch of
- * pending deliveries of enabled endpoints (others' passes skip rows a claim holds; `for update skip
- * locked`), pushing each one's next attempt past the claim so a killed deliverer's rows are taken over when
- * the claim lapses, and reads what each attempt needs in the same statement. A delivery waits while an
- * earlier one of the same resource to the same endpoint is pending: each receiver gets a resource's events
- * in order. The attempts go at once; each one's outcome is recorded as it comes, with the others that came
- * in the same turn (`GroupCommit`: one transaction for many), so a slow receiver delays no other's record.
+ * While a backlog is claimed (the last claim came back full), the room a claim waits for: fewer, larger
+ * claims rather than one statement per attempt that ends.
+ */
+const CLAIM_MIN = 25;
+
+/** How long stopping waits for the attempts in flight and their records before abandoning the rest. */
+export const WEBHOOK_STOP_WAIT_MS = 5_000;
+
+/**
+ * One instance's deliverer: a window of up to `window` deliveries in flight, claimed again as soon as room
+ * frees rather than pass by pass. A claim takes up to 100 pending deliveries of enabled endpoints (never
+ * more than the room), with `for update skip locked` (other deliverers skip rows a claim holds), pushes
+ * each one's next attempt past the claim so a killed deliverer's rows are taken over when the claim lapses,
+ * and reads what each attempt needs in the same statement. A delivery waits while an earlier one of the
+ * same resource to the same endpoint is pending, in flight included (a claimed delivery stays `pending`
+ * until its attempt is recorded): each receiver gets a resource's events in order. Each attempt's outcome
+ * is recorded as it comes, with the others that came in the same turn (`GroupCommit`: one transaction for
+ * many), and frees its room at once: a slow receiver holds one slot of the window, never the others.
+ *
+ * It runs while there is work: a kick (an act that wrote the outbox, the periodic pass) starts it, and it
+ * stops once a claim finds nothing due and nothing is in flight. After a claim that found less than it
+ * asked for, it claims again when an attempt ends (a resource's next delivery may have become due) or on a
+ * kick.
+ */
+export class WebhookDeliverer {
+  private readonly inFlight = new Set<Promise<void>>();
+  private running: Promise<void> | null = null;
+  private again = false;
+  private stopped = false;
+  private abandoned = false;
+  private wake: (() => void) | null = null;
+  /** Attempts made (each recorded, or abandoned at stop). */
+  delivered = 0;
+
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly report: WebhookDeliveryReport,
+    private readonly onError: (error: unknown) => void,
+    private readonly window = WEBHOOK_WINDOW,
+  ) {}
+
+  /** Claims soon: at once when idle, after the claim under way otherwise. Nothing once stopped. */
+  kick(): void {
+    if (this.stopped) return;
+    this.again = true;
+    this.wake?.();
+    this.running ??= this.fill()
+      .catch((error: unknown) => this.onError(error))
+      .finally(() => {
+        this.running = null;
+      });
+  }
+
+  /** Kicks, and resolves once nothing is due and nothing is in flight (or the deliverer stopped). */
+  async drain(): Promise<number> {
+    this.kick();
+    while (this.running !== null) await this.running;
+    return this.delivered;
+  }
+
+  /**
+   * Claims nothing more, then waits for the attempts in flight and their records, at most
+   * `WEBHOOK_STOP_WAIT_MS`; attempts still out then are abandoned: their outcomes are not recorded (the
+   * database may be closing), and their claims lapse and are taken over by another instance (at least once).
+   */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.wake?.();
+    await this.running;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.allSettled([...this.inFlight]),
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, WEBHOOK_STOP_WAIT_MS);
+      }),
+    ]);
+    clearTimeout(timer);
+    this.abandoned = true;
+  }
+
+  private async fill(): Promise<void> {
+    let full = false;
+    while (!this.stopped) {
+      const room = Math.min(this.window - this.inFlight.size, CLAIM_MAX);
+      if (room <= 0 || (full && room < CLAIM_MIN && this.inFlight.size > 0)) {
+        await this.change();
+        continue;
+      }
+      this.again = false;
+      const claimed = await claimDue(this.ctx, room);
+      for (const row of claimed) this.start(row);
+      full = claimed.length === room;
+      if (full || this.again) continue;
+      if (this.inFlight.size === 0) return;
+      await this.change();
+    }
+  }
+
+  private start(row: Claimed): void {
+    const attempt: Promise<void> = deliverOne(this.ctx, row, this.report, () => this.abandoned)
+      .catch((error: unknown) => this.onError(error))
+      .finally(() => {
+        this.inFlight.delete(attempt);
+        this.delivered += 1;
+        this.wake?.();
+      });
+    this.inFlight.add(attempt);
+  }
+
+  /** Resolves when an attempt ends, a kick comes, or the deliverer stops. */
+  private change(): Promise<void> {
+    return new Promise((resolve) => {
+      this.wake = () => {
+        this.wake = null;
+        resolve();
+      };
+    });
+  }
+}
+
+/**
+ * Delivers what is due with a deliverer of its own, until nothing is due and nothing in flight: for a
+ * caller that runs one pass to its end (tests with a clock of their own). Its first failure rejects.
  */
 export async function deliverDueWebhooks(
   ctx: ServiceContext,
   report: WebhookDeliveryReport,
 ): Promise<number> {
-  let delivered = 0;
-  for (;;) {
-    const claimed = await claimDue(ctx);
-    await Promise.all(claimed.map((row) => deliverOne(ctx, row, report)));
-    delivered += claimed.length;
-    if (claimed.length < BATCH) return delivered;
-  }
+  let failure: { error: unknown } | null = null;
+  const deliverer = new WebhookDeliverer(ctx, report, (error) => {
+    failure ??= { error };
+  });
+  const delivered = await deliverer.drain();
+  if (failure !== null) throw (failure as { error: unknown }).error;
+  return delivered;
 }
 
-async function claimDue(ctx: ServiceContext): Promise<Claimed[]> {
+async function claimDue(ctx: ServiceContext, limit: number): Promise<Claimed[]> {
   const now = ctx.now();
   return resultRows<Claimed>(
     await ctx.db.execute(sql`
@@ -91,7 +173,7 @@ async function claimDue(ctx: ServiceContext): Promise<Claimed[]> {
             where p.endpoint_id = d.endpoint_id and p.resource = d.resource and p.status = 'pending'
               and p.event_id < d.event_id)
         order by d.next_attempt_at
-        limit ${BATCH}
+        limit ${limit}
         for update of d skip locked
       ),
       claimed as (
@@ -100,198 +182,11 @@ async function claimDue(ctx: ServiceContext): Promise<Claimed[]> {
         from due where d.endpoint_id = due.endpoint_id and d.event_id = due.event_id and d.status = 'pending'
         returning d.endpoint_id, d.event_id, d.attempts
       )
-      select c.endpoint_id, c.event_id, c.attempts, e.url, e.workspace_id, e.managed_by, e.wrapped_key, e.ciphertext,
+      select c.endpoint_id, c.event_id, c.attempts, e.url, e.workspace_id, e.managed_by, e.wrapped_key,
+        e.ciphertext,
         e.previous_wrapped_key, e.previous_ciphertext, e.previous_expires_at, ev.type, ev.created_at, ev.data
       from claimed c
       join webhook_endpoints e on e.id = c.endpoint_id
       join webhook_events ev on ev.id = c.event_id`),
   );
-}
-
-/** What one attempt came to. */
-interface Outcome {
-  status: number | null;
-  error: string | null;
-  head: string | null;
-  latencyMs: number;
-}
-
-async function deliverOne(
-  ctx: ServiceContext,
-  claimed: Claimed,
-  report: WebhookDeliveryReport,
-): Promise<void> {
-  const started = ctx.now();
-  const request = await requestOf(ctx, claimed, started);
-  const outcome =
-    "error" in request
-      ? { status: null, error: request.error, head: null, latencyMs: ctx.now() - started }
-      : await attempt(ctx, claimed.url, request.headers, request.body, started);
-  await settle(ctx, { ...claimed, attempts: Number(claimed.attempts) }, outcome, report);
-}
-
-/**
- * What the attempt sends: the Standard Webhooks payload signed with the endpoint's secrets, or for the
- * notice endpoint today's notice (`ctx.notices`, webhooks/notice-format.ts).
- */
-async function requestOf(ctx: ServiceContext, claimed: Claimed, started: number): Promise<NoticeRequest> {
-  const data = typeof claimed.data === "string" ? JSON.parse(claimed.data) : claimed.data;
-  const createdAt = Number(claimed.created_at);
-  if (claimed.managed_by !== null) {
-    const event = { workspaceId: claimed.workspace_id, eventId: claimed.event_id, type: claimed.type };
-    return ctx.notices.request(ctx, { ...event, createdAt, data }, started);
-  }
-  const body = JSON.stringify(webhookPayload({ id: claimed.event_id, type: claimed.type, createdAt, data }));
-  const expires = claimed.previous_expires_at;
-  const secrets = signingSecrets(
-    ctx.vault,
-    {
-      id: claimed.endpoint_id,
-      workspaceId: claimed.workspace_id,
-      wrappedKey: claimed.wrapped_key,
-      ciphertext: claimed.ciphertext,
-      previousWrappedKey: claimed.previous_wrapped_key,
-      previousCiphertext: claimed.previous_ciphertext,
-      previousExpiresAt: expires === null ? null : Number(expires),
-    },
-    started,
-  );
-  const headers = {
-    "content-type": "application/json",
-    "user-agent": "fleet-control-plane/webhooks",
-    ...signedHeaders(secrets, claimed.event_id, started, body),
-  };
-  return { body, headers };
-}
-
-/** Kept-alive connections to receivers, each pinned to the addresses its host was checked to resolve to. */
-const receivers = new PinnedAgentPool();
-
-/** One POST: the address checked again (outside dev mode) and the connection pinned to it. */
-async function attempt(
-  ctx: ServiceContext,
-  url: string,
-  headers: Record<string, string>,
-  body: string,
-  started: number,
-): Promise<Outcome> {
-  const target = new URL(url);
-  const failed = (error: string): Outcome => ({
-    status: null,
-    error,
-    head: null,
-    latencyMs: ctx.now() - started,
-  });
-  let addresses: string[] | null = null;
-  if (!ctx.config.devMode) {
-    // Public when saved; a name can change what it resolves to since. The connection goes only to the
-    // addresses checked now, so it cannot be re-pointed after this check.
-    try {
-      addresses = await resolvePublic(target.hostname, ctx.resolve ?? systemResolve);
-    } catch (error) {
-      return failed(error instanceof HostRefused ? "address_not_public" : "address_unresolved");
-    }
-  }
-  try {
-    const answer = await postPinnedReading(
-      target,
-      body,
-      headers,
-      { addresses, timeoutMs: WEBHOOK_TIMEOUT_MS, agents: receivers },
-      RESPONSE_HEAD_BYTES,
-    );
-    // Text in PostgreSQL holds no NUL: a receiver's answer with one is kept with U+FFFD in its place.
-    const head = answer.head.replaceAll("\u0000", "\uFFFD");
-    return { status: answer.status, error: null, head, latencyMs: ctx.now() - started };
-  } catch (error) {
-    const name = (error as Error).name;
-    return failed(name === "TimeoutError" || name === "AbortError" ? "timeout" : errorCode(error));
-  }
-}
-
-/** One attempt's record, for the group commit that writes it with the others of its turn. */
-interface Settled {
-  id: string;
-  endpointId: string;
-  eventId: string;
-  attempt: number;
-  at: number;
-  outcome: Outcome;
-  status: "succeeded" | "failed" | "pending";
-  nextAttemptAt: number;
-  gone: boolean;
-}
-
-const settlers = new WeakMap<Database, GroupCommit<Settled, true>>();
-
-/**
- * Records the attempt and what it decides, with the other attempts that ended in the same turn (one
- * transaction, `settleMany`): a 2xx ends the delivery; a 410 ends it and disables the endpoint
- * (`disabled_reason` gone); anything else retries after the schedule's next wait, or gives the delivery
- * up after the last attempt, and disables an endpoint failing for days (`failing`).
- */
-async function settle(
-  ctx: ServiceContext,
-  claimed: Claimed & { attempts: number },
-  outcome: Outcome,
-  report: WebhookDeliveryReport,
-): Promise<void> {
-  const now = ctx.now();
-  const delivered = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
-  const gone = outcome.status === 410;
-  const givenUp = !delivered && (gone || claimed.attempts >= WEBHOOK_MAX_ATTEMPTS);
-  const status = delivered ? "succeeded" : givenUp ? "failed" : "pending";
-  await batchesOf(settlers, ctx, settleMany).store({
-    id: `${claimed.endpoint_id}/${claimed.event_id}`,
-    endpointId: claimed.endpoint_id,
-    eventId: claimed.event_id,
-    attempt: claimed.attempts,
-    at: now,
-    outcome,
-    status,
-    nextAttemptAt: status === "pending" ? now + retryDelayMs(claimed.attempts) : now,
-    gone,
-  });
-  if (!delivered) {
-    const why = outcome.status === null ? (outcome.error ?? "no answer") : `answered ${outcome.status}`;
-    report({
-      endpointId: claimed.endpoint_id,
-      eventId: claimed.event_id,
-      attempt: claimed.attempts,
-      reason: `${new URL(claimed.url).origin} ${why}`,
-      givenUp,
-    });
-  }
-}
-
-/**
- * Writes attempts' records in one transaction: their rows (one statement), their deliveries' next state
- * (one statement, each only while still pending: a delivery deleted or retried meanwhile is left as it
- * is), the endpoints that answered 410 disabled (each audited once), and each endpoint that failed checked for its days of
- * failing (once however many of its attempts failed).
- */
-async function settleMany(db: Database, rows: Settled[]): Promise<Map<string, true>> {
-  const column = <T>(pick: (row: Settled) => T) => sql.param(rows.map(pick));
-  const at = Math.max(...rows.map((row) => row.at));
-  await db.transaction(async (tx) => {
-    await tx.execute(sql`
-      insert into webhook_attempts (endpoint_id, event_id, attempt, at, status, latency_ms, error, response_head)
-      select * from unnest(${column((r) => r.endpointId)}::uuid[], ${column((r) => r.eventId)}::uuid[],
-        ${column((r) => r.attempt)}::int[], ${column((r) => r.at)}::bigint[],
-        ${column((r) => r.outcome.status)}::int[], ${column((r) => r.outcome.latencyMs)}::int[],
-        ${column((r) => r.outcome.error)}::text[], ${column((r) => r.outcome.head)}::text[])`);
-    await tx.execute(sql`
-      update webhook_deliveries d
-      set status = u.status, next_attempt_at = u.next_attempt_at, updated_at = u.at
-      from unnest(${column((r) => r.endpointId)}::uuid[], ${column((r) => r.eventId)}::uuid[],
-        ${column((r) => r.status)}::text[], ${column((r) => r.nextAttemptAt)}::bigint[],
-        ${column((r) => r.at)}::bigint[]) as u(endpoint_id, event_id, status, next_attempt_at, at)
-      where d.endpoint_id = u.endpoint_id and d.event_id = u.event_id and d.status = 'pending'`);
-    await disableGone(tx, [...new Set(rows.filter((row) => row.gone).map((row) => row.endpointId))], at);
-    const failing = new Set(
-      rows.filter((row) => row.status !== "succeeded" && !row.gone).map((row) => row.endpointId),
-    );
-    for (const endpointId of failing) await disableIfFailing(tx, endpointId, at);
-  });
-  return new Map(rows.map((row) => [row.id, true]));
 }

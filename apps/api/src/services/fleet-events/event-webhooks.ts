@@ -2,15 +2,17 @@ import type { Tx } from "@fleet/db";
 import { recordWebhookEvent } from "../webhook-endpoints/outbox.ts";
 import { readFleetEvent } from "./event-view.ts";
 
+type FleetEventRef = { tenantId: string; workspaceId: string; fleetId: string; eventId: string };
+
 /**
- * Writes a finished event's outgoing event (`event.completed` when processed, `event.failed` on a fleet
- * error) to the outbox in the transaction of the report that finished it; its data is the event as its
- * read shows it (bodies and gates included, masked as stored).
+ * Writes a fleet event's outgoing event to the outbox in the caller's transaction, with `id` minted by the
+ * act (the frame it publishes carries it too); its data is the event as its read shows it in that
+ * transaction (bodies and gates included, masked as stored).
  */
-export async function eventFinishedWebhookEvent(
+function fleetEventWebhookEvent(
   tx: Tx,
-  event: { tenantId: string; workspaceId: string; fleetId: string; eventId: string },
-  outcome: "processed" | "fleet_error",
+  event: FleetEventRef,
+  type: "event.received" | "event.completed" | "event.failed",
   at: number,
   id: string,
 ) {
@@ -21,7 +23,7 @@ export async function eventFinishedWebhookEvent(
       tenantId: event.tenantId,
       workspaceId: event.workspaceId,
       fleetId: event.fleetId,
-      type: outcome === "processed" ? "event.completed" : "event.failed",
+      type,
       resource: `fleet_event:${event.eventId}`,
       readPath: `/v1/workspaces/${event.workspaceId}/fleets/${event.fleetId}/events/${event.eventId}`,
       at,
@@ -32,31 +34,25 @@ export async function eventFinishedWebhookEvent(
 }
 
 /**
- * Writes a just-stored event's `event.received` to the outbox in the transaction that stored it (a
- * schedule's fire, a run of a schedule now, a run again, a connector's message: every insert of a fleet
- * event but the message send's, which writes its own in its statement, `received-webhooks.ts`). `id` is
- * the outgoing event's id, minted by the act, which the `event_received` frame carries too. Its data is
- * the event as its read shows it in that transaction.
+ * A finished event's `event.completed` (processed) or `event.failed` (a fleet error), in the transaction of
+ * the report that finished it.
  */
-export async function eventReceivedWebhookEvent(
+export function eventFinishedWebhookEvent(
   tx: Tx,
-  event: { tenantId: string; workspaceId: string; fleetId: string; eventId: string },
+  event: FleetEventRef,
+  outcome: "processed" | "fleet_error",
   at: number,
   id: string,
 ) {
-  const ids = { workspace_id: event.workspaceId, fleet_id: event.fleetId, event_id: event.eventId };
-  return recordWebhookEvent(
-    tx,
-    {
-      tenantId: event.tenantId,
-      workspaceId: event.workspaceId,
-      fleetId: event.fleetId,
-      type: "event.received",
-      resource: `fleet_event:${event.eventId}`,
-      readPath: `/v1/workspaces/${event.workspaceId}/fleets/${event.fleetId}/events/${event.eventId}`,
-      at,
-      id,
-    },
-    () => readFleetEvent({ db: tx }, event.tenantId, ids),
-  );
+  const type = outcome === "processed" ? "event.completed" : "event.failed";
+  return fleetEventWebhookEvent(tx, event, type, at, id);
+}
+
+/**
+ * A just-stored event's `event.received`, in the transaction that stored it (a schedule's fire, a run of a
+ * schedule now, a run again, a connector's message: every insert of a fleet event but the message send's,
+ * which writes its own in its statement, `received-webhooks.ts`).
+ */
+export function eventReceivedWebhookEvent(tx: Tx, event: FleetEventRef, at: number, id: string) {
+  return fleetEventWebhookEvent(tx, event, "event.received", at, id);
 }

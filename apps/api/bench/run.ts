@@ -49,7 +49,8 @@
  * `webhooks` (not in the default set): issue 33 §4's webhook outbox figures (bench/webhooks.ts), on a database
  * of its own (PostgreSQL, PGlite when it is unavailable): BENCH_WEBHOOK_SAMPLES (default 200: gates timed from
  * their act to their delivery), BENCH_WEBHOOK_EVENTS (default 200: events of the backlog each of the 100
- * endpoints is sent), and message sends without and with an `event.received` subscriber in BENCH_ROUNDS
+ * endpoints is sent; BENCH_WEBHOOK_ANALYZE=1 analyzes the deliveries table once the backlog is written, as
+ * autovacuum would have for a backlog built up over time), and message sends without and with an `event.received` subscriber in BENCH_ROUNDS
  * alternating pairs of BENCH_SECONDS each, with deliveries going on, then again on the API started with
  * FLEET_WEBHOOK_DELIVERY=false (the outbox write alone).
  */
@@ -738,6 +739,7 @@ async function bench(settings: Settings, cleanup: Cleanup): Promise<void> {
         logDir,
         samples: wholeNumber("BENCH_WEBHOOK_SAMPLES", 200),
         events: wholeNumber("BENCH_WEBHOOK_EVENTS", 200),
+        analyze: ["1", "true", "yes"].includes(process.env.BENCH_WEBHOOK_ANALYZE ?? ""),
         seconds: settings.seconds,
         rounds: settings.rounds,
       },

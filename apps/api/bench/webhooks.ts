@@ -38,6 +38,8 @@ export interface WebhookFigures {
   /** The act's own request, start to answer: what of `actToDelivery` is the act, not the outbox. */
   actRequest: Latencies;
   sustained: {
+    /** Whether the backlog was analyzed before the drain (a backlog built up over time), or met as a burst. */
+    analyzed: boolean;
     endpoints: number;
     deliveries: number;
     seconds: number;
@@ -73,6 +75,8 @@ export async function benchWebhooks(
     logDir: string;
     samples: number;
     events: number;
+    /** Analyze the deliveries table once the backlog is written (BENCH_WEBHOOK_ANALYZE=1). */
+    analyze: boolean;
     seconds: number;
     rounds: number;
   },
@@ -155,7 +159,7 @@ export async function benchWebhooks(
       receiver,
       endpointIds,
       seeded,
-      options.events,
+      { events: options.events, analyze: options.analyze },
       progress,
     );
     load.push(loadavg()[0]!);
@@ -302,7 +306,10 @@ async function timeGates(
 
 /**
  * Writes `events` events and a pending delivery of each to every endpoint in one transaction (as acts
- * would have, all at once), and times the API delivering them all to the receiver.
+ * would have, all at once), and times the API delivering them all to the receiver. By default the planner
+ * meets the backlog with the statistics of the handful of rows the table held before: a burst, which
+ * autovacuum has not analyzed yet. With `analyze`, the table is analyzed first, as for a backlog that
+ * built up over time (docs/decisions/webhooks.md, "Figures").
  */
 async function drainBacklog(
   url: string,
@@ -310,9 +317,10 @@ async function drainBacklog(
   receiver: WebhookReceiver,
   endpointIds: string[],
   seeded: { workspaceId: string; fleetIds: string[] },
-  events: number,
+  backlog: { events: number; analyze: boolean },
   progress: (message: string) => void,
 ): Promise<WebhookFigures["sustained"]> {
+  const { events } = backlog;
   const store = await openDatabase(url, { max: 1 });
   const expected = receiver.received.length + events * endpointIds.length;
   const others = othersMeter([api.child.pid]);
@@ -340,6 +348,7 @@ async function drainBacklog(
         from unnest(${`{${endpointIds.join(",")}}`}::uuid[]) p, unnest(${`{${eventIds.join(",")}}`}::uuid[]) e`);
       started = performance.now();
     });
+    if (backlog.analyze) await store.db.execute(sql`analyze webhook_deliveries`);
   } finally {
     await store.close();
   }
@@ -352,6 +361,7 @@ async function drainBacklog(
   const cpuAfter = cpuTimeMs(api.child.pid);
   const delivered = receiver.received.length - (expected - events * endpointIds.length);
   return {
+    analyzed: backlog.analyze,
     endpoints: endpointIds.length,
     deliveries: delivered,
     seconds,
@@ -378,7 +388,7 @@ export function printWebhookFigures(f: WebhookFigures): void {
   console.log(`    of which the act's own request (start → answer): p50 ${ms(r.p50)}, p99 ${ms(r.p99)}`);
   const s = f.sustained;
   console.log(
-    `  sustained: ${s.deliveries} deliveries to ${s.endpoints} endpoints in ${s.seconds.toFixed(2)} s: ${s.perSecond.toFixed(0)} a second${s.perSecond < 2000 ? " (goal ≥ 2,000: MISSED)" : ""}; API CPU ${s.cpuMsPerDelivery === undefined ? "n/a" : ms(s.cpuMsPerDelivery)} a delivery; others' CPU ${pct(s.others)}`,
+    `  sustained (${s.analyzed ? "backlog analyzed" : "a burst, not analyzed"}): ${s.deliveries} deliveries to ${s.endpoints} endpoints in ${s.seconds.toFixed(2)} s: ${s.perSecond.toFixed(0)} a second${s.perSecond < 2000 ? " (goal ≥ 2,000: MISSED)" : ""}; API CPU ${s.cpuMsPerDelivery === undefined ? "n/a" : ms(s.cpuMsPerDelivery)} a delivery; others' CPU ${pct(s.others)}`,
   );
   const median = (values: number[]) =>
     [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)] ?? NaN;

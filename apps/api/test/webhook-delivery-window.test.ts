@@ -1,6 +1,6 @@
 import { and, eq, webhookDeliveries } from "@fleet/db";
-import { startWebhookReceiver, type WebhookReceiver } from "@fleet/testing/webhook-receiver";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startWebhookReceiver } from "@fleet/testing/webhook-receiver";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   deliverDueWebhooks,
   WEBHOOK_STOP_WAIT_MS,
@@ -14,6 +14,7 @@ import {
   ping,
   subscribe,
   until,
+  useLocalReceiver,
   verified,
   verifiesWith,
 } from "./webhook-delivery-fixtures.ts";
@@ -30,28 +31,22 @@ async function deliveryRow(endpointId: string, eventId: string) {
 
 describe("the deliverer's window (the instance's own deliverer, dev mode: local receivers)", () => {
   useIsolatedApi({ FLEET_DEV_MODE: "true" });
-  let fast: WebhookReceiver;
-  let slow: WebhookReceiver;
-  beforeAll(async () => {
-    fast = await startWebhookReceiver();
-    slow = await startWebhookReceiver();
+  const fast = useLocalReceiver();
+  const slow = useLocalReceiver();
+  beforeAll(() => {
     // Past the 10 s timeout: each attempt to it holds its slot until it times out.
-    slow.otherwise = { slow: 30_000 };
-  });
-  afterAll(async () => {
-    await fast.close();
-    await slow.close();
+    slow().otherwise = { slow: 30_000 };
   });
 
   it("a receiver that never answers holds one slot: another endpoint's deliveries keep flowing meanwhile", {
     timeout: 60_000,
   }, async () => {
     const owner = await seedTenant();
-    const stuck = await subscribe(owner, slow.url, ["gate.opened"]);
-    const quick = await subscribe(owner, fast.url, ["gate.opened"]);
+    const stuck = await subscribe(owner, slow().url, ["gate.opened"]);
+    const quick = await subscribe(owner, fast().url, ["gate.opened"]);
     const held = await ping(owner, stuck.id);
     expect(held.status, held.text).toBe(202);
-    await slow.waitFor((d) => d.headers["webhook-id"] === held.body.id);
+    await slow().waitFor((d) => d.headers["webhook-id"] === held.body.id);
     // One ping after another, each waited for: with deliveries in passes, each would wait for the pass
     // held by the slow receiver (or the next periodic pass, up to a second later).
     const started = performance.now();
@@ -60,7 +55,7 @@ describe("the deliverer's window (the instance's own deliverer, dev mode: local 
       const sent = await ping(owner, quick.id);
       expect(sent.status, sent.text).toBe(202);
       ids.push(sent.body.id);
-      await fast.waitFor((d) => d.headers["webhook-id"] === sent.body.id, 5_000);
+      await fast().waitFor((d) => d.headers["webhook-id"] === sent.body.id, 5_000);
     }
     expect(performance.now() - started).toBeLessThan(4_000);
     // All went while the slow attempt was still out: it has no outcome yet.
@@ -68,7 +63,7 @@ describe("the deliverer's window (the instance's own deliverer, dev mode: local 
     expect(inFlight).toMatchObject({ status: "pending", attempts: 1 });
     expect((await deliveries(owner, stuck.id)).items[0]!.attempts).toEqual([]);
     // Each delivery came once, in order (pings to one endpoint are one resource).
-    const got = fast.received.map((d) => String(d.headers["webhook-id"]));
+    const got = fast().received.map((d) => String(d.headers["webhook-id"]));
     expect(got).toEqual(ids);
     // The slow attempt ends as a timeout, and is retried on the schedule.
     const timedOut = await until(async () => {
@@ -81,12 +76,12 @@ describe("the deliverer's window (the instance's own deliverer, dev mode: local 
 
   it("deliveries sent at once to one endpoint arrive in order, each once", { timeout: 60_000 }, async () => {
     const owner = await seedTenant();
-    const endpoint = await subscribe(owner, `${fast.url}/ordered`, ["gate.opened"]);
+    const endpoint = await subscribe(owner, `${fast().url}/ordered`, ["gate.opened"]);
     const sent = await Promise.all(Array.from({ length: 30 }, () => ping(owner, endpoint.id)));
     for (const one of sent) expect(one.status, one.text).toBe(202);
     const ids = sent.map((one) => one.body.id).sort();
     const arrived = await until(async () => {
-      const got = fast.received.filter((d) => d.path.endsWith("/ordered"));
+      const got = fast().received.filter((d) => d.path.endsWith("/ordered"));
       return got.length >= ids.length ? got : undefined;
     });
     // Event ids are UUIDv7: their order is the order each must arrive in.
@@ -97,11 +92,11 @@ describe("the deliverer's window (the instance's own deliverer, dev mode: local 
     timeout: 60_000,
   }, async () => {
     const owner = await seedTenant();
-    const endpoint = await subscribe(owner, `${fast.url}/rotated`, ["gate.opened"]);
+    const endpoint = await subscribe(owner, `${fast().url}/rotated`, ["gate.opened"]);
     const delivered = async () => {
       const sent = await ping(owner, endpoint.id);
       expect(sent.status, sent.text).toBe(202);
-      return fast.waitFor((d) => d.headers["webhook-id"] === sent.body.id);
+      return fast().waitFor((d) => d.headers["webhook-id"] === sent.body.id);
     };
     const rotate = async () => {
       const rotated = await call<Minted>("POST", `${endpointPath(owner, endpoint.id)}/rotate-secret`, {
@@ -128,11 +123,7 @@ describe("the deliverer's window (the instance's own deliverer, dev mode: local 
 
 describe("deliverers on one database (FLEET_WEBHOOK_DELIVERY=false: the API delivers nothing itself)", () => {
   useIsolatedApi({ FLEET_DEV_MODE: "true", FLEET_WEBHOOK_DELIVERY: "false" });
-  let receiver: WebhookReceiver;
-  beforeAll(async () => {
-    receiver = await startWebhookReceiver();
-  });
-  afterAll(() => receiver.close());
+  const receiver = useLocalReceiver();
 
   it("three deliverers racing over the same backlog send each attempt once, each resource in order", {
     timeout: 60_000,
@@ -142,7 +133,7 @@ describe("deliverers on one database (FLEET_WEBHOOK_DELIVERY=false: the API deli
     const owner = await seedTenant();
     const endpoints: Minted[] = [];
     for (let i = 0; i < 12; i++)
-      endpoints.push(await subscribe(owner, `${receiver.url}/${i}`, ["gate.opened"]));
+      endpoints.push(await subscribe(owner, `${receiver().url}/${i}`, ["gate.opened"]));
     const queued = new Map<string, string[]>();
     for (let round = 0; round < 4; round++) {
       for (const endpoint of endpoints) {
@@ -153,13 +144,13 @@ describe("deliverers on one database (FLEET_WEBHOOK_DELIVERY=false: the API deli
     }
     // Held: nothing delivers on this API.
     await new Promise((resolve) => setTimeout(resolve, 1_500));
-    expect(receiver.received).toHaveLength(0);
+    expect(receiver().received).toHaveLength(0);
 
     const counts = await Promise.all([1, 2, 3].map(() => deliverDueWebhooks(api.app.services, () => {})));
     expect(counts.reduce((a, b) => a + b, 0)).toBe(48);
-    expect(receiver.received).toHaveLength(48);
+    expect(receiver().received).toHaveLength(48);
     endpoints.forEach((endpoint, i) => {
-      const got = receiver.received.filter((d) => d.path.endsWith(`/${i}`));
+      const got = receiver().received.filter((d) => d.path.endsWith(`/${i}`));
       expect(got.map((d) => String(d.headers["webhook-id"]))).toEqual(queued.get(endpoint.id));
       for (const delivery of got) expect(verifiesWith(endpoint.secret, delivery)).toBe(true);
     });
@@ -172,7 +163,7 @@ describe("deliverers on one database (FLEET_WEBHOOK_DELIVERY=false: the API deli
   }, async () => {
     const api = await testApi();
     const owner = await seedTenant();
-    const endpoint = await subscribe(owner, `${receiver.url}/taken-over`, ["gate.opened"]);
+    const endpoint = await subscribe(owner, `${receiver().url}/taken-over`, ["gate.opened"]);
     const sent = await ping(owner, endpoint.id);
     expect(sent.status, sent.text).toBe(202);
     // What a claim leaves (its attempt counted, the next one pushed 60 s ahead), with no deliverer alive.
@@ -181,12 +172,12 @@ describe("deliverers on one database (FLEET_WEBHOOK_DELIVERY=false: the API deli
       .update(webhookDeliveries)
       .set({ attempts: 1, nextAttemptAt: now + 60_000 })
       .where(and(eq(webhookDeliveries.endpointId, endpoint.id), eq(webhookDeliveries.eventId, sent.body.id)));
-    const from = receiver.received.length;
+    const from = receiver().received.length;
     expect(await deliverDueWebhooks(api.app.services, () => {})).toBe(0);
-    expect(receiver.received.length).toBe(from);
+    expect(receiver().received.length).toBe(from);
     const later = now + 61_000;
     expect(await deliverDueWebhooks({ ...api.app.services, now: () => later }, () => {})).toBe(1);
-    const arrived = await receiver.waitFor((d) => d.headers["webhook-id"] === sent.body.id, 5_000, from);
+    const arrived = await receiver().waitFor((d) => d.headers["webhook-id"] === sent.body.id, 5_000, from);
     expect(verifiesWith(endpoint.secret, arrived)).toBe(true);
     expect(await deliveryRow(endpoint.id, sent.body.id)).toMatchObject({ status: "succeeded", attempts: 2 });
   });
@@ -203,7 +194,7 @@ describe("deliverers on one database (FLEET_WEBHOOK_DELIVERY=false: the API deli
       // One answers within the stop's wait, the other long after it.
       const endpoint = await subscribe(owner, medium.url, ["gate.opened"]);
       const second = await subscribe(owner, slow.url, ["gate.opened"]);
-      const other = await subscribe(owner, `${receiver.url}/after-stop`, ["gate.opened"]);
+      const other = await subscribe(owner, `${receiver().url}/after-stop`, ["gate.opened"]);
       const quick = await ping(owner, endpoint.id);
       const stuck = await ping(owner, second.id);
       const errors: unknown[] = [];

@@ -3,7 +3,7 @@ import { approvalGates, approvalVotes, eq, type Tx } from "@fleet/db";
 import type { TenantPrincipal } from "../../auth/principal.ts";
 import { type Actor, recordAudit } from "../shared/audit.ts";
 import type { ServiceContext } from "../shared/context.ts";
-import { gatesResolved, type ResolvedGate } from "../shared/frames.ts";
+import { type GateWithWebhookId, gatesResolved } from "../shared/frames.ts";
 import { checkAmendedAction } from "./action-schema.ts";
 import { answerReason } from "./answer-reason.ts";
 import { type DecidedGate, decideGate } from "./decide-gate.ts";
@@ -22,7 +22,7 @@ export interface AnswerInput {
 type Answered =
   | { decided: DecidedGate; approvals: GateApproval[] }
   | { pending: GateRow; approvals: GateApproval[] }
-  | { closed: GateRow; timedOut?: ResolvedGate[] };
+  | { closed: GateRow; timedOut?: GateWithWebhookId[] };
 
 /**
  * One person's answer to a pending gate. The gate's row is locked (`SELECT … FOR UPDATE`) for the whole

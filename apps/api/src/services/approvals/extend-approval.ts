@@ -3,7 +3,7 @@ import { approvalGates, eq } from "@fleet/db";
 import type { TenantPrincipal } from "../../auth/principal.ts";
 import { type Actor, recordAudit } from "../shared/audit.ts";
 import type { ServiceContext } from "../shared/context.ts";
-import { gatesResolved, type ResolvedGate } from "../shared/frames.ts";
+import { type GateWithWebhookId, gatesResolved } from "../shared/frames.ts";
 import { answerReason } from "./answer-reason.ts";
 import { type GateRow, notifyGates, resolverOf, standingAnswer, toGateItem } from "./gate-view.ts";
 import { lockOpenGate, notApprover } from "./lock-gate.ts";
@@ -30,7 +30,7 @@ export async function extendGate(
 ) {
   const now = ctx.now();
   const result = await ctx.db.transaction(
-    async (tx): Promise<{ gate: GateRow } | { closed: GateRow; timedOut?: ResolvedGate[] }> => {
+    async (tx): Promise<{ gate: GateRow } | { closed: GateRow; timedOut?: GateWithWebhookId[] }> => {
       const locked = await lockOpenGate(tx, principal.tenantId, input, now);
       if ("closed" in locked) return locked;
       const { gate } = locked;

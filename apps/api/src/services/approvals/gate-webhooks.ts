@@ -1,6 +1,6 @@
 import { approvalGates, inArray, type Tx } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
-import type { ResolvedGate } from "../shared/frames.ts";
+import type { GateWithWebhookId } from "../shared/frames.ts";
 import { recordWebhookEvent } from "../webhook-endpoints/outbox.ts";
 import { type GateRow, toGateItem } from "./gate-view.ts";
 import { approvalsOf } from "./votes.ts";
@@ -38,7 +38,7 @@ export async function gateWebhookEvent(tx: Tx, gate: GateRow, type: GateEventTyp
  * event was written.
  */
 export async function gatesWebhookEvents(tx: Tx, gateIds: string[], type: GateEventType, at: number) {
-  const gates: ResolvedGate[] = [];
+  const gates: GateWithWebhookId[] = [];
   if (gateIds.length === 0) return { gates, written: false };
   const rows = await tx.select().from(approvalGates).where(inArray(approvalGates.id, gateIds));
   let written = false;

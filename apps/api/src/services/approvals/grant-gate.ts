@@ -5,7 +5,7 @@ import type { Vault } from "../../runtime/vault.ts";
 import { gateTerms } from "../approval-policies/policy.ts";
 import { grantWebhookEvent } from "../integration-grants/grant-webhooks.ts";
 import { fleetMasker } from "../secrets/lease-masker.ts";
-import type { ResolvedGate } from "../shared/frames.ts";
+import type { GateWithWebhookId } from "../shared/frames.ts";
 import { personOf } from "./caused-by.ts";
 import { decideGate } from "./decide-gate.ts";
 import type { GateRow } from "./gate-view.ts";
@@ -34,7 +34,7 @@ export async function openGrantGate(
   fleet: typeof fleets.$inferSelect,
   grant: Pick<GrantRow, "id" | "service" | "reason" | "requestedBy">,
   now: number,
-): Promise<ResolvedGate> {
+): Promise<GateWithWebhookId> {
   // What people read in the inbox never carries the value of a secret the fleet declares, nor one this
   // instance delivered to the fleet's runs (no lease carries a grant's request).
   const mask = await fleetMasker(tx, vault, { fleetId: fleet.id, workspaceId: fleet.workspaceId });
@@ -108,7 +108,7 @@ export async function decideGrantGate(
   resolvedBy: string,
   reason: string,
   now: number,
-): Promise<ResolvedGate | null> {
+): Promise<GateWithWebhookId | null> {
   if (gateId === null) return null;
   const decided = await decideGate(tx, gateId, { outcome, reason, resolvedBy }, now, {
     beforeDeadline: true,

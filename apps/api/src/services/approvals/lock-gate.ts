@@ -1,6 +1,6 @@
 import { Problem } from "@fleet/contracts";
 import { and, approvalGates, eq, memberships, type Tx } from "@fleet/db";
-import type { ResolvedGate } from "../shared/frames.ts";
+import type { GateWithWebhookId } from "../shared/frames.ts";
 import { requireWorkspace } from "../shared/tenancy.ts";
 import type { GateRow } from "./gate-view.ts";
 import { gateNotFound } from "./gate-view.ts";
@@ -17,7 +17,7 @@ export async function lockOpenGate(
   tenantId: string,
   input: { workspace_id: string; gate_id: string },
   now: number,
-): Promise<{ gate: GateRow } | { closed: GateRow; timedOut?: ResolvedGate[] }> {
+): Promise<{ gate: GateRow } | { closed: GateRow; timedOut?: GateWithWebhookId[] }> {
   const scope = and(
     eq(approvalGates.id, input.gate_id),
     eq(approvalGates.workspaceId, input.workspace_id),

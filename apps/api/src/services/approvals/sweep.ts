@@ -1,7 +1,7 @@
 import { type Database, resultRows, sql, type Tx } from "@fleet/db";
 import { GATE_CHANNEL } from "../../runtime/gate-signal.ts";
 import type { ServiceContext } from "../shared/context.ts";
-import { gatesResolved, type ResolvedGate } from "../shared/frames.ts";
+import { type GateWithWebhookId, gatesResolved } from "../shared/frames.ts";
 import { markEscalations } from "./escalate.ts";
 import { gatesWebhookEvents } from "./gate-webhooks.ts";
 
@@ -18,7 +18,11 @@ const SWEEP_BATCH = 500;
  * holds: a gate times out once, and never after an answer was written. `resolved_at` is the deadline.
  * Each gate's `gate.timed_out` goes to the outbox in the same transaction (a savepoint of the caller's).
  */
-export async function timeOutGates(db: Database | Tx, now: number, gateId?: string): Promise<ResolvedGate[]> {
+export async function timeOutGates(
+  db: Database | Tx,
+  now: number,
+  gateId?: string,
+): Promise<GateWithWebhookId[]> {
   return db.transaction(async (tx) => {
     const rows = resultRows<{ id: string }>(
       await tx.execute(sql`
@@ -67,7 +71,7 @@ export async function autoKillFleetGates(
   fleetId: string,
   cause: "stopped" | "killed" | "deleted",
   now: number,
-): Promise<ResolvedGate[]> {
+): Promise<GateWithWebhookId[]> {
   const result = await tx.execute(sql`
     with killed as (
       update approval_gates

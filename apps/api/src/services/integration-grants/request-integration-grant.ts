@@ -4,7 +4,7 @@ import { newId } from "../../runtime/ids.ts";
 import { openGrantGate } from "../approvals/grant-gate.ts";
 import { type Actor, recordAudit } from "../shared/audit.ts";
 import type { ServiceContext } from "../shared/context.ts";
-import { gatesOpened, type ResolvedGate } from "../shared/frames.ts";
+import { type GateWithWebhookId, gatesOpened } from "../shared/frames.ts";
 import { requireFleet } from "../shared/tenancy.ts";
 import { grantWebhookEvent } from "./grant-webhooks.ts";
 import type { GrantRow } from "./view.ts";
@@ -59,7 +59,7 @@ export async function requestIntegrationGrant(
   input: GrantRequestInput,
 ) {
   const now = ctx.now();
-  let opened: ResolvedGate | null = null;
+  let opened: GateWithWebhookId | null = null;
   const result = await ctx.db.transaction(async (tx) => {
     const fleet = await requireFleet(tx, tenantId, input.workspace_id, input.fleet_id, { forUpdate: true });
     if (fleet.status === "stopped" || fleet.status === "killed") {

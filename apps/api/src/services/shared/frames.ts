@@ -10,7 +10,7 @@ import type { GateRow, ServiceContext } from "./context.ts";
  * A gate an act opened or resolved (decided, timed out, auto-killed), with the id of the outgoing event
  * the act minted for it: the frame published after commit carries it as `webhook_id`.
  */
-export interface ResolvedGate {
+export interface GateWithWebhookId {
   id: string;
   webhookId: string;
 }
@@ -126,7 +126,7 @@ function readGates(
 }
 
 /** Gates opened in a transaction that held only their ids (an integration grant's). */
-export function gatesOpened(ctx: ServiceContext, gates: readonly ResolvedGate[]): void {
+export function gatesOpened(ctx: ServiceContext, gates: readonly GateWithWebhookId[]): void {
   const webhookIds = new Map(gates.map((gate) => [gate.id, gate.webhookId]));
   readGates(
     ctx,
@@ -139,7 +139,7 @@ export function gatesOpened(ctx: ServiceContext, gates: readonly ResolvedGate[])
  * Gates that may have been resolved (answered, timed out, auto-killed, decided by a webhook): each one
  * found resolved is published.
  */
-export function gatesResolved(ctx: ServiceContext, gates: readonly ResolvedGate[]): void {
+export function gatesResolved(ctx: ServiceContext, gates: readonly GateWithWebhookId[]): void {
   // A decided gate's `gate.decided` is in the outbox: deliver now rather than at the next pass.
   if (gates.length > 0) ctx.webhookOutbox?.kick();
   const webhookIds = new Map(gates.map((gate) => [gate.id, gate.webhookId]));

@@ -36,9 +36,10 @@ export interface Claimed {
   attempts: number | string;
   url: string;
   workspace_id: string;
-  /** `approval_policy` for the notice endpoint: today's notice bodies, signed by `ctx.notices`. */
-  managed_by: string | null;
-  /** The endpoint's sealed secret; null exactly for the notice endpoint, which has none of its own. */
+  /**
+   * The endpoint's sealed secret; null exactly for the notice endpoint (`managed_by`, a check ties the two),
+   * which has none of its own: its attempts are today's notices, signed by `ctx.notices`.
+   */
   wrapped_key: string | null;
   ciphertext: string | null;
   previous_wrapped_key: string | null;
@@ -82,12 +83,17 @@ export async function deliverOne(
  */
 async function requestOf(ctx: ServiceContext, claimed: Claimed, started: number): Promise<NoticeRequest> {
   const { wrapped_key: wrappedKey, ciphertext } = claimed;
-  if (claimed.managed_by !== null || wrappedKey === null || ciphertext === null) {
-    const data = typeof claimed.data === "string" ? JSON.parse(claimed.data) : claimed.data;
-    const event = { workspaceId: claimed.workspace_id, eventId: claimed.event_id, type: claimed.type };
-    return ctx.notices.request(ctx, { ...event, createdAt: Number(claimed.created_at), data }, started);
-  }
-  const body = payloadText(claimed);
+  const event = {
+    workspaceId: claimed.workspace_id,
+    eventId: claimed.event_id,
+    type: claimed.type,
+    createdAt: Number(claimed.created_at),
+    data: typeof claimed.data === "string" ? JSON.parse(claimed.data) : claimed.data,
+  };
+  if (wrappedKey === null || ciphertext === null) return ctx.notices.request(ctx, event, started);
+  // Written out from the parsed data, the same bytes on every attempt: the stored jsonb text spliced in would
+  // be other bytes (`", "`, numbers as stored), and compacting it costs more than the parse ("Delivery").
+  const body = JSON.stringify(webhookPayload({ id: event.eventId, ...event }));
   const secrets = secretsOf(ctx.vault, { ...claimed, wrapped_key: wrappedKey, ciphertext }, started);
   const headers = {
     "content-type": "application/json",
@@ -97,17 +103,6 @@ async function requestOf(ctx: ServiceContext, claimed: Claimed, started: number)
   return { body, headers };
 }
 
-/**
- * The body of an attempt: `webhookPayload` written out, the same bytes on every attempt of an event. (Not
- * the stored jsonb text spliced in: PostgreSQL writes it with `", "` and `": "` and numbers as stored, other
- * bytes than before, and compacting it in JavaScript costs more than the parse it saves; "Delivery".)
- */
-function payloadText(claimed: Claimed): string {
-  const data = typeof claimed.data === "string" ? JSON.parse(claimed.data) : claimed.data;
-  return JSON.stringify(
-    webhookPayload({ id: claimed.event_id, type: claimed.type, createdAt: Number(claimed.created_at), data }),
-  );
-}
 /** Kept-alive connections to receivers, each pinned to the addresses its host was checked to resolve to. */
 const receivers = new PinnedAgentPool();
 

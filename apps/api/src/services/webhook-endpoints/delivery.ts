@@ -182,8 +182,7 @@ async function claimDue(ctx: ServiceContext, limit: number): Promise<Claimed[]> 
         from due where d.endpoint_id = due.endpoint_id and d.event_id = due.event_id and d.status = 'pending'
         returning d.endpoint_id, d.event_id, d.attempts
       )
-      select c.endpoint_id, c.event_id, c.attempts, e.url, e.workspace_id, e.managed_by, e.wrapped_key,
-        e.ciphertext,
+      select c.endpoint_id, c.event_id, c.attempts, e.url, e.workspace_id, e.wrapped_key, e.ciphertext,
         e.previous_wrapped_key, e.previous_ciphertext, e.previous_expires_at, ev.type, ev.created_at, ev.data
       from claimed c
       join webhook_endpoints e on e.id = c.endpoint_id

@@ -31,20 +31,17 @@ export function signingSecrets(
   vault: Vault,
   row: Pick<
     EndpointRow,
-    | "id"
-    | "workspaceId"
-    | "wrappedKey"
-    | "ciphertext"
-    | "previousWrappedKey"
-    | "previousCiphertext"
-    | "previousExpiresAt"
-  >,
+    "id" | "workspaceId" | "previousWrappedKey" | "previousCiphertext" | "previousExpiresAt"
+  > & {
+    /** The secret in force, sealed: every endpoint's but the notice endpoint's, which signs with none of its own. */
+    wrappedKey: string;
+    ciphertext: string;
+  },
   now: number,
 ): string[] {
   const open = (sealed: { wrappedKey: string; ciphertext: string }) =>
     String(vault.open(row.workspaceId, vaultName(row.id), sealed).secret);
-  if (row.wrappedKey === null || row.ciphertext === null) return [];
-  const secrets = [open({ wrappedKey: row.wrappedKey, ciphertext: row.ciphertext })];
+  const secrets = [open(row)];
   if (
     row.previousWrappedKey !== null &&
     row.previousCiphertext !== null &&

@@ -51,7 +51,11 @@ export function EndpointsTable({ endpoints, workspaceName, fleetNames, onAction 
           {endpoint.description ? (
             <span className="webhook-endpoint__description">{endpoint.description}</span>
           ) : null}
-          {endpoint.managed_by === null ? null : <Badge tone="neutral">Approval policy</Badge>}
+          {endpoint.managed_by === null ? null : (
+            <span className="webhook-endpoint__managed">
+              <Badge tone="neutral">Approval policy</Badge>
+            </span>
+          )}
           {/* In the first column, so a phone sees how the receiver answers without scrolling sideways. */}
           <EndpointHealth health={endpoint.health} />
         </span>

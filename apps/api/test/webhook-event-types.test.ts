@@ -1,4 +1,4 @@
-import { eq, webhookDeliveries, webhookEvents } from "@fleet/db";
+import { asc, eq, webhookDeliveries, webhookEvents } from "@fleet/db";
 import {
   type ReceivedDelivery,
   startWebhookReceiver,
@@ -75,7 +75,12 @@ async function deliveriesTo(endpoint: MintedEndpoint, type?: string) {
 
 async function eventTypesAbout(resource: string) {
   const api = await testApi();
-  const rows = await api.database.db.select().from(webhookEvents).where(eq(webhookEvents.resource, resource));
+  // In the order they were written: a select without an order answers in whatever order the heap holds.
+  const rows = await api.database.db
+    .select()
+    .from(webhookEvents)
+    .where(eq(webhookEvents.resource, resource))
+    .orderBy(asc(webhookEvents.createdAt), asc(webhookEvents.id));
   return rows.map((row) => row.type);
 }
 

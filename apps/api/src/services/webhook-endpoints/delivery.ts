@@ -6,6 +6,7 @@ import {
   WEBHOOK_TIMEOUT_MS,
   type WebhookDeliveryReport,
 } from "./delivery-attempt.ts";
+import { DeliveryStatistics } from "./delivery-statistics.ts";
 
 export type { WebhookDeliveryReport } from "./delivery-attempt.ts";
 
@@ -42,6 +43,9 @@ export const WEBHOOK_STOP_WAIT_MS = 5_000;
  * is recorded as it comes, with the others that came in the same turn (`GroupCommit`: one transaction for
  * many), and frees its room at once: a slow receiver holds one slot of the window, never the others.
  *
+ * Before a claim it keeps the table's statistics in step with a backlog (`DeliveryStatistics`): a claim
+ * planned for a handful of pending rows would read all of a burst for each one it takes.
+ *
  * It runs while there is work: a kick (an act that wrote the outbox, the periodic pass) starts it, and it
  * stops once a claim finds nothing due and nothing is in flight. After a claim that found less than it
  * asked for, it claims again when an attempt ends (a resource's next delivery may have become due) or on a
@@ -56,13 +60,16 @@ export class WebhookDeliverer {
   private wake: (() => void) | null = null;
   /** Attempts made (each recorded, or abandoned at stop). */
   delivered = 0;
+  readonly statistics: DeliveryStatistics;
 
   constructor(
     private readonly ctx: ServiceContext,
     private readonly report: WebhookDeliveryReport,
     private readonly onError: (error: unknown) => void,
     private readonly window = WEBHOOK_WINDOW,
-  ) {}
+  ) {
+    this.statistics = new DeliveryStatistics(ctx.db);
+  }
 
   /** Claims soon: at once when idle, after the claim under way otherwise. Nothing once stopped. */
   kick(): void {
@@ -112,6 +119,8 @@ export class WebhookDeliverer {
         continue;
       }
       this.again = false;
+      // Statistics that cannot be kept up (a role that may not analyze) cost plans, never deliveries.
+      await this.statistics.keepUp().catch((error: unknown) => this.onError(error));
       const claimed = await claimDue(this.ctx, room);
       for (const row of claimed) this.start(row);
       full = claimed.length === room;

@@ -1,22 +1,21 @@
 import { sql } from "drizzle-orm";
 import { bigint, check, index, integer, pgTable, primaryKey, text, uuid } from "drizzle-orm/pg-core";
-import { webhookEndpoints } from "./webhook-endpoints.ts";
-import { webhookEvents } from "./webhook-events.ts";
 
 /**
  * One event to one endpoint, written with the event (the act's transaction). `pending` until a 2xx
  * (`succeeded`) or its attempts are spent (`failed`). Workers claim due rows with `for update skip locked`
  * and push `next_attempt_at` past the claim, so a killed worker's claim is taken over when it lapses.
+ *
+ * No foreign keys: a delivery is only ever written in the statement that writes its event, for endpoints
+ * that statement read, and a key's check on every row (a lock on the endpoint's row, shared by every act
+ * of the workspace) was a third of the outbox's cost to the act. Deleting an endpoint or an event deletes
+ * its deliveries by trigger, once a statement (migration `0045_webhook_outbox_keys`).
  */
 export const webhookDeliveries = pgTable(
   "webhook_deliveries",
   {
-    endpointId: uuid("endpoint_id")
-      .notNull()
-      .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
-    eventId: uuid("event_id")
-      .notNull()
-      .references(() => webhookEvents.id, { onDelete: "cascade" }),
+    endpointId: uuid("endpoint_id").notNull(),
+    eventId: uuid("event_id").notNull(),
     /** The event's resource, copied: an earlier pending delivery of it to the endpoint goes first. */
     resource: text("resource").notNull(),
     type: text("type").notNull(),
@@ -36,7 +35,7 @@ export const webhookDeliveries = pgTable(
       .where(sql`${t.status} = 'pending'`),
     /** An endpoint's deliveries, newest first (its delivery log), keyset-paged over (created_at, event_id). */
     index("webhook_deliveries_endpoint_idx").on(t.endpointId, t.createdAt, t.eventId),
-    /** An event's deliveries: the pruner's check for one still pending, and the cascade when it goes. */
+    /** An event's deliveries: the pruner's check for one still pending, and the trigger when it goes. */
     index("webhook_deliveries_event_idx").on(t.eventId),
     check("webhook_deliveries_status", sql`${t.status} in ('pending', 'succeeded', 'failed')`),
   ],

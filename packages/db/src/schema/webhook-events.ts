@@ -1,5 +1,4 @@
 import { bigint, index, jsonb, pgTable, text, uuid } from "drizzle-orm/pg-core";
-import { workspaces } from "./workspaces.ts";
 
 /**
  * The outbox: one row per outgoing event, written in the transaction of the act that caused it (a gate
@@ -12,9 +11,8 @@ export const webhookEvents = pgTable(
   {
     id: uuid("id").primaryKey(),
     tenantId: uuid("tenant_id").notNull(),
-    workspaceId: uuid("workspace_id")
-      .notNull()
-      .references(() => workspaces.id, { onDelete: "cascade" }),
+    /** No foreign key (the act's cost): deleting a workspace deletes its events by trigger. */
+    workspaceId: uuid("workspace_id").notNull(),
     /** The fleet it concerns, for an endpoint's fleet filter; no foreign key: the event outlives the fleet. */
     fleetId: uuid("fleet_id"),
     type: text("type").notNull(),

@@ -4,7 +4,7 @@ import type { ServiceContext } from "../shared/context.ts";
 import { requireWorkspace } from "../shared/tenancy.ts";
 import { refuseIfManaged, requireEndpoint } from "./endpoint-rows.ts";
 
-/** Removes the endpoint (not the notice endpoint: the approval policy removes it); its deliveries and their attempts go with it (foreign keys). */
+/** Removes the endpoint (not the notice endpoint: the approval policy removes it); its deliveries and their attempts go with it (by trigger and key: migration 0045). */
 export async function deleteWebhookEndpoint(
   ctx: ServiceContext,
   actor: Actor,

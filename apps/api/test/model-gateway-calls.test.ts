@@ -5,9 +5,11 @@ import {
   apiLogs,
   CANARY_KEY,
   chat,
+  expectSpend,
   gatewayRun,
   MODEL,
   priceOf,
+  streamCall,
   useModelVendor,
 } from "./model-gateway-fixtures.ts";
 import { report } from "./runner-fixtures.ts";
@@ -136,6 +138,34 @@ describe("the model gateway, unstreamed (OpenAI wire)", () => {
       token: other.runner.token,
     });
     expect(foreign.status).toBe(404);
+  });
+
+  it("charges calls that end at once on several runs, each run its own calls, once", async () => {
+    // The charges of calls ending in one turn share one statement (meter.ts): sums per lease and fleet.
+    const runs = await Promise.all([gatewayRun(), gatewayRun(), gatewayRun()]);
+    const usage = { input: 700, output: 90, cached: 100 };
+    const counts = [3, 2, 1];
+    vendor().script(...Array.from({ length: 6 }, () => ({ kind: "answer" as const, usage })));
+    const answers = await Promise.all(
+      runs.flatMap((run, i) =>
+        Array.from({ length: counts[i]! }, (_, n) =>
+          n === 0
+            ? streamCall(run).then(({ response, text }) => {
+                expect(text.endsWith("data: [DONE]\n\n")).toBe(true);
+                return response;
+              })
+            : chat(run),
+        ),
+      ),
+    );
+    for (const answer of answers) expect(answer.status).toBe(200);
+    for (const [i, run] of runs.entries()) {
+      await expectSpend(run, priceOf(usage) * counts[i]!);
+      const reported = await report(run.runner, run.lease);
+      expect(reported.status, reported.text).toBe(200);
+      const charges = await chargesOf(run.tenant, `?fleet_id=${run.fleetId}`);
+      expect(charges.body.items.map((c) => c.cost_nanos)).toEqual([priceOf(usage) * counts[i]!]);
+    }
   });
 
   it("never writes the provider key to the log", async () => {

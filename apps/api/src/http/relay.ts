@@ -54,7 +54,24 @@ export async function sendRelay(
   raw.once("close", () => {
     gone = true;
   });
+  // What is written in one turn of the event loop goes out in one write: the head with the first piece
+  // when the vendor's first read is already in, each piece as it comes, and the last piece with the
+  // response's end. The socket is corked at a turn's first write and uncorked once the turn's I/O
+  // callbacks have run (setImmediate), so no piece waits for a later read.
+  const socket = raw.socket;
+  let corked = false;
+  const uncork = () => {
+    corked = false;
+    socket?.uncork();
+  };
+  const cork = () => {
+    if (corked || socket === null || socket.destroyed) return;
+    corked = true;
+    socket.cork();
+    setImmediate(uncork);
+  };
   if (!gone) {
+    cork();
     raw.writeHead(answer.status, {
       ...answer.headers,
       "cache-control": "no-store",
@@ -68,12 +85,16 @@ export async function sendRelay(
         gone = true;
         continue;
       }
+      cork();
       if (!raw.write(next.value)) await drainedOrClosed(raw);
     }
   } catch (error) {
     logError(error);
   } finally {
-    if (!raw.writableEnded && !raw.destroyed) raw.end();
+    if (!raw.writableEnded && !raw.destroyed) {
+      cork();
+      raw.end();
+    }
     finish();
   }
   return reply;

@@ -1,10 +1,18 @@
+import type { Database } from "@fleet/db";
 import { announceBudgetAlerts, recordCrossedAlerts } from "../billing/alerts.ts";
 import { intArray } from "../billing/budgets.ts";
 import { periodOf } from "../billing/period.ts";
 import { costAt } from "../billing/pricing.ts";
 import type { ServiceContext } from "../shared/context.ts";
+import { batchesOf, type GroupCommit } from "../shared/group-commit.ts";
 import type { AdmittedCall } from "./admission.ts";
-import { chargeLateStatements, chargeStatement, releaseStatement } from "./meter-sql.ts";
+import {
+  type BatchCharged,
+  type ChargeRow,
+  chargeBatchStatement,
+  chargeLateStatements,
+  releaseStatement,
+} from "./meter-sql.ts";
 
 /** The vendor's own count of one call, in the catalogue's terms: input is the uncached part. */
 export interface CallUsage {
@@ -37,12 +45,19 @@ export function callCost(call: Pick<AdmittedCall, "prices">, usage: CallUsage | 
   return usage === null || call.prices === null ? 0 : costAt(call.prices, usage);
 }
 
+/** The charges queued on each database: one statement and one commit for those ending in one turn. */
+const charges = new WeakMap<Database, GroupCommit<ChargeRow, BatchCharged>>();
+/** Names a queued charge (its answer's key in the batch). */
+let nextCharge = 0;
+
 /**
  * Settles one admitted call, once, when its answer (or stream) ends however it ends: its reservation is
  * replaced by its cost (the vendor's usage at the catalogue's price), or simply given back when there is
  * no cost (a failed call, a stream broken before its usage, an unpriced model).
  *
- * The charge is one statement (meter-sql.ts): the cost is added to the run's usage and model spend
+ * The charge is one statement (meter-sql.ts), shared with the charges of the calls that end in the same
+ * event-loop turn (GroupCommit, as messages are stored: under load one round trip and one commit charge
+ * many calls): the cost is added to the run's usage and model spend
  * (`leases.usage_nanos`, `model_nanos`) and debited from its fleet at once (`charged_nanos`,
  * `budget_used_nanos`, the period's spend), so billing and the fleet's budget see it even if the runner
  * never reports. The lease is not fenced here: the call was admitted by its holder and the vendor has
@@ -64,7 +79,16 @@ export async function settleCall(
   const now = ctx.now();
   const { period } = periodOf(now);
   const charge = { ...ref, cost, period };
-  const fleet = (await chargeStatement(ctx.db, charge)) ?? (await chargeLateStatements(ctx.db, charge));
+  const batched = await batchesOf(charges, ctx, chargeBatchStatement).store({
+    id: String(++nextCharge),
+    ...charge,
+  });
+  // One row of each fleet in a batch records the alerts the batch crossed (the fleet as the batch left it).
+  const fleet = batched.charged
+    ? batched.alerts
+      ? batched.fleet
+      : null
+    : await chargeLateStatements(ctx.db, charge);
   if (fleet !== null && fleet.id !== null && fleet.period_budget_nanos !== null) {
     // Below every alert percent (and the spent budget's), this runs no statement.
     const alerts = await recordCrossedAlerts(

@@ -52,7 +52,7 @@ const fullReport = {
 };
 
 export async function seed(url: string, fleets = FLEETS, eventsPerFleet = EVENTS_PER_FLEET): Promise<Seeded> {
-  const database = await openDatabase(url, { max: 2 });
+  const database = await openDatabase(url, { max: 2, statementTimeoutMs: 600_000 });
   try {
     const db = database.db;
     const { workspaceId, fleetIds: ids } = await insertBenchFleets(database, "lease-bench", fleets * 2);

@@ -267,6 +267,8 @@ export async function benchLeases(
   const server = await startServer(
     apiServerSpec("API leases", {
       ...options,
+      // Another checkout's API under this harness (its tree's figures beside this one's, same seed and load).
+      apiDir: process.env.BENCH_LEASE_API_DIR ?? options.apiDir,
       env: { DATABASE_URL: db.url, LOG_LEVEL: "warn", FLEET_RECONCILE_INTERVAL_MS: "60000" },
       ...(options.profile ? { profileDir } : {}),
     }),
@@ -321,13 +323,13 @@ export function printLeaseFigures(f: LeaseFigures): void {
   console.log("\nRunners and leases (issue #4), PostgreSQL");
   console.log(
     `  lease cycles (acquire → report), ${RUNNERS} runners × ${WORKERS_PER_RUNNER} workers over ${FLEETS} fleets: ${Math.round(f.cyclesPerSecond).toLocaleString("en-US")} leases/s, cycle p50 ${f.cycleP50.toFixed(1)} ms, p99 ${f.cycleP99.toFixed(1)} ms (acquire p99 ${f.acquireP99.toFixed(1)} ms), errors ${f.errors}, events leased twice ${f.doubled}` +
-      `  [target ≥ 1,000/s: ${mark(f.cyclesPerSecond >= 1000)}; p99 ≤ 50 ms: ${mark(f.cycleP99 <= 50)}]`,
+      `  [issue 34: ≥ 2,500/s: ${mark(f.cyclesPerSecond >= 2500)}; p99 ≤ 25 ms: ${mark(f.cycleP99 <= 25)}]`,
   );
   console.log(
-    `  message posted → lease delivered to a waiting runner (${f.deliverySamples} samples): p50 ${f.deliveryP50.toFixed(1)} ms, p99 ${f.deliveryP99.toFixed(1)} ms  [target p99 ≤ 100 ms: ${mark(f.deliveryP99 <= 100)}]`,
+    `  message posted → lease delivered to a waiting runner (${f.deliverySamples} samples): p50 ${f.deliveryP50.toFixed(1)} ms, p99 ${f.deliveryP99.toFixed(1)} ms  [issue 34: p99 ≤ 20 ms: ${mark(f.deliveryP99 <= 20)}]`,
   );
   console.log(
-    `  cron instant → lease: ${f.cronToLeaseMs === null ? "no lease within 10 s" : `${f.cronToLeaseMs} ms`}  [target ≤ 1 s: ${mark(f.cronToLeaseMs !== null && f.cronToLeaseMs <= 1000)}]`,
+    `  cron instant → lease: ${f.cronToLeaseMs === null ? "no lease within 10 s" : `${f.cronToLeaseMs} ms`}  [issue 34: ≤ 100 ms: ${mark(f.cronToLeaseMs !== null && f.cronToLeaseMs <= 100)}]`,
   );
 }
 

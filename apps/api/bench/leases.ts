@@ -9,6 +9,7 @@ import { mintSecret, RUNNER_TOKEN_PREFIX, sha256Hex } from "../src/auth/tokens.t
 import { newId } from "../src/runtime/ids.ts";
 import { insertBenchFleets, type SeededDatabase } from "./databases.ts";
 import { type Answer, BenchConnection } from "./http-client.ts";
+import { backendsCpuMs, costSnapshot } from "./lease-costs.ts";
 import { apiServerSpec, startServer, stopProcess, waitUntilReady } from "./processes.ts";
 import { printProfileIn } from "./profile.ts";
 
@@ -52,7 +53,7 @@ const fullReport = {
 };
 
 export async function seed(url: string, fleets = FLEETS, eventsPerFleet = EVENTS_PER_FLEET): Promise<Seeded> {
-  const database = await openDatabase(url, { max: 2 });
+  const database = await openDatabase(url, { max: 2, statementTimeoutMs: 600_000 });
   try {
     const db = database.db;
     const { workspaceId, fleetIds: ids } = await insertBenchFleets(database, "lease-bench", fleets * 2);
@@ -125,6 +126,9 @@ export interface LeaseFigures {
   deliveryP99: number;
   deliverySamples: number;
   cronToLeaseMs: number | null;
+  apiCpuMsPerCycle: number;
+  pgCpuMsPerCycle: number;
+  commitsPerCycle: number;
 }
 
 /**
@@ -267,6 +271,8 @@ export async function benchLeases(
   const server = await startServer(
     apiServerSpec("API leases", {
       ...options,
+      // Another checkout's API under this harness (its tree's figures beside this one's, same seed and load).
+      apiDir: process.env.BENCH_LEASE_API_DIR ?? options.apiDir,
       env: { DATABASE_URL: db.url, LOG_LEVEL: "warn", FLEET_RECONCILE_INTERVAL_MS: "60000" },
       ...(options.profile ? { profileDir } : {}),
     }),
@@ -283,7 +289,15 @@ export async function benchLeases(
       `lease cycles: warm-up ${options.warmupSeconds}s, then ${options.seconds}s (${RUNNERS} runners × ${WORKERS_PER_RUNNER} workers)`,
     );
     await cycles(base, busyTokens, options.warmupSeconds);
+    const before = await costSnapshot(db.url, server.child.pid);
     const run = await cycles(base, busyTokens, options.seconds);
+    const after = await costSnapshot(db.url, server.child.pid);
+    // Per cycle, whatever share of the machine the run got.
+    const costs = {
+      apiCpuMsPerCycle: (after.apiCpuMs - before.apiCpuMs) / Math.max(1, run.count),
+      pgCpuMsPerCycle: backendsCpuMs(before, after) / Math.max(1, run.count),
+      commitsPerCycle: (after.commits - before.commits) / Math.max(1, run.count),
+    };
     if (options.profile) {
       await stopProcess(server.child);
       printProfileIn(profileDir, "CPU profile of the API during the lease cycles:", 30);
@@ -308,6 +322,7 @@ export async function benchLeases(
       deliveryP99: percentile(latencies, 99),
       deliverySamples: latencies.length,
       cronToLeaseMs: cron,
+      ...costs,
     };
   } finally {
     closeConnections();
@@ -321,13 +336,16 @@ export function printLeaseFigures(f: LeaseFigures): void {
   console.log("\nRunners and leases (issue #4), PostgreSQL");
   console.log(
     `  lease cycles (acquire → report), ${RUNNERS} runners × ${WORKERS_PER_RUNNER} workers over ${FLEETS} fleets: ${Math.round(f.cyclesPerSecond).toLocaleString("en-US")} leases/s, cycle p50 ${f.cycleP50.toFixed(1)} ms, p99 ${f.cycleP99.toFixed(1)} ms (acquire p99 ${f.acquireP99.toFixed(1)} ms), errors ${f.errors}, events leased twice ${f.doubled}` +
-      `  [target ≥ 1,000/s: ${mark(f.cyclesPerSecond >= 1000)}; p99 ≤ 50 ms: ${mark(f.cycleP99 <= 50)}]`,
+      `  [issue 34: ≥ 2,500/s: ${mark(f.cyclesPerSecond >= 2500)}; p99 ≤ 25 ms: ${mark(f.cycleP99 <= 25)}]`,
   );
   console.log(
-    `  message posted → lease delivered to a waiting runner (${f.deliverySamples} samples): p50 ${f.deliveryP50.toFixed(1)} ms, p99 ${f.deliveryP99.toFixed(1)} ms  [target p99 ≤ 100 ms: ${mark(f.deliveryP99 <= 100)}]`,
+    `  a cycle's cost, whatever the machine's other load: API CPU ${f.apiCpuMsPerCycle.toFixed(2)} ms, PostgreSQL backends' CPU ${f.pgCpuMsPerCycle.toFixed(2)} ms (a backend exited meanwhile is missed), commits ${f.commitsPerCycle.toFixed(2)}`,
   );
   console.log(
-    `  cron instant → lease: ${f.cronToLeaseMs === null ? "no lease within 10 s" : `${f.cronToLeaseMs} ms`}  [target ≤ 1 s: ${mark(f.cronToLeaseMs !== null && f.cronToLeaseMs <= 1000)}]`,
+    `  message posted → lease delivered to a waiting runner (${f.deliverySamples} samples): p50 ${f.deliveryP50.toFixed(1)} ms, p99 ${f.deliveryP99.toFixed(1)} ms  [issue 34: p99 ≤ 20 ms: ${mark(f.deliveryP99 <= 20)}]`,
+  );
+  console.log(
+    `  cron instant → lease: ${f.cronToLeaseMs === null ? "no lease within 10 s" : `${f.cronToLeaseMs} ms`}  [issue 34: ≤ 100 ms: ${mark(f.cronToLeaseMs !== null && f.cronToLeaseMs <= 100)}]`,
   );
 }
 

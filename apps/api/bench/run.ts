@@ -19,6 +19,8 @@
  * in the default list), `baseline` this tree's users/me against another checkout's (the same way; BENCH_BASELINE
  * names the checkout's root, dependencies installed; not in the default list: issue 29's ≤ 2 %), `fleets` issue #3's messages and deep event-list figures, `leases` issue #4's lease cycles, delivery
  * and cron latency; the last two on PostgreSQL only; `approvals`, issue #14's gate figures, on both),
+ * BENCH_LEASE_API_DIR (the `leases` suite starts the API of this directory instead, e.g. another checkout's
+ * `apps/api` with its dependencies installed: its lease figures under this harness, same seed and load),
  * BENCH_FLEETS_PIN=1 (the `fleets` suite's message runs with the API on CPU 0 and wrk on CPU 1),
  * BENCH_INBOX_DEPTH (default 1000000: pending gates behind the approvals inbox on PostgreSQL),
  * BENCH_INBOX_DEPTH_PGLITE (default the same; 0 skips the deep inbox on PGlite),

@@ -1,4 +1,4 @@
-import { and, type Database, type DeliveredSealed, eq, leases, type Tx } from "@fleet/db";
+import { and, type Database, type DeliveredSealed, eq, fleets, leases, type Tx } from "@fleet/db";
 import type { Vault } from "../../runtime/vault.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { declaredValues, maskerOfValues, type SecretValue, secretValues } from "./mask.ts";
@@ -14,6 +14,8 @@ export interface MaskedLease {
   fleetId: string;
   workspaceId: string;
   deliveredSealed?: DeliveredSealed[] | null;
+  /** The fleet's declared secrets, when the caller read them with the lease (else they are read here). */
+  declared?: string[];
 }
 
 /** How long a run's masker is reused before its fleet's declaration and secrets are read again. */
@@ -152,7 +154,7 @@ export async function leaseMasker(ctx: ServiceContext, tx: Database | Tx, lease:
   const shown = lease.deliveredSealed?.length ?? 0;
   if (hit !== undefined && hit.until > ctx.now() && shown <= hit.sealedSeen) return hit.mask;
   const sealed = lease.deliveredSealed !== undefined ? lease.deliveredSealed : await sealedOf(tx, lease.id);
-  const fresh = await declaredValues(tx, ctx.vault, lease.fleetId, lease.workspaceId);
+  const fresh = await declaredValues(tx, ctx.vault, lease.fleetId, lease.workspaceId, lease.declared);
   if (sealed != null) fresh.push(...deliveredValues(ctx.vault, lease.workspaceId, sealed));
   return keepMasker(ctx, lease, fresh, sealed?.length ?? 0);
 }
@@ -162,17 +164,21 @@ export async function leaseMasker(ctx: ServiceContext, tx: Database | Tx, lease:
  * The lease's sealed deliveries are read each time (one row by key), so a cached masker misses none.
  */
 export async function leaseMaskerById(ctx: ServiceContext, leaseId: string): Promise<Mask> {
+  // The fleet's declaration comes with the lease, in one round trip (a report's hot path).
   const [lease] = await ctx.db
     .select({
       id: leases.id,
       fleetId: leases.fleetId,
       workspaceId: leases.workspaceId,
       deliveredSealed: leases.deliveredSealed,
+      definition: fleets.definition,
     })
     .from(leases)
+    .innerJoin(fleets, eq(fleets.id, leases.fleetId))
     .where(eq(leases.id, leaseId));
   if (lease === undefined) return (text) => text;
-  return leaseMasker(ctx, ctx.db, lease);
+  const { definition, ...held } = lease;
+  return leaseMasker(ctx, ctx.db, { ...held, declared: definition.requirements.credentials ?? [] });
 }
 
 /**

@@ -30,22 +30,28 @@ export function secretValues(opened: { name: string; data: unknown }[]): SecretV
 
 /**
  * The values of the fleet's declared secrets, read and opened once inside the caller's transaction (a
- * fleet that declares none reads its definition only).
+ * fleet that declares none reads its definition only; `known`, the declaration as the caller read it in
+ * the same query as its lease, reads nothing more).
  */
 export async function declaredValues(
   tx: Database | Tx,
   vault: Vault,
   fleetId: string,
   workspaceId: string,
+  known?: string[],
 ): Promise<SecretValue[]> {
+  const declared = known ?? (await declaredNames(tx, fleetId));
+  if (declared.length === 0) return [];
+  const rows = await declaredSecrets(tx, workspaceId, declared);
+  return secretValues(rows.map((row) => ({ name: row.name, data: vault.open(workspaceId, row.name, row) })));
+}
+
+async function declaredNames(tx: Database | Tx, fleetId: string): Promise<string[]> {
   const [fleet] = await tx
     .select({ definition: fleets.definition })
     .from(fleets)
     .where(eq(fleets.id, fleetId));
-  const declared = fleet?.definition.requirements.credentials ?? [];
-  if (declared.length === 0) return [];
-  const rows = await declaredSecrets(tx, workspaceId, declared);
-  return secretValues(rows.map((row) => ({ name: row.name, data: vault.open(workspaceId, row.name, row) })));
+  return fleet?.definition.requirements.credentials ?? [];
 }
 
 /** The rows of the declared secrets the workspace holds (sealed). */

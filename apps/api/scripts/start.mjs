@@ -93,11 +93,12 @@ if (!bundleIsFresh()) {
     writeFileSync(`${path}.${process.pid}`, contents);
     renameSync(`${path}.${process.pid}`, path);
   }
-  // Chunks of earlier builds, unless written in the last minute (another start's build of other sources).
+  // Chunks of earlier builds, unless written in the last ten minutes: a process started from another
+  // build (other sources, another port and directory) may not have read its service's chunks yet.
   const kept = new Set(outputs.map((output) => basename(output.path)));
   for (const name of readdirSync(chunksDir)) {
     const path = join(chunksDir, name);
-    if (!kept.has(name) && statSync(path).mtimeMs < Date.now() - 60_000) rmSync(path, { force: true });
+    if (!kept.has(name) && statSync(path).mtimeMs < Date.now() - 600_000) rmSync(path, { force: true });
   }
 }
 // `--build-only` (the container image's build stage): the bundle, without starting it.

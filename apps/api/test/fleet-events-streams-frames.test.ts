@@ -123,6 +123,26 @@ describe("live-tail streams", () => {
     }
   });
 
+  it("sends a batch too large for one NOTIFY whole and in order, a frame too large for any by reference", async () => {
+    const owner = await seedTenant();
+    const leased = await leasedFleet(owner);
+    const stream = await openTail(fleetStream(owner, leased.fleetId, "?kinds=chunk"), owner.apiKey);
+    try {
+      // One activity call is one flush: ~40 KB of frames, sent in several NOTIFYs of one commit, and
+      // the frame of 20,000 characters in the middle as the range of its part's ids.
+      const texts = Array.from({ length: 64 }, (_, n) =>
+        n === 31 ? "z".repeat(20_000) : `chunk ${n} ${"x".repeat(400)}`,
+      );
+      await publishChunks(leased, texts);
+      await stream.next((f) => f.data.payload?.text === texts[63]);
+      expect(chunkTexts(stream)).toEqual(texts);
+      const ids = framesOf(stream, "chunk").map((f) => Number(f.id));
+      expect(ids.every((id, n) => n === 0 || id === ids[n - 1]! + 1)).toBe(true);
+    } finally {
+      stream.close();
+    }
+  });
+
   it("publishes a cron event entering and an integration grant's gate opening", async () => {
     const owner = await seedTenant();
     const leased = await leasedFleet(owner);

@@ -1,8 +1,6 @@
-import { createHash } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
@@ -15,6 +13,9 @@ import { migrateChecked } from "./journal.ts";
 import { acquireLock } from "./lock.ts";
 import { readOnly, retryLost } from "./retry.ts";
 import * as schema from "./schema/index.ts";
+import { parseDatabaseUrl } from "./target.ts";
+
+export { controlSocketPath, parseDatabaseUrl } from "./target.ts";
 
 export type Schema = typeof schema;
 /** The drizzle handle, the same type over either driver. */
@@ -97,20 +98,6 @@ const MIGRATION_LOCK = 7_311_045_022;
 /** The rows of a raw `db.execute`, whatever the driver (postgres.js answers an array, PGlite `{rows}`). */
 export function resultRows<T>(result: unknown): T[] {
   return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
-}
-
-/** Parses DATABASE_URL: `postgres://…`, `pglite://memory`, or `pglite://<dir>` (relative to the cwd). */
-export function parseDatabaseUrl(
-  url: string,
-): { kind: "postgres"; url: string } | { kind: "pglite"; dir: string | null } {
-  if (url.startsWith("postgres://") || url.startsWith("postgresql://")) return { kind: "postgres", url };
-  if (url.startsWith("pglite://")) {
-    const rest = url.slice("pglite://".length);
-    if (rest === "memory" || rest === "memory://") return { kind: "pglite", dir: null };
-    if (rest.length === 0) throw new Error("pglite:// needs a directory or `memory`");
-    return { kind: "pglite", dir: resolve(rest) };
-  }
-  throw new Error("must start with postgres://, postgresql:// or pglite://");
 }
 
 export async function openDatabase(url: string, options: OpenOptions = {}): Promise<DatabaseHandle> {
@@ -390,13 +377,6 @@ function openPostgres(
       await Promise.all([sql.end({ timeout: 5 }), listener.end()]);
     },
   };
-}
-
-/** Where the process holding an embedded directory answers operator commands; unix socket paths are
- * limited to ~100 bytes, so it lives in the temp directory, named by the data directory. */
-export function controlSocketPath(dir: string): string {
-  const digest = createHash("sha256").update(resolve(dir)).digest("hex").slice(0, 16);
-  return join(tmpdir(), `fleet-${digest}.sock`);
 }
 
 async function openPglite(dir: string | null, controlSocket: string | null): Promise<DatabaseHandle> {

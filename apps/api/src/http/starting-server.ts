@@ -5,7 +5,9 @@ import {
   type Server,
   type ServerResponse,
 } from "node:http";
-import { Problem } from "@fleet/contracts";
+// The error registry alone, not the contracts' barrel: the server that answers while starting is loaded
+// before the rest of the bundle (main.ts).
+import { Problem } from "@fleet/contracts/errors";
 import { type Responses, requestIdOf } from "./responses.ts";
 
 /** What `/healthz` answers, while starting and after. */

@@ -47,6 +47,14 @@ export interface PeriodicJob {
 
 export class SchedulerUnavailable extends Error {}
 
+/**
+ * How long after an instant sent ahead its wake-up comes: pg-boss fetches jobs whose `start_after` is
+ * before the database's clock, which may be a little behind ours.
+ */
+const WAKE_AFTER_MS = 5;
+/** Instants further ahead than this get no wake-up (the poll finds them): a timer holds at most ~24.8 days. */
+const WAKE_AHEAD_MAX_MS = 24 * 3_600_000;
+
 /** pg-boss 12's internal queue through which cron passes forward due instants. */
 const SEND_IT_QUEUE = "__pgboss__send-it";
 
@@ -62,6 +70,10 @@ export class ScheduleEngine {
   private stopped = false;
   private retryTimer: NodeJS.Timeout | null = null;
   private offers: NodeJS.Timeout[] = [];
+  /** The fire worker's id, for waking it at an instant sent ahead; null until started. */
+  private fireWorker: string | null = null;
+  /** Wake-ups at the instants this instance sent ahead (`sendAhead`). */
+  private readonly wakeUps = new Set<NodeJS.Timeout>();
 
   constructor(
     shared: DatabaseHandle["shared"],
@@ -99,7 +111,7 @@ export class ScheduleEngine {
       // once a second: with NOTIFY it wakes at once, which takes up to a second off cron → event. The
       // queue is pg-boss's own (pinned version); if it ever goes, forwarding still works by polling.
       await this.boss.updateQueue(SEND_IT_QUEUE, { notify: true }).catch(() => {});
-      await this.boss.work(
+      this.fireWorker = await this.boss.work(
         FIRE_QUEUE,
         // Every half second even with NOTIFY on (whose backstop poll is otherwise 30 s): a fire sent
         // ahead becomes due at its instant without any notification, and is found by this poll.
@@ -140,6 +152,8 @@ export class ScheduleEngine {
     this.stopped = true;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     for (const offer of this.offers) clearInterval(offer);
+    for (const wakeUp of this.wakeUps) clearTimeout(wakeUp);
+    this.wakeUps.clear();
     if (this.ready) await this.boss.stop({ graceful: true, close: true, timeout: 5_000 }).catch(() => {});
     this.ready = false;
   }
@@ -176,15 +190,33 @@ export class ScheduleEngine {
   }
 
   /**
-   * Sends a fire ahead, held by pg-boss until `at`: the fire worker polls every half second, so it
-   * becomes an event within about that of its instant, where the cron pass (once a second, at a phase
-   * that drifts) takes up to a second. The cron registration stays the source of every fire; this one
-   * only gets there first, and the later of the two is dropped as a second delivery of its instant.
+   * Sends a fire ahead, held by pg-boss until `at`, and wakes this instance's fire worker just after `at`
+   * so it fetches the job then: it becomes an event within a round trip of its instant, where the worker's
+   * half-second poll (which still finds it, on any instance, if the wake-up is lost) took up to half a
+   * second and the cron pass (once a second, at a phase that drifts) up to a second. The cron registration
+   * stays the source of every fire; this one only gets there first, and the later of the two is dropped as
+   * a second delivery of its instant.
    */
   sendAhead(data: FireData, at: number): Promise<void> {
     if (!this.ready) return Promise.reject(new SchedulerUnavailable("the scheduler is not reachable"));
     const options = { startAfter: new Date(at), singletonKey: `${data.schedule_id}:${at}` };
-    return this.within(this.boss.send(FIRE_QUEUE, data, options).then(() => undefined));
+    return this.within(this.boss.send(FIRE_QUEUE, data, options).then(() => this.wakeAt(at + WAKE_AFTER_MS)));
+  }
+
+  /** Wakes the fire worker at `at` (not beyond a day ahead: the poll finds those, and timers overflow). */
+  private wakeAt(at: number): void {
+    const worker = this.fireWorker;
+    const delay = at - Date.now();
+    if (worker === null || this.stopped || delay > WAKE_AHEAD_MAX_MS) return;
+    const wakeUp = setTimeout(
+      () => {
+        this.wakeUps.delete(wakeUp);
+        if (this.ready) this.boss.notifyWorker(worker);
+      },
+      Math.max(0, delay),
+    );
+    wakeUp.unref();
+    this.wakeUps.add(wakeUp);
   }
 
   unregister(key: string): Promise<void> {

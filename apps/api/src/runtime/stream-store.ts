@@ -12,6 +12,13 @@ export const STREAM_CHANNEL = "stream_frames";
 
 /** NOTIFY refuses payloads of 8,000 bytes or more; what does not fit goes by reference. */
 const NOTIFY_MAX_BYTES = 7_900;
+/**
+ * A batch's frames are sent in NOTIFYs of the frames that start within each 3,900 bytes of the batch's
+ * text, so a part of frames under 3,900 bytes each always fits, however many the batch holds. One NOTIFY
+ * of the whole batch overflowed at ~20 frames (a flush under load) and every instance then read the
+ * frames back from the table: a query a flush, on the pool the requests use.
+ */
+const PART_BYTES = 3_900;
 /** Publishers' transactions take this lock first, so frame ids commit in increasing order. */
 const PUBLISH_LOCK = 7_311_045_015;
 
@@ -19,8 +26,10 @@ const PUBLISH_LOCK = 7_311_045_015;
  * One statement stores a batch (`$1`, a JSON array of frames, each with its place `n`), in its own
  * transaction: it takes the publishers' lock before it draws ids, so ids commit in increasing order; stores
  * the frames in `stream_frames`, ids drawn in the batch's order; copies those that carry a lease id into
- * `run_frames`, up to `$2` a lease (the rows kept before, plus this batch's, counted per lease); and sends one
- * NOTIFY with the stored frames, or the range of their ids when that payload would not fit.
+ * `run_frames`, up to `$2` a lease (the rows kept before, plus this batch's, counted per lease); and sends the
+ * stored frames in NOTIFYs of at most ~7,800 bytes each, in id order (a volatile output is computed after the
+ * sort), all delivered at the one commit; a part holding a frame too large to fit is sent as the range of
+ * its ids instead.
  */
 const STORE_FRAMES = `
 with locked as (select pg_advisory_xact_lock(${PUBLISH_LOCK})), stored as (
@@ -36,20 +45,24 @@ with locked as (select pg_advisory_xact_lock(${PUBLISH_LOCK})), stored as (
     from (select s.*, row_number() over (partition by s.lease_id order by s.id) as place
             from stored s where s.lease_id is not null) as r
    where r.place <= $2::int - (select count(*) from run_frames k where k.lease_id = r.lease_id)
-), note as (
-  select json_build_object('f', json_agg(json_build_object(
-           'id', id, 'workspace_id', workspace_id, 'fleet_id', fleet_id, 'event_id', event_id,
-           'lease_id', lease_id, 'kind', kind, 'payload', payload, 'at', at) order by id))::text as frames,
+), framed as (
+  select id, frame, sum(octet_length(frame) + 1) over (order by id) - octet_length(frame) - 1 as before
+    from (select id, json_build_object(
+            'id', id, 'workspace_id', workspace_id, 'fleet_id', fleet_id, 'event_id', event_id,
+            'lease_id', lease_id, 'kind', kind, 'payload', payload, 'at', at)::text as frame
+            from stored) as s
+), parts as (
+  select before / ${PART_BYTES} as part, '{"f":[' || string_agg(frame, ',' order by id) || ']}' as frames,
          min(id) as low, max(id) as high
-    from stored
+    from framed group by 1
 )
 select pg_notify('${STREAM_CHANNEL}', case when octet_length(frames) > ${NOTIFY_MAX_BYTES}
          then json_build_object('r', json_build_array(low, high))::text else frames end)
-  from note`;
+  from parts order by part`;
 
 /**
  * Stores a batch of frames in one round trip (see STORE_FRAMES): the replay window's rows, a lease's
- * first `runFramesPerLease` frames copied for its run review, and the NOTIFY that fans them out.
+ * first `runFramesPerLease` frames copied for its run review, and the NOTIFYs that fan them out.
  */
 export async function storeFrames(
   handle: DatabaseHandle,

@@ -4,6 +4,7 @@ import type { OutputOf } from "@fleet/contracts";
 import type { createApiKey } from "@fleet/contracts/api-keys/create-api-key";
 import type { enrollRunner } from "@fleet/contracts/runners/enroll-runner";
 import { describe, expect, it } from "vitest";
+import { bootstrapTenant } from "../src/services/tenants/tenants.ts";
 import {
   call,
   callAt,
@@ -250,7 +251,45 @@ describe("the HTTP surface", () => {
           (line) => line.includes(String(response.body.request_id)) && line.includes('"level":50'),
         );
         expect(logged).toBeDefined();
+        expect(logged).toMatch(/relation \\"api_keys\\" does not exist/); // the database's own words are kept
+        expect(logged).not.toContain("params:"); // the statement's parameters are not: the key's hash was one
         expect(broken.logs.join("\n")).not.toContain(apiKey);
+      } finally {
+        await broken.app.close();
+        await broken.database.close();
+      }
+    },
+  );
+
+  // A failed write's parameters are what its caller sent (a body, a key's hash): the log keeps none of
+  // them, and a line stays short whatever the statement.
+  it.runIf(databaseKind === "pglite")(
+    "logs a failed write without the statement's parameters, in a line of bounded size",
+    async () => {
+      const broken = await startApi();
+      // Its own embedded database: the tenant is made there.
+      const { api_key: apiKey } = await bootstrapTenant(broken.app.services, {
+        tenantName: "refused keys",
+        email: "owner@refused-keys.test",
+      });
+      await broken.database.query(`
+        create function refuse_keys() returns trigger language plpgsql as $$
+        begin raise exception 'keys refused'; end $$`);
+      await broken.database.query(
+        "create trigger refuse_keys before insert on api_keys for each row execute function refuse_keys()",
+      );
+      const canary = `canary-${"x".repeat(40)}`;
+      try {
+        const minted = await callAt(broken.baseUrl, "POST", "/v1/api-keys", {
+          token: apiKey,
+          body: { key_name: "deploy-bot", description: canary },
+        });
+        expect(minted.status).toBe(500);
+        const failed = broken.logs.filter((line) => line.includes('"level":50'));
+        expect(failed.length).toBeGreaterThan(0);
+        expect(failed.join("\n")).toContain("keys refused");
+        expect(failed.join("\n")).not.toContain(canary);
+        for (const line of failed) expect(line.length).toBeLessThan(8_000);
       } finally {
         await broken.app.close();
         await broken.database.close();

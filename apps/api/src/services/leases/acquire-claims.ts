@@ -95,29 +95,12 @@ export async function claimOne(db: Database, row: ClaimRow): Promise<Lease | nul
           limit 1
           for no key update of e, f skip locked
         ),
-        fenced as (
-          update fleets f set fence_seq = f.fence_seq + 1, leased_until = ${now + row.ttlMs}::bigint
-          from c where f.id = c.fleet_id
-          returning f.fence_seq
+        a as (
+          select c.*, ${row.id}::uuid as lease_id, ${row.runnerId}::uuid as runner_id, ${row.historyId}::uuid as history_id
+          from c
         ),
-        lease as (
-          insert into leases (id, runner_id, fleet_id, workspace_id, event_id, fencing_token, kind, status, created_at, expires_at)
-          select ${row.id}::uuid, ${row.runnerId}::uuid, c.fleet_id, c.workspace_id, c.event_id, fenced.fence_seq,
-                 case when exists (select 1 from leases p where p.event_id = c.event_id) then 'reclaim' else 'fresh' end,
-                 'running', ${now}::bigint, ${now + row.ttlMs}::bigint
-          from c, fenced
-          returning id, fencing_token, kind, expires_at
-        ),
-        history as (
-          insert into runner_events (id, runner_id, event_type, detail, created_at)
-          select ${row.historyId}::uuid, ${row.runnerId}::uuid, 'lease_acquired',
-                 jsonb_build_object('lease_id', lease.id, 'fleet_id', c.fleet_id, 'fencing_token', lease.fencing_token),
-                 ${now}::bigint
-          from lease, c
-        )
-        select lease.id as lease_id, c.fleet_id, c.workspace_id, c.event_id, lease.fencing_token, lease.kind,
-               lease.expires_at, c.event_type, c.actor, c.request_json, c.name, c.definition
-        from lease, c`),
+        ${claimWrites(now, now + row.ttlMs)}
+        select * from claimed`),
   );
   const [claimed] = rows;
   return claimed === undefined ? null : leaseOf(claimed);
@@ -183,6 +166,28 @@ export async function claimMany(db: Database, rows: ClaimRow[]): Promise<Map<str
           join r on r.k = d.k
           where d.needs <@ r.labels
         ),
+        ${claimWrites(now, until)}
+        select s.found, s.fleets, x.* from (
+          select (select count(*) from c) as found, (select count(*) from d) as fleets
+        ) s left join claimed x on true`),
+  );
+  const leased = new Map<string, Lease>();
+  for (const row of claimed) if (row.lease_id !== null) leased.set(row.lease_id, leaseOf(row));
+  // Fewer waiting events than acquires, and every fleet among them leased: nothing more is waiting for
+  // any of them (as `claimOne` would have found); otherwise the rest try alone.
+  const summary = claimed[0];
+  const drained =
+    summary !== undefined && Number(summary.found) < rows.length && Number(summary.fleets) === leased.size;
+  return new Map(rows.map((row) => [row.id, leased.get(row.id) ?? (drained ? null : "alone")]));
+}
+
+/**
+ * A claim's writes, from the CTE `a` of claimed events (each with its fleet's columns and the lease,
+ * runner and history ids of the acquire it goes to): each fleet's fencing sequence is bumped, and the
+ * lease and its history row are written. `claimed` is what the acquires are answered.
+ */
+function claimWrites(now: number, until: number) {
+  return sql`
         fenced as (
           update fleets f set fence_seq = f.fence_seq + 1, leased_until = ${until}::bigint
           from a where f.id = a.fleet_id
@@ -202,23 +207,12 @@ export async function claimMany(db: Database, rows: ClaimRow[]): Promise<Map<str
                  jsonb_build_object('lease_id', lease.id, 'fleet_id', a.fleet_id, 'fencing_token', lease.fencing_token),
                  ${now}::bigint
           from lease join a on a.lease_id = lease.id
-        )
-        select s.found, s.fleets, x.* from (
-          select (select count(*) from c) as found, (select count(*) from d) as fleets
-        ) s left join (
+        ),
+        claimed as (
           select lease.id as lease_id, a.fleet_id, a.workspace_id, a.event_id, lease.fencing_token, lease.kind,
                  lease.expires_at, a.event_type, a.actor, a.request_json, a.name, a.definition
           from lease join a on a.lease_id = lease.id
-        ) x on true`),
-  );
-  const leased = new Map<string, Lease>();
-  for (const row of claimed) if (row.lease_id !== null) leased.set(row.lease_id, leaseOf(row));
-  // Fewer waiting events than acquires, and every fleet among them leased: nothing more is waiting for
-  // any of them (as `claimOne` would have found); otherwise the rest try alone.
-  const summary = claimed[0];
-  const drained =
-    summary !== undefined && Number(summary.found) < rows.length && Number(summary.fleets) === leased.size;
-  return new Map(rows.map((row) => [row.id, leased.get(row.id) ?? (drained ? null : "alone")]));
+        )`;
 }
 
 function leaseOf(claimed: Claimed): Lease {

@@ -2,9 +2,10 @@ import { charges, eq, fleetEvents, fleets, leases, sql } from "@fleet/db";
 import { describe, expect, it } from "vitest";
 import { newId } from "../src/runtime/ids.ts";
 import { claimMany } from "../src/services/leases/acquire-claims.ts";
+import { renewMany } from "../src/services/leases/renew-batches.ts";
 import { finishReports, type ReportRow } from "../src/services/leases/report-batches.ts";
 import { labelledFleet, messageFleet, uniqueLabel } from "./fleet-fixtures.ts";
-import { seedTenant, testApi, useIsolatedApi } from "./harness.ts";
+import { call, seedTenant, testApi, useIsolatedApi } from "./harness.ts";
 import { acquire, type EnrolledRunner, enrollRunner, type HeldLease, report } from "./runner-fixtures.ts";
 
 // Issue 34: acquires and reports are batched (one statement and one commit per batch). These are the races
@@ -76,6 +77,14 @@ function reportRow(
     at,
     period: new Date(at).toISOString().slice(0, 7),
   };
+}
+
+/** Renews the lease through the runner route. */
+function renew(runner: EnrolledRunner, lease: HeldLease, token = lease.fencing_token) {
+  return call<Record<string, unknown>>("POST", `/v1/runners/me/leases/${lease.lease_id}/renew`, {
+    token: runner.token,
+    body: { fencing_token: token },
+  });
 }
 
 describe("lease batches", () => {
@@ -235,5 +244,89 @@ describe("lease batches", () => {
       .from(charges)
       .where(sql`${charges.fleetId} in ${fleetIds}`);
     expect(charged).toHaveLength(4);
+  });
+  it("extends only the current holder's lease when stale and current renewals share a statement", async () => {
+    const label = uniqueLabel();
+    const { fleetIds } = await busyFleets(label, 1, 1);
+    const fleetId = fleetIds[0]!;
+    const first = await enrollRunner({ labels: [label] });
+    const second = await enrollRunner({ labels: [label] });
+    const old = (await acquire(first)).body.lease!;
+    await expire(old.lease_id);
+    const current = (await acquire(second)).body.lease!;
+    const api = await testApi();
+    const at = Date.now() + 5_000;
+    const row = (runnerId: string, leaseId: string, fencingToken: number) => ({
+      id: newId(at),
+      leaseId,
+      runnerId,
+      fencingToken,
+      at,
+      ttlMs: 30_000,
+      period: new Date(at).toISOString().slice(0, 7),
+    });
+    const rows = [
+      row(first.runnerId, old.lease_id, old.fencing_token),
+      row(second.runnerId, current.lease_id, old.fencing_token),
+      row(first.runnerId, current.lease_id, current.fencing_token),
+      row(second.runnerId, current.lease_id, current.fencing_token),
+    ];
+    const answers = await renewMany(api.database.db, rows);
+    expect(rows.map((one) => answers.get(one.id))).toEqual([null, null, null, at + 30_000]);
+    const [lease] = await api.database.db.select().from(leases).where(eq(leases.id, current.lease_id));
+    expect(lease!.expiresAt).toBe(at + 30_000);
+    const [fleet] = await api.database.db.select().from(fleets).where(eq(fleets.id, fleetId));
+    expect(fleet!.leasedUntil).toBe(at + 30_000);
+    // The lapsed lease stays as it was: marked expired by the acquire, never revived.
+    const [lapsed] = await api.database.db.select().from(leases).where(eq(leases.id, old.lease_id));
+    expect(lapsed!.status).toBe("expired");
+  });
+
+  it("renews racing holders over HTTP, refusing stale tokens and a lease its report ended", async () => {
+    const label = uniqueLabel();
+    const { fleetIds } = await busyFleets(label, 4, 2);
+    const runners = await Promise.all(Array.from({ length: 4 }, () => enrollRunner({ labels: [label] })));
+    const held = await Promise.all(
+      runners.map(async (runner) => ({ runner, lease: (await acquire(runner)).body.lease! })),
+    );
+    expect(held.map(({ lease }) => lease.fleet_id).sort()).toEqual([...fleetIds].sort());
+    const lapsed = held[0]!;
+    await expire(lapsed.lease.lease_id);
+    const taker = await enrollRunner({ labels: [label] });
+    const current = (await acquire(taker)).body.lease!;
+    expect(current.fleet_id).toBe(lapsed.lease.fleet_id);
+    const ending = held[1]!;
+    const sent = await Promise.all([
+      renew(lapsed.runner, lapsed.lease),
+      renew(taker, current, lapsed.lease.fencing_token),
+      renew(taker, current),
+      renew(taker, current),
+      report(ending.runner, ending.lease),
+      renew(ending.runner, ending.lease),
+      ...held.slice(2).flatMap(({ runner, lease }) => [renew(runner, lease), renew(runner, lease)]),
+    ]);
+    const [stale, staleToken, once, twice, ended, afterReport, ...rest] = sent;
+    expect(stale!.status).toBe(409);
+    expect(stale!.body.error_code).toBe("UZ-RUN-005");
+    expect(staleToken!.status).toBe(409);
+    expect([once!.status, twice!.status]).toEqual([200, 200]);
+    expect(ended!.status).toBe(200);
+    // Renewed before the report, or refused after it: never a lease revived once ended.
+    expect([200, 409]).toContain(afterReport!.status);
+    for (const answer of rest) expect(answer.status).toBe(200);
+    const api = await testApi();
+    const [endedLease] = await api.database.db
+      .select()
+      .from(leases)
+      .where(eq(leases.id, ending.lease.lease_id));
+    expect(endedLease!.status).toBe("succeeded");
+    const [endedFleet] = await api.database.db
+      .select()
+      .from(fleets)
+      .where(eq(fleets.id, ending.lease.fleet_id));
+    expect(endedFleet!.leasedUntil).toBeNull();
+    const [currentLease] = await api.database.db.select().from(leases).where(eq(leases.id, current.lease_id));
+    expect(currentLease!.status).toBe("running");
+    expect(currentLease!.expiresAt).toBeGreaterThan(Date.now());
   });
 });

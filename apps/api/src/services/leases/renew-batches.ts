@@ -19,9 +19,10 @@ export interface RenewRow {
  * left (its own cap, then its fleet's period budget, as `runRefusal` reads them) is extended to
  * `at + ttlMs`, never past `created_at + 12 h`, and its fleet's `leased_until` with it. Each fleet row is
  * locked as the single renewal locked it (`for no key update`: acquires, reports and other fenced writes
- * wait; a write that changed the row meanwhile is seen, and the checks made again on it). Two renewals of
+ * wait; a write that changed the row meanwhile is seen, and the checks made again on it), in id order as
+ * the report and charge batches lock them, so two batches never deadlock on each other's fleets. Two renewals of
  * one lease never share a batch (the queue's conflict key). A renewal the statement did not extend is
- * answered null and told why by the single path (`renewLease`), off the hot one.
+ * answered null and told why by the single path (`renewAlone`), off the hot one.
  */
 export async function renewMany(db: Database, rows: RenewRow[]): Promise<Map<string, number | null>> {
   const column = <K extends keyof RenewRow>(key: K) => sql.param(rows.map((row) => row[key]));
@@ -46,6 +47,7 @@ export async function renewMany(db: Database, rows: RenewRow[]): Promise<Map<str
           and (f.period_budget_nanos is null
             or case when f.spend_period = i.period then f.period_spend_nanos else 0 end
               + l.usage_nanos - l.model_nanos < f.period_budget_nanos)
+        order by f.id
         for no key update of f
       ),
       renewed as (

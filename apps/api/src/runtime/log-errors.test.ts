@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { loggedError } from "./log-errors.ts";
+
+/** Built as drizzle-orm builds its own (the real one is met end to end in test/http-surface.test.ts). */
+class DrizzleQueryError extends Error {
+  constructor(
+    readonly query: string,
+    readonly params: unknown[],
+    cause: Error,
+  ) {
+    super(`Failed query: ${query}\nparams: ${params}`);
+    Error.captureStackTrace(this, DrizzleQueryError);
+    this.cause = cause;
+  }
+}
+
+describe("loggedError", () => {
+  it("keeps a failed query's first line, frames and cause, never its parameters", () => {
+    const canary = "canary body\n    at noon (secret.ts:1:1)\nparams: more";
+    const cause = Object.assign(new Error('relation "api_keys" does not exist'), { code: "42P01" });
+    const error = new DrizzleQueryError("select * from api_keys where id = $1", [canary], cause);
+    const logged = loggedError(error);
+    const text = JSON.stringify(logged);
+    expect(text).not.toContain("canary");
+    expect(text).not.toContain("noon");
+    expect(text).not.toContain("params:");
+    expect(logged.type).toBe("DrizzleQueryError");
+    expect(logged.message).toBe("Failed query: select * from api_keys where id = $1");
+    expect(logged.stack).toMatch(/^\s+at /);
+    expect(logged.cause).toMatchObject({ message: 'relation "api_keys" does not exist', code: "42P01" });
+  });
+
+  it("cuts the value a data exception quotes", () => {
+    const error = Object.assign(new Error('invalid input syntax for type uuid: "a-caller-value"'), {
+      code: "22P02",
+    });
+    expect(loggedError(error).message).toBe('invalid input syntax for type uuid: "…"');
+  });
+
+  it("keeps a ZodError's issues, an AggregateError's errors and what a thrown value says", () => {
+    const parsed = z.object({ name: z.string() }).safeParse({ name: 1 });
+    expect(loggedError(parsed.error).message).toContain(`"path": [ "name" ]`);
+    const refused = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
+    const aggregate = Object.assign(new AggregateError([refused, new Error("second")], ""), {
+      code: "ECONNREFUSED",
+    });
+    expect(loggedError(aggregate)).toMatchObject({
+      code: "ECONNREFUSED",
+      errors: [
+        { code: "ECONNREFUSED", message: "connect ECONNREFUSED 127.0.0.1:5432" },
+        { message: "second" },
+      ],
+    });
+    expect(loggedError(Object.create(null))).toEqual({ type: "object", message: "" });
+    expect(loggedError({ code: "E1", message: "plain\nsecond line" })).toEqual({
+      type: "object",
+      code: "E1",
+      message: "plain",
+    });
+    expect(loggedError("x".repeat(2_000)).message).toHaveLength(501);
+  });
+});

@@ -1,7 +1,8 @@
 import { eq, fleets, leases } from "@fleet/db";
+import { expect } from "vitest";
 import { labelledFleet, messageFleet } from "./fleet-fixtures.ts";
 import { call, seedTenant, testApi } from "./harness.ts";
-import type { EnrolledRunner, HeldLease } from "./runner-fixtures.ts";
+import { acquire, type EnrolledRunner, enrollRunner, type HeldLease } from "./runner-fixtures.ts";
 
 // What the lease batch tests (acquires, reports, renewals: issue 34) set up.
 
@@ -38,4 +39,23 @@ export function renew(runner: EnrolledRunner, lease: HeldLease, token = lease.fe
     token: runner.token,
     body: { fencing_token: token },
   });
+}
+
+/**
+ * `count` fleets of a fresh label, each leased by a runner of its own; then the first fleet's lease lapses
+ * and goes to another runner (`taker`, holding `current`): its old holder (`lapsed`) is now stale.
+ */
+export async function heldWithLapse(label: string, count: number, messages: number) {
+  const { fleetIds, events } = await busyFleets(label, count, messages);
+  const runners = await Promise.all(Array.from({ length: count }, () => enrollRunner({ labels: [label] })));
+  const held = await Promise.all(
+    runners.map(async (runner) => ({ runner, lease: (await acquire(runner)).body.lease! })),
+  );
+  expect(held.map(({ lease }) => lease.fleet_id).sort()).toEqual([...fleetIds].sort());
+  const lapsed = held[0]!;
+  await expire(lapsed.lease.lease_id);
+  const taker = await enrollRunner({ labels: [label] });
+  const current = (await acquire(taker)).body.lease!;
+  expect(current.fleet_id).toBe(lapsed.lease.fleet_id);
+  return { fleetIds, events, held, lapsed, taker, current };
 }

@@ -5,7 +5,7 @@ import { claimMany } from "../src/services/leases/acquire-claims.ts";
 import { finishReports, type ReportRow } from "../src/services/leases/report-batches.ts";
 import { uniqueLabel } from "./fleet-fixtures.ts";
 import { testApi, useIsolatedApi } from "./harness.ts";
-import { busyFleets, expire } from "./lease-batch-fixtures.ts";
+import { busyFleets, expire, heldWithLapse } from "./lease-batch-fixtures.ts";
 import { acquire, type EnrolledRunner, enrollRunner, type HeldLease, report } from "./runner-fixtures.ts";
 
 // Issue 34: acquires and reports are batched (one statement and one commit per batch). These are the races
@@ -161,18 +161,8 @@ describe("lease batches", () => {
 
   it("lets one of racing reports win over HTTP, refusing stale tokens and repeats alike", async () => {
     const label = uniqueLabel();
-    const { fleetIds, events } = await busyFleets(label, 4, 1);
-    const runners = await Promise.all(Array.from({ length: 4 }, () => enrollRunner({ labels: [label] })));
-    const held = await Promise.all(
-      runners.map(async (runner) => ({ runner, lease: (await acquire(runner)).body.lease! })),
-    );
-    expect(held.map(({ lease }) => lease.fleet_id).sort()).toEqual([...fleetIds].sort());
     // The first fleet's lease lapses and goes to another runner: its old holder now reports with a stale token.
-    const lapsed = held[0]!;
-    await expire(lapsed.lease.lease_id);
-    const taker = await enrollRunner({ labels: [label] });
-    const current = (await acquire(taker)).body.lease!;
-    expect(current.fleet_id).toBe(lapsed.lease.fleet_id);
+    const { fleetIds, events, held, lapsed, taker, current } = await heldWithLapse(label, 4, 1);
     const sent = await Promise.all([
       report(lapsed.runner, lapsed.lease, { response_text: "stale" }),
       report(taker, current, { response_text: "current" }),

@@ -4,7 +4,7 @@ import { newId } from "../src/runtime/ids.ts";
 import { renewMany } from "../src/services/leases/renew-batches.ts";
 import { uniqueLabel } from "./fleet-fixtures.ts";
 import { testApi, useIsolatedApi } from "./harness.ts";
-import { busyFleets, expire, renew } from "./lease-batch-fixtures.ts";
+import { busyFleets, expire, heldWithLapse, renew } from "./lease-batch-fixtures.ts";
 import { acquire, type EnrolledRunner, enrollRunner, type HeldLease, report } from "./runner-fixtures.ts";
 
 // Issue 34: renewals are batched (one statement and one commit per batch). The races and rules the batch
@@ -128,17 +128,7 @@ describe("lease renewal batches", () => {
 
   it("renews racing holders over HTTP, refusing stale tokens and a lease its report ended", async () => {
     const label = uniqueLabel();
-    const { fleetIds } = await busyFleets(label, 4, 2);
-    const runners = await Promise.all(Array.from({ length: 4 }, () => enrollRunner({ labels: [label] })));
-    const held = await Promise.all(
-      runners.map(async (runner) => ({ runner, lease: (await acquire(runner)).body.lease! })),
-    );
-    expect(held.map(({ lease }) => lease.fleet_id).sort()).toEqual([...fleetIds].sort());
-    const lapsed = held[0]!;
-    await expire(lapsed.lease.lease_id);
-    const taker = await enrollRunner({ labels: [label] });
-    const current = (await acquire(taker)).body.lease!;
-    expect(current.fleet_id).toBe(lapsed.lease.fleet_id);
+    const { held, lapsed, taker, current } = await heldWithLapse(label, 4, 2);
     const ending = held[1]!;
     const sent = await Promise.all([
       renew(lapsed.runner, lapsed.lease),

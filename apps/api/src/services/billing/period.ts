@@ -1,4 +1,4 @@
-import { sql } from "@fleet/db";
+import { type SQL, sql } from "@fleet/db";
 
 /** The billing period holding `at`: the calendar month in UTC, as `YYYY-MM`, with its bounds in epoch ms. */
 export interface Period {
@@ -21,9 +21,10 @@ export function periodOf(at: number): Period {
 
 /**
  * A fleet's spend in `period`, in SQL over the fleet row aliased `f`: its counter, read as 0 once the period
- * has turned (the counter is reset by the next write, not by a sweep).
+ * has turned (the counter is reset by the next write, not by a sweep). `period` is a value, or a column of
+ * a batch's rows (each row its own period).
  */
-export function spendThisPeriod(period: string) {
+export function spendThisPeriod(period: string | SQL) {
   return sql`case when f.spend_period = ${period} then f.period_spend_nanos else 0 end`;
 }
 

@@ -1,4 +1,5 @@
 import { type Database, resultRows, sql } from "@fleet/db";
+import { spendThisPeriod } from "../billing/period.ts";
 import { LEASE_MAX_MS } from "./lease-terms.ts";
 
 /** One renewal waiting for its batch. */
@@ -45,8 +46,7 @@ export async function renewMany(db: Database, rows: RenewRow[]): Promise<Map<str
           and f.fence_seq = l.fencing_token
           and (f.run_budget_nanos is null or l.usage_nanos < f.run_budget_nanos)
           and (f.period_budget_nanos is null
-            or case when f.spend_period = i.period then f.period_spend_nanos else 0 end
-              + l.usage_nanos - l.model_nanos < f.period_budget_nanos)
+            or ${spendThisPeriod(sql`i.period`)} + l.usage_nanos - l.model_nanos < f.period_budget_nanos)
         order by f.id
         for no key update of f
       ),

@@ -1,4 +1,5 @@
 import { type Database, resultRows, sql } from "@fleet/db";
+import { spendThisPeriod } from "../billing/period.ts";
 import { eventFinishedWebhookEvent } from "../fleet-events/event-webhooks.ts";
 
 /** One report, priced and masked, as its batch's statement takes it. */
@@ -125,7 +126,7 @@ export async function finishReports(db: Database, rows: ReportRow[]): Promise<Ma
           events_processed = f.events_processed + 1,
           budget_used_nanos = f.budget_used_nanos + ended.cost,
           charged_nanos = f.charged_nanos + ended.cost,
-          period_spend_nanos = case when f.spend_period = ended.period then f.period_spend_nanos else 0 end + ended.cost,
+          period_spend_nanos = ${spendThisPeriod(sql`ended.period`)} + ended.cost,
           spend_period = ended.period
         from ended where f.id = ended.fleet_id
         returning f.id, f.period_budget_nanos, f.period_spend_nanos, f.budget_alert_percents

@@ -1,4 +1,5 @@
 import { type Database, type DeliveredSealed, resultRows, sql } from "@fleet/db";
+import { spendThisPeriod } from "../billing/period.ts";
 
 /** What the admission statement answers: the lease and its fleet, the verdict, and the call's target. */
 export interface AdmissionRow {
@@ -79,7 +80,7 @@ export async function admissionStatement(db: Database, p: AdmissionParams): Prom
       with quick as (select set_config('synchronous_commit', 'off', true) as off),
       f as (
         select f.id, f.tenant_id, f.workspace_id, f.fence_seq, f.run_budget_nanos, f.period_budget_nanos,
-          case when f.spend_period = ${p.period} then f.period_spend_nanos else 0 end as spend,
+          ${spendThisPeriod(p.period)} as spend,
           f.definition->>'model' as named
         from fleets f
         where f.id = (select fleet_id from leases where id = ${p.leaseId}::uuid)

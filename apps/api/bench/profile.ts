@@ -1,9 +1,14 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { copyFileSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, join } from "node:path";
 
 /** The parts of a V8 `.cpuprofile` (as written by `node --cpu-prof`) this summary reads. */
 interface CpuProfile {
-  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+  nodes: {
+    id: number;
+    callFrame: { functionName: string; url: string; lineNumber: number };
+    children?: number[];
+  }[];
   samples: number[];
   /** Microseconds since the previous sample. */
   timeDeltas: number[];
@@ -19,6 +24,8 @@ export interface ProfileSummary {
   totalMs: number;
   functions: SelfTime[];
   areas: SelfTime[];
+  /** For the top functions without code of their own (native, V8's): the JavaScript that called them. */
+  callers: { of: string; from: SelfTime[] }[];
 }
 
 /** Where a frame's code lives: an npm package, Node's own code, this repo's packages, or a V8 bucket. */
@@ -29,6 +36,8 @@ export function areaOf(url: string, functionName: string): string {
   const packages = [...url.matchAll(/node_modules\/((?:@[^/]+\/)?[^/]+)/g)];
   if (packages.length > 0) return packages.at(-1)![1]!;
   if (url.includes("/apps/api/src/")) return "api src";
+  // The bundle `pnpm start:api` runs: the API's code and the packages it bundles, in one place.
+  if (url.includes("/apps/api/dist/")) return "api bundle";
   const workspace = /\/packages\/([^/]+)\//.exec(url);
   if (workspace) return `@fleet/${workspace[1]}`;
   return "other";
@@ -56,6 +65,10 @@ export function summariseProfile(path: string, limit = 15): ProfileSummary {
   const frames = new Map(profile.nodes.map((node) => [node.id, node.callFrame]));
   const byFunction = new Map<string, number>();
   const byArea = new Map<string, number>();
+  const parents = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parents.set(child, node.id);
+  // A native frame's self time, by the nearest caller that is code of its own (not native, not Node's).
+  const byCaller = new Map<string, Map<string, number>>();
   let totalMs = 0;
   profile.samples.forEach((id, index) => {
     const frame = frames.get(id);
@@ -68,8 +81,33 @@ export function summariseProfile(path: string, limit = 15): ProfileSummary {
     byFunction.set(key, (byFunction.get(key) ?? 0) + ms);
     const area = areaOf(frame.url, frame.functionName);
     byArea.set(area, (byArea.get(area) ?? 0) + ms);
+    if (frame.url === "" && !name.startsWith("(")) {
+      const callers = byCaller.get(key) ?? new Map<string, number>();
+      byCaller.set(key, callers);
+      const caller = codeCaller(id, parents, frames);
+      callers.set(caller, (callers.get(caller) ?? 0) + ms);
+    }
   });
-  return { totalMs, functions: ranked(byFunction, totalMs, limit), areas: ranked(byArea, totalMs, limit) };
+  const functions = ranked(byFunction, totalMs, limit);
+  const callers = functions
+    .filter((entry) => byCaller.has(entry.label))
+    .slice(0, 3)
+    .map((entry) => ({ of: entry.label, from: ranked(byCaller.get(entry.label)!, totalMs, 5) }));
+  return { totalMs, functions, areas: ranked(byArea, totalMs, limit), callers };
+}
+
+/** The nearest frame above `id` whose code is neither native nor Node's own, as `name  file:line`. */
+function codeCaller(
+  id: number,
+  parents: Map<number, number>,
+  frames: Map<number, { functionName: string; url: string; lineNumber: number }>,
+): string {
+  for (let at = parents.get(id); at !== undefined; at = parents.get(at)) {
+    const frame = frames.get(at);
+    if (frame === undefined || frame.url === "" || frame.url.startsWith("node:")) continue;
+    return `${frame.functionName || "(anonymous)"}  ${shortLocation(frame.url, frame.lineNumber)}`;
+  }
+  return "(no caller in JavaScript)";
 }
 
 export function formatSummary(summary: ProfileSummary): string {
@@ -81,6 +119,7 @@ export function formatSummary(summary: ProfileSummary): string {
     ...summary.areas.map(line),
     "Top functions by self time:",
     ...summary.functions.map(line),
+    ...summary.callers.flatMap((entry) => [`Where ${entry.of} was called from:`, ...entry.from.map(line)]),
   ].join("\n");
 }
 
@@ -100,4 +139,8 @@ export function printProfileIn(dir: string, heading: string, limit = 25): void {
   if (path === undefined) return;
   console.log(`\n${heading}`);
   console.log(formatSummary(summariseProfile(path, limit)));
+  // Kept past the bench's work directory, for a closer look (Chromium's DevTools, or a script).
+  const kept = join(tmpdir(), `fleet-bench-${process.pid}-${basename(dir)}.cpuprofile`);
+  copyFileSync(path, kept);
+  console.log(`  (the profile is kept at ${kept})`);
 }

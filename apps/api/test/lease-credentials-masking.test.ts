@@ -59,6 +59,31 @@ describe("masking what a run sends back", () => {
     expect(list.text).not.toContain(CANARY);
   });
 
+  it("masks reports sent at once each by its own run's values (their leases read together), whatever the id's case", async () => {
+    const OTHER = "other_value_3b7d90c1e4";
+    const runs = await Promise.all([canaryRun(), canaryRun(false), canaryRun(), canaryRun(false)]);
+    // The second and fourth runs were given nothing, and their tenants' CANARY_TOKEN is OTHER now.
+    await Promise.all([replaceCanary(runs[1]!.owner, OTHER), replaceCanary(runs[3]!.owner, OTHER)]);
+    const text = `${CANARY} and ${OTHER}`;
+    const reported = await Promise.all(
+      runs.map(({ leased }, n) =>
+        report(leased.runner, leased.lease, {
+          response_text: text,
+          ...(n >= 2 ? { lease_id: leased.lease.lease_id.toUpperCase() } : {}),
+        }),
+      ),
+    );
+    for (const answer of reported) expect(answer.status, answer.text).toBe(200);
+    const expected = [`${MASKED} and ${OTHER}`, `${CANARY} and ${MASKED}`];
+    for (const [n, { owner, leased }] of runs.entries()) {
+      const event = await call("GET", `${fleetPath(owner, leased)}/events/${leased.lease.event_id}`, {
+        token: owner.apiKey,
+      });
+      expect(event.status, event.text).toBe(200);
+      expect(event.body.response_text).toBe(expected[n % 2]);
+    }
+  });
+
   it("masks a failed report's failure_detail", async () => {
     const { owner, leased } = await canaryRun(false);
     const reported = await report(leased.runner, leased.lease, {

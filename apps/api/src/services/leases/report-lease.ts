@@ -187,7 +187,7 @@ export async function reportLease(ctx: ServiceContext, runnerId: string, reporte
     ctx,
     { workspaceId: ended.workspace_id, fleetId: ended.fleet_id, eventId: input.event_id, leaseId: ended.id },
     { ...input, cost_nanos: eventCost ?? undefined, status: input.outcome, failure_label: failureLabel },
-    webhookId,
+    { id: webhookId, written: ended.hooked },
   );
   // A question from a chat thread: its answer goes back there (delivered by the outbox, never failing this).
   if (fromChat(ended.actor))

@@ -1,6 +1,7 @@
-import { and, type Database, type DeliveredSealed, eq, fleets, leases, type Tx } from "@fleet/db";
+import { and, type Database, type DeliveredSealed, eq, leases, resultRows, sql, type Tx } from "@fleet/db";
 import type { Vault } from "../../runtime/vault.ts";
 import type { ServiceContext } from "../shared/context.ts";
+import { batchesOf, type GroupCommit } from "../shared/group-commit.ts";
 import { declaredValues, maskerOfValues, type SecretValue, secretValues } from "./mask.ts";
 
 export type Mask = (text: string) => string;
@@ -161,24 +162,61 @@ export async function leaseMasker(ctx: ServiceContext, tx: Database | Tx, lease:
 
 /**
  * The masker of a run known by its lease id only (a report, before its one statement); unknown: none.
- * The lease's sealed deliveries are read each time (one row by key), so a cached masker misses none.
+ * The lease's sealed deliveries are read each time, so a cached masker misses none: with its fleet's
+ * declaration, in one statement shared with every report read by the end of this event-loop turn
+ * (`readLeases`), so a busy instance's reports read their leases in one round trip, not one each.
  */
 export async function leaseMaskerById(ctx: ServiceContext, leaseId: string): Promise<Mask> {
-  // The fleet's declaration comes with the lease, in one round trip (a report's hot path).
-  const [lease] = await ctx.db
-    .select({
-      id: leases.id,
-      fleetId: leases.fleetId,
-      workspaceId: leases.workspaceId,
-      deliveredSealed: leases.deliveredSealed,
-      definition: fleets.definition,
-    })
-    .from(leases)
-    .innerJoin(fleets, eq(fleets.id, leases.fleetId))
-    .where(eq(leases.id, leaseId));
-  if (lease === undefined) return (text) => text;
-  const { definition, ...held } = lease;
-  return leaseMasker(ctx, ctx.db, { ...held, declared: definition.requirements.credentials ?? [] });
+  const lease = await batchesOf(reads, ctx, readLeases).store({ id: String(++readCount), leaseId });
+  if (lease === null) return (text) => text;
+  return leaseMasker(ctx, ctx.db, lease);
+}
+
+interface LeaseRead {
+  /** Unique in the queue: two reports of one lease may be read in one statement. */
+  id: string;
+  leaseId: string;
+}
+
+let readCount = 0;
+const reads = new WeakMap<Database, GroupCommit<LeaseRead, MaskedLease | null>>();
+
+/** jsonb as the driver hands it: postgres.js (through drizzle) as text, PGlite parsed. */
+const parsed = <T>(value: T | string): T => (typeof value === "string" ? (JSON.parse(value) as T) : value);
+
+/**
+ * The leases of a batch of reads, each with its fleet's declared secrets, in one statement: each lease and
+ * its fleet looked up by key (lateral, fenced with `offset 0`). As a join on `id = any(…)`, the prepared
+ * statement's generic plan read 229 buffers a batch of 6.7 leases (1 ms) in the lease cycles' bench.
+ */
+async function readLeases(db: Database, rows: LeaseRead[]): Promise<Map<string, MaskedLease | null>> {
+  const found = resultRows<{
+    id: string;
+    fleet_id: string;
+    workspace_id: string;
+    delivered_sealed: DeliveredSealed[] | string | null;
+    declared: string[] | string | null;
+  }>(
+    await db.execute(sql`
+      select l.id, l.fleet_id, l.workspace_id, l.delivered_sealed, f.declared
+      from unnest(${sql.param([...new Set(rows.map((row) => row.leaseId))])}::uuid[]) as q(id)
+      cross join lateral (select * from leases where id = q.id offset 0) l
+      cross join lateral (
+        select definition -> 'requirements' -> 'credentials' as declared from fleets where id = l.fleet_id offset 0
+      ) f`),
+  );
+  const byId = new Map<string, MaskedLease>();
+  for (const row of found) {
+    byId.set(row.id, {
+      id: row.id,
+      fleetId: row.fleet_id,
+      workspaceId: row.workspace_id,
+      deliveredSealed: row.delivered_sealed === null ? null : parsed(row.delivered_sealed),
+      declared: row.declared === null ? [] : parsed(row.declared),
+    });
+  }
+  // The database spells an id in lower case; the caller's may not be.
+  return new Map(rows.map((row) => [row.id, byId.get(row.leaseId.toLowerCase()) ?? null]));
 }
 
 /**

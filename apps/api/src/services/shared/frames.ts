@@ -59,18 +59,19 @@ export function eventComplete(
     tokens?: number;
     cost_nanos?: number;
   },
-  /** The id of the report's `event.completed`/`event.failed` outgoing event. */
-  webhookId: string,
+  /** The id of the report's `event.completed`/`event.failed` outgoing event, and whether it was written. */
+  webhook: { id: string; written: boolean },
 ): void {
-  const payload: Record<string, unknown> = { status: report.status, webhook_id: webhookId };
+  const payload: Record<string, unknown> = { status: report.status, webhook_id: webhook.id };
   if (report.failure_label) payload.failure_label = report.failure_label;
   if (report.wall_ms !== undefined) payload.wall_ms = report.wall_ms;
   if (report.tokens !== undefined) payload.tokens = report.tokens;
   // Nanos of the tenant's currency unit, as `cost_nanos` is everywhere else.
   if (report.cost_nanos !== undefined) payload.cost = report.cost_nanos;
   ctx.streams.publish({ ...run, kind: "event_complete", payload, at: ctx.now() });
-  // The report may have written the outbox: deliver now rather than at the next pass.
-  ctx.webhookOutbox?.kick();
+  // The report wrote the outbox (an endpoint subscribes): deliver now rather than at the next pass. A
+  // report no endpoint takes leaves the deliverer asleep: woken, it would look for work that is not there.
+  if (webhook.written) ctx.webhookOutbox?.kick();
 }
 
 /** A gate opened (a run's, or an integration grant's): the fields the inbox lists, nothing of its evidence. */

@@ -1,12 +1,13 @@
-import { charges, eq, fleetEvents, fleets, sql } from "@fleet/db";
+import { charges, eq, fleetEvents, fleets, inArray, sql, webhookEvents } from "@fleet/db";
 import { describe, expect, it } from "vitest";
 import { newId } from "../src/runtime/ids.ts";
 import { claimMany } from "../src/services/leases/acquire-claims.ts";
 import { finishReports, type ReportRow } from "../src/services/leases/report-batches.ts";
 import { uniqueLabel } from "./fleet-fixtures.ts";
-import { testApi, useIsolatedApi } from "./harness.ts";
+import { call, testApi, useIsolatedApi } from "./harness.ts";
 import { busyFleets, expire, heldWithLapse } from "./lease-batch-fixtures.ts";
 import { acquire, type EnrolledRunner, enrollRunner, type HeldLease, report } from "./runner-fixtures.ts";
+import { endpointIn, endpointsPath } from "./webhook-endpoint-fixtures.ts";
 
 // Issue 34: acquires and reports are batched (one statement and one commit per batch). These are the races
 // the batches must hold: each fleet leased once, first writer wins, a stale token changes nothing.
@@ -157,6 +158,49 @@ describe("lease batches", () => {
     // Over HTTP afterwards every one of them is refused: the lease has ended.
     expect((await report(second, current)).status).toBe(409);
     expect((await report(first, old)).status).toBe(409);
+  });
+
+  it("writes the outgoing event of the report an endpoint takes, in its transaction, beside reports that need none", async () => {
+    const label = uniqueLabel();
+    const { tenant, fleetIds } = await busyFleets(label, 2, 1);
+    // Takes `event.failed` of every fleet of the workspace, not `event.completed`.
+    const endpoint = await endpointIn(tenant);
+    const runners = await Promise.all(fleetIds.map(() => enrollRunner({ labels: [label] })));
+    const [failing, passing] = await Promise.all(
+      runners.map(async (runner) => ({ runner, lease: (await acquire(runner)).body.lease! })),
+    );
+    const failed: ReportRow = {
+      ...reportRow(failing!.runner, failing!.lease, "no"),
+      leaseStatus: "failed",
+      outcome: "fleet_error",
+      failureLabel: "deploy_failed",
+    };
+    const processed = reportRow(passing!.runner, passing!.lease, "yes");
+    const stale = reportRow(passing!.runner, passing!.lease, "stale", passing!.lease.fencing_token + 1);
+    const api = await testApi();
+    const answers = await finishReports(api.database.db, [failed, stale, processed]);
+    // Nothing is sent to the endpoint's address: the deliverer skips a disabled endpoint.
+    const disabled = await call("PATCH", `${endpointsPath(tenant)}/${endpoint.id}`, {
+      token: tenant.apiKey,
+      body: { enabled: false },
+    });
+    expect(disabled.status, disabled.text).toBe(200);
+    expect(answers.get(failed.id)).toMatchObject({ id: failing!.lease.lease_id, hooked: true });
+    expect(answers.get(processed.id)).toMatchObject({ id: passing!.lease.lease_id, hooked: false });
+    expect(answers.get(stale.id)).toBeNull();
+    const written = await api.database.db
+      .select()
+      .from(webhookEvents)
+      .where(inArray(webhookEvents.id, [failed.webhookId, processed.webhookId, stale.webhookId]));
+    expect(written.map((row) => [row.id, row.type])).toEqual([[failed.webhookId, "event.failed"]]);
+    const events = await api.database.db
+      .select()
+      .from(fleetEvents)
+      .where(inArray(fleetEvents.id, [failing!.lease.event_id, passing!.lease.event_id]));
+    expect(Object.fromEntries(events.map((event) => [event.id, event.status]))).toEqual({
+      [failing!.lease.event_id]: "fleet_error",
+      [passing!.lease.event_id]: "processed",
+    });
   });
 
   it("lets one of racing reports win over HTTP, refusing stale tokens and repeats alike", async () => {

@@ -1,4 +1,4 @@
-import { type Database, resultRows, sql } from "@fleet/db";
+import { type Database, resultRows, type SQL, sql } from "@fleet/db";
 import { spendThisPeriod } from "../billing/period.ts";
 import { eventFinishedWebhookEvent } from "../fleet-events/event-webhooks.ts";
 
@@ -58,19 +58,72 @@ export interface Finished {
 }
 
 /**
- * The reports of one batch, in one transaction and one commit: one statement ends every lease whose
- * report is its current holder's (the rows as arrays; each fleet row locked as the single report locked
- * it), then the outgoing events of the finished events whose workspace has a subscribed endpoint. Two
- * reports of one lease never share a batch (the queue's conflict key), so each lease is checked against
- * the state the other left. Every write hangs off `ended` (the lease's own conditional update), as in
- * the one-report statement this replaced: a stale token, another runner's lease or one already ended
- * finishes nothing, and its row is answered null.
+ * The reports of one batch. Most go in one statement in autocommit (one round trip, one commit): it ends
+ * only leases whose finished event no endpoint takes (`unhooked`). The rest, those an endpoint takes and
+ * those refused, go in one transaction, its statement and then their outgoing events (`withOutbox`), so a
+ * report is never committed without its outgoing event. A refused report is refused by the second
+ * statement too, and answered null there. Two reports of one lease never share a batch (the queue's
+ * conflict key), so each lease is checked against the state the other left.
  */
 export async function finishReports(db: Database, rows: ReportRow[]): Promise<Map<string, Finished | null>> {
+  const answers = new Map<string, Finished | null>();
+  for (const ended of resultRows<Finished>(await db.execute(reportStatement(rows, "unhooked"))))
+    answers.set(ended.row_id, ended);
+  const rest = rows.filter((row) => !answers.has(row.id));
+  if (rest.length > 0) {
+    const finished = await withOutbox(db, rest);
+    for (const row of rest) answers.set(row.id, finished.get(row.id) ?? null);
+  }
+  return answers;
+}
+
+/** Reports in one transaction: the statement, then the outgoing events of the rows an endpoint takes. */
+async function withOutbox(db: Database, rows: ReportRow[]): Promise<Map<string, Finished>> {
+  return db.transaction(async (tx) => {
+    const done = resultRows<Finished>(await tx.execute(reportStatement(rows, "any")));
+    const byRow = new Map(rows.map((row) => [row.id, row]));
+    for (const ended of done) {
+      const row = byRow.get(ended.row_id)!;
+      if (!ended.hooked) continue;
+      const ref = {
+        tenantId: ended.tenant_id,
+        workspaceId: ended.workspace_id,
+        fleetId: ended.fleet_id,
+        eventId: row.eventId,
+      };
+      await eventFinishedWebhookEvent(tx, ref, row.outcome, row.at, row.webhookId);
+    }
+    return new Map(done.map((ended) => [ended.row_id, ended]));
+  });
+}
+
+/**
+ * An enabled endpoint of the fleet's workspace takes the finished event's outgoing event (`event.completed`
+ * or `event.failed`, of every fleet or of this one); `outcome`, `workspace` and `fleet` name the columns.
+ */
+function endpointTakes(outcome: SQL, workspace: SQL, fleet: SQL): SQL {
+  return sql`exists (
+    select 1 from webhook_endpoints h
+    where h.workspace_id = ${workspace} and h.enabled
+      and (case when ${outcome} = 'processed' then 'event.completed' else 'event.failed' end) = any(h.event_types)
+      and (h.fleet_id is null or h.fleet_id = ${fleet})
+  )`;
+}
+
+/**
+ * One statement ending every lease whose report is its current holder's (the rows as arrays; each fleet
+ * row locked as the single report locked it); with `unhooked`, only those whose event no endpoint takes.
+ * Every write hangs off `ended` (the lease's own conditional update), as in the one-report statement this
+ * replaced: a stale token, another runner's lease or one already ended finishes nothing, and its row is
+ * not answered.
+ */
+function reportStatement(rows: ReportRow[], which: "unhooked" | "any"): SQL {
   const column = <K extends keyof ReportRow>(key: K) => sql.param(rows.map((row) => row[key]));
-  const finished = await db.transaction(async (tx) => {
-    const done = resultRows<Finished>(
-      await tx.execute(sql`
+  const unhooked =
+    which === "unhooked"
+      ? sql`and not ${endpointTakes(sql`i.outcome`, sql`f.workspace_id`, sql`f.id`)}`
+      : sql``;
+  return sql`
       with i as (
         select * from unnest(
           ${column("id")}::uuid[], ${column("leaseId")}::uuid[], ${column("eventId")}::uuid[],
@@ -96,6 +149,7 @@ export async function finishReports(db: Database, rows: ReportRow[]): Promise<Ma
         where l.runner_id = i.runner_id and l.status = 'running'
           and l.event_id = i.event_id
           and l.fencing_token = i.token and f.fence_seq = i.token
+          ${unhooked}
         order by f.id
         for no key update of f
       ),
@@ -153,31 +207,9 @@ export async function finishReports(db: Database, rows: ReportRow[]): Promise<Ma
           select 1 from fleet_events w
           where w.fleet_id = ended.fleet_id and w.status = 'received' and w.id <> ended.event_id
         ) as more,
-        exists (
-          select 1 from webhook_endpoints h
-          where h.workspace_id = ended.workspace_id and h.enabled
-            and (case when ended.outcome = 'processed' then 'event.completed' else 'event.failed' end) = any(h.event_types)
-            and (h.fleet_id is null or h.fleet_id = ended.fleet_id)
-        ) as hooked,
+        ${which === "unhooked" ? sql`false` : endpointTakes(sql`ended.outcome`, sql`ended.workspace_id`, sql`ended.fleet_id`)} as hooked,
         counted.period_budget_nanos, counted.period_spend_nanos, counted.budget_alert_percents
       from ended
       join counted on counted.id = ended.fleet_id
-      left join event on event.id = ended.event_id`),
-    );
-    const byRow = new Map(rows.map((row) => [row.id, row]));
-    for (const ended of done) {
-      const row = byRow.get(ended.row_id)!;
-      if (!ended.hooked) continue;
-      const ref = {
-        tenantId: ended.tenant_id,
-        workspaceId: ended.workspace_id,
-        fleetId: ended.fleet_id,
-        eventId: row.eventId,
-      };
-      await eventFinishedWebhookEvent(tx, ref, row.outcome, row.at, row.webhookId);
-    }
-    return done;
-  });
-  const byRow = new Map(finished.map((ended) => [ended.row_id, ended]));
-  return new Map(rows.map((row) => [row.id, byRow.get(row.id) ?? null]));
+      left join event on event.id = ended.event_id`;
 }

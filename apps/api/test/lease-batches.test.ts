@@ -2,7 +2,7 @@ import { charges, eq, fleetEvents, fleets, inArray, sql, webhookEvents } from "@
 import { describe, expect, it } from "vitest";
 import { newId } from "../src/runtime/ids.ts";
 import { claimMany } from "../src/services/leases/acquire-claims.ts";
-import { finishReports, type ReportRow } from "../src/services/leases/report-batches.ts";
+import { finishUnhooked, finishWithOutbox, type ReportRow } from "../src/services/leases/report-batches.ts";
 import { uniqueLabel } from "./fleet-fixtures.ts";
 import { call, testApi, useIsolatedApi } from "./harness.ts";
 import { busyFleets, expire, heldWithLapse } from "./lease-batch-fixtures.ts";
@@ -126,41 +126,45 @@ describe("lease batches", () => {
     expect(answers.get(rows[4]!.id)).not.toMatchObject({ lease_id: expect.any(String) });
   });
 
-  it("applies only the current holder's report when stale and current ones share a statement", async () => {
-    const label = uniqueLabel();
-    const { fleetIds, events } = await busyFleets(label, 1, 1);
-    const fleetId = fleetIds[0]!;
-    const eventId = events.get(fleetId)![0]!;
-    const first = await enrollRunner({ labels: [label] });
-    const second = await enrollRunner({ labels: [label] });
-    const old = (await acquire(first)).body.lease!;
-    await expire(old.lease_id);
-    const current = (await acquire(second)).body.lease!;
-    expect(current.fencing_token).toBe(old.fencing_token + 1);
-    const api = await testApi();
-    const before = await api.database.db.select().from(fleets).where(eq(fleets.id, fleetId));
-    const answers = await finishReports(api.database.db, [
-      reportRow(first, old, "stale holder"),
-      reportRow(second, current, "stale token", old.fencing_token),
-      reportRow(first, current, "not the holder"),
-      reportRow(second, current, "current holder"),
-    ]);
-    const finished = [...answers.values()].filter((answer) => answer !== null);
-    expect(finished).toHaveLength(1);
-    expect(finished[0]!.id).toBe(current.lease_id);
-    const [event] = await api.database.db.select().from(fleetEvents).where(eq(fleetEvents.id, eventId));
-    expect(event).toMatchObject({ status: "processed", responseText: "current holder" });
-    const [after] = await api.database.db.select().from(fleets).where(eq(fleets.id, fleetId));
-    expect(after!.eventsProcessed).toBe(before[0]!.eventsProcessed + 1);
-    expect(after!.leasedUntil).toBeNull();
-    const charged = await api.database.db.select().from(charges).where(eq(charges.eventId, eventId));
-    expect(charged).toHaveLength(1);
-    // Over HTTP afterwards every one of them is refused: the lease has ended.
-    expect((await report(second, current)).status).toBe(409);
-    expect((await report(first, old)).status).toBe(409);
-  });
+  for (const [name, finish] of [
+    ["in autocommit", finishUnhooked],
+    ["with the outbox", finishWithOutbox],
+  ] as const)
+    it(`applies only the current holder's report when stale and current ones share a statement (${name})`, async () => {
+      const label = uniqueLabel();
+      const { fleetIds, events } = await busyFleets(label, 1, 1);
+      const fleetId = fleetIds[0]!;
+      const eventId = events.get(fleetId)![0]!;
+      const first = await enrollRunner({ labels: [label] });
+      const second = await enrollRunner({ labels: [label] });
+      const old = (await acquire(first)).body.lease!;
+      await expire(old.lease_id);
+      const current = (await acquire(second)).body.lease!;
+      expect(current.fencing_token).toBe(old.fencing_token + 1);
+      const api = await testApi();
+      const before = await api.database.db.select().from(fleets).where(eq(fleets.id, fleetId));
+      const answers = await finish(api.database.db, [
+        reportRow(first, old, "stale holder"),
+        reportRow(second, current, "stale token", old.fencing_token),
+        reportRow(first, current, "not the holder"),
+        reportRow(second, current, "current holder"),
+      ]);
+      const finished = [...answers.values()].filter((answer) => answer !== null);
+      expect(finished).toHaveLength(1);
+      expect(finished[0]!.id).toBe(current.lease_id);
+      const [event] = await api.database.db.select().from(fleetEvents).where(eq(fleetEvents.id, eventId));
+      expect(event).toMatchObject({ status: "processed", responseText: "current holder" });
+      const [after] = await api.database.db.select().from(fleets).where(eq(fleets.id, fleetId));
+      expect(after!.eventsProcessed).toBe(before[0]!.eventsProcessed + 1);
+      expect(after!.leasedUntil).toBeNull();
+      const charged = await api.database.db.select().from(charges).where(eq(charges.eventId, eventId));
+      expect(charged).toHaveLength(1);
+      // Over HTTP afterwards every one of them is refused: the lease has ended.
+      expect((await report(second, current)).status).toBe(409);
+      expect((await report(first, old)).status).toBe(409);
+    });
 
-  it("writes the outgoing event of the report an endpoint takes, in its transaction, beside reports that need none", async () => {
+  it("leaves a report an endpoint takes to the transaction that writes its outgoing event", async () => {
     const label = uniqueLabel();
     const { tenant, fleetIds } = await busyFleets(label, 2, 1);
     // Takes `event.failed` of every fleet of the workspace, not `event.completed`.
@@ -178,29 +182,38 @@ describe("lease batches", () => {
     const processed = reportRow(passing!.runner, passing!.lease, "yes");
     const stale = reportRow(passing!.runner, passing!.lease, "stale", passing!.lease.fencing_token + 1);
     const api = await testApi();
-    const answers = await finishReports(api.database.db, [failed, stale, processed]);
+    const db = api.database.db;
+    const statuses = async () => {
+      const events = await db
+        .select()
+        .from(fleetEvents)
+        .where(inArray(fleetEvents.id, [failing!.lease.event_id, passing!.lease.event_id]));
+      return Object.fromEntries(events.map((event) => [event.id === failing!.lease.event_id, event.status]));
+    };
+    const written = () =>
+      db
+        .select()
+        .from(webhookEvents)
+        .where(inArray(webhookEvents.id, [failed.webhookId, processed.webhookId]));
+
+    const first = await finishUnhooked(db, [failed, stale, processed]);
+    expect(first.get(processed.id)).toMatchObject({ id: passing!.lease.lease_id, hooked: false });
+    expect(first.get(failed.id)).toBeNull();
+    expect(first.get(stale.id)).toBeNull();
+    expect(await statuses()).toEqual({ true: "received", false: "processed" });
+    expect(await written()).toEqual([]);
+
+    const second = await finishWithOutbox(db, [failed, stale]);
     // Nothing is sent to the endpoint's address: the deliverer skips a disabled endpoint.
     const disabled = await call("PATCH", `${endpointsPath(tenant)}/${endpoint.id}`, {
       token: tenant.apiKey,
       body: { enabled: false },
     });
     expect(disabled.status, disabled.text).toBe(200);
-    expect(answers.get(failed.id)).toMatchObject({ id: failing!.lease.lease_id, hooked: true });
-    expect(answers.get(processed.id)).toMatchObject({ id: passing!.lease.lease_id, hooked: false });
-    expect(answers.get(stale.id)).toBeNull();
-    const written = await api.database.db
-      .select()
-      .from(webhookEvents)
-      .where(inArray(webhookEvents.id, [failed.webhookId, processed.webhookId, stale.webhookId]));
-    expect(written.map((row) => [row.id, row.type])).toEqual([[failed.webhookId, "event.failed"]]);
-    const events = await api.database.db
-      .select()
-      .from(fleetEvents)
-      .where(inArray(fleetEvents.id, [failing!.lease.event_id, passing!.lease.event_id]));
-    expect(Object.fromEntries(events.map((event) => [event.id, event.status]))).toEqual({
-      [failing!.lease.event_id]: "fleet_error",
-      [passing!.lease.event_id]: "processed",
-    });
+    expect(second.get(failed.id)).toMatchObject({ id: failing!.lease.lease_id, hooked: true });
+    expect(second.get(stale.id)).toBeNull();
+    expect(await statuses()).toEqual({ true: "fleet_error", false: "processed" });
+    expect((await written()).map((row) => [row.id, row.type])).toEqual([[failed.webhookId, "event.failed"]]);
   });
 
   it("lets one of racing reports win over HTTP, refusing stale tokens and repeats alike", async () => {

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { leaseMaskerById } from "../src/services/secrets/lease-masker.ts";
 import { openGate } from "./approval-fixtures.ts";
 import { call, testApi } from "./harness.ts";
 import { CANARY, canaryRun, fleetPath, MASKED, replaceCanary } from "./masking-fixtures.ts";
@@ -59,7 +60,7 @@ describe("masking what a run sends back", () => {
     expect(list.text).not.toContain(CANARY);
   });
 
-  it("masks reports sent at once each by its own run's values (their leases read together), whatever the id's case", async () => {
+  it("masks reports sent at once each by its own run's values (an upper-case lease id too)", async () => {
     const OTHER = "other_value_3b7d90c1e4";
     const runs = await Promise.all([canaryRun(), canaryRun(false), canaryRun(), canaryRun(false)]);
     // The second and fourth runs were given nothing, and their tenants' CANARY_TOKEN is OTHER now.
@@ -82,6 +83,23 @@ describe("masking what a run sends back", () => {
       expect(event.status, event.text).toBe(200);
       expect(event.body.response_text).toBe(expected[n % 2]);
     }
+  });
+
+  it("builds each run's masker from its own lease when their leases are read in one statement", async () => {
+    const OTHER = "other_value_8e1f27a5c3";
+    const runs = await Promise.all([canaryRun(false), canaryRun(false), canaryRun(false)]);
+    await replaceCanary(runs[1]!.owner, OTHER);
+    const api = await testApi();
+    // Asked in one turn: one batch, one statement.
+    const masks = await Promise.all(
+      runs.map(({ leased }) => leaseMaskerById(api.app.services, leased.lease.lease_id)),
+    );
+    const text = `${CANARY} and ${OTHER}`;
+    expect(masks.map((mask) => mask(text))).toEqual([
+      `${MASKED} and ${OTHER}`,
+      `${CANARY} and ${MASKED}`,
+      `${MASKED} and ${OTHER}`,
+    ]);
   });
 
   it("masks a failed report's failure_detail", async () => {

@@ -58,28 +58,28 @@ export interface Finished {
 }
 
 /**
- * The reports of one batch. Most go in one statement in autocommit (one round trip, one commit): it ends
- * only leases whose finished event no endpoint takes (`unhooked`). The rest, those an endpoint takes and
- * those refused, go in one transaction, its statement and then their outgoing events (`withOutbox`), so a
- * report is never committed without its outgoing event. A refused report is refused by the second
- * statement too, and answered null there. Two reports of one lease never share a batch (the queue's
- * conflict key), so each lease is checked against the state the other left.
+ * The first of a report's two batches (`reportLease` queues it): one statement in autocommit (one round
+ * trip, one commit) ending every lease whose report is its current holder's and whose finished event no
+ * enabled endpoint takes. A report it does not end (an endpoint takes its event, or it is refused) is
+ * answered null and goes to `finishWithOutbox`. Each batch is atomic on its own, so a failure of the second
+ * never touches a report the first committed.
  */
-export async function finishReports(db: Database, rows: ReportRow[]): Promise<Map<string, Finished | null>> {
-  const answers = new Map<string, Finished | null>();
-  for (const ended of resultRows<Finished>(await db.execute(reportStatement(rows, "unhooked"))))
-    answers.set(ended.row_id, ended);
-  const rest = rows.filter((row) => !answers.has(row.id));
-  if (rest.length > 0) {
-    const finished = await withOutbox(db, rest);
-    for (const row of rest) answers.set(row.id, finished.get(row.id) ?? null);
-  }
-  return answers;
+export async function finishUnhooked(db: Database, rows: ReportRow[]): Promise<Map<string, Finished | null>> {
+  const ended = resultRows<Finished>(await db.execute(reportStatement(rows, "unhooked")));
+  const byRow = new Map(ended.map((finished) => [finished.row_id, finished]));
+  return new Map(rows.map((row) => [row.id, byRow.get(row.id) ?? null]));
 }
 
-/** Reports in one transaction: the statement, then the outgoing events of the rows an endpoint takes. */
-async function withOutbox(db: Database, rows: ReportRow[]): Promise<Map<string, Finished>> {
-  return db.transaction(async (tx) => {
+/**
+ * The second batch: the reports in one transaction, the statement and then the outgoing events of the
+ * finished events an endpoint takes, so a report is never committed without its outgoing event. A refused
+ * report is refused here too, and answered null.
+ */
+export async function finishWithOutbox(
+  db: Database,
+  rows: ReportRow[],
+): Promise<Map<string, Finished | null>> {
+  const finished = await db.transaction(async (tx) => {
     const done = resultRows<Finished>(await tx.execute(reportStatement(rows, "any")));
     const byRow = new Map(rows.map((row) => [row.id, row]));
     for (const ended of done) {
@@ -93,8 +93,10 @@ async function withOutbox(db: Database, rows: ReportRow[]): Promise<Map<string, 
       };
       await eventFinishedWebhookEvent(tx, ref, row.outcome, row.at, row.webhookId);
     }
-    return new Map(done.map((ended) => [ended.row_id, ended]));
+    return done;
   });
+  const byRow = new Map(finished.map((ended) => [ended.row_id, ended]));
+  return new Map(rows.map((row) => [row.id, byRow.get(row.id) ?? null]));
 }
 
 /**
@@ -113,9 +115,10 @@ function endpointTakes(outcome: SQL, workspace: SQL, fleet: SQL): SQL {
 /**
  * One statement ending every lease whose report is its current holder's (the rows as arrays; each fleet
  * row locked as the single report locked it); with `unhooked`, only those whose event no endpoint takes.
- * Every write hangs off `ended` (the lease's own conditional update), as in the one-report statement this
- * replaced: a stale token, another runner's lease or one already ended finishes nothing, and its row is
- * not answered.
+ * Two reports of one lease never share a batch (the queues' conflict key), so each lease is checked against
+ * the state the other left. Every write hangs off `ended` (the lease's own conditional update), as in the
+ * one-report statement this replaced: a stale token, another runner's lease or one already ended finishes
+ * nothing, and its row is not answered.
  */
 function reportStatement(rows: ReportRow[], which: "unhooked" | "any"): SQL {
   const column = <K extends keyof ReportRow>(key: K) => sql.param(rows.map((row) => row[key]));

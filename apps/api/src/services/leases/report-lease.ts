@@ -12,7 +12,7 @@ import type { ServiceContext } from "../shared/context.ts";
 import { fencedWrite } from "../shared/fence.ts";
 import { eventComplete } from "../shared/frames.ts";
 import { batchesOf, type GroupCommit } from "../shared/group-commit.ts";
-import { type Finished, finishReports, type ReportRow } from "./report-batches.ts";
+import { type Finished, finishUnhooked, finishWithOutbox, type ReportRow } from "./report-batches.ts";
 
 /** Every free text of a report: what the run writes and people read (event, lease, charge, span, chat). */
 const REPORT_TEXTS = [
@@ -63,9 +63,10 @@ export interface ReportInput {
 
 /**
  * Ends the lease and writes the run's answer onto its event, in one statement shared with the reports
- * queued by the end of the same event-loop turn, and one commit (`finishReports`, issue 34): it changes
- * anything only if the caller holds the lease and its token is still the fleet's (the fleet row is
- * locked meanwhile).
+ * queued by the end of the same event-loop turn, and one commit (`finishUnhooked`, issue 34); a report
+ * whose finished event an endpoint takes goes in a second batch, one transaction that also writes its
+ * outgoing event (`finishWithOutbox`). Either changes anything only if the caller holds the lease and its
+ * token is still the fleet's (the fleet row is locked meanwhile).
  * A refusal is told apart afterwards, off the hot path. When the fleet has further events waiting, the
  * work signal wakes waiting runners: the fleet was skipped while leased, and is free now.
  *
@@ -102,9 +103,10 @@ export async function reportLease(ctx: ServiceContext, runnerId: string, reporte
   // The event shows what was charged; with neither a priced model nor a reported cost it stays absent.
   const eventCost = priced.source === "catalogue" ? cost : (input.cost_nanos ?? null);
   const { period } = periodOf(now);
-  // Shared with the reports queued by the end of this turn (`GroupCommit`): one statement, one commit.
+  // Shared with the reports queued by the end of this turn (`GroupCommit`): one statement, one commit. A
+  // report it does not end (an endpoint takes its event, or it is refused) goes in the second batch.
   const webhookId = newId(now);
-  const ended = await batchesOf(batches, ctx, finishReports, (row) => row.leaseId).store({
+  const row: ReportRow = {
     id: newId(now),
     leaseId: input.lease_id,
     eventId: input.event_id,
@@ -134,7 +136,10 @@ export async function reportLease(ctx: ServiceContext, runnerId: string, reporte
     webhookId,
     at: now,
     period,
-  });
+  };
+  const ended =
+    (await batchesOf(unhooked, ctx, finishUnhooked, (queued) => queued.leaseId).store(row)) ??
+    (await batchesOf(hooked, ctx, finishWithOutbox, (queued) => queued.leaseId).store(row));
 
   if (ended === null) {
     // Why nothing changed: not this runner's lease (404), superseded or ended (409), another event (400).
@@ -203,4 +208,5 @@ export async function reportLease(ctx: ServiceContext, runnerId: string, reporte
   };
 }
 
-const batches = new WeakMap<Database, GroupCommit<ReportRow, Finished | null>>();
+const unhooked = new WeakMap<Database, GroupCommit<ReportRow, Finished | null>>();
+const hooked = new WeakMap<Database, GroupCommit<ReportRow, Finished | null>>();

@@ -161,7 +161,7 @@ export async function leaseMasker(ctx: ServiceContext, tx: Database | Tx, lease:
 }
 
 /**
- * The masker of a run known by its lease id only (a report, before its one statement); unknown: none.
+ * The masker of a run known by its lease id only (a report, before its batch's statement); unknown: none.
  * The lease's sealed deliveries are read each time, so a cached masker misses none: with its fleet's
  * declaration, in one statement shared with every report read by the end of this event-loop turn
  * (`readLeases`), so a busy instance's reports read their leases in one round trip, not one each.
@@ -215,8 +215,8 @@ async function readLeases(db: Database, rows: LeaseRead[]): Promise<Map<string, 
       declared: row.declared === null ? [] : parsed(row.declared),
     });
   }
-  // The database spells an id in lower case; the caller's may not be.
-  return new Map(rows.map((row) => [row.id, byId.get(row.leaseId.toLowerCase()) ?? null]));
+  // Ids reach here as the contracts spell them, in lower case, as the database answers them.
+  return new Map(rows.map((row) => [row.id, byId.get(row.leaseId) ?? null]));
 }
 
 /**

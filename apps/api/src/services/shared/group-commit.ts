@@ -22,7 +22,10 @@ interface Waiting<Row, Answer> {
 }
 
 /**
- * Group commit (messages, webhook attempts). A message waits for the end of the event-loop turn it arrived in and is
+ * Group commit (messages, acquires, reports, renewals, gateway charges, webhook attempts; and one batch of
+ * reads, the reports' masker reads). Each batch's statement must be atomic on its own (one statement, or one
+ * transaction): a failed batch's rows are told the failure or tried again alone, which is right only if
+ * none of them was committed. A message waits for the end of the event-loop turn it arrived in and is
  * stored with every other message queued by then, in one statement and one commit; while `IN_FLIGHT`
  * statements run, the queue grows and goes as the next. Alone, a message goes at once; under load one
  * commit (and one round trip) answers many, which is what a send costs most: its commit, not its row.

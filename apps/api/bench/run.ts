@@ -9,7 +9,8 @@
  * BENCH_PG_ADMIN_URL (default postgres://postgres@127.0.0.1:5432/postgres),
  * BENCH_RETRIES (default 2: how many runs, in all, may be measured again when other processes took
  * over 15% of the CPU during them; the less contended result is kept),
- * BENCH_PROFILE=1 (also profile the API under load with --cpu-prof and summarise self time),
+ * BENCH_PROFILE=1 (also profile the API under load with --cpu-prof and summarise self time and the callers
+ * of the top native frames; the profile is kept in the temporary directory),
  * BENCH_WRK (the wrk binary, default `wrk` on PATH),
  * BENCH_SUITES (comma-separated, default `me,limits,fleets,leases`: `me` is issue #2's users/me comparison,
  * `limits` issue 15's cost of the rate limiter (users/me with and without it, in rounds, PostgreSQL only;

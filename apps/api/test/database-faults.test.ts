@@ -28,6 +28,7 @@ interface Outcome {
   answeredAt: number;
   status: number | "no answer";
   contentType: string | null;
+  retryAfter: string | null;
   code: string | null;
 }
 
@@ -106,6 +107,7 @@ describe.runIf(bin !== null && databaseKind === "postgres")(
           answeredAt: Date.now(),
           status: response.status,
           contentType: response.headers.get("content-type"),
+          retryAfter: response.headers.get("retry-after"),
           code,
         };
       } catch {
@@ -116,6 +118,7 @@ describe.runIf(bin !== null && databaseKind === "postgres")(
           answeredAt: Date.now(),
           status: "no answer",
           contentType: null,
+          retryAfter: null,
           code: null,
         };
       }
@@ -218,6 +221,7 @@ describe.runIf(bin !== null && databaseKind === "postgres")(
           expect(o.status).toBe(503);
           expect(o.contentType).toMatch(/^application\/problem\+json/);
           expect(o.code).toBe("UZ-INTERNAL-002");
+          expect(o.retryAfter).toBe("1");
         }
         expect(refused.length, "the outage was seen").toBeGreaterThan(0);
 

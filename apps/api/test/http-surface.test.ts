@@ -217,6 +217,7 @@ describe("the HTTP surface", () => {
       const response = await callAt(broken.baseUrl, "GET", "/v1/api-keys", { token: apiKey });
       expect(response.status).toBe(503);
       expect(response.body.error_code).toBe("UZ-INTERNAL-002");
+      expect(response.headers.get("retry-after")).toBe("1");
       expect(response.text).not.toMatch(/select|postgres|pglite|closed|stack|at \w+ \(/i);
       expect(broken.logs.join("\n")).not.toContain(apiKey); // the failure is logged, the credential is not
       const ready = await callAt(broken.baseUrl, "GET", "/readyz");

@@ -60,8 +60,15 @@ function unreachable(error: unknown): boolean {
   return false;
 }
 
+/**
+ * A request the database could not serve (out of reach, or no connection came free in time): 503 with
+ * `Retry-After: 1`, as the other refusals of a moment carry (docs/decisions/operations.md).
+ */
 function dependencyDown(): Problem {
-  return new Problem("UZ-INTERNAL-002", { detail: "The database is unreachable; retry shortly." });
+  return new Problem("UZ-INTERNAL-002", {
+    detail: "The database is unreachable; retry shortly.",
+    headers: { "retry-after": "1" },
+  });
 }
 
 /**

@@ -23,7 +23,7 @@ import { createHttpServer, type StartingServer } from "./http/starting-server.ts
 import { registerTrpcRoute } from "./http/trpc-route.ts";
 import { newRequestId } from "./runtime/ids.ts";
 import { LogDestination } from "./runtime/log-destination.ts";
-import { loggedError } from "./runtime/log-errors.ts";
+import { errorLineOnly, loggedError } from "./runtime/log-errors.ts";
 import { Metrics } from "./runtime/metrics.ts";
 import { toProblem } from "./runtime/problems.ts";
 import { PostgresBucketStore } from "./runtime/rate-limit-postgres.ts";
@@ -64,7 +64,10 @@ export async function createApp(
   const destination = options.logStream ?? new LogDestination();
   // No redaction pass (it costs more than the line itself): nothing logs headers, bodies or
   // credentials, and the test suite scans the log for keys and tokens.
-  const log = pino({ level: config.logLevel, serializers: { err: loggedError } }, destination);
+  const log = pino(
+    { level: config.logLevel, serializers: { err: loggedError }, hooks: { logMethod: errorLineOnly } },
+    destination,
+  );
   const cache = new PrincipalCache();
   const wiring = await createServiceContext(config, database, {
     log,

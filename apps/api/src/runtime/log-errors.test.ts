@@ -1,6 +1,7 @@
+import pino from "pino";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { loggedError } from "./log-errors.ts";
+import { errorLineOnly, loggedError } from "./log-errors.ts";
 
 /** Built as drizzle-orm builds its own (the real one is met end to end in test/http-surface.test.ts). */
 class DrizzleQueryError extends Error {
@@ -59,5 +60,30 @@ describe("loggedError", () => {
       message: "plain",
     });
     expect(loggedError("x".repeat(2_000)).message).toHaveLength(501);
+  });
+});
+
+describe("errorLineOnly", () => {
+  it("gives a line logged with an error and no message the error's first line, never its parameters", () => {
+    const lines: string[] = [];
+    const log = pino(
+      { serializers: { err: loggedError }, hooks: { logMethod: errorLineOnly } },
+      { write: (line: string) => lines.push(line) },
+    );
+    const error = new DrizzleQueryError("select 1", ["canary-param"], new Error("boom"));
+    log.error(error);
+    log.warn({ err: error, requestId: "r1" });
+    log.error({ err: error }, "background write failed");
+    log.info("plain %s", "text");
+    expect(lines.join("\n")).not.toContain("canary-param");
+    const parsed = lines.map((line) => JSON.parse(line));
+    expect(parsed.map((line) => line.msg)).toEqual([
+      "Failed query: select 1",
+      "Failed query: select 1",
+      "background write failed",
+      "plain text",
+    ]);
+    expect(parsed[0].err.type).toBe("DrizzleQueryError");
+    expect(parsed[1].requestId).toBe("r1");
   });
 });

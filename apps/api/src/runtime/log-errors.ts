@@ -80,3 +80,21 @@ function thrownValue(value: unknown): LoggedError {
   }
   return { type: typeof value, message: typeof value === "string" ? firstLine(value) : String(value) };
 }
+
+/** The part of a pino logger a `logMethod` hook calls (the level's own method). */
+type LogCall = (...args: unknown[]) => void;
+
+/**
+ * pino's `logMethod` hook. A line logged with an error and no message of its own (`log.error(error)`, or
+ * `log.warn({ err })`) takes the error's whole message as its `msg`, a failed statement's parameters
+ * included: it gets the first line `loggedError` keeps instead. A line with a message of its own is left
+ * as it is (its error still goes through `loggedError`).
+ */
+export function errorLineOnly(this: unknown, args: unknown[], method: LogCall): void {
+  const [first, second] = args;
+  if (typeof second === "string") return method.apply(this, args);
+  if (first instanceof Error) return method.call(this, { err: first }, loggedError(first).message);
+  const err = first !== null && typeof first === "object" ? (first as { err?: unknown }).err : undefined;
+  if (err instanceof Error) return method.call(this, first, loggedError(err).message);
+  method.apply(this, args);
+}

@@ -92,9 +92,9 @@ type LogCall = (...args: unknown[]) => void;
  */
 export function errorLineOnly(this: unknown, args: unknown[], method: LogCall): void {
   const [first, second] = args;
-  if (typeof second === "string") return method.apply(this, args);
-  if (first instanceof Error) return method.call(this, { err: first }, loggedError(first).message);
   const err = first !== null && typeof first === "object" ? (first as { err?: unknown }).err : undefined;
-  if (err instanceof Error) return method.call(this, first, loggedError(err).message);
-  method.apply(this, args);
+  if (typeof second === "string") method.apply(this, args);
+  else if (first instanceof Error) method.call(this, { err: first }, loggedError(first).message);
+  else if (err instanceof Error) method.call(this, first, loggedError(err).message);
+  else method.apply(this, args);
 }

@@ -1,7 +1,8 @@
-import { charges, eq, fleetEvents, fleets, inArray, sql, webhookEvents } from "@fleet/db";
+import { charges, eq, fleetEvents, fleets, inArray, leases, sql, webhookEvents } from "@fleet/db";
 import { describe, expect, it } from "vitest";
 import { newId } from "../src/runtime/ids.ts";
 import { claimMany } from "../src/services/leases/acquire-claims.ts";
+import { expireLapsedLeases } from "../src/services/leases/acquire-lease.ts";
 import { finishUnhooked, finishWithOutbox, type ReportRow } from "../src/services/leases/report-batches.ts";
 import { uniqueLabel } from "./fleet-fixtures.ts";
 import { call, testApi, useIsolatedApi } from "./harness.ts";
@@ -214,6 +215,37 @@ describe("lease batches", () => {
     expect(second.get(stale.id)).toBeNull();
     expect(await statuses()).toEqual({ true: "fleet_error", false: "processed" });
     expect((await written()).map((row) => [row.id, row.type])).toEqual([[failed.webhookId, "event.failed"]]);
+  });
+
+  it("ends each lapsed lease once when expiring races a batch of its holders' reports, without a deadlock", async () => {
+    const label = uniqueLabel();
+    const { fleetIds } = await busyFleets(label, 12, 1);
+    const runners = await Promise.all(fleetIds.map(() => enrollRunner({ labels: [label] })));
+    const held = await Promise.all(
+      runners.map(async (runner) => ({ runner, lease: (await acquire(runner)).body.lease! })),
+    );
+    for (const { lease } of held) await expire(lease.lease_id);
+    const api = await testApi();
+    // Reports in fleet order reversed, beside two expiring passes: a batch locks fleets in id order, and so
+    // does the pass; the leases the pass updated in the plan's order could wait on the batch's.
+    const rows = held.map(({ runner, lease }) => reportRow(runner, lease, "late")).reverse();
+    const [reported] = await Promise.all([
+      finishUnhooked(api.database.db, rows),
+      expireLapsedLeases(api.app.services),
+      expireLapsedLeases(api.app.services),
+    ]);
+    const ended = await api.database.db
+      .select()
+      .from(leases)
+      .where(
+        inArray(
+          leases.id,
+          held.map(({ lease }) => lease.lease_id),
+        ),
+      );
+    expect(ended.map((lease) => lease.status).filter((status) => status === "running")).toEqual([]);
+    const finished = [...reported.values()].filter((answer) => answer !== null);
+    expect(ended.filter((lease) => lease.status === "succeeded")).toHaveLength(finished.length);
   });
 
   it("lets one of racing reports win over HTTP, refusing stale tokens and repeats alike", async () => {

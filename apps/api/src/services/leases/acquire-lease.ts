@@ -1,6 +1,6 @@
 import type { Socket } from "node:net";
 import { type Lease, Problem } from "@fleet/contracts";
-import { type Database, eq, leases, runners, sql } from "@fleet/db";
+import { type Database, eq, resultRows, runners, sql } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
 import { recordRunnerEvent } from "../runners/runner-events.ts";
 import type { ServiceContext } from "../shared/context.ts";
@@ -85,17 +85,29 @@ export async function acquireLease(
   }
 }
 
-/** Marks leases past their time expired, so their fleets' work can be handed out again. */
+/**
+ * Marks leases past their time expired, so their fleets' work can be handed out again. Their fleet rows
+ * are locked first, `for no key update` in id order, as every batch of acquires, reports and renewals locks
+ * them: the leases updated in whatever order the plan chose could wait on a batch that waits on them (a
+ * deadlock, one of the two refused).
+ */
 export async function expireLapsedLeases(ctx: ServiceContext): Promise<void> {
   const now = ctx.now();
   const expired = await ctx.db.transaction(async (tx) => {
-    const lapsed = await tx
-      .update(leases)
-      .set({ status: "expired", endedAt: now, deliveredSealed: null })
-      .where(sql`${leases.status} = 'running' and ${leases.expiresAt} <= ${now}`)
-      .returning({ id: leases.id, runnerId: leases.runnerId });
+    const lapsed = resultRows<{ id: string; runner_id: string }>(
+      await tx.execute(sql`
+        with f as materialized (
+          select id from fleets
+          where id in (select fleet_id from leases where status = 'running' and expires_at <= ${now})
+          order by id
+          for no key update
+        )
+        update leases l set status = 'expired', ended_at = ${now}, delivered_sealed = null
+        from f where l.fleet_id = f.id and l.status = 'running' and l.expires_at <= ${now}
+        returning l.id, l.runner_id`),
+    );
     for (const lease of lapsed) {
-      await recordRunnerEvent(tx, lease.runnerId, "lease_released", now, {
+      await recordRunnerEvent(tx, lease.runner_id, "lease_released", now, {
         lease_id: lease.id,
         outcome: "expired",
       });

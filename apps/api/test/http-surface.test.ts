@@ -219,6 +219,10 @@ describe("the HTTP surface", () => {
       expect(response.body.error_code).toBe("UZ-INTERNAL-002");
       expect(response.headers.get("retry-after")).toBe("1");
       expect(response.text).not.toMatch(/select|postgres|pglite|closed|stack|at \w+ \(/i);
+      // The console's route answers the same refusal, its headers included.
+      const viaConsole = await callAt(broken.baseUrl, "GET", "/trpc/users.getMe", { token: apiKey });
+      expect(viaConsole.status).toBe(503);
+      expect(viaConsole.headers.get("retry-after")).toBe("1");
       expect(broken.logs.join("\n")).not.toContain(apiKey); // the failure is logged, the credential is not
       const ready = await callAt(broken.baseUrl, "GET", "/readyz");
       expect(ready.status).toBe(503);

@@ -1,4 +1,14 @@
-import { charges, eq, fleetEvents, fleets, inArray, leases, sql, webhookEvents } from "@fleet/db";
+import {
+  charges,
+  eq,
+  fleetEvents,
+  fleets,
+  inArray,
+  leases,
+  runnerEvents,
+  sql,
+  webhookEvents,
+} from "@fleet/db";
 import { describe, expect, it } from "vitest";
 import { newId } from "../src/runtime/ids.ts";
 import { claimMany } from "../src/services/leases/acquire-claims.ts";
@@ -217,7 +227,7 @@ describe("lease batches", () => {
     expect((await written()).map((row) => [row.id, row.type])).toEqual([[failed.webhookId, "event.failed"]]);
   });
 
-  it("ends each lapsed lease once when expiring races a batch of its holders' reports, without a deadlock", async () => {
+  it("ends each lapsed lease once when expiring passes race a batch of its holders' reports", async () => {
     const label = uniqueLabel();
     const { fleetIds } = await busyFleets(label, 12, 1);
     const runners = await Promise.all(fleetIds.map(() => enrollRunner({ labels: [label] })));
@@ -226,26 +236,48 @@ describe("lease batches", () => {
     );
     for (const { lease } of held) await expire(lease.lease_id);
     const api = await testApi();
-    // Reports in fleet order reversed, beside two expiring passes: a batch locks fleets in id order, and so
-    // does the pass; the leases the pass updated in the plan's order could wait on the batch's.
-    const rows = held.map(({ runner, lease }) => reportRow(runner, lease, "late")).reverse();
+    const db = api.database.db;
+    // On PostgreSQL the three run at once (on PGlite one after another): the passes lock the fleets in id
+    // order, as the batch does, before they touch a lease.
     const [reported] = await Promise.all([
-      finishUnhooked(api.database.db, rows),
+      finishUnhooked(
+        db,
+        held.map(({ runner, lease }) => reportRow(runner, lease, "late")),
+      ),
       expireLapsedLeases(api.app.services),
       expireLapsedLeases(api.app.services),
     ]);
-    const ended = await api.database.db
-      .select()
-      .from(leases)
-      .where(
-        inArray(
-          leases.id,
-          held.map(({ lease }) => lease.lease_id),
-        ),
-      );
-    expect(ended.map((lease) => lease.status).filter((status) => status === "running")).toEqual([]);
+    const ids = held.map(({ lease }) => lease.lease_id);
+    const ended = await db.select().from(leases).where(inArray(leases.id, ids));
+    expect(ended.filter((lease) => lease.status === "running")).toEqual([]);
     const finished = [...reported.values()].filter((answer) => answer !== null);
     expect(ended.filter((lease) => lease.status === "succeeded")).toHaveLength(finished.length);
+    // One release in each lease's history: reported or expired, never both, never twice.
+    const released = await db
+      .select()
+      .from(runnerEvents)
+      .where(
+        sql`${runnerEvents.eventType} = 'lease_released' and ${runnerEvents.detail}->>'lease_id' in ${ids}`,
+      );
+    expect(released.map((row) => (row.detail as { lease_id: string }).lease_id).sort()).toEqual(
+      [...ids].sort(),
+    );
+  });
+
+  it("expires a lapsed lease whose fleet was deleted, dropping what it was given", async () => {
+    const label = uniqueLabel();
+    const { tenant, fleetIds } = await busyFleets(label, 1, 1);
+    const runner = await enrollRunner({ labels: [label] });
+    const lease = (await acquire(runner)).body.lease!;
+    await expire(lease.lease_id);
+    const deleted = await call("DELETE", `/v1/workspaces/${tenant.workspaceId}/fleets/${fleetIds[0]}`, {
+      token: tenant.apiKey,
+    });
+    expect(deleted.status, deleted.text).toBe(204);
+    const api = await testApi();
+    await expireLapsedLeases(api.app.services);
+    const [ended] = await api.database.db.select().from(leases).where(eq(leases.id, lease.lease_id));
+    expect(ended).toMatchObject({ status: "expired", deliveredSealed: null });
   });
 
   it("lets one of racing reports win over HTTP, refusing stale tokens and repeats alike", async () => {

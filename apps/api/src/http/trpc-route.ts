@@ -1,9 +1,9 @@
 import type { ServerResponse } from "node:http";
-import { Problem } from "@fleet/contracts";
 import type { TRPCError } from "@trpc/server";
 import { type CreateFastifyContextOptions, fastifyTRPCPlugin } from "@trpc/server/adapters/fastify";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { appRouter, operations } from "../router/root.ts";
+import { toProblem } from "../runtime/problems.ts";
 import type { RequestContext } from "../trpc.ts";
 import { ROUTE } from "./responses.ts";
 
@@ -39,8 +39,9 @@ export async function registerTrpcRoute(
           const headers: Record<string, string | string[]> = {};
           // First, so a refusal's own values win in a batch whose other call was admitted (as on /v1).
           ctx?.response.rateLimit?.writeAdmittedHeaders(headers);
-          for (const error of errors)
-            if (error.cause instanceof Problem) Object.assign(headers, error.cause.headers);
+          // The problem each error answers (a refusal, or the database out of reach: Retry-After); logged
+          // once, by the error formatter.
+          for (const error of errors) Object.assign(headers, toProblem(error).headers);
           if (ctx?.response.cookies !== undefined && errors.length === 0)
             headers["set-cookie"] = ctx.response.cookies;
           return { headers };

@@ -75,6 +75,8 @@ describe("errorLineOnly", () => {
     log.warn({ err: error, requestId: "r1" });
     log.error({ err: error }, "background write failed");
     log.info("plain %s", "text");
+    log.warn({ err: { message: "not an Error\nparams: canary-param" } });
+    log.warn({ err: error, msg: "its own" });
     expect(lines.join("\n")).not.toContain("canary-param");
     const parsed = lines.map((line) => JSON.parse(line));
     expect(parsed.map((line) => line.msg)).toEqual([
@@ -82,6 +84,8 @@ describe("errorLineOnly", () => {
       "Failed query: select 1",
       "background write failed",
       "plain text",
+      "not an Error",
+      "its own",
     ]);
     expect(parsed[0].err.type).toBe("DrizzleQueryError");
     expect(parsed[1].requestId).toBe("r1");

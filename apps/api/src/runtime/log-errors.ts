@@ -85,16 +85,19 @@ function thrownValue(value: unknown): LoggedError {
 type LogCall = (...args: unknown[]) => void;
 
 /**
- * pino's `logMethod` hook. A line logged with an error and no message of its own (`log.error(error)`, or
+ * pino's `logMethod` hook. A line logged with an error and nothing after it (`log.error(error)`, or
  * `log.warn({ err })`) takes the error's whole message as its `msg`, a failed statement's parameters
- * included: it gets the first line `loggedError` keeps instead. A line with a message of its own is left
- * as it is (its error still goes through `loggedError`).
+ * included: it gets the first line `loggedError` keeps instead (an `err` that is not an Error too). A line
+ * with anything after its first argument (a message, format arguments), or an object with a `msg` of its
+ * own, is left as it is; its error still goes through `loggedError`.
  */
 export function errorLineOnly(this: unknown, args: unknown[], method: LogCall): void {
-  const [first, second] = args;
-  const err = first !== null && typeof first === "object" ? (first as { err?: unknown }).err : undefined;
-  if (typeof second === "string") method.apply(this, args);
+  const [first] = args;
+  const object =
+    first !== null && typeof first === "object" ? (first as { err?: unknown; msg?: unknown }) : null;
+  if (args.length !== 1 || object === null || object.msg !== undefined) method.apply(this, args);
   else if (first instanceof Error) method.call(this, { err: first }, loggedError(first).message);
-  else if (err instanceof Error) method.call(this, first, loggedError(err).message);
+  else if (object.err !== undefined && object.err !== null)
+    method.call(this, first, loggedError(object.err).message);
   else method.apply(this, args);
 }

@@ -1,8 +1,7 @@
 import type { Socket } from "node:net";
 import { type Lease, Problem } from "@fleet/contracts";
-import { type Database, eq, resultRows, runners, sql } from "@fleet/db";
+import { type Database, eq, resultRows, runnerEvents, runners, sql } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
-import { recordRunnerEvent } from "../runners/runner-events.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { uniqueViolation } from "../shared/errors.ts";
 import { batchesOf, type GroupCommit } from "../shared/group-commit.ts";
@@ -86,10 +85,12 @@ export async function acquireLease(
 }
 
 /**
- * Marks leases past their time expired, so their fleets' work can be handed out again. Their fleet rows
- * are locked first, `for no key update` in id order, as every batch of acquires, reports and renewals locks
- * them: the leases updated in whatever order the plan chose could wait on a batch that waits on them (a
- * deadlock, one of the two refused).
+ * Marks leases past their time expired, so their fleets' work can be handed out again, with their history
+ * rows: two statements in one transaction. Their fleet rows are locked first, `for no key update` in id
+ * order, as every batch of acquires, reports and renewals locks them: the leases updated in whatever order
+ * the plan chose could wait on a batch that waits on them (a deadlock, one of the two refused). The update
+ * itself is not joined to the fleets (`locked` only orders it after them): a lease whose fleet was deleted
+ * is expired too, and its sealed deliveries dropped.
  */
 export async function expireLapsedLeases(ctx: ServiceContext): Promise<void> {
   const now = ctx.now();
@@ -103,14 +104,20 @@ export async function expireLapsedLeases(ctx: ServiceContext): Promise<void> {
           for no key update
         )
         update leases l set status = 'expired', ended_at = ${now}, delivered_sealed = null
-        from f where l.fleet_id = f.id and l.status = 'running' and l.expires_at <= ${now}
+        from (select count(*) from f) locked
+        where l.status = 'running' and l.expires_at <= ${now}
         returning l.id, l.runner_id`),
     );
-    for (const lease of lapsed) {
-      await recordRunnerEvent(tx, lease.runner_id, "lease_released", now, {
-        lease_id: lease.id,
-        outcome: "expired",
-      });
+    if (lapsed.length > 0) {
+      await tx.insert(runnerEvents).values(
+        lapsed.map((lease) => ({
+          id: newId(now),
+          runnerId: lease.runner_id,
+          eventType: "lease_released" as const,
+          detail: { lease_id: lease.id, outcome: "expired" },
+          createdAt: now,
+        })),
+      );
     }
     return lapsed.length;
   });

@@ -137,6 +137,31 @@ describe("lease batches", () => {
     expect(answers.get(rows[4]!.id)).not.toMatchObject({ lease_id: expect.any(String) });
   });
 
+  it("leases no more than its acquires though it looks at more events (three acquires look at four)", async () => {
+    const label = uniqueLabel();
+    const { fleetIds } = await busyFleets(label, 5, 1);
+    const runners = await Promise.all(Array.from({ length: 3 }, () => enrollRunner({ labels: [label] })));
+    const api = await testApi();
+    const at = Date.now();
+    const rows = runners.map((runner) => ({
+      id: newId(at),
+      runnerId: runner.runnerId,
+      historyId: newId(at),
+      at,
+      ttlMs: 30_000,
+    }));
+    const answers = await claimMany(api.database.db, rows);
+    for (const row of rows) expect(answers.get(row.id)).toMatchObject({ lease_id: row.id });
+    const db = api.database.db;
+    const held = await db.select().from(leases).where(inArray(leases.fleetId, fleetIds));
+    expect(held).toHaveLength(3);
+    const free = await db
+      .select({ id: fleets.id })
+      .from(fleets)
+      .where(sql`${fleets.id} in ${fleetIds} and ${fleets.leasedUntil} is null`);
+    expect(free).toHaveLength(2);
+  });
+
   for (const [name, finish] of [
     ["in autocommit", finishUnhooked],
     ["with the outbox", finishWithOutbox],

@@ -1,6 +1,8 @@
 import type { OutputOf } from "@fleet/contracts";
 import type { listLeaseFrames } from "@fleet/contracts/runners/list-lease-frames";
+import { eq, runFrames } from "@fleet/db";
 import { describe, expect, it } from "vitest";
+import { newId } from "../src/runtime/ids.ts";
 import { StreamHub } from "../src/runtime/stream-hub.ts";
 import { labelledFleet, messageFleet, uniqueLabel } from "./fleet-fixtures.ts";
 import { call, operatorToken, seedTenant, testApi, useIsolatedApi } from "./harness.ts";
@@ -106,7 +108,9 @@ describe("the frames a lease's run published", () => {
     });
 
     // A lease keeps only its first frames: with a cap of 3, a run that publishes 5 keeps the first 3, the
-    // room left counted across batches (two kept by one flush, then one of the next flush's three).
+    // room left counted across batches (two kept by one flush, then one of the next flush's three) and for
+    // each lease on its own (another lease's two frames in the second flush are both kept).
+    const otherLease = newId(Date.now());
     for (const texts of [
       ["one", "two"],
       ["three", "four", "five"],
@@ -123,9 +127,22 @@ describe("the frames a lease's run published", () => {
           payload: { text },
           at: Date.now(),
         });
+      if (texts.length === 3)
+        for (const text of ["six", "seven"])
+          capped.publish({
+            workspaceId: tenant.workspaceId,
+            fleetId,
+            eventId: lease.event_id,
+            leaseId: otherLease,
+            kind: "chunk",
+            payload: { text },
+            at: Date.now(),
+          });
       await capped.stop();
     }
     const kept = await call<FramePage>("GET", path, { token: reader });
     expect(kept.body.items.map((frame) => frame.payload.text)).toEqual(["one", "two", "three"]);
+    const others = await api.database.db.select().from(runFrames).where(eq(runFrames.leaseId, otherLease));
+    expect(others.map((frame) => (frame.payload as { text: string }).text)).toEqual(["six", "seven"]);
   });
 });

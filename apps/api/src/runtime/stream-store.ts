@@ -26,7 +26,9 @@ const PUBLISH_LOCK = 7_311_045_015;
  * One statement stores a batch (`$1`, a JSON array of frames, each with its place `n`), in its own
  * transaction: it takes the publishers' lock before it draws ids, so ids commit in increasing order; stores
  * the frames in `stream_frames`, ids drawn in the batch's order; copies those that carry a lease id into
- * `run_frames`, up to `$2` a lease (the rows kept before, plus this batch's, counted per lease); and sends the
+ * `run_frames`, up to `$2` a lease (the rows kept before, counted once for each lease in the batch and at
+ * most to `$2`, plus this batch's: counted for each frame, as it was, a lease's thousandth frame re-read
+ * its 999 kept rows for every frame of the batch, a millisecond a store under streamed calls); and sends the
  * stored frames in NOTIFYs of at most ~7,800 bytes each, in id order (a volatile output is computed after the
  * sort), all delivered at the one commit; a part holding a frame too large to fit is sent as the range of
  * its ids instead.
@@ -39,12 +41,17 @@ with locked as (select pg_advisory_xact_lock(${PUBLISH_LOCK})), stored as (
       as f(n int, workspace_id uuid, fleet_id uuid, event_id uuid, lease_id uuid, kind text, payload jsonb, at bigint)
    order by f.n
   returning id, workspace_id, fleet_id, event_id, lease_id, kind, payload, at
+), held as materialized (
+  select l.lease_id,
+         (select count(*) from (select from run_frames k where k.lease_id = l.lease_id limit $2::int) k) as n
+    from (select distinct lease_id from stored where lease_id is not null) as l
 ), kept as (
   insert into run_frames (id, lease_id, workspace_id, fleet_id, kind, payload, at)
-  select id, lease_id, workspace_id, fleet_id, kind, payload, at
+  select r.id, r.lease_id, r.workspace_id, r.fleet_id, r.kind, r.payload, r.at
     from (select s.*, row_number() over (partition by s.lease_id order by s.id) as place
             from stored s where s.lease_id is not null) as r
-   where r.place <= $2::int - (select count(*) from run_frames k where k.lease_id = r.lease_id)
+    join held h on h.lease_id = r.lease_id
+   where r.place <= $2::int - h.n
 ), framed as (
   select id, frame, sum(octet_length(frame) + 1) over (order by id) - octet_length(frame) - 1 as before
     from (select id, json_build_object(

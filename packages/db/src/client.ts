@@ -100,6 +100,14 @@ export function resultRows<T>(result: unknown): T[] {
   return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
 }
 
+/**
+ * A jsonb column of a raw `db.execute`'s row, whatever the driver: postgres.js (through drizzle) hands it
+ * over as text, PGlite already parsed.
+ */
+export function jsonbValue<T>(value: T | string): T {
+  return typeof value === "string" ? (JSON.parse(value) as T) : value;
+}
+
 export async function openDatabase(url: string, options: OpenOptions = {}): Promise<DatabaseHandle> {
   const target = parseDatabaseUrl(url);
   if (target.kind === "postgres") {

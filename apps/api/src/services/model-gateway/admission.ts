@@ -1,5 +1,5 @@
 import { Problem } from "@fleet/contracts";
-import type { DeliveredSealed } from "@fleet/db";
+import { type DeliveredSealed, jsonbValue } from "@fleet/db";
 import { overBudget, runRefusal } from "../billing/budgets.ts";
 import { periodOf } from "../billing/period.ts";
 import type { Prices } from "../billing/pricing.ts";
@@ -119,10 +119,7 @@ function admitted(row: AdmissionRow): AdmittedCall {
     workspaceId: row.workspace_id,
     eventId: row.event_id,
     fencingToken: Number(row.fencing_token),
-    deliveredSealed:
-      typeof row.delivered_sealed === "string"
-        ? (JSON.parse(row.delivered_sealed) as DeliveredSealed[])
-        : row.delivered_sealed,
+    deliveredSealed: jsonbValue<DeliveredSealed[] | null>(row.delivered_sealed),
   };
   const prices =
     row.input_price === null || row.cached_price === null || row.output_price === null

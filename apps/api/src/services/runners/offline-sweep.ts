@@ -1,4 +1,4 @@
-import { resultRows, sql, type Tx } from "@fleet/db";
+import { jsonbValue, resultRows, sql, type Tx } from "@fleet/db";
 import type { ServiceContext } from "../shared/context.ts";
 import { recordWebhookEvent } from "../webhook-endpoints/outbox.ts";
 import { ONLINE_WINDOW_MS } from "./policy.ts";
@@ -98,7 +98,7 @@ async function offlineWebhookEvents(tx: Tx, lapsed: Lapsed[], now: number): Prom
   let written = false;
   for (const fleet of served) {
     const runner = byId.get(fleet.runner_id)!;
-    const held: HeldLease[] = typeof fleet.held === "string" ? JSON.parse(fleet.held) : fleet.held;
+    const held = jsonbValue<HeldLease[]>(fleet.held);
     const recorded = await recordWebhookEvent(
       tx,
       {
@@ -112,7 +112,7 @@ async function offlineWebhookEvents(tx: Tx, lapsed: Lapsed[], now: number): Prom
       },
       () => ({
         runner_id: runner.id,
-        labels: typeof runner.labels === "string" ? JSON.parse(runner.labels) : runner.labels,
+        labels: jsonbValue(runner.labels),
         last_heartbeat_at: Number(runner.last_heartbeat_at),
         offline_at: Number(runner.offline_at),
         fleet_id: fleet.fleet_id,

@@ -1,4 +1,14 @@
-import { and, type Database, type DeliveredSealed, eq, leases, resultRows, sql, type Tx } from "@fleet/db";
+import {
+  and,
+  type Database,
+  type DeliveredSealed,
+  eq,
+  jsonbValue,
+  leases,
+  resultRows,
+  sql,
+  type Tx,
+} from "@fleet/db";
 import type { Vault } from "../../runtime/vault.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { batchesOf, type GroupCommit } from "../shared/group-commit.ts";
@@ -181,9 +191,6 @@ interface LeaseRead {
 let readCount = 0;
 const reads = new WeakMap<Database, GroupCommit<LeaseRead, MaskedLease | null>>();
 
-/** jsonb as the driver hands it: postgres.js (through drizzle) as text, PGlite parsed. */
-const parsed = <T>(value: T | string): T => (typeof value === "string" ? (JSON.parse(value) as T) : value);
-
 /**
  * The leases of a batch of reads, each with its fleet's declared secrets, in one statement: each lease and
  * its fleet looked up by key (lateral, fenced with `offset 0`). As a join on `id = any(…)`, the prepared
@@ -211,8 +218,8 @@ async function readLeases(db: Database, rows: LeaseRead[]): Promise<Map<string, 
       id: row.id,
       fleetId: row.fleet_id,
       workspaceId: row.workspace_id,
-      deliveredSealed: row.delivered_sealed === null ? null : parsed(row.delivered_sealed),
-      declared: row.declared === null ? [] : parsed(row.declared),
+      deliveredSealed: row.delivered_sealed === null ? null : jsonbValue(row.delivered_sealed),
+      declared: row.declared === null ? [] : jsonbValue(row.declared),
     });
   }
   // Ids reach here as the contracts spell them, in lower case, as the database answers them.

@@ -1,4 +1,4 @@
-import { type Database, sql } from "@fleet/db";
+import { type Database, jsonbValue, sql } from "@fleet/db";
 import { PinnedAgentPool } from "../../runtime/pinned-connect.ts";
 import { postPinnedReading } from "../../runtime/pinned-post.ts";
 import { HostRefused, resolvePublic, systemResolve } from "../../runtime/public-address.ts";
@@ -47,7 +47,7 @@ export interface Claimed {
   previous_expires_at: number | string | null;
   type: string;
   created_at: number | string;
-  data: unknown;
+  data: Record<string, unknown> | string;
 }
 
 /** A claimed delivery to an endpoint with a secret of its own: one a person or program made. */
@@ -88,7 +88,7 @@ async function requestOf(ctx: ServiceContext, claimed: Claimed, started: number)
     eventId: claimed.event_id,
     type: claimed.type,
     createdAt: Number(claimed.created_at),
-    data: typeof claimed.data === "string" ? JSON.parse(claimed.data) : claimed.data,
+    data: jsonbValue(claimed.data),
   };
   if (wrappedKey === null || ciphertext === null) return ctx.notices.request(ctx, event, started);
   // Written out from the parsed data, the same bytes on every attempt: the stored jsonb text spliced in would

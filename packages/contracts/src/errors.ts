@@ -72,7 +72,7 @@ export const errorRegistry = {
   "UZ-INTERNAL-002": def(
     503,
     "Dependency unavailable",
-    "A dependency the request needs (database or scheduler) is unreachable.",
+    "A dependency the request needs (database or scheduler) is unreachable, or no database connection came free in time; when the answer carries Retry-After, retry after that delay.",
   ),
   // Authentication and authorization
   /** No credential was sent. */

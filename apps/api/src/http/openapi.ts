@@ -56,7 +56,7 @@ const statusText: Record<number, string> = {
   403: "The credential lacks the required scope (UZ-AUTH-022).",
   404: "No such resource, or none the caller may see.",
   409: "Conflict with the current state; current_state says which.",
-  503: "A dependency is unreachable (UZ-INTERNAL-002, UZ-VAULT-002), or a stream's instance holds as many subscribers as it takes (UZ-API-002).",
+  503: "A dependency is unreachable (UZ-INTERNAL-002, UZ-VAULT-002), or a stream's instance holds as many subscribers as it takes (UZ-API-002); Retry-After, when sent, says when to retry.",
   304: "Not modified: the If-None-Match tag is current.",
   412: "If-Match names an older version; the body carries the current etag.",
   422: "The Idempotency-Key came with a different request than its first (UZ-REQ-008).",

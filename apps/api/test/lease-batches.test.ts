@@ -137,7 +137,7 @@ describe("lease batches", () => {
     expect(answers.get(rows[4]!.id)).not.toMatchObject({ lease_id: expect.any(String) });
   });
 
-  it("leases no more than its acquires though it looks at more events (three acquires look at four)", async () => {
+  it("leases no more than its acquires though it looks at more events, and says it passed fleets over", async () => {
     const label = uniqueLabel();
     const { fleetIds } = await busyFleets(label, 5, 1);
     const runners = await Promise.all(Array.from({ length: 3 }, () => enrollRunner({ labels: [label] })));
@@ -150,7 +150,11 @@ describe("lease batches", () => {
       at,
       ttlMs: 30_000,
     }));
-    const answers = await claimMany(api.database.db, rows);
+    // Three acquires look at four events: the fourth fleet was locked and not leased, so the acquires
+    // beside the batch (which skipped it) are told to look again.
+    let passedOver = 0;
+    const answers = await claimMany(api.database.db, rows, () => passedOver++);
+    expect(passedOver).toBe(1);
     for (const row of rows) expect(answers.get(row.id)).toMatchObject({ lease_id: row.id });
     const db = api.database.db;
     const held = await db.select().from(leases).where(inArray(leases.fleetId, fleetIds));
@@ -160,6 +164,16 @@ describe("lease batches", () => {
       .from(fleets)
       .where(sql`${fleets.id} in ${fleetIds} and ${fleets.leasedUntil} is null`);
     expect(free).toHaveLength(2);
+    // Two acquires for the two fleets left: both leased, none passed over.
+    const last = runners.slice(0, 2).map((runner) => ({
+      ...rows[0]!,
+      id: newId(at),
+      runnerId: runner.runnerId,
+      historyId: newId(at),
+    }));
+    const rest = await claimMany(db, last, () => passedOver++);
+    expect([...rest.values()].filter((answer) => answer !== null && answer !== "alone")).toHaveLength(2);
+    expect(passedOver).toBe(1);
   });
 
   for (const [name, finish] of [

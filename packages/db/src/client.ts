@@ -102,7 +102,8 @@ export function resultRows<T>(result: unknown): T[] {
 
 /**
  * A jsonb column of a raw `db.execute`'s row, whatever the driver: postgres.js (through drizzle) hands it
- * over as text, PGlite already parsed.
+ * over as text, PGlite already parsed. For objects, arrays and null only: a jsonb string reaches it from
+ * PGlite already unquoted, and would be parsed a second time.
  */
 export function jsonbValue<T>(value: T | string): T {
   return typeof value === "string" ? (JSON.parse(value) as T) : value;

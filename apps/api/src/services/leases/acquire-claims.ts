@@ -107,10 +107,10 @@ export async function claimOne(db: Database, row: ClaimRow): Promise<Lease | nul
 }
 
 /**
- * The acquires of one batch (issue 34), in one statement and one commit: the oldest waiting events, as
- * many as there are acquires, are found and locked as `claimOne` finds and locks one (a fleet any of the
- * batch's runners may run); each fleet's oldest of them is its claim, and the k-th oldest claim goes to
- * the k-th acquire when that runner's labels allow it. Each claimed fleet's fencing sequence is bumped
+ * The acquires of one batch (issue 34), in one statement and one commit: the oldest waiting events, up
+ * to the acquires' count rounded up to a power of two, are found and locked as `claimOne` finds and locks
+ * one (a fleet any of the batch's runners may run); each fleet's oldest of them is its claim, and the k-th
+ * oldest claim goes to the k-th acquire when that runner's labels allow it. Each claimed fleet's fencing sequence is bumped
  * and its lease and history row written as one acquire's are. An acquire left without a claim (two of the
  * events were one fleet's, the labels did not fit, its runner may take no work) is answered `"alone"` and
  * tries `claimOne` itself, so a batch never makes a runner wait while work it may take is waiting. A
@@ -124,8 +124,16 @@ export async function claimOne(db: Database, row: ClaimRow): Promise<Lease | nul
  * once per text and connection; rounding it up to a power of two keeps the texts few (nine up to
  * `MAX_ROWS`), at the cost of locking at most twice the events a batch needs for the statement's duration
  * (the events past the acquires' count are found, not leased).
+ *
+ * A fleet the statement locked and did not lease was hidden (`skip locked`) from the acquires running
+ * beside it, which may have found nothing and been answered no lease: `passedOver` is told after the
+ * commit, and wakes them (`WorkSignal.announce`) to look again rather than wait for the next re-poll.
  */
-export async function claimMany(db: Database, rows: ClaimRow[]): Promise<Map<string, ClaimAnswer>> {
+export async function claimMany(
+  db: Database,
+  rows: ClaimRow[],
+  passedOver?: () => void,
+): Promise<Map<string, ClaimAnswer>> {
   if (rows.length === 1) return new Map([[rows[0]!.id, await claimOne(db, rows[0]!)]]);
   const now = Math.max(...rows.map((row) => row.at));
   const until = now + rows[0]!.ttlMs;
@@ -186,6 +194,7 @@ export async function claimMany(db: Database, rows: ClaimRow[]): Promise<Map<str
   const summary = claimed[0];
   const drained =
     summary !== undefined && Number(summary.found) < rows.length && Number(summary.fleets) === leased.size;
+  if (summary !== undefined && Number(summary.fleets) > leased.size) passedOver?.();
   return new Map(rows.map((row) => [row.id, leased.get(row.id) ?? (drained ? null : "alone")]));
 }
 

@@ -23,7 +23,9 @@ async function tryAcquire(ctx: ServiceContext, runnerId: string): Promise<Lease 
   const now = ctx.now();
   const row = { id: newId(now), runnerId, historyId: newId(now), at: now, ttlMs: ctx.config.leaseTtlMs };
   try {
-    const answer = await batchesOf(batches, ctx, claimMany).store(row);
+    // The queue is made once per database, with the first acquire's context: its work signal is the instance's.
+    const statement = (db: Database, rows: ClaimRow[]) => claimMany(db, rows, () => ctx.work.announce());
+    const answer = await batchesOf(batches, ctx, statement).store(row);
     return answer === "alone" ? await claimOne(ctx.db, row) : answer;
   } catch (error) {
     if (uniqueViolation(error, "leases_one_running_per_fleet")) return "conflict";

@@ -27,7 +27,7 @@ const CLAIM_MAX = 128;
  * While a backlog is claimed (the last claim came back full), the room a claim waits for: fewer, larger
  * claims rather than one statement per attempt that ends.
  */
-const CLAIM_MIN = 25;
+const CLAIM_MIN = 32;
 
 /** How long stopping waits for the attempts in flight and their records before abandoning the rest. */
 export const WEBHOOK_STOP_WAIT_MS = 5_000;

@@ -27,9 +27,9 @@ const PUBLISH_LOCK = 7_311_045_015;
  * transaction: it takes the publishers' lock before it draws ids, so ids commit in increasing order; stores
  * the frames in `stream_frames`, ids drawn in the batch's order; copies those that carry a lease id into
  * `run_frames`, up to `$2` a lease (the rows kept before, counted once for each lease in the batch and at
- * most to `$2`, plus this batch's); and sends the stored frames in NOTIFYs of at most ~7,800 bytes each, in id order (a volatile output is computed after the
- * sort), all delivered at the one commit; a part holding a frame too large to fit is sent as the range of
- * its ids instead.
+ * most to `$2`, plus this batch's); and sends the stored frames in NOTIFYs of at most ~7,800 bytes each, in
+ * id order (a volatile output is computed after the sort), all delivered at the one commit; a part holding
+ * a frame too large to fit is sent as the range of its ids instead.
  */
 const STORE_FRAMES = `
 with locked as (select pg_advisory_xact_lock(${PUBLISH_LOCK})), stored as (

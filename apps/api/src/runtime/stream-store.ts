@@ -26,10 +26,10 @@ const PUBLISH_LOCK = 7_311_045_015;
  * One statement stores a batch (`$1`, a JSON array of frames, each with its place `n`), in its own
  * transaction: it takes the publishers' lock before it draws ids, so ids commit in increasing order; stores
  * the frames in `stream_frames`, ids drawn in the batch's order; copies those that carry a lease id into
- * `run_frames`, up to `$2` a lease (the rows kept before, counted once for each lease in the batch and at
- * most to `$2`, plus this batch's); and sends the stored frames in NOTIFYs of at most ~7,800 bytes each, in
- * id order (a volatile output is computed after the sort), all delivered at the one commit; a part holding
- * a frame too large to fit is sent as the range of its ids instead.
+ * `run_frames`, up to `$2` a lease (the rows kept before, counted once for each lease in the batch, plus
+ * this batch's); and sends the stored frames in NOTIFYs of at most ~7,800 bytes each, in id order (a
+ * volatile output is computed after the sort), all delivered at the one commit; a part holding a frame too
+ * large to fit is sent as the range of its ids instead.
  */
 const STORE_FRAMES = `
 with locked as (select pg_advisory_xact_lock(${PUBLISH_LOCK})), stored as (
@@ -41,7 +41,7 @@ with locked as (select pg_advisory_xact_lock(${PUBLISH_LOCK})), stored as (
   returning id, workspace_id, fleet_id, event_id, lease_id, kind, payload, at
 ), held as materialized (
   select l.lease_id,
-         (select count(*) from (select from run_frames k where k.lease_id = l.lease_id limit $2::int) k) as n
+         (select count(*) from run_frames k where k.lease_id = l.lease_id) as n
     from (select distinct lease_id from stored where lease_id is not null) as l
 ), kept as (
   insert into run_frames (id, lease_id, workspace_id, fleet_id, kind, payload, at)

@@ -28,6 +28,7 @@ export {
   MIGRATIONS_TABLE,
   SchemaMismatchError,
 } from "./journal.ts";
+export { literalLimit } from "./literal-limit.ts";
 export { DataDirLockedError, type LockInfo, readLock } from "./lock.ts";
 export * as schema from "./schema/index.ts";
 export * from "./schema/index.ts";

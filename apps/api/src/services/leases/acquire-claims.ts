@@ -1,5 +1,5 @@
 import type { Lease } from "@fleet/contracts";
-import { type Database, resultRows, type StoredMcpServer, sql } from "@fleet/db";
+import { type Database, literalLimit, resultRows, type StoredMcpServer, sql } from "@fleet/db";
 import { budgetLeft, periodOf } from "../billing/period.ts";
 
 /** One acquire waiting for its batch: the ids it will write, minted by the request. */
@@ -110,20 +110,17 @@ export async function claimOne(db: Database, row: ClaimRow): Promise<Lease | nul
  * The acquires of one batch (issue 34), in one statement and one commit: the oldest waiting events, up
  * to the acquires' count rounded up to a power of two, are found and locked as `claimOne` finds and locks
  * one (a fleet any of the batch's runners may run); each fleet's oldest of them is its claim, and the k-th
- * oldest claim goes to the k-th acquire when that runner's labels allow it. Each claimed fleet's fencing sequence is bumped
- * and its lease and history row written as one acquire's are. An acquire left without a claim (two of the
+ * oldest claim goes to the k-th acquire when that runner's labels allow it. Each claimed fleet's fencing
+ * sequence is bumped and its lease and history row written as one acquire's are. An acquire left without a claim (two of the
  * events were one fleet's, the labels did not fit, its runner may take no work) is answered `"alone"` and
  * tries `claimOne` itself, so a batch never makes a runner wait while work it may take is waiting. A
  * batch of one is `claimOne`. A lapsed lease still marked running fails the whole statement (the unique
  * index): each acquire then goes alone, and the one that met it settles lapsed leases as before.
  *
- * The number of events it looks at is written into the statement, not sent as a parameter (`claimLimit`).
- * With `limit $n` the cached generic plan was costed for a tenth of all waiting events, never cheaper than
- * a plan for the batch's own few, so PostgreSQL planned the statement afresh on every call: 0.8 ms of
- * planning to 0.9 ms of execution, a fifth of the database's CPU per lease cycle. A literal limit is planned
- * once per text and connection; rounding it up to a power of two keeps the texts few (nine up to
- * `MAX_ROWS`), at the cost of locking at most twice the events a batch needs for the statement's duration
- * (the events past the acquires' count are found, not leased).
+ * The number of events it looks at is written into the statement (`literalLimit`: with a parameter it
+ * was planned on every call, a fifth of the database's CPU per lease cycle), rounded up to a power of two
+ * so the texts stay few (nine up to `MAX_ROWS`), at the cost of locking at most twice the events a batch
+ * needs for the statement's duration (the events past the acquires' count are found, not leased).
  *
  * A fleet the statement locked and did not lease was hidden (`skip locked`) from the acquires running
  * beside it, which may have found nothing and been answered no lease: `passedOver` is told after the
@@ -170,7 +167,7 @@ export async function claimMany(
           ) f
           where e.status = 'received' and exists (select 1 from r)
           order by e.created_at, e.id
-          limit ${sql.raw(String(claimLimit(rows.length)))}
+          ${literalLimit(2 ** Math.ceil(Math.log2(rows.length)))}
           for no key update of e, f skip locked
         ),
         d as (
@@ -196,11 +193,6 @@ export async function claimMany(
     summary !== undefined && Number(summary.found) < rows.length && Number(summary.fleets) === leased.size;
   if (summary !== undefined && Number(summary.fleets) > leased.size) passedOver?.();
   return new Map(rows.map((row) => [row.id, leased.get(row.id) ?? (drained ? null : "alone")]));
-}
-
-/** How many waiting events a batch of `acquires` looks at: the next power of two (see `claimMany`). */
-function claimLimit(acquires: number): number {
-  return 2 ** Math.ceil(Math.log2(acquires));
 }
 
 /**

@@ -218,8 +218,8 @@ async function readLeases(db: Database, rows: LeaseRead[]): Promise<Map<string, 
       id: row.id,
       fleetId: row.fleet_id,
       workspaceId: row.workspace_id,
-      deliveredSealed: row.delivered_sealed === null ? null : jsonbValue(row.delivered_sealed),
-      declared: row.declared === null ? [] : jsonbValue(row.declared),
+      deliveredSealed: jsonbValue(row.delivered_sealed),
+      declared: jsonbValue(row.declared) ?? [],
     });
   }
   // Ids reach here as the contracts spell them, in lower case, as the database answers them.

@@ -142,8 +142,10 @@ export async function benchWebhooks(
 
     progress(`webhooks (${database}): 100 endpoints, a backlog of ${options.events} events each`);
     const endpointIds: string[] = [];
+    const workspaceIds: string[] = [];
     for (const name of ["Webhooks bench A", "Webhooks bench B"]) {
       const workspaceId = String((await send(base, "/v1/workspaces", db.apiKey, { name })).workspace_id);
+      workspaceIds.push(workspaceId);
       for (let i = 0; i < PER_WORKSPACE; i++) {
         const created = await send(base, `/v1/workspaces/${workspaceId}/webhook-endpoints`, db.apiKey, {
           url: `${receiver.url}/sustained/${endpointIds.length}`,
@@ -158,7 +160,7 @@ export async function benchWebhooks(
       api,
       receiver,
       endpointIds,
-      seeded,
+      workspaceIds,
       { events: options.events, analyze: options.analyze },
       progress,
     );
@@ -305,18 +307,19 @@ async function timeGates(
 }
 
 /**
- * Writes `events` events and a pending delivery of each to every endpoint in one transaction (as acts
- * would have, all at once), and times the API delivering them all to the receiver. By default the planner
- * meets the backlog with the statistics of the handful of rows the table held before: a burst, which
- * autovacuum has not analyzed yet. With `analyze`, the table is analyzed first, as for a backlog that
- * built up over time (docs/decisions/webhooks.md, "Figures").
+ * Writes `events` events in each of the endpoints' workspaces in one transaction, as acts would have, all
+ * at once, and times the API delivering them all to the receiver from that commit. By default a burst:
+ * each event goes alone, and the API fans it out to its workspace's endpoints, then delivers; the planner
+ * meets the deliveries with the statistics of the handful of rows the table held before. With `analyze`,
+ * a backlog built up over time: the deliveries are written with their events (fanned out as they came)
+ * and the table is analyzed (docs/decisions/webhooks.md, "Figures").
  */
 async function drainBacklog(
   url: string,
   api: Server,
   receiver: WebhookReceiver,
   endpointIds: string[],
-  seeded: { workspaceId: string; fleetIds: string[] },
+  workspaceIds: string[],
   backlog: { events: number; analyze: boolean },
   progress: (message: string) => void,
 ): Promise<WebhookFigures["sustained"]> {
@@ -333,19 +336,25 @@ async function drainBacklog(
       status: "pending",
       evidence: { service: "web", from: "v1", to: "v2", note: "x".repeat(600) },
     });
-    const eventIds = Array.from({ length: events }, () => newId(now));
+    const eventIds = Array.from({ length: events * workspaceIds.length }, () => newId(now));
     await store.db.transaction(async (tx) => {
+      // Each workspace's events in turn, `events` apiece; a burst goes alone, for the API to fan out.
       await tx.execute(sql`
-        insert into webhook_events (id, tenant_id, workspace_id, fleet_id, type, resource, data, created_at)
-        select e, w.tenant_id, w.id, ${seeded.fleetIds[0]}::uuid, 'event.failed', 'fleet_event:' || e,
-          ${data}::jsonb, ${now}::bigint
-        from unnest(${`{${eventIds.join(",")}}`}::uuid[]) e, workspaces w where w.id = ${seeded.workspaceId}::uuid`);
-      await tx.execute(sql`
-        insert into webhook_deliveries (endpoint_id, event_id, resource, type, status, attempts,
-          next_attempt_at, created_at, updated_at)
-        select p, e, 'fleet_event:' || e, 'event.failed', 'pending', 0, ${now}::bigint, ${now}::bigint,
-          ${now}::bigint
-        from unnest(${`{${endpointIds.join(",")}}`}::uuid[]) p, unnest(${`{${eventIds.join(",")}}`}::uuid[]) e`);
+        insert into webhook_events (id, tenant_id, workspace_id, fleet_id, type, resource, data, created_at,
+          fanned_out)
+        select e.id, w.tenant_id, w.id, null, 'event.failed', 'fleet_event:' || e.id, ${data}::jsonb,
+          ${now}::bigint, ${backlog.analyze}
+        from unnest(${`{${eventIds.join(",")}}`}::uuid[]) with ordinality e(id, n)
+        join workspaces w on w.id = (${`{${workspaceIds.join(",")}}`}::uuid[])[(1 + (e.n - 1) / ${events})::int]`);
+      if (backlog.analyze) {
+        // A backlog built up over time was fanned out as it came: its deliveries are written.
+        await tx.execute(sql`
+          insert into webhook_deliveries (endpoint_id, event_id, resource, type, status, attempts,
+            next_attempt_at, created_at, updated_at)
+          select p.id, e.id, e.resource, e.type, 'pending', 0, ${now}::bigint, ${now}::bigint, ${now}::bigint
+          from webhook_events e join webhook_endpoints p on p.workspace_id = e.workspace_id
+          where e.id = any(${`{${eventIds.join(",")}}`}::uuid[])`);
+      }
       started = performance.now();
     });
     if (backlog.analyze) await store.db.execute(sql`analyze webhook_deliveries`);

@@ -24,9 +24,10 @@ async function backlog(owner: Tenant, endpointId: string, count: number, from: n
   const at = Date.now();
   await api.database.db.execute(sql`
     with ev as (
-      insert into webhook_events (id, tenant_id, workspace_id, fleet_id, type, resource, data, created_at)
+      insert into webhook_events (id, tenant_id, workspace_id, fleet_id, type, resource, data, created_at,
+        fanned_out)
       select gen_random_uuid(), ${owner.tenantId}::uuid, ${owner.workspaceId}::uuid, null, 'gate.opened',
-        'approval_gate:' || g, '{}'::jsonb, ${at}::bigint
+        'approval_gate:' || g, '{}'::jsonb, ${at}::bigint, true
       from generate_series(${from}::int, ${from + count - 1}::int) g
       returning id, resource
     )

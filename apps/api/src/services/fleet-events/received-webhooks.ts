@@ -1,38 +1,31 @@
 import { type Database, resultRows, type SQL, sql } from "@fleet/db";
 
 /**
- * The `event.received` outbox write, as CTEs of the statement that stores a batch of chat events (the
- * message send's group commit): the event and its deliveries commit with the events or not at all, and the
- * send pays no round trip of its own. The statement names its rows `m` (with `id`, `tenant_id`, `at` and
+ * The `event.received` outbox write, as a CTE of the statement that stores a batch of chat events (the
+ * message send's group commit): the events commit with their outgoing events or not at all, and the send
+ * pays no round trip of its own. The statement names its rows `m` (with `id`, `tenant_id`, `at` and
  * `webhook_id`, the outbox id this gives each row) and its inserted events `stored` (`id`, `workspace_id`,
- * `fleet_id`, `actor`, `request_json`). With no endpoint subscribed, all it costs is one probe of the
+ * `fleet_id`, `actor`, `request_json`); `received` holds the outgoing events written. Each goes alone, for
+ * a deliverer to fan out (`fanOutEvents`). With no endpoint subscribed, all it costs is one probe of the
  * workspace's endpoints (by `webhook_endpoints_workspace_idx`) per stored row, inside the statement, and
  * nothing is built. `data` is the event as its read shows it when just received: no bodies but the
  * request, no gates. A message is at most 32 KiB, so it never reaches the 256 KiB link-instead limit.
  */
 export const receivedOutbox = sql`
-  received_to as (
-    select s.id, e.id as endpoint_id from stored s
-      join webhook_endpoints e on e.workspace_id = s.workspace_id
-     where e.enabled and 'event.received' = any(e.event_types)
-       and (e.fleet_id is null or e.fleet_id = s.fleet_id)
-  ), received as (
-    insert into webhook_events (id, tenant_id, workspace_id, fleet_id, type, resource, data, created_at)
+  received as (
+    insert into webhook_events (id, tenant_id, workspace_id, fleet_id, type, resource, data, created_at,
+      fanned_out)
     select m.webhook_id, m.tenant_id, s.workspace_id, s.fleet_id, 'event.received', 'fleet_event:' || s.id,
            jsonb_build_object('event_id', s.id, 'fleet_id', s.fleet_id, 'workspace_id', s.workspace_id,
              'actor', s.actor, 'event_type', 'chat', 'status', 'received', 'created_at', m.at,
              'updated_at', m.at, 'request_json', s.request_json, 'gates', '[]'::jsonb),
-           m.at
+           m.at, false
       from stored s join m on m.id = s.id
-     where exists (select 1 from received_to t where t.id = s.id)
-    returning id, resource, created_at
-  ), received_deliveries as (
-    insert into webhook_deliveries (endpoint_id, event_id, resource, type, status, attempts, next_attempt_at,
-      created_at, updated_at)
-    select t.endpoint_id, r.id, r.resource, 'event.received', 'pending', 0, r.created_at, r.created_at,
-           r.created_at
-      from received r join received_to t on r.resource = 'fleet_event:' || t.id
-    returning event_id
+     where exists (
+       select 1 from webhook_endpoints e
+        where e.workspace_id = s.workspace_id and e.enabled and 'event.received' = any(e.event_types)
+          and (e.fleet_id is null or e.fleet_id = s.fleet_id))
+    returning id
   )`;
 
 /**
@@ -43,7 +36,7 @@ export function webhookIds(rows: readonly { webhookId: string }[]): SQL {
   return sql`${sql.param(rows.map((row) => row.webhookId))}::uuid[]`;
 }
 
-/** Runs a storing statement whose last column says whether it wrote a delivery; tells `told` if so. */
+/** Runs a storing statement whose last column says whether it wrote an outgoing event; tells `told` if so. */
 export async function storedRows<Row extends { told: boolean }>(
   db: Database,
   statement: SQL,

@@ -42,7 +42,7 @@ export async function storeChats(
          and f.status = 'active'
       returning id, workspace_id, fleet_id, actor, request_json
     ), ${receivedOutbox}
-    select id, exists (select 1 from received_deliveries) as told from stored`,
+    select id, exists (select 1 from received) as told from stored`,
     told,
   );
   const stored = new Set(result.map((row) => row.id));

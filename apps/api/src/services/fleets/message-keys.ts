@@ -140,7 +140,7 @@ async function claimKeys(db: Database, rows: KeyedRow[], told?: () => void): Pro
         limit ${PRUNE_BATCH} for update skip locked)
     )
     select m.id, fleet.status, stored.id is not null as stored,
-           exists (select 1 from received_deliveries) as told
+           exists (select 1 from received) as told
       from m left join fleet on fleet.row_id = m.id left join stored on stored.id = m.id`,
     told,
   );

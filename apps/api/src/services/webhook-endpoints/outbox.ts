@@ -23,42 +23,35 @@ export interface WebhookEvent {
 }
 
 /**
- * Writes an event to the outbox in the caller's transaction, with a pending delivery for each enabled
- * endpoint of the workspace that subscribes to its type (and, when it has one, names its fleet): the act
- * commits with its deliveries, or rolls back with them. With no subscriber it writes nothing and `data`
- * is never built, so an act costs one indexed read of the workspace's endpoints. `data` is the resource as
- * its read route shows it, read in the same transaction; over `WEBHOOK_DATA_MAX_BYTES` as JSON, a link to
- * that route goes instead. Answers whether anything was written (the caller kicks the deliverer after
- * commit).
+ * Writes an event to the outbox in the caller's transaction when an enabled endpoint of the workspace
+ * subscribes to its type (and, when it has one, names its fleet): the act commits with its event, or rolls
+ * back with it. The event goes alone; a deliverer writes its deliveries a moment after commit
+ * (`fanOutEvents`), so an act pays one row whatever its subscribers. With no subscriber it writes nothing
+ * and `data` is never built, so an act costs one indexed read of the workspace's endpoints. `data` is the
+ * resource as its read route shows it, read in the same transaction; over `WEBHOOK_DATA_MAX_BYTES` as
+ * JSON, a link to that route goes instead. Answers whether anything was written (the caller kicks the
+ * deliverer after commit).
  */
 export async function recordWebhookEvent(
   tx: Database | Tx,
   event: WebhookEvent,
   data: () => Promise<unknown> | unknown,
 ): Promise<boolean> {
-  const targets = resultRows<{ id: string }>(
+  const [subscribed] = resultRows<{ id: string }>(
     await tx.execute(sql`
       select id from webhook_endpoints
       where workspace_id = ${event.workspaceId}::uuid and enabled and ${event.type} = any(event_types)
-        and (fleet_id is null or fleet_id = ${event.fleetId}::uuid)`),
+        and (fleet_id is null or fleet_id = ${event.fleetId}::uuid)
+      limit 1`),
   );
-  if (targets.length === 0) return false;
+  if (subscribed === undefined) return false;
   let json = JSON.stringify(await data());
   if (Buffer.byteLength(json) > WEBHOOK_DATA_MAX_BYTES) {
     json = JSON.stringify({ truncated: true, resource: event.resource, read_path: event.readPath });
   }
-  const endpointIds = `{${targets.map((target) => target.id).join(",")}}`;
   await tx.execute(sql`
-    with ev as (
-      insert into webhook_events (id, tenant_id, workspace_id, fleet_id, type, resource, data, created_at)
-      values (${event.id ?? newId(event.at)}::uuid, ${event.tenantId}::uuid, ${event.workspaceId}::uuid,
-        ${event.fleetId}::uuid, ${event.type}, ${event.resource}, ${json}::jsonb, ${event.at}::bigint)
-      returning id
-    )
-    insert into webhook_deliveries (endpoint_id, event_id, resource, type, status, attempts, next_attempt_at,
-      created_at, updated_at)
-    select t, ev.id, ${event.resource}, ${event.type}, 'pending', 0, ${event.at}::bigint, ${event.at}::bigint,
-      ${event.at}::bigint
-    from ev, unnest(${endpointIds}::uuid[]) t`);
+    insert into webhook_events (id, tenant_id, workspace_id, fleet_id, type, resource, data, created_at, fanned_out)
+    values (${event.id ?? newId(event.at)}::uuid, ${event.tenantId}::uuid, ${event.workspaceId}::uuid,
+      ${event.fleetId}::uuid, ${event.type}, ${event.resource}, ${json}::jsonb, ${event.at}::bigint, false)`);
   return true;
 }

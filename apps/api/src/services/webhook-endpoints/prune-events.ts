@@ -15,7 +15,7 @@ const PRUNE_BATCHES_A_PASS = 20;
  * with their deliveries and attempts, oldest first, in batches; answers how many went. An event with a
  * delivery still pending to an enabled endpoint (retrying, or retried by a person) stays until it settles;
  * a disabled endpoint's pending delivery does not hold its event past the window, so a receiver disabled
- * for weeks does not keep the outbox growing.
+ * for weeks does not keep the outbox growing. An event not yet fanned out stays until it is.
  */
 export async function pruneWebhookEvents(
   ctx: Pick<ServiceContext, "db" | "now">,
@@ -29,7 +29,7 @@ export async function pruneWebhookEvents(
         delete from webhook_events ev
         where ev.id in (
           select e.id from webhook_events e
-          where e.created_at < ${before}::bigint
+          where e.created_at < ${before}::bigint and e.fanned_out
             and not exists (
               select 1 from webhook_deliveries d join webhook_endpoints p on p.id = d.endpoint_id
               where d.event_id = e.id and d.status = 'pending' and p.enabled)

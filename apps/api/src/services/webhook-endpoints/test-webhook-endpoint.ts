@@ -33,6 +33,8 @@ export async function testWebhookEndpoint(
       resource,
       data: { endpoint_id: endpoint.id, workspace_id: input.workspace_id, requested_at: now },
       createdAt: now,
+      // Its one delivery goes with it: a ping is for this endpoint only, whatever else subscribes.
+      fannedOut: true,
     });
     await tx.insert(webhookDeliveries).values({
       endpointId: endpoint.id,

@@ -345,7 +345,7 @@ async function drainBacklog(
         select e.id, w.tenant_id, w.id, null, 'event.failed', 'fleet_event:' || e.id, ${data}::jsonb,
           ${now}::bigint, ${backlog.analyze}
         from unnest(${`{${eventIds.join(",")}}`}::uuid[]) with ordinality e(id, n)
-        join workspaces w on w.id = (${`{${workspaceIds.join(",")}}`}::uuid[])[(1 + (e.n - 1) / ${events})::int]`);
+        join workspaces w on w.id = (${`{${workspaceIds.join(",")}}`}::uuid[])[(1 + (e.n - 1) / ${events}::int)::int]`);
       if (backlog.analyze) {
         // A backlog built up over time was fanned out as it came: its deliveries are written.
         await tx.execute(sql`

@@ -2,13 +2,15 @@ import { sql } from "drizzle-orm";
 import { bigint, check, index, integer, pgTable, primaryKey, text, uuid } from "drizzle-orm/pg-core";
 
 /**
- * One event to one endpoint, written with the event (the act's transaction). `pending` until a 2xx
- * (`succeeded`) or its attempts are spent (`failed`). Workers claim due rows with `for update skip locked`
- * and push `next_attempt_at` past the claim, so a killed worker's claim is taken over when it lapses.
+ * One event to one endpoint, written when a deliverer fans the event out (`fan-out.ts`), a moment after the
+ * act that wrote the event; a ping's and a replay's are written by their own request. `pending` until a
+ * 2xx (`succeeded`) or its attempts are spent (`failed`). Workers claim due rows with `for update skip
+ * locked` and push `next_attempt_at` past the claim, so a killed worker's claim is taken over when it
+ * lapses.
  *
- * No foreign keys: a delivery is only ever written in the statement that writes its event, for endpoints
- * that statement read, and a key's check on every row (a lock on the endpoint's row, shared by every act
- * of the workspace) was a third of the outbox's cost to the act. Deleting an endpoint or an event deletes
+ * No foreign keys: a delivery is only ever written by a statement that read its event and its endpoint,
+ * and a key's check on every row (a lock on the endpoint's row, shared by every act of the workspace) was
+ * a third of the outbox's cost to the act when the act wrote them. Deleting an endpoint or an event deletes
  * its deliveries by trigger, once a statement (migration `0045_webhook_outbox_keys`).
  */
 export const webhookDeliveries = pgTable(

@@ -22,8 +22,11 @@ export const webhookEvents = pgTable(
     resource: text("resource").notNull(),
     data: jsonb("data").$type<Record<string, unknown>>().notNull(),
     createdAt: bigint("created_at", { mode: "number" }).notNull(),
-    /** Whether its deliveries are written: false from the act until a deliverer fans it out. */
-    fannedOut: boolean("fanned_out").notNull(),
+    /**
+     * Whether its deliveries are written: false from the act until a deliverer fans it out. The default
+     * is for a writer of the release before (a rolling deploy), which writes the deliveries with the event.
+     */
+    fannedOut: boolean("fanned_out").notNull().default(true),
   },
   (t) => [
     index("webhook_events_workspace_idx").on(t.workspaceId, t.createdAt),

@@ -128,8 +128,14 @@ export class WebhookDeliverer {
     while (!this.stopped) {
       if (this.fanOut) {
         this.fanOut = false;
+        // A failed fan-out is reported and the claim goes on: deliveries already written keep going, and
+        // the next kick (the periodic pass's, at the latest) fans out again.
+        const taken = await fanOutEvents(this.ctx).catch((error: unknown) => {
+          this.onError(error);
+          return 0;
+        });
         // A full batch: more may wait, so fan out again after this claim, and claim after that.
-        if ((await fanOutEvents(this.ctx)) === FAN_OUT_MAX) this.fanOut = this.again = true;
+        if (taken === FAN_OUT_MAX) this.fanOut = this.again = true;
       }
       const room = Math.min(this.window - this.inFlight.size, CLAIM_MAX);
       if (room <= 0 || (full && room < CLAIM_MIN && this.inFlight.size > 0)) {

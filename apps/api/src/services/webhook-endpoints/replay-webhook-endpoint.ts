@@ -8,12 +8,15 @@ import { type Actor, recordAudit } from "../shared/audit.ts";
 import type { ServiceContext } from "../shared/context.ts";
 import { requireWorkspace } from "../shared/tenancy.ts";
 import { requireEndpoint } from "./endpoint-rows.ts";
+import { holdFanOut } from "./fan-out.ts";
 
 /**
  * Queues again everything of the workspace since `since` that the endpoint's subscription matches now (its
  * types, its fleet filter), oldest first and at most `WEBHOOK_REPLAY_MAX` events, in one statement: a
  * delivery the endpoint has goes back to pending and due now, an event it never got gets one. The worker
  * still sends a resource's deliveries in event order. `since` may reach back `WEBHOOK_REPLAY_WINDOW_MS`.
+ * It holds the fan-out lock (`holdFanOut`) for its write: a fan-out writing the same deliveries at once
+ * would wait for it while it waited for the fan-out.
  */
 export async function replayWebhookEndpoint(
   ctx: ServiceContext,
@@ -31,6 +34,7 @@ export async function replayWebhookEndpoint(
         detail: `since may reach back ${WEBHOOK_REPLAY_WINDOW_MS / 86_400_000} days at most: ${earliest} or later now.`,
       });
     }
+    await holdFanOut(tx);
     const [counted] = resultRows<{ queued: number | string; next_since: number | string | null }>(
       await tx.execute(sql`
         with matched as (

@@ -1,4 +1,5 @@
 import { type Database, resultRows, type SQL, sql } from "@fleet/db";
+import { anySubscriber } from "../webhook-endpoints/subscribers.ts";
 
 /**
  * The `event.received` outbox write, as a CTE of the statement that stores a batch of chat events (the
@@ -21,10 +22,7 @@ export const receivedOutbox = sql`
              'updated_at', m.at, 'request_json', s.request_json, 'gates', '[]'::jsonb),
            m.at, false
       from stored s join m on m.id = s.id
-     where exists (
-       select 1 from webhook_endpoints e
-        where e.workspace_id = s.workspace_id and e.enabled and 'event.received' = any(e.event_types)
-          and (e.fleet_id is null or e.fleet_id = s.fleet_id))
+     where ${anySubscriber({ workspace: sql`s.workspace_id`, type: sql`'event.received'`, fleet: sql`s.fleet_id` })}
     returning id
   )`;
 

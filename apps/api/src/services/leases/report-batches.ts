@@ -1,6 +1,7 @@
 import { type Database, resultRows, type SQL, sql } from "@fleet/db";
 import { spendThisPeriod } from "../billing/period.ts";
 import { eventFinishedWebhookEvent } from "../fleet-events/event-webhooks.ts";
+import { anySubscriber } from "../webhook-endpoints/subscribers.ts";
 
 /** One report, priced and masked, as its batch's statement takes it. */
 export interface ReportRow {
@@ -104,12 +105,11 @@ export async function finishWithOutbox(
  * or `event.failed`, of every fleet or of this one); `outcome`, `workspace` and `fleet` name the columns.
  */
 function endpointTakes(outcome: SQL, workspace: SQL, fleet: SQL): SQL {
-  return sql`exists (
-    select 1 from webhook_endpoints h
-    where h.workspace_id = ${workspace} and h.enabled
-      and (case when ${outcome} = 'processed' then 'event.completed' else 'event.failed' end) = any(h.event_types)
-      and (h.fleet_id is null or h.fleet_id = ${fleet})
-  )`;
+  return anySubscriber({
+    workspace,
+    type: sql`(case when ${outcome} = 'processed' then 'event.completed' else 'event.failed' end)`,
+    fleet,
+  });
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { WebhookEventType } from "@fleet/contracts";
 import { resultRows, sql, type Tx } from "@fleet/db";
 import { recordWebhookEvent } from "../webhook-endpoints/outbox.ts";
+import { anySubscriber } from "../webhook-endpoints/subscribers.ts";
 
 /** An event about a tenant-wide resource (an API key, a member), which no workspace or fleet owns. */
 export interface TenantWebhookEvent {
@@ -25,10 +26,9 @@ export async function recordTenantWebhookEvent(
 ): Promise<boolean> {
   const workspaces = resultRows<{ workspace_id: string }>(
     await tx.execute(sql`
-      select distinct e.workspace_id from webhook_endpoints e
-      join workspaces w on w.id = e.workspace_id
-      where w.tenant_id = ${event.tenantId}::uuid and e.enabled and ${event.type} = any(e.event_types)
-        and e.fleet_id is null`),
+      select w.id as workspace_id from workspaces w
+      where w.tenant_id = ${event.tenantId}::uuid
+        and ${anySubscriber({ workspace: sql`w.id`, type: sql`${event.type}`, fleet: sql`null::uuid` })}`),
   );
   let written = false;
   for (const { workspace_id } of workspaces) {

@@ -1,6 +1,7 @@
 import { jsonbValue, resultRows, sql, type Tx } from "@fleet/db";
 import type { ServiceContext } from "../shared/context.ts";
 import { recordWebhookEvent } from "../webhook-endpoints/outbox.ts";
+import { anySubscriber } from "../webhook-endpoints/subscribers.ts";
 import { ONLINE_WINDOW_MS } from "./policy.ts";
 import { recordRunnerEvent } from "./runner-events.ts";
 
@@ -88,10 +89,7 @@ async function offlineWebhookEvents(tx: Tx, lapsed: Lapsed[], now: number): Prom
       join workspaces w on w.id = l.workspace_id
       where l.runner_id = any(${`{${lapsed.map((row) => row.id).join(",")}}`}::uuid[])
         and (l.created_at >= r.last_heartbeat_at - ${RUNNER_SERVED_WINDOW_MS}::bigint or l.status = 'running')
-        and exists (
-          select 1 from webhook_endpoints e
-          where e.workspace_id = l.workspace_id and e.enabled and 'runner.offline' = any(e.event_types)
-            and (e.fleet_id is null or e.fleet_id = l.fleet_id))
+        and ${anySubscriber({ workspace: sql`l.workspace_id`, type: sql`'runner.offline'`, fleet: sql`l.fleet_id` })}
       group by l.runner_id, l.fleet_id, l.workspace_id, w.tenant_id
       order by l.runner_id, l.fleet_id`),
   );

@@ -1,5 +1,6 @@
 import { type Database, literalLimit, resultRows, sql, type Tx } from "@fleet/db";
 import type { ServiceContext } from "../shared/context.ts";
+import { subscribes } from "./subscribers.ts";
 
 /** Fan-outs run one at a time across instances, under this lock, so a resource's deliveries keep order. */
 const FAN_OUT_LOCK = 7_311_045_033;
@@ -46,8 +47,8 @@ export async function fanOutEvents(ctx: Pick<ServiceContext, "db">): Promise<num
           insert into webhook_deliveries (endpoint_id, event_id, resource, type, status, attempts,
             next_attempt_at, created_at, updated_at)
           select e.id, ev.id, ev.resource, ev.type, 'pending', 0, ev.created_at, ev.created_at, ev.created_at
-          from ev join webhook_endpoints e on e.workspace_id = ev.workspace_id
-          where e.enabled and ev.type = any(e.event_types) and (e.fleet_id is null or e.fleet_id = ev.fleet_id)
+          from ev join webhook_endpoints e
+            on ${subscribes("e", { workspace: sql`ev.workspace_id`, type: sql`ev.type`, fleet: sql`ev.fleet_id` })}
           on conflict do nothing
         ), marked as (
           update webhook_events w set fanned_out = true where w.id = any(array(select id from ev))

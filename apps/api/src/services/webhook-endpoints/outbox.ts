@@ -1,6 +1,7 @@
 import { WEBHOOK_DATA_MAX_BYTES, type WebhookEventType } from "@fleet/contracts";
 import { type Database, resultRows, sql, type Tx } from "@fleet/db";
 import { newId } from "../../runtime/ids.ts";
+import { anySubscriber } from "./subscribers.ts";
 
 /** One outgoing event, as the act that causes it describes it. */
 export interface WebhookEvent {
@@ -37,14 +38,15 @@ export async function recordWebhookEvent(
   event: WebhookEvent,
   data: () => Promise<unknown> | unknown,
 ): Promise<boolean> {
-  const [subscribed] = resultRows<{ id: string }>(
+  const [probe] = resultRows<{ subscribed: boolean }>(
     await tx.execute(sql`
-      select id from webhook_endpoints
-      where workspace_id = ${event.workspaceId}::uuid and enabled and ${event.type} = any(event_types)
-        and (fleet_id is null or fleet_id = ${event.fleetId}::uuid)
-      limit 1`),
+      select ${anySubscriber({
+        workspace: sql`${event.workspaceId}::uuid`,
+        type: sql`${event.type}`,
+        fleet: sql`${event.fleetId}::uuid`,
+      })} as subscribed`),
   );
-  if (subscribed === undefined) return false;
+  if (probe?.subscribed !== true) return false;
   let json = JSON.stringify(await data());
   if (Buffer.byteLength(json) > WEBHOOK_DATA_MAX_BYTES) {
     json = JSON.stringify({ truncated: true, resource: event.resource, read_path: event.readPath });

@@ -1,5 +1,6 @@
 import postgres from "postgres";
 import { describe, expect, it } from "vitest";
+import { openDatabase } from "./index.ts";
 
 const serverUrl = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 
@@ -48,5 +49,20 @@ describe.runIf(server)("the patched PostgreSQL driver", () => {
       await admin.end({ timeout: 1 });
     }
     expect(uncaught).toEqual([]);
+  });
+});
+
+// docs/decisions/operations.md, "Running" and "No JIT": set by the server at connect, on every connection.
+describe.runIf(server)("a connection of openDatabase", () => {
+  it("runs with JIT off and the statement timeout asked for", async () => {
+    const database = await openDatabase(serverUrl, { max: 1, statementTimeoutMs: 4321 });
+    try {
+      const [row] = await database.query<{ jit: string; timeout: string }>(
+        "select current_setting('jit') as jit, current_setting('statement_timeout') as timeout",
+      );
+      expect(row).toEqual({ jit: "off", timeout: "4321ms" });
+    } finally {
+      await database.close();
+    }
   });
 });

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { loadavg } from "node:os";
-import { openDatabase, sql } from "@fleet/db";
+import { openDatabase, parseDatabaseUrl, sql } from "@fleet/db";
 import { startWebhookReceiver, type WebhookReceiver } from "@fleet/testing/webhook-receiver";
 import { newId } from "../src/runtime/ids.ts";
 import { insertBenchFleets, insertBenchRunner, type SeededDatabase } from "./databases.ts";
@@ -209,7 +209,7 @@ export async function benchWebhooks(
             seeded.fleetIds,
             running,
             options.seconds,
-            db.url.startsWith("postgres") ? db.url : undefined,
+            parseDatabaseUrl(db.url).kind === "postgres" ? db.url : undefined,
           ),
         });
       }
